@@ -1,0 +1,115 @@
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import { APP_VERSION, type RuntimeConfig } from '@marquee/contract';
+import type { Config } from './config.ts';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/database.ts';
+import { registerConfigRoutes } from './modules/config/config.routes.ts';
+import { runtimeConfigFrom } from './modules/config/runtime-config.ts';
+import { registerHealthRoutes } from './modules/health/health.routes.ts';
+import { Catalog, loadCatalogData } from './modules/metadata/catalog/catalog.ts';
+import { ImagesService } from './modules/metadata/images.service.ts';
+import { MetadataCacheRepository } from './modules/metadata/metadata-cache.repository.ts';
+import { registerMetadataRoutes } from './modules/metadata/metadata.routes.ts';
+import { MetadataService } from './modules/metadata/metadata.service.ts';
+import { TmdbClient } from './modules/metadata/tmdb/tmdb.client.ts';
+import type { TmdbApi } from './modules/metadata/tmdb/tmdb.types.ts';
+import { registerWebRoutes } from './modules/web/web.routes.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+
+export interface AppDependencies {
+  /** An open database; when absent the app opens (and closes) the configured one. */
+  database?: DatabaseHandle;
+  /** Replaces the metadata source (tests inject a catalog with a fixed clock). */
+  metadataApi?: TmdbApi;
+  fetch?: typeof fetch;
+  now?: () => Date;
+  logger?: boolean | object;
+}
+
+export interface App {
+  server: FastifyInstance;
+  database: DatabaseHandle;
+  metadata: MetadataService;
+  runtimeConfig: () => RuntimeConfig;
+}
+
+let sharedCatalog: Catalog | undefined;
+/** The catalog JSON is parsed once per process (tests build many apps). */
+function defaultCatalog(now: () => Date): Catalog {
+  sharedCatalog ??= new Catalog(loadCatalogData(), now);
+  return sharedCatalog;
+}
+
+export async function buildApp(config: Config, deps: AppDependencies = {}): Promise<App> {
+  const now = deps.now ?? (() => new Date());
+  const server = Fastify({
+    logger: deps.logger ?? { level: config.LOG_LEVEL },
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    disableRequestLogging: false,
+    requestIdHeader: 'x-request-id',
+  });
+  server.setValidatorCompiler(validatorCompiler);
+  server.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(server);
+
+  const ownsDatabase = !deps.database;
+  const database = deps.database ?? openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+  if (ownsDatabase) await migrateToLatest(database.db);
+
+  const api: TmdbApi =
+    deps.metadataApi ??
+    (config.TMDB_API_KEY
+      ? new TmdbClient({
+          apiKey: config.TMDB_API_KEY,
+          baseUrl: config.TMDB_BASE_URL,
+          fallbackUrl: config.TMDB_FALLBACK_URL,
+          timeoutMs: config.TMDB_TIMEOUT_MS,
+          fallbackTimeoutMs: config.TMDB_FALLBACK_TIMEOUT_MS,
+          ...(deps.fetch ? { fetch: deps.fetch } : {}),
+        })
+      : defaultCatalog(now));
+  const metadata = new MetadataService({
+    api,
+    ...(api.kind === 'tmdb' ? { cache: new MetadataCacheRepository(database.db) } : {}),
+    now: () => now().getTime(),
+  });
+  const images = new ImagesService(api, config.TMDB_IMAGE_URL, deps.fetch);
+
+  let freeMovieTitle: string | null = null;
+  if (config.FREE_MOVIE_TMDB_ID) {
+    freeMovieTitle = await metadata
+      .details('movie', config.FREE_MOVIE_TMDB_ID)
+      .then((m) => m.title)
+      .catch((error: unknown) => {
+        server.log.warn({ err: error }, 'free movie of the month could not be loaded');
+        return null;
+      });
+  }
+  const runtimeConfig = () => runtimeConfigFrom(config, api.kind, freeMovieTitle);
+
+  await server.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Marquee API', version: APP_VERSION, description: 'Metadata, accounts and sync for Marquee.' },
+    },
+    transform: jsonSchemaTransform,
+  });
+  server.get('/api/openapi.json', { schema: { hide: true } }, async () => server.swagger());
+
+  registerHealthRoutes(server, database.db);
+  registerConfigRoutes(server, runtimeConfig);
+  registerMetadataRoutes(server, metadata, images);
+  await registerWebRoutes(server, config.webDistDir, runtimeConfig);
+
+  server.addHook('onClose', async () => {
+    metadata.close();
+    if (ownsDatabase) await database.destroy();
+  });
+
+  return { server, database, metadata, runtimeConfig };
+}

@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { AuthMethod, CaptchaProvider, Variant } from '@marquee/contract';
+
+const list = <T extends z.ZodType<string, string>>(item: T) =>
+  z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(item));
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((s) => (s === '' ? undefined : s))
+  .optional();
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Every setting the server reads, by its environment name. Documented in the README. */
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalString,
+  REDIS_URL: optionalString,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  INSTANCE_NAME: z.string().default('Marquee'),
+  VARIANT: Variant.default('discovery'),
+  AUTH_METHODS: list(AuthMethod).default(['passphrase']),
+  CAPTCHA_PROVIDER: CaptchaProvider.default('altcha'),
+  CAPTCHA_SITE_KEY: optionalString,
+  CAPTCHA_SECRET: optionalString,
+  PAYMENT_GATEWAY: z.enum(['simulated', 'shkeeper']).default('simulated'),
+  SHKEEPER_URL: optionalString,
+  SHKEEPER_API_KEY: optionalString,
+  ADMIN_EMAILS: list(z.string().email()).default([]),
+  MEDIA_LIBRARY_DIR: optionalString,
+  DMCA_EMAIL: optionalString,
+  TMDB_API_KEY: optionalString,
+  TMDB_BASE_URL: z.string().url().default('https://api.themoviedb.org/3'),
+  TMDB_FALLBACK_URL: z.string().url().default('https://api.tmdb.org/3'),
+  TMDB_IMAGE_URL: z.string().url().default('https://image.tmdb.org/t/p'),
+  TMDB_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+  TMDB_FALLBACK_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  DOWNTIME_START: z.iso.datetime({ offset: true }).optional(),
+  DOWNTIME_END: z.iso.datetime({ offset: true }).optional(),
+  ALLOW_AUTOPLAY: bool.default(false),
+  HAS_ONBOARDING: bool.default(false),
+  FREE_MOVIE_TMDB_ID: z.string().regex(/^\d+$/).optional(),
+  EXTENSION_CHROME_URL: optionalString,
+  EXTENSION_FIREFOX_URL: optionalString,
+  PROXY_INSTALL_URL: optionalString,
+  DOCS_URL: optionalString,
+  WEB_DIST_DIR: optionalString,
+  CONFIG_FILE: optionalString,
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config extends Env {
+  /** Absolute path of DATA_DIR. */
+  dataDir: string;
+  /** Absolute path of the built web app. */
+  webDistDir: string;
+}
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads the configuration once: an optional JSON file (CONFIG_FILE) overlaid by the environment,
+ * validated as a whole. Throws a ConfigError that names every bad setting.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  let fromFile: Record<string, unknown> = {};
+  if (env.CONFIG_FILE) {
+    try {
+      fromFile = JSON.parse(readFileSync(env.CONFIG_FILE, 'utf8')) as Record<string, unknown>;
+    } catch (error) {
+      throw new ConfigError(`Cannot read CONFIG_FILE ${env.CONFIG_FILE}: ${(error as Error).message}`);
+    }
+  }
+  const merged: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fromFile)) merged[key] = Array.isArray(value) ? value.join(',') : String(value);
+  for (const key of Object.keys(EnvSchema.shape)) if (env[key] !== undefined) merged[key] = env[key];
+
+  const parsed = EnvSchema.safeParse(merged);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid configuration: ${problems}`);
+  }
+  const config = parsed.data;
+  if ((config.DOWNTIME_START === undefined) !== (config.DOWNTIME_END === undefined)) {
+    throw new ConfigError('Invalid configuration: DOWNTIME_START and DOWNTIME_END must be set together');
+  }
+  const here = path.dirname(new URL(import.meta.url).pathname);
+  return {
+    ...config,
+    dataDir: path.resolve(config.DATA_DIR),
+    webDistDir: path.resolve(config.WEB_DIST_DIR ?? path.join(here, '../../web/dist')),
+  };
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as m001 from './2026-11-21-001-metadata-cache.ts';
+
+/** Every migration, in order. Names sort by date so both dialects apply them in the same order. */
+export const migrations: Record<string, Migration> = {
+  '2026-11-21-001-metadata-cache': m001,
+};

@@ -1,0 +1,307 @@
+import { readFileSync } from 'node:fs';
+import { foldForSearch } from '@marquee/contract';
+import { AppError } from '../../../errors.ts';
+import type {
+  TmdbApi,
+  TmdbFindResult,
+  TmdbGenreList,
+  TmdbKind,
+  TmdbListName,
+  TmdbMovieDetails,
+  TmdbMovieItem,
+  TmdbMoviePage,
+  TmdbMultiPage,
+  TmdbSeasonDetails,
+  TmdbTvDetails,
+  TmdbTvItem,
+  TmdbTvPage,
+} from '../tmdb/tmdb.types.ts';
+
+export interface CatalogMovie {
+  id: number;
+  title: string;
+  original_title: string;
+  original_language: string;
+  release_date: string;
+  genre_ids: number[];
+  overview: string;
+  runtime: number;
+  imdb_id: string | null;
+  popularity: number;
+  vote_average: number;
+  vote_count: number;
+  adult: boolean;
+}
+
+export interface CatalogEpisode {
+  episode_number: number;
+  name: string;
+  air_date: string;
+  runtime: number;
+}
+
+export interface CatalogSeason {
+  season_number: number;
+  name: string;
+  air_date: string;
+  episodes: CatalogEpisode[];
+}
+
+export interface CatalogShow {
+  id: number;
+  name: string;
+  original_name: string;
+  original_language: string;
+  first_air_date: string;
+  genre_ids: number[];
+  overview: string;
+  imdb_id: string | null;
+  popularity: number;
+  vote_average: number;
+  vote_count: number;
+  adult: boolean;
+  origin_country: string[];
+  seasons: CatalogSeason[];
+}
+
+export const MOVIE_GENRES: TmdbGenreList['genres'] = [
+  { id: 28, name: 'Action' }, { id: 12, name: 'Adventure' }, { id: 16, name: 'Animation' },
+  { id: 35, name: 'Comedy' }, { id: 80, name: 'Crime' }, { id: 99, name: 'Documentary' },
+  { id: 18, name: 'Drama' }, { id: 10751, name: 'Family' }, { id: 14, name: 'Fantasy' },
+  { id: 36, name: 'History' }, { id: 27, name: 'Horror' }, { id: 10402, name: 'Music' },
+  { id: 9648, name: 'Mystery' }, { id: 10749, name: 'Romance' }, { id: 878, name: 'Science Fiction' },
+  { id: 10770, name: 'TV Movie' }, { id: 53, name: 'Thriller' }, { id: 10752, name: 'War' },
+  { id: 37, name: 'Western' },
+];
+
+export const TV_GENRES: TmdbGenreList['genres'] = [
+  { id: 10759, name: 'Action & Adventure' }, { id: 16, name: 'Animation' }, { id: 35, name: 'Comedy' },
+  { id: 80, name: 'Crime' }, { id: 99, name: 'Documentary' }, { id: 18, name: 'Drama' },
+  { id: 10751, name: 'Family' }, { id: 10762, name: 'Kids' }, { id: 9648, name: 'Mystery' },
+  { id: 10763, name: 'News' }, { id: 10764, name: 'Reality' }, { id: 10765, name: 'Sci-Fi & Fantasy' },
+  { id: 10766, name: 'Soap' }, { id: 10767, name: 'Talk' }, { id: 10768, name: 'War & Politics' },
+  { id: 37, name: 'Western' },
+];
+
+/**
+ * Season and episode ids of the embedded catalog are derived, not TMDB's own (which the catalog does
+ * not ship): stable, unique, and never confused with a show id because they are far larger.
+ */
+export const catalogSeasonId = (showId: number, seasonNumber: number) => 1_000_000_000 + showId * 1000 + seasonNumber;
+export const catalogEpisodeId = (showId: number, seasonNumber: number, episodeNumber: number) =>
+  catalogSeasonId(showId, seasonNumber) * 1000 + episodeNumber;
+
+export const catalogPosterPath = (kind: TmdbKind, id: number) => `/catalog/${kind}-${id}.svg`;
+
+const PAGE_SIZE = 20;
+const NOW_PLAYING_DAYS = 45;
+const DAY_MS = 86_400_000;
+
+function paginate<T>(items: T[], page: number) {
+  const totalPages = Math.max(1, Math.ceil(items.length / PAGE_SIZE));
+  return {
+    page,
+    results: items.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE),
+    total_pages: totalPages,
+    total_results: items.length,
+  };
+}
+
+const notFound = () => new AppError(404, 'media_not_found', "Couldn't find that media");
+
+export function loadCatalogData(): { movies: CatalogMovie[]; shows: CatalogShow[] } {
+  const read = (name: string) => JSON.parse(readFileSync(new URL(`./data/${name}`, import.meta.url), 'utf8')) as unknown;
+  return { movies: read('movies.json') as CatalogMovie[], shows: read('shows.json') as CatalogShow[] };
+}
+
+interface Indexed<T> {
+  item: T;
+  folded: string;
+  words: string[];
+}
+
+/**
+ * The embedded catalog as a TMDB-compatible source: same endpoints, same answer shapes, computed from
+ * the shipped JSON. "In Cinemas" and release rules follow the injected clock, so the lists stay right
+ * as time passes.
+ */
+export class Catalog implements TmdbApi {
+  readonly kind = 'catalog' as const;
+  private readonly movies: Map<number, CatalogMovie>;
+  private readonly shows: Map<number, CatalogShow>;
+  private readonly index: Indexed<{ kind: TmdbKind; id: number; popularity: number }>[];
+
+  constructor(
+    data: { movies: CatalogMovie[]; shows: CatalogShow[] },
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.movies = new Map(data.movies.map((m) => [m.id, m]));
+    this.shows = new Map(data.shows.map((s) => [s.id, s]));
+    this.index = [
+      ...data.movies.map((m) => ({ item: { kind: 'movie' as const, id: m.id, popularity: m.popularity }, title: m.title, alt: m.original_title })),
+      ...data.shows.map((s) => ({ item: { kind: 'tv' as const, id: s.id, popularity: s.popularity }, title: s.name, alt: s.original_name })),
+    ].map(({ item, title, alt }) => ({
+      item,
+      folded: `${foldForSearch(title)}|${foldForSearch(alt)}`,
+      words: title.split(/[\s\-:–—]+/).map(foldForSearch).filter(Boolean),
+    }));
+  }
+
+  get size() {
+    return { movies: this.movies.size, shows: this.shows.size };
+  }
+
+  async searchMulti(query: string): Promise<TmdbMultiPage> {
+    const folded = foldForSearch(query);
+    const queryWords = query.split(/\s+/).map(foldForSearch).filter(Boolean);
+    if (!folded) return paginate([], 1);
+    const scored: { score: number; popularity: number; kind: TmdbKind; id: number }[] = [];
+    for (const entry of this.index) {
+      let score = 0;
+      const [primary] = entry.folded.split('|');
+      if (primary === folded) score = 4;
+      else if (primary?.startsWith(folded)) score = 3;
+      else if (entry.folded.includes(folded)) score = 2;
+      else if (queryWords.length > 1 && queryWords.every((w) => entry.words.some((t) => t.startsWith(w)))) score = 1;
+      if (score > 0) scored.push({ score, popularity: entry.item.popularity, kind: entry.item.kind, id: entry.item.id });
+    }
+    scored.sort((a, b) => b.score - a.score || b.popularity - a.popularity);
+    const results = scored.map((hit) =>
+      hit.kind === 'movie'
+        ? { ...this.movieItem(this.movies.get(hit.id) as CatalogMovie), media_type: 'movie' as const }
+        : { ...this.tvItem(this.shows.get(hit.id) as CatalogShow), media_type: 'tv' as const },
+    );
+    return paginate(results, 1);
+  }
+
+  async movie(id: number): Promise<TmdbMovieDetails> {
+    const movie = this.movies.get(id);
+    if (!movie) throw notFound();
+    return {
+      ...this.movieItem(movie),
+      imdb_id: movie.imdb_id,
+      runtime: movie.runtime,
+      genres: movie.genre_ids.map((g) => MOVIE_GENRES.find((x) => x.id === g)).filter((g) => g !== undefined),
+      external_ids: { imdb_id: movie.imdb_id },
+    };
+  }
+
+  async tv(id: number): Promise<TmdbTvDetails> {
+    const show = this.shows.get(id);
+    if (!show) throw notFound();
+    return {
+      ...this.tvItem(show),
+      genres: show.genre_ids.map((g) => TV_GENRES.find((x) => x.id === g)).filter((g) => g !== undefined),
+      episode_run_time: show.seasons[0]?.episodes[0] ? [show.seasons[0].episodes[0].runtime] : [],
+      seasons: show.seasons.map((s) => ({
+        id: catalogSeasonId(show.id, s.season_number),
+        season_number: s.season_number,
+        name: s.name,
+        episode_count: s.episodes.length,
+        air_date: s.air_date,
+      })),
+      external_ids: { imdb_id: show.imdb_id },
+    };
+  }
+
+  async season(showId: number, seasonNumber: number): Promise<TmdbSeasonDetails> {
+    const season = this.shows.get(showId)?.seasons.find((s) => s.season_number === seasonNumber);
+    if (!season) throw notFound();
+    return {
+      id: catalogSeasonId(showId, seasonNumber),
+      season_number: seasonNumber,
+      name: season.name,
+      air_date: season.air_date,
+      episodes: season.episodes.map((e) => ({
+        id: catalogEpisodeId(showId, seasonNumber, e.episode_number),
+        episode_number: e.episode_number,
+        season_number: seasonNumber,
+        name: e.name,
+        air_date: e.air_date,
+        runtime: e.runtime,
+      })),
+    };
+  }
+
+  async find(imdbId: string): Promise<TmdbFindResult> {
+    return {
+      movie_results: [...this.movies.values()].filter((m) => m.imdb_id === imdbId).map((m) => this.movieItem(m)),
+      tv_results: [...this.shows.values()].filter((s) => s.imdb_id === imdbId).map((s) => this.tvItem(s)),
+    };
+  }
+
+  async movieList(list: TmdbListName): Promise<TmdbMoviePage> {
+    const today = this.today();
+    const released = [...this.movies.values()].filter((m) => m.release_date <= today);
+    let items: CatalogMovie[];
+    if (list === 'now_playing') {
+      const from = new Date(this.now().getTime() - NOW_PLAYING_DAYS * DAY_MS).toISOString().slice(0, 10);
+      const inCinemas = released.filter((m) => m.release_date >= from).sort(byPopularity);
+      // Outside of a busy season there may be few; the most recent releases fill the row.
+      const recent = released.filter((m) => m.release_date < from).sort((a, b) => b.release_date.localeCompare(a.release_date));
+      items = [...inCinemas, ...recent].slice(0, PAGE_SIZE);
+    } else if (list === 'top_rated') {
+      items = released.filter((m) => m.vote_count >= 200).sort(byRating);
+    } else {
+      items = [...this.movies.values()].sort(byPopularity);
+    }
+    return paginate(items.map((m) => this.movieItem(m)), 1);
+  }
+
+  async tvList(list: Exclude<TmdbListName, 'now_playing'>): Promise<TmdbTvPage> {
+    const today = this.today();
+    const shows = [...this.shows.values()].filter((s) => s.first_air_date <= today);
+    const items = list === 'top_rated' ? shows.filter((s) => s.vote_count >= 100).sort(byRating) : shows.sort(byPopularity);
+    return paginate(items.map((s) => this.tvItem(s)), 1);
+  }
+
+  async genres(kind: TmdbKind): Promise<TmdbGenreList> {
+    return { genres: kind === 'movie' ? MOVIE_GENRES : TV_GENRES };
+  }
+
+  async discoverMovies(genreId: number, page: number): Promise<TmdbMoviePage> {
+    const items = [...this.movies.values()].filter((m) => m.genre_ids.includes(genreId)).sort(byPopularity);
+    return paginate(items.map((m) => this.movieItem(m)), page);
+  }
+
+  async discoverTv(genreId: number, page: number): Promise<TmdbTvPage> {
+    const items = [...this.shows.values()].filter((s) => s.genre_ids.includes(genreId)).sort(byPopularity);
+    return paginate(items.map((s) => this.tvItem(s)), page);
+  }
+
+  private today() {
+    return this.now().toISOString().slice(0, 10);
+  }
+
+  private movieItem(m: CatalogMovie): TmdbMovieItem {
+    return {
+      id: m.id,
+      adult: m.adult,
+      title: m.title,
+      poster_path: catalogPosterPath('movie', m.id),
+      backdrop_path: null,
+      release_date: m.release_date,
+      genre_ids: m.genre_ids,
+      popularity: m.popularity,
+      overview: m.overview,
+    };
+  }
+
+  private tvItem(s: CatalogShow): TmdbTvItem {
+    return {
+      id: s.id,
+      adult: s.adult,
+      name: s.name,
+      poster_path: catalogPosterPath('tv', s.id),
+      backdrop_path: null,
+      first_air_date: s.first_air_date,
+      genre_ids: s.genre_ids,
+      popularity: s.popularity,
+      overview: s.overview,
+    };
+  }
+}
+
+const byPopularity = (a: { popularity: number }, b: { popularity: number }) => b.popularity - a.popularity;
+const byRating = (a: { vote_average: number; vote_count: number }, b: { vote_average: number; vote_count: number }) =>
+  b.vote_average - a.vote_average || b.vote_count - a.vote_count;

@@ -1,0 +1,67 @@
+import { LRUCache } from 'lru-cache';
+import { AppError } from '../../errors.ts';
+import { renderPoster } from './posters.ts';
+import type { TmdbApi } from './tmdb/tmdb.types.ts';
+import { yearOf } from '@marquee/contract';
+
+export interface Image {
+  body: Buffer;
+  contentType: string;
+}
+
+const ALLOWED_SIZES = new Set(['w92', 'w154', 'w185', 'w342', 'w500', 'w780', 'w1280', 'original']);
+
+/**
+ * Serves every image the web app shows from our own origin: posters drawn for catalog titles, and
+ * TMDB images fetched once from the image host and kept in memory (bounded by bytes).
+ */
+export class ImagesService {
+  private readonly cache = new LRUCache<string, Image>({
+    maxSize: 64 * 1024 * 1024,
+    sizeCalculation: (img) => img.body.length || 1,
+  });
+
+  constructor(
+    private readonly api: TmdbApi,
+    private readonly imageHost: string,
+    private readonly fetchImpl: typeof fetch = globalThis.fetch,
+  ) {}
+
+  async get(size: string, file: string): Promise<Image> {
+    if (!ALLOWED_SIZES.has(size)) throw new AppError(400, 'bad_request', `Unknown image size "${size}"`);
+    const catalog = /^catalog\/(movie|tv)-(\d{1,10})\.svg$/.exec(file);
+    if (catalog) return this.catalogPoster(catalog[1] as 'movie' | 'tv', Number(catalog[2]));
+    if (this.api.kind !== 'tmdb' || !/^[A-Za-z0-9_-]{1,64}\.(jpg|png|svg)$/.test(file)) {
+      throw new AppError(404, 'not_found', 'No such image');
+    }
+    const key = `${size}/${file}`;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    let response: Response;
+    try {
+      response = await this.fetchImpl(`${this.imageHost.replace(/\/+$/, '')}/${key}`, { signal: AbortSignal.timeout(10_000) });
+    } catch (error) {
+      throw new AppError(503, 'metadata_unavailable', 'The image host cannot be reached', { cause: error });
+    }
+    if (!response.ok) throw new AppError(response.status === 404 ? 404 : 502, response.status === 404 ? 'not_found' : 'metadata_bad_answer', 'Image not available');
+    const image = { body: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type') ?? 'image/jpeg' };
+    this.cache.set(key, image);
+    return image;
+  }
+
+  private async catalogPoster(kind: 'movie' | 'tv', id: number): Promise<Image> {
+    const key = `catalog/${kind}-${id}`;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const { title, date } =
+      kind === 'movie'
+        ? await this.api.movie(id).then((m) => ({ title: m.title, date: m.release_date }))
+        : await this.api.tv(id).then((s) => ({ title: s.name, date: s.first_air_date }));
+    const image = {
+      body: Buffer.from(renderPoster({ title, year: yearOf(date), kind })),
+      contentType: 'image/svg+xml; charset=utf-8',
+    };
+    this.cache.set(key, image);
+    return image;
+  }
+}

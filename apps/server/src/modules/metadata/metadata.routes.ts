@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { metadataEndpoints as e } from '@marquee/contract';
+import { contractRoute } from '../../plugins/contract-route.ts';
+import type { ImagesService } from './images.service.ts';
+import type { MetadataService } from './metadata.service.ts';
+
+export function registerMetadataRoutes(app: FastifyInstance, metadata: MetadataService, images: ImagesService): void {
+  contractRoute(app, e.search, async ({ query }) => ({ results: await metadata.search(query.query) }));
+  contractRoute(app, e.list, async ({ params }) => ({ results: await metadata.list(params.type, params.list) }));
+  contractRoute(app, e.genres, async ({ params }) => ({ genres: await metadata.genres(params.type) }));
+  contractRoute(app, e.discover, async ({ params, query }) => ({
+    results: await metadata.discover(params.type, query.genre, query.page),
+  }));
+  contractRoute(app, e.details, async ({ params }) => metadata.details(params.type, params.id));
+  contractRoute(app, e.season, async ({ params }) => metadata.season(params.id, params.number));
+  contractRoute(app, e.findByImdb, async ({ params }) => metadata.findByImdb(params.imdbId));
+
+  app.get(
+    '/api/images/:size/*',
+    { schema: { hide: true, params: z.object({ size: z.string(), '*': z.string() }) } },
+    async (request, reply) => {
+      const { size, '*': file } = request.params as { size: string; '*': string };
+      const image = await images.get(size, file);
+      return reply
+        .header('content-type', image.contentType)
+        .header('cache-control', 'public, max-age=604800, immutable')
+        .send(image.body);
+    },
+  );
+}

@@ -1,0 +1,154 @@
+import type { z } from 'zod';
+import { AppError } from '../../../errors.ts';
+import {
+  TmdbFindResult,
+  TmdbGenreList,
+  TmdbMovieDetails,
+  TmdbMoviePage,
+  TmdbMultiPage,
+  TmdbSeasonDetails,
+  TmdbTvDetails,
+  TmdbTvPage,
+  type TmdbApi,
+  type TmdbKind,
+  type TmdbListName,
+} from './tmdb.types.ts';
+
+export interface TmdbClientOptions {
+  apiKey: string;
+  baseUrl: string;
+  fallbackUrl: string;
+  timeoutMs: number;
+  fallbackTimeoutMs: number;
+  fetch?: typeof fetch;
+}
+
+/** Why a request to one host failed; decides whether the fallback host is tried. */
+class HostFailure extends Error {
+  constructor(
+    readonly kind: 'transport' | 'status',
+    readonly status: number,
+    readonly tmdbCode: number | undefined,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A v4 read token is a JWT (three dot-separated parts); anything else is treated as a v3 key. */
+const isReadToken = (key: string) => key.split('.').length === 3;
+
+/**
+ * TMDB v3 over HTTP: bearer read token (or v3 `api_key`), `language=en-US`, 5 s on the primary host
+ * and, on a transport failure or a 5xx, one more try on the fallback host with 30 s. TMDB's errors
+ * become typed AppErrors; a 2xx whose body does not match the expected shape is `metadata_bad_answer`.
+ */
+export class TmdbClient implements TmdbApi {
+  readonly kind = 'tmdb' as const;
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly options: TmdbClientOptions) {
+    this.fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  searchMulti(query: string) {
+    return this.get('/search/multi', TmdbMultiPage, { query, include_adult: 'false', page: '1' });
+  }
+  movie(id: number) {
+    return this.get(`/movie/${id}`, TmdbMovieDetails, { append_to_response: 'external_ids' });
+  }
+  tv(id: number) {
+    return this.get(`/tv/${id}`, TmdbTvDetails, { append_to_response: 'external_ids' });
+  }
+  season(showId: number, seasonNumber: number) {
+    return this.get(`/tv/${showId}/season/${seasonNumber}`, TmdbSeasonDetails);
+  }
+  find(imdbId: string) {
+    return this.get(`/find/${encodeURIComponent(imdbId)}`, TmdbFindResult, { external_source: 'imdb_id' });
+  }
+  movieList(list: TmdbListName) {
+    return this.get(`/movie/${list}`, TmdbMoviePage, { page: '1' });
+  }
+  tvList(list: Exclude<TmdbListName, 'now_playing'>) {
+    return this.get(`/tv/${list}`, TmdbTvPage, { page: '1' });
+  }
+  genres(kind: TmdbKind) {
+    return this.get(`/genre/${kind}/list`, TmdbGenreList);
+  }
+  discoverMovies(genreId: number, page: number) {
+    return this.get('/discover/movie', TmdbMoviePage, { with_genres: String(genreId), page: String(page) });
+  }
+  discoverTv(genreId: number, page: number) {
+    return this.get('/discover/tv', TmdbTvPage, { with_genres: String(genreId), page: String(page) });
+  }
+
+  private async get<T extends z.ZodType>(path: string, schema: T, query: Record<string, string> = {}): Promise<z.infer<T>> {
+    let body: unknown;
+    try {
+      body = await this.getFrom(this.options.baseUrl, this.options.timeoutMs, path, query);
+    } catch (error) {
+      if (!(error instanceof HostFailure)) throw error;
+      if (error.kind === 'status' && error.status < 500) throw toAppError(error);
+      try {
+        body = await this.getFrom(this.options.fallbackUrl, this.options.fallbackTimeoutMs, path, query);
+      } catch (fallbackError) {
+        throw fallbackError instanceof HostFailure ? toAppError(fallbackError) : fallbackError;
+      }
+    }
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      throw new AppError(502, 'metadata_bad_answer', 'Failed to load metadata', { cause: parsed.error });
+    }
+    return parsed.data;
+  }
+
+  private async getFrom(base: string, timeoutMs: number, path: string, query: Record<string, string>): Promise<unknown> {
+    const url = new URL(base.replace(/\/+$/, '') + path);
+    url.searchParams.set('language', 'en-US');
+    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (isReadToken(this.options.apiKey)) headers.authorization = `Bearer ${this.options.apiKey}`;
+    else url.searchParams.set('api_key', this.options.apiKey);
+
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
+      text = await response.text();
+    } catch (error) {
+      const timedOut = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
+      throw new HostFailure('transport', 0, undefined, timedOut ? `timed out after ${timeoutMs} ms` : String(error));
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      if (!response.ok) throw new HostFailure('status', response.status, undefined, `HTTP ${response.status}`);
+      throw new AppError(502, 'metadata_bad_answer', 'Failed to load metadata');
+    }
+    if (!response.ok) {
+      const code = (body as { status_code?: unknown } | null)?.status_code;
+      throw new HostFailure('status', response.status, typeof code === 'number' ? code : undefined, `HTTP ${response.status}`);
+    }
+    return body;
+  }
+}
+
+function toAppError(failure: HostFailure): AppError {
+  if (failure.kind === 'transport') {
+    return new AppError(503, 'metadata_unavailable', 'Failed to load metadata', { cause: failure });
+  }
+  switch (failure.status) {
+    case 401:
+      return new AppError(502, 'metadata_auth_failed', 'Failed to load metadata', { cause: failure });
+    case 404:
+      return new AppError(404, 'media_not_found', "Couldn't find that media", { cause: failure });
+    case 429:
+      return new AppError(503, 'metadata_rate_limited', 'Failed to load metadata', { cause: failure });
+    case 400:
+    case 422:
+      return new AppError(400, 'bad_request', 'The metadata service refused the request', { cause: failure });
+    default:
+      return new AppError(503, 'metadata_unavailable', 'Failed to load metadata', { cause: failure });
+  }
+}

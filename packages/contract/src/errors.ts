@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+/** Every error code the API can answer with. Clients switch on `code`, never on `message`. */
+export const errorCodes = [
+  'validation_failed',
+  'bad_request',
+  'not_found',
+  'route_not_found',
+  'unauthorized',
+  'forbidden',
+  'rate_limited',
+  'payload_too_large',
+  'unsupported_media_type',
+  'media_not_found',
+  'metadata_unavailable',
+  'metadata_auth_failed',
+  'metadata_rate_limited',
+  'metadata_bad_answer',
+  'internal_error',
+] as const;
+export const ErrorCode = z.enum(errorCodes);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+/**
+ * The error body of every Marquee endpoint. `errorType`/`message` keep the shape that existing
+ * clients of this app family read; `code` is ours.
+ */
+export const ApiErrorBody = z.object({
+  errorType: z.enum(['validation', 'message']),
+  code: ErrorCode,
+  message: z.string(),
+  issues: z
+    .array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() }))
+    .optional(),
+});
+export type ApiErrorBody = z.infer<typeof ApiErrorBody>;

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.ts';
+import { TmdbType } from './media.ts';
+
+/** A title as it appears on cards: search results, carousels, lists. */
+export const MediaSummary = z.object({
+  id: z.string(),
+  type: TmdbType,
+  title: z.string(),
+  year: z.number().int().nullable(),
+  releaseDate: z.string().nullable(),
+  /** URL on our own server (never the image host), or null when the title has no poster. */
+  poster: z.string().nullable(),
+});
+export type MediaSummary = z.infer<typeof MediaSummary>;
+
+export const Genre = z.object({ id: z.number().int(), name: z.string() });
+export type Genre = z.infer<typeof Genre>;
+
+export const SeasonSummary = z.object({
+  id: z.string(),
+  number: z.number().int(),
+  title: z.string(),
+  episodeCount: z.number().int(),
+  airDate: z.string().nullable(),
+});
+export type SeasonSummary = z.infer<typeof SeasonSummary>;
+
+export const MediaDetails = MediaSummary.extend({
+  overview: z.string().nullable(),
+  backdrop: z.string().nullable(),
+  genres: z.array(Genre),
+  runtime: z.number().int().nullable(),
+  imdbId: z.string().nullable(),
+  seasons: z.array(SeasonSummary),
+});
+export type MediaDetails = z.infer<typeof MediaDetails>;
+
+export const Episode = z.object({
+  id: z.string(),
+  number: z.number().int(),
+  title: z.string(),
+  airDate: z.string().nullable(),
+  overview: z.string().nullable(),
+});
+export type Episode = z.infer<typeof Episode>;
+
+export const SeasonDetails = z.object({
+  id: z.string(),
+  number: z.number().int(),
+  title: z.string(),
+  episodes: z.array(Episode),
+});
+export type SeasonDetails = z.infer<typeof SeasonDetails>;
+
+export const MediaList = z.object({ results: z.array(MediaSummary) });
+export type MediaList = z.infer<typeof MediaList>;
+
+export const movieListNames = ['now_playing', 'top_rated', 'popular'] as const;
+export const tvListNames = ['top_rated', 'popular'] as const;
+export const ListName = z.enum(['now_playing', 'top_rated', 'popular']);
+export type ListName = z.infer<typeof ListName>;
+
+const tmdbIdParam = z.string().regex(/^\d{1,10}$/, 'must be a numeric TMDB id');
+
+export const metadataEndpoints = {
+  search: defineEndpoint({
+    method: 'GET',
+    path: '/api/search',
+    summary: 'Search movies and shows (adult results dropped, posters first)',
+    query: z.object({ query: z.string().trim().min(1).max(200) }),
+    response: MediaList,
+  }),
+  list: defineEndpoint({
+    method: 'GET',
+    path: '/api/lists/:type/:list',
+    summary: 'A curated list: in cinemas, top rated, most popular',
+    params: z.object({ type: TmdbType, list: ListName }),
+    response: MediaList,
+  }),
+  genres: defineEndpoint({
+    method: 'GET',
+    path: '/api/genres/:type',
+    summary: 'Genres of movies or shows (TMDB genre ids)',
+    params: z.object({ type: TmdbType }),
+    response: z.object({ genres: z.array(Genre) }),
+  }),
+  discover: defineEndpoint({
+    method: 'GET',
+    path: '/api/discover/:type',
+    summary: 'Titles of one genre, most popular first',
+    params: z.object({ type: TmdbType }),
+    query: z.object({
+      genre: z.coerce.number().int().positive(),
+      page: z.coerce.number().int().min(1).max(500).default(1),
+    }),
+    response: MediaList,
+  }),
+  details: defineEndpoint({
+    method: 'GET',
+    path: '/api/media/:type/:id',
+    summary: 'Details of a movie or show, with its seasons',
+    params: z.object({ type: TmdbType, id: tmdbIdParam }),
+    response: MediaDetails,
+  }),
+  season: defineEndpoint({
+    method: 'GET',
+    path: '/api/media/tv/:id/season/:number',
+    summary: 'Episodes of one season of a show',
+    params: z.object({ id: tmdbIdParam, number: z.coerce.number().int().min(0).max(999) }),
+    response: SeasonDetails,
+  }),
+  findByImdb: defineEndpoint({
+    method: 'GET',
+    path: '/api/find/:imdbId',
+    summary: 'Resolve an IMDb id to a TMDB movie or show',
+    params: z.object({ imdbId: z.string().regex(/^tt\d{1,10}$/, 'must be an IMDb id (tt…)') }),
+    response: MediaSummary,
+  }),
+} as const;

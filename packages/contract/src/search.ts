@@ -1,0 +1,38 @@
+/** Search rules of seed 000 §5 and §9. */
+
+export const SEARCH_CACHE_TTL_MS = 60 * 60 * 1000;
+export const SEARCH_CACHE_SWEEP_MS = 2 * 60 * 1000;
+export const SEARCH_DEBOUNCE_MS = 500;
+
+export interface RawSearchHit {
+  media_type?: string;
+  adult?: boolean;
+}
+
+/** Drops adult results and everything that is not a movie or a show (people, collections). */
+export function keepSearchable<T extends RawSearchHit>(hits: readonly T[]): T[] {
+  return hits.filter((hit) => hit.adult !== true && (hit.media_type === 'movie' || hit.media_type === 'tv'));
+}
+
+/** Stable sort: results with a poster first, otherwise the order the source gave. */
+export function postersFirst<T extends { poster: string | null }>(items: readonly T[]): T[] {
+  return items
+    .map((item, index) => ({ item, index }))
+    .sort((a, b) => Number(!a.item.poster) - Number(!b.item.poster) || a.index - b.index)
+    .map(({ item }) => item);
+}
+
+/** Folds case, accents and punctuation so "spiderman" matches "Spider-Man" and "amelie" "Amélie". */
+export function foldForSearch(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/&/g, 'and')
+    .replace(/[^a-z0-9]+/g, '');
+}
+
+/** Cache key for a query: trimmed and case-folded so "  Alien " and "alien" share an entry. */
+export function searchCacheKey(query: string): string {
+  return query.trim().toLowerCase();
+}
