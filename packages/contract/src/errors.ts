@@ -17,6 +17,16 @@ export const errorCodes = [
   'metadata_rate_limited',
   'metadata_bad_answer',
   'internal_error',
+  // accounts and sync
+  'challenge_invalid',
+  'challenge_expired',
+  'signature_invalid',
+  'user_not_found',
+  'account_exists',
+  'session_not_found',
+  'captcha_required',
+  'captcha_invalid',
+  'captcha_unavailable',
 ] as const;
 export const ErrorCode = z.enum(errorCodes);
 export type ErrorCode = z.infer<typeof ErrorCode>;

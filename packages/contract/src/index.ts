@@ -1,3 +1,4 @@
+export * from './api-paths.ts';
 export * from './endpoint.ts';
 export * from './errors.ts';
 export * from './media.ts';
@@ -6,5 +7,8 @@ export * from './search.ts';
 export * from './discover.ts';
 export * from './calendar.ts';
 export * from './runtime-config.ts';
+export * from './account-paths.ts';
+export * from './accounts.ts';
+export * from './sync.ts';
 
 export const APP_VERSION = '4.7.0';

@@ -1,22 +1,34 @@
-import { z } from 'zod';
+// Pure rules, no schema library: the web app's first view imports these.
 
 /** TMDB's two media kinds, as they appear in URLs and media keys. */
-export const TmdbType = z.enum(['movie', 'tv']);
-export type TmdbType = z.infer<typeof TmdbType>;
+export type TmdbType = 'movie' | 'tv';
 
 /** Our library's media kinds (bookmarks, progress). */
-export const MediaType = z.enum(['movie', 'show']);
-export type MediaType = z.infer<typeof MediaType>;
+export type MediaType = 'movie' | 'show';
 
 export const toMediaType = (t: TmdbType): MediaType => (t === 'movie' ? 'movie' : 'show');
 export const toTmdbType = (t: MediaType): TmdbType => (t === 'movie' ? 'movie' : 'tv');
 
+/**
+ * Letters that Unicode decomposition leaves whole but that readers spell in plain Latin letters
+ * ("Æon Flux" → "aeon flux", "Straße" → "strasse"); without this they would simply vanish.
+ */
+const PLAIN_LATIN: Readonly<Record<string, string>> = {
+  æ: 'ae', ø: 'o', œ: 'oe', ß: 'ss', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ħ: 'h', ŧ: 't',
+};
+
+/** Lower-cases, removes accents and spells the letters above in plain Latin. */
+export function foldLetters(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[æøœßłđðþıħŧ]/g, (c) => PLAIN_LATIN[c] ?? c);
+}
+
 /** Lower-case, accent-free, dash-separated slug ("Spider-Man: No Way Home" → "spider-man-no-way-home"). */
 export function slugify(title: string): string {
-  return title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
+  return foldLetters(title)
     .replace(/&/g, ' and ')
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');

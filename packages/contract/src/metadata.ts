@@ -1,11 +1,14 @@
 import { z } from 'zod';
+import { apiPaths } from './api-paths.ts';
 import { defineEndpoint } from './endpoint.ts';
-import { TmdbType } from './media.ts';
+
+export const TmdbTypeSchema = z.enum(['movie', 'tv']);
+export const MediaTypeSchema = z.enum(['movie', 'show']);
 
 /** A title as it appears on cards: search results, carousels, lists. */
 export const MediaSummary = z.object({
   id: z.string(),
-  type: TmdbType,
+  type: TmdbTypeSchema,
   title: z.string(),
   year: z.number().int().nullable(),
   releaseDate: z.string().nullable(),
@@ -66,30 +69,30 @@ const tmdbIdParam = z.string().regex(/^\d{1,10}$/, 'must be a numeric TMDB id');
 export const metadataEndpoints = {
   search: defineEndpoint({
     method: 'GET',
-    path: '/api/search',
+    path: apiPaths.search,
     summary: 'Search movies and shows (adult results dropped, posters first)',
     query: z.object({ query: z.string().trim().min(1).max(200) }),
     response: MediaList,
   }),
   list: defineEndpoint({
     method: 'GET',
-    path: '/api/lists/:type/:list',
+    path: apiPaths.list,
     summary: 'A curated list: in cinemas, top rated, most popular',
-    params: z.object({ type: TmdbType, list: ListName }),
+    params: z.object({ type: TmdbTypeSchema, list: ListName }),
     response: MediaList,
   }),
   genres: defineEndpoint({
     method: 'GET',
-    path: '/api/genres/:type',
+    path: apiPaths.genres,
     summary: 'Genres of movies or shows (TMDB genre ids)',
-    params: z.object({ type: TmdbType }),
+    params: z.object({ type: TmdbTypeSchema }),
     response: z.object({ genres: z.array(Genre) }),
   }),
   discover: defineEndpoint({
     method: 'GET',
-    path: '/api/discover/:type',
+    path: apiPaths.discover,
     summary: 'Titles of one genre, most popular first',
-    params: z.object({ type: TmdbType }),
+    params: z.object({ type: TmdbTypeSchema }),
     query: z.object({
       genre: z.coerce.number().int().positive(),
       page: z.coerce.number().int().min(1).max(500).default(1),
@@ -98,21 +101,21 @@ export const metadataEndpoints = {
   }),
   details: defineEndpoint({
     method: 'GET',
-    path: '/api/media/:type/:id',
+    path: apiPaths.details,
     summary: 'Details of a movie or show, with its seasons',
-    params: z.object({ type: TmdbType, id: tmdbIdParam }),
+    params: z.object({ type: TmdbTypeSchema, id: tmdbIdParam }),
     response: MediaDetails,
   }),
   season: defineEndpoint({
     method: 'GET',
-    path: '/api/media/tv/:id/season/:number',
+    path: apiPaths.season,
     summary: 'Episodes of one season of a show',
     params: z.object({ id: tmdbIdParam, number: z.coerce.number().int().min(0).max(999) }),
     response: SeasonDetails,
   }),
   findByImdb: defineEndpoint({
     method: 'GET',
-    path: '/api/find/:imdbId',
+    path: apiPaths.findByImdb,
     summary: 'Resolve an IMDb id to a TMDB movie or show',
     params: z.object({ imdbId: z.string().regex(/^tt\d{1,10}$/, 'must be an IMDb id (tt…)') }),
     response: MediaSummary,

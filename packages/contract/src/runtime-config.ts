@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiPaths } from './api-paths.ts';
 import { defineEndpoint } from './endpoint.ts';
 
 export const Variant = z.enum(['discovery', 'subscription']);
@@ -35,7 +36,7 @@ export type RuntimeConfig = z.infer<typeof RuntimeConfig>;
 export const configEndpoints = {
   runtimeConfig: defineEndpoint({
     method: 'GET',
-    path: '/api/config',
+    path: apiPaths.runtimeConfig,
     summary: 'Runtime configuration of this instance for the web app',
     response: RuntimeConfig,
   }),

@@ -1,5 +1,7 @@
 /** Search rules of seed 000 §5 and §9. */
 
+import { foldLetters } from './media.ts';
+
 export const SEARCH_CACHE_TTL_MS = 60 * 60 * 1000;
 export const SEARCH_CACHE_SWEEP_MS = 2 * 60 * 1000;
 export const SEARCH_DEBOUNCE_MS = 500;
@@ -22,14 +24,14 @@ export function postersFirst<T extends { poster: string | null }>(items: readonl
     .map(({ item }) => item);
 }
 
-/** Folds case, accents and punctuation so "spiderman" matches "Spider-Man" and "amelie" "Amélie". */
+/**
+ * Folds case, accents and punctuation so "spiderman" matches "Spider-Man" and "amelie" "Amélie".
+ * Letters of other scripts are kept (a Japanese or Cyrillic title stays searchable by its own name).
+ */
 export function foldForSearch(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
+  return foldLetters(text)
     .replace(/&/g, 'and')
-    .replace(/[^a-z0-9]+/g, '');
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 /** Cache key for a query: trimmed and case-folded so "  Alien " and "alien" share an entry. */

@@ -8,6 +8,115 @@ export interface MetadataCacheTable {
   expires_at: number;
 }
 
+// ---- accounts and sync (migration 002) ----
+
+export interface UsersTable {
+  id: string;
+  namespace: string;
+  /** Canonical base64url Ed25519 key of a passphrase account. */
+  public_key: string | null;
+  /** Email accounts (later issue). */
+  email: string | null;
+  password_hash: string | null;
+  /** JSON string[] */
+  roles: string;
+  /** JSON {colorA, colorB, icon} */
+  profile: string;
+  created_at: number;
+  last_logged_in: number | null;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  /** sha256 hex of the bearer token; the token itself is never stored. */
+  token_hash: string;
+  created_at: number;
+  accessed_at: number;
+  expires_at: number;
+  device: string;
+  user_agent: string;
+}
+
+export interface AuthChallengesTable {
+  code: string;
+  flow: 'registration' | 'login';
+  /** Login challenges are bound to the key that asked for them. */
+  public_key: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface BookmarksTable {
+  user_id: string;
+  profile_id: string;
+  tmdb_id: string;
+  media_type: 'movie' | 'show';
+  /** JSON {title, year, poster?, type} */
+  meta: string;
+  /** 1 = tombstone of a removal at updated_at */
+  deleted: number;
+  updated_at: number;
+}
+
+export interface ProgressItemsTable {
+  id: string;
+  user_id: string;
+  profile_id: string;
+  tmdb_id: string;
+  media_type: 'movie' | 'show';
+  season_id: string;
+  episode_id: string;
+  season_number: number | null;
+  episode_number: number | null;
+  meta: string;
+  duration: number;
+  watched: number;
+  updated_at: number;
+}
+
+export interface ProgressDeletionsTable {
+  user_id: string;
+  profile_id: string;
+  tmdb_id: string;
+  media_type: 'movie' | 'show';
+  season_id: string;
+  episode_id: string;
+  deleted_at: number;
+}
+
+export interface UserSettingsTable {
+  user_id: string;
+  profile_id: string;
+  application_theme: string | null;
+  application_language: string | null;
+  default_subtitle_language: string | null;
+  /** JSON string[] or NULL */
+  proxy_urls: string | null;
+  /** JSON {field: epoch ms} */
+  changed_at: string;
+}
+
+export interface CaptchaSolutionsTable {
+  id: string;
+  expires_at: number;
+}
+
+export interface InstanceSecretsTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
+
 export interface Database {
   metadata_cache: MetadataCacheTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  auth_challenges: AuthChallengesTable;
+  bookmarks: BookmarksTable;
+  progress_items: ProgressItemsTable;
+  progress_deletions: ProgressDeletionsTable;
+  user_settings: UserSettingsTable;
+  captcha_solutions: CaptchaSolutionsTable;
+  instance_secrets: InstanceSecretsTable;
 }

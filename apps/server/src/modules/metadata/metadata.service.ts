@@ -46,7 +46,14 @@ export class MetadataService {
     this.api = options.api;
     this.cache = options.cache;
     this.now = options.now ?? Date.now;
-    this.searchCache = new LRUCache({ max: 2000, ttl: SEARCH_CACHE_TTL_MS, ttlAutopurge: false, perf: { now: this.now } });
+    // ttlResolution 0: read the (injectable) clock on every check instead of reusing a reading for 1 ms.
+    this.searchCache = new LRUCache({
+      max: 2000,
+      ttl: SEARCH_CACHE_TTL_MS,
+      ttlAutopurge: false,
+      ttlResolution: 0,
+      perf: { now: this.now },
+    });
     this.sweepTimer = setInterval(() => this.sweepSearchCache(), SEARCH_CACHE_SWEEP_MS);
     this.sweepTimer.unref();
   }
@@ -61,15 +68,10 @@ export class MetadataService {
 
   /** Drops expired search answers; returns how many were dropped. */
   sweepSearchCache(): number {
-    let dropped = 0;
-    for (const key of [...this.searchCache.keys()]) {
-      if (this.searchCache.getRemainingTTL(key) <= 0) {
-        this.searchCache.delete(key);
-        dropped += 1;
-      }
-    }
+    // keys() skips expired entries, so count by size: it includes them until they are purged.
+    const before = this.searchCache.size;
     this.searchCache.purgeStale();
-    return dropped;
+    return before - this.searchCache.size;
   }
 
   get searchCacheSize(): number {

@@ -26,7 +26,7 @@ export interface TmdbClientOptions {
 /** Why a request to one host failed; decides whether the fallback host is tried. */
 class HostFailure extends Error {
   constructor(
-    readonly kind: 'transport' | 'status',
+    readonly kind: 'transport' | 'status' | 'garbage',
     readonly status: number,
     readonly tmdbCode: number | undefined,
     message: string,
@@ -40,8 +40,9 @@ const isReadToken = (key: string) => key.split('.').length === 3;
 
 /**
  * TMDB v3 over HTTP: bearer read token (or v3 `api_key`), `language=en-US`, 5 s on the primary host
- * and, on a transport failure or a 5xx, one more try on the fallback host with 30 s. TMDB's errors
- * become typed AppErrors; a 2xx whose body does not match the expected shape is `metadata_bad_answer`.
+ * and, on a transport failure, a 5xx or an answer that is not TMDB's (an ISP's block page), one more
+ * try on the fallback host with 30 s. TMDB's own 4xx verdicts (bad key, not found, rate limited) are
+ * final. Errors become typed AppErrors; a 2xx of the wrong shape is `metadata_bad_answer`.
  */
 export class TmdbClient implements TmdbApi {
   readonly kind = 'tmdb' as const;
@@ -88,7 +89,9 @@ export class TmdbClient implements TmdbApi {
       body = await this.getFrom(this.options.baseUrl, this.options.timeoutMs, path, query);
     } catch (error) {
       if (!(error instanceof HostFailure)) throw error;
-      if (error.kind === 'status' && error.status < 500) throw toAppError(error);
+      // The mirror would say the same; an answer without TMDB's error body may be a blocking proxy.
+      const isTmdbVerdict = error.kind === 'status' && error.status < 500 && error.tmdbCode !== undefined;
+      if (isTmdbVerdict) throw toAppError(error);
       try {
         body = await this.getFrom(this.options.fallbackUrl, this.options.fallbackTimeoutMs, path, query);
       } catch (fallbackError) {
@@ -124,7 +127,7 @@ export class TmdbClient implements TmdbApi {
       body = JSON.parse(text);
     } catch {
       if (!response.ok) throw new HostFailure('status', response.status, undefined, `HTTP ${response.status}`);
-      throw new AppError(502, 'metadata_bad_answer', 'Failed to load metadata');
+      throw new HostFailure('garbage', response.status, undefined, 'the answer is not JSON');
     }
     if (!response.ok) {
       const code = (body as { status_code?: unknown } | null)?.status_code;
@@ -137,6 +140,9 @@ export class TmdbClient implements TmdbApi {
 function toAppError(failure: HostFailure): AppError {
   if (failure.kind === 'transport') {
     return new AppError(503, 'metadata_unavailable', 'Failed to load metadata', { cause: failure });
+  }
+  if (failure.kind === 'garbage') {
+    return new AppError(502, 'metadata_bad_answer', 'Failed to load metadata', { cause: failure });
   }
   switch (failure.status) {
     case 401:

@@ -1,0 +1,178 @@
+import { expect, test } from '@playwright/test';
+
+test.describe('search and title pages', () => {
+  test('search finds a title and its page shows the metadata', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByTestId('greeting')).toBeVisible();
+    // Signed out: a Sign in button, no search in the header, no My List.
+    await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'My List' })).toHaveCount(0);
+
+    await page.keyboard.press('/');
+    await expect(page.getByRole('searchbox')).toBeFocused();
+    await page.keyboard.type('the matrix');
+    await expect(page).toHaveURL(/\/browse\/the%20matrix$/);
+    const first = page.getByTestId('media-card').first();
+    await expect(first).toContainText('The Matrix');
+    await first.click();
+
+    await expect(page).toHaveURL(/\/media\/tmdb-movie-603-the-matrix$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'The Matrix' })).toBeVisible();
+    await expect(page.getByTestId('media-page')).toContainText('1999');
+    await expect(page).toHaveTitle('The Matrix - Marquee');
+  });
+
+  test('accent- and punctuation-insensitive search, empty and cleared queries', async ({ page }) => {
+    await page.goto('/browse/spiderman');
+    await expect(page.getByTestId('media-card').first()).toContainText(/Spider-Man/);
+
+    await page.goto('/browse/qwxzqwxzqwxz');
+    await expect(page.getByText("We couldn't find anything")).toBeVisible();
+
+    await page.getByRole('button', { name: 'Clear search' }).click();
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test('a failing search shows the failed message', async ({ page }) => {
+    await page.route('**/api/search?**', (route) => route.fulfill({ status: 503, json: { errorType: 'message', code: 'metadata_unavailable', message: 'down' } }));
+    await page.goto('/browse/alien');
+    await expect(page.getByText('Failed to find media, try again!')).toBeVisible();
+  });
+
+  test('a show lists its seasons and episodes; unaired episodes are disabled', async ({ page }) => {
+    await page.goto('/media/tmdb-tv-1396-breaking-bad');
+    await expect(page.getByRole('heading', { level: 1, name: 'Breaking Bad' })).toBeVisible();
+    const episodes = page.getByTestId('episode');
+    await expect(episodes.first()).toContainText('E1');
+    await page.getByTestId('season-select').selectOption({ label: 'Season 2' });
+    await expect(episodes).toHaveCount(13);
+    await episodes.nth(1).click();
+    await expect(page).toHaveURL(/\/media\/tmdb-tv-1396-breaking-bad\/\d+\/\d+$/);
+    await expect(page.locator('[data-testid="episode"][aria-current="true"]')).toContainText('E2');
+  });
+
+  test('unknown media and a failing metadata service have their own errors', async ({ page }) => {
+    await page.goto('/media/tmdb-movie-999999999-nothing');
+    await expect(page.getByText("Couldn't find that media")).toBeVisible();
+    await page.goto('/media/not-a-key');
+    await expect(page.getByText("Couldn't find that media")).toBeVisible();
+    await page.route('**/api/media/**', (route) => route.fulfill({ status: 503, json: { errorType: 'message', code: 'metadata_unavailable', message: 'down' } }));
+    await page.goto('/media/tmdb-movie-603-the-matrix');
+    await expect(page.getByText('Failed to load metadata')).toBeVisible();
+  });
+});
+
+test.describe('discover', () => {
+  test('movie and show carousels load with 20 items and arrows scroll them', async ({ page }) => {
+    await page.goto('/discover');
+    await expect(page.getByRole('heading', { name: 'In Cinemas' })).toBeVisible();
+    // 3 movie lists + 4 movie genres + 2 show lists + 6 show genres.
+    await expect(page.getByTestId('carousel')).toHaveCount(15);
+    const popular = page.getByTestId('carousel').filter({ has: page.getByRole('heading', { name: 'Most Popular Movies' }) });
+    await expect(popular.getByTestId('media-card')).toHaveCount(20);
+    const row = popular.getByTestId('carousel-items');
+    expect(await row.evaluate((el) => el.scrollLeft)).toBe(0);
+    await popular.getByTestId('carousel-right').click();
+    await expect.poll(() => row.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    // Cards are 200 px wide on a wide viewport.
+    expect(Math.round((await popular.getByTestId('media-card').first().boundingBox())!.width)).toBe(200);
+  });
+
+  test('cards are 150 px wide under 600 px', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto('/discover');
+    const card = page.getByTestId('carousel').first().getByTestId('media-card').first();
+    await expect(card).toBeVisible();
+    expect(Math.round((await card.boundingBox())!.width)).toBe(150);
+  });
+
+  test('Watch Something New counts down from 5 and can be cancelled, then opens a movie', async ({ page }) => {
+    await page.clock.install();
+    await page.goto('/discover');
+    const button = page.getByTestId('watch-something-new');
+    await expect(button).toBeEnabled();
+    await button.click();
+    await expect(button).toContainText(/Now Playing .+ in 5/);
+    await page.clock.runFor(1000);
+    await expect(button).toContainText(/in 4$/);
+    await button.click();
+    await expect(button).toHaveText('Watch Something New');
+    await page.clock.runFor(6000);
+    await expect(page).toHaveURL(/\/discover$/);
+
+    await button.click();
+    await page.clock.runFor(5000);
+    await expect(page).toHaveURL(/\/media\/tmdb-movie-\d+/);
+  });
+});
+
+test.describe('app shell', () => {
+  test('offline banner appears when the ping fails and goes after it succeeds', async ({ page }) => {
+    await page.clock.install();
+    await page.goto('/');
+    await expect(page.getByTestId('greeting')).toBeVisible();
+    await page.route('**/ping.txt', (route) => route.abort('internetdisconnected'));
+    // While online only every 10th 5-second tick pings.
+    await page.clock.runFor(45_000);
+    await expect(page.getByTestId('offline-banner')).toHaveCount(0);
+    await page.clock.runFor(5_000);
+    await expect(page.getByTestId('offline-banner')).toHaveText('Check your internet connection, silly goose!');
+    await page.unroute('**/ping.txt');
+    // While offline every tick pings, and one success is enough.
+    await page.clock.runFor(5_000);
+    await expect(page.getByTestId('offline-banner')).toHaveCount(0);
+  });
+
+  test('not-found page with its two buttons', async ({ page }) => {
+    await page.goto('/this/does/not/exist');
+    await expect(page.getByRole('heading', { name: "Couldn't find that page" })).toBeVisible();
+    await page.getByRole('link', { name: 'Back to home' }).click();
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test('legacy routes redirect', async ({ page }) => {
+    await page.goto('/search/movie/inception');
+    await expect(page).toHaveURL(/\/browse\/inception$/);
+    await page.goto('/search/movie');
+    await expect(page).toHaveURL(/\/browse$|\/$/);
+    await page.goto('/media/tmdb-show-1396-breaking-bad');
+    await expect(page).toHaveURL(/\/media\/tmdb-tv-1396-breaking-bad$/);
+    await page.goto('/s/inception');
+    await expect(page).toHaveURL(/\/media\/tmdb-movie-27205-inception$/);
+    await page.goto('/s/qwxzqwxzqwxz');
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test('about, support, credits and DMCA pages', async ({ page }) => {
+    await page.goto('/about');
+    await expect(page.getByTestId('faq').locator('details')).toHaveCount(5);
+    await page.getByRole('link', { name: 'Support' }).first().click();
+    await expect(page).toHaveURL(/\/support$/);
+    await page.goto('/jip');
+    await expect(page.getByTestId('tmdb-attribution')).toContainText('This product uses the TMDB API but is not endorsed or certified by TMDB.');
+    await page.goto('/dmca');
+    await expect(page.getByRole('heading', { name: 'DMCA' })).toBeVisible();
+  });
+
+  test('teal theme on 20 April, and the special greeting', async ({ page }) => {
+    await page.goto('/?now=2026-04-20T10:00:00');
+    await expect(page.locator('body')).toHaveClass(/theme-teal/);
+    await page.goto('/?now=2026-04-21T10:00:00');
+    await expect(page.locator('body')).not.toHaveClass(/theme-teal/);
+  });
+
+  test('a render error shows the error page with details and copy', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.route('**/api/config', (route) => route.fulfill({ status: 200, json: {} }));
+    await page.addInitScript(() => {
+      // A config missing its fields makes the header crash while rendering.
+      Object.defineProperty(window, '__MARQUEE_CONFIG__', { value: { appVersion: 'x', links: null }, writable: false });
+    });
+    await page.goto('/support');
+    await expect(page.getByRole('heading', { name: 'We encountered an error!' })).toBeVisible();
+    await page.getByRole('button', { name: 'Show error details' }).click();
+    await expect(page.getByTestId('error-details')).toBeVisible();
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await expect(page.getByRole('button', { name: 'Copied' })).toBeVisible();
+  });
+});

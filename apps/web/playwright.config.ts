@@ -1,0 +1,46 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+const port = Number(process.env.E2E_PORT ?? 4180);
+const dataDir = mkdtempSync(path.join(tmpdir(), 'marquee-e2e-'));
+
+// Debian's Chromium, never a downloaded browser (see README: apt-get install -y chromium).
+const chromiumArgs = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+export default defineConfig({
+  testDir: './e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: true,
+  timeout: 30_000,
+  reporter: [['list'], ['json', { outputFile: '../../.tmp/e2e-results.json' }]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+    trace: 'retain-on-failure',
+  },
+  webServer: {
+    command: 'npx tsx src/main.ts',
+    cwd: '../server',
+    url: `http://127.0.0.1:${port}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      DMCA_EMAIL: 'dmca@marquee.test',
+      CAPTCHA_PROVIDER: 'none',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      TMDB_API_KEY: '',
+    },
+  },
+});

@@ -1,0 +1,36 @@
+import { useTranslation } from 'react-i18next';
+import { greetingFor } from '@marquee/contract';
+import { ButtonLink } from '../../components/button.tsx';
+import { SearchBar, SearchResults, useSearchRoute } from '../../features/search/index.ts';
+import { clock } from '../../lib/clock.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { useRandomPhrase } from '../../lib/use-random-phrase.ts';
+
+/** `/` and `/browse/{query}`: greeting, search, then results or the home sections. */
+export function HomeRoute() {
+  const { t } = useTranslation();
+  const search = useSearchRoute();
+  const greeting = useRandomPhrase(`home.titles.${greetingFor(clock.now())}`);
+  usePageTitle(search.text ? search.text : null);
+
+  return (
+    <div className="pb-8">
+      <div className="flex flex-col items-center pt-12 pb-6 text-center sm:pt-20">
+        <h1 className="max-w-3xl text-3xl font-bold text-fg sm:text-5xl" data-testid="greeting">{greeting}</h1>
+      </div>
+      <div className="sticky top-16 z-20 mx-auto max-w-2xl bg-bg/0 py-3">
+        <SearchBar value={search.text} onChange={search.onChange} onClear={search.onClear} />
+      </div>
+      <div className="mt-8">
+        {search.text.trim() ? (
+          <SearchResults query={search.debounced || search.text.trim()} isDebouncing={search.isDebouncing} />
+        ) : (
+          <div className="flex flex-col items-center gap-4 py-12 text-center">
+            <p className="max-w-md text-fg-muted">{t('home.empty.text')}</p>
+            <ButtonLink to="/discover">{t('home.empty.discover')}</ButtonLink>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

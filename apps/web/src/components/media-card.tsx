@@ -1,0 +1,92 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { encodeMediaKey, isReleased, mediaPath, type MediaSummary } from '@marquee/contract';
+import { clock } from '../lib/clock.ts';
+
+export interface MediaCardProps {
+  media: MediaSummary;
+  /** Fixed width in px (carousels); grids let the card fill its cell. */
+  width?: number;
+  /** Carousels show the title under the poster truncated; grids in full. */
+  titleText?: string;
+}
+
+/**
+ * A poster card. Unreleased titles (release date in the future, or a future year) carry the
+ * Unreleased label, are dimmed and are not links.
+ */
+export function MediaCard({ media, width, titleText }: MediaCardProps) {
+  const { t } = useTranslation();
+  const released = isReleased({ releaseDate: media.releaseDate, year: media.year }, clock.now());
+  const title = titleText ?? media.title;
+  const body = (
+    <>
+      <div className="relative aspect-[2/3] overflow-hidden rounded-lg bg-surface-2 shadow-md">
+        <img
+          src={media.poster ?? '/placeholder.svg'}
+          alt={t('media.posterAlt', { title: media.title })}
+          loading="lazy"
+          decoding="async"
+          className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105"
+        />
+        {!released && (
+          <span className="absolute top-2 start-2 rounded bg-black/80 px-2 py-0.5 text-xs font-semibold text-white">
+            {t('media.unreleased')}
+          </span>
+        )}
+      </div>
+      <div className="mt-2 px-0.5">
+        <p className="line-clamp-2 text-sm font-semibold text-fg" title={media.title}>
+          {title}
+        </p>
+        <p className="text-xs text-fg-muted">
+          {t(`media.types.${media.type}`)}
+          {media.year ? ` · ${media.year}` : ''}
+        </p>
+      </div>
+    </>
+  );
+  const style = width ? { width: `${width}px` } : undefined;
+  if (!released) {
+    return (
+      <div className="group block shrink-0 cursor-not-allowed opacity-60" style={style} data-testid="media-card" data-unreleased="true" aria-disabled="true">
+        {body}
+      </div>
+    );
+  }
+  return (
+    <Link
+      to={mediaPath(encodeMediaKey(media.type, media.id, media.title))}
+      className="group block shrink-0 rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent"
+      style={style}
+      data-testid="media-card"
+    >
+      {body}
+    </Link>
+  );
+}
+
+export function MediaGrid({ items }: { items: MediaSummary[] }) {
+  return (
+    <ul className="grid grid-cols-2 gap-x-4 gap-y-6 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-5 xl:grid-cols-6">
+      {items.map((item) => (
+        <li key={`${item.type}-${item.id}`}>
+          <MediaCard media={item} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function MediaGridSkeleton({ count = 12 }: { count?: number }) {
+  return (
+    <ul className="grid grid-cols-2 gap-x-4 gap-y-6 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-5 xl:grid-cols-6" aria-hidden="true">
+      {Array.from({ length: count }, (_, i) => (
+        <li key={i}>
+          <div className="aspect-[2/3] animate-pulse rounded-lg bg-surface-2" />
+          <div className="mt-2 h-4 w-3/4 animate-pulse rounded bg-surface-2" />
+        </li>
+      ))}
+    </ul>
+  );
+}

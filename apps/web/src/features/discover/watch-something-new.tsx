@@ -1,0 +1,53 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import {
+  encodeMediaKey,
+  mediaPath,
+  pressCountdown,
+  tickCountdown,
+  type CountdownState,
+  type MediaSummary,
+} from '@marquee/contract';
+import { Button } from '../../components/button.tsx';
+
+/**
+ * Picks a random movie among those loaded, counts down 5 s and opens it; pressing again during the
+ * countdown cancels.
+ */
+export function WatchSomethingNew({ candidates }: { candidates: MediaSummary[] }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [state, setState] = useState<CountdownState>({ phase: 'idle' });
+  const [pick, setPick] = useState<MediaSummary | null>(null);
+
+  useEffect(() => {
+    if (state.phase !== 'counting') return undefined;
+    const timer = setTimeout(() => setState(tickCountdown), 1000);
+    return () => clearTimeout(timer);
+  }, [state]);
+
+  useEffect(() => {
+    if (state.phase === 'done' && pick) void navigate(mediaPath(encodeMediaKey(pick.type, pick.id, pick.title)));
+  }, [state, pick, navigate]);
+
+  const press = () => {
+    if (state.phase !== 'counting') {
+      const choice = candidates[Math.floor(Math.random() * candidates.length)];
+      if (!choice) return;
+      setPick(choice);
+    }
+    setState(pressCountdown);
+  };
+
+  return (
+    <div className="flex flex-col items-center gap-2">
+      <Button onClick={press} disabled={candidates.length === 0} aria-live="polite" data-testid="watch-something-new" className="min-h-12 px-6 text-base">
+        {state.phase === 'counting' && pick
+          ? t('discover.nowPlayingIn', { title: pick.title, count: state.remaining })
+          : t('discover.watchSomethingNew')}
+      </Button>
+      {state.phase === 'counting' && <p className="text-xs text-fg-muted">{t('discover.cancelHint')}</p>}
+    </div>
+  );
+}

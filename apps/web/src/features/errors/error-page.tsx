@@ -1,0 +1,59 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { COPY_CONFIRMATION_MS } from '@marquee/contract';
+import { Button } from '../../components/button.tsx';
+
+/** First lines of the stack are enough to report a bug without drowning the reader. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    const stack = (error.stack ?? '').split('\n').slice(1, 6).join('\n');
+    return stack ? `${error.name}: ${error.message}\n${stack}` : `${error.name}: ${error.message}`;
+  }
+  return String(error);
+}
+
+/** The seed's error page: Reload the page, Show error details, and a copy button confirmed for 2 s. */
+export function ErrorPage({ error, onReload = () => window.location.reload() }: { error: unknown; onReload?: () => void }) {
+  const { t } = useTranslation();
+  const [showDetails, setShowDetails] = useState(false);
+  const [copied, setCopied] = useState(false);
+  const details = describeError(error);
+
+  useEffect(() => {
+    if (!copied) return undefined;
+    const timer = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(details);
+      setCopied(true);
+    } catch {
+      setShowDetails(true);
+    }
+  };
+
+  return (
+    <div className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center gap-4 px-4 text-center" role="alert">
+      <h1 className="text-2xl font-bold text-fg">{t('errors.title')}</h1>
+      <p className="text-fg-muted">{error instanceof Error ? error.message : t('global.generic')}</p>
+      <div className="flex flex-wrap justify-center gap-3">
+        <Button onClick={onReload}>{t('errors.reload')}</Button>
+        <Button variant="secondary" onClick={() => setShowDetails((v) => !v)} aria-expanded={showDetails}>
+          {showDetails ? t('errors.hideDetails') : t('errors.showDetails')}
+        </Button>
+      </div>
+      {showDetails && (
+        <section className="w-full rounded-lg bg-surface-2 p-4 text-start" aria-label={t('errors.details')}>
+          <pre className="max-h-64 overflow-auto whitespace-pre-wrap break-words text-xs text-fg-muted" data-testid="error-details">
+            {details}
+          </pre>
+          <Button variant="secondary" className="mt-3" onClick={() => void copy()}>
+            {copied ? t('errors.copied') : t('errors.copy')}
+          </Button>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { ButtonLink } from '../../components/button.tsx';
+import { MediaGrid, MediaGridSkeleton } from '../../components/media-card.tsx';
+import { searchQuery } from './search-queries.ts';
+
+/** Results for a debounced query: skeleton while loading, the seed's failed and empty texts. */
+export function SearchResults({ query, isDebouncing }: { query: string; isDebouncing: boolean }) {
+  const { t } = useTranslation();
+  const result = useQuery({ ...searchQuery(query), enabled: query.trim().length > 0 });
+
+  if (isDebouncing || result.isPending) {
+    return (
+      <section aria-busy="true" aria-label={t('home.search.loading')}>
+        <MediaGridSkeleton />
+      </section>
+    );
+  }
+  if (result.isError) {
+    return <p className="py-16 text-center text-fg-muted" role="alert">{t('home.search.failed')}</p>;
+  }
+  const items = result.data.results;
+  if (items.length === 0) {
+    return (
+      <div className="flex flex-col items-center gap-4 py-16 text-center">
+        <p className="text-fg-muted">{t('home.search.noResults')}</p>
+        <ButtonLink to="/discover" variant="secondary">{t('home.search.discoverMore')}</ButtonLink>
+      </div>
+    );
+  }
+  return (
+    <section aria-label={t('home.search.sectionTitle')}>
+      <h2 className="sr-only">{t('home.search.sectionTitle')}</h2>
+      <MediaGrid items={items} />
+      <div className="mt-10 flex flex-col items-center gap-4">
+        <p className="text-sm text-fg-muted">{t('home.search.allResults')}</p>
+        <ButtonLink to="/discover" variant="secondary">{t('home.search.discoverMore')}</ButtonLink>
+      </div>
+    </section>
+  );
+}

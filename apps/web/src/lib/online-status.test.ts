@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { OnlineStatus } from './online-status.ts';
+
+function harness(results: boolean[]) {
+  const calls: number[] = [];
+  let tick = 0;
+  const status = new OnlineStatus(async () => {
+    calls.push(tick);
+    return results.shift() ?? true;
+  });
+  return {
+    status,
+    calls,
+    async run(ticks: number) {
+      for (let i = 0; i < ticks; i += 1) {
+        tick += 1;
+        await status.onTick();
+      }
+    },
+  };
+}
+
+describe('online status (seed 000 §4: ping every 5 s, every 10th tick while online)', () => {
+  it('pings only on every 10th tick while online', async () => {
+    const h = harness([]);
+    await h.run(25);
+    expect(h.calls).toEqual([10, 20]);
+    expect(h.status.isOnline).toBe(true);
+  });
+
+  it('goes offline on a failed ping and retries every tick until one succeeds', async () => {
+    const h = harness([false, false, false, true]);
+    const seen: boolean[] = [];
+    h.status.subscribe(() => seen.push(h.status.isOnline));
+    await h.run(10);
+    expect(h.status.isOnline).toBe(false);
+    await h.run(3);
+    expect(h.calls).toEqual([10, 11, 12, 13]);
+    expect(h.status.isOnline).toBe(true);
+    expect(seen).toEqual([false, true]);
+  });
+
+  it('treats a throwing ping (network error) as offline', async () => {
+    const status = new OnlineStatus(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    for (let i = 0; i < 10; i += 1) await status.onTick();
+    expect(status.isOnline).toBe(false);
+  });
+});

@@ -1,0 +1,81 @@
+import { useEffect, useSyncExternalStore } from 'react';
+import { PING_INTERVAL_MS, apiPaths, shouldPing } from '@marquee/contract';
+
+type Listener = () => void;
+
+/**
+ * The online check of seed 000 §4: a 5 s tick; while online only every 10th tick pings /ping.txt,
+ * while offline every tick does; online is set only after a success, any failure sets offline.
+ */
+export class OnlineStatus {
+  private online = true;
+  private tick = 0;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private inflight: AbortController | undefined;
+  private readonly listeners = new Set<Listener>();
+
+  constructor(
+    private readonly ping: (signal: AbortSignal) => Promise<boolean>,
+    private readonly intervalMs = PING_INTERVAL_MS,
+  ) {}
+
+  get isOnline() {
+    return this.online;
+  }
+
+  subscribe = (listener: Listener) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.onTick(), this.intervalMs);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.inflight?.abort();
+  }
+
+  /** One tick; exposed so tests can drive the schedule without waiting. */
+  async onTick(): Promise<void> {
+    this.tick += 1;
+    if (!shouldPing(this.tick, this.online)) return;
+    this.inflight?.abort();
+    const controller = new AbortController();
+    this.inflight = controller;
+    let ok: boolean;
+    try {
+      ok = await this.ping(controller.signal);
+    } catch {
+      if (controller.signal.aborted && this.inflight !== controller) return;
+      ok = false;
+    }
+    if (this.inflight === controller) this.inflight = undefined;
+    this.set(ok);
+  }
+
+  private set(online: boolean) {
+    if (online === this.online) return;
+    this.online = online;
+    for (const l of this.listeners) l();
+  }
+}
+
+export const pingServer = async (signal: AbortSignal): Promise<boolean> => {
+  const response = await fetch(apiPaths.ping, { cache: 'no-store', signal });
+  return response.ok;
+};
+
+let shared: OnlineStatus | undefined;
+const sharedStatus = () => (shared ??= new OnlineStatus(pingServer));
+
+export function useIsOnline(status: OnlineStatus = sharedStatus()): boolean {
+  useEffect(() => {
+    status.start();
+    return () => status.stop();
+  }, [status]);
+  return useSyncExternalStore(status.subscribe, () => status.isOnline);
+}

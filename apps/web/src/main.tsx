@@ -1,0 +1,26 @@
+import { createRoot } from 'react-dom/client';
+import { App } from './app/app.tsx';
+import { clock } from './lib/clock.ts';
+import { initI18n } from './lib/i18n.ts';
+import { loadRuntimeConfig } from './lib/runtime-config.ts';
+import './index.css';
+
+// `?now=2026-04-20T10:00:00Z` pins the clock (used by the e2e suite to check date rules).
+const pinned = new URLSearchParams(window.location.search).get('now');
+if (pinned && !Number.isNaN(Date.parse(pinned))) {
+  const offset = Date.parse(pinned) - Date.now();
+  clock.now = () => new Date(Date.now() + offset);
+}
+
+async function boot() {
+  const root = createRoot(document.getElementById('root') as HTMLElement);
+  try {
+    const [, i18n] = await Promise.all([loadRuntimeConfig(), initI18n()]);
+    root.render(<App i18n={i18n} />);
+  } catch (error) {
+    // Nothing can be translated yet: a plain message beats a blank page.
+    document.getElementById('root')!.textContent = `Marquee could not start: ${(error as Error).message}`;
+  }
+}
+
+void boot();

@@ -1,0 +1,214 @@
+import { z } from 'zod';
+import { accountPaths as p } from './account-paths.ts';
+import { defineEndpoint } from './endpoint.ts';
+
+/*
+ * Passphrase accounts, sessions, /meta and client metrics: the account backend protocol that existing
+ * clients of this app family speak (reference: shared/reference/sync-api-compat.md). Field names,
+ * shapes and status codes (always 200 on success) are theirs; limits are ours (the older servers had
+ * none and answered 500 where we answer 400).
+ */
+
+/** An instant on the wire: `Date.toISOString()`, UTC with milliseconds. */
+export const IsoInstant = z.string();
+/** A change time sent by a client: ISO 8601 with `Z` or an offset. */
+export const ChangeTime = z.iso.datetime({ offset: true });
+
+export const UserProfile = z.object({
+  colorA: z.string().max(64),
+  colorB: z.string().max(64),
+  icon: z.string().max(64),
+});
+export type UserProfile = z.infer<typeof UserProfile>;
+
+export const User = z.object({
+  id: z.string(),
+  namespace: z.string(),
+  /** base64url Ed25519 key of a passphrase account; null for an email account. */
+  publicKey: z.string().nullable(),
+  roles: z.array(z.string()),
+  createdAt: IsoInstant,
+  lastLoggedIn: IsoInstant.optional(),
+  profile: UserProfile,
+});
+export type User = z.infer<typeof User>;
+
+export const Session = z.object({
+  id: z.string(),
+  userId: z.string(),
+  createdAt: IsoInstant,
+  accessedAt: IsoInstant,
+  /** Opaque to the server: clients store their AES-GCM-encrypted device name here. */
+  device: z.string(),
+  userAgent: z.string(),
+});
+export type Session = z.infer<typeof Session>;
+
+/** A 32-byte Ed25519 key or 64-byte signature, base64url (padding and +/ tolerated). */
+const Base64Key = z.string().min(1).max(128);
+const Device = z.string().min(1).max(500);
+
+export const ChallengeResponse = z.object({ challenge: z.string() });
+export const ChallengeSolution = z.object({ code: z.string().min(1).max(64), signature: Base64Key });
+
+export const RegisterStartBody = z.object({ captchaToken: z.string().max(8192).optional() }).optional();
+export const RegisterCompleteBody = z.object({
+  publicKey: Base64Key,
+  challenge: ChallengeSolution,
+  namespace: z.string().min(1).max(255),
+  device: Device,
+  profile: UserProfile,
+});
+export const LoginStartBody = z.object({ publicKey: Base64Key });
+/** Clients also send `namespace`; it is accepted and ignored. */
+export const LoginCompleteBody = z.object({ publicKey: Base64Key, challenge: ChallengeSolution, device: Device });
+export const AuthResponse = z.object({ user: User, session: Session, token: z.string() });
+export type AuthResponse = z.infer<typeof AuthResponse>;
+
+export const UserIdParams = z.object({ uid: z.string().min(1).max(64) });
+export const SessionIdParams = z.object({ sid: z.string().min(1).max(64) });
+
+/** `name` is accepted for compatibility and ignored, as the older servers did. */
+export const PatchUserBody = z.object({ profile: UserProfile.optional(), name: z.string().min(1).max(500).optional() });
+export const PatchSessionBody = z.object({ deviceName: Device.optional() });
+
+export const Meta = z.object({
+  name: z.string(),
+  description: z.string().optional(),
+  version: z.string(),
+  hasCaptcha: z.boolean(),
+  /** Only for reCAPTCHA: existing clients wrap registration in a reCAPTCHA v3 provider with this key. */
+  captchaClientKey: z.string().optional(),
+});
+export type Meta = z.infer<typeof Meta>;
+
+/** ALTCHA v1 challenge (the widget solves it and sends base64(JSON) back as `captchaToken`). */
+export const AltchaChallenge = z.object({
+  algorithm: z.string(),
+  challenge: z.string(),
+  maxnumber: z.number(),
+  salt: z.string(),
+  signature: z.string(),
+});
+export type AltchaChallenge = z.infer<typeof AltchaChallenge>;
+
+const LabelText = z.string().max(255);
+export const ProviderMetricItem = z.object({
+  tmdbId: LabelText,
+  type: LabelText,
+  title: z.string().max(1000),
+  seasonId: LabelText.optional(),
+  episodeId: LabelText.optional(),
+  status: z.enum(['failed', 'notfound', 'success']),
+  providerId: LabelText,
+  embedId: LabelText.optional(),
+  errorMessage: z.string().max(4000).optional(),
+  fullError: z.string().max(20000).optional(),
+});
+export const ProviderMetricsBody = z.object({
+  items: z.array(ProviderMetricItem).min(1).max(10),
+  tool: LabelText.optional(),
+});
+export const CaptchaMetricsBody = z.object({ success: z.boolean() });
+
+export const accountEndpoints = {
+  meta: defineEndpoint({ method: 'GET', path: p.meta, summary: 'Instance name, version and captcha needs', response: Meta }),
+  captchaChallenge: defineEndpoint({
+    method: 'GET',
+    path: p.captchaChallenge,
+    summary: 'A fresh ALTCHA challenge (only when CAPTCHA_PROVIDER=altcha)',
+    response: AltchaChallenge,
+  }),
+  registerStart: defineEndpoint({
+    method: 'POST',
+    path: p.registerStart,
+    summary: 'Start registration: checks the captcha token, returns a challenge code to sign',
+    body: RegisterStartBody,
+    response: ChallengeResponse,
+  }),
+  registerComplete: defineEndpoint({
+    method: 'POST',
+    path: p.registerComplete,
+    summary: 'Finish registration with the signed challenge; creates the user and a session',
+    body: RegisterCompleteBody,
+    response: AuthResponse,
+  }),
+  loginStart: defineEndpoint({
+    method: 'POST',
+    path: p.loginStart,
+    summary: 'Start login for a registered public key; returns a challenge code to sign',
+    body: LoginStartBody,
+    response: ChallengeResponse,
+  }),
+  loginComplete: defineEndpoint({
+    method: 'POST',
+    path: p.loginComplete,
+    summary: 'Finish login with the signed challenge; creates a session',
+    body: LoginCompleteBody,
+    response: AuthResponse,
+  }),
+  me: defineEndpoint({
+    method: 'GET',
+    path: p.me,
+    summary: 'The signed-in user and the calling session (bearer token)',
+    response: z.object({ user: User, session: Session }),
+  }),
+  getUser: defineEndpoint({
+    method: 'GET',
+    path: p.user,
+    summary: 'One user (yourself only)',
+    params: UserIdParams,
+    response: z.object({ user: User }),
+  }),
+  patchUser: defineEndpoint({
+    method: 'PATCH',
+    path: p.user,
+    summary: 'Change your profile colours and icon',
+    params: UserIdParams,
+    body: PatchUserBody,
+    response: User,
+  }),
+  deleteUser: defineEndpoint({
+    method: 'DELETE',
+    path: p.user,
+    summary: 'Delete your account and all its data',
+    params: UserIdParams,
+    response: z.object({ id: z.string() }),
+  }),
+  userSessions: defineEndpoint({
+    method: 'GET',
+    path: p.userSessions,
+    summary: 'Your live sessions (devices)',
+    params: UserIdParams,
+    response: z.array(Session),
+  }),
+  patchSession: defineEndpoint({
+    method: 'PATCH',
+    path: p.session,
+    summary: 'Rename one of your sessions (encrypted device name)',
+    params: SessionIdParams,
+    body: PatchSessionBody,
+    response: Session,
+  }),
+  deleteSession: defineEndpoint({
+    method: 'DELETE',
+    path: p.session,
+    summary: 'Sign one of your sessions out (idempotent)',
+    params: SessionIdParams,
+    response: z.object({ id: z.string() }),
+  }),
+  providerMetrics: defineEndpoint({
+    method: 'POST',
+    path: p.providerMetrics,
+    summary: 'Report scrape results (counted in Prometheus metrics)',
+    body: ProviderMetricsBody,
+    response: z.literal(true),
+  }),
+  captchaMetrics: defineEndpoint({
+    method: 'POST',
+    path: p.captchaMetrics,
+    summary: 'Report a captcha solve',
+    body: CaptchaMetricsBody,
+    response: z.literal(true),
+  }),
+} as const;

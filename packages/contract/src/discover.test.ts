@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CAROUSEL_SIZE,
+  MOVIE_GENRE_PAGES,
+  RANDOM_MOVIE_GENRES,
+  RANDOM_TV_GENRES,
+  WATCH_SOMETHING_NEW_SECONDS,
+  cardWidth,
+  pickRandom,
+  pressCountdown,
+  shuffle,
+  tickCountdown,
+  toCarousel,
+  truncateTitle,
+  type CountdownState,
+} from './discover.ts';
+
+/** mulberry32: a tiny seeded generator, so "random" tests are reproducible. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+describe('discover constants (seed 000 §9)', () => {
+  it('match the specification', () => {
+    expect(CAROUSEL_SIZE).toBe(20);
+    expect(RANDOM_MOVIE_GENRES).toBe(4);
+    expect(RANDOM_TV_GENRES).toBe(6);
+    expect(MOVIE_GENRE_PAGES).toBe(6);
+    expect(WATCH_SOMETHING_NEW_SECONDS).toBe(5);
+  });
+});
+
+describe('cardWidth', () => {
+  it('is 150 px under a 600 px viewport and 200 px from 600 px on', () => {
+    expect(cardWidth(320)).toBe(150);
+    expect(cardWidth(599)).toBe(150);
+    expect(cardWidth(600)).toBe(200);
+    expect(cardWidth(1920)).toBe(200);
+  });
+});
+
+describe('truncateTitle', () => {
+  it('leaves titles of up to 32 characters alone', () => {
+    const exactly32 = 'A'.repeat(32);
+    expect(truncateTitle(exactly32)).toBe(exactly32);
+    expect(truncateTitle('The Matrix')).toBe('The Matrix');
+  });
+
+  it('cuts longer titles to 32 characters and marks the cut', () => {
+    const title = 'The Lord of the Rings: The Fellowship of the Ring';
+    const cut = truncateTitle(title);
+    expect(cut.endsWith('…')).toBe(true);
+    expect(title.startsWith(cut.slice(0, -1))).toBe(true);
+    expect(Array.from(cut.slice(0, -1)).length).toBeLessThanOrEqual(32);
+    expect(truncateTitle('B'.repeat(33))).toBe(`${'B'.repeat(32)}…`);
+  });
+
+  it('does not leave a dangling space before the ellipsis', () => {
+    expect(truncateTitle(`${'a'.repeat(31)} bcdef`)).toBe(`${'a'.repeat(31)}…`);
+  });
+
+  it('counts characters, not UTF-16 units (never splits an emoji or a surrogate pair)', () => {
+    const title = '😀'.repeat(40);
+    expect(truncateTitle(title)).toBe(`${'😀'.repeat(32)}…`);
+  });
+});
+
+describe('shuffle and pickRandom', () => {
+  const items = Array.from({ length: 10 }, (_, i) => i);
+
+  it('returns a permutation and leaves the input untouched', () => {
+    const input = [...items];
+    const out = shuffle(input, seeded(1));
+    expect(input).toEqual(items);
+    expect([...out].sort((a, b) => a - b)).toEqual(items);
+  });
+
+  it('is reproducible with the same seed and varies with the seed', () => {
+    expect(shuffle(items, seeded(42))).toEqual(shuffle(items, seeded(42)));
+    const outcomes = new Set([1, 2, 3, 4, 5].map((s) => shuffle(items, seeded(s)).join(',')));
+    expect(outcomes.size).toBeGreaterThan(1);
+  });
+
+  it('gives every order the same chance (Fisher–Yates, not a biased variant)', () => {
+    const random = seeded(7);
+    const counts = new Map<string, number>();
+    const runs = 60_000;
+    for (let i = 0; i < runs; i += 1) {
+      const key = shuffle(['a', 'b', 'c'], random).join('');
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    expect(counts.size).toBe(6);
+    for (const count of counts.values()) expect(Math.abs(count - runs / 6)).toBeLessThan(runs * 0.01);
+  });
+
+  it('picks the asked number of distinct items, or all when there are fewer', () => {
+    const genres = [28, 12, 16, 35, 80, 99, 18, 10751, 14, 36];
+    const picked = pickRandom(genres, RANDOM_MOVIE_GENRES, seeded(3));
+    expect(picked).toHaveLength(4);
+    expect(new Set(picked).size).toBe(4);
+    for (const g of picked) expect(genres).toContain(g);
+    expect(pickRandom([1, 2], 6, seeded(3)).sort()).toEqual([1, 2]);
+    expect(pickRandom([], 4, seeded(3))).toEqual([]);
+  });
+});
+
+describe('toCarousel', () => {
+  it('drops repeats of the same id and title and keeps the first occurrence', () => {
+    const items = [
+      { id: '1', title: 'A', n: 1 },
+      { id: '2', title: 'B', n: 2 },
+      { id: '1', title: 'A', n: 3 },
+      { id: '1', title: 'A (re-release)', n: 4 },
+    ];
+    expect(toCarousel(items).map((i) => i.n)).toEqual([1, 2, 4]);
+  });
+
+  it('keeps at most 20 items, counted after de-duplication', () => {
+    const pages = [...Array.from({ length: 15 }, (_, i) => ({ id: String(i), title: `T${i}` }))];
+    const withRepeats = [...pages, ...pages, ...Array.from({ length: 30 }, (_, i) => ({ id: `x${i}`, title: `X${i}` }))];
+    const carousel = toCarousel(withRepeats);
+    expect(carousel).toHaveLength(CAROUSEL_SIZE);
+    expect(new Set(carousel.map((i) => i.id)).size).toBe(CAROUSEL_SIZE);
+    expect(carousel.slice(0, 15).map((i) => i.id)).toEqual(pages.map((p) => p.id));
+    expect(carousel[15]?.id).toBe('x0');
+  });
+});
+
+describe('Watch Something New countdown', () => {
+  const idle: CountdownState = { phase: 'idle' };
+
+  it('counts 5 → 1 and then is done after exactly five ticks', () => {
+    let state = pressCountdown(idle);
+    const seen: CountdownState[] = [state];
+    for (let i = 0; i < 5; i += 1) {
+      state = tickCountdown(state);
+      seen.push(state);
+    }
+    expect(seen).toEqual([
+      { phase: 'counting', remaining: 5 },
+      { phase: 'counting', remaining: 4 },
+      { phase: 'counting', remaining: 3 },
+      { phase: 'counting', remaining: 2 },
+      { phase: 'counting', remaining: 1 },
+      { phase: 'done' },
+    ]);
+  });
+
+  it('cancels when pressed again during the countdown', () => {
+    const counting = tickCountdown(tickCountdown(pressCountdown(idle)));
+    expect(pressCountdown(counting)).toEqual({ phase: 'idle' });
+  });
+
+  it('ignores ticks when not counting', () => {
+    expect(tickCountdown(idle)).toEqual(idle);
+    expect(tickCountdown({ phase: 'done' })).toEqual({ phase: 'done' });
+  });
+
+  it('starts afresh when pressed after a cancel', () => {
+    const cancelled = pressCountdown(tickCountdown(pressCountdown(idle)));
+    expect(pressCountdown(cancelled)).toEqual({ phase: 'counting', remaining: 5 });
+  });
+});

@@ -1,0 +1,223 @@
+import { z } from 'zod';
+import { accountPaths as p } from './account-paths.ts';
+import { ChangeTime, IsoInstant, UserIdParams } from './accounts.ts';
+import { defineEndpoint } from './endpoint.ts';
+
+/*
+ * Bookmarks, progress and settings sync, in the wire shapes existing clients speak, plus the rules both
+ * sides apply: last writer wins per item/episode by the time the change was made, imports merge.
+ */
+
+/** A TMDB id as clients send it (digits in practice). */
+export const SyncTmdbId = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'not a TMDB id');
+/** Season and episode ids are TMDB ids too; clients send null or nothing for movies. */
+const ItemId = z.string().min(1).max(64);
+/** Clients send NaN (JSON null) for unknown numbers; we keep the item rather than drop it. */
+const OptionalInt = z.number().int().min(0).max(1_000_000).nullish();
+
+export const MediaMetaInput = z.object({
+  title: z.string().max(1000),
+  year: z.number().int().min(0).max(10_000).nullish(),
+  poster: z.string().max(2048).nullish(),
+  type: z.string().max(32),
+});
+export const MediaMeta = z.object({
+  title: z.string(),
+  year: z.number().nullable(),
+  poster: z.string().optional(),
+  type: z.string(),
+});
+export type MediaMeta = z.infer<typeof MediaMeta>;
+
+/** The two kinds of title; progress and bookmarks are keyed by kind so a movie and a show never collide. */
+export const SyncMediaType = z.enum(['movie', 'show']);
+export type SyncMediaType = z.infer<typeof SyncMediaType>;
+
+/**
+ * The kind a client-supplied `meta.type` names. Clients of this family say `movie` / `show`; some say
+ * `tv`. Anything else (older clients send `""` when the type is unknown) is decided by whether the item
+ * names an episode.
+ */
+export function mediaTypeOf(type: string, hasEpisode = false): SyncMediaType {
+  if (type === 'movie') return 'movie';
+  if (type === 'show' || type === 'tv' || type === 'series' || type === 'anime') return 'show';
+  return hasEpisode ? 'show' : 'movie';
+}
+
+/** Change times before the app family existed, or in the future, are clamped (a fast clock must not win forever). */
+export const SYNC_EPOCH_MS = Date.UTC(2021, 6, 13);
+export function clampChangeTime(ms: number, nowMs: number): number {
+  return Math.min(Math.max(ms, SYNC_EPOCH_MS), nowMs);
+}
+/** The conflict rule: a change applies unless what is stored was made later. Equal times: the later arrival wins. */
+export function changeWins(incomingMs: number, storedMs: number | null | undefined): boolean {
+  return storedMs == null || incomingMs >= storedMs;
+}
+
+// ---- bookmarks ----
+
+export const Bookmark = z.object({ tmdbId: z.string(), meta: MediaMeta, updatedAt: IsoInstant });
+export type Bookmark = z.infer<typeof Bookmark>;
+export const BookmarkParams = UserIdParams.extend({ tmdbId: SyncTmdbId });
+/** The path id wins over the body's `tmdbId` (clients send both). `updatedAt` is ours: when the change was made. */
+export const BookmarkInput = z.object({ tmdbId: z.string().max(64).optional(), meta: MediaMetaInput, updatedAt: ChangeTime.optional() });
+export const BookmarkImportItem = z.object({ tmdbId: SyncTmdbId, meta: MediaMetaInput, updatedAt: ChangeTime.optional() });
+export const BookmarkImportBody = z.array(BookmarkImportItem).max(10_000);
+/** Optional: `type` deletes only that kind (default both), `updatedAt` is when the user removed it. */
+export const BookmarkDeleteQuery = z.object({ type: SyncMediaType.optional(), updatedAt: ChangeTime.optional() });
+
+// ---- progress ----
+
+export const ProgressMetaInput = MediaMetaInput;
+export const ProgressInput = z.object({
+  tmdbId: z.string().max(64).optional(),
+  meta: ProgressMetaInput,
+  duration: z.number().min(0).max(100_000_000),
+  watched: z.number().min(0).max(100_000_000),
+  seasonId: ItemId.nullish(),
+  episodeId: ItemId.nullish(),
+  seasonNumber: OptionalInt,
+  episodeNumber: OptionalInt,
+  updatedAt: ChangeTime.optional(),
+});
+export type ProgressInput = z.infer<typeof ProgressInput>;
+export const ProgressImportItem = ProgressInput.extend({ tmdbId: SyncTmdbId });
+export const ProgressImportBody = z.array(ProgressImportItem).max(10_000);
+
+const SeasonRef = z.object({ id: z.string().nullable(), number: z.number().nullable() });
+/**
+ * One progress row. `duration`/`watched` are whole seconds: numbers in the answer to a PUT, strings in
+ * lists (the older server's bigint columns came back as strings and clients convert with Number()).
+ */
+export const ProgressItem = z.object({
+  id: z.string(),
+  tmdbId: z.string(),
+  season: SeasonRef,
+  episode: SeasonRef,
+  meta: MediaMeta,
+  duration: z.number(),
+  watched: z.number(),
+  updatedAt: IsoInstant,
+});
+export type ProgressItem = z.infer<typeof ProgressItem>;
+export const ProgressListItem = ProgressItem.extend({ duration: z.string(), watched: z.string() });
+export type ProgressListItem = z.infer<typeof ProgressListItem>;
+export const ProgressParams = UserIdParams.extend({ tmdbId: SyncTmdbId });
+/**
+ * `{}` removes every row of the title, `seasonId` a season, `episodeId` an episode. `type` (ours)
+ * limits it to one kind; without it a bare `{}` removes both the movie and the show with that id.
+ */
+export const ProgressDeleteBody = z
+  .object({
+    seasonId: ItemId.nullish(),
+    episodeId: ItemId.nullish(),
+    type: SyncMediaType.optional(),
+    updatedAt: ChangeTime.optional(),
+  })
+  .optional();
+export const ProgressDeleteResponse = z.object({
+  count: z.number(),
+  tmdbId: z.string(),
+  episodeId: z.string().optional(),
+  seasonId: z.string().optional(),
+});
+
+// ---- settings ----
+
+export const UserSettings = z.object({
+  id: z.string(),
+  applicationTheme: z.string().nullable(),
+  applicationLanguage: z.string().nullable(),
+  defaultSubtitleLanguage: z.string().nullable(),
+  proxyUrls: z.array(z.string()).nullable(),
+});
+export type UserSettings = z.infer<typeof UserSettings>;
+/** Absent = unchanged, null = cleared. `updatedAt` (ours) = when the change was made; per field, last writer wins. */
+export const UserSettingsInput = z.object({
+  applicationTheme: z.string().max(64).nullish(),
+  applicationLanguage: z.string().max(64).nullish(),
+  defaultSubtitleLanguage: z.string().max(64).nullish(),
+  proxyUrls: z.array(z.string().max(2048)).max(100).nullish(),
+  updatedAt: ChangeTime.optional(),
+});
+export type UserSettingsInput = z.infer<typeof UserSettingsInput>;
+
+export const syncEndpoints = {
+  bookmarks: defineEndpoint({
+    method: 'GET',
+    path: p.bookmarks,
+    summary: 'Your bookmarks',
+    params: UserIdParams,
+    response: z.array(Bookmark),
+  }),
+  addBookmark: defineEndpoint({
+    method: 'POST',
+    path: p.bookmark,
+    summary: 'Add or update a bookmark (idempotent; an older change never overwrites a newer one)',
+    params: BookmarkParams,
+    body: BookmarkInput,
+    response: Bookmark,
+  }),
+  importBookmarks: defineEndpoint({
+    method: 'PUT',
+    path: p.bookmarks,
+    summary: 'Merge bookmarks into the account (never removes any)',
+    params: UserIdParams,
+    body: BookmarkImportBody,
+    response: z.array(Bookmark),
+  }),
+  deleteBookmark: defineEndpoint({
+    method: 'DELETE',
+    path: p.bookmark,
+    summary: 'Remove a bookmark (idempotent)',
+    params: BookmarkParams,
+    query: BookmarkDeleteQuery,
+    response: z.object({ tmdbId: z.string() }),
+  }),
+  progress: defineEndpoint({
+    method: 'GET',
+    path: p.progress,
+    summary: 'Your watch progress, one row per movie or episode',
+    params: UserIdParams,
+    response: z.array(ProgressListItem),
+  }),
+  importProgress: defineEndpoint({
+    method: 'PUT',
+    path: p.progressImport,
+    summary: 'Merge progress into the account: per row, the later change wins',
+    params: UserIdParams,
+    body: ProgressImportBody,
+    response: z.array(ProgressListItem),
+  }),
+  putProgress: defineEndpoint({
+    method: 'PUT',
+    path: p.progressItem,
+    summary: 'Save progress of a movie or an episode (last writer wins by updatedAt)',
+    params: ProgressParams,
+    body: ProgressInput,
+    response: ProgressItem,
+  }),
+  deleteProgress: defineEndpoint({
+    method: 'DELETE',
+    path: p.progressItem,
+    summary: 'Remove progress of a title, a season or an episode',
+    params: ProgressParams,
+    body: ProgressDeleteBody,
+    response: ProgressDeleteResponse,
+  }),
+  settings: defineEndpoint({
+    method: 'GET',
+    path: p.settings,
+    summary: 'Your synced settings',
+    params: UserIdParams,
+    response: UserSettings,
+  }),
+  putSettings: defineEndpoint({
+    method: 'PUT',
+    path: p.settings,
+    summary: 'Change synced settings (absent = unchanged, null = cleared)',
+    params: UserIdParams,
+    body: UserSettingsInput,
+    response: UserSettings,
+  }),
+} as const;
