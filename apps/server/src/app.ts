@@ -8,6 +8,7 @@ import {
 import { APP_VERSION, type RuntimeConfig } from '@marquee/contract';
 import type { Config } from './config.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/database.ts';
+import { registerAccountsAndSync, type AccountsOverrides } from './modules/accounts/accounts.module.ts';
 import { registerConfigRoutes } from './modules/config/config.routes.ts';
 import { runtimeConfigFrom } from './modules/config/runtime-config.ts';
 import { registerHealthRoutes } from './modules/health/health.routes.ts';
@@ -29,6 +30,8 @@ export interface AppDependencies {
   fetch?: typeof fetch;
   now?: () => Date;
   logger?: boolean | object;
+  /** Test seams of the account and sync server (rate limits, captcha, cleanup period). */
+  accounts?: AccountsOverrides;
 }
 
 export interface App {
@@ -51,7 +54,6 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     logger: deps.logger ?? { level: config.LOG_LEVEL },
     bodyLimit: 1024 * 1024,
     trustProxy: true,
-    disableRequestLogging: false,
     requestIdHeader: 'x-request-id',
   });
   server.setValidatorCompiler(validatorCompiler);
@@ -104,6 +106,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   registerHealthRoutes(server, database.db);
   registerConfigRoutes(server, runtimeConfig);
   registerMetadataRoutes(server, metadata, images);
+  await registerAccountsAndSync(server, { config, database, now, fetch: deps.fetch, overrides: deps.accounts });
   await registerWebRoutes(server, config.webDistDir, runtimeConfig);
 
   server.addHook('onClose', async () => {

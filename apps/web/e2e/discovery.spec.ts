@@ -51,6 +51,16 @@ test.describe('search and title pages', () => {
     await expect(page.locator('[data-testid="episode"][aria-current="true"]')).toContainText('E2');
   });
 
+  test('episodes that have not aired yet are shown but not playable', async ({ page }) => {
+    // Vision Quest season 1: six episodes aired by 21 November 2026, two after.
+    await page.goto('/media/tmdb-tv-213375-vision-quest?now=2026-11-21T12:00:00Z');
+    const episodes = page.getByTestId('episode');
+    await expect(episodes).toHaveCount(8);
+    await expect(page.locator('[data-testid="episode"][data-unaired="true"]')).toHaveCount(2);
+    await expect(page.locator('[data-testid="episode"][data-unaired="true"]').first()).toHaveAttribute('aria-disabled', 'true');
+    await expect(page.locator('a[data-testid="episode"]')).toHaveCount(6);
+  });
+
   test('unknown media and a failing metadata service have their own errors', async ({ page }) => {
     await page.goto('/media/tmdb-movie-999999999-nothing');
     await expect(page.getByText("Couldn't find that media")).toBeVisible();
@@ -157,8 +167,10 @@ test.describe('app shell', () => {
   test('teal theme on 20 April, and the special greeting', async ({ page }) => {
     await page.goto('/?now=2026-04-20T10:00:00');
     await expect(page.locator('body')).toHaveClass(/theme-teal/);
+    await expect(page.getByTestId('greeting')).toHaveText(/4\/20/);
     await page.goto('/?now=2026-04-21T10:00:00');
     await expect(page.locator('body')).not.toHaveClass(/theme-teal/);
+    await expect(page.getByTestId('greeting')).not.toHaveText(/4\/20/);
   });
 
   test('a render error shows the error page with details and copy', async ({ page, context }) => {
