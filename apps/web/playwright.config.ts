@@ -41,6 +41,8 @@ export default defineConfig({
       DATABASE_URL: '',
       REDIS_URL: '',
       TMDB_API_KEY: '',
+      // Nothing listens there: old JustWatch keys must fail cleanly offline.
+      JUSTWATCH_URL: 'http://127.0.0.1:9',
     },
   },
 });

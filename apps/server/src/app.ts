@@ -17,6 +17,7 @@ import { ImagesService } from './modules/metadata/images.service.ts';
 import { MetadataCacheRepository } from './modules/metadata/metadata-cache.repository.ts';
 import { registerMetadataRoutes } from './modules/metadata/metadata.routes.ts';
 import { MetadataService } from './modules/metadata/metadata.service.ts';
+import { JustWatchClient } from './modules/metadata/justwatch/justwatch.client.ts';
 import { TmdbClient } from './modules/metadata/tmdb/tmdb.client.ts';
 import type { TmdbApi } from './modules/metadata/tmdb/tmdb.types.ts';
 import { registerWebRoutes } from './modules/web/web.routes.ts';
@@ -79,6 +80,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   const metadata = new MetadataService({
     api,
     ...(api.kind === 'tmdb' ? { cache: new MetadataCacheRepository(database.db) } : {}),
+    legacy: new JustWatchClient(config.JUSTWATCH_URL, 10_000, deps.fetch),
     now: () => now().getTime(),
   });
   const images = new ImagesService(api, config.TMDB_IMAGE_URL, deps.fetch);

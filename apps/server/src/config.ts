@@ -48,6 +48,8 @@ const EnvSchema = z.object({
   TMDB_BASE_URL: z.string().url().default('https://api.themoviedb.org/3'),
   TMDB_FALLBACK_URL: z.string().url().default('https://api.tmdb.org/3'),
   TMDB_IMAGE_URL: z.string().url().default('https://image.tmdb.org/t/p'),
+  /** The legacy lookup that converts old JustWatch media keys (JW-…) to TMDB ids. */
+  JUSTWATCH_URL: z.string().url().default('https://apis.justwatch.com'),
   TMDB_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
   TMDB_FALLBACK_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   DOWNTIME_START: z.iso.datetime({ offset: true }).optional(),
@@ -61,6 +63,17 @@ const EnvSchema = z.object({
   DOCS_URL: optionalString,
   WEB_DIST_DIR: optionalString,
   CONFIG_FILE: optionalString,
+  // ---- accounts and sync ----
+  /** Shown by GET /meta to clients choosing a server. */
+  INSTANCE_DESCRIPTION: optionalString,
+  /** A session signs out after this many days without use (sliding). */
+  SESSION_TTL_DAYS: z.coerce.number().positive().max(3650).default(21),
+  /** ALTCHA proof-of-work difficulty (upper bound of the secret number; the widget tries on average half). */
+  ALTCHA_MAX_NUMBER: z.coerce.number().int().min(10).max(10_000_000).default(100_000),
+  /** Prefix of every Redis key this instance writes (several instances may share one Redis). */
+  REDIS_PREFIX: z.string().default('marquee:'),
+  /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: optionalString,
 });
 
 export type Env = z.infer<typeof EnvSchema>;

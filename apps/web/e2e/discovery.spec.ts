@@ -151,6 +151,14 @@ test.describe('app shell', () => {
     await expect(page).toHaveURL(/\/media\/tmdb-movie-27205-inception$/);
     await page.goto('/s/qwxzqwxzqwxz');
     await expect(page).toHaveURL(/\/$/);
+    // Old JustWatch keys need the legacy lookup, which this offline instance cannot reach.
+    await page.goto('/media/JW-movie-12345');
+    await expect(page.getByText('Failed to load API metadata')).toBeVisible();
+    await page.route('**/api/legacy/justwatch/movie/777', (route) =>
+      route.fulfill({ json: { id: '603', type: 'movie', title: 'The Matrix', year: 1999, releaseDate: '1999-03-31', poster: null } }),
+    );
+    await page.goto('/media/JW-movie-777');
+    await expect(page).toHaveURL(/\/media\/tmdb-movie-603-the-matrix$/);
   });
 
   test('about, support, credits and DMCA pages', async ({ page }) => {

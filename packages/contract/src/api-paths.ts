@@ -11,5 +11,6 @@ export const apiPaths = {
   details: '/api/media/:type/:id',
   season: '/api/media/tv/:id/season/:number',
   findByImdb: '/api/find/:imdbId',
+  legacyJustWatch: '/api/legacy/justwatch/:type/:id',
   ping: '/ping.txt',
 } as const;

@@ -16,6 +16,7 @@ export const errorCodes = [
   'metadata_auth_failed',
   'metadata_rate_limited',
   'metadata_bad_answer',
+  'legacy_metadata_unavailable',
   'internal_error',
   // accounts and sync
   'challenge_invalid',
@@ -27,6 +28,12 @@ export const errorCodes = [
   'captcha_required',
   'captcha_invalid',
   'captcha_unavailable',
+  // sources and playback
+  'media_removed',
+  'source_not_found',
+  'file_not_found',
+  'range_not_satisfiable',
+  'scrape_failed',
 ] as const;
 export const ErrorCode = z.enum(errorCodes);
 export type ErrorCode = z.infer<typeof ErrorCode>;

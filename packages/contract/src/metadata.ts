@@ -120,4 +120,11 @@ export const metadataEndpoints = {
     params: z.object({ imdbId: z.string().regex(/^tt\d{1,10}$/, 'must be an IMDb id (tt…)') }),
     response: MediaSummary,
   }),
+  legacyJustWatch: defineEndpoint({
+    method: 'GET',
+    path: apiPaths.legacyJustWatch,
+    summary: 'Resolve an old JustWatch media key (JW-…) to a TMDB title',
+    params: z.object({ type: z.string().regex(/^[a-z]{0,16}$/), id: z.string().regex(/^\d{1,12}$/) }),
+    response: MediaSummary,
+  }),
 } as const;

@@ -15,6 +15,7 @@ export function registerMetadataRoutes(app: FastifyInstance, metadata: MetadataS
   contractRoute(app, e.details, async ({ params }) => metadata.details(params.type, params.id));
   contractRoute(app, e.season, async ({ params }) => metadata.season(params.id, params.number));
   contractRoute(app, e.findByImdb, async ({ params }) => metadata.findByImdb(params.imdbId));
+  contractRoute(app, e.legacyJustWatch, async ({ params }) => metadata.resolveJustWatch(params.type, params.id));
 
   app.get(
     '/api/images/:size/*',

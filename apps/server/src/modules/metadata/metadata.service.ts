@@ -14,6 +14,7 @@ import {
   type TmdbType,
 } from '@marquee/contract';
 import { AppError, notFound } from '../../errors.ts';
+import type { LegacyLookup } from './justwatch/justwatch.client.ts';
 import type { MetadataCacheRepository } from './metadata-cache.repository.ts';
 import type { TmdbApi, TmdbMovieItem, TmdbTvItem } from './tmdb/tmdb.types.ts';
 
@@ -27,6 +28,8 @@ export interface MetadataServiceOptions {
   api: TmdbApi;
   /** Shared cache for TMDB answers (absent for the in-memory catalog, which needs none). */
   cache?: MetadataCacheRepository;
+  /** Resolves old JustWatch keys; absent → such keys are not found. */
+  legacy?: LegacyLookup;
   now?: () => number;
 }
 
@@ -37,6 +40,7 @@ export interface MetadataServiceOptions {
 export class MetadataService {
   private readonly api: TmdbApi;
   private readonly cache: MetadataCacheRepository | undefined;
+  private readonly legacy: LegacyLookup | undefined;
   private readonly now: () => number;
   /** Search answers for 1 h, swept every 2 min (seed 000 §9). */
   private readonly searchCache: LRUCache<string, MediaSummary[]>;
@@ -45,6 +49,7 @@ export class MetadataService {
   constructor(options: MetadataServiceOptions) {
     this.api = options.api;
     this.cache = options.cache;
+    this.legacy = options.legacy;
     this.now = options.now ?? Date.now;
     // ttlResolution 0: read the (injectable) clock on every check instead of reusing a reading for 1 ms.
     this.searchCache = new LRUCache({
@@ -180,6 +185,21 @@ export class MetadataService {
     });
     if (!found) throw notFound("Couldn't find that media", 'media_not_found');
     return found;
+  }
+
+  /**
+   * An old `JW-{type}-{id}` key → the TMDB title: through the JustWatch lookup's TMDB id, or its IMDb id
+   * and TMDB's find. Movies and shows both resolve (the older clients failed on shows).
+   */
+  async resolveJustWatch(jwType: string, jwId: string): Promise<MediaSummary> {
+    if (!this.legacy) throw notFound("Couldn't find that media", 'media_not_found');
+    const ids = await this.cached(`jw:${jwType}:${jwId}`, CACHE_TTL.find, () => this.legacy!.lookup(jwType, jwId));
+    if (ids.tmdbId) {
+      const details = await this.details(ids.kind === 'show' ? 'tv' : 'movie', ids.tmdbId);
+      return { id: details.id, type: details.type, title: details.title, year: details.year, releaseDate: details.releaseDate, poster: details.poster };
+    }
+    if (ids.imdbId) return this.findByImdb(ids.imdbId);
+    throw notFound("Couldn't find that media", 'media_not_found');
   }
 
   /** Poster/backdrop URL on our own server; the image host is never exposed to the browser. */

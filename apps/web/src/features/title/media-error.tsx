@@ -1,13 +1,20 @@
 import { useTranslation } from 'react-i18next';
 import { Button, ButtonLink } from '../../components/button.tsx';
 
-/** "Couldn't find that media" (bad key, unknown id) or "Failed to load metadata" (source down). */
-export function MediaError({ kind, onRetry }: { kind: 'notFound' | 'failed'; onRetry?: () => void }) {
+/** "Couldn't find that media" (bad key, unknown id), "Failed to load metadata" (source down), "Failed to load API metadata" (legacy lookup down). */
+const TEXT = {
+  notFound: ['media.errors.notFound', 'media.errors.notFoundDescription'],
+  failed: ['media.errors.failed', 'media.errors.failedDescription'],
+  failedApi: ['media.errors.failedApi', 'media.errors.failedDescription'],
+} as const;
+
+export function MediaError({ kind, onRetry }: { kind: keyof typeof TEXT; onRetry?: () => void }) {
   const { t } = useTranslation();
+  const [title, description] = TEXT[kind];
   return (
     <div className="mx-auto flex min-h-[50vh] max-w-xl flex-col items-center justify-center gap-4 text-center" role="alert" data-testid="media-error">
-      <h1 className="text-2xl font-bold text-fg">{t(kind === 'notFound' ? 'media.errors.notFound' : 'media.errors.failed')}</h1>
-      <p className="text-fg-muted">{t(kind === 'notFound' ? 'media.errors.notFoundDescription' : 'media.errors.failedDescription')}</p>
+      <h1 className="text-2xl font-bold text-fg">{t(title)}</h1>
+      <p className="text-fg-muted">{t(description)}</p>
       <div className="flex gap-3">
         <ButtonLink to="/">{t('media.backHome')}</ButtonLink>
         {onRetry && <Button variant="secondary" onClick={onRetry}>{t('media.tryAgain')}</Button>}

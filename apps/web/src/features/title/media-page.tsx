@@ -2,13 +2,14 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
-import { mediaPath, type MediaDetails, type SeasonSummary } from '@marquee/contract';
+import { encodeMediaKey, mediaPath, type MediaDetails, type SeasonSummary } from '@marquee/contract';
+import { PageLoading } from '../../components/layout.tsx';
 import { isNotFound } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { EpisodeList } from './episode-list.tsx';
 import { MediaError } from './media-error.tsx';
 import { resolveMediaKey } from './resolve-media-key.ts';
-import { detailsQuery } from './title-queries.ts';
+import { detailsQuery, justWatchQuery } from './title-queries.ts';
 
 /** Season 1 by default (so specials are never the default), else the first listed. */
 function defaultSeason(seasons: SeasonSummary[], seasonId?: string): SeasonSummary | undefined {
@@ -52,7 +53,16 @@ export function MediaPage() {
   const resolved = resolveMediaKey(media);
   if (resolved.kind === 'redirect') return <Navigate replace to={mediaPath(resolved.key, season, episode)} />;
   if (resolved.kind === 'invalid') return <MediaError kind="notFound" />;
+  if (resolved.kind === 'justwatch') return <JustWatchRedirect jwType={resolved.jwType} id={resolved.id} season={season} episode={episode} />;
   return <MediaDetailsView key={media} mediaKey={media} type={resolved.parts.type} id={resolved.parts.id} seasonId={season} episodeId={episode} />;
+}
+
+/** Old `JW-…` keys: the server looks the title up, then the page moves to its current key. */
+function JustWatchRedirect({ jwType, id, season, episode }: { jwType: string; id: string; season?: string | undefined; episode?: string | undefined }) {
+  const q = useQuery(justWatchQuery(jwType, id));
+  if (q.isPending) return <PageLoading />;
+  if (q.isError) return <MediaError kind={isNotFound(q.error) ? 'notFound' : 'failedApi'} onRetry={() => void q.refetch()} />;
+  return <Navigate replace to={mediaPath(encodeMediaKey(q.data.type, q.data.id, q.data.title), season, episode)} />;
 }
 
 function MediaDetailsView({ mediaKey, type, id, seasonId, episodeId }: { mediaKey: string; type: 'movie' | 'tv'; id: string; seasonId?: string | undefined; episodeId?: string | undefined }) {

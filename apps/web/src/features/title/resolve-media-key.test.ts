@@ -9,6 +9,9 @@ describe('media route keys', () => {
   it('redirects old tmdb-show keys to tmdb-tv, keeping the slug', () => {
     expect(resolveMediaKey('tmdb-show-1396-breaking-bad')).toEqual({ kind: 'redirect', key: 'tmdb-tv-1396-breaking-bad' });
   });
+  it('sends old JustWatch keys to the legacy lookup', () => {
+    expect(resolveMediaKey('JW-movie-12345')).toEqual({ kind: 'justwatch', jwType: 'movie', id: '12345' });
+  });
   it('rejects anything else', () => {
     expect(resolveMediaKey('tmdb-person-5')).toEqual({ kind: 'invalid' });
     expect(resolveMediaKey('')).toEqual({ kind: 'invalid' });

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { apiPaths, type MediaDetails, type SeasonDetails, type TmdbType } from '@marquee/contract';
+import { apiPaths, type MediaDetails, type MediaSummary, type SeasonDetails, type TmdbType } from '@marquee/contract';
 import { apiGet } from '../../lib/api.ts';
 
 export const detailsQuery = (type: TmdbType, id: string) =>
@@ -12,4 +12,11 @@ export const seasonQuery = (showId: string, number: number) =>
   queryOptions({
     queryKey: ['season', showId, number],
     queryFn: ({ signal }) => apiGet<SeasonDetails>(apiPaths.season, { params: { id: showId, number }, signal }),
+  });
+
+export const justWatchQuery = (jwType: string, id: string) =>
+  queryOptions({
+    queryKey: ['legacy-justwatch', jwType, id],
+    queryFn: ({ signal }) => apiGet<MediaSummary>(apiPaths.legacyJustWatch, { params: { type: jwType, id }, signal }),
+    staleTime: Infinity,
   });
