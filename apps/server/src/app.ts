@@ -1,4 +1,5 @@
 import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -104,6 +105,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     transform: jsonSchemaTransform,
   });
   server.get('/api/openapi.json', { schema: { hide: true } }, async () => server.swagger());
+  await server.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   registerHealthRoutes(server, database.db);
   registerConfigRoutes(server, runtimeConfig);
