@@ -34,7 +34,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   INSTANCE_NAME: z.string().default('Marquee'),
   VARIANT: Variant.default('discovery'),
-  AUTH_METHODS: list(AuthMethod).default(['passphrase']),
+  AUTH_METHODS: list(AuthMethod).pipe(z.array(AuthMethod).min(1, 'name at least one sign-in method')).default(['passphrase']),
   CAPTCHA_PROVIDER: CaptchaProvider.default('altcha'),
   CAPTCHA_SITE_KEY: optionalString,
   CAPTCHA_SECRET: optionalString,
@@ -74,6 +74,19 @@ const EnvSchema = z.object({
   REDIS_PREFIX: z.string().default('marquee:'),
   /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: optionalString,
+  // ---- sources and playback ----
+  /** Source ids tried first, in this order (comma list); the rest follow by rank, `sample` always last. */
+  SOURCE_ORDER: list(z.string().regex(/^[a-z0-9-]{1,64}$/)).default([]),
+  /** Source or embed ids switched off (comma list), e.g. `sample` once the instance has its own media. */
+  DISABLED_SOURCES: list(z.string().regex(/^[a-z0-9-]{1,64}$/)).default([]),
+  /** JSON file of TMDB id (+ season/episode) → stream URL(s) for the `links` source; reread when it changes. */
+  LINKS_FILE: optionalString,
+  /** Taken-down titles (comma list of TMDB ids: `603`, `movie-603`, `tv-1396`): scrapes answer media_removed. */
+  TAKEDOWN_IDS: list(z.string().regex(/^(?:(?:movie|tv|show|series)-)?\d{1,10}$/i)).default([]),
+  /** A file of more taken-down ids, one or more a line, `#` comments; reread when it changes. */
+  TAKEDOWN_FILE: optionalString,
+  /** Server-side scraping needs a solved captcha (CAPTCHA_PROVIDER); one solve covers ten minutes. */
+  SCRAPE_REQUIRES_CAPTCHA: bool.default(false),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -101,8 +114,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
   const merged: Record<string, unknown> = {};
+  const known = new Set(Object.keys(EnvSchema.shape));
+  const unknown = Object.keys(fromFile).filter((key) => !known.has(key));
+  if (unknown.length) throw new ConfigError(`Invalid configuration: unknown setting(s) in CONFIG_FILE: ${unknown.join(', ')}`);
   for (const [key, value] of Object.entries(fromFile)) merged[key] = Array.isArray(value) ? value.join(',') : String(value);
-  for (const key of Object.keys(EnvSchema.shape)) if (env[key] !== undefined) merged[key] = env[key];
+  // An empty variable means "not set" (as `FOO= npm start` and compose files produce), never "empty".
+  for (const key of known) if (env[key] !== undefined && env[key] !== '') merged[key] = env[key];
+  for (const key of known) if (merged[key] === '') delete merged[key];
 
   const parsed = EnvSchema.safeParse(merged);
   if (!parsed.success) {
@@ -110,6 +128,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${problems}`);
   }
   const config = parsed.data;
+  if (config.DOWNTIME_START && config.DOWNTIME_END && Date.parse(config.DOWNTIME_END) <= Date.parse(config.DOWNTIME_START)) {
+    throw new ConfigError('Invalid configuration: DOWNTIME_END must be after DOWNTIME_START');
+  }
   if ((config.DOWNTIME_START === undefined) !== (config.DOWNTIME_END === undefined)) {
     throw new ConfigError('Invalid configuration: DOWNTIME_START and DOWNTIME_END must be set together');
   }

@@ -12,9 +12,15 @@ import type { TmdbApi, TmdbMultiPage } from '../src/modules/metadata/tmdb/tmdb.t
  */
 
 /** A v4 read token looks like a JWT (three dot-separated parts); the client sends it as a bearer token. */
-export const FAKE_TMDB_READ_TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJhdWQiOiJtYXJxdWVlLXRlc3QiLCJzY29wZXMiOlsiYXBpX3JlYWQiXX0.ZmFrZS1zaWduYXR1cmU';
+export const FAKE_TMDB_READ_TOKEN =
+  'eyJhbGciOiJIUzI1NiJ9.eyJhdWQiOiJtYXJxdWVlLXRlc3QiLCJzY29wZXMiOlsiYXBpX3JlYWQiXX0.ZmFrZS1zaWduYXR1cmU';
 /** A classic v3 key (32 hex characters), sent as `api_key`. */
 export const FAKE_TMDB_V3_KEY = '0123456789abcdef0123456789abcdef';
+
+/** What the fake image host serves for any existing file: the start of a JPEG, enough to tell it apart. */
+export const FAKE_IMAGE_BYTES = Buffer.from([
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9,
+]);
 
 export interface RecordedRequest {
   method: string;
@@ -66,8 +72,14 @@ const TMDB_ERRORS: Record<number, { status_code: number; status_message: string 
   500: { status_code: 11, status_message: 'Internal error: Something went wrong, contact TMDb.' },
   503: { status_code: 46, status_message: 'The API is undergoing maintenance. Try again later.' },
 };
-const INVALID_PAGE = { status_code: 22, status_message: 'Invalid page: Pages start at 1 and max at 500. They are expected to be an integer.' };
-const TOO_MANY_APPENDS = { status_code: 27, status_message: 'Too many append to response objects: The maximum number of remote calls is 20.' };
+const INVALID_PAGE = {
+  status_code: 22,
+  status_message: 'Invalid page: Pages start at 1 and max at 500. They are expected to be an integer.',
+};
+const TOO_MANY_APPENDS = {
+  status_code: 27,
+  status_message: 'Too many append to response objects: The maximum number of remote calls is 20.',
+};
 
 class TmdbHttpError extends Error {
   constructor(
@@ -168,7 +180,9 @@ export function withSearchExtras(source: TmdbApi, extras: SearchExtra[] = DEFAUL
     async searchMulti(query) {
       const page = await source.searchMulti(query);
       const folded = foldForSearch(query);
-      const hits = folded ? extras.filter((e) => e.matches.some((m) => folded.includes(m))).map((e) => e.item) : [];
+      const hits = folded
+        ? extras.filter((e) => e.matches.some((m) => folded.includes(m))).map((e) => e.item)
+        : [];
       const results = [...(hits as TmdbMultiPage['results']), ...page.results];
       return { ...page, results, total_results: page.total_results + hits.length };
     },
@@ -211,6 +225,11 @@ export class FakeTmdb {
     return fake;
   }
 
+  /** Image host base as configured in TMDB_IMAGE_URL (TMDB's `https://image.tmdb.org/t/p`). */
+  get imageUrl(): string {
+    return `http://127.0.0.1:${this.port}/t/p`;
+  }
+
   /** Base URL as the client is configured with it (TMDB's `https://api.themoviedb.org/3`). */
   get url(): string {
     return `http://127.0.0.1:${this.port}/3`;
@@ -245,7 +264,8 @@ export class FakeTmdb {
     const rule = this.faults.find(
       ({ scope, left }) =>
         left > 0 &&
-        (scope.path === undefined || (typeof scope.path === 'string' ? path.startsWith(scope.path) : scope.path.test(path))),
+        (scope.path === undefined ||
+          (typeof scope.path === 'string' ? path.startsWith(scope.path) : scope.path.test(path))),
     );
     if (!rule) return undefined;
     rule.left -= 1;
@@ -280,16 +300,27 @@ export class FakeTmdb {
     }
     if (fault?.malformed) {
       const isHtml = typeof fault.malformed === 'string' && fault.malformed.trimStart().startsWith('<');
-      const body = typeof fault.malformed === 'string' ? fault.malformed : '{"page":1,"results":[{"id":603,"title":"The Ma';
-      res.writeHead(fault.status ?? 200, { 'content-type': isHtml ? 'text/html; charset=utf-8' : 'application/json;charset=utf-8' });
+      const body =
+        typeof fault.malformed === 'string'
+          ? fault.malformed
+          : '{"page":1,"results":[{"id":603,"title":"The Ma';
+      res.writeHead(fault.status ?? 200, {
+        'content-type': isHtml ? 'text/html; charset=utf-8' : 'application/json;charset=utf-8',
+      });
       res.end(body);
       return;
     }
     if (fault?.status) return this.send(res, fault.status, TMDB_ERRORS[fault.status] ?? TMDB_ERRORS[500]);
     if (fault?.wrongShape) {
-      const body = typeof fault.wrongShape === 'object' ? fault.wrongShape : { id: 'six hundred three', results: 'none', page: '1' };
+      const body =
+        typeof fault.wrongShape === 'object'
+          ? fault.wrongShape
+          : { id: 'six hundred three', results: 'none', page: '1' };
       return this.send(res, 200, body);
     }
+
+    const image = /^\/t\/p\/(w\d+|h\d+|original)\/+([A-Za-z0-9_-]+\.(?:jpg|png|svg))$/.exec(url.pathname);
+    if (image) return this.sendImage(res, image[2] as string);
 
     try {
       if (!url.pathname.startsWith('/3/')) throw new TmdbHttpError(404);
@@ -309,6 +340,18 @@ export class FakeTmdb {
     if (bearer === FAKE_TMDB_READ_TOKEN) return true;
     const apiKey = url.searchParams.get('api_key');
     return apiKey === FAKE_TMDB_V3_KEY || apiKey === FAKE_TMDB_READ_TOKEN;
+  }
+
+  /** The image host (image.tmdb.org/t/p/{size}/{file}): no key needed; files named `missing-*` do not exist. */
+  private sendImage(res: ServerResponse, file: string): void {
+    if (file.startsWith('missing-')) {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<html><body>Not Found</body></html>');
+      return;
+    }
+    const type = file.endsWith('.png') ? 'image/png' : file.endsWith('.svg') ? 'image/svg+xml' : 'image/jpeg';
+    res.writeHead(200, { 'content-type': type, 'access-control-allow-origin': '*' });
+    res.end(FAKE_IMAGE_BYTES);
   }
 
   private send(res: ServerResponse, status: number, body: unknown): void {
@@ -348,7 +391,8 @@ export class FakeTmdb {
       const paged = { ...list, page, results: page === 1 ? list.results : [] };
       if (m[1] !== 'now_playing') return paged;
       const today = (this.options.now ?? (() => new Date()))();
-      const day = (offset: number) => new Date(today.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+      const day = (offset: number) =>
+        new Date(today.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
       return { dates: { maximum: day(7), minimum: day(-45) }, ...paged };
     }
     if ((m = /^\/tv\/(top_rated|popular)$/.exec(path))) {
@@ -359,12 +403,24 @@ export class FakeTmdb {
     if ((m = /^\/tv\/(\d+)$/.exec(path))) return appendOnly(await api.tv(Number(m[1])), params);
     if ((m = /^\/tv\/(\d+)\/season\/(\d+)$/.exec(path))) {
       const season = await api.season(Number(m[1]), Number(m[2]));
-      return { _id: `${m[1]}s${m[2]}`.padStart(24, '0'), poster_path: null, overview: '', vote_average: 0, ...season };
+      return {
+        _id: `${m[1]}s${m[2]}`.padStart(24, '0'),
+        poster_path: null,
+        overview: '',
+        vote_average: 0,
+        ...season,
+      };
     }
     if ((m = /^\/find\/([^/]+)$/.exec(path))) {
       const source = params.get('external_source');
       if (!source) throw new TmdbHttpError(422);
-      const empty = { movie_results: [], person_results: [], tv_results: [], tv_episode_results: [], tv_season_results: [] };
+      const empty = {
+        movie_results: [],
+        person_results: [],
+        tv_results: [],
+        tv_episode_results: [],
+        tv_season_results: [],
+      };
       if (source !== 'imdb_id') return empty;
       const found = await api.find(decodeURIComponent(m[1] as string));
       return {
@@ -396,7 +452,10 @@ function pageOf(params: URLSearchParams): number {
 }
 
 /** `external_ids` is part of a details answer only when asked for with append_to_response (max 20). */
-function appendOnly<T extends { external_ids?: unknown }>(details: T, params: URLSearchParams): Omit<T, 'external_ids'> | T {
+function appendOnly<T extends { external_ids?: unknown }>(
+  details: T,
+  params: URLSearchParams,
+): Omit<T, 'external_ids'> | T {
   const appended = (params.get('append_to_response') ?? '').split(',').filter(Boolean);
   if (appended.length > 20) throw new TmdbHttpError(400, TOO_MANY_APPENDS);
   if (appended.includes('external_ids')) return details;
@@ -411,5 +470,9 @@ export async function startFakeTmdbPair(options: FakeTmdbOptions = {}): Promise<
   close(): Promise<void>;
 }> {
   const [primary, fallback] = await Promise.all([FakeTmdb.start(options), FakeTmdb.start(options)]);
-  return { primary, fallback, close: async () => void (await Promise.all([primary.close(), fallback.close()])) };
+  return {
+    primary,
+    fallback,
+    close: async () => void (await Promise.all([primary.close(), fallback.close()])),
+  };
 }

@@ -11,7 +11,8 @@ import {
 } from './calendar.ts';
 
 /** A local wall-clock time (greetings follow the viewer's own clock). */
-const at = (month: number, day: number, hour: number, minute = 0) => new Date(2025, month - 1, day, hour, minute);
+const at = (month: number, day: number, hour: number, minute = 0) =>
+  new Date(2025, month - 1, day, hour, minute);
 
 describe('greetingFor', () => {
   it.each([
@@ -68,7 +69,8 @@ describe('pickPhrase', () => {
       return state / 2_147_483_648;
     };
     let alternates = 0;
-    for (let i = 0; i < 20_000; i += 1) if (pickPhrase('default', extras, random) !== 'default') alternates += 1;
+    for (let i = 0; i < 20_000; i += 1)
+      if (pickPhrase('default', extras, random) !== 'default') alternates += 1;
     expect(alternates / 20_000).toBeGreaterThan(0.33);
     expect(alternates / 20_000).toBeLessThan(0.37);
   });

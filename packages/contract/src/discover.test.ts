@@ -124,7 +124,11 @@ describe('toCarousel', () => {
 
   it('keeps at most 20 items, counted after de-duplication', () => {
     const pages = [...Array.from({ length: 15 }, (_, i) => ({ id: String(i), title: `T${i}` }))];
-    const withRepeats = [...pages, ...pages, ...Array.from({ length: 30 }, (_, i) => ({ id: `x${i}`, title: `X${i}` }))];
+    const withRepeats = [
+      ...pages,
+      ...pages,
+      ...Array.from({ length: 30 }, (_, i) => ({ id: `x${i}`, title: `X${i}` })),
+    ];
     const carousel = toCarousel(withRepeats);
     expect(carousel).toHaveLength(CAROUSEL_SIZE);
     expect(new Set(carousel.map((i) => i.id)).size).toBe(CAROUSEL_SIZE);

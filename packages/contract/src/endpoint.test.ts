@@ -4,8 +4,12 @@ import { metadataEndpoints } from './metadata.ts';
 
 describe('buildPath', () => {
   it('fills every :name segment, URI-encoded', () => {
-    expect(buildPath(metadataEndpoints.details.path, { type: 'movie', id: 603 })).toBe('/api/media/movie/603');
-    expect(buildPath(metadataEndpoints.season.path, { id: '1399', number: 0 })).toBe('/api/media/tv/1399/season/0');
+    expect(buildPath(metadataEndpoints.details.path, { type: 'movie', id: 603 })).toBe(
+      '/api/media/movie/603',
+    );
+    expect(buildPath(metadataEndpoints.season.path, { id: '1399', number: 0 })).toBe(
+      '/api/media/tv/1399/season/0',
+    );
     expect(buildPath('/api/x/:q', { q: 'a b/c' })).toBe('/api/x/a%20b%2Fc');
   });
 

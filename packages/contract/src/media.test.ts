@@ -28,7 +28,13 @@ describe('slugify', () => {
   });
 
   it('only ever yields lower-case ASCII letters, digits and single inner dashes', () => {
-    for (const title of ['Crouching Tiger, Hidden Dragon', '2001: A Space Odyssey', 'Ponyo — 崖の上のポニョ', '!!!', 'M*A*S*H']) {
+    for (const title of [
+      'Crouching Tiger, Hidden Dragon',
+      '2001: A Space Odyssey',
+      'Ponyo — 崖の上のポニョ',
+      '!!!',
+      'M*A*S*H',
+    ]) {
       expect(slugify(title)).toMatch(/^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$/);
     }
   });
@@ -94,8 +100,16 @@ describe('legacy media keys', () => {
   });
 
   it('recognises JustWatch keys with their JustWatch type', () => {
-    expect(parseLegacyMediaKey('JW-movie-10396')).toEqual({ kind: 'justwatch', jwType: 'movie', id: '10396' });
-    expect(parseLegacyMediaKey('JW-show-4567-some-title')).toEqual({ kind: 'justwatch', jwType: 'show', id: '4567' });
+    expect(parseLegacyMediaKey('JW-movie-10396')).toEqual({
+      kind: 'justwatch',
+      jwType: 'movie',
+      id: '10396',
+    });
+    expect(parseLegacyMediaKey('JW-show-4567-some-title')).toEqual({
+      kind: 'justwatch',
+      jwType: 'show',
+      id: '4567',
+    });
   });
 
   it('leaves current keys and garbage alone', () => {
@@ -110,7 +124,9 @@ describe('mediaPath', () => {
   it('builds /media/{key} with optional season and episode ids', () => {
     expect(mediaPath('tmdb-movie-603-the-matrix')).toBe('/media/tmdb-movie-603-the-matrix');
     expect(mediaPath('tmdb-tv-1399-game-of-thrones', 3624)).toBe('/media/tmdb-tv-1399-game-of-thrones/3624');
-    expect(mediaPath('tmdb-tv-1399-game-of-thrones', '3624', '63056')).toBe('/media/tmdb-tv-1399-game-of-thrones/3624/63056');
+    expect(mediaPath('tmdb-tv-1399-game-of-thrones', '3624', '63056')).toBe(
+      '/media/tmdb-tv-1399-game-of-thrones/3624/63056',
+    );
   });
 
   it('escapes a key that is not URL-safe', () => {

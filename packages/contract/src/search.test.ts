@@ -43,7 +43,10 @@ describe('postersFirst', () => {
   });
 
   it('keeps the order of a long list with equal keys (no engine-dependent reordering)', () => {
-    const items = Array.from({ length: 200 }, (_, i) => ({ id: i, poster: i % 3 === 0 ? null : `/p${i}.jpg` }));
+    const items = Array.from({ length: 200 }, (_, i) => ({
+      id: i,
+      poster: i % 3 === 0 ? null : `/p${i}.jpg`,
+    }));
     const sorted = postersFirst(items);
     const withPoster = sorted.filter((i) => i.poster).map((i) => i.id);
     const without = sorted.filter((i) => !i.poster).map((i) => i.id);

@@ -60,7 +60,9 @@ describe('search', () => {
     expect(ids).not.toContain('9000001');
     expect(results.every((r) => r.type === 'movie' || r.type === 'tv')).toBe(true);
     expect(results.at(-1)).toMatchObject({ id: '9000002', poster: null });
-    const withPosters = raw.filter((r) => r.media_type !== 'person' && r.adult !== true && r.poster_path).map((r) => String(r.id));
+    const withPosters = raw
+      .filter((r) => r.media_type !== 'person' && r.adult !== true && r.poster_path)
+      .map((r) => String(r.id));
     expect(ids.slice(0, -1)).toEqual(withPosters);
     expect(results[0]).toMatchObject({ id: '603', type: 'movie', title: 'The Matrix', year: 1999 });
     expect(results[0]?.poster).toBe('/api/images/w342/catalog/movie-603.svg');
@@ -132,7 +134,8 @@ describe('search', () => {
 });
 
 describe('catalog search', () => {
-  const ids = async (query: string) => (await service(catalog()).search(query)).map((r) => `${r.type}:${r.id}`);
+  const ids = async (query: string) =>
+    (await service(catalog()).search(query)).map((r) => `${r.type}:${r.id}`);
 
   it('finds Spider-Man however it is typed', async () => {
     for (const query of ['spiderman', 'Spider-Man', 'spider man', 'SPIDER-MAN']) {
@@ -145,12 +148,14 @@ describe('catalog search', () => {
     const found = await ids('the dark knight');
     expect(found[0]).toBe('movie:155');
     expect(found).toContain('movie:49026');
-    expect((await ids('dark knight'))).toContain('movie:155');
+    expect(await ids('dark knight')).toContain('movie:155');
     expect((await ids('The Matrix'))[0]).toBe('movie:603');
   });
 
   it('ignores accents in both directions', async () => {
-    const movies = catalogData().movies.filter((m) => m.title !== m.title.normalize('NFKD').replace(/\p{M}/gu, ''));
+    const movies = catalogData().movies.filter(
+      (m) => m.title !== m.title.normalize('NFKD').replace(/\p{M}/gu, ''),
+    );
     expect(movies.length).toBeGreaterThan(0);
     for (const movie of movies.slice(0, 5)) {
       const plain = movie.title.normalize('NFKD').replace(/\p{M}/gu, '');
@@ -160,6 +165,16 @@ describe('catalog search', () => {
     if (catalogData().movies.some((m) => m.id === 194)) {
       expect((await ids('amelie'))[0]).toBe('movie:194');
       expect((await ids('Amélie'))[0]).toBe('movie:194');
+    }
+  });
+
+  it('finds a title by its original name in another script', async () => {
+    const foreign = catalogData().movies.filter((m) =>
+      /[\u0370-\u1fff\u3040-\u9fff\uac00-\ud7af]/u.test(m.original_title),
+    );
+    expect(foreign.length).toBeGreaterThan(0);
+    for (const movie of foreign.slice(0, 5)) {
+      expect(await ids(movie.original_title), movie.original_title).toContain(`movie:${movie.id}`);
     }
   });
 
@@ -198,7 +213,9 @@ describe('details and seasons', () => {
     const show = await metadata.details('tv', '1399');
     expect(show).toMatchObject({ id: '1399', type: 'tv', title: 'Game of Thrones', year: 2011 });
     expect(show.seasons.length).toBeGreaterThanOrEqual(8);
-    expect(show.seasons.map((s) => s.number)).toEqual([...show.seasons.map((s) => s.number)].sort((a, b) => a - b));
+    expect(show.seasons.map((s) => s.number)).toEqual(
+      [...show.seasons.map((s) => s.number)].sort((a, b) => a - b),
+    );
     const first = show.seasons.find((s) => s.number === 1);
     expect(first).toMatchObject({ id: String(catalogSeasonId(1399, 1)), episodeCount: 10 });
 
@@ -206,7 +223,10 @@ describe('details and seasons', () => {
     expect(season.id).toBe(first?.id);
     expect(season.episodes).toHaveLength(10);
     expect(season.episodes.map((e) => e.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(season.episodes[0]).toMatchObject({ id: String(catalogEpisodeId(1399, 1, 1)), airDate: '2011-04-17' });
+    expect(season.episodes[0]).toMatchObject({
+      id: String(catalogEpisodeId(1399, 1, 1)),
+      airDate: '2011-04-17',
+    });
   });
 
   it('keeps unaired episodes with their future air dates, sorts episodes and seasons by number', async () => {
@@ -236,7 +256,12 @@ describe('details and seasons', () => {
           ],
         },
         { season_number: 0, name: 'Specials', air_date: '', episodes: [] },
-        { season_number: 1, name: 'Season 1', air_date: '2024-01-05', episodes: [{ episode_number: 1, name: 'Pilot', air_date: '2024-01-05', runtime: 50 }] },
+        {
+          season_number: 1,
+          name: 'Season 1',
+          air_date: '2024-01-05',
+          episodes: [{ episode_number: 1, name: 'Pilot', air_date: '2024-01-05', runtime: 50 }],
+        },
       ],
     };
     const metadata = service(new Catalog({ movies: [], shows: [show] }, () => new Date(clock)));
@@ -258,7 +283,10 @@ describe('details and seasons', () => {
 
   it('answers media_not_found for unknown titles and seasons', async () => {
     const metadata = service(catalog());
-    await expect(metadata.details('movie', '999999999')).rejects.toMatchObject({ status: 404, code: 'media_not_found' });
+    await expect(metadata.details('movie', '999999999')).rejects.toMatchObject({
+      status: 404,
+      code: 'media_not_found',
+    });
     await expect(metadata.details('tv', '603000000')).rejects.toMatchObject({ code: 'media_not_found' });
     await expect(metadata.season('1399', 99)).rejects.toMatchObject({ code: 'media_not_found' });
   });
@@ -267,7 +295,10 @@ describe('details and seasons', () => {
     const metadata = service(catalog());
     expect(await metadata.findByImdb('tt0133093')).toMatchObject({ id: '603', type: 'movie' });
     expect(await metadata.findByImdb('tt0944947')).toMatchObject({ id: '1399', type: 'tv' });
-    await expect(metadata.findByImdb('tt0000000001')).rejects.toMatchObject({ status: 404, code: 'media_not_found' });
+    await expect(metadata.findByImdb('tt0000000001')).rejects.toMatchObject({
+      status: 404,
+      code: 'media_not_found',
+    });
   });
 });
 
@@ -295,7 +326,12 @@ describe('lists, genres and discover', () => {
 
   it('serves top rated and popular lists of movies and shows, but no "in cinemas" for shows', async () => {
     const metadata = service(catalog());
-    for (const [type, list] of [['movie', 'top_rated'], ['movie', 'popular'], ['tv', 'top_rated'], ['tv', 'popular']] as const) {
+    for (const [type, list] of [
+      ['movie', 'top_rated'],
+      ['movie', 'popular'],
+      ['tv', 'top_rated'],
+      ['tv', 'popular'],
+    ] as const) {
       const results = await metadata.list(type, list);
       expect(results.length, `${type} ${list}`).toBe(20);
       expect(results.every((r) => r.type === type)).toBe(true);
@@ -307,7 +343,11 @@ describe('lists, genres and discover', () => {
     const metadata = service(catalog());
     const movie = await metadata.genres('movie');
     expect(movie).toHaveLength(19);
-    expect(movie.slice(0, 3)).toEqual([{ id: 28, name: 'Action' }, { id: 12, name: 'Adventure' }, { id: 16, name: 'Animation' }]);
+    expect(movie.slice(0, 3)).toEqual([
+      { id: 28, name: 'Action' },
+      { id: 12, name: 'Adventure' },
+      { id: 16, name: 'Animation' },
+    ]);
     const tv = await metadata.genres('tv');
     expect(tv).toHaveLength(16);
     expect(tv[0]).toEqual({ id: 10759, name: 'Action & Adventure' });
@@ -320,7 +360,11 @@ describe('lists, genres and discover', () => {
     expect(page1).toHaveLength(20);
     expect(page2.length).toBeGreaterThan(0);
     expect(page2.map((m) => m.id).some((id) => page1.some((m) => m.id === id))).toBe(false);
-    const action = new Set(catalogData().movies.filter((m) => m.genre_ids.includes(28)).map((m) => String(m.id)));
+    const action = new Set(
+      catalogData()
+        .movies.filter((m) => m.genre_ids.includes(28))
+        .map((m) => String(m.id)),
+    );
     expect([...page1, ...page2].every((m) => action.has(m.id))).toBe(true);
     expect((await metadata.discover('tv', 18, 1)).every((s) => s.type === 'tv')).toBe(true);
     expect(await metadata.discover('movie', 28, 500)).toEqual([]);
@@ -343,7 +387,11 @@ describe('shared cache of TMDB answers', () => {
     expect(await metadata.details('movie', '603')).toEqual(first);
     expect(calls.movie).toBe(1);
 
-    const row = await database.db.selectFrom('metadata_cache').selectAll().where('key', '=', 'details:movie:603').executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom('metadata_cache')
+      .selectAll()
+      .where('key', '=', 'details:movie:603')
+      .executeTakeFirstOrThrow();
     expect(row.expires_at).toBe(T0 + 24 * HOUR);
     expect(JSON.parse(row.value)).toEqual(first);
 

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../errors.ts';
-import { FAKE_TMDB_READ_TOKEN, FAKE_TMDB_V3_KEY, FakeTmdb, startFakeTmdbPair } from '../../../../test/fake-tmdb.ts';
+import {
+  FAKE_TMDB_READ_TOKEN,
+  FAKE_TMDB_V3_KEY,
+  FakeTmdb,
+  startFakeTmdbPair,
+} from '../../../../test/fake-tmdb.ts';
 import { TmdbClient, type TmdbClientOptions } from './tmdb.client.ts';
 
 let primary: FakeTmdb;
@@ -153,7 +158,10 @@ describe('fallback host', () => {
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(primary.requests).toHaveLength(1);
     expect(fallback.requests).toHaveLength(1);
-    expect(fallback.requests[0]).toMatchObject({ path: '/movie/603', query: { append_to_response: 'external_ids', language: 'en-US' } });
+    expect(fallback.requests[0]).toMatchObject({
+      path: '/movie/603',
+      query: { append_to_response: 'external_ids', language: 'en-US' },
+    });
     expect(fallback.requests[0]?.headers.authorization).toBe(`Bearer ${FAKE_TMDB_READ_TOKEN}`);
   });
 
@@ -262,7 +270,14 @@ describe('errors', () => {
     primary.inject({ wrongShape: true });
     expect(await failure(client().movie(603))).toMatchObject({ status: 502, code: 'metadata_bad_answer' });
     primary.reset();
-    primary.inject({ wrongShape: { page: 1, results: [{ id: 'x', media_type: 'movie', title: 3 }], total_pages: 1, total_results: 1 } });
+    primary.inject({
+      wrongShape: {
+        page: 1,
+        results: [{ id: 'x', media_type: 'movie', title: 3 }],
+        total_pages: 1,
+        total_results: 1,
+      },
+    });
     expect(await failure(client().movieList('popular'))).toMatchObject({ code: 'metadata_bad_answer' });
   });
 

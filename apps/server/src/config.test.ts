@@ -1,0 +1,277 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'marquee-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function configFile(name: string, content: string): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, content);
+  return file;
+}
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`expected ${JSON.stringify(env)} to be refused`);
+}
+
+describe('loadConfig defaults', () => {
+  it('starts a discovery instance on port 8080 with its data in ./data', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      PORT: 8080,
+      HOST: '0.0.0.0',
+      DATA_DIR: './data',
+      LOG_LEVEL: 'info',
+      INSTANCE_NAME: 'Marquee',
+      VARIANT: 'discovery',
+      AUTH_METHODS: ['passphrase'],
+      CAPTCHA_PROVIDER: 'altcha',
+      PAYMENT_GATEWAY: 'simulated',
+      ADMIN_EMAILS: [],
+      ALLOW_AUTOPLAY: false,
+      HAS_ONBOARDING: false,
+    });
+    expect(config.dataDir).toBe(path.resolve('data'));
+    expect(path.isAbsolute(config.webDistDir)).toBe(true);
+    expect(config.webDistDir.endsWith(path.join('apps', 'web', 'dist'))).toBe(true);
+  });
+
+  it('uses the embedded database, no Redis and the embedded catalog when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.REDIS_URL).toBeUndefined();
+    expect(config.TMDB_API_KEY).toBeUndefined();
+    expect(config.DMCA_EMAIL).toBeUndefined();
+    expect(config.DOWNTIME_START).toBeUndefined();
+    expect(config.FREE_MOVIE_TMDB_ID).toBeUndefined();
+  });
+
+  it('talks to TMDB on its two hosts with 5 s and 30 s timeouts (seed 000 §9)', () => {
+    expect(loadConfig({})).toMatchObject({
+      TMDB_BASE_URL: 'https://api.themoviedb.org/3',
+      TMDB_FALLBACK_URL: 'https://api.tmdb.org/3',
+      TMDB_IMAGE_URL: 'https://image.tmdb.org/t/p',
+      TMDB_TIMEOUT_MS: 5_000,
+      TMDB_FALLBACK_TIMEOUT_MS: 30_000,
+    });
+  });
+
+  it('reads only the environment it is given', () => {
+    vi.stubEnv('PORT', '1234');
+    vi.stubEnv('VARIANT', 'subscription');
+    try {
+      expect(loadConfig({})).toMatchObject({ PORT: 8080, VARIANT: 'discovery' });
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});
+
+describe('loadConfig from the environment', () => {
+  it('reads and converts every kind of setting', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      DATA_DIR: '/var/lib/marquee',
+      DATABASE_URL: 'postgres://db/marquee',
+      VARIANT: 'subscription',
+      AUTH_METHODS: 'passphrase, email',
+      CAPTCHA_PROVIDER: 'turnstile',
+      CAPTCHA_SITE_KEY: 'site-key',
+      PAYMENT_GATEWAY: 'shkeeper',
+      ADMIN_EMAILS: 'a@example.org,b@example.org',
+      ALLOW_AUTOPLAY: 'yes',
+      HAS_ONBOARDING: '1',
+      TMDB_API_KEY: 'eyJ.token.here',
+      TMDB_TIMEOUT_MS: '100',
+      FREE_MOVIE_TMDB_ID: '603',
+      WEB_DIST_DIR: '/srv/web',
+    });
+    expect(config).toMatchObject({
+      PORT: 9000,
+      DATABASE_URL: 'postgres://db/marquee',
+      VARIANT: 'subscription',
+      AUTH_METHODS: ['passphrase', 'email'],
+      CAPTCHA_PROVIDER: 'turnstile',
+      CAPTCHA_SITE_KEY: 'site-key',
+      PAYMENT_GATEWAY: 'shkeeper',
+      ADMIN_EMAILS: ['a@example.org', 'b@example.org'],
+      ALLOW_AUTOPLAY: true,
+      HAS_ONBOARDING: true,
+      TMDB_API_KEY: 'eyJ.token.here',
+      TMDB_TIMEOUT_MS: 100,
+      FREE_MOVIE_TMDB_ID: '603',
+    });
+    expect(config.dataDir).toBe('/var/lib/marquee');
+    expect(config.webDistDir).toBe('/srv/web');
+  });
+
+  it.each([
+    ['true', true],
+    ['1', true],
+    ['yes', true],
+    ['false', false],
+    ['0', false],
+    ['no', false],
+  ])('reads the flag %j as %s', (value, expected) => {
+    expect(loadConfig({ ALLOW_AUTOPLAY: value }).ALLOW_AUTOPLAY).toBe(expected);
+  });
+
+  it('treats a blank optional setting as not set', () => {
+    const config = loadConfig({ DATABASE_URL: '', TMDB_API_KEY: '   ', DMCA_EMAIL: '' });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.TMDB_API_KEY).toBeUndefined();
+    expect(config.DMCA_EMAIL).toBeUndefined();
+  });
+
+  it('accepts port 0 (any free port) and 65535', () => {
+    expect(loadConfig({ PORT: '0' }).PORT).toBe(0);
+    expect(loadConfig({ PORT: '65535' }).PORT).toBe(65535);
+  });
+});
+
+describe('invalid configuration', () => {
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['VARIANT', 'premium'],
+    ['AUTH_METHODS', 'passphrase,password'],
+    ['CAPTCHA_PROVIDER', 'hcaptcha'],
+    ['PAYMENT_GATEWAY', 'stripe'],
+    ['ADMIN_EMAILS', 'admin@example.org,not-an-email'],
+    ['LOG_LEVEL', 'loud'],
+    ['ALLOW_AUTOPLAY', 'maybe'],
+    ['TMDB_BASE_URL', 'not a url'],
+    ['TMDB_TIMEOUT_MS', '0'],
+    ['DOWNTIME_START', 'tomorrow'],
+    ['FREE_MOVIE_TMDB_ID', 'the-matrix'],
+  ])('refuses %s=%j with a ConfigError naming the setting', (name, value) => {
+    const env: Record<string, string> = { [name]: value };
+    if (name === 'DOWNTIME_START') env.DOWNTIME_END = '2030-01-01T00:00:00Z';
+    expect(configError(env).message).toContain(name);
+  });
+
+  it('names every bad setting at once', () => {
+    const message = configError({ PORT: 'x', VARIANT: 'y', CAPTCHA_PROVIDER: 'z' }).message;
+    expect(message).toContain('PORT');
+    expect(message).toContain('VARIANT');
+    expect(message).toContain('CAPTCHA_PROVIDER');
+  });
+
+  it('never echoes a secret in the message', () => {
+    const message = configError({
+      TMDB_API_KEY: 'eyJ.super.secret',
+      SHKEEPER_API_KEY: 'shh-secret',
+      PORT: 'nope',
+    }).message;
+    expect(message).not.toContain('super.secret');
+    expect(message).not.toContain('shh-secret');
+  });
+});
+
+describe('provider-downtime window', () => {
+  it('is read as a pair of ISO instants', () => {
+    const config = loadConfig({
+      DOWNTIME_START: '2030-01-01T00:00:00Z',
+      DOWNTIME_END: '2030-01-01T06:00:00+02:00',
+    });
+    expect(config.DOWNTIME_START).toBe('2030-01-01T00:00:00Z');
+    expect(config.DOWNTIME_END).toBe('2030-01-01T06:00:00+02:00');
+  });
+
+  it('needs both ends', () => {
+    const halves: Record<string, string>[] = [
+      { DOWNTIME_START: '2030-01-01T00:00:00Z' },
+      { DOWNTIME_END: '2030-01-01T00:00:00Z' },
+    ];
+    for (const env of halves) {
+      const message = configError(env).message;
+      expect(message).toContain('DOWNTIME_START');
+      expect(message).toContain('DOWNTIME_END');
+    }
+  });
+});
+
+describe('CONFIG_FILE', () => {
+  it('supplies settings, with JSON numbers, booleans and lists', () => {
+    const file = configFile(
+      'full.json',
+      JSON.stringify({
+        PORT: 9001,
+        VARIANT: 'subscription',
+        AUTH_METHODS: ['passphrase', 'email'],
+        ALLOW_AUTOPLAY: true,
+        ADMIN_EMAILS: ['owner@example.org'],
+        DMCA_EMAIL: 'dmca@example.org',
+      }),
+    );
+    expect(loadConfig({ CONFIG_FILE: file })).toMatchObject({
+      PORT: 9001,
+      VARIANT: 'subscription',
+      AUTH_METHODS: ['passphrase', 'email'],
+      ALLOW_AUTOPLAY: true,
+      ADMIN_EMAILS: ['owner@example.org'],
+      DMCA_EMAIL: 'dmca@example.org',
+      CONFIG_FILE: file,
+    });
+  });
+
+  it('is overridden by the environment, setting by setting', () => {
+    const file = configFile(
+      'overlay.json',
+      JSON.stringify({ PORT: 9001, INSTANCE_NAME: 'From the file', VARIANT: 'subscription' }),
+    );
+    const config = loadConfig({ CONFIG_FILE: file, INSTANCE_NAME: 'From the environment', PORT: '9002' });
+    expect(config).toMatchObject({
+      PORT: 9002,
+      INSTANCE_NAME: 'From the environment',
+      VARIANT: 'subscription',
+    });
+  });
+
+  it('is validated like the environment', () => {
+    const file = configFile('bad-value.json', JSON.stringify({ VARIANT: 'premium' }));
+    expect(configError({ CONFIG_FILE: file }).message).toContain('VARIANT');
+  });
+
+  it('refuses a file that is missing or not JSON, naming CONFIG_FILE', () => {
+    expect(configError({ CONFIG_FILE: path.join(dir, 'missing.json') }).message).toContain('CONFIG_FILE');
+    const broken = configFile('broken.json', '{ "PORT": 80,');
+    expect(configError({ CONFIG_FILE: broken }).message).toContain('CONFIG_FILE');
+  });
+
+  it('refuses settings it does not know (a typo must not pass silently)', () => {
+    const file = configFile('typo.json', JSON.stringify({ PROT: 9000 }));
+    expect(configError({ CONFIG_FILE: file }).message).toContain('PROT');
+  });
+});
+
+describe('empty variables mean "not set"', () => {
+  it('keeps the defaults for PORT, VARIANT and AUTH_METHODS', () => {
+    expect(loadConfig({ PORT: '', VARIANT: '', AUTH_METHODS: '' })).toMatchObject({
+      PORT: 8080,
+      VARIANT: 'discovery',
+      AUTH_METHODS: ['passphrase'],
+    });
+  });
+
+  it('refuses a list of sign-in methods that names none', () => {
+    expect(configError({ AUTH_METHODS: ' , ' }).message).toContain('AUTH_METHODS');
+  });
+
+  it('refuses a downtime window that ends before it starts', () => {
+    expect(
+      configError({ DOWNTIME_START: '2026-11-21T12:00:00Z', DOWNTIME_END: '2026-11-21T10:00:00Z' }).message,
+    ).toContain('DOWNTIME_END');
+  });
+});
