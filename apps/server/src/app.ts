@@ -50,12 +50,18 @@ function defaultCatalog(now: () => Date): Catalog {
   return sharedCatalog;
 }
 
+function trustProxySetting(value: string): boolean | string[] {
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0' || value === '') return false;
+  return value.split(',').map((v) => v.trim()).filter(Boolean);
+}
+
 export async function buildApp(config: Config, deps: AppDependencies = {}): Promise<App> {
   const now = deps.now ?? (() => new Date());
   const server = Fastify({
     logger: deps.logger ?? { level: config.LOG_LEVEL },
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: trustProxySetting(config.TRUST_PROXY),
     requestIdHeader: 'x-request-id',
   });
   server.setValidatorCompiler(validatorCompiler);

@@ -28,6 +28,11 @@ const bool = z
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
+  /**
+   * Behind a reverse proxy: `true` trusts X-Forwarded-For from any hop, or name the proxies (comma list
+   * of addresses/CIDRs). Off by default, so clients cannot pick their own address for rate limits.
+   */
+  TRUST_PROXY: z.string().default('false'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalString,
   REDIS_URL: optionalString,

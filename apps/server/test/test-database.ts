@@ -28,7 +28,7 @@ export async function createTestDatabase(dataDir = '/tmp'): Promise<TestDatabase
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   const handle = openDatabase({ databaseUrl: testDatabaseUrl, pgSchema: schema, dataDir });
-  await migrateToLatest(handle.db);
+  await migrateToLatest(handle.db, { schema });
   return {
     ...handle,
     options: { databaseUrl: testDatabaseUrl, pgSchema: schema, dataDir },

@@ -51,7 +51,7 @@ const Device = z.string().min(1).max(500);
 export const ChallengeResponse = z.object({ challenge: z.string() });
 export const ChallengeSolution = z.object({ code: z.string().min(1).max(64), signature: Base64Key });
 
-export const RegisterStartBody = z.object({ captchaToken: z.string().max(8192).optional() }).optional();
+export const RegisterStartBody = z.object({ captchaToken: z.string().max(8192).optional() }).nullish();
 export const RegisterCompleteBody = z.object({
   publicKey: Base64Key,
   challenge: ChallengeSolution,

@@ -10,8 +10,7 @@ export * from './runtime-config.ts';
 export * from './library-rules.ts';
 export * from './account-paths.ts';
 export * from './accounts.ts';
+export * from './sync-rules.ts';
 export * from './sync.ts';
-export * from './source-paths.ts';
-export * from './sources.ts';
 
 export const APP_VERSION = '4.7.0';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { accountPaths as p } from './account-paths.ts';
 import { ChangeTime, IsoInstant, UserIdParams } from './accounts.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { syncMediaTypes } from './sync-rules.ts';
 
 /*
  * Bookmarks, progress and settings sync, in the wire shapes existing clients speak, plus the rules both
@@ -29,30 +30,9 @@ export const MediaMeta = z.object({
 });
 export type MediaMeta = z.infer<typeof MediaMeta>;
 
-/** The two kinds of title; progress and bookmarks are keyed by kind so a movie and a show never collide. */
-export const SyncMediaType = z.enum(['movie', 'show']);
+/** movie | show: progress and bookmarks are keyed by kind so a movie and a show never collide. */
+export const SyncMediaType = z.enum(syncMediaTypes);
 export type SyncMediaType = z.infer<typeof SyncMediaType>;
-
-/**
- * The kind a client-supplied `meta.type` names. Clients of this family say `movie` / `show`; some say
- * `tv`. Anything else (older clients send `""` when the type is unknown) is decided by whether the item
- * names an episode.
- */
-export function mediaTypeOf(type: string, hasEpisode = false): SyncMediaType {
-  if (type === 'movie') return 'movie';
-  if (type === 'show' || type === 'tv' || type === 'series' || type === 'anime') return 'show';
-  return hasEpisode ? 'show' : 'movie';
-}
-
-/** Change times before the app family existed, or in the future, are clamped (a fast clock must not win forever). */
-export const SYNC_EPOCH_MS = Date.UTC(2021, 6, 13);
-export function clampChangeTime(ms: number, nowMs: number): number {
-  return Math.min(Math.max(ms, SYNC_EPOCH_MS), nowMs);
-}
-/** The conflict rule: a change applies unless what is stored was made later. Equal times: the later arrival wins. */
-export function changeWins(incomingMs: number, storedMs: number | null | undefined): boolean {
-  return storedMs == null || incomingMs >= storedMs;
-}
 
 // ---- bookmarks ----
 
@@ -114,7 +94,8 @@ export const ProgressDeleteBody = z
     type: SyncMediaType.optional(),
     updatedAt: ChangeTime.optional(),
   })
-  .optional();
+  // No body at all arrives as null.
+  .nullish();
 export const ProgressDeleteResponse = z.object({
   count: z.number(),
   tmdbId: z.string(),

@@ -55,9 +55,13 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Applies every pending migration; throws with the failing migration's name. */
-export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider });
+/**
+ * Applies every pending migration; throws with the failing migration's name. `schema` (PostgreSQL)
+ * keeps Kysely's bookkeeping tables in that schema: without it Kysely looks for them in every schema
+ * and, while other schemas of the same database migrate at the same time, finds theirs.
+ */
+export async function migrateToLatest(db: Kysely<Database>, options: { schema?: string } = {}): Promise<void> {
+  const migrator = new Migrator({ db, provider, ...(options.schema ? { migrationTableSchema: options.schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');

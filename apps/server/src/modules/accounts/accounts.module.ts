@@ -1,0 +1,118 @@
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Config } from '../../config.ts';
+import type { DatabaseHandle } from '../../db/database.ts';
+import { requireSession } from '../../plugins/auth.ts';
+import { createRateLimits, type RateLimitOverrides } from '../../plugins/rate-limit.ts';
+import { ChallengesRepository } from '../auth/auth.repository.ts';
+import { registerAuthRoutes } from '../auth/auth.routes.ts';
+import { AuthService } from '../auth/auth.service.ts';
+import { BookmarksRepository } from '../bookmarks/bookmarks.repository.ts';
+import { registerBookmarkRoutes } from '../bookmarks/bookmarks.routes.ts';
+import { BookmarksService } from '../bookmarks/bookmarks.service.ts';
+import { CaptchaSolutionsRepository } from '../captcha/captcha.repository.ts';
+import { registerCaptchaRoutes } from '../captcha/captcha.routes.ts';
+import { AltchaCaptcha, NoCaptcha, SiteverifyCaptcha, type CaptchaVerifier } from '../captcha/captcha.service.ts';
+import { InstanceSecretsRepository } from '../instance/instance-secrets.repository.ts';
+import { scheduleCleanup } from '../maintenance/cleanup.job.ts';
+import { registerMetaRoutes } from '../meta/meta.routes.ts';
+import { registerMetricsRoutes } from '../metrics/metrics.routes.ts';
+import { MetricsService } from '../metrics/metrics.service.ts';
+import { ProgressRepository } from '../progress/progress.repository.ts';
+import { registerProgressRoutes } from '../progress/progress.routes.ts';
+import { ProgressService } from '../progress/progress.service.ts';
+import { SettingsRepository } from '../settings/settings.repository.ts';
+import { registerSettingsRoutes } from '../settings/settings.routes.ts';
+import { SettingsService } from '../settings/settings.service.ts';
+import { SessionsRepository } from '../users/sessions.repository.ts';
+import { registerUserRoutes } from '../users/users.routes.ts';
+import { UsersRepository } from '../users/users.repository.ts';
+import { UsersService } from '../users/users.service.ts';
+
+/** What tests (and only tests) replace in the account and sync server. */
+export interface AccountsOverrides {
+  /** Different bucket sizes, or false to switch rate limits off (fuzz tests). */
+  rateLimits?: RateLimitOverrides;
+  captcha?: CaptchaVerifier;
+  /** Cleanup job period; default hourly. */
+  cleanupIntervalMs?: number;
+}
+
+export interface AccountsContext {
+  config: Config;
+  database: DatabaseHandle;
+  now: () => Date;
+  fetch?: typeof fetch | undefined;
+  overrides?: AccountsOverrides | undefined;
+}
+
+async function captchaFor(ctx: AccountsContext, solutions: CaptchaSolutionsRepository, nowMs: () => number): Promise<CaptchaVerifier> {
+  const { config } = ctx;
+  switch (config.CAPTCHA_PROVIDER) {
+    case 'none':
+      return new NoCaptcha();
+    case 'altcha': {
+      // The operator's secret, else one the instance makes once and shares through the database.
+      const hmacKey = config.CAPTCHA_SECRET ?? (await new InstanceSecretsRepository(ctx.database.db).getOrCreate('altcha_hmac_key', nowMs()));
+      return new AltchaCaptcha({ hmacKey, maxNumber: config.ALTCHA_MAX_NUMBER, solutions, now: nowMs });
+    }
+    case 'turnstile':
+    case 'recaptcha':
+      if (!config.CAPTCHA_SECRET) throw new Error(`CAPTCHA_PROVIDER=${config.CAPTCHA_PROVIDER} needs CAPTCHA_SECRET (the siteverify secret key)`);
+      return new SiteverifyCaptcha(config.CAPTCHA_PROVIDER, { secret: config.CAPTCHA_SECRET, fetch: ctx.fetch ?? fetch });
+  }
+}
+
+/**
+ * The account and sync server (issue 3): passphrase auth, users, sessions, bookmarks, progress,
+ * settings, /meta, metrics, captcha, rate limits and cleanup, wired onto `server`.
+ */
+export async function registerAccountsAndSync(server: FastifyInstance, ctx: AccountsContext): Promise<void> {
+  const { config, database } = ctx;
+  const db = database.db;
+  const now = () => ctx.now().getTime();
+
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableAutoPipelining: true }) : undefined;
+  redis?.on('error', (error) => server.log.warn({ err: error }, 'redis error'));
+  const limits = createRateLimits({ redis, prefix: config.REDIS_PREFIX, overrides: ctx.overrides?.rateLimits });
+
+  const users = new UsersRepository(db, database.dialect);
+  const sessions = new SessionsRepository(db);
+  const challenges = new ChallengesRepository(db);
+  const captchaSolutions = new CaptchaSolutionsRepository(db);
+  const bookmarksRepo = new BookmarksRepository(db);
+  const progressRepo = new ProgressRepository(db);
+
+  const captcha = ctx.overrides?.captcha ?? (await captchaFor(ctx, captchaSolutions, now));
+  const metrics = new MetricsService(() => users.countByNamespace(20));
+  const auth = new AuthService({
+    db,
+    users,
+    sessions,
+    challenges,
+    captcha,
+    now,
+    sessionTtlMs: config.SESSION_TTL_DAYS * 24 * 60 * 60_000,
+  });
+
+  registerMetricsRoutes(server, metrics, limits, config.METRICS_TOKEN);
+  registerMetaRoutes(server, config);
+  registerCaptchaRoutes(server, captcha, limits);
+  registerAuthRoutes(server, auth, limits);
+  await server.register(async (scope) => {
+    requireSession(scope, auth);
+    registerUserRoutes(scope, new UsersService(users, sessions, now));
+    registerBookmarkRoutes(scope, new BookmarksService(db, bookmarksRepo, now), limits);
+    registerProgressRoutes(scope, new ProgressService(db, progressRepo, users, now), limits);
+    registerSettingsRoutes(scope, new SettingsService(db, new SettingsRepository(db), users, now));
+  });
+
+  const stopCleanup = scheduleCleanup(
+    { challenges, sessions, captchaSolutions, bookmarks: bookmarksRepo, progress: progressRepo },
+    { intervalMs: ctx.overrides?.cleanupIntervalMs ?? 60 * 60_000, now, log: server.log },
+  );
+  server.addHook('onClose', async () => {
+    await stopCleanup();
+    if (redis) await redis.quit().catch(() => redis.disconnect());
+  });
+}

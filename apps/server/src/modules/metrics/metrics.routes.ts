@@ -1,0 +1,35 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { accountEndpoints as e } from '@marquee/contract';
+import { AppError } from '../../errors.ts';
+import { contractRoute } from '../../plugins/contract-route.ts';
+import { limit, type RateLimits } from '../../plugins/rate-limit.ts';
+import type { MetricsService } from './metrics.service.ts';
+
+const sameSecret = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** Prometheus exposition, client-reported scrape and captcha results (bare `true` answers, as clients expect). */
+export function registerMetricsRoutes(app: FastifyInstance, metrics: MetricsService, limits: RateLimits, token: string | undefined): void {
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.observeRequest(request.method, request.routeOptions.url ?? '<unmatched>', reply.statusCode, reply.elapsedTime / 1000);
+  });
+
+  app.get('/metrics', { schema: { hide: true }, logLevel: 'warn' }, async (request, reply) => {
+    if (token && !sameSecret(request.headers.authorization ?? '', `Bearer ${token}`)) {
+      throw new AppError(401, 'unauthorized', 'Metrics need the metrics token');
+    }
+    const { contentType, body } = await metrics.exposition();
+    return reply.type(contentType).header('cache-control', 'no-store').send(body);
+  });
+
+  contractRoute(app, e.providerMetrics, async ({ body }, request, reply) => {
+    await limit(limits, reply, 'provider_metrics', request.ip, body.items.length);
+    metrics.recordProviders(body, request.headers.origin);
+    return true as const;
+  });
+  contractRoute(app, e.captchaMetrics, async ({ body }, request, reply) => {
+    await limit(limits, reply, 'captcha_solves', request.ip);
+    metrics.recordCaptchaSolve(body.success);
+    return true as const;
+  });
+}

@@ -1,0 +1,60 @@
+import type { Kysely } from 'kysely';
+import type { Database, SessionsTable } from '../../db/schema.ts';
+
+export type SessionRow = SessionsTable;
+
+export class SessionsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(row: SessionRow, trx: Kysely<Database> = this.db): Promise<void> {
+    await trx.insertInto('sessions').values(row).execute();
+  }
+
+  /** The live session a token hash belongs to. */
+  findLiveByTokenHash(tokenHash: string, now: number): Promise<SessionRow | undefined> {
+    return this.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('token_hash', '=', tokenHash)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+  }
+
+  findById(id: string): Promise<SessionRow | undefined> {
+    return this.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  listLive(userId: string, now: number): Promise<SessionRow[]> {
+    return this.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', now)
+      .orderBy('created_at')
+      .execute();
+  }
+
+  async touch(id: string, accessedAt: number, expiresAt: number): Promise<void> {
+    await this.db.updateTable('sessions').set({ accessed_at: accessedAt, expires_at: expiresAt }).where('id', '=', id).execute();
+  }
+
+  /** Renames a session of `userId`; undefined when it is not theirs or does not exist. */
+  renameOwned(id: string, userId: string, device: string): Promise<SessionRow | undefined> {
+    return this.db
+      .updateTable('sessions')
+      .set({ device })
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async deleteOwned(id: string, userId: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('id', '=', id).where('user_id', '=', userId).execute();
+  }
+
+  async deleteExpired(now: number): Promise<number> {
+    const result = await this.db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

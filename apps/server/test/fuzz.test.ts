@@ -1,0 +1,334 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorCodes } from '@marquee/contract';
+import { login, movieMeta, register, showMeta, startSyncApp, type SignedIn, type SyncTestApp } from './sync-harness.ts';
+import { testDialect } from './test-database.ts';
+
+/*
+ * Generated bad input for every route: malformed JSON, wrong content types, oversized bodies, wrongly
+ * typed / missing / oversized fields, random JSON of the wrong shape, bad path and query values.
+ * Every answer must be a 4xx carrying a known error code (never a 5xx), and nothing may be written.
+ */
+
+function prng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rand = prng(20261121);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
+const randomString = (max = 12) => Array.from({ length: Math.floor(rand() * max) }, () => String.fromCharCode(32 + Math.floor(rand() * 95))).join('');
+
+function randomJson(depth = 0): unknown {
+  const kind = Math.floor(rand() * (depth > 2 ? 5 : 7));
+  switch (kind) {
+    case 0: return null;
+    case 1: return rand() < 0.5;
+    case 2: return pick([0, -1, 1.5, 1e308, -1e308, 2 ** 53, Math.floor(rand() * 1e6)]);
+    case 3: return randomString();
+    case 4: return pick(['', ' ', '\u0000', '💥'.repeat(3), 'null', '{}', '<script>']);
+    case 5: return Array.from({ length: Math.floor(rand() * 4) }, () => randomJson(depth + 1));
+    default: return Object.fromEntries(Array.from({ length: Math.floor(rand() * 4) }, () => [randomString(6), randomJson(depth + 1)]));
+  }
+}
+const randomNonObject = () => {
+  for (;;) {
+    const v = randomJson();
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+  }
+};
+
+type FieldKind = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'iso';
+interface Field {
+  path: (string | number)[];
+  kind: FieldKind;
+  required?: boolean;
+  nullable?: boolean;
+  maxLength?: number;
+  min?: number;
+  max?: number;
+}
+
+const wrongValues: Record<FieldKind, unknown[]> = {
+  string: [1, true, {}, [], ['a'], 0.5],
+  iso: [1, true, {}, 'yesterday', '2024-13-45T00:00:00Z', '1700000000000', ''],
+  number: ['1', true, {}, [], 'NaN', '', [1]],
+  boolean: ['true', 1, 0, {}, [], 'yes'],
+  object: ['x', 1, true, [], 'null'],
+  array: ['x', 1, true, {}, 'a,b'],
+};
+
+function setAt(target: unknown, path: (string | number)[], value: unknown, remove = false): unknown {
+  const copy = structuredClone(target) as Record<string | number, unknown>;
+  let node = copy as Record<string | number, unknown>;
+  for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
+  const last = path[path.length - 1]!;
+  if (remove) delete node[last];
+  else node[last] = value;
+  return copy;
+}
+
+function mutations(valid: unknown, fields: Field[]): unknown[] {
+  const out: unknown[] = [];
+  for (const f of fields) {
+    for (const v of wrongValues[f.kind]) out.push(setAt(valid, f.path, v));
+    if (!f.nullable) out.push(setAt(valid, f.path, null));
+    if (f.required) out.push(setAt(valid, f.path, undefined, true));
+    if (f.maxLength !== undefined) out.push(setAt(valid, f.path, 'x'.repeat(f.maxLength + 1)), setAt(valid, f.path, '€'.repeat(f.maxLength + 5)));
+    if (f.min !== undefined) out.push(setAt(valid, f.path, f.min - 1), setAt(valid, f.path, -1e9));
+    if (f.max !== undefined) out.push(setAt(valid, f.path, f.max + 1), setAt(valid, f.path, 1e300));
+  }
+  return out;
+}
+
+const metaFields = (prefix: (string | number)[]): Field[] => [
+  { path: [...prefix, 'meta'], kind: 'object', required: true },
+  { path: [...prefix, 'meta', 'title'], kind: 'string', required: true, maxLength: 1000 },
+  { path: [...prefix, 'meta', 'year'], kind: 'number', nullable: true, min: 0, max: 10_000 },
+  { path: [...prefix, 'meta', 'poster'], kind: 'string', nullable: true, maxLength: 2048 },
+  { path: [...prefix, 'meta', 'type'], kind: 'string', required: true, maxLength: 32 },
+];
+const progressFields = (prefix: (string | number)[]): Field[] => [
+  ...metaFields(prefix),
+  { path: [...prefix, 'duration'], kind: 'number', required: true, min: 0, max: 100_000_000 },
+  { path: [...prefix, 'watched'], kind: 'number', required: true, min: 0, max: 100_000_000 },
+  { path: [...prefix, 'seasonId'], kind: 'string', nullable: true, maxLength: 64 },
+  { path: [...prefix, 'episodeId'], kind: 'string', nullable: true, maxLength: 64 },
+  { path: [...prefix, 'seasonNumber'], kind: 'number', nullable: true, min: 0, max: 1_000_000 },
+  { path: [...prefix, 'episodeNumber'], kind: 'number', nullable: true, min: 0, max: 1_000_000 },
+  { path: [...prefix, 'updatedAt'], kind: 'iso' },
+];
+
+interface RouteSpec {
+  name: string;
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'GET';
+  url: (u: SignedIn) => string;
+  auth: boolean;
+  /** object: body must be an object (null allowed if nullable); array: body is an array. */
+  body: 'object' | 'array' | 'none';
+  nullableBody?: boolean;
+  valid?: unknown;
+  fields?: Field[];
+  /** Random objects with random keys are invalid (the body has required fields). */
+  hasRequired?: boolean;
+  badUrls?: (u: SignedIn) => string[];
+}
+
+const progressItem = { tmdbId: '1', meta: movieMeta(), duration: 100, watched: 10, seasonId: 's', episodeId: 'e', seasonNumber: 1, episodeNumber: 1, updatedAt: '2026-01-01T00:00:00.000Z' };
+const badTmdbIds = ['x'.repeat(65), 'a%20b', '..%2F..', '%E2%9C%93', 'a;b', "1'--", '%00'];
+
+const specs: RouteSpec[] = [
+  {
+    name: 'POST /auth/register/start', method: 'POST', url: () => '/auth/register/start', auth: false, body: 'object', nullableBody: true,
+    valid: { captchaToken: 't' }, fields: [{ path: ['captchaToken'], kind: 'string', maxLength: 8192 }],
+  },
+  {
+    name: 'POST /auth/register/complete', method: 'POST', url: () => '/auth/register/complete', auth: false, body: 'object', hasRequired: true,
+    valid: { publicKey: 'k', challenge: { code: 'c', signature: 's' }, namespace: 'movie-web', device: 'd', profile: { colorA: 'a', colorB: 'b', icon: 'i' } },
+    fields: [
+      { path: ['publicKey'], kind: 'string', required: true, maxLength: 128 },
+      { path: ['challenge'], kind: 'object', required: true },
+      { path: ['challenge', 'code'], kind: 'string', required: true, maxLength: 64 },
+      { path: ['challenge', 'signature'], kind: 'string', required: true, maxLength: 128 },
+      { path: ['namespace'], kind: 'string', required: true, maxLength: 255 },
+      { path: ['device'], kind: 'string', required: true, maxLength: 500 },
+      { path: ['profile'], kind: 'object', required: true },
+      { path: ['profile', 'colorA'], kind: 'string', required: true, maxLength: 64 },
+      { path: ['profile', 'icon'], kind: 'string', required: true, maxLength: 64 },
+    ],
+  },
+  {
+    name: 'POST /auth/login/start', method: 'POST', url: () => '/auth/login/start', auth: false, body: 'object', hasRequired: true,
+    valid: { publicKey: 'k' }, fields: [{ path: ['publicKey'], kind: 'string', required: true, maxLength: 128 }],
+  },
+  {
+    name: 'POST /auth/login/complete', method: 'POST', url: () => '/auth/login/complete', auth: false, body: 'object', hasRequired: true,
+    valid: { publicKey: 'k', challenge: { code: 'c', signature: 's' }, device: 'd' },
+    fields: [
+      { path: ['publicKey'], kind: 'string', required: true, maxLength: 128 },
+      { path: ['challenge', 'code'], kind: 'string', required: true, maxLength: 64 },
+      { path: ['device'], kind: 'string', required: true, maxLength: 500 },
+    ],
+  },
+  {
+    name: 'PATCH /users/:uid', method: 'PATCH', url: (u) => `/users/${u.user.id}`, auth: true, body: 'object',
+    valid: { profile: { colorA: 'a', colorB: 'b', icon: 'c' }, name: 'n' },
+    fields: [
+      { path: ['profile'], kind: 'object' },
+      { path: ['profile', 'colorA'], kind: 'string', required: true, maxLength: 64 },
+      { path: ['profile', 'colorB'], kind: 'string', required: true, maxLength: 64 },
+      { path: ['profile', 'icon'], kind: 'string', required: true, maxLength: 64 },
+      { path: ['name'], kind: 'string', maxLength: 500 },
+    ],
+  },
+  {
+    name: 'PATCH /sessions/:sid', method: 'PATCH', url: (u) => `/sessions/${u.session.id}`, auth: true, body: 'object',
+    valid: { deviceName: 'x' }, fields: [{ path: ['deviceName'], kind: 'string', maxLength: 500 }],
+  },
+  {
+    name: 'POST /users/:uid/bookmarks/:tmdbId', method: 'POST', url: (u) => `/users/${u.user.id}/bookmarks/603`, auth: true, body: 'object', hasRequired: true,
+    valid: { tmdbId: '603', meta: movieMeta(), updatedAt: '2026-01-01T00:00:00Z' },
+    fields: [...metaFields([]), { path: ['tmdbId'], kind: 'string', maxLength: 64 }, { path: ['updatedAt'], kind: 'iso' }],
+    badUrls: (u) => badTmdbIds.map((id) => `/users/${u.user.id}/bookmarks/${id}`),
+  },
+  {
+    name: 'PUT /users/:uid/bookmarks', method: 'PUT', url: (u) => `/users/${u.user.id}/bookmarks`, auth: true, body: 'array',
+    valid: [{ tmdbId: '603', meta: movieMeta() }],
+    fields: [...metaFields([0]), { path: [0, 'tmdbId'], kind: 'string', required: true, maxLength: 64 }, { path: [0, 'updatedAt'], kind: 'iso' }],
+  },
+  {
+    name: 'DELETE /users/:uid/bookmarks/:tmdbId', method: 'DELETE', url: (u) => `/users/${u.user.id}/bookmarks/603`, auth: true, body: 'none',
+    badUrls: (u) => [
+      ...badTmdbIds.map((id) => `/users/${u.user.id}/bookmarks/${id}`),
+      ...['type=tv', 'type=', 'updatedAt=yesterday', 'updatedAt=', 'type=movie&type=show', 'updatedAt=2024-02-30T00:00:00Z'].map((q) => `/users/${u.user.id}/bookmarks/603?${q}`),
+    ],
+  },
+  {
+    name: 'PUT /users/:uid/progress/:tmdbId', method: 'PUT', url: (u) => `/users/${u.user.id}/progress/1396`, auth: true, body: 'object', hasRequired: true,
+    valid: progressItem, fields: progressFields([]),
+    badUrls: (u) => badTmdbIds.map((id) => `/users/${u.user.id}/progress/${id}`),
+  },
+  {
+    name: 'PUT /users/:uid/progress/import', method: 'PUT', url: (u) => `/users/${u.user.id}/progress/import`, auth: true, body: 'array',
+    valid: [progressItem], fields: [...progressFields([0]), { path: [0, 'tmdbId'], kind: 'string', required: true, maxLength: 64 }],
+  },
+  {
+    name: 'DELETE /users/:uid/progress/:tmdbId', method: 'DELETE', url: (u) => `/users/${u.user.id}/progress/1396`, auth: true, body: 'object', nullableBody: true,
+    valid: { seasonId: 's', episodeId: 'e', type: 'show', updatedAt: '2026-01-01T00:00:00Z' },
+    fields: [
+      { path: ['seasonId'], kind: 'string', nullable: true, maxLength: 64 },
+      { path: ['episodeId'], kind: 'string', nullable: true, maxLength: 64 },
+      { path: ['type'], kind: 'string' },
+      { path: ['updatedAt'], kind: 'iso' },
+    ],
+    badUrls: (u) => badTmdbIds.map((id) => `/users/${u.user.id}/progress/${id}`),
+  },
+  {
+    name: 'PUT /users/:uid/settings', method: 'PUT', url: (u) => `/users/${u.user.id}/settings`, auth: true, body: 'object',
+    valid: { applicationTheme: 't', applicationLanguage: 'nl', defaultSubtitleLanguage: 'en', proxyUrls: ['https://p'], updatedAt: '2026-01-01T00:00:00Z' },
+    fields: [
+      { path: ['applicationTheme'], kind: 'string', nullable: true, maxLength: 64 },
+      { path: ['applicationLanguage'], kind: 'string', nullable: true, maxLength: 64 },
+      { path: ['defaultSubtitleLanguage'], kind: 'string', nullable: true, maxLength: 64 },
+      { path: ['proxyUrls'], kind: 'array', nullable: true },
+      { path: ['proxyUrls', 0], kind: 'string', required: true, maxLength: 2048 },
+      { path: ['updatedAt'], kind: 'iso' },
+    ],
+  },
+  {
+    name: 'POST /metrics/providers', method: 'POST', url: () => '/metrics/providers', auth: false, body: 'object', hasRequired: true,
+    valid: { items: [{ tmdbId: '1', type: 'movie', title: 't', status: 'success', providerId: 'p' }], tool: 'extension' },
+    fields: [
+      { path: ['items'], kind: 'array', required: true },
+      { path: ['items', 0, 'tmdbId'], kind: 'string', required: true, maxLength: 255 },
+      { path: ['items', 0, 'status'], kind: 'string', required: true },
+      { path: ['items', 0, 'providerId'], kind: 'string', required: true, maxLength: 255 },
+      { path: ['items', 0, 'title'], kind: 'string', required: true, maxLength: 1000 },
+      { path: ['tool'], kind: 'string', maxLength: 255 },
+    ],
+  },
+  {
+    name: 'POST /metrics/captcha', method: 'POST', url: () => '/metrics/captcha', auth: false, body: 'object', hasRequired: true,
+    valid: { success: true }, fields: [{ path: ['success'], kind: 'boolean', required: true }],
+  },
+];
+
+const malformedJson = ['{', '{"a":', '[1,2', 'nul', "{'a':1}", '{"a":1}}', '\u0000', ' ', 'undefined', '{"a":NaN}', '[,]', '{"a":01}', '{"a":1,}', '"unterminated', '{"a":"\\x"}', '\uFEFF{}x', '{}{}'];
+
+interface Case {
+  url: string;
+  payload?: string;
+  contentType?: string;
+}
+
+function casesFor(spec: RouteSpec, u: SignedIn): Case[] {
+  const url = spec.url(u);
+  const asJson = (v: unknown): Case => ({ url, payload: JSON.stringify(v), contentType: 'application/json' });
+  const cases: Case[] = [];
+  for (const text of malformedJson) cases.push({ url, payload: text, contentType: 'application/json' });
+  // (text/plain has a parser; a bodiless route rightly ignores such a body.)
+  for (const type of spec.body === 'none' ? ['application/xml', 'image/png'] : ['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'image/png']) {
+    cases.push({ url, payload: JSON.stringify(spec.valid ?? {}), contentType: type });
+  }
+  cases.push({ url, payload: JSON.stringify({ pad: 'x'.repeat(1024 * 1024 + 10) }), contentType: 'application/json' });
+  if (spec.badUrls) for (const bad of spec.badUrls(u)) cases.push({ url: bad, payload: JSON.stringify(spec.valid ?? {}), contentType: 'application/json' });
+  if (spec.body === 'none') {
+    // Bodies are ignored there: fuzz the query and path only, many times over.
+    for (let i = 0; i < 200; i++) cases.push({ url: `${url}?type=${encodeURIComponent(randomString(8) || 'x')}` });
+    return cases;
+  }
+  for (const m of mutations(spec.valid, spec.fields ?? [])) cases.push(asJson(m));
+  for (let i = 0; i < 250; i++) {
+    const v = randomNonObject();
+    if (v === null && spec.nullableBody) continue;
+    if (spec.body === 'array' && Array.isArray(v) && v.length === 0) continue; // an empty import is valid
+    cases.push(asJson(v));
+  }
+  if (spec.body === 'array') {
+    for (let i = 0; i < 60; i++) cases.push(asJson([spec.valid && (spec.valid as unknown[])[0], randomNonObject()]));
+    for (let i = 0; i < 40; i++) cases.push(asJson({ items: spec.valid }));
+    cases.push(asJson(Array.from({ length: 10_001 }, () => ({ tmdbId: '1', meta: { title: '', year: 1, type: 'movie' }, duration: 1, watched: 1 }))));
+  }
+  if (spec.hasRequired || spec.body === 'array') {
+    for (let i = 0; i < 80; i++) {
+      const v = Object.fromEntries(Array.from({ length: 1 + Math.floor(rand() * 3) }, () => [randomString(6) || 'k', randomJson(1)]));
+      cases.push(asJson(v));
+    }
+  }
+  return cases;
+}
+
+describe(`fuzzed bad input (${testDialect})`, () => {
+  let t: SyncTestApp;
+  let user: SignedIn;
+  let snapshot: () => Promise<string>;
+
+  beforeAll(async () => {
+    t = await startSyncApp({ deps: { accounts: { rateLimits: false } } });
+    user = await register(t.server);
+    await login(t.server, user.keys);
+    const h = user.headers;
+    const u = user.user.id;
+    await t.server.inject({ method: 'POST', url: `/users/${u}/bookmarks/603`, headers: h, payload: { meta: movieMeta() } });
+    await t.server.inject({ method: 'PUT', url: `/users/${u}/progress/1396`, headers: h, payload: { meta: showMeta(), duration: 10, watched: 5, seasonId: 's', episodeId: 'e' } });
+    await t.server.inject({ method: 'PUT', url: `/users/${u}/settings`, headers: h, payload: { applicationLanguage: 'nl' } });
+    snapshot = async () => {
+      const db = t.db.db;
+      return JSON.stringify(
+        await Promise.all([
+          db.selectFrom('users').selectAll().orderBy('id').execute(),
+          db.selectFrom('sessions').select(['id', 'user_id', 'device', 'created_at']).orderBy('id').execute(),
+          db.selectFrom('auth_challenges').select('code').execute(),
+          db.selectFrom('bookmarks').selectAll().orderBy('tmdb_id').execute(),
+          db.selectFrom('progress_items').selectAll().orderBy('id').execute(),
+          db.selectFrom('progress_deletions').selectAll().execute(),
+          db.selectFrom('user_settings').selectAll().execute(),
+          db.selectFrom('captcha_solutions').selectAll().execute(),
+        ]),
+      );
+    };
+  });
+  afterAll(async () => t.close());
+
+  it.each(specs.map((s) => [s.name, s] as const))('%s: hundreds of bad inputs → 4xx with a code, nothing written', async (_name, spec) => {
+    const before = await snapshot();
+    const cases = casesFor(spec, user);
+    expect(cases.length).toBeGreaterThanOrEqual(200);
+    for (const c of cases) {
+      const res = await t.server.inject({
+        method: spec.method,
+        url: c.url,
+        headers: { ...(spec.auth ? user.headers : {}), ...(c.contentType ? { 'content-type': c.contentType } : {}) },
+        ...(c.payload !== undefined ? { payload: c.payload } : {}),
+      });
+      const label = `${spec.method} ${c.url.slice(0, 80)} ${c.contentType ?? ''} ${String(c.payload).slice(0, 120)} → ${res.statusCode} ${res.body.slice(0, 200)}`;
+      expect(res.statusCode >= 400 && res.statusCode < 500, label).toBe(true);
+      const parsed = JSON.parse(res.body) as { code?: string; errorType?: string };
+      expect(errorCodes, label).toContain(parsed.code);
+      expect(['validation', 'message'], label).toContain(parsed.errorType);
+    }
+    expect(await snapshot()).toBe(before);
+  });
+});

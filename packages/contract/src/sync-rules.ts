@@ -1,0 +1,28 @@
+/*
+ * The sync rules both sides apply (decision 011). No schema library here: the web imports these at run
+ * time in its first view (decision 003).
+ */
+
+/** The two kinds of title; progress and bookmarks are keyed by kind so a movie and a show never collide. */
+export const syncMediaTypes = ['movie', 'show'] as const;
+
+/**
+ * The kind a client-supplied `meta.type` names. Clients of this family say `movie` / `show`; some say
+ * `tv`. Anything else (older clients send `""` when the type is unknown) is decided by whether the item
+ * names an episode.
+ */
+export function mediaTypeOf(type: string, hasEpisode = false): (typeof syncMediaTypes)[number] {
+  if (type === 'movie') return 'movie';
+  if (type === 'show' || type === 'tv' || type === 'series' || type === 'anime') return 'show';
+  return hasEpisode ? 'show' : 'movie';
+}
+
+/** Change times before the app family existed, or in the future, are clamped (a fast clock must not win forever). */
+export const SYNC_EPOCH_MS = Date.UTC(2021, 6, 13);
+export function clampChangeTime(ms: number, nowMs: number): number {
+  return Math.min(Math.max(ms, SYNC_EPOCH_MS), nowMs);
+}
+/** The conflict rule: a change applies unless what is stored was made later. Equal times: the later arrival wins. */
+export function changeWins(incomingMs: number, storedMs: number | null | undefined): boolean {
+  return storedMs == null || incomingMs >= storedMs;
+}
