@@ -21,6 +21,7 @@ import { MetadataService } from './modules/metadata/metadata.service.ts';
 import { JustWatchClient } from './modules/metadata/justwatch/justwatch.client.ts';
 import { TmdbClient } from './modules/metadata/tmdb/tmdb.client.ts';
 import type { TmdbApi } from './modules/metadata/tmdb/tmdb.types.ts';
+import { registerSources, type SourcesOverrides } from './modules/sources/sources.module.ts';
 import { registerWebRoutes } from './modules/web/web.routes.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 
@@ -34,6 +35,8 @@ export interface AppDependencies {
   logger?: boolean | object;
   /** Test seams of the account and sync server (rate limits, captcha, cleanup period). */
   accounts?: AccountsOverrides;
+  /** Test seams of the sources module (captcha of the scrape gate, sample folder). */
+  sources?: SourcesOverrides;
 }
 
 export interface App {
@@ -117,6 +120,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   registerConfigRoutes(server, runtimeConfig);
   registerMetadataRoutes(server, metadata, images);
   await registerAccountsAndSync(server, { config, database, now, fetch: deps.fetch, overrides: deps.accounts });
+  await registerSources(server, { config, database, now, fetch: deps.fetch, overrides: deps.sources });
   await registerWebRoutes(server, config.webDistDir, runtimeConfig);
 
   server.addHook('onClose', async () => {

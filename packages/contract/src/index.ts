@@ -12,5 +12,7 @@ export * from './account-paths.ts';
 export * from './accounts.ts';
 export * from './sync-rules.ts';
 export * from './sync.ts';
+export * from './source-paths.ts';
+export * from './sources.ts';
 
 export const APP_VERSION = '4.7.0';

@@ -1,0 +1,72 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+
+/** Comment lines keep proxies from closing a quiet stream while a slow provider works. */
+const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * A server-sent events response whose events are checked against the contract's schemas before they
+ * leave. `signal` aborts when the client goes away, so the scrape stops too.
+ */
+export class EventStream<M extends Record<string, z.ZodType>> {
+  readonly signal: AbortSignal;
+  private readonly controller = new AbortController();
+  private readonly keepAlive: ReturnType<typeof setInterval>;
+  private nextId = 0;
+  private isEnded = false;
+
+  constructor(
+    request: FastifyRequest,
+    private readonly reply: FastifyReply,
+    private readonly schemas: M,
+    headers: Record<string, string> = {},
+  ) {
+    this.signal = this.controller.signal;
+    reply.hijack();
+    const raw = reply.raw;
+    raw.on('close', () => {
+      if (!raw.writableFinished) this.controller.abort();
+      this.stop();
+    });
+    raw.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      'x-request-id': String(request.id),
+      ...headers,
+    });
+    raw.write(': marquee scrape\n\n');
+    this.keepAlive = setInterval(() => this.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+    this.keepAlive.unref?.();
+  }
+
+  get ended(): boolean {
+    return this.isEnded;
+  }
+
+  send<K extends keyof M & string>(event: K, data: z.infer<M[K]>): void {
+    if (this.isEnded) return;
+    const checked = this.schemas[event]!.parse(data);
+    this.write(`id: ${this.nextId++}\nevent: ${event}\ndata: ${JSON.stringify(checked)}\n\n`);
+  }
+
+  /** Sends the terminal event and closes the stream. */
+  end<K extends keyof M & string>(event: K, data: z.infer<M[K]>): void {
+    if (this.isEnded) return;
+    this.send(event, data);
+    this.stop();
+    this.reply.raw.end();
+  }
+
+  private write(chunk: string): void {
+    const raw = this.reply.raw;
+    if (!raw.destroyed && !raw.writableEnded) raw.write(chunk);
+  }
+
+  private stop(): void {
+    this.isEnded = true;
+    clearInterval(this.keepAlive);
+  }
+}

@@ -1,0 +1,171 @@
+import { foldForSearch } from '@marquee/contract';
+import type { CaptionType, Quality } from '@marquee/providers';
+
+// How Jellyfin and Plex users name their media folders, read back into titles, years, ids, episodes.
+// Pure functions: the scanner (library-index.ts) feeds them names, the tests feed them examples.
+
+export type Container = 'mp4' | 'webm';
+
+/** Video files we index, and the stream file type each plays as (Matroska is read by Chromium's WebM demuxer). */
+export const VIDEO_EXTENSIONS: Readonly<Record<string, Container>> = {
+  '.mp4': 'mp4',
+  '.m4v': 'mp4',
+  '.mov': 'mp4',
+  '.webm': 'webm',
+  '.mkv': 'webm',
+};
+export const SUBTITLE_EXTENSIONS: Readonly<Record<string, CaptionType>> = { '.srt': 'srt', '.vtt': 'vtt' };
+
+export interface ParsedTitle {
+  title: string;
+  year: number | null;
+  tmdbId: string | null;
+  imdbId: string | null;
+}
+
+export interface EpisodeNumber {
+  season: number;
+  episode: number;
+  /** Last episode of a multi-episode file (`S01E01-E02`), else equal to `episode`. */
+  lastEpisode: number;
+}
+
+/** Splits `name.ext` → `[name, .ext]` (extension lower-cased; none → ''). */
+export function splitExtension(fileName: string): [string, string] {
+  const dot = fileName.lastIndexOf('.');
+  if (dot <= 0) return [fileName, ''];
+  return [fileName.slice(0, dot), fileName.slice(dot).toLowerCase()];
+}
+
+const ID_TAG = /[[{(]\s*(tmdb|tmdbid|imdb|imdbid)\s*[-=:]\s*([a-z0-9]+)\s*[\]})]/gi;
+const BRACKETS = /\[[^\]]*\]|\{[^}]*\}/g;
+
+/**
+ * "The Matrix (1999) [tmdbid-603]" → The Matrix, 1999, 603. Understands Jellyfin's `[tmdbid-603]`,
+ * Plex's `{tmdb-603}`, `[imdbid-tt0133093]`, a year in parentheses, scene-style dotted names
+ * ("The.Matrix.1999.1080p") and drops what follows the year (" - 1080p", edition tags).
+ */
+export function parseTitleName(name: string): ParsedTitle {
+  let tmdbId: string | null = null;
+  let imdbId: string | null = null;
+  for (const match of name.matchAll(ID_TAG)) {
+    const kind = match[1]!.toLowerCase();
+    const value = match[2]!;
+    if (kind.startsWith('tmdb') && /^\d{1,10}$/.test(value)) tmdbId ??= value;
+    if (kind.startsWith('imdb') && /^tt\d{1,10}$/i.test(value)) imdbId ??= value.toLowerCase();
+  }
+  let rest = name.replace(ID_TAG, ' ').replace(BRACKETS, ' ');
+  if (!rest.includes(' ') && /[._]/.test(rest)) rest = rest.replace(/[._]/g, ' ');
+
+  let year: number | null = null;
+  const inParentheses = [...rest.matchAll(/\((\d{4})\)/g)].pop();
+  if (inParentheses && isYear(Number(inParentheses[1]))) {
+    year = Number(inParentheses[1]);
+    rest = rest.slice(0, inParentheses.index);
+  } else {
+    const bare = /^(.+)[\s._-]+\(?((?:18|19|20)\d{2})\)?(?:[\s._-]|$)/.exec(rest);
+    if (bare && isYear(Number(bare[2]))) {
+      year = Number(bare[2]);
+      rest = bare[1]!;
+    }
+  }
+  const title = rest
+    .replace(/\s+-\s+.*$/, (m) => (year === null ? m : ''))
+    .replace(/\(\s*\)/g, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s-]+|[\s-]+$/g, '');
+  return { title, year, tmdbId, imdbId };
+}
+
+function isYear(n: number): boolean {
+  return n >= 1870 && n <= 2999;
+}
+
+const EPISODE = /(?:^|[^a-z0-9])s(\d{1,3})[\s._-]?e(\d{1,4})((?:[\s._-]?-?[\s._-]?e\d{1,4})*)/i;
+const CROSS_EPISODE = /(?:^|[^a-z0-9])(\d{1,2})x(\d{2,3})(?:[^a-z0-9]|$)/i;
+
+/** `S01E02`, `s1e2`, `S01E01-E02`, `1x02` in a file name, or null. */
+export function parseEpisodeNumber(fileName: string): EpisodeNumber | null {
+  const match = EPISODE.exec(fileName);
+  if (match) {
+    const season = Number(match[1]);
+    const episode = Number(match[2]);
+    const more = [...(match[3] ?? '').matchAll(/e(\d{1,4})/gi)].map((m) => Number(m[1]));
+    return { season, episode, lastEpisode: Math.max(episode, ...more) };
+  }
+  const cross = CROSS_EPISODE.exec(fileName);
+  if (cross) return { season: Number(cross[1]), episode: Number(cross[2]), lastEpisode: Number(cross[2]) };
+  return null;
+}
+
+/** Inside a season folder, Jellyfin also accepts "Episode 2", "Ep 02", "E02". */
+export function parseBareEpisode(fileName: string): number | null {
+  const match = /(?:^|[\s._-])(?:episode|ep|e)[\s._-]?(\d{1,4})(?:[\s._-]|$)/i.exec(fileName);
+  return match ? Number(match[1]) : null;
+}
+
+/** The part of an episode file name before `S01E02` ("Breaking Bad - S01E02 - Cat's in the Bag" → "Breaking Bad"). */
+export function showNameBeforeEpisode(fileName: string): string {
+  const match = EPISODE.exec(fileName) ?? CROSS_EPISODE.exec(fileName);
+  const before = match ? fileName.slice(0, match.index) : fileName;
+  return before.replace(/[\s._-]+$/, '');
+}
+
+/** "Season 01", "Season 1", "S01", "Series 2", "Staffel 3", "Saison 1", "Temporada 1"; "Specials" is season 0. */
+export function parseSeasonFolder(folderName: string): number | null {
+  if (/^specials?$/i.test(folderName.trim())) return 0;
+  const match = /^(?:season|series|staffel|saison|temporada|stagione|s)[\s._-]*(\d{1,3})$/i.exec(folderName.trim());
+  return match ? Number(match[1]) : null;
+}
+
+/** Folders and file suffixes Jellyfin/Plex treat as extras, not the title itself. */
+const EXTRA_FOLDERS = new Set([
+  'extras', 'featurettes', 'behind the scenes', 'deleted scenes', 'interviews', 'scenes', 'shorts', 'trailers', 'samples', 'sample', 'other',
+]);
+export function isExtrasFolder(folderName: string): boolean {
+  return EXTRA_FOLDERS.has(folderName.trim().toLowerCase());
+}
+export function isExtraFile(baseName: string): boolean {
+  return /[-._ ](trailer|sample|featurette|behindthescenes|deleted|interview|scene|short|extra)$/i.test(baseName);
+}
+
+/** The resolution a file name announces ("… - 1080p", "2160p", "4K"), else unknown. */
+export function qualityFromName(name: string): Quality {
+  if (/(?:^|[^a-z0-9])(2160p|4k|uhd)(?:[^a-z0-9]|$)/i.test(name)) return '4k';
+  const match = /(?:^|[^a-z0-9])(1080|720|480|360)[pi](?:[^a-z0-9]|$)/i.exec(name);
+  return match ? (match[1] as Quality) : 'unknown';
+}
+
+/** Equal for names a viewer would call the same title ("Spider-Man: No Way Home" = "Spider-Man - No Way Home"). */
+export function titleKey(title: string): string {
+  return foldForSearch(title);
+}
+
+const THREE_LETTER: Readonly<Record<string, string>> = {
+  eng: 'en', fre: 'fr', fra: 'fr', spa: 'es', ger: 'de', deu: 'de', ita: 'it', por: 'pt', dut: 'nl', nld: 'nl',
+  swe: 'sv', nor: 'no', nob: 'nb', dan: 'da', fin: 'fi', pol: 'pl', cze: 'cs', ces: 'cs', hun: 'hu', rum: 'ro',
+  ron: 'ro', gre: 'el', ell: 'el', tur: 'tr', rus: 'ru', ukr: 'uk', ara: 'ar', heb: 'he', per: 'fa', fas: 'fa',
+  hin: 'hi', jpn: 'ja', kor: 'ko', chi: 'zh', zho: 'zh', vie: 'vi', tha: 'th', ind: 'id', may: 'ms', msa: 'ms',
+};
+const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
+  english: 'en', french: 'fr', francais: 'fr', spanish: 'es', espanol: 'es', german: 'de', deutsch: 'de', italian: 'it',
+  portuguese: 'pt', dutch: 'nl', swedish: 'sv', norwegian: 'no', danish: 'da', finnish: 'fi', polish: 'pl',
+  czech: 'cs', hungarian: 'hu', romanian: 'ro', greek: 'el', turkish: 'tr', russian: 'ru', ukrainian: 'uk',
+  arabic: 'ar', hebrew: 'he', persian: 'fa', hindi: 'hi', japanese: 'ja', korean: 'ko', chinese: 'zh',
+  vietnamese: 'vi', thai: 'th', indonesian: 'id',
+};
+
+/**
+ * The language of a subtitle file from the words after the video's name: `en`, `pt-BR`, `eng`, `English`,
+ * with flags like `forced`/`sdh` around it. `und` when none is given.
+ */
+export function subtitleLanguage(tags: readonly string[]): string {
+  for (const raw of tags) {
+    const tag = raw.toLowerCase();
+    if (/^[a-z]{2}$/.test(tag) && !['cc'].includes(tag)) return tag;
+    if (/^[a-z]{2}[-_][a-z]{2,4}$/.test(tag)) return `${tag.slice(0, 2)}-${tag.slice(3).toUpperCase()}`;
+    if (THREE_LETTER[tag]) return THREE_LETTER[tag];
+    if (LANGUAGE_NAMES[foldForSearch(tag)]) return LANGUAGE_NAMES[foldForSearch(tag)]!;
+  }
+  return 'und';
+}

@@ -1,0 +1,188 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  SCRAPE_TOKEN_HEADER,
+  ScrapeEmbedQuery,
+  ScrapeQuery,
+  ScrapeSourceQuery,
+  scrapeAllEvents,
+  scrapeEmbedEvents,
+  scrapeSourceEvents,
+  sourcePaths,
+  sourcesEndpoints as e,
+} from '@marquee/contract';
+import { describeError, NotFoundError, type ScrapeMedia } from '@marquee/providers';
+import { AppError } from '../../errors.ts';
+import { contractRoute } from '../../plugins/contract-route.ts';
+import { EventStream } from './event-stream.ts';
+import { sendMediaFile } from './media-files.ts';
+import type { SourcesService } from './sources.service.ts';
+
+/** The media a scrape query names (the contract has already checked that a show names its episode). */
+export function scrapeMediaOf(query: ScrapeQuery | ScrapeSourceQuery): ScrapeMedia {
+  const common = {
+    title: query.title,
+    releaseYear: query.releaseYear ?? 0,
+    tmdbId: query.tmdbId,
+    ...(query.imdbId ? { imdbId: query.imdbId } : {}),
+  };
+  if (query.type === 'movie') return { ...common, type: 'movie' };
+  return {
+    ...common,
+    type: 'show',
+    season: { number: query.seasonNumber!, tmdbId: query.seasonTmdbId! },
+    episode: { number: query.episodeNumber!, tmdbId: query.episodeTmdbId! },
+  };
+}
+
+const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+function tokenOf(request: FastifyRequest, query: { token?: string | undefined }): string | undefined {
+  const header = request.headers[SCRAPE_TOKEN_HEADER];
+  return query.token ?? (typeof header === 'string' && header ? header : undefined);
+}
+
+/** CORS for the scrape API: the family's clients on other origins read it (and the X-Token header). */
+function streamHeaders(reply: FastifyReply, freshToken: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { 'access-control-expose-headers': 'X-Token' };
+  if (!reply.hasHeader('access-control-allow-origin')) headers['access-control-allow-origin'] = '*';
+  if (freshToken) headers['x-token'] = freshToken;
+  return headers;
+}
+
+/** Error event data: the family's clients recognise NotFoundError by name; never a stack trace. */
+function errorEventData(error: unknown) {
+  const info = describeError(error);
+  return { ...info, code: error instanceof NotFoundError ? ('media_not_found' as const) : ('scrape_failed' as const) };
+}
+
+export function registerSourcesRoutes(app: FastifyInstance, service: SourcesService): void {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const streamDescription = 'Answers text/event-stream; see the contract (packages/contract/src/sources.ts) for events.';
+
+  typed.get(
+    e.scrape.path,
+    { schema: { summary: e.scrape.summary, description: streamDescription, querystring: ScrapeQuery } },
+    async (request, reply) => {
+      const media = scrapeMediaOf(request.query);
+      await service.assertAvailable(media);
+      const { freshToken } = await service.authorize(tokenOf(request, request.query), request.ip);
+      const stream = new EventStream(request, reply, scrapeAllEvents, streamHeaders(reply, freshToken));
+      if (freshToken) stream.send('token', freshToken);
+      try {
+        const sourceOrder = request.query.sourceOrder?.split(',').map((s) => s.trim()).filter(Boolean);
+        const output = await service.scrapeAll(media, {
+          origin: originOf(request),
+          signal: stream.signal,
+          ...(sourceOrder?.length ? { sourceOrder } : {}),
+          events: {
+            init: (event) => stream.send('init', event),
+            start: (id) => stream.send('start', id),
+            update: (event) => stream.send('update', event),
+            discoverEmbeds: (event) => stream.send('discoverEmbeds', event),
+          },
+        });
+        if (output) stream.end('completed', output);
+        else stream.end('noOutput', '');
+      } catch (error) {
+        if (!stream.ended) request.log.warn({ err: error }, 'scrape failed');
+        stream.end('error', errorEventData(error));
+      }
+    },
+  );
+
+  typed.get(
+    e.scrapeSource.path,
+    { schema: { summary: e.scrapeSource.summary, description: streamDescription, querystring: ScrapeSourceQuery } },
+    async (request, reply) => {
+      const media = scrapeMediaOf(request.query);
+      if (!service.hasSource(request.query.id)) throw notFoundProvider('source', request.query.id);
+      await service.assertAvailable(media);
+      const { freshToken } = await service.authorize(tokenOf(request, request.query), request.ip);
+      const stream = new EventStream(request, reply, scrapeSourceEvents, streamHeaders(reply, freshToken));
+      if (freshToken) stream.send('token', freshToken);
+      try {
+        const output = await service.scrapeSource(request.query.id, media, {
+          origin: originOf(request),
+          signal: stream.signal,
+          events: { update: (event) => stream.send('update', event) },
+        });
+        stream.end('completed', output);
+      } catch (error) {
+        stream.end('error', errorEventData(error));
+      }
+    },
+  );
+
+  typed.get(
+    e.scrapeEmbed.path,
+    { schema: { summary: e.scrapeEmbed.summary, description: streamDescription, querystring: ScrapeEmbedQuery } },
+    async (request, reply) => {
+      if (!service.hasEmbed(request.query.id)) throw notFoundProvider('embed', request.query.id);
+      const { freshToken } = await service.authorize(tokenOf(request, request.query), request.ip);
+      const stream = new EventStream(request, reply, scrapeEmbedEvents, streamHeaders(reply, freshToken));
+      if (freshToken) stream.send('token', freshToken);
+      try {
+        const output = await service.scrapeEmbed(request.query.id, request.query.url, {
+          origin: originOf(request),
+          signal: stream.signal,
+          events: { update: (event) => stream.send('update', event) },
+        });
+        stream.end('completed', output);
+      } catch (error) {
+        stream.end('error', errorEventData(error));
+      }
+    },
+  );
+
+  // Preflight for cross-origin clients that send the X-Token header.
+  for (const url of [e.scrape.path, e.scrapeSource.path, e.scrapeEmbed.path]) {
+    app.options(url, { schema: { hide: true } }, async (_request, reply) =>
+      reply
+        .status(204)
+        .header('access-control-allow-origin', reply.getHeader('access-control-allow-origin') ?? '*')
+        .header('access-control-allow-methods', 'GET, OPTIONS')
+        .header('access-control-allow-headers', 'X-Token')
+        .header('access-control-max-age', '600')
+        .send(),
+    );
+  }
+
+  contractRoute(app, e.providerMetadata, async (_input, _request, reply) => {
+    if (!reply.hasHeader('access-control-allow-origin')) reply.header('access-control-allow-origin', '*');
+    return service.metadata();
+  });
+
+  typed.get(
+    `${sourcePaths.sampleAssets}/*`,
+    { schema: { summary: 'Sample media (MP4, HLS, captions) with range requests', params: z.object({ '*': z.string() }) } },
+    async (request, reply) => {
+      const { dir, fileName } = service.sampleFile(request.params['*']);
+      return sendMediaFile(request, reply, { dir, fileName, cacheControl: 'public, max-age=86400' });
+    },
+  );
+
+  typed.get(
+    sourcePaths.libraryFile,
+    {
+      schema: {
+        summary: 'A video or subtitle file of the media library, with range requests',
+        params: z.object({ fileId: z.string().max(64), name: z.string().max(1024) }),
+      },
+    },
+    async (request, reply) => {
+      const file = await service.libraryFile(request.params.fileId);
+      const slash = Math.max(file.path.lastIndexOf('/'), file.path.lastIndexOf('\\'));
+      return sendMediaFile(request, reply, {
+        dir: file.path.slice(0, slash),
+        fileName: file.path.slice(slash + 1),
+        cacheControl: 'private, max-age=3600',
+      });
+    },
+  );
+}
+
+function notFoundProvider(kind: 'source' | 'embed', id: string): AppError {
+  return new AppError(404, 'source_not_found', `No ${kind} "${id}" on this instance`);
+}

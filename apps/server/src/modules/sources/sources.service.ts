@@ -1,0 +1,179 @@
+import path from 'node:path';
+import type { ProviderMetaWire } from '@marquee/contract';
+import { sourcePaths } from '@marquee/contract';
+import {
+  makeLinksSource,
+  makeProviders,
+  makeSampleEmbeds,
+  makeSampleSource,
+  makeStandardFetcher,
+  targets,
+  type Embed,
+  type EmbedOutput,
+  type FetchLike,
+  type FullScraperEvents,
+  type IndividualScraperEvents,
+  type ProviderControls,
+  type RunOutput,
+  type ScrapeMedia,
+  type Sourcerer,
+  type SourcererOutput,
+} from '@marquee/providers';
+import { AppError } from '../../errors.ts';
+import type { LibraryIndexer, LibrarySubtitle, LibraryVideo } from './library-index.ts';
+import { makeLibrarySource } from './library-source.ts';
+import type { LinksFile } from './links-file.ts';
+import type { ScrapeTokens } from './scrape-token.ts';
+import type { TakedownList } from './takedown.ts';
+
+/** Longest a single provider may take in one run (a stuck host must not hold the viewer forever). */
+export const PROVIDER_TIMEOUT_MS = 15_000;
+
+/**
+ * Checks a human-verification token; the captcha module's verifier fits. Throws an AppError with a
+ * captcha_* code when the token is missing or wrong.
+ */
+export interface HumanCheck {
+  readonly provider: string;
+  verify(token: string | undefined, remoteIp: string): Promise<void>;
+}
+
+export interface SourcesServiceOptions {
+  /** Folder of the sample media (apps/server/assets/samples). */
+  samplesDir: string;
+  library?: LibraryIndexer;
+  links?: LinksFile;
+  takedown: TakedownList;
+  sourceOrder: readonly string[];
+  disabledSources: readonly string[];
+  fetch: FetchLike;
+  /** When set, scraping needs a solved captcha or a scrape token. */
+  scrapeGate?: { humanCheck: HumanCheck; tokens: ScrapeTokens };
+}
+
+export interface RunOptions {
+  /** Origin of the request (`https://host`): stream URLs are absolute so any player can use them. */
+  origin: string;
+  signal?: AbortSignal;
+}
+
+const libraryFilePath = (id: string, name: string) =>
+  sourcePaths.libraryFile.replace(':fileId', encodeURIComponent(id)).replace(':name', encodeURIComponent(name));
+
+/** Owns the scrape rules: which providers run and in what order, takedowns, and the captcha gate. */
+export class SourcesService {
+  constructor(private readonly o: SourcesServiceOptions) {}
+
+  get samplesDir(): string {
+    return this.o.samplesDir;
+  }
+
+  /** The providers for one request; cheap to build, and their URLs carry the request's origin. */
+  controls(origin: string): ProviderControls {
+    const sources: Sourcerer[] = [];
+    const embeds: Embed[] = [];
+    if (this.o.library) {
+      sources.push(makeLibrarySource(this.o.library, (file) => `${origin}${libraryFilePath(file.id, file.name)}`));
+    }
+    if (this.o.links) sources.push(makeLinksSource(this.o.links));
+    const sample = { assetsUrl: `${origin}${sourcePaths.sampleAssets}` };
+    sources.push(makeSampleSource(sample));
+    embeds.push(...makeSampleEmbeds(sample));
+    const disabled = new Set(this.o.disabledSources);
+    const off = <T extends { id: string }>(p: T) => (disabled.has(p.id) ? { ...p, disabled: true } : p);
+    return makeProviders({
+      sources: sources.map(off),
+      embeds: embeds.map(off),
+      fetcher: makeStandardFetcher(this.o.fetch),
+      // Streams found here are played by a browser without the extension.
+      target: targets.BROWSER,
+      sourceOrder: this.o.sourceOrder,
+      timeoutMs: PROVIDER_TIMEOUT_MS,
+    });
+  }
+
+  /** `[embeds, sources]`, as the app family's `/metadata`. */
+  metadata(): [ProviderMetaWire[], ProviderMetaWire[]] {
+    const controls = this.controls('http://localhost');
+    return [controls.listEmbeds(), controls.listSources()];
+  }
+
+  hasSource(id: string): boolean {
+    return this.controls('http://localhost').getMetadata(id)?.type === 'source';
+  }
+
+  hasEmbed(id: string): boolean {
+    return this.controls('http://localhost').getMetadata(id)?.type === 'embed';
+  }
+
+  /** Taken-down titles answer "Media has been removed" (HTTP 451) before anything is scraped. */
+  async assertAvailable(media: Pick<ScrapeMedia, 'type' | 'tmdbId'>): Promise<void> {
+    if (await this.o.takedown.isRemoved(media.type, media.tmdbId)) {
+      throw new AppError(451, 'media_removed', 'Media has been removed');
+    }
+  }
+
+  /**
+   * The captcha gate of server-side scraping. Accepts `jwt|<token>` while it is valid, or a solved
+   * captcha as `<provider>|<token>` (then answers a fresh JWT for the client to reuse).
+   */
+  async authorize(rawToken: string | undefined, remoteIp: string): Promise<{ freshToken?: string }> {
+    const gate = this.o.scrapeGate;
+    if (!gate) return {};
+    if (!rawToken) throw new AppError(401, 'captcha_required', 'Human verification is required before scraping');
+    const bar = rawToken.indexOf('|');
+    const kind = bar === -1 ? '' : rawToken.slice(0, bar);
+    const value = bar === -1 ? rawToken : rawToken.slice(bar + 1);
+    if (kind === 'jwt') {
+      if (await gate.tokens.isValid(value)) return {};
+      throw new AppError(401, 'captcha_invalid', 'The scrape token has expired or is not valid');
+    }
+    if (kind !== gate.humanCheck.provider && kind !== 'captcha') {
+      throw new AppError(401, 'captcha_invalid', `Expected a ${gate.humanCheck.provider} token or a scrape token`);
+    }
+    try {
+      await gate.humanCheck.verify(value, remoteIp);
+    } catch (error) {
+      // The verifier speaks for sign-up (400); for a stream the family's clients expect 401.
+      if (error instanceof AppError && error.status === 400) throw new AppError(401, error.code, error.message);
+      throw error;
+    }
+    return { freshToken: await gate.tokens.issue() };
+  }
+
+  async scrapeAll(
+    media: ScrapeMedia,
+    o: RunOptions & { events: FullScraperEvents; sourceOrder?: readonly string[] },
+  ): Promise<RunOutput | null> {
+    return this.controls(o.origin).runAll({
+      media,
+      events: o.events,
+      ...(o.sourceOrder ? { sourceOrder: o.sourceOrder } : {}),
+      ...(o.signal ? { signal: o.signal } : {}),
+    });
+  }
+
+  async scrapeSource(id: string, media: ScrapeMedia, o: RunOptions & { events: IndividualScraperEvents }): Promise<SourcererOutput> {
+    return this.controls(o.origin).runSourceScraper({ id, media, events: o.events, ...(o.signal ? { signal: o.signal } : {}) });
+  }
+
+  async scrapeEmbed(id: string, url: string, o: RunOptions & { events: IndividualScraperEvents }): Promise<EmbedOutput> {
+    return this.controls(o.origin).runEmbedScraper({ id, url, events: o.events, ...(o.signal ? { signal: o.signal } : {}) });
+  }
+
+  /** A library file by its id, or a 404 (also when the instance has no library). */
+  async libraryFile(id: string): Promise<LibraryVideo | LibrarySubtitle> {
+    const file = /^[A-Za-z0-9_-]{22}$/.test(id) && this.o.library ? await this.o.library.file(id) : null;
+    if (!file) throw new AppError(404, 'file_not_found', 'No such media file');
+    return file;
+  }
+
+  /** Splits a sample asset path (`hls/360p/seg-0.ts`) into folder and name, refusing anything odd. */
+  sampleFile(relative: string): { dir: string; fileName: string } {
+    if (!/^(?:[a-z0-9][a-z0-9_-]*\/){0,3}[a-z0-9][a-z0-9_.-]*$/i.test(relative) || relative.includes('..')) {
+      throw new AppError(404, 'file_not_found', 'No such sample file');
+    }
+    const segments = relative.split('/');
+    return { dir: path.join(this.o.samplesDir, ...segments.slice(0, -1)), fileName: segments.at(-1)! };
+  }
+}

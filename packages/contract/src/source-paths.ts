@@ -1,0 +1,82 @@
+/**
+ * Scrape API and source media paths, event names and small helpers, schema-free so the web app can
+ * import them without the schema library (decision 003). The scrape API keeps the app family's paths at
+ * the root: a client that knows a "provider API" base URL appends `/scrape`, `/metadata` to it.
+ */
+export const sourcePaths = {
+  scrape: '/scrape',
+  scrapeSource: '/scrape/source',
+  scrapeEmbed: '/scrape/embed',
+  providerMetadata: '/metadata',
+  /** Prefix of the sample media (`/api/sources/sample/hls/master.m3u8` …). */
+  sampleAssets: '/api/sources/sample',
+  /** A file of the operator's media library, by an opaque id (the name is only for people reading URLs). */
+  libraryFile: '/api/sources/library/:fileId/:name',
+} as const;
+
+/** Request and response header carrying the scrape token (see ScrapeToken below). */
+export const SCRAPE_TOKEN_HEADER = 'x-token';
+
+/**
+ * Events of the scrape streams (text/event-stream), in the order they can appear:
+ * `token` (a fresh token to reuse, also sent as the X-Token response header), `init`, then per provider
+ * `start` and `update` (with `discoverEmbeds` when a source found embeds), and exactly one terminal event:
+ * `completed` (the result), `noOutput` (nothing found) or `error`. A plain `message` event (no name) is
+ * never sent: the family's clients treat one as a stream that closed improperly.
+ */
+export const scrapeEventNames = [
+  'token',
+  'init',
+  'start',
+  'update',
+  'discoverEmbeds',
+  'completed',
+  'noOutput',
+  'error',
+] as const;
+export type ScrapeEventName = (typeof scrapeEventNames)[number];
+export const terminalScrapeEvents: readonly ScrapeEventName[] = ['completed', 'noOutput', 'error'];
+
+export const scrapeStatuses = ['pending', 'success', 'notfound', 'failure'] as const;
+export type ScrapeStatusName = (typeof scrapeStatuses)[number];
+
+/**
+ * How a scrape request proves its caller, sent as the `token` query parameter or the X-Token header:
+ * `altcha|<payload>` (or `turnstile|…`, `recaptcha|…`, per the instance's captcha) once, then the
+ * `jwt|<token>` the server answered with until it expires.
+ */
+export type ScrapeTokenKind = 'jwt' | 'altcha' | 'turnstile' | 'recaptcha';
+export const formatScrapeToken = (kind: ScrapeTokenKind, value: string) => `${kind}|${value}`;
+
+export interface ScrapeMediaParams {
+  type: 'movie' | 'show';
+  title: string;
+  releaseYear?: number | null;
+  tmdbId: string;
+  imdbId?: string | null;
+  season?: { number: number; tmdbId: string };
+  episode?: { number: number; tmdbId: string };
+}
+
+/**
+ * Query of `/scrape` (and, with `id`, of `/scrape/source`) for a media, as the family's clients send it;
+ * pass it to `new URLSearchParams(…)`.
+ */
+export function scrapeQuery(
+  media: ScrapeMediaParams,
+  extra: { id?: string; token?: string; sourceOrder?: readonly string[] } = {},
+): Record<string, string> {
+  const query: Record<string, string> = { type: media.type, title: media.title, tmdbId: media.tmdbId };
+  if (media.releaseYear) query.releaseYear = String(media.releaseYear);
+  if (media.imdbId) query.imdbId = media.imdbId;
+  if (media.type === 'show' && media.season && media.episode) {
+    query.seasonNumber = String(media.season.number);
+    query.seasonTmdbId = media.season.tmdbId;
+    query.episodeNumber = String(media.episode.number);
+    query.episodeTmdbId = media.episode.tmdbId;
+  }
+  if (extra.id) query.id = extra.id;
+  if (extra.token) query.token = extra.token;
+  if (extra.sourceOrder?.length) query.sourceOrder = extra.sourceOrder.join(',');
+  return query;
+}

@@ -1,0 +1,216 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.ts';
+import { ErrorCode } from './errors.ts';
+import { sourcePaths } from './source-paths.ts';
+
+// Wire shapes of the scrape API: the same as `@marquee/providers` types (a server test checks they agree).
+
+export const CaptionSchema = z.object({
+  id: z.string(),
+  language: z.string(),
+  url: z.string(),
+  type: z.enum(['srt', 'vtt']),
+  needsProxy: z.boolean(),
+  opensubtitles: z.boolean(),
+});
+export type CaptionWire = z.infer<typeof CaptionSchema>;
+
+export const QualitySchema = z.enum(['4k', '1080', '720', '480', '360', 'unknown']);
+export const StreamFileSchema = z.object({
+  type: z.enum(['mp4', 'webm']),
+  url: z.string(),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+
+const streamBase = {
+  id: z.string(),
+  flags: z.array(z.enum(['cors-allowed', 'ip-locked'])),
+  captions: z.array(CaptionSchema),
+  headers: z.record(z.string(), z.string()).optional(),
+  preferredHeaders: z.record(z.string(), z.string()).optional(),
+  /** Made by the project (test pattern): the player labels it as a sample. */
+  isSample: z.boolean().optional(),
+};
+
+export const StreamSchema = z.discriminatedUnion('type', [
+  z.object({ ...streamBase, type: z.literal('hls'), playlist: z.string() }),
+  z.object({
+    ...streamBase,
+    type: z.literal('file'),
+    qualities: z.partialRecord(QualitySchema, StreamFileSchema),
+  }),
+]);
+export type StreamWire = z.infer<typeof StreamSchema>;
+
+export const RunOutputSchema = z.object({
+  sourceId: z.string(),
+  embedId: z.string().optional(),
+  stream: StreamSchema,
+});
+export const SourceOutputSchema = z.object({
+  embeds: z.array(z.object({ embedId: z.string(), url: z.string() })),
+  stream: z.array(StreamSchema).optional(),
+});
+export const EmbedOutputSchema = z.object({ stream: z.array(StreamSchema) });
+
+export const ProviderMetaSchema = z.object({
+  type: z.enum(['source', 'embed']),
+  id: z.string(),
+  name: z.string(),
+  rank: z.number(),
+  mediaTypes: z.array(z.enum(['movie', 'show'])).optional(),
+});
+export type ProviderMetaWire = z.infer<typeof ProviderMetaSchema>;
+
+// ---- events ----
+
+/** Data of `error` events and of failed providers: never a stack trace. */
+export const ScrapeErrorInfo = z.object({
+  name: z.string(),
+  message: z.string(),
+  code: ErrorCode.optional(),
+});
+export const UpdateEventSchema = z.object({
+  id: z.string(),
+  percentage: z.number().min(0).max(100),
+  status: z.enum(['pending', 'success', 'notfound', 'failure']),
+  error: ScrapeErrorInfo.optional(),
+  reason: z.string().optional(),
+});
+export const InitEventSchema = z.object({ sourceIds: z.array(z.string()) });
+export const DiscoverEmbedsEventSchema = z.object({
+  sourceId: z.string(),
+  embeds: z.array(z.object({ id: z.string(), embedScraperId: z.string() })),
+});
+
+const common = {
+  /** A JWT to send back as `jwt|<token>` until it expires (also in the X-Token response header). */
+  token: z.string(),
+  update: UpdateEventSchema,
+  /** Nothing was found (the data is an empty JSON string). */
+  noOutput: z.literal(''),
+  error: ScrapeErrorInfo,
+};
+
+/** Data of each event of `GET /scrape`, by event name. */
+export const scrapeAllEvents = {
+  ...common,
+  init: InitEventSchema,
+  start: z.string(),
+  discoverEmbeds: DiscoverEmbedsEventSchema,
+  completed: RunOutputSchema,
+};
+/** Data of each event of `GET /scrape/source`. */
+export const scrapeSourceEvents = { ...common, completed: SourceOutputSchema };
+/** Data of each event of `GET /scrape/embed`. */
+export const scrapeEmbedEvents = { ...common, completed: EmbedOutputSchema };
+
+export type ScrapeEventData<M extends Record<string, z.ZodType>> = { [K in keyof M]: z.infer<M[K]> };
+export type ScrapeAllEventData = ScrapeEventData<typeof scrapeAllEvents>;
+export type ScrapeSourceEventData = ScrapeEventData<typeof scrapeSourceEvents>;
+export type ScrapeEmbedEventData = ScrapeEventData<typeof scrapeEmbedEvents>;
+
+/** One event of a stream as `{event, data}`, for documentation and for clients that validate. */
+function eventUnion<M extends Record<string, z.ZodType>>(events: M) {
+  const options = Object.entries(events).map(([event, data]) => z.object({ event: z.literal(event), data }));
+  return z.discriminatedUnion(
+    'event',
+    options as unknown as [
+      z.ZodObject<{ event: z.ZodLiteral<string> }>,
+      ...z.ZodObject<{ event: z.ZodLiteral<string> }>[],
+    ],
+  );
+}
+
+// ---- queries ----
+
+const tmdbId = z.string().regex(/^\d{1,10}$/, 'must be a numeric TMDB id');
+const mediaFields = {
+  type: z.enum(['movie', 'show']),
+  title: z.string().trim().min(1).max(300),
+  releaseYear: z.coerce.number().int().min(1800).max(3000).optional(),
+  tmdbId,
+  imdbId: z.string().max(20).optional(),
+  seasonNumber: z.coerce.number().int().min(0).max(9999).optional(),
+  seasonTmdbId: tmdbId.optional(),
+  episodeNumber: z.coerce.number().int().min(0).max(99999).optional(),
+  episodeTmdbId: tmdbId.optional(),
+};
+const tokenField = {
+  /** Same as the X-Token header: `altcha|…` once, then `jwt|…`. */
+  token: z.string().max(8192).optional(),
+};
+
+type MediaQueryShape = {
+  type: 'movie' | 'show';
+  seasonNumber?: number;
+  seasonTmdbId?: string;
+  episodeNumber?: number;
+  episodeTmdbId?: string;
+};
+const requireEpisode = (value: MediaQueryShape, ctx: z.RefinementCtx) => {
+  if (value.type !== 'show') return;
+  for (const key of ['seasonNumber', 'seasonTmdbId', 'episodeNumber', 'episodeTmdbId'] as const) {
+    if (value[key] === undefined)
+      ctx.addIssue({ code: 'custom', path: [key], message: 'required for a show (missing show data)' });
+  }
+};
+
+export const ScrapeQuery = z
+  .object({
+    ...mediaFields,
+    ...tokenField,
+    /** Marquee extension: the viewer's source order, comma-separated ids tried first. */
+    sourceOrder: z.string().max(1000).optional(),
+  })
+  .superRefine(requireEpisode);
+export type ScrapeQuery = z.infer<typeof ScrapeQuery>;
+
+export const ScrapeSourceQuery = z
+  .object({ ...mediaFields, ...tokenField, id: z.string().min(1).max(100) })
+  .superRefine(requireEpisode);
+export type ScrapeSourceQuery = z.infer<typeof ScrapeSourceQuery>;
+
+export const ScrapeEmbedQuery = z.object({
+  ...tokenField,
+  id: z.string().min(1).max(100),
+  url: z.string().min(1).max(4096),
+});
+export type ScrapeEmbedQuery = z.infer<typeof ScrapeEmbedQuery>;
+
+// ---- endpoints ----
+
+/**
+ * The scrape endpoints answer `text/event-stream`; `response` describes one event. Errors found before the
+ * stream starts (bad query 400, captcha 401/403, removed media 451, unknown provider 404) are ordinary
+ * JSON error bodies; later ones arrive as an `error` event.
+ */
+export const sourcesEndpoints = {
+  scrape: defineEndpoint({
+    method: 'GET',
+    path: sourcePaths.scrape,
+    summary: 'Scrape every source for a media (server-sent events)',
+    query: ScrapeQuery,
+    response: eventUnion(scrapeAllEvents),
+  }),
+  scrapeSource: defineEndpoint({
+    method: 'GET',
+    path: sourcePaths.scrapeSource,
+    summary: 'Scrape one source for a media (server-sent events)',
+    query: ScrapeSourceQuery,
+    response: eventUnion(scrapeSourceEvents),
+  }),
+  scrapeEmbed: defineEndpoint({
+    method: 'GET',
+    path: sourcePaths.scrapeEmbed,
+    summary: 'Scrape one embed URL (server-sent events)',
+    query: ScrapeEmbedQuery,
+    response: eventUnion(scrapeEmbedEvents),
+  }),
+  providerMetadata: defineEndpoint({
+    method: 'GET',
+    path: sourcePaths.providerMetadata,
+    summary: 'Sources and embeds of this instance, as [embeds, sources]',
+    response: z.tuple([z.array(ProviderMetaSchema), z.array(ProviderMetaSchema)]),
+  }),
+} as const;

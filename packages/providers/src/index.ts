@@ -1,0 +1,17 @@
+export * from './base.ts';
+export * from './controls.ts';
+export * from './errors.ts';
+export * from './events.ts';
+export * from './media.ts';
+export * from './meta.ts';
+export * from './order.ts';
+export * from './runner.ts';
+export * from './streams.ts';
+export * from './targets.ts';
+export * from './fetchers/types.ts';
+export { FetchError, makeFullUrl, makeUseableFetcher } from './fetchers/common.ts';
+export * from './fetchers/standard.ts';
+export * from './fetchers/proxy.ts';
+export * from './fetchers/extension.ts';
+export * from './providers/sample.ts';
+export * from './providers/links.ts';
