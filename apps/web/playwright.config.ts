@@ -5,6 +5,9 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 4180);
 const dataDir = mkdtempSync(path.join(tmpdir(), 'marquee-e2e-'));
+/** A second instance with ALTCHA registration captcha (e2e/captcha.spec.ts). */
+const altchaPort = Number(process.env.E2E_ALTCHA_PORT ?? 4181);
+const altchaDataDir = mkdtempSync(path.join(tmpdir(), 'marquee-e2e-altcha-'));
 
 // Debian's Chromium, never a downloaded browser (see README: apt-get install -y chromium).
 const chromiumArgs = [
@@ -25,24 +28,45 @@ export default defineConfig({
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
     trace: 'retain-on-failure',
   },
-  webServer: {
-    command: 'npx tsx src/main.ts',
-    cwd: '../server',
-    url: `http://127.0.0.1:${port}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      DMCA_EMAIL: 'dmca@marquee.test',
-      CAPTCHA_PROVIDER: 'none',
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      TMDB_API_KEY: '',
-      // Nothing listens there: old JustWatch keys must fail cleanly offline.
-      JUSTWATCH_URL: 'http://127.0.0.1:9',
+  webServer: [
+    {
+      command: 'npx tsx src/main.ts',
+      cwd: '../server',
+      url: `http://127.0.0.1:${port}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        DMCA_EMAIL: 'dmca@marquee.test',
+        CAPTCHA_PROVIDER: 'none',
+        DATABASE_URL: '',
+        REDIS_URL: '',
+        TMDB_API_KEY: '',
+        // Nothing listens there: old JustWatch keys must fail cleanly offline.
+        JUSTWATCH_URL: 'http://127.0.0.1:9',
+      },
     },
-  },
+    {
+      command: 'npx tsx src/main.ts',
+      cwd: '../server',
+      url: `http://127.0.0.1:${altchaPort}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        PORT: String(altchaPort),
+        HOST: '127.0.0.1',
+        DATA_DIR: altchaDataDir,
+        LOG_LEVEL: 'warn',
+        CAPTCHA_PROVIDER: 'altcha',
+        ALTCHA_MAX_NUMBER: '20000',
+        DATABASE_URL: '',
+        REDIS_URL: '',
+        TMDB_API_KEY: '',
+        JUSTWATCH_URL: 'http://127.0.0.1:9',
+      },
+    },
+  ],
 });

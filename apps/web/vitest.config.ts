@@ -1,8 +1,9 @@
 import react from '@vitejs/plugin-react';
 import { defineProject } from 'vitest/config';
+import { firstViewCatalog } from './catalog-plugin.ts';
 
 export default defineProject({
-  plugins: [react()],
+  plugins: [react(), firstViewCatalog()],
   test: {
     name: 'web',
     root: 'apps/web',

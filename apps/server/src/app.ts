@@ -10,6 +10,8 @@ import { APP_VERSION, type RuntimeConfig } from '@marquee/contract';
 import type { Config } from './config.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/database.ts';
 import { registerAccountsAndSync, type AccountsOverrides } from './modules/accounts/accounts.module.ts';
+import { registerAdminRoutes } from './modules/admin/admin.routes.ts';
+import { SelfTestService } from './modules/admin/self-test.service.ts';
 import { registerConfigRoutes } from './modules/config/config.routes.ts';
 import { runtimeConfigFrom } from './modules/config/runtime-config.ts';
 import { registerHealthRoutes } from './modules/health/health.routes.ts';
@@ -19,6 +21,7 @@ import { MetadataCacheRepository } from './modules/metadata/metadata-cache.repos
 import { registerMetadataRoutes } from './modules/metadata/metadata.routes.ts';
 import { MetadataService } from './modules/metadata/metadata.service.ts';
 import { JustWatchClient } from './modules/metadata/justwatch/justwatch.client.ts';
+import { registerMembership, type MembershipOverrides } from './modules/membership/membership.module.ts';
 import { TmdbClient } from './modules/metadata/tmdb/tmdb.client.ts';
 import type { TmdbApi } from './modules/metadata/tmdb/tmdb.types.ts';
 import { registerSources, type SourcesOverrides } from './modules/sources/sources.module.ts';
@@ -37,6 +40,8 @@ export interface AppDependencies {
   accounts?: AccountsOverrides;
   /** Test seams of the sources module (captcha of the scrape gate, sample folder). */
   sources?: SourcesOverrides;
+  /** Test seams of the membership module (payment gateway). */
+  membership?: MembershipOverrides;
 }
 
 export interface App {
@@ -119,8 +124,20 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   registerHealthRoutes(server, database.db);
   registerConfigRoutes(server, runtimeConfig);
   registerMetadataRoutes(server, metadata, images);
-  await registerAccountsAndSync(server, { config, database, now, fetch: deps.fetch, overrides: deps.accounts });
-  await registerSources(server, { config, database, now, fetch: deps.fetch, overrides: deps.sources });
+  const accounts = await registerAccountsAndSync(server, { config, database, now, fetch: deps.fetch, overrides: deps.accounts });
+  const membership = await registerMembership(server, { config, database, now, fetch: deps.fetch, accounts, overrides: deps.membership });
+  const sources = await registerSources(server, { config, database, now, fetch: deps.fetch, overrides: deps.sources, playbackAccess: membership });
+  const selfTest = new SelfTestService({
+    config,
+    database,
+    server,
+    metadataApi: api,
+    redis: accounts.redis,
+    gatewayHealth: () => membership.gatewayHealth(),
+    sources,
+    now: () => now().getTime(),
+  });
+  await registerAdminRoutes(server, { selfTest, authenticator: accounts.auth, customers: accounts.customers });
   await registerWebRoutes(server, config.webDistDir, runtimeConfig);
 
   server.addHook('onClose', async () => {

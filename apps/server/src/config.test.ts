@@ -87,6 +87,8 @@ describe('loadConfig from the environment', () => {
       CAPTCHA_PROVIDER: 'turnstile',
       CAPTCHA_SITE_KEY: 'site-key',
       PAYMENT_GATEWAY: 'shkeeper',
+      SHKEEPER_URL: 'https://pay.example',
+      SHKEEPER_API_KEY: 'key',
       ADMIN_EMAILS: 'a@example.org,b@example.org',
       ALLOW_AUTOPLAY: 'yes',
       HAS_ONBOARDING: '1',
@@ -273,5 +275,36 @@ describe('empty variables mean "not set"', () => {
     expect(
       configError({ DOWNTIME_START: '2026-11-21T12:00:00Z', DOWNTIME_END: '2026-11-21T10:00:00Z' }).message,
     ).toContain('DOWNTIME_END');
+  });
+});
+
+describe('membership settings', () => {
+  it('defaults to seed 001’s plans in USD', () => {
+    const config = loadConfig({});
+    expect(config.plans).toEqual([
+      { id: 1, duration: 12, cost: 30, pref: 'year' },
+      { id: 2, duration: 1, cost: 2.99, pref: 'month' },
+    ]);
+    expect(config.PAYMENT_CURRENCY).toBe('USD');
+  });
+
+  it('reads PLANS as JSON from the environment and as a list from CONFIG_FILE', () => {
+    expect(loadConfig({ PLANS: '[{"id":7,"duration":3,"cost":8.5}]' }).plans).toEqual([{ id: 7, duration: 3, cost: 8.5 }]);
+    const dir = mkdtempSync(path.join(tmpdir(), 'marquee-plans-'));
+    const file = path.join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ PLANS: [{ id: 1, duration: 6, cost: 12, pref: 'month' }], ADMIN_EMAILS: ['a@example.org'] }));
+    const config = loadConfig({ CONFIG_FILE: file });
+    expect(config.plans).toEqual([{ id: 1, duration: 6, cost: 12, pref: 'month' }]);
+    expect(config.ADMIN_EMAILS).toEqual(['a@example.org']);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses bad PLANS and a SHKeeper gateway without its address and key', () => {
+    expect(() => loadConfig({ PLANS: 'cheap' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PLANS: '[]' })).toThrow(/PLANS/);
+    expect(() => loadConfig({ PLANS: '[{"id":1,"duration":0,"cost":3}]' })).toThrow(/PLANS/);
+    expect(() => loadConfig({ PLANS: '[{"id":1,"duration":1,"cost":3},{"id":1,"duration":2,"cost":5}]' })).toThrow(/unique/);
+    expect(() => loadConfig({ PAYMENT_GATEWAY: 'shkeeper' })).toThrow(/SHKEEPER_URL and SHKEEPER_API_KEY/);
+    expect(loadConfig({ PAYMENT_GATEWAY: 'shkeeper', SHKEEPER_URL: 'http://pay:5000', SHKEEPER_API_KEY: 'k' }).PAYMENT_GATEWAY).toBe('shkeeper');
   });
 });

@@ -92,7 +92,45 @@ const EnvSchema = z.object({
   TAKEDOWN_FILE: optionalString,
   /** Server-side scraping needs a solved captcha (CAPTCHA_PROVIDER); one solve covers ten minutes. */
   SCRAPE_REQUIRES_CAPTCHA: bool.default(false),
+  // ---- memberships (subscription variant) ----
+  /** JSON list of plans `[{"id":1,"duration":12,"cost":30,"pref":"year"}, …]`; default: seed 001's two. */
+  PLANS: optionalString,
+  /** Fiat currency of plan prices and payment requests (SHKeeper always knows USD and EUR). */
+  PAYMENT_CURRENCY: z.enum(['USD', 'EUR']).default('USD'),
+  /** This instance's public address (`https://watch.example`), for the gateway's callback URL; default: the request's. */
+  PUBLIC_URL: z.string().url().optional(),
 });
+
+/** One membership plan as configured (PLANS). */
+export const PlanConfig = z.object({
+  id: z.number().int().positive(),
+  /** Months. */
+  duration: z.number().int().min(1).max(120),
+  cost: z.number().positive().max(1_000_000),
+  pref: z.enum(['month', 'year']).optional(),
+});
+export type PlanConfig = z.infer<typeof PlanConfig>;
+/** Seed 001 §3: plan 1 is 12 months at $30 per year, plan 2 is 1 month at $2.99 per month. */
+export const DEFAULT_PLANS: PlanConfig[] = [
+  { id: 1, duration: 12, cost: 30, pref: 'year' },
+  { id: 2, duration: 1, cost: 2.99, pref: 'month' },
+];
+
+function parsePlans(text: string | undefined): PlanConfig[] {
+  if (text === undefined) return DEFAULT_PLANS;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ConfigError('Invalid configuration: PLANS must be a JSON list of {id, duration, cost, pref}');
+  }
+  const parsed = z.array(PlanConfig).min(1).safeParse(json);
+  if (!parsed.success) {
+    throw new ConfigError(`Invalid configuration: PLANS: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  if (new Set(parsed.data.map((p) => p.id)).size !== parsed.data.length) throw new ConfigError('Invalid configuration: PLANS ids must be unique');
+  return parsed.data;
+}
 
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -101,6 +139,8 @@ export interface Config extends Env {
   dataDir: string;
   /** Absolute path of the built web app. */
   webDistDir: string;
+  /** PLANS, parsed (or the defaults). */
+  plans: PlanConfig[];
 }
 
 export class ConfigError extends Error {}
@@ -122,7 +162,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const known = new Set(Object.keys(EnvSchema.shape));
   const unknown = Object.keys(fromFile).filter((key) => !known.has(key));
   if (unknown.length) throw new ConfigError(`Invalid configuration: unknown setting(s) in CONFIG_FILE: ${unknown.join(', ')}`);
-  for (const [key, value] of Object.entries(fromFile)) merged[key] = Array.isArray(value) ? value.join(',') : String(value);
+  for (const [key, value] of Object.entries(fromFile)) {
+    // Lists of plain values become comma lists; structured values (PLANS) stay JSON.
+    if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)) merged[key] = value.join(',');
+    else merged[key] = typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+  }
   // An empty variable means "not set" (as `FOO= npm start` and compose files produce), never "empty".
   for (const key of known) if (env[key] !== undefined && env[key] !== '') merged[key] = env[key];
   for (const key of known) if (merged[key] === '') delete merged[key];
@@ -139,10 +183,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if ((config.DOWNTIME_START === undefined) !== (config.DOWNTIME_END === undefined)) {
     throw new ConfigError('Invalid configuration: DOWNTIME_START and DOWNTIME_END must be set together');
   }
+  if (config.PAYMENT_GATEWAY === 'shkeeper' && (!config.SHKEEPER_URL || !config.SHKEEPER_API_KEY)) {
+    throw new ConfigError('Invalid configuration: PAYMENT_GATEWAY=shkeeper needs SHKEEPER_URL and SHKEEPER_API_KEY');
+  }
+  const plans = parsePlans(config.PLANS);
   const here = path.dirname(new URL(import.meta.url).pathname);
   return {
     ...config,
     dataDir: path.resolve(config.DATA_DIR),
     webDistDir: path.resolve(config.WEB_DIST_DIR ?? path.join(here, '../../web/dist')),
+    plans,
   };
 }

@@ -30,7 +30,15 @@ const routes: RouteCase[] = [
   { method: 'DELETE', path: (u) => `/users/${u}/progress/1396`, payload: {} },
   { method: 'GET', path: (u) => `/users/${u}/settings` },
   { method: 'PUT', path: (u) => `/users/${u}/settings`, payload: { applicationTheme: 'injected' } },
+  // customer API (issue 6): any account kind
+  { method: 'GET', path: () => '/customers' },
+  { method: 'POST', path: (u) => `/customers/${u}/update`, payload: { fullname: 'Injected' } },
+  { method: 'POST', path: (u) => `/customers/${u}/profiles`, payload: { fullname: 'Injected', icon: 'cat' } },
+  { method: 'POST', path: (u) => `/customers/${u}/suscription`, payload: { planId: 2, criptoName: 'BTC', code: null } },
+  { method: 'POST', path: (u) => `/customers/${u}/subscription`, payload: { planId: 2, criptoName: 'BTC', code: null } },
 ];
+/** Routes about the caller only (no user id): another user's token just reads the other user. */
+const selfOnly = new Set(['/users/@me', '/customers']);
 
 describe(`authorization matrix (${testDialect})`, () => {
   let t: SyncTestApp;
@@ -64,6 +72,8 @@ describe(`authorization matrix (${testDialect})`, () => {
         db.selectFrom('progress_items').selectAll().where('user_id', '=', u).orderBy('id').execute(),
         db.selectFrom('progress_deletions').selectAll().where('user_id', '=', u).execute(),
         db.selectFrom('user_settings').selectAll().where('user_id', '=', u).execute(),
+        db.selectFrom('profiles').selectAll().where('user_id', '=', u).execute(),
+        db.selectFrom('payments').selectAll().where('user_id', '=', u).execute(),
       ]);
       return JSON.stringify(rows);
     };
@@ -106,7 +116,7 @@ describe(`authorization matrix (${testDialect})`, () => {
     expect(await snapshot()).toBe(before);
   });
 
-  it.each(routes.filter((r) => r.path('U', 'S') !== '/users/@me').map((r) => [`${r.method} ${r.path(':uid', ':sid')}`, r] as const))(
+  it.each(routes.filter((r) => !selfOnly.has(r.path('U', 'S'))).map((r) => [`${r.method} ${r.path(':uid', ':sid')}`, r] as const))(
     '%s: 403 with another user’s token, victim untouched',
     async (_name, route) => {
       const before = await snapshot();

@@ -246,6 +246,8 @@ describe(`sync API (${testDialect})`, () => {
         applicationLanguage: null,
         defaultSubtitleLanguage: null,
         proxyUrls: null,
+        enableAutoplay: null,
+        subtitleStyling: null,
       });
       await call('PUT', '/settings', { applicationLanguage: 'nl', applicationTheme: 'teal', proxyUrls: ['https://proxy.example'] });
       const res = await call('PUT', '/settings', { defaultSubtitleLanguage: 'en', applicationTheme: null });
@@ -255,6 +257,8 @@ describe(`sync API (${testDialect})`, () => {
         applicationLanguage: 'nl',
         defaultSubtitleLanguage: 'en',
         proxyUrls: ['https://proxy.example'],
+        enableAutoplay: null,
+        subtitleStyling: null,
       });
       expect(body(await call('GET', '/settings'))).toEqual(body(res));
     });

@@ -1,8 +1,11 @@
 import { createRoot } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
 import { App } from './app/app.tsx';
+import { MigrationScreen } from './components/migration-screen.tsx';
 import { clock } from './lib/clock.ts';
 import { initI18n } from './lib/i18n.ts';
 import { loadRuntimeConfig } from './lib/runtime-config.ts';
+import { initStores, storesNeedMigration } from './stores/index.ts';
 import './index.css';
 
 // `?now=2026-04-20T10:00:00Z` pins the clock (used by the e2e suite to check date rules).
@@ -12,10 +15,22 @@ if (pinned && !Number.isNaN(Date.parse(pinned))) {
   clock.now = () => new Date(Date.now() + offset);
 }
 
+const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
 async function boot() {
   const root = createRoot(document.getElementById('root') as HTMLElement);
   try {
     const [, i18n] = await Promise.all([loadRuntimeConfig(), initI18n()]);
+    // Stored data is migrated before anything reads it; the screen shows while that runs.
+    if (storesNeedMigration()) {
+      root.render(
+        <I18nextProvider i18n={i18n}>
+          <MigrationScreen />
+        </I18nextProvider>,
+      );
+      await nextFrame();
+    }
+    initStores();
     root.render(<App i18n={i18n} />);
   } catch (error) {
     // Nothing can be translated yet: a plain message beats a blank page.

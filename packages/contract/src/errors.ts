@@ -34,6 +34,23 @@ export const errorCodes = [
   'file_not_found',
   'range_not_satisfiable',
   'scrape_failed',
+  // email accounts, profiles, memberships, promo codes
+  'email_taken',
+  'invalid_credentials',
+  'password_mismatch',
+  'wrong_account_kind',
+  'profile_not_found',
+  'profile_limit',
+  'plan_not_found',
+  'crypto_required',
+  'promo_not_found',
+  'promo_used',
+  'promo_reserved',
+  'payment_not_found',
+  'payment_gateway_unavailable',
+  'callback_invalid',
+  'login_required',
+  'membership_required',
 ] as const;
 export const ErrorCode = z.enum(errorCodes);
 export type ErrorCode = z.infer<typeof ErrorCode>;

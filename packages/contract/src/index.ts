@@ -13,6 +13,10 @@ export * from './accounts.ts';
 export * from './sync-rules.ts';
 export * from './sync.ts';
 export * from './source-paths.ts';
+export * from './quality.ts';
 export * from './sources.ts';
+export * from './customer-paths.ts';
+export * from './customers.ts';
+export * from './membership.ts';
 
 export const APP_VERSION = '4.7.0';

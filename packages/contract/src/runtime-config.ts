@@ -18,6 +18,8 @@ export const RuntimeConfig = z.object({
   dmcaEmail: z.string().nullable(),
   captcha: z.object({ provider: CaptchaProvider, siteKey: z.string().nullable() }),
   paymentGateway: z.boolean(),
+  /** PAYMENT_GATEWAY=simulated: the membership page may offer "simulate the payment" (POST …/simulate-paid). */
+  simulatedPayments: z.boolean(),
   /** Provider-downtime notice window, ISO instants. */
   downtime: z.object({ start: z.string(), end: z.string() }).nullable(),
   links: z.object({

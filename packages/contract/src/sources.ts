@@ -125,6 +125,8 @@ function eventUnion<M extends Record<string, z.ZodType>>(events: M) {
 // ---- queries ----
 
 const tmdbId = z.string().regex(/^\d{1,10}$/, 'must be a numeric TMDB id');
+/** Season and episode ids: TMDB's, or the embedded catalog's longer synthetic ones (`1001396001001`). */
+const childId = z.string().regex(/^\d{1,20}$/, 'must be a numeric id');
 const mediaFields = {
   type: z.enum(['movie', 'show']),
   title: z.string().trim().min(1).max(300),
@@ -132,9 +134,9 @@ const mediaFields = {
   tmdbId,
   imdbId: z.string().max(20).optional(),
   seasonNumber: z.coerce.number().int().min(0).max(9999).optional(),
-  seasonTmdbId: tmdbId.optional(),
+  seasonTmdbId: childId.optional(),
   episodeNumber: z.coerce.number().int().min(0).max(99999).optional(),
-  episodeTmdbId: tmdbId.optional(),
+  episodeTmdbId: childId.optional(),
 };
 const tokenField = {
   /** Same as the X-Token header: `altcha|…` once, then `jwt|…`. */

@@ -105,12 +105,25 @@ export const ProgressDeleteResponse = z.object({
 
 // ---- settings ----
 
+/** Caption look (seed 001 §3/§5): opacity and blur 0–1, size a multiplier 0.01–2 (1–200 %). */
+export const SubtitleStyling = z.object({
+  color: z.string().max(32),
+  backgroundOpacity: z.number().min(0).max(1),
+  backgroundBlur: z.number().min(0).max(1),
+  size: z.number().min(0.01).max(2),
+  bold: z.boolean(),
+});
+export type SubtitleStyling = z.infer<typeof SubtitleStyling>;
+
 export const UserSettings = z.object({
   id: z.string(),
   applicationTheme: z.string().nullable(),
   applicationLanguage: z.string().nullable(),
   defaultSubtitleLanguage: z.string().nullable(),
   proxyUrls: z.array(z.string()).nullable(),
+  /** Per-profile preferences (ours; absent from older servers): null = not set, use the default. */
+  enableAutoplay: z.boolean().nullable(),
+  subtitleStyling: SubtitleStyling.nullable(),
 });
 export type UserSettings = z.infer<typeof UserSettings>;
 /** Absent = unchanged, null = cleared. `updatedAt` (ours) = when the change was made; per field, last writer wins. */
@@ -119,6 +132,8 @@ export const UserSettingsInput = z.object({
   applicationLanguage: z.string().max(64).nullish(),
   defaultSubtitleLanguage: z.string().max(64).nullish(),
   proxyUrls: z.array(z.string().max(2048)).max(100).nullish(),
+  enableAutoplay: z.boolean().nullish(),
+  subtitleStyling: SubtitleStyling.nullish(),
   updatedAt: ChangeTime.optional(),
 });
 export type UserSettingsInput = z.infer<typeof UserSettingsInput>;

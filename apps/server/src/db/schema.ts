@@ -24,6 +24,8 @@ export interface UsersTable {
   profile: string;
   created_at: number;
   last_logged_in: number | null;
+  /** Email accounts: the name of the account's own profile (migration 004). */
+  fullname: string | null;
 }
 
 export interface SessionsTable {
@@ -95,6 +97,10 @@ export interface UserSettingsTable {
   proxy_urls: string | null;
   /** JSON {field: epoch ms} */
   changed_at: string;
+  /** 0/1, NULL = not set (migration 004) */
+  enable_autoplay: number | null;
+  /** JSON {color, backgroundOpacity, backgroundBlur, size, bold} or NULL (migration 004) */
+  subtitle_styling: string | null;
 }
 
 export interface CaptchaSolutionsTable {
@@ -105,6 +111,58 @@ export interface CaptchaSolutionsTable {
 export interface InstanceSecretsTable {
   name: string;
   value: string;
+  created_at: number;
+}
+
+// ---- subscription site (migration 004) ----
+
+export interface ProfilesTable {
+  id: string;
+  user_id: string;
+  fullname: string;
+  icon: string;
+  position: number;
+  created_at: number;
+}
+
+export interface MembershipsTable {
+  user_id: string;
+  ends_at: number;
+  updated_at: number;
+}
+
+export interface PaymentsTable {
+  id: string;
+  user_id: string;
+  plan_id: number;
+  duration_months: number;
+  /** Fiat amount due, decimal text ("27.00"). */
+  amount: string;
+  currency: string;
+  discount_rate: number;
+  promo_code: string | null;
+  crypto: string;
+  crypto_display_name: string;
+  crypto_amount: string | null;
+  wallet: string | null;
+  gateway: 'simulated' | 'shkeeper';
+  gateway_invoice_id: string | null;
+  status: 'pending' | 'paid' | 'superseded' | 'failed';
+  /** Last balance the gateway reported (partial payments). */
+  balance_fiat: string | null;
+  created_at: number;
+  paid_at: number | null;
+}
+
+export interface PromoCodesTable {
+  code: string;
+  rate: number;
+  is_used: number;
+  reserved_by: string | null;
+  reserved_until: number | null;
+  used_by_payment: string | null;
+  used_at: number | null;
+  created_by: string | null;
   created_at: number;
 }
 
@@ -119,4 +177,8 @@ export interface Database {
   user_settings: UserSettingsTable;
   captcha_solutions: CaptchaSolutionsTable;
   instance_secrets: InstanceSecretsTable;
+  profiles: ProfilesTable;
+  memberships: MembershipsTable;
+  payments: PaymentsTable;
+  promo_codes: PromoCodesTable;
 }

@@ -18,6 +18,15 @@ export const rateLimitBuckets = {
   bookmark_import: { points: 20, durationMs: 10 * 60_000 },
   provider_metrics: { points: 300, durationMs: 30 * 60_000 },
   captcha_solves: { points: 300, durationMs: 30 * 60_000 },
+  // email accounts and payments (issue 6)
+  customer_register: { points: 10, durationMs: 10 * 60_000 },
+  customer_login: { points: 20, durationMs: 10 * 60_000 },
+  /** Per email address: slows password guessing against one account from many addresses. */
+  customer_login_email: { points: 10, durationMs: 10 * 60_000 },
+  /** Per user: promo code look-ups (codes must not be guessable by trying). */
+  promo_check: { points: 30, durationMs: 10 * 60_000 },
+  /** Per user: payment requests (each one asks the gateway for an invoice). */
+  payment_request: { points: 10, durationMs: 10 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
 export type RateLimitBucket = keyof typeof rateLimitBuckets;

@@ -3,32 +3,70 @@ import type { i18n } from 'i18next';
 import { StrictMode, useEffect, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { RouterProvider } from 'react-router';
-import { themeFor } from '@marquee/contract';
+import { MediaActionsProvider, type MediaActions } from '../components/media-actions.tsx';
+import { ProfileLoadErrorScreen, useProfileLoadFailure } from '../features/account/index.ts';
 import { ErrorBoundary } from '../features/errors/error-boundary.tsx';
 import { DowntimeGate } from '../features/info/downtime-notice.tsx';
-import { clock } from '../lib/clock.ts';
+import { BookmarkToggle } from '../features/library/index.ts';
+import { changeLanguage } from '../lib/i18n.ts';
+import { startLanguage } from '../lib/languages.ts';
 import { createQueryClient } from '../lib/query-client.ts';
+import { applyTheme } from '../lib/theme.ts';
+import { usePreferencesStore } from '../stores/index.ts';
 import { createRouter } from './router.tsx';
 
+/** The chosen theme, or the default (teal on 20 April). */
 function useTheme() {
+  const theme = usePreferencesStore((s) => s.theme);
+  useEffect(() => applyTheme(theme), [theme]);
+}
+
+/** The UI follows the language preference (changed in settings, or by the account on restore). */
+function useLanguage(instance: i18n) {
+  const language = usePreferencesStore((s) => s.language);
   useEffect(() => {
-    const theme = themeFor(null, clock.now());
-    if (theme) document.body.classList.add(`theme-${theme}`);
-  }, []);
+    const target = startLanguage(language);
+    if (instance.language !== target) void changeLanguage(instance, target);
+  }, [instance, language]);
+}
+
+const mediaActions: MediaActions = {
+  card: (media) => <BookmarkToggle media={media} />,
+  title: (media) => <BookmarkToggle media={media} variant="title" />,
+};
+
+function Routes() {
+  const [router] = useState(createRouter);
+  if (useProfileLoadFailure() === 'screen') return <ProfileLoadErrorScreen />;
+  return <RouterProvider router={router} />;
 }
 
 export function App({ i18n }: { i18n: i18n }) {
   const [queryClient] = useState(createQueryClient);
-  const [router] = useState(createRouter);
   useTheme();
+  useLanguage(i18n);
+  useEffect(() => {
+    // Sync code loads right after the first view, not inside it.
+    let stop: (() => void) | undefined;
+    let live = true;
+    void import('../lib/sync/session.ts').then((m) => {
+      if (live) stop = m.startSync();
+    });
+    return () => {
+      live = false;
+      stop?.();
+    };
+  }, []);
   return (
     <StrictMode>
       <ErrorBoundary>
         <I18nextProvider i18n={i18n}>
           <QueryClientProvider client={queryClient}>
-            <DowntimeGate>
-              <RouterProvider router={router} />
-            </DowntimeGate>
+            <MediaActionsProvider value={mediaActions}>
+              <DowntimeGate>
+                <Routes />
+              </DowntimeGate>
+            </MediaActionsProvider>
           </QueryClientProvider>
         </I18nextProvider>
       </ErrorBoundary>

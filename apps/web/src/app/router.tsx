@@ -1,38 +1,61 @@
-import { lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { Layout } from '../components/layout.tsx';
 import { RouteError } from '../features/errors/route-error.tsx';
 import { NotFoundPage } from '../features/errors/not-found-page.tsx';
+import { PageLoading } from '../components/layout.tsx';
+import { recordVisit } from '../lib/nav-history.ts';
 import { runtimeConfig } from '../lib/runtime-config.ts';
+import { AppLayout } from './app-layout.tsx';
 import { HomeRoute } from './routes/home-route.tsx';
 import { LegacySearchRoute, QuickSearchRoute } from './routes/legacy-routes.tsx';
 
 // Everything but the home page loads on demand, keeping the first view small.
 const DiscoverPage = lazy(() => import('../features/discover/discover-page.tsx').then((m) => ({ default: m.DiscoverPage })));
-const MediaPage = lazy(() => import('../features/title/media-page.tsx').then((m) => ({ default: m.MediaPage })));
+// The player with the title page below it; hls.js loads later still, only for HLS sources.
+const MediaRoute = lazy(() => import('./routes/media-route.tsx').then((m) => ({ default: m.MediaRoute })));
+const OnboardingRoute = lazy(() => import('./routes/onboarding-route.tsx').then((m) => ({ default: m.OnboardingRoute })));
+const OnboardingExtensionRoute = lazy(() => import('./routes/onboarding-route.tsx').then((m) => ({ default: m.OnboardingExtensionRoute })));
+const OnboardingProxyRoute = lazy(() => import('./routes/onboarding-route.tsx').then((m) => ({ default: m.OnboardingProxyRoute })));
 const AboutPage = lazy(() => import('../features/info/about-page.tsx').then((m) => ({ default: m.AboutPage })));
 const SupportPage = lazy(() => import('../features/info/support-page.tsx').then((m) => ({ default: m.SupportPage })));
 const CreditsPage = lazy(() => import('../features/info/credits-page.tsx').then((m) => ({ default: m.CreditsPage })));
 const DmcaPage = lazy(() => import('../features/info/dmca-page.tsx').then((m) => ({ default: m.DmcaPage })));
+const MyListPage = lazy(() => import('../features/library/my-list-page.tsx').then((m) => ({ default: m.MyListPage })));
+const LoginPage = lazy(() => import('../features/account/login-page.tsx').then((m) => ({ default: m.LoginPage })));
+const RegisterPage = lazy(() => import('../features/account/register-page.tsx').then((m) => ({ default: m.RegisterPage })));
+const SettingsPage = lazy(() => import('../features/settings/settings-page.tsx').then((m) => ({ default: m.SettingsPage })));
 
 export function routes(): RouteObject[] {
   const config = runtimeConfig();
+  // The player fills the screen: it has no site header, its own back link and the title page below it.
+  const media = (
+    <Suspense fallback={<PageLoading />}>
+      <MediaRoute />
+    </Suspense>
+  );
   return [
+    { path: '/media/:media', element: media, errorElement: <RouteError /> },
+    { path: '/media/:media/:season/:episode', element: media, errorElement: <RouteError /> },
     {
-      element: <Layout />,
+      element: <AppLayout />,
       errorElement: <RouteError />,
       children: [
         { path: '/', element: <HomeRoute /> },
         { path: '/browse/:query?', element: <HomeRoute /> },
         { path: '/discover', element: <DiscoverPage /> },
-        { path: '/media/:media', element: <MediaPage /> },
-        { path: '/media/:media/:season/:episode', element: <MediaPage /> },
+        { path: '/onboarding', element: <OnboardingRoute /> },
+        { path: '/onboarding/extension', element: <OnboardingExtensionRoute /> },
+        { path: '/onboarding/proxy', element: <OnboardingProxyRoute /> },
         { path: '/s/:query', element: <QuickSearchRoute /> },
         { path: '/search/:type', element: <Navigate replace to="/browse" /> },
         { path: '/search/:type/:query', element: <LegacySearchRoute /> },
         { path: '/about', element: <AboutPage /> },
         { path: '/support', element: <SupportPage /> },
         { path: '/jip', element: <CreditsPage /> },
+        { path: '/mylist', element: <MyListPage /> },
+        { path: '/login', element: <LoginPage /> },
+        { path: '/register', element: <RegisterPage /> },
+        { path: '/settings', element: <SettingsPage /> },
         ...(config.dmcaEmail ? [{ path: '/dmca', element: <DmcaPage /> }] : []),
         { path: '*', element: <NotFoundPage /> },
       ],
@@ -40,4 +63,10 @@ export function routes(): RouteObject[] {
   ];
 }
 
-export const createRouter = () => createBrowserRouter(routes());
+export function createRouter() {
+  const router = createBrowserRouter(routes());
+  // Remembered for the player's back link.
+  recordVisit(router.state.location.pathname + router.state.location.search);
+  router.subscribe((state) => recordVisit(state.location.pathname + state.location.search));
+  return router;
+}

@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, ScrollRestoration } from 'react-router';
 import { useIsOnline } from '../lib/online-status.ts';
@@ -16,7 +16,23 @@ export function OfflineBanner() {
   );
 }
 
-export function Header() {
+export interface HeaderSlots {
+  /** Links after Discover (My List when signed in). */
+  nav?: ReactNode;
+  /** The end of the bar: search and the profile menu, or the Sign in button. */
+  end?: ReactNode;
+}
+
+export function SignInButton() {
+  const { t } = useTranslation();
+  return (
+    <ButtonLink to="/login" variant="secondary">
+      {t('navigation.signIn')}
+    </ButtonLink>
+  );
+}
+
+export function Header({ nav, end }: HeaderSlots = {}) {
   const { t } = useTranslation();
   const config = runtimeConfig();
   return (
@@ -29,11 +45,8 @@ export function Header() {
         <Link to="/discover" className="text-sm font-semibold text-fg-muted hover:text-fg">
           {t('navigation.discover')}
         </Link>
-        <div className="ms-auto">
-          <ButtonLink to="/login" variant="secondary">
-            {t('navigation.signIn')}
-          </ButtonLink>
-        </div>
+        {nav}
+        <div className="ms-auto flex items-center gap-3">{end ?? <SignInButton />}</div>
       </nav>
     </header>
   );
@@ -69,7 +82,7 @@ export function PageLoading() {
   );
 }
 
-export function Layout() {
+export function Layout({ header, banners }: { header?: HeaderSlots; banners?: ReactNode } = {}) {
   const { t } = useTranslation();
   return (
     <div className="flex min-h-dvh flex-col">
@@ -77,7 +90,8 @@ export function Layout() {
         {t('global.skipToContent')}
       </a>
       <OfflineBanner />
-      <Header />
+      {banners}
+      <Header {...header} />
       <main id="main" className="mx-auto w-full max-w-screen-2xl flex-1 px-4 sm:px-6">
         <Suspense fallback={<PageLoading />}>
           <Outlet />

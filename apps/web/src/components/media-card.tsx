@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { encodeMediaKey, isReleased, mediaPath, type MediaSummary } from '@marquee/contract';
 import { clock } from '../lib/clock.ts';
+import { useMediaActions } from './media-actions.tsx';
 
 export interface MediaCardProps {
   media: MediaSummary;
@@ -17,6 +18,7 @@ export interface MediaCardProps {
  */
 export function MediaCard({ media, width, titleText }: MediaCardProps) {
   const { t } = useTranslation();
+  const actions = useMediaActions();
   const released = isReleased({ releaseDate: media.releaseDate, year: media.year }, clock.now());
   const title = titleText ?? media.title;
   const body = (
@@ -47,6 +49,7 @@ export function MediaCard({ media, width, titleText }: MediaCardProps) {
     </>
   );
   const style = width ? { width: `${width}px` } : undefined;
+  const action = actions.card?.(media);
   if (!released) {
     return (
       <div className="group block shrink-0 cursor-not-allowed opacity-60" style={style} data-testid="media-card" data-unreleased="true" aria-disabled="true">
@@ -54,7 +57,7 @@ export function MediaCard({ media, width, titleText }: MediaCardProps) {
       </div>
     );
   }
-  return (
+  const link = (
     <Link
       to={mediaPath(encodeMediaKey(media.type, media.id, media.title))}
       className="group block shrink-0 rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent"
@@ -63,6 +66,14 @@ export function MediaCard({ media, width, titleText }: MediaCardProps) {
     >
       {body}
     </Link>
+  );
+  if (!action) return link;
+  // The action sits beside the link, not inside it: a button inside a link is not valid HTML.
+  return (
+    <div className="relative shrink-0" style={style}>
+      {link}
+      <div className="absolute top-2 end-2">{action}</div>
+    </div>
   );
 }
 

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import type { Config } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { requireSession } from '../../plugins/auth.ts';
-import { createRateLimits, type RateLimitOverrides } from '../../plugins/rate-limit.ts';
+import { createRateLimits, type RateLimitOverrides, type RateLimits } from '../../plugins/rate-limit.ts';
 import { ChallengesRepository } from '../auth/auth.repository.ts';
 import { registerAuthRoutes } from '../auth/auth.routes.ts';
 import { AuthService } from '../auth/auth.service.ts';
@@ -11,6 +11,12 @@ import { BookmarksRepository } from '../bookmarks/bookmarks.repository.ts';
 import { registerBookmarkRoutes } from '../bookmarks/bookmarks.routes.ts';
 import { BookmarksService } from '../bookmarks/bookmarks.service.ts';
 import { CaptchaSolutionsRepository } from '../captcha/captcha.repository.ts';
+import { CustomersRepository } from '../customers/customers.repository.ts';
+import { registerCustomerPublicRoutes, registerCustomerRoutes, selectProfileLibrary } from '../customers/customers.routes.ts';
+import { CustomersService } from '../customers/customers.service.ts';
+import { PasswordHasher, type ScryptCost } from '../customers/password-hasher.ts';
+import { normaliseEmail } from '../customers/roles.ts';
+import { MembershipRepository } from '../membership/membership.repository.ts';
 import { registerCaptchaRoutes } from '../captcha/captcha.routes.ts';
 import { AltchaCaptcha, NoCaptcha, SiteverifyCaptcha, type CaptchaVerifier } from '../captcha/captcha.service.ts';
 import { InstanceSecretsRepository } from '../instance/instance-secrets.repository.ts';
@@ -36,6 +42,18 @@ export interface AccountsOverrides {
   captcha?: CaptchaVerifier;
   /** Cleanup job period; default hourly. */
   cleanupIntervalMs?: number;
+  /** Cheaper password hashing, so suites that register many email accounts stay fast. */
+  passwordCost?: ScryptCost;
+}
+
+/** What the other modules (memberships, admin tools) use of the account server. */
+export interface AccountsHandle {
+  auth: AuthService;
+  limits: RateLimits;
+  customers: CustomersService;
+  users: UsersRepository;
+  /** The shared Redis connection when REDIS_URL is set (rate limits; the self-test pings it). */
+  redis: Redis | undefined;
 }
 
 export interface AccountsContext {
@@ -65,9 +83,10 @@ async function captchaFor(ctx: AccountsContext, solutions: CaptchaSolutionsRepos
 
 /**
  * The account and sync server (issue 3): passphrase auth, users, sessions, bookmarks, progress,
- * settings, /meta, metrics, captcha, rate limits and cleanup, wired onto `server`.
+ * settings, /meta, metrics, captcha, rate limits and cleanup, wired onto `server`; and (issue 6) email
+ * accounts with household profiles, whose libraries the sync routes select with X-Profile-Id.
  */
-export async function registerAccountsAndSync(server: FastifyInstance, ctx: AccountsContext): Promise<void> {
+export async function registerAccountsAndSync(server: FastifyInstance, ctx: AccountsContext): Promise<AccountsHandle> {
   const { config, database } = ctx;
   const db = database.db;
   const now = () => ctx.now().getTime();
@@ -95,16 +114,34 @@ export async function registerAccountsAndSync(server: FastifyInstance, ctx: Acco
     sessionTtlMs: config.SESSION_TTL_DAYS * 24 * 60 * 60_000,
   });
 
+  const customers = new CustomersService({
+    db,
+    users,
+    customers: new CustomersRepository(db),
+    auth,
+    hasher: new PasswordHasher(ctx.overrides?.passwordCost),
+    captcha,
+    memberships: new MembershipRepository(db),
+    adminEmails: new Set(config.ADMIN_EMAILS.map(normaliseEmail)),
+    now,
+  });
+
+  if (!server.hasRequestDecorator('auth')) server.decorateRequest('auth', null);
   registerMetricsRoutes(server, metrics, limits, config.METRICS_TOKEN);
   registerMetaRoutes(server, config);
   registerCaptchaRoutes(server, captcha, limits);
   registerAuthRoutes(server, auth, limits);
+  registerCustomerPublicRoutes(server, customers, limits);
   await server.register(async (scope) => {
     requireSession(scope, auth);
     registerUserRoutes(scope, new UsersService(users, sessions, now));
-    registerBookmarkRoutes(scope, new BookmarksService(db, bookmarksRepo, now), limits);
-    registerProgressRoutes(scope, new ProgressService(db, progressRepo, users, now), limits);
-    registerSettingsRoutes(scope, new SettingsService(db, new SettingsRepository(db), users, now));
+    registerCustomerRoutes(scope, customers);
+    await scope.register(async (library) => {
+      selectProfileLibrary(library, customers);
+      registerBookmarkRoutes(library, new BookmarksService(db, bookmarksRepo, now), limits);
+      registerProgressRoutes(library, new ProgressService(db, progressRepo, users, now), limits);
+      registerSettingsRoutes(library, new SettingsService(db, new SettingsRepository(db), users, now));
+    });
   });
 
   const stopCleanup = scheduleCleanup(
@@ -115,4 +152,5 @@ export async function registerAccountsAndSync(server: FastifyInstance, ctx: Acco
     await stopCleanup();
     if (redis) await redis.quit().catch(() => redis.disconnect());
   });
+  return { auth, limits, customers, users, redis };
 }

@@ -39,7 +39,7 @@ const challengeInvalid = () => new AppError(401, 'challenge_invalid', 'Challenge
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const newToken = () => randomBytes(32).toString('base64url');
 /** Same alphabet and length as the older servers' nanoid(12) ids. */
-const newUserId = () => randomBytes(9).toString('base64url');
+export const newUserId = () => randomBytes(9).toString('base64url');
 
 export class AuthService implements SessionAuthenticator {
   constructor(private readonly o: AuthServiceOptions) {}
@@ -65,6 +65,7 @@ export class AuthService implements SessionAuthenticator {
       profile: JSON.stringify({ colorA: input.profile.colorA, colorB: input.profile.colorB, icon: input.profile.icon }),
       created_at: now,
       last_logged_in: now,
+      fullname: null,
     };
     const result = await this.o.db.transaction().execute(async (trx) => {
       if (!(await this.o.users.insertIfKeyFree(user, trx))) return null;
@@ -93,6 +94,19 @@ export class AuthService implements SessionAuthenticator {
       return this.createSession(trx, user.id, input.device, userAgent, now);
     });
     return { user: toUserDto({ ...user, last_logged_in: now }), session: toSessionDto(session), token };
+  }
+
+  /**
+   * A new session for a user who proved who they are some other way (email and password): the same
+   * opaque bearer tokens as passphrase sign-ins, so every signed-in route treats both alike.
+   */
+  async signIn(userId: string, device: string, userAgent: string): Promise<{ session: SessionRow; token: string; at: number }> {
+    const now = this.o.now();
+    const result = await this.o.db.transaction().execute(async (trx) => {
+      await this.o.users.setLastLoggedIn(userId, now, trx);
+      return this.createSession(trx, userId, device, userAgent, now);
+    });
+    return { ...result, at: now };
   }
 
   async authenticate(token: string, _userAgent: string): Promise<AuthContext | null> {

@@ -14,6 +14,7 @@ export function runtimeConfigFrom(config: Config, metadataSource: RuntimeConfig[
       siteKey: config.CAPTCHA_SITE_KEY ?? null,
     },
     paymentGateway: config.VARIANT === 'subscription',
+    simulatedPayments: config.VARIANT === 'subscription' && config.PAYMENT_GATEWAY === 'simulated',
     downtime: config.DOWNTIME_START && config.DOWNTIME_END ? { start: config.DOWNTIME_START, end: config.DOWNTIME_END } : null,
     links: {
       chromeExtension: config.EXTENSION_CHROME_URL ?? null,

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { UserSettings, UserSettingsInput } from '@marquee/contract';
+import type { SubtitleStyling, UserSettings, UserSettingsInput } from '@marquee/contract';
 import type { Database } from '../../db/schema.ts';
 import { changeTimeOf, type LibraryRef } from '../library/library.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
@@ -10,8 +10,18 @@ const fields = {
   applicationLanguage: 'application_language',
   defaultSubtitleLanguage: 'default_subtitle_language',
   proxyUrls: 'proxy_urls',
+  enableAutoplay: 'enable_autoplay',
+  subtitleStyling: 'subtitle_styling',
 } as const;
 type Field = keyof typeof fields;
+
+/** A field's value as its column stores it (JSON text for lists and objects, 0/1 for booleans). */
+function columnValue(field: Field, value: unknown): string | number | null {
+  if (value === null) return null;
+  if (field === 'proxyUrls' || field === 'subtitleStyling') return JSON.stringify(value);
+  if (field === 'enableAutoplay') return value ? 1 : 0;
+  return value as string;
+}
 
 function toSettingsDto(userId: string, row: SettingsRow | undefined): UserSettings {
   return {
@@ -20,12 +30,14 @@ function toSettingsDto(userId: string, row: SettingsRow | undefined): UserSettin
     applicationLanguage: row?.application_language ?? null,
     defaultSubtitleLanguage: row?.default_subtitle_language ?? null,
     proxyUrls: row?.proxy_urls ? (JSON.parse(row.proxy_urls) as string[]) : null,
+    enableAutoplay: row?.enable_autoplay == null ? null : row.enable_autoplay === 1,
+    subtitleStyling: row?.subtitle_styling ? (JSON.parse(row.subtitle_styling) as SubtitleStyling) : null,
   };
 }
 
 /**
- * The four synced settings. A PUT changes only the fields it names (null clears one); each field
- * remembers when it last changed, so an older change to a field never overwrites a newer one while
+ * The synced settings of one library (the account's or a household profile's). A PUT changes only the
+ * fields it names (null clears one); each field remembers when it last changed, so an older change to a field never overwrites a newer one while
  * changes to different fields from different devices both survive.
  */
 export class SettingsService {
@@ -52,6 +64,8 @@ export class SettingsService {
         default_subtitle_language: null,
         proxy_urls: null,
         changed_at: '{}',
+        enable_autoplay: null,
+        subtitle_styling: null,
       };
       const changedAt = JSON.parse(current.changed_at) as Partial<Record<Field, number>>;
       const next: SettingsRow = { ...current };
@@ -60,9 +74,7 @@ export class SettingsService {
         const value = input[field];
         if (value === undefined) continue;
         if ((changedAt[field] ?? -Infinity) > at) continue;
-        const column = fields[field];
-        if (column === 'proxy_urls') next.proxy_urls = value === null ? null : JSON.stringify(value);
-        else next[column] = value as string | null;
+        (next as unknown as Record<string, unknown>)[fields[field]] = columnValue(field, value);
         changedAt[field] = at;
         changed = true;
       }

@@ -10,7 +10,7 @@ import { LibraryIndexer } from './library-index.ts';
 import { LinksFile } from './links-file.ts';
 import { ScrapeTokens } from './scrape-token.ts';
 import { registerSourcesRoutes } from './sources.routes.ts';
-import { SourcesService, type HumanCheck } from './sources.service.ts';
+import { SourcesService, type HumanCheck, type PlaybackAccess } from './sources.service.ts';
 import { TakedownList } from './takedown.ts';
 
 /** The committed sample media (scripts/make-samples.sh writes it). */
@@ -33,6 +33,8 @@ export interface SourcesContext {
   now: () => Date;
   fetch?: typeof fetch | undefined;
   overrides?: SourcesOverrides | undefined;
+  /** The membership gate (issue 6); absent = anyone may resolve sources. */
+  playbackAccess?: PlaybackAccess | undefined;
 }
 
 /**
@@ -82,6 +84,7 @@ export async function registerSources(server: FastifyInstance, ctx: SourcesConte
     disabledSources: config.DISABLED_SOURCES,
     fetch: ctx.fetch ?? fetch,
     ...(scrapeGate ? { scrapeGate } : {}),
+    ...(ctx.playbackAccess ? { playbackAccess: ctx.playbackAccess } : {}),
   });
   registerSourcesRoutes(server, service);
   return service;

@@ -14,6 +14,7 @@ import {
 } from '@marquee/contract';
 import { describeError, NotFoundError, type ScrapeMedia } from '@marquee/providers';
 import { AppError } from '../../errors.ts';
+import { playbackTokenOf } from '../../plugins/auth.ts';
 import { contractRoute } from '../../plugins/contract-route.ts';
 import { EventStream } from './event-stream.ts';
 import { sendMediaFile } from './media-files.ts';
@@ -67,6 +68,7 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
     async (request, reply) => {
       const media = scrapeMediaOf(request.query);
       await service.assertAvailable(media);
+      await service.assertPlayable(playbackTokenOf(request), media);
       const { freshToken } = await service.authorize(tokenOf(request, request.query), request.ip);
       const stream = new EventStream(request, reply, scrapeAllEvents, streamHeaders(reply, freshToken));
       if (freshToken) stream.send('token', freshToken);
@@ -99,6 +101,7 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
       const media = scrapeMediaOf(request.query);
       if (!service.hasSource(request.query.id)) throw notFoundProvider('source', request.query.id);
       await service.assertAvailable(media);
+      await service.assertPlayable(playbackTokenOf(request), media);
       const { freshToken } = await service.authorize(tokenOf(request, request.query), request.ip);
       const stream = new EventStream(request, reply, scrapeSourceEvents, streamHeaders(reply, freshToken));
       if (freshToken) stream.send('token', freshToken);

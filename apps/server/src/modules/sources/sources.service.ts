@@ -38,6 +38,12 @@ export interface HumanCheck {
   verify(token: string | undefined, remoteIp: string): Promise<void>;
 }
 
+/** Who may resolve sources for a title: the membership module's gate in the subscription variant. */
+export interface PlaybackAccess {
+  /** Throws an AppError (401 login_required, 402 membership_required) when the caller may not play it. */
+  assertCanPlay(token: string | undefined, media: Pick<ScrapeMedia, 'type' | 'tmdbId'>): Promise<void>;
+}
+
 export interface SourcesServiceOptions {
   /** Folder of the sample media (apps/server/assets/samples). */
   samplesDir: string;
@@ -49,6 +55,8 @@ export interface SourcesServiceOptions {
   fetch: FetchLike;
   /** When set, scraping needs a solved captcha or a scrape token. */
   scrapeGate?: { humanCheck: HumanCheck; tokens: ScrapeTokens };
+  /** When set, resolving a title's sources needs the caller's permission (membership). */
+  playbackAccess?: PlaybackAccess;
 }
 
 export interface RunOptions {
@@ -111,6 +119,11 @@ export class SourcesService {
     if (await this.o.takedown.isRemoved(media.type, media.tmdbId)) {
       throw new AppError(451, 'media_removed', 'Media has been removed');
     }
+  }
+
+  /** The membership gate (`token`: the caller's bearer token, if any). */
+  async assertPlayable(token: string | undefined, media: Pick<ScrapeMedia, 'type' | 'tmdbId'>): Promise<void> {
+    await this.o.playbackAccess?.assertCanPlay(token, media);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { greetingFor } from '@marquee/contract';
 import { ButtonLink } from '../../components/button.tsx';
+import { HomeLibrary } from '../../features/library/index.ts';
 import { SearchBar, SearchResults, useSearchRoute } from '../../features/search/index.ts';
 import { clock } from '../../lib/clock.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
@@ -25,10 +26,14 @@ export function HomeRoute() {
         {search.text.trim() ? (
           <SearchResults query={search.debounced || search.text.trim()} isDebouncing={search.isDebouncing} />
         ) : (
-          <div className="flex flex-col items-center gap-4 py-12 text-center">
-            <p className="max-w-md text-fg-muted">{t('home.empty.text')}</p>
-            <ButtonLink to="/discover">{t('home.empty.discover')}</ButtonLink>
-          </div>
+          <HomeLibrary
+            empty={
+              <div className="flex flex-col items-center gap-4 py-12 text-center">
+                <p className="max-w-md text-fg-muted">{t('home.empty.text')}</p>
+                <ButtonLink to="/discover">{t('home.empty.discover')}</ButtonLink>
+              </div>
+            }
+          />
         )}
       </div>
     </div>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { encodeMediaKey, mediaPath, type MediaDetails, type SeasonSummary } from '@marquee/contract';
 import { PageLoading } from '../../components/layout.tsx';
+import { useMediaActions } from '../../components/media-actions.tsx';
 import { isNotFound } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { EpisodeList } from './episode-list.tsx';
@@ -67,6 +68,7 @@ function JustWatchRedirect({ jwType, id, season, episode }: { jwType: string; id
 
 function MediaDetailsView({ mediaKey, type, id, seasonId, episodeId }: { mediaKey: string; type: 'movie' | 'tv'; id: string; seasonId?: string | undefined; episodeId?: string | undefined }) {
   const { t } = useTranslation();
+  const actions = useMediaActions();
   const q = useQuery(detailsQuery(type, id));
   usePageTitle(q.data?.title ?? null);
 
@@ -94,6 +96,7 @@ function MediaDetailsView({ mediaKey, type, id, seasonId, episodeId }: { mediaKe
             {d.genres.length > 0 && <span>{d.genres.map((g) => g.name).join(', ')}</span>}
           </p>
           <p className="mt-4 max-w-3xl leading-relaxed text-fg">{d.overview ?? t('media.overviewMissing')}</p>
+          {actions.title && <div className="mt-6 flex flex-wrap gap-3">{actions.title(d)}</div>}
         </div>
       </div>
       {d.type === 'tv' && <SeasonPicker details={d} mediaKey={mediaKey} seasonId={seasonId} episodeId={episodeId} />}

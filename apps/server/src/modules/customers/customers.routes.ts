@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { customerEndpoints as e, PROFILE_HEADER } from '@marquee/contract';
+import { authOf, presentedToken } from '../../plugins/auth.ts';
+import { contractRoute } from '../../plugins/contract-route.ts';
+import { limit, type RateLimits } from '../../plugins/rate-limit.ts';
+import type { CustomersService } from './customers.service.ts';
+import { normaliseEmail } from './roles.ts';
+
+/** Sign-up and sign-in with email: public, rate-limited per client IP (and sign-in per email) before any work. */
+export function registerCustomerPublicRoutes(
+  app: FastifyInstance,
+  customers: CustomersService,
+  limits: RateLimits,
+): void {
+  contractRoute(app, e.register, async ({ body }, request, reply) => {
+    await limit(limits, reply, 'customer_register', request.ip);
+    const user = await customers.register(body, request.ip);
+    return { user, message: 'Account created', error: false as const };
+  });
+  contractRoute(app, e.login, async ({ body }, request, reply) => {
+    await limit(limits, reply, 'customer_login', request.ip);
+    await limit(limits, reply, 'customer_login_email', normaliseEmail(body.email));
+    return customers.login(body, request.headers['user-agent'] ?? '');
+  });
+}
+
+/** Registered inside the bearer-session scope: `:uid` is the caller (plugins/auth.ts). */
+export function registerCustomerRoutes(app: FastifyInstance, customers: CustomersService): void {
+  contractRoute(app, e.me, async (_input, request) => ({
+    user: await customers.get(authOf(request)),
+    access_token: presentedToken(request) ?? '',
+  }));
+  contractRoute(app, e.update, async ({ body }, request) => ({
+    user: await customers.update(authOf(request), body),
+  }));
+  contractRoute(app, e.password, async ({ body }, request) => ({
+    user: await customers.changePassword(authOf(request), body),
+    message: 'Password changed',
+    error: false as const,
+  }));
+  contractRoute(app, e.createProfile, async ({ body }, request) =>
+    customers.createProfile(authOf(request), body),
+  );
+  contractRoute(app, e.patchProfile, async ({ params, body }, request) =>
+    customers.patchProfile(authOf(request), params.profileId, body),
+  );
+  contractRoute(app, e.deleteProfile, async ({ params }, request) => ({
+    user: await customers.deleteProfile(authOf(request), params.profileId),
+  }));
+}
+
+/**
+ * Sync routes read and write the library the X-Profile-Id header selects (decision 040). Runs after
+ * the session hook, so the profile is checked against the authenticated caller.
+ */
+export function selectProfileLibrary(scope: FastifyInstance, customers: CustomersService): void {
+  scope.addHook('onRequest', async (request) => {
+    const auth = authOf(request);
+    auth.profileId = (await customers.libraryFor(auth.userId, request.headers[PROFILE_HEADER])).profileId;
+  });
+}

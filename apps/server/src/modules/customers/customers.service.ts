@@ -1,0 +1,312 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import {
+  MAX_PROFILES,
+  profileIcons,
+  type CustomerAuthResponse,
+  type CustomerProfile,
+  type CustomerUser,
+  type ProfileIcon,
+} from '@marquee/contract';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import type { AuthContext } from '../../plugins/auth.ts';
+import type { AuthService } from '../auth/auth.service.ts';
+import { newUserId } from '../auth/auth.service.ts';
+import type { CaptchaVerifier } from '../captcha/captcha.service.ts';
+import type { LibraryRef } from '../library/library.ts';
+import { toSessionDto } from '../users/users.dto.ts';
+import type { UserRow, UsersRepository } from '../users/users.repository.ts';
+import type { CustomersRepository, ProfileRow } from './customers.repository.ts';
+import type { PasswordHasher } from './password-hasher.ts';
+import { ADMIN_ROLE, hasRole, normaliseEmail, parseRoles, withRole } from './roles.ts';
+
+/** How a customer's membership is read (the membership module's repository provides it). */
+export interface MembershipReader {
+  endOf(userId: string): Promise<number | null>;
+}
+
+export interface CustomersServiceOptions {
+  db: Kysely<Database>;
+  users: UsersRepository;
+  customers: CustomersRepository;
+  auth: AuthService;
+  hasher: PasswordHasher;
+  captcha: CaptchaVerifier;
+  memberships: MembershipReader;
+  /** Normalised ADMIN_EMAILS. */
+  adminEmails: ReadonlySet<string>;
+  now: () => number;
+  onRegistered?: (namespace: string) => void;
+}
+
+/** The namespace of email accounts (passphrase clients send their app's name, e.g. movie-web). */
+export const EMAIL_NAMESPACE = 'email';
+const DEFAULT_ICON: ProfileIcon = 'cat';
+/** Passphrase-style profile colours, so GET /users/@me shows an email account in the usual shape. */
+const DEFAULT_COLORS = { colorA: '#2E5BFF', colorB: '#8C3DD6' };
+
+const invalidCredentials = () => new AppError(401, 'invalid_credentials', 'Email or password is incorrect');
+const profileNotFound = () => new AppError(404, 'profile_not_found', 'Profile not found');
+const gone = () => new AppError(401, 'unauthorized', 'Not logged in');
+const tooManyProfiles = () =>
+  new AppError(409, 'profile_limit', `An account can have at most ${MAX_PROFILES} profiles`);
+const newProfileId = () => randomBytes(12).toString('hex');
+
+const isProfileIcon = (icon: string): icon is ProfileIcon =>
+  (profileIcons as readonly string[]).includes(icon);
+const toProfileDto = (row: ProfileRow): CustomerProfile => ({
+  _id: row.id,
+  fullname: row.fullname,
+  icon: isProfileIcon(row.icon) ? row.icon : DEFAULT_ICON,
+});
+
+/**
+ * Email accounts (seed 001): registration, password sign-in, name/icon, household profiles and their
+ * libraries, password change, and the ADMIN_EMAILS rule. Sessions are the passphrase accounts' own.
+ */
+export class CustomersService {
+  constructor(private readonly o: CustomersServiceOptions) {}
+
+  async register(
+    input: { fullname: string; email: string; password: string; captchaToken?: string | undefined },
+    remoteIp: string,
+  ): Promise<CustomerUser> {
+    await this.o.captcha.verify(input.captchaToken, remoteIp);
+    const email = normaliseEmail(input.email);
+    const now = this.o.now();
+    const row: UserRow = {
+      id: newUserId(),
+      namespace: EMAIL_NAMESPACE,
+      public_key: null,
+      email,
+      password_hash: await this.o.hasher.hash(input.password),
+      roles: JSON.stringify(this.o.adminEmails.has(email) ? [ADMIN_ROLE] : []),
+      profile: JSON.stringify({ ...DEFAULT_COLORS, icon: DEFAULT_ICON }),
+      created_at: now,
+      last_logged_in: null,
+      fullname: input.fullname.trim(),
+    };
+    if (!(await this.o.customers.insertIfEmailFree(row))) {
+      throw new AppError(409, 'email_taken', 'An account with this email already exists');
+    }
+    this.o.onRegistered?.(EMAIL_NAMESPACE);
+    return this.customerOf(row);
+  }
+
+  /** Unknown email and wrong password answer alike, after the same amount of hashing work. */
+  async login(
+    input: { email: string; password: string; device?: string | undefined },
+    userAgent: string,
+  ): Promise<CustomerAuthResponse> {
+    const email = normaliseEmail(input.email);
+    const user = email ? await this.o.customers.findByEmail(email) : undefined;
+    if (!user?.password_hash) {
+      await this.o.hasher.burn(input.password);
+      throw invalidCredentials();
+    }
+    if (!(await this.o.hasher.verify(input.password, user.password_hash))) throw invalidCredentials();
+    if (this.o.hasher.needsRehash(user.password_hash)) {
+      await this.o.customers.setPasswordHash(user.id, await this.o.hasher.hash(input.password));
+    }
+    // ADMIN_EMAILS grants at every sign-in (it never revokes: the operator command does that).
+    let roles = parseRoles(user.roles);
+    if (this.o.adminEmails.has(email) && !roles.includes(ADMIN_ROLE)) {
+      roles = withRole(roles, ADMIN_ROLE, true);
+      await this.o.customers.setRoles(user.id, roles);
+    }
+    const device = input.device?.trim() || deviceNameOf(userAgent);
+    const { session, token, at } = await this.o.auth.signIn(user.id, device, userAgent);
+    return {
+      user: await this.customerOf({ ...user, roles: JSON.stringify(roles), last_logged_in: at }),
+      token,
+      session: toSessionDto(session),
+    };
+  }
+
+  async get(auth: AuthContext): Promise<CustomerUser> {
+    return this.customerOf(await this.userOf(auth));
+  }
+
+  async update(
+    auth: AuthContext,
+    input: {
+      fullname?: string | undefined;
+      icon?: ProfileIcon | undefined;
+      profiles?: { _id?: string | undefined; fullname: string; icon: ProfileIcon }[] | undefined;
+    },
+  ): Promise<CustomerUser> {
+    const user = await this.userOf(auth);
+    const changes: { fullname?: string; profile?: string } = {};
+    if (input.fullname !== undefined) changes.fullname = input.fullname.trim();
+    if (input.icon !== undefined)
+      changes.profile = JSON.stringify({ ...(JSON.parse(user.profile) as object), icon: input.icon });
+    await this.o.customers.updateUser(user.id, changes);
+    if (input.profiles) await this.replaceProfiles(user.id, input.profiles);
+    return this.get(auth);
+  }
+
+  /** The whole list: listed ids change, new entries are added, profiles left out are deleted with their library. */
+  private async replaceProfiles(
+    userId: string,
+    wanted: { _id?: string | undefined; fullname: string; icon: ProfileIcon }[],
+  ): Promise<void> {
+    await this.o.db.transaction().execute(async (trx) => {
+      await this.o.users.lockUser(trx, userId);
+      const current = new Map((await this.o.customers.listProfiles(userId, trx)).map((p) => [p.id, p]));
+      const kept = new Set<string>();
+      for (const item of wanted) {
+        if (item._id === undefined) continue;
+        if (!current.has(item._id) || kept.has(item._id)) throw profileNotFound();
+        kept.add(item._id);
+      }
+      for (const id of current.keys())
+        if (!kept.has(id)) await this.o.customers.deleteProfile(userId, id, trx);
+      for (const [position, item] of wanted.entries()) {
+        const fields = { fullname: item.fullname.trim(), icon: item.icon, position };
+        if (item._id !== undefined) await this.o.customers.updateProfile(userId, item._id, fields, trx);
+        else
+          await this.o.customers.insertProfile(
+            { id: newProfileId(), user_id: userId, ...fields, created_at: this.o.now() },
+            trx,
+          );
+      }
+    });
+  }
+
+  async createProfile(
+    auth: AuthContext,
+    input: { fullname: string; icon: ProfileIcon },
+  ): Promise<{ user: CustomerUser; profile: CustomerProfile }> {
+    const row: ProfileRow = {
+      id: newProfileId(),
+      user_id: auth.userId,
+      fullname: input.fullname.trim(),
+      icon: input.icon,
+      position: 0,
+      created_at: this.o.now(),
+    };
+    await this.o.db.transaction().execute(async (trx) => {
+      await this.o.users.lockUser(trx, auth.userId);
+      const existing = await this.o.customers.listProfiles(auth.userId, trx);
+      if (existing.length >= MAX_PROFILES) throw tooManyProfiles();
+      row.position = Math.max(-1, ...existing.map((p) => p.position)) + 1;
+      await this.o.customers.insertProfile(row, trx);
+    });
+    return { user: await this.get(auth), profile: toProfileDto(row) };
+  }
+
+  async patchProfile(
+    auth: AuthContext,
+    profileId: string,
+    input: { fullname?: string | undefined; icon?: ProfileIcon | undefined },
+  ): Promise<{ user: CustomerUser; profile: CustomerProfile }> {
+    const changes: { fullname?: string; icon?: string } = {};
+    if (input.fullname !== undefined) changes.fullname = input.fullname.trim();
+    if (input.icon !== undefined) changes.icon = input.icon;
+    const row = await this.o.customers.updateProfile(auth.userId, profileId, changes);
+    if (!row) throw profileNotFound();
+    return { user: await this.get(auth), profile: toProfileDto(row) };
+  }
+
+  async deleteProfile(auth: AuthContext, profileId: string): Promise<CustomerUser> {
+    const existed = await this.o.db
+      .transaction()
+      .execute((trx) => this.o.customers.deleteProfile(auth.userId, profileId, trx));
+    if (!existed) throw profileNotFound();
+    return this.get(auth);
+  }
+
+  /** New password; the other sessions of the account are signed out (the calling one stays). */
+  async changePassword(
+    auth: AuthContext,
+    input: { password: string; confirm: string },
+  ): Promise<CustomerUser> {
+    if (input.password !== input.confirm)
+      throw new AppError(400, 'password_mismatch', "Password didn't match");
+    const user = await this.userOf(auth);
+    if (!user.email)
+      throw new AppError(
+        400,
+        'wrong_account_kind',
+        'This account signs in with a passphrase, not a password',
+      );
+    await this.o.customers.setPasswordHash(user.id, await this.o.hasher.hash(input.password));
+    await this.o.customers.deleteOtherSessions(user.id, auth.sessionId);
+    return this.customerOf(user);
+  }
+
+  /**
+   * Which library a sync call uses: the account's own (no header / empty) or one of its household
+   * profiles. Another account's profile id answers 404, exactly like an unknown one.
+   */
+  async libraryFor(userId: string, profileHeader: string | string[] | undefined): Promise<LibraryRef> {
+    const profileId = typeof profileHeader === 'string' ? profileHeader.trim() : '';
+    if (!profileId) return { userId, profileId: '' };
+    if (profileId.length > 64 || !(await this.o.customers.findProfile(userId, profileId)))
+      throw profileNotFound();
+    return { userId, profileId };
+  }
+
+  async isAdmin(userId: string): Promise<boolean> {
+    const user = await this.o.users.findById(userId);
+    return !!user && hasRole(user.roles, ADMIN_ROLE);
+  }
+
+  /** The seed's user shape for any account (passphrase accounts: email null, fullname ''). */
+  async customerOf(user: UserRow): Promise<CustomerUser> {
+    const [profiles, endsAt] = await Promise.all([
+      this.o.customers.listProfiles(user.id),
+      this.o.memberships.endOf(user.id),
+    ]);
+    const profile = JSON.parse(user.profile) as { icon?: string };
+    return {
+      id: user.id,
+      fullname: user.fullname ?? '',
+      email: user.email,
+      icon: profile.icon ?? DEFAULT_ICON,
+      profiles: profiles.map(toProfileDto),
+      isAdmin: hasRole(user.roles, ADMIN_ROLE),
+      endSubcriptionDate: endsAt === null ? null : new Date(endsAt).toISOString(),
+      hasMembership: endsAt !== null && endsAt > this.o.now(),
+    };
+  }
+
+  async customerById(userId: string): Promise<CustomerUser> {
+    const user = await this.o.users.findById(userId);
+    if (!user) throw gone();
+    return this.customerOf(user);
+  }
+
+  private async userOf(auth: AuthContext): Promise<UserRow> {
+    const user = await this.o.users.findById(auth.userId);
+    if (!user) throw gone();
+    return user;
+  }
+}
+
+/** A readable default device name from the user agent ("Firefox on Linux"), never empty. */
+export function deviceNameOf(userAgent: string): string {
+  const browser = /Edg\//.test(userAgent)
+    ? 'Edge'
+    : /Firefox\//.test(userAgent)
+      ? 'Firefox'
+      : /Chrome\//.test(userAgent)
+        ? 'Chrome'
+        : /Safari\//.test(userAgent)
+          ? 'Safari'
+          : null;
+  const os = /Android/.test(userAgent)
+    ? 'Android'
+    : /iPhone|iPad/.test(userAgent)
+      ? 'iOS'
+      : /Windows/.test(userAgent)
+        ? 'Windows'
+        : /Mac OS X/.test(userAgent)
+          ? 'macOS'
+          : /Linux/.test(userAgent)
+            ? 'Linux'
+            : null;
+  if (browser && os) return `${browser} on ${os}`;
+  return browser ?? os ?? 'Web browser';
+}

@@ -1,0 +1,82 @@
+import { randomInt } from 'node:crypto';
+import { PROMO_RATE_DEFAULT, type Promo, type PromoCheckResponse } from '@marquee/contract';
+import type { PromoRow, PromosRepository } from './promos.repository.ts';
+
+/** Codes are typed by people: no 0/O or 1/I. 32^8 ≈ 10^12 codes, so they cannot be found by trying. */
+const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+const CODE_LENGTH = 8;
+
+/** Codes compare case-insensitively and without surrounding spaces. */
+export const normalisePromoCode = (code: string) => code.trim().toUpperCase();
+
+function newCode(): string {
+  let code = '';
+  for (let i = 0; i < CODE_LENGTH; i++) code += ALPHABET[randomInt(ALPHABET.length)];
+  return code;
+}
+
+export function toPromoDto(row: PromoRow, now: number): Promo {
+  return {
+    code: row.code,
+    rate: row.rate,
+    isUsed: row.is_used === 1,
+    isReserved: row.is_used === 0 && row.reserved_by !== null && (row.reserved_until ?? 0) > now,
+    createdAt: new Date(row.created_at).toISOString(),
+    usedAt: row.used_at === null ? null : new Date(row.used_at).toISOString(),
+  };
+}
+
+/** Promo codes: admins create and list them; customers check one before paying (seed 001 §4, §7). */
+export class PromosService {
+  constructor(
+    private readonly promos: PromosRepository,
+    private readonly now: () => number,
+  ) {}
+
+  async list(): Promise<Promo[]> {
+    const now = this.now();
+    return (await this.promos.list()).map((row) => toPromoDto(row, now));
+  }
+
+  async create(adminId: string, rate: number | '' | null | undefined): Promise<Promo> {
+    const row: PromoRow = {
+      code: '',
+      rate: typeof rate === 'number' ? rate : PROMO_RATE_DEFAULT,
+      is_used: 0,
+      reserved_by: null,
+      reserved_until: null,
+      used_by_payment: null,
+      used_at: null,
+      created_by: adminId,
+      created_at: this.now(),
+    };
+    for (;;) {
+      row.code = newCode();
+      if (await this.promos.insert(row)) return toPromoDto(row, row.created_at);
+    }
+  }
+
+  /** Seed 001 §7's answer; a code held by someone else's unpaid request cannot be applied meanwhile. */
+  async check(userId: string, rawCode: string): Promise<PromoCheckResponse> {
+    const row = await this.promos.find(normalisePromoCode(rawCode));
+    if (!row)
+      return { code: null, message: 'promo code not found', error: true, errorCode: 'promo_not_found' };
+    const code = { code: row.code, isUsed: row.is_used === 1, rate: row.rate };
+    if (code.isUsed)
+      return { code, message: 'promo code already used', error: true, errorCode: 'promo_used' };
+    if (await this.heldByOther(row, userId)) {
+      return {
+        code,
+        message: 'promo code is being used in another payment',
+        error: true,
+        errorCode: 'promo_reserved',
+      };
+    }
+    return { code, message: `promo code applied: ${row.rate}% off`, error: false, errorCode: null };
+  }
+
+  private async heldByOther(row: PromoRow, userId: string): Promise<boolean> {
+    if (row.reserved_by === null || (row.reserved_until ?? 0) <= this.now()) return false;
+    return !(await this.promos.reservationIsFreeFor(row.reserved_by, userId));
+  }
+}

@@ -1,0 +1,127 @@
+import { expect, test } from '@playwright/test';
+import { registerAccount, storedAccount } from './support/account.ts';
+
+test.describe('settings', () => {
+  test('changes wait for Save; Reset discards them; theme and language apply and persist', async ({ page }) => {
+    await page.goto('/settings');
+    await expect(page.getByRole('heading', { level: 2, name: 'Account' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Register' })).toBeVisible();
+    await expect(page.getByTestId('save-bar')).toHaveCount(0);
+
+    await page.getByTestId('theme-blue').click();
+    await expect(page.getByTestId('save-bar')).toBeVisible();
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await expect(page.getByTestId('save-bar')).toHaveCount(0);
+    await expect(page.getByTestId('theme-default')).toHaveAttribute('aria-checked', 'true');
+
+    await page.getByTestId('theme-blue').click();
+    await page.getByTestId('language-select').selectOption('ar');
+    await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByTestId('save-bar')).toHaveCount(0);
+    await expect(page.locator('body')).toHaveClass(/theme-blue/);
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
+    await page.reload();
+    await expect(page.locator('body')).toHaveClass(/theme-blue/);
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    await expect(page.getByTestId('language-select').locator('option')).toHaveCount(40);
+  });
+
+  test('captions are styled within their limits', async ({ page }) => {
+    await page.goto('/settings#captions');
+    await page.getByLabel('Text size').fill('2');
+    await page.getByLabel('Background opacity').fill('0.2');
+    await page.getByText('Colour #e2e535').click({ force: true });
+    await page.getByRole('button', { name: 'Save' }).click();
+    const styling = await page.evaluate(() => JSON.parse(localStorage.getItem('marquee:subtitles')!).state.styling);
+    expect(styling).toMatchObject({ size: 2, backgroundOpacity: 0.2, color: '#e2e535' });
+  });
+
+  test('custom proxies: entry rules and messages; custom server gets https:// and signs out', async ({ page }) => {
+    await registerAccount(page, 'Laptop');
+    await page.goto('/settings#connections');
+    await page.getByLabel('Use custom proxy workers').check();
+    await page.getByRole('button', { name: 'Add proxy' }).click();
+    await page.getByLabel('Proxy 1', { exact: true }).fill('not a url');
+    await expect(page.getByText('Not a valid URL')).toBeVisible();
+    await page.getByLabel('Proxy 1', { exact: true }).fill('http://127.0.0.1:9');
+    await page.getByRole('button', { name: 'Test' }).click();
+    await expect(page.getByText('Could not connect to proxy')).toBeVisible();
+    // A website, not a proxy: it answers with its own page.
+    await page.getByLabel('Proxy 1', { exact: true }).fill(new URL('/about', page.url()).toString());
+    await page.getByRole('button', { name: 'Test' }).click();
+    await expect(page.getByText('Expected a proxy but got a website')).toBeVisible();
+    await page.getByRole('button', { name: 'Add proxy' }).click();
+    await page.getByLabel('Proxy 2', { exact: true }).fill('|type=api|https://api.example.com');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByTestId('save-bar')).toHaveCount(0);
+    const account = await storedAccount(page);
+    await expect
+      .poll(async () => (await (await page.request.get(`/users/${account.userId}/settings`, { headers: { authorization: `Bearer ${account.token}` } })).json()).proxyUrls)
+      .toEqual([new URL('/about', page.url()).toString(), '|type=api|https://api.example.com']);
+
+    await page.getByLabel('Custom server').check();
+    await page.getByLabel('Server URL').fill('accounts.example.com');
+    await expect(page.getByText('Changing the server logs you out of this account.')).toBeVisible();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('marquee:account')!).state);
+    expect(stored).toMatchObject({ account: null, backendUrl: 'https://accounts.example.com' });
+    expect((await page.request.get('/users/@me', { headers: { authorization: `Bearer ${account.token}` } })).status()).toBe(401);
+  });
+
+  test('account: profile colours and icon, device name, devices list with removal and its error', async ({ page, browser }) => {
+    const passphrase = await registerAccount(page, 'Laptop');
+    const other = await browser.newContext();
+    const phone = await other.newPage();
+    await phone.goto('/login');
+    await phone.getByLabel('12-word passphrase').fill(passphrase);
+    await phone.getByLabel('Device name').fill('Old phone');
+    await phone.getByRole('button', { name: 'Login' }).click();
+    await expect(phone.getByTestId('account-menu-button')).toBeVisible();
+
+    await page.goto('/settings');
+    const devices = page.getByTestId('device');
+    await expect(devices).toHaveCount(2);
+    await expect(devices.first()).toContainText('Laptop');
+    await expect(devices.first()).toContainText('This device');
+    await expect(devices.nth(1)).toContainText('Old phone');
+    await devices.nth(1).getByRole('button', { name: 'Remove' }).click();
+    await expect(devices).toHaveCount(1);
+    // The removed device is signed out at its next restore.
+    await phone.reload();
+    await expect(phone.getByRole('link', { name: 'Sign in' })).toBeVisible();
+    await other.close();
+
+    await page.getByRole('button', { name: 'Edit profile' }).click();
+    await page.getByTestId('profile-editor').getByText('Colour #2ECFA8').nth(1).click({ force: true });
+    await page.getByTestId('profile-editor').getByText('Couch').click({ force: true });
+    await page.getByLabel('Device name').fill('Work laptop');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByTestId('save-bar')).toHaveCount(0);
+    const account = await storedAccount(page);
+    const me = await (await page.request.get('/users/@me', { headers: { authorization: `Bearer ${account.token}` } })).json();
+    expect(me.user.profile).toMatchObject({ colorB: '#2ECFA8', icon: 'couch' });
+    await page.reload();
+    await page.getByTestId('account-menu-button').click();
+    await expect(page.getByTestId('account-device-name')).toHaveText('Work laptop');
+
+    await page.route('**/users/*/sessions', (route) => route.fulfill({ status: 500, json: { errorType: 'message', code: 'internal_error', message: 'x' } }));
+    await page.goto('/settings');
+    await expect(page.getByText('Failed to load sessions')).toBeVisible({ timeout: 10_000 });
+  });
+
+  test('signed-in header: My List, a search box, and "/" focuses it', async ({ page }) => {
+    await registerAccount(page, 'Laptop');
+    await page.goto('/discover');
+    await expect(page.getByRole('link', { name: 'My List' })).toBeVisible();
+    await page.keyboard.press('/');
+    await expect(page.getByTestId('header-search')).toBeFocused();
+    await page.keyboard.type('inception');
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/browse\/inception$/);
+    await expect(page.getByTestId('media-card').first()).toContainText('Inception');
+  });
+});

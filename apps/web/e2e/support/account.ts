@@ -1,0 +1,66 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+/** Page objects for the account flows, and a client of the sync API to check what the server holds. */
+
+export interface StoredAccount {
+  token: string;
+  userId: string;
+  sessionId: string;
+}
+
+export async function registerAccount(page: Page, deviceName = 'Laptop'): Promise<string> {
+  await page.goto('/register');
+  await page.getByRole('button', { name: 'I trust this server' }).click();
+  const words = await page.getByTestId('passphrase-word').allTextContents();
+  expect(words).toHaveLength(12);
+  const passphrase = words.join(' ');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Device name').fill(deviceName);
+  await page.getByText('Colour #7652DD').first().click({ force: true });
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('12-word passphrase').fill(passphrase);
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId('account-menu-button')).toBeVisible();
+  return passphrase;
+}
+
+export async function login(page: Page, passphrase: string, deviceName = 'Phone'): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('12-word passphrase').fill(passphrase);
+  await page.getByLabel('Device name').fill(deviceName);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId('account-menu-button')).toBeVisible();
+}
+
+export async function storedAccount(page: Page): Promise<StoredAccount> {
+  const raw = await page.evaluate(() => localStorage.getItem('marquee:account'));
+  const account = raw ? (JSON.parse(raw) as { state: { account: StoredAccount | null } }).state.account : null;
+  if (!account) throw new Error('not signed in');
+  return account;
+}
+
+export async function outboxLength(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const raw = localStorage.getItem('marquee:library');
+    return raw ? (JSON.parse(raw) as { state: { outbox: unknown[] } }).state.outbox.length : 0;
+  });
+}
+
+/** The server's bookmarks of the account (tmdbId:type). */
+export async function serverBookmarks(request: APIRequestContext, account: StoredAccount): Promise<string[]> {
+  const response = await request.get(`/users/${account.userId}/bookmarks`, { headers: { authorization: `Bearer ${account.token}` } });
+  expect(response.status()).toBe(200);
+  const list = (await response.json()) as Array<{ tmdbId: string; meta: { type: string } }>;
+  return list.map((b) => `${b.tmdbId}:${b.meta.type}`).sort();
+}
+
+export async function openTitle(page: Page, path: string, title: string): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+}
+
+/** The title page's bookmark button; `pressed` = in My List. */
+export const titleBookmark = (page: Page) => page.getByTestId('media-page').getByTestId('bookmark-toggle');
+export const bookmarksSection = (page: Page) => page.getByTestId('bookmarks-section');

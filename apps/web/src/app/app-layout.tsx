@@ -1,0 +1,43 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { Layout } from '../components/layout.tsx';
+import { MigrationFailedBanner } from '../components/migration-screen.tsx';
+import { AccountMenu, ProfileLoadNotice, useProfileLoadFailure } from '../features/account/index.ts';
+import { HeaderSearch } from '../features/search/index.ts';
+import { useAccountStore } from '../stores/index.ts';
+
+/** The shared layout with what depends on the account: My List, the header search and the profile menu. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const signedIn = useAccountStore((s) => s.account !== null);
+  const failure = useProfileLoadFailure();
+  const { pathname } = useLocation();
+  const onHome = pathname === '/' || pathname.startsWith('/browse');
+  return (
+    <Layout
+      banners={
+        <>
+          <MigrationFailedBanner />
+          {failure === 'notice' && <ProfileLoadNotice />}
+        </>
+      }
+      header={
+        signedIn
+          ? {
+              nav: (
+                <Link to="/mylist" className="text-sm font-semibold text-fg-muted hover:text-fg">
+                  {t('navigation.myList')}
+                </Link>
+              ),
+              end: (
+                <>
+                  {!onHome && <HeaderSearch />}
+                  <AccountMenu />
+                </>
+              ),
+            }
+          : {}
+      }
+    />
+  );
+}

@@ -1,0 +1,77 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { Avatar } from '../../components/avatar.tsx';
+import { useDeviceName } from '../../lib/account/use-device-name.ts';
+import { useAccountStore } from '../../stores/index.ts';
+
+const ITEM = 'block w-full rounded-md px-3 py-2 text-start text-sm text-fg hover:bg-surface-3 focus-visible:bg-surface-3 focus-visible:outline-none';
+
+/** The signed-in header's profile menu: Profile, Start a membership, Log out (seed 000 §2). */
+export function AccountMenu() {
+  const { t } = useTranslation();
+  const account = useAccountStore((s) => s.account);
+  const deviceName = useDeviceName(account?.deviceName, account?.seed);
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const menuId = useId();
+  const navigate = useNavigate();
+  const location = useLocation();
+
+  useEffect(() => setOpen(false), [location.pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (!root.current?.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  if (!account) return null;
+  return (
+    <div className="relative" ref={root}>
+      <button
+        type="button"
+        onClick={() => setOpen((v) => !v)}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={menuId}
+        aria-label={t('account.menu.label')}
+        className="rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+        data-testid="account-menu-button"
+      >
+        <Avatar {...account.profile} />
+      </button>
+      {open && (
+        <div id={menuId} role="menu" className="absolute end-0 top-12 z-40 w-60 rounded-xl border border-white/10 bg-surface-2 p-2 shadow-2xl">
+          <div className="flex items-center gap-3 px-3 py-2">
+            <Avatar {...account.profile} size={32} />
+            <span className="truncate text-sm font-semibold text-fg" data-testid="account-device-name">{deviceName ?? t('account.menu.thisDevice')}</span>
+          </div>
+          <hr className="my-1 border-white/10" />
+          <Link role="menuitem" to="/settings" className={ITEM}>{t('account.menu.profile')}</Link>
+          <Link role="menuitem" to="/subscription" className={ITEM}>{t('account.menu.membership')}</Link>
+          <button
+            role="menuitem"
+            type="button"
+            className={ITEM}
+            onClick={() => {
+              setOpen(false);
+              void import('../../lib/sync/session.ts').then((m) => m.logout()).then(() => navigate('/'));
+            }}
+          >
+            {t('account.menu.logout')}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { Button } from '../../components/button.tsx';
+import { AuthError, login } from '../../lib/account/auth.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { AuthCard, FormError, INPUT, SecretInput } from './auth-ui.tsx';
+
+export function authErrorMessage(t: (k: string) => string, error: unknown): string {
+  const kind = error instanceof AuthError ? error.kind : 'failed';
+  return t(`auth.errors.${kind}`);
+}
+
+/** `/login`: the 12-word passphrase and a name for this device (client-behaviour §3.4). */
+export function LoginPage() {
+  const { t } = useTranslation();
+  usePageTitle(t('auth.login.title'));
+  const navigate = useNavigate();
+  const [passphrase, setPassphrase] = useState('');
+  const [device, setDevice] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      await login(passphrase.trim().replace(/\s+/g, ' '), device);
+      void navigate('/');
+    } catch (err) {
+      setError(authErrorMessage(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthCard title={t('auth.login.title')}>
+      <p className="mb-6 text-sm text-fg-muted">{t('auth.login.description')}</p>
+      <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" noValidate>
+        <SecretInput id="login-passphrase" label={t('auth.login.passphrase')} value={passphrase} onChange={setPassphrase} />
+        <div>
+          <label htmlFor="login-device" className="mb-1 block text-sm font-semibold text-fg">{t('auth.deviceName')}</label>
+          <input id="login-device" value={device} onChange={(e) => setDevice(e.target.value)} placeholder={t('auth.deviceNamePlaceholder')} className={INPUT} autoComplete="off" />
+        </div>
+        <FormError message={error} />
+        <Button type="submit" disabled={busy}>{busy ? t('auth.login.working') : t('auth.login.submit')}</Button>
+      </form>
+      <p className="mt-6 text-center text-sm text-fg-muted">
+        {t('auth.login.noAccount')}{' '}
+        <Link to="/register" className="font-semibold text-accent hover:underline">{t('auth.login.register')}</Link>
+      </p>
+    </AuthCard>
+  );
+}

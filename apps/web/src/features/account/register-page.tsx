@@ -1,0 +1,193 @@
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { COPY_CONFIRMATION_MS } from '@marquee/contract';
+import { Avatar } from '../../components/avatar.tsx';
+import { Button, ButtonLink } from '../../components/button.tsx';
+import { PageLoading } from '../../components/layout.tsx';
+import { fetchMeta, register } from '../../lib/account/auth.ts';
+import { newPassphrase } from '../../lib/account/passphrase.ts';
+import { runtimeConfig } from '../../lib/runtime-config.ts';
+import { accountBaseUrl } from '../../lib/sync/account-api.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { PROFILE_COLORS, type AccountProfile } from '../../stores/index.ts';
+import { AuthCard, ColorPicker, FormError, IconPicker, INPUT, SecretInput } from './auth-ui.tsx';
+import { Captcha } from './captcha.tsx';
+import { authErrorMessage } from './login-page.tsx';
+
+type Step = 'trust' | 'passphrase' | 'profile' | 'verify';
+
+function serverHost(): string {
+  const base = accountBaseUrl();
+  try {
+    return new URL(base || window.location.origin).host;
+  } catch {
+    return base;
+  }
+}
+
+function TrustStep({ onTrust }: { onTrust: () => void }) {
+  const { t } = useTranslation();
+  const meta = useQuery({ queryKey: ['account-meta', accountBaseUrl()], queryFn: () => fetchMeta(), retry: 1 });
+  if (meta.isPending) return <PageLoading />;
+  if (meta.isError) {
+    return (
+      <div className="flex flex-col gap-4">
+        <FormError message={t('auth.trust.failed', { host: serverHost() })} />
+        <ButtonLink to="/" variant="secondary">{t('auth.trust.back')}</ButtonLink>
+      </div>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-4">
+      <p className="text-fg-muted">{t('auth.trust.text')}</p>
+      <div className="rounded-lg bg-surface-1 p-4">
+        <p className="text-lg font-bold text-fg" data-testid="trust-host">{serverHost()}</p>
+        <p className="font-semibold text-fg">{meta.data.name}</p>
+        {meta.data.description && <p className="text-sm text-fg-muted">{meta.data.description}</p>}
+      </div>
+      <div className="flex flex-wrap gap-3">
+        <Button onClick={onTrust}>{t('auth.trust.yes')}</Button>
+        <ButtonLink to="/" variant="secondary">{t('auth.trust.no')}</ButtonLink>
+      </div>
+    </div>
+  );
+}
+
+function PassphraseStep({ passphrase, onNext }: { passphrase: string; onNext: () => void }) {
+  const { t } = useTranslation();
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(passphrase);
+      setCopied(true);
+    } catch {
+      // No clipboard (insecure context): the words stay selectable on screen.
+    }
+  };
+  return (
+    <div className="flex flex-col gap-4">
+      <p className="text-fg-muted">{t('auth.passphrase.text')}</p>
+      <ol className="grid grid-cols-3 gap-2 sm:grid-cols-4" data-testid="passphrase-words">
+        {passphrase.split(' ').map((word, i) => (
+          <li key={i} className="rounded-lg bg-surface-1 px-3 py-2 font-mono text-sm text-fg">
+            <span className="me-1 text-fg-muted">{i + 1}.</span>
+            <span data-testid="passphrase-word">{word}</span>
+          </li>
+        ))}
+      </ol>
+      <div className="flex flex-wrap gap-3">
+        <Button variant="secondary" onClick={() => void copy()}>{copied ? t('auth.passphrase.copied') : t('auth.passphrase.copy')}</Button>
+        <Button onClick={onNext}>{t('auth.next')}</Button>
+      </div>
+    </div>
+  );
+}
+
+function ProfileStep({ device, setDevice, profile, setProfile, onNext }: { device: string; setDevice: (v: string) => void; profile: AccountProfile; setProfile: (p: AccountProfile) => void; onNext: () => void }) {
+  const { t } = useTranslation();
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      className="flex flex-col gap-5"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!device.trim()) return setError(t('auth.errors.deviceName'));
+        onNext();
+      }}
+    >
+      <div className="flex items-center gap-4">
+        <Avatar {...profile} size={56} />
+        <p className="text-sm text-fg-muted">{t('auth.profile.text')}</p>
+      </div>
+      <div>
+        <label htmlFor="register-device" className="mb-1 block text-sm font-semibold text-fg">{t('auth.deviceName')}</label>
+        <input id="register-device" value={device} onChange={(e) => setDevice(e.target.value)} placeholder={t('auth.deviceNamePlaceholder')} className={INPUT} autoComplete="off" />
+      </div>
+      <ColorPicker name="color-a" label={t('auth.profile.colorA')} value={profile.colorA} onChange={(colorA) => setProfile({ ...profile, colorA })} />
+      <ColorPicker name="color-b" label={t('auth.profile.colorB')} value={profile.colorB} onChange={(colorB) => setProfile({ ...profile, colorB })} />
+      <IconPicker value={profile.icon} onChange={(icon) => setProfile({ ...profile, icon })} />
+      <FormError message={error} />
+      <Button type="submit">{t('auth.next')}</Button>
+    </form>
+  );
+}
+
+/** `/register`: trust the server, note the passphrase, set up the profile, type the passphrase back (client-behaviour §3.3). */
+export function RegisterPage() {
+  const { t } = useTranslation();
+  usePageTitle(t('auth.register.title'));
+  const navigate = useNavigate();
+  const config = runtimeConfig();
+  const [step, setStep] = useState<Step>('trust');
+  const [passphrase] = useState(newPassphrase);
+  const [device, setDevice] = useState('');
+  const [profile, setProfile] = useState<AccountProfile>({ colorA: PROFILE_COLORS[0], colorB: PROFILE_COLORS[0], icon: 'userGroup' });
+  const [typed, setTyped] = useState('');
+  const [captchaToken, setCaptchaToken] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const needsCaptcha = config.captcha.provider !== 'none';
+  const onToken = useCallback((token: string | null) => setCaptchaToken(token), []);
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    if (needsCaptcha && !captchaToken) return setError(t('auth.errors.captcha'));
+    if (typed !== passphrase) return setError(t('auth.errors.noMatch'));
+    if (!device.trim()) return setError(t('auth.errors.invalidData'));
+    setBusy(true);
+    try {
+      await register({ passphrase, deviceName: device, profile, captchaToken: captchaToken ?? undefined });
+      void navigate('/');
+    } catch (err) {
+      setError(authErrorMessage(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const titles: Record<Step, string> = {
+    trust: t('auth.trust.title'),
+    passphrase: t('auth.passphrase.title'),
+    profile: t('auth.profile.title'),
+    verify: t('auth.verify.title'),
+  };
+  const steps: Step[] = ['trust', 'passphrase', 'profile', 'verify'];
+
+  return (
+    <AuthCard title={titles[step]} wide={step === 'passphrase'}>
+      <p className="mb-4 text-xs font-semibold uppercase tracking-wider text-accent" data-testid="register-step">
+        {t('auth.register.step', { current: steps.indexOf(step) + 1, total: steps.length })}
+      </p>
+      {step === 'trust' && <TrustStep onTrust={() => setStep('passphrase')} />}
+      {step === 'passphrase' && <PassphraseStep passphrase={passphrase} onNext={() => setStep('profile')} />}
+      {step === 'profile' && <ProfileStep device={device} setDevice={setDevice} profile={profile} setProfile={setProfile} onNext={() => setStep('verify')} />}
+      {step === 'verify' && (
+        <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" noValidate>
+          <p className="text-sm text-fg-muted">{t('auth.verify.text')}</p>
+          <SecretInput id="verify-passphrase" label={t('auth.login.passphrase')} value={typed} onChange={setTyped} />
+          {needsCaptcha && <Captcha provider={config.captcha.provider} siteKey={config.captcha.siteKey} onToken={onToken} />}
+          <FormError message={error} />
+          <div className="flex flex-wrap gap-3">
+            <Button variant="secondary" onClick={() => setStep('profile')}>{t('auth.back')}</Button>
+            <Button type="submit" disabled={busy}>{busy ? t('auth.register.working') : t('auth.register.submit')}</Button>
+          </div>
+        </form>
+      )}
+      {step !== 'verify' && (
+        <p className="mt-6 text-center text-sm text-fg-muted">
+          {t('auth.register.haveAccount')}{' '}
+          <Link to="/login" className="font-semibold text-accent hover:underline">{t('auth.register.login')}</Link>
+        </p>
+      )}
+    </AuthCard>
+  );
+}

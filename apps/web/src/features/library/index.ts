@@ -1,0 +1,2 @@
+export { BookmarkToggle, libraryMetaOf } from './bookmark-toggle.tsx';
+export { HomeLibrary } from './library-sections.tsx';

@@ -1,0 +1,128 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { continueWatching, encodeMediaKey, mediaPath, progressRatio, sortBookmarks, toTmdbType, type BookmarkEntry, type ContinueItem, type MediaSummary } from '@marquee/contract';
+import { MediaCard } from '../../components/media-card.tsx';
+import { useLibraryStore } from '../../stores/index.ts';
+
+const GRID = 'grid grid-cols-2 gap-x-4 gap-y-6 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-5 xl:grid-cols-6';
+
+const summaryOf = (b: Pick<BookmarkEntry, 'tmdbId' | 'type' | 'title' | 'year' | 'poster'>): MediaSummary => ({
+  id: b.tmdbId,
+  type: toTmdbType(b.type),
+  title: b.title,
+  year: b.year,
+  releaseDate: null,
+  poster: b.poster,
+});
+
+export function useBookmarks(): BookmarkEntry[] {
+  const bookmarks = useLibraryStore((s) => s.bookmarks);
+  const progress = useLibraryStore((s) => s.progress);
+  return useMemo(() => sortBookmarks(bookmarks, progress), [bookmarks, progress]);
+}
+
+export function useContinueWatching(): ContinueItem[] {
+  const bookmarks = useLibraryStore((s) => s.bookmarks);
+  const progress = useLibraryStore((s) => s.progress);
+  return useMemo(() => continueWatching(progress, bookmarks), [bookmarks, progress]);
+}
+
+/** Bookmarks, most recent activity first (seed 000 §4). */
+export function BookmarksSection({ items }: { items: BookmarkEntry[] }) {
+  const { t } = useTranslation();
+  if (items.length === 0) return null;
+  return (
+    <section aria-labelledby="bookmarks-heading" className="mb-10" data-testid="bookmarks-section">
+      <h2 id="bookmarks-heading" className="mb-4 text-xl font-bold text-fg">{t('library.bookmarks')}</h2>
+      <ul className={GRID}>
+        {items.map((b) => (
+          <li key={`${b.type}:${b.tmdbId}`}>
+            <MediaCard media={summaryOf(b)} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ContinueCard({ item }: { item: ContinueItem }) {
+  const { t } = useTranslation();
+  const remove = useLibraryStore((s) => s.removeFromContinueWatching);
+  const { entry, episode } = item;
+  const season = episode ? entry.seasons[episode.seasonId] : undefined;
+  const to = mediaPath(encodeMediaKey(toTmdbType(entry.type), entry.tmdbId, entry.title), episode?.seasonId, episode?.id);
+  const percent = Math.round(progressRatio(item.progress) * 100);
+  return (
+    <div className="relative" data-testid="continue-card">
+      <Link to={to} className="group block rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent">
+        <div className="relative aspect-[2/3] overflow-hidden rounded-lg bg-surface-2 shadow-md">
+          <img
+            src={entry.poster ?? '/placeholder.svg'}
+            alt={t('media.posterAlt', { title: entry.title })}
+            loading="lazy"
+            className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105"
+          />
+          {episode && season && (
+            <span className="absolute bottom-3 start-2 rounded bg-black/80 px-2 py-0.5 text-xs font-semibold text-white" data-testid="episode-badge">
+              {t('media.seasons.seasonEpisode', { season: season.number, episode: episode.number })}
+            </span>
+          )}
+          <div className="absolute inset-x-0 bottom-0 h-1.5 bg-black/60" dir="ltr">
+            <div
+              className="h-full bg-accent"
+              style={{ width: `${percent}%` }}
+              role="progressbar"
+              aria-valuenow={percent}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-label={t('library.watched', { percent })}
+            />
+          </div>
+        </div>
+        <p className="mt-2 line-clamp-2 px-0.5 text-sm font-semibold text-fg">{entry.title}</p>
+      </Link>
+      <button
+        type="button"
+        onClick={() => remove(entry.type, entry.tmdbId)}
+        className="absolute top-2 end-2 rounded-full bg-black/60 p-2 text-white shadow-md hover:bg-black/80 focus-visible:outline-2 focus-visible:outline-accent"
+        aria-label={t('library.continue.remove', { title: entry.title })}
+        title={t('library.continue.removeShort')}
+        data-testid="continue-remove"
+      >
+        <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2.5" aria-hidden="true"><path d="M6 6l12 12M18 6 6 18" /></svg>
+      </button>
+    </div>
+  );
+}
+
+/** Continue Watching (seed 000 §4, §9): worth-resuming titles, not bookmarked, most recent first; each can be removed. */
+export function ContinueWatchingSection({ items }: { items: ContinueItem[] }) {
+  const { t } = useTranslation();
+  if (items.length === 0) return null;
+  return (
+    <section aria-labelledby="continue-heading" className="mb-10" data-testid="continue-section">
+      <h2 id="continue-heading" className="mb-4 text-xl font-bold text-fg">{t('library.continueWatching')}</h2>
+      <ul className={GRID}>
+        {items.map((item) => (
+          <li key={`${item.entry.type}:${item.entry.tmdbId}`}>
+            <ContinueCard item={item} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The home page's library: Continue Watching, then Bookmarks; `empty` when there is neither. */
+export function HomeLibrary({ empty }: { empty: React.ReactNode }) {
+  const bookmarks = useBookmarks();
+  const continuing = useContinueWatching();
+  if (bookmarks.length === 0 && continuing.length === 0) return <>{empty}</>;
+  return (
+    <>
+      <ContinueWatchingSection items={continuing} />
+      <BookmarksSection items={bookmarks} />
+    </>
+  );
+}

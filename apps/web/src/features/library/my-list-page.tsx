@@ -1,0 +1,28 @@
+import { useTranslation } from 'react-i18next';
+import { ButtonLink } from '../../components/button.tsx';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { BookmarksSection, ContinueWatchingSection, useBookmarks, useContinueWatching } from './library-sections.tsx';
+
+/** `/mylist`: everything the user keeps, or a way to discover titles when there is nothing yet. */
+export function MyListPage() {
+  const { t } = useTranslation();
+  usePageTitle(t('library.myList'));
+  const bookmarks = useBookmarks();
+  const continuing = useContinueWatching();
+  return (
+    <div className="py-8">
+      <h1 className="mb-8 text-3xl font-bold text-fg">{t('library.myList')}</h1>
+      {bookmarks.length === 0 && continuing.length === 0 ? (
+        <div className="flex flex-col items-center gap-4 py-12 text-center" data-testid="mylist-empty">
+          <p className="max-w-md text-fg-muted">{t('library.empty')}</p>
+          <ButtonLink to="/discover">{t('home.empty.discover')}</ButtonLink>
+        </div>
+      ) : (
+        <>
+          <BookmarksSection items={bookmarks} />
+          <ContinueWatchingSection items={continuing} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+export { OnboardingExtensionPage, OnboardingPage, OnboardingProxyPage, browserKind } from './onboarding-pages.tsx';

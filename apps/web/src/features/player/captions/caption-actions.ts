@@ -1,0 +1,92 @@
+import { useAccountStore, useSubtitlesStore } from '../../../stores/index.ts';
+import { extensionClient } from '../../../lib/extension/messaging.ts';
+import { customProxyUrls, fetchTextViaProxy } from '../../../lib/proxy-transport.ts';
+import { changeSyncedSettings } from '../../../lib/sync/session.ts';
+import { playerStore } from '../core/player-store.ts';
+import type { CaptionListItem, Cue } from '../core/types.ts';
+import { captionDownloader, type CaptionTransport } from './caption-fetch.ts';
+import { parseCaptionFile, parseCaptions, toSrt } from './parse.ts';
+
+async function directText(url: string): Promise<string> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return response.text();
+}
+
+function transport(): CaptionTransport {
+  const proxies = customProxyUrls(useAccountStore.getState().proxyUrls);
+  const ext = extensionClient();
+  return {
+    direct: directText,
+    ...(proxies.length ? { proxy: (url: string) => fetchTextViaProxy(proxies, url) } : {}),
+    ...(ext.isActive()
+      ? {
+          extension: async (url: string) => {
+            const reply = await ext.makeRequest({ url, method: 'GET' });
+            if (!reply?.success) throw new Error('extension request failed');
+            const body = reply.response.body;
+            return typeof body === 'string' ? body : JSON.stringify(body);
+          },
+        }
+      : {}),
+  };
+}
+
+/** A new caption starts in sync and with its own casing (delay and the casing fix reset). */
+function remember(language: string, opensubtitles: boolean) {
+  const subtitles = useSubtitlesStore.getState();
+  subtitles.setDelay(0);
+  const changed = subtitles.lastSelectedLanguage !== language;
+  subtitles.setSubtitles({ enabled: true, lastSelectedLanguage: language, isOpenSubtitles: opensubtitles, overrideCasing: false });
+  // The last chosen language follows the account (seed 001 §7: defaultSubtitleLanguage).
+  if (changed && language !== 'custom') changeSyncedSettings({ defaultSubtitleLanguage: language });
+}
+
+function show(id: string, language: string, cues: Cue[]) {
+  playerStore.getState().setCaption({ id, language, cues, srtData: toSrt(cues) });
+}
+
+/** Downloads (cached 24 h), parses and shows a caption; throws with the seed's message on failure. */
+export async function selectCaption(item: CaptionListItem): Promise<void> {
+  const text = await captionDownloader.download(item, transport());
+  const cues = parseCaptions(text);
+  show(item.id, item.language, cues);
+  remember(item.language, item.opensubtitles);
+}
+
+/** A caption file from the viewer's device (language "custom"). */
+export async function uploadCaption(file: File): Promise<void> {
+  const cues = await parseCaptionFile(file.name, await file.text());
+  show(`custom-${file.name}`, 'custom', cues);
+  useSubtitlesStore.getState().setDelay(0);
+  useSubtitlesStore.getState().setSubtitles({ enabled: true, overrideCasing: false });
+}
+
+export function disableCaptions(): void {
+  playerStore.getState().setCaption(null);
+  useSubtitlesStore.getState().setSubtitles({ enabled: false });
+}
+
+/** The first caption in the viewer's last language (default English), or null. */
+export function captionFor(list: readonly CaptionListItem[], language: string | null): CaptionListItem | null {
+  const wanted = language ?? 'en';
+  return list.find((c) => c.language === wanted) ?? null;
+}
+
+/** The C key and the "Enable subtitles" toggle: off when on; else the last used language. */
+export async function toggleCaptions(): Promise<void> {
+  if (playerStore.getState().caption) {
+    disableCaptions();
+    return;
+  }
+  const item = captionFor(playerStore.getState().captionList, useSubtitlesStore.getState().lastSelectedLanguage);
+  if (item) await selectCaption(item).catch(() => undefined);
+}
+
+/** When a source loads with subtitles enabled, the last used language comes back on its own. */
+export async function autoSelectCaption(): Promise<void> {
+  const { enabled, lastSelectedLanguage } = useSubtitlesStore.getState();
+  if (!enabled || !lastSelectedLanguage) return;
+  const item = captionFor(playerStore.getState().captionList, lastSelectedLanguage);
+  if (item) await selectCaption(item).catch(() => undefined);
+}

@@ -1,0 +1,222 @@
+import type { StreamQuality } from '@marquee/contract';
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
+import type { CaptionListItem, PlaybackError, PlayerMeta, PlayerSource, PlayerStatus, ScrapeSegment, SelectedCaption, Thumbnail } from './types.ts';
+
+/** What the UI may ask the display to do. The display (the only code touching the element) implements it. */
+export interface DisplayRequests {
+  play(): void;
+  pause(): void;
+  seek(time: number): void;
+  setVolume(volume: number): void;
+  setMuted(muted: boolean): void;
+  setPlaybackRate(rate: number): void;
+  /** A quality, or null for automatic. */
+  setQuality(quality: StreamQuality | null): void;
+  toggleFullscreen(): void;
+  togglePictureInPicture(): void;
+  startAirplay(): void;
+}
+
+export interface PlaybackFacts {
+  isPlaying: boolean;
+  isPaused: boolean;
+  isLoading: boolean;
+  isSeeking: boolean;
+  /** Set once the first frame played: progress is saved only after that. */
+  hasPlayedOnce: boolean;
+  /** The browser refused to start playback without a gesture: show the big play button. */
+  autoplayBlocked: boolean;
+  time: number;
+  duration: number;
+  /** Seconds buffered ahead of the start (end of the buffered range around the playhead). */
+  buffered: number;
+  volume: number;
+  muted: boolean;
+  playbackRate: number;
+  isFullscreen: boolean;
+  isPictureInPicture: boolean;
+}
+
+export interface PlayerCapabilities {
+  canPictureInPicture: boolean;
+  canFullscreen: boolean;
+  canAirplay: boolean;
+  canCast: boolean;
+  /** null until the 1 s test has run. */
+  canChangeVolume: boolean | null;
+}
+
+export interface ScrapeState {
+  /** Ids in display order: each source followed by its embeds. */
+  order: string[];
+  segments: Record<string, ScrapeSegment>;
+  current: string | null;
+}
+
+export interface PlayerState {
+  status: PlayerStatus;
+  meta: PlayerMeta | null;
+  source: PlayerSource | null;
+  /** Bumped on every setSource, so the display reloads even for an equal source. */
+  sourceVersion: number;
+  sourceId: string | null;
+  embedId: string | null;
+  isSample: boolean;
+  /** Where the loaded source starts. */
+  startAt: number;
+  qualities: StreamQuality[];
+  currentQuality: StreamQuality | null;
+  captionList: CaptionListItem[];
+  caption: SelectedCaption | null;
+  error: PlaybackError | null;
+  scrape: ScrapeState;
+  playback: PlaybackFacts;
+  capabilities: PlayerCapabilities;
+  thumbnails: Thumbnail[];
+  /** The next-episode button was dismissed until the next meta. */
+  nextEpisodeHidden: boolean;
+  display: DisplayRequests | null;
+
+  setMeta(meta: PlayerMeta, status?: PlayerStatus): void;
+  setScraping(): void;
+  setScrape(scrape: ScrapeState): void;
+  setSource(source: PlayerSource, options: { sourceId: string; embedId?: string | null; isSample?: boolean; startAt?: number; captions?: CaptionListItem[] }): void;
+  setSourceId(sourceId: string, embedId?: string | null): void;
+  setScrapeNotFound(): void;
+  displayError(error: PlaybackError): void;
+  reset(): void;
+  updatePlayback(patch: Partial<PlaybackFacts>): void;
+  updateCapabilities(patch: Partial<PlayerCapabilities>): void;
+  setQualities(qualities: StreamQuality[], current: StreamQuality | null): void;
+  setCaptionList(list: CaptionListItem[]): void;
+  setCaption(caption: SelectedCaption | null): void;
+  addThumbnail(thumbnail: Thumbnail): void;
+  hideNextEpisode(): void;
+  attachDisplay(display: DisplayRequests | null): void;
+}
+
+export const initialPlayback = (): PlaybackFacts => ({
+  isPlaying: false,
+  isPaused: true,
+  isLoading: false,
+  isSeeking: false,
+  hasPlayedOnce: false,
+  autoplayBlocked: false,
+  time: 0,
+  duration: 0,
+  buffered: 0,
+  volume: 1,
+  muted: false,
+  playbackRate: 1,
+  isFullscreen: false,
+  isPictureInPicture: false,
+});
+
+const emptyScrape = (): ScrapeState => ({ order: [], segments: {}, current: null });
+
+const cleared = () => ({
+  status: 'idle' as PlayerStatus,
+  meta: null,
+  source: null,
+  sourceId: null,
+  embedId: null,
+  isSample: false,
+  startAt: 0,
+  qualities: [],
+  currentQuality: null,
+  captionList: [],
+  caption: null,
+  error: null,
+  scrape: emptyScrape(),
+  thumbnails: [],
+  nextEpisodeHidden: false,
+});
+
+/**
+ * The player's one store (house rule 6). The status machine of seed 001 §4:
+ * - setting a source or a source id moves it to `playing`;
+ * - a display error moves it to `playbackError`;
+ * - reset returns to `idle` and clears meta, thumbnails and progress;
+ * - setting meta may set a status and un-hides the next-episode button.
+ */
+export function createPlayerStore() {
+  return createStore<PlayerState>()((set, get) => ({
+    ...cleared(),
+    sourceVersion: 0,
+    playback: initialPlayback(),
+    capabilities: { canPictureInPicture: false, canFullscreen: false, canAirplay: false, canCast: false, canChangeVolume: null },
+    display: null,
+
+    setMeta: (meta, status) => set(() => ({ meta, nextEpisodeHidden: false, ...(status ? { status } : {}) })),
+    setScraping: () => set(() => ({ status: 'scraping', scrape: emptyScrape(), error: null })),
+    setScrape: (scrape) => set(() => ({ scrape })),
+    setSource: (source, o) =>
+      set((s) => ({
+        status: 'playing',
+        source,
+        sourceVersion: s.sourceVersion + 1,
+        sourceId: o.sourceId,
+        embedId: o.embedId ?? null,
+        isSample: o.isSample ?? false,
+        startAt: o.startAt ?? 0,
+        error: null,
+        qualities: [],
+        currentQuality: null,
+        thumbnails: [],
+        ...(o.captions ? { captionList: o.captions } : {}),
+        playback: { ...s.playback, time: o.startAt ?? 0, duration: 0, buffered: 0, hasPlayedOnce: false, isLoading: true },
+      })),
+    setSourceId: (sourceId, embedId = null) => set(() => ({ status: 'playing', sourceId, embedId })),
+    setScrapeNotFound: () => set(() => ({ status: 'scrapeNotFound' })),
+    displayError: (error) => set(() => ({ status: 'playbackError', error })),
+    reset: () => set((s) => ({ ...cleared(), sourceVersion: s.sourceVersion + 1, playback: { ...initialPlayback(), volume: s.playback.volume, muted: s.playback.muted, playbackRate: s.playback.playbackRate } })),
+    updatePlayback: (patch) => set((s) => ({ playback: { ...s.playback, ...patch } })),
+    updateCapabilities: (patch) => set((s) => ({ capabilities: { ...s.capabilities, ...patch } })),
+    setQualities: (qualities, currentQuality) => set(() => ({ qualities, currentQuality })),
+    setCaptionList: (captionList) => set(() => ({ captionList })),
+    setCaption: (caption) => set(() => ({ caption })),
+    addThumbnail: (t) => set((s) => ({ thumbnails: [...s.thumbnails, t].sort((a, b) => a.at - b.at) })),
+    hideNextEpisode: () => set(() => ({ nextEpisodeHidden: true })),
+    attachDisplay: (display) => {
+      if (get().display !== display) set(() => ({ display }));
+    },
+  }));
+}
+
+export type PlayerStore = ReturnType<typeof createPlayerStore>;
+
+/** The page's player (one at a time). */
+export const playerStore = createPlayerStore();
+
+export function usePlayer<T>(selector: (state: PlayerState) => T): T {
+  return useStore(playerStore, selector);
+}
+
+/** Requests from the UI to the display; ignored until a display is attached. */
+export const requests: DisplayRequests = {
+  play: () => playerStore.getState().display?.play(),
+  pause: () => playerStore.getState().display?.pause(),
+  seek: (time) => playerStore.getState().display?.seek(time),
+  setVolume: (volume) => playerStore.getState().display?.setVolume(volume),
+  setMuted: (muted) => playerStore.getState().display?.setMuted(muted),
+  setPlaybackRate: (rate) => playerStore.getState().display?.setPlaybackRate(rate),
+  setQuality: (quality) => playerStore.getState().display?.setQuality(quality),
+  toggleFullscreen: () => playerStore.getState().display?.toggleFullscreen(),
+  togglePictureInPicture: () => playerStore.getState().display?.togglePictureInPicture(),
+  startAirplay: () => playerStore.getState().display?.startAirplay(),
+};
+
+/** Play or pause, whichever is not happening. */
+export function togglePlay(): void {
+  const { playback } = playerStore.getState();
+  if (playback.isPaused) requests.play();
+  else requests.pause();
+}
+
+/** Seek relative to now, clamped to [0, duration]. */
+export function seekBy(delta: number): void {
+  const { time, duration } = playerStore.getState().playback;
+  const target = Math.max(0, Math.min(duration > 0 ? duration : Number.POSITIVE_INFINITY, time + delta));
+  requests.seek(target);
+}

@@ -1,0 +1,97 @@
+import type { StreamQuality } from '@marquee/contract';
+
+export type PlayerStatus = 'idle' | 'scraping' | 'playing' | 'scrapeNotFound' | 'playbackError';
+
+export interface PlayerEpisode {
+  id: string;
+  number: number;
+  title: string;
+  airDate: string | null;
+}
+
+export interface PlayerSeason {
+  id: string;
+  number: number;
+  title: string;
+}
+
+/** What is playing (seed 001 §3): shows also name their season and episode. */
+export interface PlayerMeta {
+  type: 'movie' | 'show';
+  title: string;
+  releaseYear: number | null;
+  tmdbId: string;
+  imdbId: string | null;
+  poster: string | null;
+  /** The media key of the URL (`tmdb-tv-1396-breaking-bad`). */
+  mediaKey: string;
+  season?: PlayerSeason;
+  episode?: PlayerEpisode;
+  /** Episodes of the current season (shows). */
+  episodes?: PlayerEpisode[];
+  /** Every season of the show. */
+  seasons?: PlayerSeason[];
+}
+
+export interface SourceFile {
+  type: 'mp4' | 'webm';
+  url: string;
+}
+
+/** What the display loads: an HLS playlist, or files by quality. */
+export type PlayerSource =
+  | { type: 'hls'; url: string }
+  | { type: 'file'; qualities: Partial<Record<StreamQuality, SourceFile>> };
+
+export interface CaptionListItem {
+  id: string;
+  /** ISO 639-1 code, `und`, or `custom` for an uploaded file. */
+  language: string;
+  url: string;
+  type: 'srt' | 'vtt';
+  needsProxy: boolean;
+  /** Came from OpenSubtitles: listed apart from the source's own captions. */
+  opensubtitles: boolean;
+}
+
+export interface Cue {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** The selected caption with its parsed cues. */
+export interface SelectedCaption {
+  id: string;
+  language: string;
+  cues: Cue[];
+  /** The original text, as SRT (for download). */
+  srtData: string;
+}
+
+/** Playback error codes (seed 000 §8) and where the error came from. */
+export type PlaybackErrorCode = 'aborted' | 'decode' | 'generic' | 'network' | 'notSupported';
+export interface PlaybackError {
+  source: 'video' | 'hls';
+  code: PlaybackErrorCode;
+  message: string;
+}
+
+export type SegmentStatus = 'waiting' | 'pending' | 'success' | 'notfound' | 'failure';
+export interface ScrapeSegment {
+  id: string;
+  name: string;
+  /** Set for embeds: the embed's scraper id. */
+  embedId?: string;
+  /** Embeds: the source that found them. */
+  parentId?: string;
+  status: SegmentStatus;
+  percentage: number;
+  reason?: string;
+  error?: string;
+}
+
+export interface Thumbnail {
+  at: number;
+  data: string;
+}

@@ -1,0 +1,26 @@
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
+
+/** Interface facts of the player (seed 001 §4): hover state and time format, plus the volume popout. */
+export interface PlayerUiState {
+  hovering: 'none' | 'mouse' | 'mobile';
+  /** Controls shown (moved recently, paused, menu open, or hovering the bars). */
+  controlsVisible: boolean;
+  timeFormat: 'regular' | 'remaining';
+  /** When the keyboard changed the volume last (ms): the popout shows for 3 s. */
+  volumePopoutAt: number;
+  /** The R key's one-second roll. */
+  rolling: boolean;
+  set(patch: Partial<Omit<PlayerUiState, 'set'>>): void;
+}
+
+export const playerUi = createStore<PlayerUiState>()((set) => ({
+  hovering: 'none',
+  controlsVisible: true,
+  timeFormat: 'regular',
+  volumePopoutAt: 0,
+  rolling: false,
+  set: (patch) => set(() => patch),
+}));
+
+export const usePlayerUi = <T,>(selector: (s: PlayerUiState) => T): T => useStore(playerUi, selector);

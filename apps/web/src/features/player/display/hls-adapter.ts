@@ -1,0 +1,153 @@
+import { selectQuality, sortQualities, type StreamQuality } from '@marquee/contract';
+import type { PlayerSource } from '../core/types.ts';
+import type { AdapterContext, AdapterLoader, PlaybackAdapter } from './adapter.ts';
+import { hlsError } from './media-error.ts';
+
+type HlsModule = typeof import('hls.js/light');
+type HlsInstance = InstanceType<HlsModule['default']>;
+
+/** hls.js levels map to qualities by height; other heights are not offered by name. */
+export function qualityOfHeight(height: number): StreamQuality | null {
+  if (height >= 2000) return '4k';
+  if (height >= 1000) return '1080';
+  if (height >= 700) return '720';
+  if (height >= 460) return '480';
+  if (height >= 340) return '360';
+  return null;
+}
+
+/** The engine is loaded only when an HLS source shows up, and only once. */
+let engine: Promise<HlsModule> | null = null;
+export const loadHlsEngine = () => (engine ??= import('hls.js/light'));
+
+/** HLS through hls.js (Media Source Extensions): qualities from the playlist's levels, automatic = ABR. */
+class HlsJsAdapter implements PlaybackAdapter {
+  private hls: HlsInstance | null = null;
+  private url: string | null = null;
+  private recoveredMedia = false;
+
+  constructor(
+    private readonly ctx: AdapterContext,
+    private readonly Hls: HlsModule['default'],
+  ) {}
+
+  private levelQualities(): (StreamQuality | null)[] {
+    return (this.hls?.levels ?? []).map((l) => qualityOfHeight(l.height));
+  }
+
+  private report() {
+    const hls = this.hls;
+    if (!hls) return;
+    const qualities = this.levelQualities();
+    const available = sortQualities(qualities.filter((q): q is StreamQuality => q !== null));
+    const level = hls.currentLevel >= 0 ? hls.currentLevel : hls.nextLoadLevel;
+    this.ctx.onQualities(available.length ? available : ['unknown'], qualities[level] ?? (available.length ? null : 'unknown'));
+  }
+
+  private applyPreference(preference = this.ctx.qualityPreference()) {
+    const hls = this.hls;
+    if (!hls) return;
+    const qualities = this.levelQualities();
+    const available = qualities.filter((q): q is StreamQuality => q !== null);
+    if (preference.automaticQuality || !preference.lastChosenQuality || available.length === 0) {
+      hls.currentLevel = -1;
+      return;
+    }
+    const wanted = selectQuality(available, preference);
+    hls.currentLevel = qualities.indexOf(wanted);
+  }
+
+  load(source: PlayerSource, startAt: number) {
+    if (source.type !== 'hls') return;
+    const { Hls, ctx } = this;
+    const hls = new Hls({
+      startPosition: startAt > 0 ? startAt : -1,
+      maxBufferSize: 500 * 1000 * 1000,
+      fragLoadPolicy: {
+        default: {
+          maxTimeToFirstByteMs: 30_000,
+          maxLoadTimeMs: 30_000,
+          timeoutRetry: { maxNumRetry: 3, retryDelayMs: 0, maxRetryDelayMs: 0 },
+          errorRetry: { maxNumRetry: 2, retryDelayMs: 1000, maxRetryDelayMs: 8000 },
+        },
+      },
+    });
+    this.hls = hls;
+    this.url = source.url;
+    hls.on(Hls.Events.MANIFEST_PARSED, () => {
+      this.applyPreference();
+      this.report();
+    });
+    hls.on(Hls.Events.LEVEL_SWITCHED, () => this.report());
+    hls.on(Hls.Events.ERROR, (_event, data) => {
+      if (!data.fatal) return;
+      // A decode hiccup is worth one recovery; anything else ends playback with its code.
+      if (data.type === Hls.ErrorTypes.MEDIA_ERROR && !this.recoveredMedia) {
+        this.recoveredMedia = true;
+        hls.recoverMediaError();
+        return;
+      }
+      ctx.onError(hlsError(data.type, data.details));
+    });
+    if (startAt > 0) {
+      // hls.js applies startPosition only once playback starts; a paused player must show that frame too.
+      ctx.video.addEventListener('loadedmetadata', () => {
+        if (Math.abs(ctx.video.currentTime - startAt) > 1) ctx.video.currentTime = startAt;
+      }, { once: true });
+    }
+    hls.attachMedia(ctx.video);
+    hls.loadSource(source.url);
+  }
+
+  setQuality(quality: StreamQuality | null) {
+    this.applyPreference({ automaticQuality: quality === null, lastChosenQuality: quality });
+    this.report();
+  }
+
+  currentUrl() {
+    return this.url;
+  }
+
+  destroy() {
+    this.hls?.destroy();
+    this.hls = null;
+    const { video } = this.ctx;
+    video.removeAttribute('src');
+    video.load();
+  }
+}
+
+/** Browsers without Media Source Extensions (iOS) play HLS themselves: one "unknown" quality. */
+class NativeHlsAdapter implements PlaybackAdapter {
+  private url: string | null = null;
+  constructor(private readonly ctx: AdapterContext) {}
+  load(source: PlayerSource, startAt: number) {
+    if (source.type !== 'hls') return;
+    const { video } = this.ctx;
+    this.url = source.url;
+    if (startAt > 0) video.addEventListener('loadedmetadata', () => (video.currentTime = startAt), { once: true });
+    video.src = source.url;
+    video.load();
+    this.ctx.onQualities(['unknown'], 'unknown');
+  }
+  setQuality() {}
+  currentUrl() {
+    return this.url;
+  }
+  destroy() {
+    this.ctx.video.removeAttribute('src');
+    this.ctx.video.load();
+  }
+}
+
+const hasMse = () => typeof window !== 'undefined' && ('MediaSource' in window || 'ManagedMediaSource' in window);
+
+export const hlsLoader: AdapterLoader = {
+  name: 'hls',
+  canPlay: (source, video) => source.type === 'hls' && (hasMse() || video.canPlayType('application/vnd.apple.mpegurl') !== ''),
+  async create(ctx) {
+    if (!hasMse()) return new NativeHlsAdapter(ctx);
+    const { default: Hls } = await loadHlsEngine();
+    return Hls.isSupported() ? new HlsJsAdapter(ctx, Hls) : new NativeHlsAdapter(ctx);
+  },
+};

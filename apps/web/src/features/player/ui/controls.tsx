@@ -1,0 +1,184 @@
+import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { clock } from '../../../lib/clock.ts';
+import { requests, togglePlay, usePlayer, seekBy } from '../core/player-store.ts';
+import { formatTime } from '../core/timestamp.ts';
+import { usePlayerUi, playerUi } from '../core/ui-store.ts';
+import { toggleMute } from './hooks.ts';
+import { Icon, type IconName } from './icons.tsx';
+
+export function ControlButton({ icon, label, onClick, testId, pressed, className = '' }: { icon: IconName; label: string; onClick(): void; testId?: string; pressed?: boolean; className?: string }) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={label}
+      title={label}
+      aria-pressed={pressed}
+      data-testid={testId}
+      className={`rounded-full p-2 text-white/90 transition-colors hover:bg-white/15 hover:text-white focus-visible:outline-2 focus-visible:outline-white ${className}`}
+    >
+      <Icon name={icon} />
+    </button>
+  );
+}
+
+export function PlayPauseButton() {
+  const { t } = useTranslation();
+  const paused = usePlayer((s) => s.playback.isPaused);
+  return <ControlButton icon={paused ? 'play' : 'pause'} label={paused ? t('player.controls.play') : t('player.controls.pause')} onClick={togglePlay} testId="play-pause" />;
+}
+
+export function SkipButtons() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <ControlButton icon="back10" label={t('player.controls.back10')} onClick={() => seekBy(-10)} testId="skip-back" />
+      <ControlButton icon="forward10" label={t('player.controls.forward10')} onClick={() => seekBy(10)} testId="skip-forward" />
+    </>
+  );
+}
+
+/** Mute toggle and slider (the slider is hidden where the device cannot change the volume). */
+export function VolumeControl() {
+  const { t } = useTranslation();
+  const volume = usePlayer((s) => s.playback.volume);
+  const muted = usePlayer((s) => s.playback.muted);
+  const canChange = usePlayer((s) => s.capabilities.canChangeVolume);
+  const popoutAt = usePlayerUi((s) => s.volumePopoutAt);
+  const [popout, setPopout] = useState(false);
+  useEffect(() => {
+    if (!popoutAt) return;
+    setPopout(true);
+    const timer = setTimeout(() => setPopout(false), 3_000);
+    return () => clearTimeout(timer);
+  }, [popoutAt]);
+  const shown = muted ? 0 : volume;
+  return (
+    <div
+      className="group flex items-center"
+      onWheel={(e) => {
+        if (canChange === false) return;
+        requests.setVolume(Math.max(0, Math.min(1, shown + (e.deltaY < 0 ? 0.05 : -0.05))));
+      }}
+    >
+      <ControlButton icon={shown === 0 ? 'volumeMuted' : 'volume'} label={shown === 0 ? t('player.controls.unmute') : t('player.controls.mute')} onClick={toggleMute} testId="mute" pressed={muted} />
+      {canChange !== false && (
+        <input
+          type="range"
+          min={0}
+          max={1}
+          step={0.01}
+          value={shown}
+          onChange={(e) => requests.setVolume(Number(e.target.value))}
+          aria-label={t('player.controls.volume')}
+          data-testid="volume-slider"
+          className="w-0 opacity-0 transition-all duration-200 group-focus-within:w-24 group-focus-within:opacity-100 group-hover:w-24 group-hover:opacity-100 accent-white"
+        />
+      )}
+      {popout && (
+        <span className="ms-2 rounded bg-black/60 px-2 py-0.5 text-xs tabular-nums" data-testid="volume-popout">{Math.round(shown * 100)}%</span>
+      )}
+    </div>
+  );
+}
+
+/** Elapsed / duration, or the time left and when it ends; a click switches. */
+export function TimeDisplay() {
+  const { t, i18n } = useTranslation();
+  const time = usePlayer((s) => s.playback.time);
+  const duration = usePlayer((s) => s.playback.duration);
+  const rate = usePlayer((s) => s.playback.playbackRate);
+  const format = usePlayerUi((s) => s.timeFormat);
+  const remaining = Math.max(0, duration - time);
+  const [now, setNow] = useState(() => clock.now().getTime());
+  useEffect(() => {
+    if (format !== 'remaining') return;
+    const timer = setInterval(() => setNow(clock.now().getTime()), 10_000);
+    return () => clearInterval(timer);
+  }, [format]);
+  const finishAt = new Intl.DateTimeFormat(i18n.language, { hour: 'numeric', minute: '2-digit' }).format(new Date(now + (remaining * 1000) / (rate || 1)));
+  return (
+    <button
+      type="button"
+      className="rounded px-2 py-1 text-sm tabular-nums text-white/90 hover:bg-white/10"
+      onClick={() => playerUi.getState().set({ timeFormat: format === 'regular' ? 'remaining' : 'regular' })}
+      data-testid="time"
+      aria-label={t('player.controls.timeFormat')}
+    >
+      {format === 'regular' ? (
+        <span>
+          <span data-testid="time-elapsed">{formatTime(time)}</span> / {formatTime(duration)}
+        </span>
+      ) : (
+        <span>{t('player.controls.remaining', { time: formatTime(remaining), at: finishAt })}</span>
+      )}
+    </button>
+  );
+}
+
+/** The seek bar: played and buffered ranges, a hover time (and thumbnail), drag to seek. */
+export function ProgressBar() {
+  const { t } = useTranslation();
+  const time = usePlayer((s) => s.playback.time);
+  const duration = usePlayer((s) => s.playback.duration);
+  const buffered = usePlayer((s) => s.playback.buffered);
+  const thumbnails = usePlayer((s) => s.thumbnails);
+  const bar = useRef<HTMLDivElement>(null);
+  const [hover, setHover] = useState<number | null>(null);
+  const [drag, setDrag] = useState<number | null>(null);
+  const fractionAt = (clientX: number) => {
+    const rect = bar.current?.getBoundingClientRect();
+    if (!rect || rect.width === 0) return 0;
+    const x = document.documentElement.dir === 'rtl' ? rect.right - clientX : clientX - rect.left;
+    return Math.max(0, Math.min(1, x / rect.width));
+  };
+  const shown = drag ?? (duration > 0 ? time / duration : 0);
+  const hoverTime = hover !== null ? hover * duration : null;
+  const thumb = hoverTime !== null && thumbnails.length ? thumbnails.reduce((a, b) => (Math.abs(b.at - hoverTime) < Math.abs(a.at - hoverTime) ? b : a)) : null;
+  const onDown = (e: ReactPointerEvent) => {
+    if (duration <= 0) return;
+    (e.target as HTMLElement).setPointerCapture?.(e.pointerId);
+    setDrag(fractionAt(e.clientX));
+  };
+  const onMove = (e: ReactPointerEvent) => {
+    setHover(fractionAt(e.clientX));
+    if (drag !== null) setDrag(fractionAt(e.clientX));
+  };
+  const onUp = (e: ReactPointerEvent) => {
+    if (drag === null) return;
+    requests.seek(fractionAt(e.clientX) * duration);
+    setDrag(null);
+  };
+  return (
+    <div className="group relative flex h-6 cursor-pointer items-center" onPointerDown={onDown} onPointerMove={onMove} onPointerUp={onUp} onPointerLeave={() => setHover(null)}>
+      {hoverTime !== null && (
+        <div className="pointer-events-none absolute bottom-6 -translate-x-1/2 rounded bg-black/80 p-1 text-center text-xs tabular-nums" style={{ insetInlineStart: `${(hover ?? 0) * 100}%` }}>
+          {thumb && <img src={thumb.data} alt="" className="mb-1 h-24 rounded" />}
+          {formatTime(hoverTime)}
+        </div>
+      )}
+      <div
+        ref={bar}
+        role="slider"
+        tabIndex={0}
+        aria-label={t('player.controls.seek')}
+        aria-valuemin={0}
+        aria-valuemax={Math.floor(duration)}
+        aria-valuenow={Math.floor(time)}
+        aria-valuetext={`${formatTime(time)} / ${formatTime(duration)}`}
+        data-testid="progress-bar"
+        className="relative h-1 w-full rounded-full bg-white/25 transition-[height] group-hover:h-1.5"
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') e.stopPropagation();
+          if (e.key === 'ArrowRight') seekBy(5);
+          if (e.key === 'ArrowLeft') seekBy(-5);
+        }}
+      >
+        <div className="absolute inset-y-0 start-0 rounded-full bg-white/40" style={{ width: `${duration > 0 ? Math.min(100, (buffered / duration) * 100) : 0}%` }} data-testid="buffered-bar" />
+        <div className="absolute inset-y-0 start-0 rounded-full bg-accent" style={{ width: `${shown * 100}%` }} />
+        <div className="absolute top-1/2 h-3 w-3 -translate-x-1/2 -translate-y-1/2 rounded-full bg-white opacity-0 group-hover:opacity-100" style={{ insetInlineStart: `${shown * 100}%` }} />
+      </div>
+    </div>
+  );
+}

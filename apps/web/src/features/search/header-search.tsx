@@ -1,0 +1,50 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+
+const isTyping = (el: Element | null) =>
+  !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || (el as HTMLElement).isContentEditable);
+
+/** The signed-in header's search box (pages other than home): submitting opens /browse/{query}. "/" focuses it. */
+export function HeaderSearch() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [text, setText] = useState('');
+  const input = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey || isTyping(document.activeElement)) return;
+      event.preventDefault();
+      input.current?.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  return (
+    <form
+      role="search"
+      className="hidden sm:block"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const q = text.trim();
+        if (q) void navigate(`/browse/${encodeURIComponent(q)}`);
+        setText('');
+        input.current?.blur();
+      }}
+    >
+      <label htmlFor="header-search" className="sr-only">{t('home.search.label')}</label>
+      <input
+        ref={input}
+        id="header-search"
+        type="search"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        placeholder={t('navigation.searchPlaceholder')}
+        className="h-9 w-48 rounded-full border border-white/10 bg-surface-2 px-4 text-sm text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none lg:w-64"
+        data-testid="header-search"
+      />
+    </form>
+  );
+}

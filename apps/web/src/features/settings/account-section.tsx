@@ -1,0 +1,154 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { accountPaths, type Session } from '@marquee/contract';
+import { Avatar } from '../../components/avatar.tsx';
+import { Button, ButtonLink } from '../../components/button.tsx';
+import { accountRequest } from '../../lib/sync/account-api.ts';
+import { logout } from '../../lib/sync/session.ts';
+import { useAccountStore, type Account, type AccountProfile } from '../../stores/index.ts';
+import { Section } from './settings-ui.tsx';
+import { ColorSwatches, IconChoices } from '../../components/profile-pickers.tsx';
+
+const INPUT = 'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
+
+interface DeviceRow {
+  id: string;
+  name: string | null;
+  current: boolean;
+}
+
+/** Sessions of the account, names decrypted; this device first, the others alphabetically. */
+function useDevices(account: Account) {
+  return useQuery({
+    queryKey: ['sessions', account.userId, account.sessionId],
+    queryFn: async (): Promise<DeviceRow[]> => {
+      const [sessions, { readDeviceName }] = await Promise.all([
+        accountRequest<Session[]>('GET', accountPaths.userSessions, { params: { uid: account.userId } }),
+        import('../../lib/account/device-name.ts'),
+      ]);
+      const rows = sessions.map((s) => ({ id: s.id, name: readDeviceName(s.device, account.seed), current: s.id === account.sessionId }));
+      return rows.sort((a, b) => (a.current !== b.current ? (a.current ? -1 : 1) : (a.name ?? '').localeCompare(b.name ?? '')));
+    },
+    retry: 1,
+  });
+}
+
+function DeviceList({ account }: { account: Account }) {
+  const { t } = useTranslation();
+  const devices = useDevices(account);
+  const client = useQueryClient();
+  const remove = useMutation({
+    mutationFn: (sid: string) => accountRequest('DELETE', accountPaths.session, { params: { sid } }),
+    onSettled: () => client.invalidateQueries({ queryKey: ['sessions', account.userId] }),
+  });
+  if (devices.isPending) return <p className="text-fg-muted">{t('global.loading')}</p>;
+  if (devices.isError) return <p className="text-red-300" role="alert">{t('settings.account.devices.failed')}</p>;
+  return (
+    <ul className="flex max-h-72 flex-col gap-2 overflow-y-auto" data-testid="device-list">
+      {devices.data.map((d) => (
+        <li key={d.id} className="flex items-center justify-between gap-3 rounded-lg bg-surface-1 px-4 py-3" data-testid="device">
+          <span className="truncate text-fg">{d.name ?? t('settings.account.devices.unknown')}</span>
+          {d.current ? (
+            <span className="shrink-0 text-xs font-semibold uppercase text-accent">{t('settings.account.devices.current')}</span>
+          ) : (
+            <Button variant="ghost" disabled={remove.isPending} onClick={() => remove.mutate(d.id)}>{t('settings.account.devices.remove')}</Button>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function DeleteAccount({ account }: { account: Account }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const open = params.get('m') === 'delete-account';
+  const [error, setError] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => accountRequest('DELETE', accountPaths.user, { params: { uid: account.userId } }),
+    onSuccess: async () => {
+      await logout();
+      void navigate('/');
+    },
+    onError: () => setError(true),
+  });
+  return (
+    <>
+      <Button variant="secondary" className="text-red-300" onClick={() => setParams((p) => { p.set('m', 'delete-account'); return p; })}>
+        {t('settings.account.delete.button')}
+      </Button>
+      {open && (
+        <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/70 p-4" role="dialog" aria-modal="true" aria-labelledby="delete-title">
+          <div className="w-full max-w-md rounded-2xl bg-surface-2 p-6 shadow-2xl">
+            <h2 id="delete-title" className="text-xl font-bold text-fg">{t('settings.account.delete.title')}</h2>
+            <p className="mt-2 text-fg-muted">{t('settings.account.delete.text')}</p>
+            {error && <p className="mt-3 text-red-300" role="alert">{t('global.generic')}</p>}
+            <div className="mt-6 flex justify-end gap-3">
+              <Button variant="secondary" onClick={() => navigate(-1)}>{t('settings.cancel')}</Button>
+              <Button className="bg-red-700 hover:bg-red-600" disabled={remove.isPending} onClick={() => remove.mutate()}>{t('settings.account.delete.confirm')}</Button>
+            </div>
+          </div>
+        </div>
+      )}
+    </>
+  );
+}
+
+export interface AccountDraft {
+  profile: AccountProfile;
+  deviceName: string;
+}
+
+export function AccountSection({ draft, setDraft }: { draft: AccountDraft | null; setDraft: (d: AccountDraft) => void }) {
+  const { t } = useTranslation();
+  const account = useAccountStore((s) => s.account);
+  const navigate = useNavigate();
+  const [editing, setEditing] = useState(false);
+
+  if (!account || !draft) {
+    return (
+      <Section id="account" title={t('settings.account.title')}>
+        <div className="rounded-xl bg-surface-1 p-5">
+          <p className="font-semibold text-fg">{t('settings.account.register.title')}</p>
+          <p className="mt-1 text-sm text-fg-muted">{t('settings.account.register.text')}</p>
+          <div className="mt-4 flex flex-wrap gap-3">
+            <ButtonLink to="/register">{t('settings.account.register.button')}</ButtonLink>
+            <Link to="/login" className="self-center text-sm font-semibold text-accent hover:underline">{t('navigation.signIn')}</Link>
+          </div>
+        </div>
+      </Section>
+    );
+  }
+  return (
+    <Section id="account" title={t('settings.account.title')}>
+      <div className="flex flex-col gap-6">
+        <div className="flex flex-wrap items-center gap-4">
+          <Avatar {...draft.profile} size={64} />
+          <Button variant="secondary" onClick={() => setEditing((e) => !e)} aria-expanded={editing}>{t('settings.account.editProfile')}</Button>
+        </div>
+        {editing && (
+          <div className="flex flex-col gap-4 rounded-xl bg-surface-1 p-4" data-testid="profile-editor">
+            <ColorSwatches name="settings-color-a" label={t('auth.profile.colorA')} value={draft.profile.colorA} onChange={(colorA) => setDraft({ ...draft, profile: { ...draft.profile, colorA } })} />
+            <ColorSwatches name="settings-color-b" label={t('auth.profile.colorB')} value={draft.profile.colorB} onChange={(colorB) => setDraft({ ...draft, profile: { ...draft.profile, colorB } })} />
+            <IconChoices value={draft.profile.icon} onChange={(icon) => setDraft({ ...draft, profile: { ...draft.profile, icon } })} />
+          </div>
+        )}
+        <div>
+          <label htmlFor="settings-device" className="mb-1 block text-sm font-semibold text-fg">{t('auth.deviceName')}</label>
+          <input id="settings-device" value={draft.deviceName} onChange={(e) => setDraft({ ...draft, deviceName: e.target.value })} className={INPUT} />
+        </div>
+        <div>
+          <h3 className="mb-2 text-sm font-semibold text-fg">{t('settings.account.devices.title')}</h3>
+          <DeviceList account={account} />
+        </div>
+        <div className="flex flex-wrap gap-3">
+          <Button variant="secondary" onClick={() => void logout().then(() => navigate('/'))}>{t('account.menu.logout')}</Button>
+          <DeleteAccount account={account} />
+        </div>
+      </div>
+    </Section>
+  );
+}

@@ -1,0 +1,115 @@
+import { accountPaths, type AltchaChallenge, type AuthResponse, type Meta } from '@marquee/contract';
+import { useAccountStore, type AccountProfile } from '../../stores/account-store.ts';
+import { usePreferencesStore } from '../../stores/preferences-store.ts';
+import { useSubtitlesStore } from '../../stores/subtitles-store.ts';
+import { ApiError } from '../api.ts';
+import { accountRequest } from '../sync/account-api.ts';
+import { importLocalData, restore, syncEngine } from '../sync/session.ts';
+import { toBase64 } from './base64.ts';
+import { encryptDeviceName } from './device-name.ts';
+import { isValidPassphrase, keysFromSeed, seedFromPassphrase } from './passphrase.ts';
+
+/** Every client of this app family sends this namespace (sync-api-compat §2). */
+export const NAMESPACE = 'movie-web';
+
+export type AuthErrorKind = 'invalidPassphrase' | 'deviceName' | 'captcha' | 'invalidData' | 'network' | 'failed';
+export class AuthError extends Error {
+  constructor(readonly kind: AuthErrorKind, cause?: unknown) {
+    super(kind, { cause });
+    this.name = 'AuthError';
+  }
+}
+
+const toAuthError = (error: unknown): AuthError => {
+  if (error instanceof AuthError) return error;
+  if (error instanceof ApiError) {
+    if (error.status === 0) return new AuthError('network', error);
+    if (error.code === 'captcha_invalid' || error.code === 'captcha_required') return new AuthError('captcha', error);
+    if (error.status === 401) return new AuthError('invalidPassphrase', error);
+    if (error.status === 400) return new AuthError('invalidData', error);
+  }
+  return new AuthError('failed', error);
+};
+
+export const fetchMeta = (baseUrl?: string | null) => accountRequest<Meta>('GET', accountPaths.meta, { token: null, ...(baseUrl !== undefined ? { baseUrl } : {}) });
+export const fetchAltchaChallenge = () => accountRequest<AltchaChallenge>('GET', accountPaths.captchaChallenge, { token: null });
+
+/** Stores the new session, imports this device's library into the account, then restores (merge). */
+async function signedIn(auth: AuthResponse, encryptedDevice: string, seed: Uint8Array): Promise<void> {
+  useAccountStore.getState().setAccount({
+    token: auth.token,
+    userId: auth.user.id,
+    sessionId: auth.session.id,
+    deviceName: encryptedDevice,
+    profile: auth.user.profile,
+    seed: toBase64(seed),
+  });
+  syncEngine.unblock();
+  await importLocalData();
+  await restore();
+}
+
+/** Login (client-behaviour §3.4): check the words, derive keys, sign the server's challenge. */
+export async function login(passphrase: string, deviceName: string): Promise<void> {
+  if (!isValidPassphrase(passphrase)) throw new AuthError('invalidPassphrase');
+  const device = deviceName.trim();
+  if (!device) throw new AuthError('deviceName');
+  try {
+    const seed = seedFromPassphrase(passphrase);
+    const keys = keysFromSeed(seed);
+    const { challenge } = await accountRequest<{ challenge: string }>('POST', accountPaths.loginStart, { token: null, body: { publicKey: keys.publicKey } });
+    const encrypted = encryptDeviceName(device, seed);
+    const auth = await accountRequest<AuthResponse>('POST', accountPaths.loginComplete, {
+      token: null,
+      body: { namespace: NAMESPACE, publicKey: keys.publicKey, challenge: { code: challenge, signature: keys.sign(challenge) }, device: encrypted },
+    });
+    await signedIn(auth, encrypted, seed);
+  } catch (error) {
+    throw toAuthError(error);
+  }
+}
+
+export interface RegisterInput {
+  passphrase: string;
+  deviceName: string;
+  profile: AccountProfile;
+  captchaToken?: string | undefined;
+}
+
+/** Registration (client-behaviour §3.3, verify step onwards). */
+export async function register(input: RegisterInput): Promise<void> {
+  const device = input.deviceName.trim();
+  if (!device) throw new AuthError('deviceName');
+  try {
+    const { challenge } = await accountRequest<{ challenge: string }>('POST', accountPaths.registerStart, {
+      token: null,
+      body: input.captchaToken ? { captchaToken: input.captchaToken } : {},
+    });
+    const seed = seedFromPassphrase(input.passphrase);
+    const keys = keysFromSeed(seed);
+    const encrypted = encryptDeviceName(device, seed);
+    const auth = await accountRequest<AuthResponse>('POST', accountPaths.registerComplete, {
+      token: null,
+      body: {
+        namespace: NAMESPACE,
+        publicKey: keys.publicKey,
+        challenge: { code: challenge, signature: keys.sign(challenge) },
+        device: encrypted,
+        profile: input.profile,
+      },
+    });
+    await signedIn(auth, encrypted, seed);
+    // A new account starts with this device's choices (proxy list left alone, as the older clients do).
+    const prefs = usePreferencesStore.getState();
+    await accountRequest('PUT', accountPaths.settings, {
+      params: { uid: auth.user.id },
+      body: {
+        applicationLanguage: prefs.language ?? 'en',
+        applicationTheme: prefs.theme,
+        defaultSubtitleLanguage: useSubtitlesStore.getState().lastSelectedLanguage,
+      },
+    }).catch(() => undefined);
+  } catch (error) {
+    throw toAuthError(error);
+  }
+}

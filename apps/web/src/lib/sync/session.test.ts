@@ -1,0 +1,165 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { initStores, useAccountStore, useLibraryStore, usePreferencesStore, useSubtitlesStore } from '../../stores/index.ts';
+import { memoryStorage, setAppStorage } from '../storage.ts';
+import { changeSyncedSettings, importLocalData, logout, restore, syncEngine, useSessionStatus } from './session.ts';
+
+/** A small stand-in for the sync API: enough state to check what the client sends and how it merges. */
+function fakeServer() {
+  const s = {
+    meStatus: 200,
+    down: false,
+    bookmarks: [] as Array<{ tmdbId: string; meta: { title: string; year: number | null; type: string }; updatedAt: string }>,
+    progress: [] as any[],
+    settings: { id: 'u1', applicationTheme: null as string | null, applicationLanguage: null as string | null, defaultSubtitleLanguage: null, proxyUrls: null },
+    calls: [] as string[],
+  };
+  const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const handler = async (input: string | URL | Request, init: RequestInit = {}) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = init.method ?? 'GET';
+    s.calls.push(`${method} ${url.pathname}`);
+    if (s.down) throw new TypeError('Failed to fetch');
+    const body = init.body ? JSON.parse(String(init.body)) : undefined;
+    if (url.pathname === '/users/@me') return s.meStatus === 200 ? json({ user: { id: 'u1', profile: { colorA: '#0A54FF', colorB: '#2ECFA8', icon: 'couch' } }, session: { id: 's1' } }) : json({ message: 'no' }, s.meStatus);
+    if (url.pathname === '/users/u1/bookmarks' && method === 'GET') return json(s.bookmarks);
+    if (url.pathname === '/users/u1/bookmarks' && method === 'PUT') {
+      for (const b of body) if (!s.bookmarks.some((x) => x.tmdbId === b.tmdbId)) s.bookmarks.push(b);
+      return json(s.bookmarks);
+    }
+    if (url.pathname.startsWith('/users/u1/bookmarks/') && method === 'POST') {
+      s.bookmarks = s.bookmarks.filter((b) => b.tmdbId !== body.tmdbId).concat([{ tmdbId: body.tmdbId, meta: body.meta, updatedAt: body.updatedAt }]);
+      return json(body);
+    }
+    if (url.pathname.startsWith('/users/u1/bookmarks/') && method === 'DELETE') {
+      const id = url.pathname.split('/').pop();
+      s.bookmarks = s.bookmarks.filter((b) => b.tmdbId !== id);
+      return json({ tmdbId: id });
+    }
+    if (url.pathname === '/users/u1/progress') return json(s.progress);
+    if (url.pathname === '/users/u1/progress/import') {
+      s.progress.push(...body);
+      return json([]);
+    }
+    if (url.pathname === '/users/u1/settings' && method === 'GET') return json(s.settings);
+    if (url.pathname === '/users/u1/settings' && method === 'PUT') {
+      Object.assign(s.settings, body);
+      return json(s.settings);
+    }
+    if (url.pathname.startsWith('/sessions/')) return json({ id: 's1' });
+    return json({ message: 'not found' }, 404);
+  };
+  return { s, handler };
+}
+
+const account = { token: 't', userId: 'u1', sessionId: 's1', deviceName: 'x', seed: 'y', profile: { colorA: 'a', colorB: 'b', icon: 'cat' } };
+const matrix = { tmdbId: '603', type: 'movie' as const, title: 'The Matrix', year: 1999, poster: null };
+const alien = { tmdbId: '348', type: 'movie' as const, title: 'Alien', year: 1979, poster: null };
+
+let server: ReturnType<typeof fakeServer>;
+beforeEach(() => {
+  setAppStorage(memoryStorage());
+  initStores();
+  server = fakeServer();
+  vi.stubGlobal('fetch', vi.fn(server.handler));
+  syncEngine.unblock();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('restore', () => {
+  it('merges: the server’s state, with pending local changes re-applied over it', async () => {
+    useAccountStore.getState().setAccount(account);
+    server.s.bookmarks.push({ tmdbId: '348', meta: { title: 'Alien', year: 1979, type: 'movie' }, updatedAt: new Date(Date.now() - 60_000).toISOString() });
+    server.s.settings.applicationTheme = 'red';
+    // A change made while the server was unreachable stays pending…
+    server.s.down = true;
+    useLibraryStore.getState().addBookmark(matrix);
+    await syncEngine.flush();
+    expect(useLibraryStore.getState().outbox).toHaveLength(1);
+    expect(await restore()).toBe('failed');
+    expect(useSessionStatus.getState().restoreFailed).toBe(true);
+    expect(useAccountStore.getState().account).not.toBeNull();
+    expect(Object.keys(useLibraryStore.getState().bookmarks)).toEqual(['movie:603']);
+    // …and when the server is back, restore sends it first, then merges.
+    server.s.down = false;
+    syncEngine.resetBackoff();
+    expect(await restore()).toBe('ok');
+    expect(Object.keys(useLibraryStore.getState().bookmarks).sort()).toEqual(['movie:348', 'movie:603']);
+    expect(server.s.bookmarks.map((b) => b.tmdbId).sort()).toEqual(['348', '603']);
+    expect(useLibraryStore.getState().outbox).toEqual([]);
+    expect(usePreferencesStore.getState().theme).toBe('red');
+    expect(useAccountStore.getState().account?.profile.icon).toBe('couch');
+  });
+
+  it('a server bookmark the user removed on this device (pending) stays removed', async () => {
+    useAccountStore.getState().setAccount(account);
+    server.s.bookmarks.push({ tmdbId: '348', meta: { title: 'Alien', year: 1979, type: 'movie' }, updatedAt: new Date(Date.now() - 60_000).toISOString() });
+    await restore();
+    server.s.down = true;
+    useLibraryStore.getState().removeBookmark('movie', '348');
+    await syncEngine.flush();
+    server.s.down = false;
+    // The pull happens before the removal is acknowledged (sending paused): the merge keeps the removal.
+    vi.stubGlobal('fetch', vi.fn((i: string, init?: RequestInit) => (init?.method === 'DELETE' ? Promise.reject(new TypeError('offline')) : server.handler(i, init))));
+    syncEngine.resetBackoff();
+    await restore();
+    expect(useLibraryStore.getState().bookmarks).toEqual({});
+    expect(useLibraryStore.getState().outbox.map((o) => o.kind)).toEqual(['bookmark-remove']);
+  });
+
+  it('400/401/403 from /users/@me logs out and clears the library', async () => {
+    useAccountStore.getState().setAccount(account);
+    useLibraryStore.getState().addBookmark(matrix);
+    server.s.meStatus = 401;
+    expect(await restore()).toBe('signed-out');
+    expect(useAccountStore.getState().account).toBeNull();
+    expect(useLibraryStore.getState().bookmarks).toEqual({});
+    expect(useLibraryStore.getState().outbox).toEqual([]);
+  });
+});
+
+describe('sign-in import, settings and logout', () => {
+  it('imports the anonymous library with change times, then restore keeps both sides', async () => {
+    useLibraryStore.getState().addBookmark(alien);
+    useLibraryStore.getState().saveProgress({ meta: matrix, watched: 100, duration: 8000 });
+    useAccountStore.getState().setAccount(account);
+    await importLocalData();
+    expect(server.s.calls).toContain('PUT /users/u1/bookmarks');
+    expect(server.s.progress[0]).toMatchObject({ tmdbId: '603', watched: 100, duration: 8000, meta: { type: 'movie', title: 'The Matrix' } });
+    expect(typeof server.s.progress[0].updatedAt).toBe('string');
+  });
+
+  it('when the import cannot reach the server, the local items become outbox ops', async () => {
+    useLibraryStore.getState().addBookmark(alien);
+    useAccountStore.getState().setAccount(account);
+    server.s.down = true;
+    await importLocalData();
+    expect(useLibraryStore.getState().outbox.map((o) => o.kind)).toEqual(['bookmark-add']);
+  });
+
+  it('synced settings apply at once and are queued; a pending change survives restore', async () => {
+    useAccountStore.getState().setAccount(account);
+    server.s.down = true;
+    changeSyncedSettings({ applicationTheme: 'teal', defaultSubtitleLanguage: 'es' });
+    expect(usePreferencesStore.getState().theme).toBe('teal');
+    expect(useSubtitlesStore.getState().lastSelectedLanguage).toBe('es');
+    server.s.down = false;
+    server.s.settings.applicationTheme = 'gray';
+    vi.stubGlobal('fetch', vi.fn((i: string, init?: RequestInit) => (init?.method === 'PUT' ? Promise.reject(new TypeError('offline')) : server.handler(i, init))));
+    syncEngine.resetBackoff();
+    await restore();
+    expect(usePreferencesStore.getState().theme).toBe('teal');
+  });
+
+  it('logout deletes the session and clears account, bookmarks, progress and outbox; preferences stay', async () => {
+    useAccountStore.getState().setAccount(account);
+    server.s.down = true;
+    useLibraryStore.getState().addBookmark(matrix);
+    usePreferencesStore.getState().setPreferences({ theme: 'blue' });
+    server.s.down = false;
+    await logout();
+    expect(server.s.calls).toContain('DELETE /sessions/s1');
+    expect(useAccountStore.getState().account).toBeNull();
+    expect(useLibraryStore.getState()).toMatchObject({ bookmarks: {}, progress: {}, outbox: [] });
+    expect(usePreferencesStore.getState().theme).toBe('blue');
+  });
+});

@@ -1,0 +1,215 @@
+import { accountPaths, type Bookmark, type ProgressListItem, type User, type Session, type UserSettings } from '@marquee/contract';
+import { useAccountStore } from '../../stores/account-store.ts';
+import { useLibraryStore } from '../../stores/library/library-store.ts';
+import type { OutboxOp, SyncedSettings } from '../../stores/library/outbox.ts';
+import { toTheme, usePreferencesStore } from '../../stores/preferences-store.ts';
+import { useSessionStatus } from '../../stores/session-status.ts';
+import { useSubtitlesStore } from '../../stores/subtitles-store.ts';
+import { ApiError } from '../api.ts';
+import { clock } from '../clock.ts';
+import { accountRequest } from './account-api.ts';
+import { SYNC_INTERVAL_MS, SyncEngine, webLock } from './sync-engine.ts';
+import { importPayload, libraryFromServer, requestFor } from './wire.ts';
+
+/** Account restore cadence (seed 000 §4, §9). */
+export const RESTORE_INTERVAL_MS = 12 * 60 * 60_000;
+export { useSessionStatus };
+
+/** Coming back to the tab pulls the account again when the last pull is older than this. */
+export const PULL_ON_RETURN_AFTER_MS = 60_000;
+
+
+const library = () => useLibraryStore.getState();
+const account = () => useAccountStore.getState().account;
+
+export const syncEngine = new SyncEngine({
+  outbox: () => {
+    useLibraryStore.controls.refresh();
+    return library().outbox;
+  },
+  remove: (id) => library().removeOp(id),
+  canSend: () => account() !== null,
+  send: async (op: OutboxOp) => {
+    const uid = account()?.userId;
+    if (!uid) throw new ApiError(401, 'unauthorized', 'signed out');
+    const r = requestFor(op, uid);
+    await accountRequest(r.method, r.path, { params: r.params, ...(r.query ? { query: r.query } : {}), ...(r.body !== undefined ? { body: r.body } : {}) });
+  },
+  onAuthError: () => void restore(),
+  now: () => Date.now(),
+  lock: webLock,
+});
+
+/** Writes the server's synced settings into their stores (only those it has), then pending local changes over them. */
+function applySettings(server: Partial<UserSettings>, pending: readonly OutboxOp[]) {
+  const merged: SyncedSettings = {};
+  if (server.applicationLanguage) merged.applicationLanguage = server.applicationLanguage;
+  if (server.applicationTheme !== undefined && server.applicationTheme !== null) merged.applicationTheme = server.applicationTheme;
+  if (server.defaultSubtitleLanguage) merged.defaultSubtitleLanguage = server.defaultSubtitleLanguage;
+  if (server.proxyUrls) merged.proxyUrls = server.proxyUrls;
+  const extra = server as { enableAutoplay?: boolean | null; subtitleStyling?: SyncedSettings['subtitleStyling'] };
+  if (typeof extra.enableAutoplay === 'boolean') merged.enableAutoplay = extra.enableAutoplay;
+  if (extra.subtitleStyling) merged.subtitleStyling = extra.subtitleStyling;
+  for (const op of pending) if (op.kind === 'settings') Object.assign(merged, op.settings);
+  writeSyncedSettings(merged);
+}
+
+/** Writes synced settings into the local stores without recording a change. */
+export function writeSyncedSettings(s: SyncedSettings): void {
+  if (s.applicationLanguage !== undefined) usePreferencesStore.getState().setPreferences({ language: s.applicationLanguage });
+  if (s.applicationTheme !== undefined) usePreferencesStore.getState().setPreferences({ theme: toTheme(s.applicationTheme) });
+  if (s.defaultSubtitleLanguage !== undefined) useSubtitlesStore.getState().setSubtitles({ lastSelectedLanguage: s.defaultSubtitleLanguage });
+  if (s.proxyUrls !== undefined) useAccountStore.getState().setProxyUrls(s.proxyUrls);
+  if (typeof s.enableAutoplay === 'boolean') usePreferencesStore.getState().setPreferences({ enableAutoplay: s.enableAutoplay });
+  if (s.subtitleStyling) useSubtitlesStore.getState().setStyling(s.subtitleStyling);
+}
+
+/**
+ * Changes synced settings: applied locally at once and recorded in the outbox (sent while signed in).
+ * `defaultSubtitleLanguage` is the player's last chosen subtitle language.
+ */
+export function changeSyncedSettings(s: SyncedSettings): void {
+  writeSyncedSettings(s);
+  library().queueSettings(s);
+}
+
+export type RestoreResult = 'ok' | 'signed-out' | 'failed' | 'no-account';
+
+let lastPullAt = 0;
+
+/**
+ * Account restore (seed 000 §4, PRODUCT.md §3): pending changes are sent first, then the account's
+ * bookmarks, progress and settings are fetched and MERGED — the server's state with every change still
+ * pending applied over it. 400/401/403 from /users/@me → logout; other failures keep everything local.
+ */
+export async function restore(): Promise<RestoreResult> {
+  if (!account()) return 'no-account';
+  useSessionStatus.setState({ restoring: true });
+  try {
+    const result = await syncEngine.runExclusive(async (drain): Promise<RestoreResult> => {
+      await drain().catch(() => undefined);
+      const current = account();
+      if (!current) return 'no-account';
+      let me: { user: User; session: Session };
+      try {
+        me = await accountRequest(`GET`, accountPaths.me);
+      } catch (error) {
+        if (error instanceof ApiError && [400, 401, 403].includes(error.status)) return 'signed-out';
+        return 'failed';
+      }
+      if (me.user.id !== current.userId) return 'signed-out';
+      const uid = current.userId;
+      const [bookmarks, progress, settings] = await Promise.all([
+        accountRequest<Bookmark[]>('GET', accountPaths.bookmarks, { params: { uid } }),
+        accountRequest<ProgressListItem[]>('GET', accountPaths.progress, { params: { uid } }),
+        accountRequest<UserSettings>('GET', accountPaths.settings, { params: { uid } }),
+      ]).catch(() => [null, null, null] as const);
+      if (!bookmarks || !progress || !settings) return 'failed';
+      if (account()?.token !== current.token) return 'no-account'; // signed out meanwhile
+      useAccountStore.getState().updateAccount({ profile: me.user.profile });
+      library().mergeServer(libraryFromServer(bookmarks, progress));
+      applySettings(settings, library().outbox);
+      useAccountStore.getState().markRestored(clock.now().getTime());
+      return 'ok';
+    });
+    if (result === 'signed-out') await logout();
+    if (result === 'ok') {
+      lastPullAt = Date.now();
+      syncEngine.unblock();
+      void syncEngine.flush();
+    }
+    useSessionStatus.setState({ restoreFailed: result === 'failed' });
+    return result ?? 'failed';
+  } finally {
+    useSessionStatus.setState({ restoring: false });
+  }
+}
+
+/** Logout (seed 000 §4): delete the session (errors ignored), then forget the account, bookmarks, progress and outbox. */
+export async function logout(): Promise<void> {
+  const current = account();
+  useAccountStore.getState().setAccount(null);
+  library().clear();
+  syncEngine.stop();
+  if (current) {
+    await accountRequest('DELETE', accountPaths.session, { params: { sid: current.sessionId }, token: current.token, timeoutMs: 5_000 }).catch(() => undefined);
+  }
+}
+
+/**
+ * After sign-in: the library kept on this device before signing in goes into the account (merged on
+ * the server by change time). If the server cannot take it now, every item becomes an outbox op, so
+ * nothing is lost; the restore that follows keeps what is still pending.
+ */
+export async function importLocalData(): Promise<void> {
+  const current = account();
+  if (!current) return;
+  const data = library();
+  if (Object.keys(data.bookmarks).length === 0 && Object.keys(data.progress).length === 0) return;
+  const payload = importPayload(data);
+  const uid = current.userId;
+  try {
+    await Promise.all([
+      payload.bookmarks.length ? accountRequest('PUT', accountPaths.bookmarks, { params: { uid }, body: payload.bookmarks }) : null,
+      payload.progress.length ? accountRequest('PUT', accountPaths.progressImport, { params: { uid }, body: payload.progress }) : null,
+    ]);
+  } catch {
+    requeueLocalData();
+  }
+}
+
+function requeueLocalData() {
+  useLibraryStore.controls.refresh();
+  const { bookmarks, progress } = library();
+  useLibraryStore.setState((s) => {
+    const ops: OutboxOp[] = [];
+    const id = () => `import-${Math.random().toString(36).slice(2)}`;
+    for (const b of Object.values(bookmarks)) ops.push({ kind: 'bookmark-add', id: id(), at: b.updatedAt, type: b.type, tmdbId: b.tmdbId, meta: { title: b.title, year: b.year, poster: b.poster } });
+    for (const p of Object.values(progress)) {
+      const meta = { title: p.title, year: p.year, poster: p.poster };
+      if (p.type === 'movie' && p.progress) ops.push({ kind: 'progress-put', id: id(), at: p.updatedAt, type: p.type, tmdbId: p.tmdbId, meta, ...p.progress });
+      for (const ep of Object.values(p.episodes)) {
+        const season = p.seasons[ep.seasonId] ?? { id: ep.seasonId, number: 0, title: '' };
+        ops.push({ kind: 'progress-put', id: id(), at: ep.updatedAt, type: p.type, tmdbId: p.tmdbId, meta, ...ep.progress, season, episode: { id: ep.id, number: ep.number, title: ep.title } });
+      }
+    }
+    return { outbox: [...ops, ...s.outbox] };
+  });
+}
+
+/**
+ * Starts syncing: the outbox every 5 s, right after each change, when the network comes back and when
+ * the page is shown again; restore at start, every 12 h, and on return to the tab after a while.
+ */
+export function startSync(win: Window = window): () => void {
+  const flush = () => void syncEngine.flush();
+  const pullIfStale = () => {
+    if (account() && Date.now() - lastPullAt > PULL_ON_RETURN_AFTER_MS) void restore();
+    else flush();
+  };
+  const interval = setInterval(flush, SYNC_INTERVAL_MS);
+  const restoreTimer = setInterval(() => void restore(), RESTORE_INTERVAL_MS);
+  const unsubscribe = useLibraryStore.subscribe((state, prev) => {
+    if (state.outbox.length > 0 && state.outbox !== prev.outbox) queueMicrotask(flush);
+  });
+  const onOnline = () => {
+    syncEngine.resetBackoff();
+    pullIfStale();
+  };
+  const onVisible = () => {
+    if (win.document.visibilityState === 'visible') pullIfStale();
+  };
+  win.addEventListener('online', onOnline);
+  win.addEventListener('pageshow', flush);
+  win.document.addEventListener('visibilitychange', onVisible);
+  void restore();
+  return () => {
+    clearInterval(interval);
+    clearInterval(restoreTimer);
+    unsubscribe();
+    syncEngine.stop();
+    win.removeEventListener('online', onOnline);
+    win.removeEventListener('pageshow', flush);
+    win.document.removeEventListener('visibilitychange', onVisible);
+  };
+}

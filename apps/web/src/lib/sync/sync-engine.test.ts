@@ -1,0 +1,118 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { OutboxOp } from '../../stores/library/outbox.ts';
+import { ApiError } from '../api.ts';
+import { backoffDelay } from './backoff.ts';
+import { SyncEngine } from './sync-engine.ts';
+
+const op = (id: string): OutboxOp => ({ id, at: 1, kind: 'bookmark-remove', type: 'movie', tmdbId: id });
+
+function harness(answers: Record<string, Array<number | 'ok'>>) {
+  let outbox = ['a', 'b', 'c'].map(op);
+  const sent: string[] = [];
+  let now = 0;
+  const timers: Array<{ fn: () => void; at: number }> = [];
+  const onAuthError = vi.fn();
+  const log = vi.fn();
+  const engine = new SyncEngine({
+    outbox: () => outbox,
+    remove: (id) => (outbox = outbox.filter((o) => o.id !== id)),
+    canSend: () => true,
+    send: async (o) => {
+      sent.push(o.id);
+      const answer = answers[o.id]?.shift() ?? 'ok';
+      if (answer !== 'ok') throw new ApiError(answer, 'unknown', `HTTP ${answer}`);
+    },
+    onAuthError,
+    now: () => now,
+    random: () => 0.5,
+    timers: { set: (fn, ms) => timers.push({ fn, at: now + ms }), clear: () => undefined },
+    log,
+  });
+  return {
+    engine,
+    sent,
+    onAuthError,
+    log,
+    timers,
+    pending: () => outbox.map((o) => o.id),
+    advance: (ms: number) => (now += ms),
+  };
+}
+
+describe('backoff', () => {
+  it('doubles from 1 s up to 5 minutes, with jitter in the upper half', () => {
+    expect(backoffDelay(1, { random: () => 0 })).toBe(500);
+    expect(backoffDelay(1, { random: () => 1 })).toBe(1000);
+    expect(backoffDelay(4, { random: () => 1 })).toBe(8000);
+    expect(backoffDelay(30, { random: () => 1 })).toBe(300_000);
+    expect(backoffDelay(30, { random: () => 0 })).toBe(150_000);
+  });
+});
+
+describe('sync engine', () => {
+  it('sends in order and removes each op once acknowledged', async () => {
+    const h = harness({});
+    await h.engine.flush();
+    expect(h.sent).toEqual(['a', 'b', 'c']);
+    expect(h.pending()).toEqual([]);
+  });
+
+  it('a network error or 5xx keeps the op and retries it after a growing backoff, keeping the order', async () => {
+    const h = harness({ b: [0, 503, 'ok'] });
+    await h.engine.flush();
+    expect(h.sent).toEqual(['a', 'b']);
+    expect(h.pending()).toEqual(['b', 'c']);
+    expect(h.engine.state.attempt).toBe(1);
+    const first = h.engine.state.retryAt;
+    expect(first).toBe(750);
+    // Before the backoff ends nothing is sent.
+    await h.engine.flush();
+    expect(h.sent).toEqual(['a', 'b']);
+    h.advance(first);
+    await h.engine.flush();
+    expect(h.engine.state.attempt).toBe(2);
+    expect(h.engine.state.retryAt - first).toBe(1500);
+    h.advance(1500);
+    await h.engine.flush();
+    expect(h.sent).toEqual(['a', 'b', 'b', 'b', 'c']);
+    expect(h.pending()).toEqual([]);
+    expect(h.engine.state.attempt).toBe(0);
+  });
+
+  it('429 is retried too', async () => {
+    const h = harness({ a: [429] });
+    await h.engine.flush();
+    expect(h.pending()).toEqual(['a', 'b', 'c']);
+    expect(h.timers).toHaveLength(1);
+  });
+
+  it('another 4xx can never succeed: the op is dropped with a console error and the rest goes on', async () => {
+    const h = harness({ b: [400] });
+    await h.engine.flush();
+    expect(h.sent).toEqual(['a', 'b', 'c']);
+    expect(h.pending()).toEqual([]);
+    expect(h.log).toHaveBeenCalledTimes(1);
+  });
+
+  it('401/403 stops sending and asks restore; once unblocked a second refusal drops the op', async () => {
+    const h = harness({ a: [401, 403] });
+    await h.engine.flush();
+    expect(h.onAuthError).toHaveBeenCalledTimes(1);
+    expect(h.pending()).toEqual(['a', 'b', 'c']);
+    await h.engine.flush();
+    expect(h.sent).toEqual(['a']);
+    h.engine.unblock();
+    await h.engine.flush();
+    expect(h.pending()).toEqual([]);
+    expect(h.log).toHaveBeenCalledTimes(1);
+  });
+
+  it('online resets the backoff', async () => {
+    const h = harness({ a: [0] });
+    await h.engine.flush();
+    expect(h.pending()).toHaveLength(3);
+    h.engine.resetBackoff();
+    await h.engine.flush();
+    expect(h.pending()).toEqual([]);
+  });
+});

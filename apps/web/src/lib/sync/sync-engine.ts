@@ -1,0 +1,162 @@
+import type { OutboxOp } from '../../stores/library/outbox.ts';
+import { ApiError } from '../api.ts';
+import { backoffDelay } from './backoff.ts';
+
+/** The seed's sync cadence: the outbox is looked at every 5 s (and right after each change). */
+export const SYNC_INTERVAL_MS = 5_000;
+
+export interface SyncEngineDeps {
+  /** Pending ops, oldest first, as stored now (after adopting other tabs' writes). */
+  outbox(): readonly OutboxOp[];
+  /** Acknowledged, or refused for good. */
+  remove(id: string): void;
+  send(op: OutboxOp): Promise<void>;
+  /** Signed in: there is somewhere to send to. */
+  canSend(): boolean;
+  /** 401/403: the session may be gone; restore decides (and logs out if so). */
+  onAuthError(): void;
+  now(): number;
+  random?(): number;
+  /** Cross-tab exclusion; `try` gives up at once when another tab holds it. */
+  lock?<T>(mode: 'wait' | 'try', fn: () => Promise<T>): Promise<T | undefined>;
+  timers?: { set(fn: () => void, ms: number): unknown; clear(handle: unknown): void };
+  log?(message: string, detail: unknown): void;
+}
+
+/** Cross-tab lock through the Web Locks API, where the browser has it. */
+export async function webLock<T>(mode: 'wait' | 'try', fn: () => Promise<T>): Promise<T | undefined> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  if (!locks) return fn();
+  return locks.request('marquee:sync', mode === 'try' ? { ifAvailable: true } : {}, async (lock) => (lock ? fn() : undefined));
+}
+
+/**
+ * Sends the outbox in order (docs/decisions/031). 2xx → the op leaves the outbox; no answer, 5xx, 408
+ * or 429 → exponential backoff with jitter, then the same op again (order is kept); 401/403 → stop
+ * and let restore decide; any other 4xx → the op can never succeed: dropped, with a console error.
+ * One pass at a time per tab, and one tab at a time (Web Locks); restore runs under the same lock so
+ * an acknowledgement can never slip between the server's snapshot and the merge.
+ */
+export class SyncEngine {
+  private attempt = 0;
+  private retryAt = 0;
+  private retryTimer: unknown;
+  private blocked = false;
+  private readonly authFailedOnce = new Set<string>();
+  private busy: Promise<unknown> = Promise.resolve();
+  private isBusy = false;
+  private flushAgain = false;
+
+  constructor(private readonly deps: SyncEngineDeps) {}
+
+  /** Sends what is pending, unless a pass is running (then another pass follows it) or we are backing off. */
+  async flush(): Promise<void> {
+    if (this.isBusy) {
+      this.flushAgain = true;
+      return;
+    }
+    await this.exclusive('try', () => this.drain());
+  }
+
+  /** Runs `fn` with sending paused in every tab; `fn` gets a `drain` it may call first. */
+  runExclusive<T>(fn: (drain: () => Promise<void>) => Promise<T>): Promise<T | undefined> {
+    return this.exclusive('wait', () => fn(() => this.drain()));
+  }
+
+  /** The network is back: retry now rather than at the end of the backoff. */
+  resetBackoff(): void {
+    this.attempt = 0;
+    this.retryAt = 0;
+  }
+
+  /** Restore found the session valid (or a new one was made): sending may go on. */
+  unblock(): void {
+    this.blocked = false;
+    this.resetBackoff();
+  }
+
+  get state() {
+    return { attempt: this.attempt, retryAt: this.retryAt, blocked: this.blocked };
+  }
+
+  stop(): void {
+    if (this.retryTimer !== undefined) this.timers().clear(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+
+  private timers() {
+    return this.deps.timers ?? { set: (fn: () => void, ms: number) => setTimeout(fn, ms), clear: (h: unknown) => clearTimeout(h as number) };
+  }
+
+  private exclusive<T>(mode: 'wait' | 'try', fn: () => Promise<T>): Promise<T | undefined> {
+    const lock = this.deps.lock ?? (<R>(_m: 'wait' | 'try', f: () => Promise<R>) => f());
+    const run = async () => {
+      this.isBusy = true;
+      try {
+        return await lock(mode, fn);
+      } finally {
+        this.isBusy = false;
+        if (this.flushAgain) {
+          this.flushAgain = false;
+          queueMicrotask(() => void this.flush());
+        }
+      }
+    };
+    const next = this.busy.then(run, run);
+    this.busy = next.catch(() => undefined);
+    return next;
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer !== undefined) this.timers().clear(this.retryTimer);
+    this.retryTimer = this.timers().set(() => {
+      this.retryTimer = undefined;
+      void this.flush();
+    }, Math.max(0, this.retryAt - this.deps.now()));
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      if (this.blocked || !this.deps.canSend()) return;
+      if (this.deps.now() < this.retryAt) return;
+      const op = this.deps.outbox()[0];
+      if (!op) {
+        this.attempt = 0;
+        return;
+      }
+      try {
+        await this.deps.send(op);
+        this.deps.remove(op.id);
+        this.attempt = 0;
+        this.retryAt = 0;
+      } catch (error) {
+        const status = error instanceof ApiError ? error.status : 0;
+        if (status === 401 || status === 403) {
+          if (this.authFailedOnce.has(op.id)) {
+            // Refused again after restore confirmed the session: this op is not ours to send.
+            this.log('dropping a change the server refuses for this account', { op, error });
+            this.deps.remove(op.id);
+            continue;
+          }
+          this.authFailedOnce.add(op.id);
+          this.blocked = true;
+          this.deps.onAuthError();
+          return;
+        }
+        if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
+          this.log('dropping a change the server cannot accept', { op, error });
+          this.deps.remove(op.id);
+          continue;
+        }
+        this.attempt += 1;
+        this.retryAt = this.deps.now() + backoffDelay(this.attempt, this.deps.random ? { random: this.deps.random } : {});
+        this.scheduleRetry();
+        return;
+      }
+    }
+  }
+
+  private log(message: string, detail: unknown) {
+    (this.deps.log ?? ((m, d) => console.error(`[sync] ${m}`, d)))(message, detail);
+  }
+}

@@ -1,0 +1,141 @@
+import { accountPaths, libraryKey, mediaTypeOf, type Bookmark, type EpisodeProgress, type MediaType, type ProgressEntry, type ProgressListItem } from '@marquee/contract';
+import type { LibraryData, OutboxOp, TitleMeta } from '../../stores/library/outbox.ts';
+
+/** Conversions between the library's local shapes and the sync API's wire shapes (sync-api-compat §1.1–§1.2). */
+
+export interface WireRequest {
+  method: 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  params: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const wireMeta = (type: MediaType, meta: TitleMeta) => ({
+  title: meta.title,
+  year: meta.year,
+  ...(meta.poster ? { poster: meta.poster } : {}),
+  type,
+});
+
+/** The request that delivers one outbox op. Every one carries its change time, so sending twice is harmless. */
+export function requestFor(op: OutboxOp, uid: string): WireRequest {
+  switch (op.kind) {
+    case 'bookmark-add':
+      return {
+        method: 'POST',
+        path: accountPaths.bookmark,
+        params: { uid, tmdbId: op.tmdbId },
+        body: { tmdbId: op.tmdbId, meta: wireMeta(op.type, op.meta), updatedAt: iso(op.at) },
+      };
+    case 'bookmark-remove':
+      return { method: 'DELETE', path: accountPaths.bookmark, params: { uid, tmdbId: op.tmdbId }, query: { type: op.type, updatedAt: iso(op.at) } };
+    case 'progress-put':
+      return {
+        method: 'PUT',
+        path: accountPaths.progressItem,
+        params: { uid, tmdbId: op.tmdbId },
+        body: {
+          tmdbId: op.tmdbId,
+          meta: wireMeta(op.type, op.meta),
+          watched: Math.round(op.watched),
+          duration: Math.round(op.duration),
+          ...(op.season && op.episode
+            ? { seasonId: op.season.id, episodeId: op.episode.id, seasonNumber: op.season.number, episodeNumber: op.episode.number }
+            : {}),
+          updatedAt: iso(op.at),
+        },
+      };
+    case 'progress-remove':
+      return {
+        method: 'DELETE',
+        path: accountPaths.progressItem,
+        params: { uid, tmdbId: op.tmdbId },
+        body: { type: op.type, ...(op.seasonId ? { seasonId: op.seasonId } : {}), ...(op.episodeId ? { episodeId: op.episodeId } : {}), updatedAt: iso(op.at) },
+      };
+    case 'settings': {
+      const styling = op.settings.subtitleStyling;
+      // The synced caption size is 1–200 % (seed 001); this device may keep a larger one (seed 000 allows 10×).
+      const settings = styling ? { ...op.settings, subtitleStyling: { ...styling, size: Math.min(2, Math.max(0.01, styling.size)) } } : op.settings;
+      return { method: 'PUT', path: accountPaths.settings, params: { uid }, body: { ...settings, updatedAt: iso(op.at) } };
+    }
+  }
+}
+
+const time = (text: string) => {
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) ? ms : 0;
+};
+const yearOf = (y: unknown) => (typeof y === 'number' && Number.isFinite(y) ? y : null);
+
+/** The server's lists as local library data (progress rows grouped per title; a show's time is its latest episode's). */
+export function libraryFromServer(bookmarks: Bookmark[], progress: ProgressListItem[]): LibraryData {
+  const data: LibraryData = { bookmarks: {}, progress: {} };
+  for (const b of bookmarks) {
+    const type = mediaTypeOf(b.meta.type);
+    data.bookmarks[libraryKey(type, b.tmdbId)] = {
+      tmdbId: b.tmdbId,
+      type,
+      title: b.meta.title,
+      year: yearOf(b.meta.year),
+      poster: b.meta.poster ?? null,
+      updatedAt: time(b.updatedAt),
+    };
+  }
+  for (const row of progress) {
+    const type = mediaTypeOf(row.meta.type, Boolean(row.episode.id));
+    const key = libraryKey(type, row.tmdbId);
+    const at = time(row.updatedAt);
+    const entry: ProgressEntry = data.progress[key] ?? {
+      tmdbId: row.tmdbId,
+      type,
+      title: row.meta.title,
+      year: yearOf(row.meta.year),
+      poster: row.meta.poster ?? null,
+      updatedAt: 0,
+      seasons: {},
+      episodes: {},
+    };
+    const value = { watched: Number(row.watched) || 0, duration: Number(row.duration) || 0 };
+    if (type === 'show' && row.episode.id && row.season.id) {
+      entry.seasons[row.season.id] ??= { id: row.season.id, number: row.season.number ?? 0, title: '' };
+      const episode: EpisodeProgress = { id: row.episode.id, number: row.episode.number ?? 0, title: '', seasonId: row.season.id, updatedAt: at, progress: value };
+      entry.episodes[row.episode.id] = episode;
+    } else if (type === 'movie') {
+      entry.progress = value;
+    } else {
+      continue;
+    }
+    entry.updatedAt = Math.max(entry.updatedAt, at);
+    data.progress[key] = entry;
+  }
+  return data;
+}
+
+/** Local data for `PUT /users/:uid/bookmarks` and `PUT /users/:uid/progress/import`, with change times. */
+export function importPayload(data: LibraryData) {
+  const bookmarks = Object.values(data.bookmarks).map((b) => ({
+    tmdbId: b.tmdbId,
+    meta: wireMeta(b.type, b),
+    updatedAt: iso(b.updatedAt),
+  }));
+  const progress = Object.values(data.progress).flatMap((entry) => {
+    const meta = wireMeta(entry.type, entry);
+    if (entry.type === 'movie') {
+      return entry.progress ? [{ tmdbId: entry.tmdbId, meta, ...entry.progress, updatedAt: iso(entry.updatedAt) }] : [];
+    }
+    return Object.values(entry.episodes).map((ep) => ({
+      tmdbId: entry.tmdbId,
+      meta,
+      watched: Math.round(ep.progress.watched),
+      duration: Math.round(ep.progress.duration),
+      seasonId: ep.seasonId,
+      episodeId: ep.id,
+      seasonNumber: entry.seasons[ep.seasonId]?.number ?? null,
+      episodeNumber: ep.number,
+      updatedAt: iso(ep.updatedAt),
+    }));
+  });
+  return { bookmarks, progress };
+}

@@ -1,0 +1,102 @@
+import { createPersistedStore } from './persisted.ts';
+import { LEGACY_KEYS, readLegacyState } from './library/legacy.ts';
+
+/** The five gradient colours and the six icons of a passphrase account's avatar (seed 000 register step). */
+export const PROFILE_COLORS = ['#0A54FF', '#CF2E68', '#F9DD7F', '#7652DD', '#2ECFA8'] as const;
+export const PROFILE_ICONS = ['cat', 'weed', 'userGroup', 'couch', 'mobile', 'ticket'] as const;
+export type ProfileIcon = (typeof PROFILE_ICONS)[number];
+
+export interface AccountProfile {
+  colorA: string;
+  colorB: string;
+  icon: string;
+}
+
+/** A signed-in passphrase account, as the older clients stored it (client-behaviour §2.1). */
+export interface Account {
+  token: string;
+  userId: string;
+  sessionId: string;
+  /** Encrypted with the seed (base64(iv).base64(ct).base64(tag)), as the server stores it. */
+  deviceName: string;
+  profile: AccountProfile;
+  /** base64 of the 32-byte key seed: signs challenges and encrypts the device name. */
+  seed: string;
+}
+
+export interface AccountStoreData {
+  account: Account | null;
+  /** The account server chosen in settings; null = this instance. */
+  backendUrl: string | null;
+  /** Custom proxy list (settings › connections); null = the instance's default. */
+  proxyUrls: string[] | null;
+  /** When this device last loaded the account's library from the server (epoch ms). */
+  lastRestoredAt: number | null;
+}
+
+interface AccountActions {
+  setAccount(account: Account | null): void;
+  updateAccount(patch: Partial<Account>): void;
+  setBackendUrl(url: string | null): void;
+  setProxyUrls(urls: string[] | null): void;
+  markRestored(at: number): void;
+}
+
+export type AccountState = AccountStoreData & AccountActions;
+
+const initial = (): AccountStoreData => ({ account: null, backendUrl: null, proxyUrls: null, lastRestoredAt: null });
+const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const strings = (v: unknown): string[] | null => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : null);
+
+function parseAccount(v: unknown): Account | null {
+  if (!isObj(v)) return null;
+  const fields = ['token', 'userId', 'sessionId', 'deviceName', 'seed'] as const;
+  if (!fields.every((f) => typeof v[f] === 'string' && v[f] !== '')) return null;
+  const p = isObj(v.profile) ? v.profile : {};
+  return {
+    token: v.token,
+    userId: v.userId,
+    sessionId: v.sessionId,
+    deviceName: v.deviceName,
+    seed: v.seed,
+    profile: {
+      colorA: typeof p.colorA === 'string' ? p.colorA : PROFILE_COLORS[0],
+      colorB: typeof p.colorB === 'string' ? p.colorB : PROFILE_COLORS[0],
+      icon: typeof p.icon === 'string' ? p.icon : 'userGroup',
+    },
+  };
+}
+
+export const useAccountStore = createPersistedStore<AccountStoreData, AccountState>(
+  {
+    name: 'account',
+    version: 1,
+    initial,
+    legacy: (storage) => readLegacyState(storage, LEGACY_KEYS.auth),
+    migrations: {
+      // __MW::auth: {account, backendUrl, proxySet}
+      1: (old: Record<string, unknown>): AccountStoreData => ({
+        account: parseAccount(old.account),
+        backendUrl: typeof old.backendUrl === 'string' && old.backendUrl ? old.backendUrl : null,
+        proxyUrls: strings(old.proxySet),
+        lastRestoredAt: null,
+      }),
+    },
+    sanitize: (d: Record<string, unknown>) => ({
+      account: parseAccount(d.account),
+      backendUrl: typeof d.backendUrl === 'string' && d.backendUrl ? d.backendUrl : null,
+      proxyUrls: strings(d.proxyUrls),
+      lastRestoredAt: typeof d.lastRestoredAt === 'number' ? d.lastRestoredAt : null,
+    }),
+  },
+  (set) => ({
+    ...initial(),
+    setAccount: (account) => set(() => ({ account, lastRestoredAt: null })),
+    updateAccount: (patch) => set((s) => (s.account ? { account: { ...s.account, ...patch } } : {})),
+    setBackendUrl: (backendUrl) => set(() => ({ backendUrl })),
+    setProxyUrls: (proxyUrls) => set(() => ({ proxyUrls })),
+    markRestored: (lastRestoredAt) => set(() => ({ lastRestoredAt })),
+  }),
+);
+
+export const isSignedIn = () => useAccountStore.getState().account !== null;

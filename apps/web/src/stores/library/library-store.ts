@@ -1,0 +1,115 @@
+import { libraryKey, type LibraryMeta, type MediaType, type ProgressEntry, type SeasonRef } from '@marquee/contract';
+import { clock } from '../../lib/clock.ts';
+import { createPersistedStore } from '../persisted.ts';
+import { convertLegacyLibrary, readLegacyLibrary, type LegacyLibrary } from './legacy.ts';
+import { applyOp, coalesce, latestTimeFor, mergeServerState, newOpId, type EpisodeRef, type LibraryData, type OutboxOp, type OutboxOpInput, type SyncedSettings } from './outbox.ts';
+
+export interface LibraryStoreData extends LibraryData {
+  /** Changes not yet acknowledged by the server, oldest first. Kept only while signed in. */
+  outbox: OutboxOp[];
+}
+
+export interface ProgressUpdate {
+  meta: LibraryMeta;
+  watched: number;
+  duration: number;
+  /** Shows: the season and episode watched. */
+  season?: SeasonRef;
+  episode?: EpisodeRef;
+}
+
+interface LibraryActions {
+  toggleBookmark(meta: LibraryMeta): void;
+  addBookmark(meta: LibraryMeta): void;
+  removeBookmark(type: MediaType, tmdbId: string): void;
+  /** From the player: progress of a movie or an episode. */
+  saveProgress(update: ProgressUpdate): void;
+  /** Removes progress of a whole title, a season or an episode. */
+  removeProgress(type: MediaType, tmdbId: string, target?: { seasonId?: string; episodeId?: string }): void;
+  /** "Remove from Continue Watching": forgets the title's progress, on every device. */
+  removeFromContinueWatching(type: MediaType, tmdbId: string): void;
+  /** Records a change of synced settings (the settings themselves live in their own stores). */
+  queueSettings(settings: SyncedSettings): void;
+  /** The server acknowledged the op, or it can never succeed: it leaves the outbox. */
+  removeOp(id: string): void;
+  /** Restore: the server's state with every pending change re-applied over it. */
+  mergeServer(server: LibraryData): void;
+  /** Logout: forgets bookmarks, progress and pending changes. */
+  clear(): void;
+}
+
+export type LibraryState = LibraryStoreData & LibraryActions;
+
+const initial = (): LibraryStoreData => ({ bookmarks: {}, progress: {}, outbox: [] });
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Whether changes are recorded for the server (signed in). Set by the account store's owner at start. */
+let recording: () => boolean = () => false;
+export function setOutboxRecording(isSignedIn: () => boolean): void {
+  recording = isSignedIn;
+}
+
+export const useLibraryStore = createPersistedStore<LibraryStoreData, LibraryState>(
+  {
+    name: 'library',
+    version: 1,
+    initial,
+    legacy: readLegacyLibrary,
+    migrations: {
+      1: (old: LegacyLibrary): LibraryStoreData => ({ ...convertLegacyLibrary(old, clock.now().getTime()), outbox: [] }),
+    },
+    sanitize: (data: Record<string, unknown>, init) => ({
+      bookmarks: isObj(data.bookmarks) ? (data.bookmarks as LibraryStoreData['bookmarks']) : init.bookmarks,
+      progress: isObj(data.progress) ? (data.progress as LibraryStoreData['progress']) : init.progress,
+      outbox: Array.isArray(data.outbox) ? (data.outbox as OutboxOp[]) : init.outbox,
+    }),
+  },
+  (set) => {
+    /**
+     * One write for the change and its outbox entry. The change time is now, or just after what the
+     * user saw if another device's clock ran ahead: the user's latest action must win.
+     */
+    const change = (make: (state: LibraryStoreData) => OutboxOpInput | null) =>
+      set((state) => {
+        const input = make(state);
+        if (!input) return {};
+        const at = Math.max(input.at, latestTimeFor(state, input) + 1);
+        const op = { ...input, at, id: newOpId() } as OutboxOp;
+        const data = applyOp(state, op);
+        return { ...data, outbox: recording() ? coalesce(state.outbox, op) : state.outbox };
+      });
+    const now = () => clock.now().getTime();
+    const titleMeta = (m: LibraryMeta) => ({ title: m.title, year: m.year, poster: m.poster });
+    const add = (meta: LibraryMeta): OutboxOpInput => ({ kind: 'bookmark-add', type: meta.type, tmdbId: meta.tmdbId, meta: titleMeta(meta), at: now() });
+    const remove = (type: MediaType, tmdbId: string): OutboxOpInput => ({ kind: 'bookmark-remove', type, tmdbId, at: now() });
+
+    return {
+      ...initial(),
+      toggleBookmark: (meta) =>
+        change((state) => (state.bookmarks[libraryKey(meta.type, meta.tmdbId)] ? remove(meta.type, meta.tmdbId) : add(meta))),
+      addBookmark: (meta) => change(() => add(meta)),
+      removeBookmark: (type, tmdbId) => change(() => remove(type, tmdbId)),
+      saveProgress: (u) =>
+        change(() => ({
+          kind: 'progress-put',
+          type: u.meta.type,
+          tmdbId: u.meta.tmdbId,
+          meta: titleMeta(u.meta),
+          watched: Math.max(0, u.watched),
+          duration: Math.max(0, u.duration),
+          ...(u.season && u.episode ? { season: u.season, episode: u.episode } : {}),
+          at: now(),
+        })),
+      removeProgress: (type, tmdbId, target = {}) => change(() => ({ kind: 'progress-remove', type, tmdbId, ...target, at: now() })),
+      removeFromContinueWatching: (type, tmdbId) => change(() => ({ kind: 'progress-remove', type, tmdbId, at: now() })),
+      queueSettings: (settings) =>
+        set((state) => (recording() ? { outbox: coalesce(state.outbox, { kind: 'settings', settings, id: newOpId(), at: now() }) } : {})),
+      removeOp: (id) => set((state) => ({ outbox: state.outbox.filter((op) => op.id !== id) })),
+      mergeServer: (server) => set((state) => ({ ...mergeServerState(server, state.outbox) })),
+      clear: () => set(initial()),
+    };
+  },
+);
+
+export type { ProgressEntry };

@@ -1,0 +1,182 @@
+import { libraryKey, type BookmarkEntry, type EpisodeProgress, type LibraryMeta, type MediaType, type ProgressEntry, type SeasonRef } from '@marquee/contract';
+
+/**
+ * The outbox (docs/decisions/031): every change to the library or to synced settings is applied
+ * locally at once and recorded here, with the time it was made, until the server acknowledges it.
+ * Pure functions only; the store and the sync engine use them.
+ */
+
+export interface LibraryData {
+  bookmarks: Record<string, BookmarkEntry>;
+  progress: Record<string, ProgressEntry>;
+}
+
+/** What a title is, as sent with bookmarks and progress. */
+export type TitleMeta = Pick<LibraryMeta, 'title' | 'year' | 'poster'>;
+
+/** The settings an account syncs (wire names). Absent = unchanged, null = cleared. */
+export interface SyncedSettings {
+  applicationLanguage?: string | null;
+  applicationTheme?: string | null;
+  defaultSubtitleLanguage?: string | null;
+  proxyUrls?: string[] | null;
+  /** Ours (per-profile preferences, seed 001 §3); servers of the older family ignore them. */
+  enableAutoplay?: boolean | null;
+  subtitleStyling?: { color: string; backgroundOpacity: number; backgroundBlur: number; size: number; bold: boolean } | null;
+}
+
+export interface EpisodeRef {
+  id: string;
+  number: number;
+  title: string;
+}
+
+interface OpBase {
+  /** Unique; the sync engine removes an op by id once the server acknowledged it. */
+  id: string;
+  /** When the change was made (epoch ms): the server's last-writer-wins rule compares these. */
+  at: number;
+}
+interface TitleRef {
+  type: MediaType;
+  tmdbId: string;
+}
+
+export type OutboxOp = OpBase &
+  (
+    | ({ kind: 'bookmark-add'; meta: TitleMeta } & TitleRef)
+    | ({ kind: 'bookmark-remove' } & TitleRef)
+    | ({ kind: 'progress-put'; meta: TitleMeta; watched: number; duration: number; season?: SeasonRef; episode?: EpisodeRef } & TitleRef)
+    | ({ kind: 'progress-remove'; seasonId?: string; episodeId?: string } & TitleRef)
+    | { kind: 'settings'; settings: SyncedSettings }
+  );
+
+export type OutboxOpInput = OutboxOp extends infer O ? (O extends OutboxOp ? Omit<O, 'id'> : never) : never;
+
+export function newOpId(): string {
+  const bytes = new Uint8Array(8);
+  crypto.getRandomValues(bytes);
+  return `${Date.now().toString(36)}-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+const keyOf = (op: TitleRef) => libraryKey(op.type, op.tmdbId);
+
+/** Whether a pending progress write is made obsolete by a removal (same title, and same season/episode if named). */
+function removalCovers(removal: Extract<OutboxOp, { kind: 'progress-remove' }>, put: Extract<OutboxOp, { kind: 'progress-put' }>): boolean {
+  if (keyOf(removal) !== keyOf(put)) return false;
+  if (removal.episodeId) return put.episode?.id === removal.episodeId;
+  if (removal.seasonId) return put.season?.id === removal.seasonId;
+  return true;
+}
+
+/**
+ * Appends `op`, first dropping pending ops it makes obsolete: a newer bookmark change for the same
+ * title, a newer progress write for the same movie/episode, a removal covering pending writes, newer
+ * values of the same settings. The newest op goes last, so the order of what is sent stays the order
+ * in which things happened.
+ */
+export function coalesce(outbox: readonly OutboxOp[], op: OutboxOp): OutboxOp[] {
+  const kept: OutboxOp[] = [];
+  for (const pending of outbox) {
+    switch (op.kind) {
+      case 'bookmark-add':
+      case 'bookmark-remove':
+        if ((pending.kind === 'bookmark-add' || pending.kind === 'bookmark-remove') && keyOf(pending) === keyOf(op)) continue;
+        break;
+      case 'progress-put':
+        if (pending.kind === 'progress-put' && keyOf(pending) === keyOf(op) && (pending.episode?.id ?? '') === (op.episode?.id ?? '')) continue;
+        break;
+      case 'progress-remove':
+        if (pending.kind === 'progress-put' && removalCovers(op, pending)) continue;
+        if (pending.kind === 'progress-remove' && keyOf(pending) === keyOf(op) && (pending.seasonId ?? '') === (op.seasonId ?? '') && (pending.episodeId ?? '') === (op.episodeId ?? '')) continue;
+        break;
+      case 'settings':
+        if (pending.kind === 'settings') {
+          const rest = Object.fromEntries(Object.entries(pending.settings).filter(([k]) => !(k in op.settings)));
+          if (Object.keys(rest).length === 0) continue;
+          kept.push({ ...pending, settings: rest });
+          continue;
+        }
+        break;
+    }
+    kept.push(pending);
+  }
+  kept.push(op);
+  return kept;
+}
+
+/** The latest change time the library holds for what `op` touches (to order a new change after it). */
+export function latestTimeFor(data: LibraryData, op: OutboxOpInput): number {
+  if (op.kind === 'settings') return 0;
+  const key = keyOf(op);
+  if (op.kind === 'bookmark-add' || op.kind === 'bookmark-remove') return data.bookmarks[key]?.updatedAt ?? 0;
+  const entry = data.progress[key];
+  if (!entry) return 0;
+  if (op.kind === 'progress-put') return op.episode ? (entry.episodes[op.episode.id]?.updatedAt ?? 0) : entry.updatedAt;
+  return entry.updatedAt;
+}
+
+const entryTime = (entry: ProgressEntry) =>
+  Math.max(entry.type === 'movie' && entry.progress ? entry.updatedAt : 0, ...Object.values(entry.episodes).map((e) => e.updatedAt), 0);
+
+/**
+ * Applies one change with the server's rule, so re-applying pending ops over the server's state gives
+ * what the server will hold once they arrive: a write applies unless what is held was changed later;
+ * a removal removes only what was changed at or before it.
+ */
+export function applyOp(data: LibraryData, op: OutboxOp | OutboxOpInput): LibraryData {
+  if (op.kind === 'settings') return data;
+  const key = keyOf(op);
+  switch (op.kind) {
+    case 'bookmark-add': {
+      const held = data.bookmarks[key];
+      if (held && held.updatedAt > op.at) return data;
+      return { ...data, bookmarks: { ...data.bookmarks, [key]: { tmdbId: op.tmdbId, type: op.type, ...op.meta, updatedAt: op.at } } };
+    }
+    case 'bookmark-remove': {
+      const held = data.bookmarks[key];
+      if (!held || held.updatedAt > op.at) return data;
+      const { [key]: _gone, ...bookmarks } = data.bookmarks;
+      return { ...data, bookmarks };
+    }
+    case 'progress-put': {
+      const held = data.progress[key];
+      const base: ProgressEntry = held
+        ? { ...held, title: op.meta.title, year: op.meta.year, poster: op.meta.poster }
+        : { tmdbId: op.tmdbId, type: op.type, ...op.meta, updatedAt: 0, seasons: {}, episodes: {} };
+      const value = { watched: op.watched, duration: op.duration };
+      let entry: ProgressEntry;
+      if (op.type === 'show' && op.episode && op.season) {
+        const heldEpisode = base.episodes[op.episode.id];
+        if (heldEpisode && heldEpisode.updatedAt > op.at) return data;
+        const episode: EpisodeProgress = { ...op.episode, seasonId: op.season.id, updatedAt: op.at, progress: value };
+        entry = { ...base, seasons: { ...base.seasons, [op.season.id]: op.season }, episodes: { ...base.episodes, [op.episode.id]: episode } };
+      } else {
+        if (held?.progress && held.updatedAt > op.at) return data;
+        entry = { ...base, progress: value, updatedAt: op.at };
+      }
+      entry.updatedAt = Math.max(entryTime(entry), entry.type === 'movie' ? entry.updatedAt : 0);
+      return { ...data, progress: { ...data.progress, [key]: entry } };
+    }
+    case 'progress-remove': {
+      const held = data.progress[key];
+      if (!held) return data;
+      const covered = (ep: EpisodeProgress) =>
+        ep.updatedAt <= op.at && (op.episodeId ? ep.id === op.episodeId : op.seasonId ? ep.seasonId === op.seasonId : true);
+      const episodes = Object.fromEntries(Object.entries(held.episodes).filter(([, ep]) => !covered(ep)));
+      const keepsMovie = held.type === 'movie' && !op.episodeId && !op.seasonId ? held.updatedAt > op.at : Boolean(held.progress);
+      const { [key]: _gone, ...rest } = data.progress;
+      if (Object.keys(episodes).length === 0 && !(held.type === 'movie' && keepsMovie)) return { ...data, progress: rest };
+      const usedSeasons = new Set(Object.values(episodes).map((e) => e.seasonId));
+      const seasons = Object.fromEntries(Object.entries(held.seasons).filter(([id]) => usedSeasons.has(id)));
+      const entry: ProgressEntry = { ...held, episodes, seasons };
+      if (held.type === 'show') entry.updatedAt = entryTime(entry);
+      return { ...data, progress: { ...data.progress, [key]: entry } };
+    }
+  }
+}
+
+/** Restore's merge: local := the server's state, then every pending change that is not older than what the server holds. */
+export function mergeServerState(server: LibraryData, outbox: readonly OutboxOp[]): LibraryData {
+  return outbox.reduce(applyOp, server);
+}

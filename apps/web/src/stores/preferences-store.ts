@@ -1,0 +1,67 @@
+import type { ThemeName } from '@marquee/contract';
+import { createPersistedStore } from './persisted.ts';
+import { LEGACY_KEYS, readLegacyState } from './library/legacy.ts';
+
+export const THEMES = ['default', 'blue', 'teal', 'red', 'gray'] as const satisfies readonly ThemeName[];
+
+export interface PreferencesData {
+  /** UI language code; null = not chosen (the browser's language, else English). */
+  language: string | null;
+  /** null = the default theme (teal on 20 April). */
+  theme: Exclude<ThemeName, 'default'> | null;
+  enableThumbnails: boolean;
+  enableAutoplay: boolean;
+  sourceOrder: string[];
+  enableSourceOrder: boolean;
+}
+
+interface PreferencesActions {
+  setPreferences(patch: Partial<PreferencesData>): void;
+}
+
+export type PreferencesState = PreferencesData & PreferencesActions;
+
+const initial = (): PreferencesData => ({
+  language: null,
+  theme: null,
+  enableThumbnails: false,
+  enableAutoplay: true,
+  sourceOrder: [],
+  enableSourceOrder: false,
+});
+
+export const toTheme = (v: unknown): PreferencesData['theme'] =>
+  typeof v === 'string' && (THEMES as readonly string[]).includes(v) && v !== 'default' ? (v as PreferencesData['theme']) : null;
+
+function sanitize(d: Record<string, unknown>, init: PreferencesData): PreferencesData {
+  return {
+    language: typeof d.language === 'string' && d.language ? d.language : null,
+    theme: toTheme(d.theme),
+    enableThumbnails: typeof d.enableThumbnails === 'boolean' ? d.enableThumbnails : init.enableThumbnails,
+    enableAutoplay: typeof d.enableAutoplay === 'boolean' ? d.enableAutoplay : init.enableAutoplay,
+    sourceOrder: Array.isArray(d.sourceOrder) ? d.sourceOrder.filter((x): x is string => typeof x === 'string') : init.sourceOrder,
+    enableSourceOrder: typeof d.enableSourceOrder === 'boolean' ? d.enableSourceOrder : init.enableSourceOrder,
+  };
+}
+
+export const usePreferencesStore = createPersistedStore<PreferencesData, PreferencesState>(
+  {
+    name: 'preferences',
+    version: 1,
+    initial,
+    // Three stores of the older clients: __MW::theme, __MW::locale, __MW::preferences.
+    legacy: (storage) => {
+      const theme = readLegacyState(storage, LEGACY_KEYS.theme);
+      const locale = readLegacyState(storage, LEGACY_KEYS.locale);
+      const prefs = readLegacyState(storage, LEGACY_KEYS.preferences);
+      if (!theme && !locale && !prefs) return null;
+      return { ...prefs, theme: theme?.theme ?? null, language: locale?.language ?? null };
+    },
+    migrations: { 1: (old: Record<string, unknown>) => sanitize(old, initial()) },
+    sanitize,
+  },
+  (set) => ({
+    ...initial(),
+    setPreferences: (patch) => set(() => patch),
+  }),
+);

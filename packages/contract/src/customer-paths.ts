@@ -1,0 +1,69 @@
+/**
+ * Paths of the customer API (email accounts, household profiles, memberships, promo codes) and of the
+ * admin tools. The seed's customer backend paths are kept exactly as its client calls them, typos
+ * included (`suscription`, `list-cripto`), at the server root; correctly spelled aliases answer the
+ * same. Schema-free so the web app can import them without the schema library (decision 003).
+ */
+export const customerPaths = {
+  /** POST: register {fullname, email, password}. GET (seed 000): the caller's {user, access_token}. */
+  customers: '/customers',
+  /** POST: sign in {email, password} → {user, token, session}. */
+  auth: '/customers/auth',
+  /** POST: change fullname / icon of the account and (optionally) replace its list of household profiles. */
+  update: '/customers/:uid/update',
+  /** POST: new password {password, confirm}. */
+  password: '/customers/:uid/password',
+  /** POST: one household profile {fullname, icon}. */
+  profiles: '/customers/:uid/profiles',
+  /** PATCH {fullname?, icon?} / DELETE (deletes the profile's library too). */
+  profile: '/customers/:uid/profiles/:profileId',
+  /** POST: start a membership payment {planId, criptoName, code|null} → {wallet, paymentUrl (QR), user, …}. */
+  subscription: '/customers/:uid/suscription',
+  subscriptionAlias: '/customers/:uid/subscription',
+  /** GET: admins only — every promo code. */
+  promos: '/promos',
+  /** POST: admins only — a new promo code {rate}. */
+  promoCreate: '/promos/create',
+  /** GET: can this code be used? {code:{isUsed, rate}, message, error}. */
+  promo: '/promos/:code',
+  /** GET: the payment options of the gateway {crypto_list:[{name, display_name}]}. */
+  cryptoList: '/shkeeper/list-cripto',
+  cryptoListAlias: '/shkeeper/list-crypto',
+  /** GET: the membership plans (public; the landing banner reads its price here). */
+  plans: '/api/plans',
+  /** GET: the caller's membership and current payment (either account kind). */
+  membership: '/api/membership',
+  /** GET: one of the caller's payments (poll it while the QR code is shown). */
+  payment: '/api/payments/:paymentId',
+  /** POST, only with PAYMENT_GATEWAY=simulated: pay the invoice (the gateway's signed callback is sent). */
+  simulatePaid: '/api/payments/:paymentId/simulate-paid',
+  /** POST: where the gateway notifies payments (SHKeeper callback_url). Not for browsers. */
+  gatewayCallback: '/api/payments/shkeeper/callback',
+  /** GET: admins only — the instance self-test. */
+  selfTest: '/api/admin/self-test',
+} as const;
+
+/**
+ * Request headers. Every signed-in route accepts `Authorization: Bearer <token>`; the customer
+ * backend's client sends the same token as `X-auth-token`, accepted everywhere too.
+ */
+export const AUTH_TOKEN_HEADER = 'x-auth-token';
+/**
+ * Which household profile's library a sync call (/users/:uid/bookmarks|progress|settings) reads and
+ * writes: a profile `_id` of the caller, or absent / empty for the account's own library.
+ */
+export const PROFILE_HEADER = 'x-profile-id';
+/** For EventSource (which cannot send headers): the bearer token as a query parameter of /scrape calls. */
+export const ACCESS_TOKEN_QUERY = 'access_token';
+
+/** The six profile icons of seed 001, in the order the picker shows them. */
+export const profileIcons = ['cat', 'weed', 'userGroup', 'couch', 'mobile', 'ticket'] as const;
+export type ProfileIcon = (typeof profileIcons)[number];
+
+/** Household profiles an account may have besides its own. */
+export const MAX_PROFILES = 5;
+/** Promo discount rate bounds (percent) and the default when the admin leaves it empty. */
+export const PROMO_RATE_MIN = 1;
+export const PROMO_RATE_MAX = 100;
+export const PROMO_RATE_DEFAULT = 10;
+export const PASSWORD_MIN_LENGTH = 8;

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { Session, UserIdParams } from './accounts.ts';
+import { customerPaths as p, MAX_PROFILES, PASSWORD_MIN_LENGTH, profileIcons } from './customer-paths.ts';
+import { defineEndpoint } from './endpoint.ts';
+
+/*
+ * Email accounts and household profiles: the customer backend of seed 001 §7 (field names as its client
+ * sends and reads them: `fullname`, `_id`, `endSubcriptionDate`). Failures answer the HTTP status with
+ * the usual error body `{errorType, code, message}` (errors.ts); `message` is meant to be shown.
+ * Decision: docs/decisions/040-customer-api.md.
+ */
+
+export const ProfileIconSchema = z.enum(profileIcons);
+
+export const CustomerProfile = z.object({
+  _id: z.string(),
+  fullname: z.string(),
+  icon: ProfileIconSchema,
+});
+export type CustomerProfile = z.infer<typeof CustomerProfile>;
+
+/** The user as seed 001 §3 has it. Passphrase accounts have the same shape (email null, fullname ''). */
+export const CustomerUser = z.object({
+  id: z.string(),
+  fullname: z.string(),
+  email: z.string().nullable(),
+  /** One of the six profile icons for email accounts; a passphrase account's own icon otherwise. */
+  icon: z.string(),
+  /** The household profiles besides the account's own (whose library is selected by no X-Profile-Id). */
+  profiles: z.array(CustomerProfile),
+  isAdmin: z.boolean(),
+  /** When the membership ends (ISO instant), also once it has ended; null when there never was one. */
+  endSubcriptionDate: z.string().nullable(),
+  /** endSubcriptionDate is in the future. */
+  hasMembership: z.boolean(),
+});
+export type CustomerUser = z.infer<typeof CustomerUser>;
+
+const Fullname = z.string().trim().min(1, 'Full name is required').max(100);
+const Password = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `Password must have at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(1024);
+
+export const CustomerRegisterBody = z.object({
+  fullname: Fullname,
+  email: z.string().trim().max(254).pipe(z.email('Email is not valid')),
+  password: Password,
+  /** The captcha widget's token, when the instance has a captcha (runtime config `captcha`). */
+  captchaToken: z.string().max(8192).optional(),
+});
+export const CustomerAuthBody = z.object({
+  email: z.string().max(320),
+  password: z.string().max(1024),
+  /** Shown in the session list; defaults to the browser's user agent. */
+  device: z.string().max(500).optional(),
+});
+export const CustomerAuthResponse = z.object({ user: CustomerUser, token: z.string(), session: Session });
+export type CustomerAuthResponse = z.infer<typeof CustomerAuthResponse>;
+/** Seed 000's second customer backend: GET /customers with the X-auth-token header. */
+export const CustomerMeResponse = z.object({ user: CustomerUser, access_token: z.string() });
+
+export const ProfileInput = z.object({ fullname: Fullname, icon: ProfileIconSchema });
+/** A profile in the list of `update`: with `_id` it changes that profile, without it adds one. */
+export const ProfileListItem = ProfileInput.extend({ _id: z.string().max(64).optional() });
+export const CustomerUpdateBody = z.object({
+  fullname: Fullname.optional(),
+  icon: ProfileIconSchema.optional(),
+  /**
+   * When present, the complete list of household profiles: profiles left out are deleted with their
+   * library. Absent = profiles unchanged.
+   */
+  profiles: z.array(ProfileListItem).max(MAX_PROFILES).optional(),
+});
+export const ProfilePatchBody = z.object({
+  fullname: Fullname.optional(),
+  icon: ProfileIconSchema.optional(),
+});
+export const ProfileParams = UserIdParams.extend({ profileId: z.string().min(1).max(64) });
+
+export const CustomerPasswordBody = z.object({ password: Password, confirm: z.string().max(1024) });
+
+export const CustomerUserResponse = z.object({ user: CustomerUser });
+export const ProfileResponse = z.object({ user: CustomerUser, profile: CustomerProfile });
+export const CustomerMessageResponse = z.object({
+  user: CustomerUser,
+  message: z.string(),
+  error: z.literal(false),
+});
+
+export const customerEndpoints = {
+  register: defineEndpoint({
+    method: 'POST',
+    path: p.customers,
+    summary: 'Register an email account (then sign in with POST /customers/auth)',
+    body: CustomerRegisterBody,
+    response: CustomerMessageResponse,
+  }),
+  login: defineEndpoint({
+    method: 'POST',
+    path: p.auth,
+    summary: 'Sign in with email and password; the token is a bearer token for every signed-in route',
+    body: CustomerAuthBody,
+    response: CustomerAuthResponse,
+  }),
+  me: defineEndpoint({
+    method: 'GET',
+    path: p.customers,
+    summary: 'The signed-in customer (token as X-auth-token or Authorization: Bearer)',
+    response: CustomerMeResponse,
+  }),
+  update: defineEndpoint({
+    method: 'POST',
+    path: p.update,
+    summary: 'Change your name and icon and, with `profiles`, replace your household profiles',
+    params: UserIdParams,
+    body: CustomerUpdateBody,
+    response: CustomerUserResponse,
+  }),
+  password: defineEndpoint({
+    method: 'POST',
+    path: p.password,
+    summary: 'Change your password (signs your other sessions out)',
+    params: UserIdParams,
+    body: CustomerPasswordBody,
+    response: CustomerMessageResponse,
+  }),
+  createProfile: defineEndpoint({
+    method: 'POST',
+    path: p.profiles,
+    summary: 'Add a household profile (its library starts empty)',
+    params: UserIdParams,
+    body: ProfileInput,
+    response: ProfileResponse,
+  }),
+  patchProfile: defineEndpoint({
+    method: 'PATCH',
+    path: p.profile,
+    summary: 'Rename a household profile or change its icon',
+    params: ProfileParams,
+    body: ProfilePatchBody,
+    response: ProfileResponse,
+  }),
+  deleteProfile: defineEndpoint({
+    method: 'DELETE',
+    path: p.profile,
+    summary: 'Delete a household profile and its library',
+    params: ProfileParams,
+    response: CustomerUserResponse,
+  }),
+} as const;

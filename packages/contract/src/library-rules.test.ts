@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { continueWatching, isWorthResuming, libraryKey, resumeEpisode, sortBookmarks, type BookmarkEntry, type ProgressEntry } from './library-rules.ts';
+
+const movie = (id: string, watched: number, duration: number, updatedAt: number): ProgressEntry => ({
+  tmdbId: id, type: 'movie', title: `M${id}`, year: 2000, poster: null, updatedAt, progress: { watched, duration }, seasons: {}, episodes: {},
+});
+const show = (id: string, episodes: Array<[season: number, episode: number, watched: number, updatedAt: number]>): ProgressEntry => {
+  const entry: ProgressEntry = { tmdbId: id, type: 'show', title: `S${id}`, year: 2000, poster: null, updatedAt: 0, seasons: {}, episodes: {} };
+  for (const [s, e, watched, updatedAt] of episodes) {
+    entry.seasons[`s${s}`] = { id: `s${s}`, number: s, title: '' };
+    entry.episodes[`s${s}e${e}`] = { id: `s${s}e${e}`, number: e, title: '', seasonId: `s${s}`, updatedAt, progress: { watched, duration: 3000 } };
+    entry.updatedAt = Math.max(entry.updatedAt, updatedAt);
+  }
+  return entry;
+};
+const bookmark = (type: 'movie' | 'show', id: string, updatedAt: number): BookmarkEntry => ({ tmdbId: id, type, title: id, year: 2000, poster: null, updatedAt });
+
+describe('library rules (seed 000 §4, §9)', () => {
+  it('worth resuming: at least 20 s watched and more than 120 s left', () => {
+    expect(isWorthResuming({ watched: 19, duration: 1000 })).toBe(false);
+    expect(isWorthResuming({ watched: 20, duration: 1000 })).toBe(true);
+    expect(isWorthResuming({ watched: 880, duration: 1000 })).toBe(false);
+    expect(isWorthResuming({ watched: 879, duration: 1000 })).toBe(true);
+  });
+
+  it('a show resumes at its most recently updated episode, skipping S1E1 under 20 s', () => {
+    expect(resumeEpisode(show('1', [[1, 3, 500, 10], [1, 4, 600, 20]]))?.id).toBe('s1e4');
+    expect(resumeEpisode(show('1', [[1, 3, 500, 10], [1, 1, 5, 20]]))?.id).toBe('s1e3');
+    expect(resumeEpisode(show('1', [[1, 3, 500, 10], [1, 1, 25, 20]]))?.id).toBe('s1e1');
+    expect(resumeEpisode(show('1', [[2, 1, 5, 20]]))?.id).toBe('s2e1');
+  });
+
+  it('continue watching: worth resuming, not bookmarked, most recent first; movie and show of one id are distinct', () => {
+    const progress = {
+      [libraryKey('movie', '1')]: movie('1', 100, 5000, 30),
+      [libraryKey('show', '1')]: show('1', [[1, 2, 100, 40]]),
+      [libraryKey('movie', '2')]: movie('2', 10, 5000, 50),
+      [libraryKey('movie', '3')]: movie('3', 100, 5000, 60),
+    };
+    const items = continueWatching(progress, { [libraryKey('movie', '3')]: bookmark('movie', '3', 1) });
+    expect(items.map((i) => `${i.entry.type}:${i.entry.tmdbId}`)).toEqual(['show:1', 'movie:1']);
+  });
+
+  it('bookmarks sort by the later of bookmark time and progress time', () => {
+    const bookmarks = { [libraryKey('movie', 'a')]: bookmark('movie', 'a', 10), [libraryKey('movie', 'b')]: bookmark('movie', 'b', 20) };
+    expect(sortBookmarks(bookmarks, {}).map((b) => b.tmdbId)).toEqual(['b', 'a']);
+    expect(sortBookmarks(bookmarks, { [libraryKey('movie', 'a')]: movie('a', 1, 9, 30) }).map((b) => b.tmdbId)).toEqual(['a', 'b']);
+  });
+});

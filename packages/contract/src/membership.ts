@@ -1,0 +1,231 @@
+import { z } from 'zod';
+import { UserIdParams } from './accounts.ts';
+import { CustomerUser } from './customers.ts';
+import { customerPaths as p, PROMO_RATE_MAX, PROMO_RATE_MIN } from './customer-paths.ts';
+import { defineEndpoint } from './endpoint.ts';
+import { ErrorCode } from './errors.ts';
+
+/*
+ * Memberships paid through a crypto gateway, promo codes and the admin self-test. Seed 001 §3 and §7
+ * field names (`criptoName`, `crypto_list`, `display_name`, `isUsed`) are kept on the wire.
+ * Decision: docs/decisions/041-membership-payments.md.
+ */
+
+export const Plan = z.object({
+  id: z.number().int(),
+  /** Months of membership the plan buys. */
+  duration: z.number().int().positive(),
+  /** Price of the whole plan in `currency`. */
+  cost: z.number().positive(),
+  /** The period the price is quoted per on screen ("$30 per year", "$2.99 per month"). */
+  pref: z.enum(['month', 'year']),
+  currency: z.string(),
+  /** cost / duration, rounded to cents: what a banner advertising "from $x a month" shows. */
+  monthlyCost: z.number(),
+});
+export type Plan = z.infer<typeof Plan>;
+export const PlansResponse = z.object({ plans: z.array(Plan) });
+
+export const CryptoOption = z.object({ name: z.string(), display_name: z.string() });
+export type CryptoOption = z.infer<typeof CryptoOption>;
+export const CryptoListResponse = z.object({ crypto_list: z.array(CryptoOption) });
+
+export const PaymentStatus = z.enum(['pending', 'paid', 'superseded', 'failed']);
+export type PaymentStatus = z.infer<typeof PaymentStatus>;
+
+export const Payment = z.object({
+  id: z.string(),
+  planId: z.number(),
+  /** Months this payment adds once paid. */
+  duration: z.number(),
+  crypto: z.string(),
+  cryptoDisplayName: z.string(),
+  /** Amount due in the crypto (as the gateway computed it), null if the gateway gave none. */
+  cryptoAmount: z.string().nullable(),
+  wallet: z.string().nullable(),
+  /** Fiat amount due after the promo discount, e.g. "27.00". */
+  amount: z.string(),
+  currency: z.string(),
+  discountRate: z.number().int(),
+  promoCode: z.string().nullable(),
+  /**
+   * pending: waiting for the gateway; paid: membership extended; superseded: a newer payment request of
+   * the same user replaced it (its QR code is no longer shown; money still arriving is still honoured);
+   * failed: the gateway refused to create it.
+   */
+  status: PaymentStatus,
+  gateway: z.enum(['simulated', 'shkeeper']),
+  createdAt: z.string(),
+  paidAt: z.string().nullable(),
+});
+export type Payment = z.infer<typeof Payment>;
+
+export const SubscriptionBody = z.object({
+  planId: z.union([z.number().int(), z.string().regex(/^\d{1,9}$/)]),
+  /** The crypto `name` from the crypto list (seed spelling; `cryptoName` is accepted too). */
+  criptoName: z.string().max(64).nullish(),
+  cryptoName: z.string().max(64).nullish(),
+  /** A promo code checked with GET /promos/:code, or null. */
+  code: z.string().max(64).nullish(),
+});
+export const SubscriptionResponse = z.object({
+  wallet: z.string(),
+  /** The payment as a QR image (PNG data URL) to scan with a wallet app. */
+  paymentUrl: z.string(),
+  user: CustomerUser,
+  error: z.literal(false),
+  errorType: z.null(),
+  /** Shown with the QR code: older unpaid payment links of this account no longer count. */
+  message: z.string(),
+  payment: Payment,
+});
+export type SubscriptionResponse = z.infer<typeof SubscriptionResponse>;
+
+export const MembershipResponse = z.object({
+  active: z.boolean(),
+  endSubcriptionDate: z.string().nullable(),
+  /** The latest pending payment (the one whose QR code is still valid), if any. */
+  pendingPayment: Payment.nullable(),
+});
+export const PaymentParams = z.object({ paymentId: z.string().min(1).max(64) });
+export const PaymentResponse = z.object({ payment: Payment, membership: MembershipResponse });
+
+// ---- promo codes ----
+
+export const Promo = z.object({
+  code: z.string(),
+  rate: z.number().int(),
+  isUsed: z.boolean(),
+  /** Held by a payment request that has not been paid yet (released when it is superseded or expires). */
+  isReserved: z.boolean(),
+  createdAt: z.string(),
+  usedAt: z.string().nullable(),
+});
+export type Promo = z.infer<typeof Promo>;
+export const PromoListResponse = z.object({ codes: z.array(Promo) });
+/** `rate` percent, integer; absent, null or "" = the default (10). */
+export const PromoCreateBody = z
+  .object({
+    rate: z
+      .union([z.number().int().min(PROMO_RATE_MIN).max(PROMO_RATE_MAX), z.literal(''), z.null()])
+      .optional(),
+  })
+  .nullish();
+export const PromoCreateResponse = z.object({ codes: z.array(Promo), created: Promo });
+export const PromoParams = z.object({ code: z.string().min(1).max(64) });
+/**
+ * Seed 001 §7: `code` {isUsed, rate} (null when unknown), a message to show, and `error` when the code
+ * cannot be used; `errorCode` (ours) says why.
+ */
+export const PromoCheckResponse = z.object({
+  code: z.object({ code: z.string(), isUsed: z.boolean(), rate: z.number().int() }).nullable(),
+  message: z.string(),
+  error: z.boolean(),
+  errorCode: ErrorCode.nullable(),
+});
+export type PromoCheckResponse = z.infer<typeof PromoCheckResponse>;
+
+// ---- admin self-test ----
+
+export const SelfTestCheck = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.enum(['pass', 'fail', 'skip']),
+  /** Why it passed or failed, in a sentence an operator can act on. */
+  reason: z.string(),
+  durationMs: z.number(),
+});
+export type SelfTestCheck = z.infer<typeof SelfTestCheck>;
+export const SelfTestResponse = z.object({
+  /** Every check passed or was skipped. */
+  ok: z.boolean(),
+  startedAt: z.string(),
+  durationMs: z.number(),
+  /** Configuration values (never secrets: those show as "set" / "not set"). */
+  config: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  checks: z.array(SelfTestCheck),
+});
+export type SelfTestResponse = z.infer<typeof SelfTestResponse>;
+
+export const membershipEndpoints = {
+  plans: defineEndpoint({
+    method: 'GET',
+    path: p.plans,
+    summary: 'Membership plans of this instance',
+    response: PlansResponse,
+  }),
+  cryptoList: defineEndpoint({
+    method: 'GET',
+    path: p.cryptoList,
+    summary: 'Cryptocurrencies the payment gateway accepts now',
+    response: CryptoListResponse,
+  }),
+  cryptoListAlias: defineEndpoint({
+    method: 'GET',
+    path: p.cryptoListAlias,
+    summary: 'Same as /shkeeper/list-cripto',
+    response: CryptoListResponse,
+  }),
+  subscribe: defineEndpoint({
+    method: 'POST',
+    path: p.subscription,
+    summary: 'Start a membership payment: wallet and QR code (replaces your older unpaid payment request)',
+    params: UserIdParams,
+    body: SubscriptionBody,
+    response: SubscriptionResponse,
+  }),
+  subscribeAlias: defineEndpoint({
+    method: 'POST',
+    path: p.subscriptionAlias,
+    summary: 'Same as /customers/:uid/suscription',
+    params: UserIdParams,
+    body: SubscriptionBody,
+    response: SubscriptionResponse,
+  }),
+  membership: defineEndpoint({
+    method: 'GET',
+    path: p.membership,
+    summary: 'Your membership and pending payment',
+    response: MembershipResponse,
+  }),
+  payment: defineEndpoint({
+    method: 'GET',
+    path: p.payment,
+    summary: 'One of your payments (poll while its QR code is shown)',
+    params: PaymentParams,
+    response: PaymentResponse,
+  }),
+  simulatePaid: defineEndpoint({
+    method: 'POST',
+    path: p.simulatePaid,
+    summary: 'Simulated gateway only: pay one of your payments (sends the signed gateway callback)',
+    params: PaymentParams,
+    response: PaymentResponse,
+  }),
+  promos: defineEndpoint({
+    method: 'GET',
+    path: p.promos,
+    summary: 'Admins: every promo code, newest first',
+    response: PromoListResponse,
+  }),
+  createPromo: defineEndpoint({
+    method: 'POST',
+    path: p.promoCreate,
+    summary: 'Admins: create a promo code (rate percent, default 10)',
+    body: PromoCreateBody,
+    response: PromoCreateResponse,
+  }),
+  checkPromo: defineEndpoint({
+    method: 'GET',
+    path: p.promo,
+    summary: 'Can this promo code be used for a payment now?',
+    params: PromoParams,
+    response: PromoCheckResponse,
+  }),
+  selfTest: defineEndpoint({
+    method: 'GET',
+    path: p.selfTest,
+    summary: 'Admins: check configuration, database, metadata, Redis, payment gateway and providers',
+    response: SelfTestResponse,
+  }),
+} as const;
