@@ -281,6 +281,20 @@ test.describe('player', () => {
     await expect(page.getByTestId('player-error')).toContainText(/\((network|decode|generic|not supported|aborted)\)/);
   });
 
+  test('seek-bar thumbnails when the viewer enabled them', async ({ page }) => {
+    await page.addInitScript(() => localStorage.setItem('marquee:preferences', JSON.stringify({ state: { enableThumbnails: true }, version: 1 })));
+    await page.goto(MATRIX);
+    await startPlayback(page);
+    const bar = page.getByTestId('progress-bar');
+    const box = (await bar.boundingBox())!;
+    await expect(async () => {
+      await page.mouse.move(box.x + 2, box.y + box.height / 2);
+      await page.mouse.move(box.x + 4, box.y + box.height / 2);
+      await expect(page.getByTestId('seek-thumbnail')).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 20_000 });
+    expect(await page.getByTestId('seek-thumbnail').getAttribute('src')).toMatch(/^data:image\/jpeg/);
+  });
+
   test('the player works through a working extension, which prepares the stream', async ({ page }) => {
     await installFakeExtension(page, WORKING_EXTENSION);
     const metrics = page.waitForRequest((r) => r.url().endsWith('/metrics/providers'));

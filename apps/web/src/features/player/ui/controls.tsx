@@ -154,7 +154,7 @@ export function ProgressBar() {
     <div className="group relative flex h-6 cursor-pointer items-center" onPointerDown={onDown} onPointerMove={onMove} onPointerUp={onUp} onPointerLeave={() => setHover(null)}>
       {hoverTime !== null && (
         <div className="pointer-events-none absolute bottom-6 -translate-x-1/2 rounded bg-black/80 p-1 text-center text-xs tabular-nums" style={{ insetInlineStart: `${(hover ?? 0) * 100}%` }}>
-          {thumb && <img src={thumb.data} alt="" className="mb-1 h-24 rounded" />}
+          {thumb && <img src={thumb.data} alt="" className="mb-1 h-24 rounded" data-testid="seek-thumbnail" />}
           {formatTime(hoverTime)}
         </div>
       )}
