@@ -1,9 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSlashFocus } from './use-slash-focus.ts';
 import { useNavigate } from 'react-router';
 
-const isTyping = (el: Element | null) =>
-  !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || (el as HTMLElement).isContentEditable);
 
 /** The signed-in header's search box (pages other than home): submitting opens /browse/{query}. "/" focuses it. */
 export function HeaderSearch() {
@@ -12,15 +11,7 @@ export function HeaderSearch() {
   const [text, setText] = useState('');
   const input = useRef<HTMLInputElement>(null);
 
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey || isTyping(document.activeElement)) return;
-      event.preventDefault();
-      input.current?.focus();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  useSlashFocus(input);
 
   return (
     <form

@@ -1,5 +1,6 @@
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSlashFocus } from './use-slash-focus.ts';
 import { useRandomPhrase } from '../../lib/use-random-phrase.ts';
 
 export interface SearchBarProps {
@@ -8,24 +9,13 @@ export interface SearchBarProps {
   onClear: () => void;
 }
 
-const isTyping = (el: Element | null) =>
-  !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || (el as HTMLElement).isContentEditable);
-
 /** The search box: "/" focuses it when no input has focus; Enter blurs it; the clear button resets. */
 export function SearchBar({ value, onChange, onClear }: SearchBarProps) {
   const { t } = useTranslation();
   const placeholder = useRandomPhrase('home.search.placeholder');
   const input = useRef<HTMLInputElement>(null);
 
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey || isTyping(document.activeElement)) return;
-      event.preventDefault();
-      input.current?.focus();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  useSlashFocus(input);
 
   return (
     <form role="search" className="relative w-full" onSubmit={(e) => { e.preventDefault(); input.current?.blur(); }}>
