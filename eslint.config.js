@@ -26,7 +26,7 @@ export default tseslint.config(
             { target: './apps/server', from: './apps/web', message: 'the server must not import the web app' },
             { target: './apps/web', from: './apps/server', message: 'the web app talks to the server over HTTP only' },
             // Features are islands: a feature never imports another feature; the app composes them.
-            ...['discover', 'search', 'title', 'info', 'errors', 'home', 'library', 'account', 'player', 'settings', 'membership', 'admin', 'onboarding'].map((f) => ({
+            ...['discover', 'search', 'title', 'info', 'errors', 'home', 'library', 'account', 'player', 'settings', 'membership', 'admin', 'onboarding', 'landing'].map((f) => ({
               target: `./apps/web/src/features/${f}`,
               from: './apps/web/src/features',
               except: [`./${f}`],

@@ -3,7 +3,22 @@ import path from 'node:path';
 import type { Plugin } from 'vite';
 
 /** Top-level sections of the English catalog that only lazily loaded screens use (they add them on load). */
-export const LAZY_CATALOG_SECTIONS = ['player', 'onboarding'];
+export const LAZY_CATALOG_SECTIONS = [
+  'player',
+  'onboarding',
+  // The account screens' sections (src/lib/account-catalog.ts).
+  'settings',
+  'customer',
+  'membership',
+  'accountSettings',
+  'landing',
+  'admin',
+  // The info pages' sections (src/lib/info-catalog.ts).
+  'about',
+  'support',
+  'jip',
+  'dmca',
+];
 
 const ID = 'virtual:first-view-catalog';
 

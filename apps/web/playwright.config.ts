@@ -8,6 +8,9 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'marquee-e2e-'));
 /** A second instance with ALTCHA registration captcha (e2e/captcha.spec.ts). */
 const altchaPort = Number(process.env.E2E_ALTCHA_PORT ?? 4181);
 const altchaDataDir = mkdtempSync(path.join(tmpdir(), 'marquee-e2e-altcha-'));
+/** A third instance: the subscription site with email accounts and the simulated gateway (e2e/subscription.spec.ts). */
+const subPort = Number(process.env.E2E_SUB_PORT ?? 4182);
+const subDataDir = mkdtempSync(path.join(tmpdir(), 'marquee-e2e-sub-'));
 
 // Debian's Chromium, never a downloaded browser (see README: apt-get install -y chromium).
 const chromiumArgs = [
@@ -62,6 +65,30 @@ export default defineConfig({
         LOG_LEVEL: 'warn',
         CAPTCHA_PROVIDER: 'altcha',
         ALTCHA_MAX_NUMBER: '20000',
+        DATABASE_URL: '',
+        REDIS_URL: '',
+        TMDB_API_KEY: '',
+        JUSTWATCH_URL: 'http://127.0.0.1:9',
+      },
+    },
+    {
+      command: 'npx tsx src/main.ts',
+      cwd: '../server',
+      url: `http://127.0.0.1:${subPort}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        PORT: String(subPort),
+        HOST: '127.0.0.1',
+        DATA_DIR: subDataDir,
+        LOG_LEVEL: 'warn',
+        VARIANT: 'subscription',
+        AUTH_METHODS: 'email',
+        PAYMENT_GATEWAY: 'simulated',
+        CAPTCHA_PROVIDER: 'none',
+        ADMIN_EMAILS: 'admin@marquee.test',
+        // The Matrix plays without a membership; every other title needs one.
+        FREE_MOVIE_TMDB_ID: '603',
         DATABASE_URL: '',
         REDIS_URL: '',
         TMDB_API_KEY: '',

@@ -74,7 +74,7 @@ test.describe('library without an account', () => {
     await expect(page.getByTestId('migration-failed')).toContainText('Failed to migrate your data');
     const [backup, current] = await page.evaluate(() => [localStorage.getItem('marquee:backup:v99:library'), localStorage.getItem('marquee:library')]);
     expect(JSON.parse(backup!)).toEqual({ state: { from: 'the future' }, version: 99 });
-    expect(JSON.parse(current!)).toEqual({ state: { bookmarks: {}, progress: {}, outbox: [] }, version: 1 });
+    expect(JSON.parse(current!)).toEqual({ state: { bookmarks: {}, progress: {}, outbox: [], profile: '', stash: {} }, version: 1 });
     await page.getByRole('button', { name: 'Dismiss' }).click();
     await expect(page.getByTestId('migration-failed')).toHaveCount(0);
     await page.reload();
@@ -112,7 +112,7 @@ test.describe('accounts and sync', () => {
     await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
     await expect(bookmarksSection(page)).toHaveCount(0);
     const local = await page.evaluate(() => JSON.parse(localStorage.getItem('marquee:library')!).state);
-    expect(local).toEqual({ bookmarks: {}, progress: {}, outbox: [] });
+    expect(local).toEqual({ bookmarks: {}, progress: {}, outbox: [], profile: '', stash: {} });
     // The session is gone on the server; the other device keeps its own.
     expect((await request.get('/users/@me', { headers: { authorization: `Bearer ${account.token}` } })).status()).toBe(401);
     await phone.reload();

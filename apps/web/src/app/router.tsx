@@ -23,7 +23,12 @@ const DmcaPage = lazy(() => import('../features/info/dmca-page.tsx').then((m) =>
 const MyListPage = lazy(() => import('../features/library/my-list-page.tsx').then((m) => ({ default: m.MyListPage })));
 const LoginPage = lazy(() => import('../features/account/login-page.tsx').then((m) => ({ default: m.LoginPage })));
 const RegisterPage = lazy(() => import('../features/account/register-page.tsx').then((m) => ({ default: m.RegisterPage })));
-const SettingsPage = lazy(() => import('../features/settings/settings-page.tsx').then((m) => ({ default: m.SettingsPage })));
+const SettingsRoute = lazy(() => import('./routes/settings-route.tsx').then((m) => ({ default: m.SettingsRoute })));
+// Subscription site: membership, household profiles, admin pages (all lazy; guards inside).
+const SubscriptionRoute = lazy(() => import('./routes/subscription-route.tsx').then((m) => ({ default: m.SubscriptionRoute })));
+const ProfilesPage = lazy(() => import('../features/account/profiles-page.tsx').then((m) => ({ default: m.ProfilesPage })));
+const PromosRoute = lazy(() => import('./routes/admin-routes.tsx').then((m) => ({ default: m.PromosRoute })));
+const AdminRoute = lazy(() => import('./routes/admin-routes.tsx').then((m) => ({ default: m.AdminRoute })));
 
 export function routes(): RouteObject[] {
   const config = runtimeConfig();
@@ -52,10 +57,15 @@ export function routes(): RouteObject[] {
         { path: '/about', element: <AboutPage /> },
         { path: '/support', element: <SupportPage /> },
         { path: '/jip', element: <CreditsPage /> },
-        { path: '/mylist', element: <MyListPage /> },
+        // Subscription site: /mylist is the browse screen of /browse (seed 001 §2).
+        { path: '/mylist', element: config.variant === 'subscription' ? <HomeRoute /> : <MyListPage /> },
         { path: '/login', element: <LoginPage /> },
         { path: '/register', element: <RegisterPage /> },
-        { path: '/settings', element: <SettingsPage /> },
+        { path: '/settings', element: <SettingsRoute /> },
+        { path: '/subscription', element: <SubscriptionRoute /> },
+        { path: '/profiles', element: <ProfilesPage /> },
+        { path: '/promos', element: <PromosRoute /> },
+        { path: '/admin', element: <AdminRoute /> },
         ...(config.dmcaEmail ? [{ path: '/dmca', element: <DmcaPage /> }] : []),
         { path: '*', element: <NotFoundPage /> },
       ],

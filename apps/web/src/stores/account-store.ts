@@ -1,3 +1,4 @@
+import type { CustomerUser } from '@marquee/contract';
 import { createPersistedStore } from './persisted.ts';
 import { LEGACY_KEYS, readLegacyState } from './library/legacy.ts';
 
@@ -12,16 +13,25 @@ export interface AccountProfile {
   icon: string;
 }
 
-/** A signed-in passphrase account, as the older clients stored it (client-behaviour §2.1). */
+/**
+ * A signed-in account. Passphrase accounts are stored as the older clients stored them
+ * (client-behaviour §2.1); email accounts (`kind: 'email'`, decision 042) have no seed and keep their
+ * device name in clear.
+ */
 export interface Account {
   token: string;
   userId: string;
   sessionId: string;
-  /** Encrypted with the seed (base64(iv).base64(ct).base64(tag)), as the server stores it. */
+  /** Passphrase: encrypted with the seed (base64(iv).base64(ct).base64(tag)); email: the name itself. */
   deviceName: string;
   profile: AccountProfile;
-  /** base64 of the 32-byte key seed: signs challenges and encrypts the device name. */
+  /** base64 of the 32-byte key seed: signs challenges and encrypts the device name ('' for email accounts). */
   seed: string;
+  kind?: 'email';
+  /** The account as GET /customers last described it (name, household profiles, admin, membership). */
+  user?: CustomerUser;
+  /** Email accounts: the household profile chosen on this device ('' = the account's own); absent = not chosen yet. */
+  profileId?: string;
 }
 
 export interface AccountStoreData {
@@ -50,15 +60,19 @@ const strings = (v: unknown): string[] | null => (Array.isArray(v) ? v.filter((x
 
 function parseAccount(v: unknown): Account | null {
   if (!isObj(v)) return null;
-  const fields = ['token', 'userId', 'sessionId', 'deviceName', 'seed'] as const;
+  const email = v.kind === 'email';
+  const fields = email ? (['token', 'userId', 'sessionId'] as const) : (['token', 'userId', 'sessionId', 'deviceName', 'seed'] as const);
   if (!fields.every((f) => typeof v[f] === 'string' && v[f] !== '')) return null;
   const p = isObj(v.profile) ? v.profile : {};
   return {
     token: v.token,
     userId: v.userId,
     sessionId: v.sessionId,
-    deviceName: v.deviceName,
-    seed: v.seed,
+    deviceName: typeof v.deviceName === 'string' ? v.deviceName : '',
+    seed: typeof v.seed === 'string' ? v.seed : '',
+    ...(email ? { kind: 'email' as const } : {}),
+    ...(isObj(v.user) && typeof v.user.id === 'string' && Array.isArray(v.user.profiles) ? { user: v.user as CustomerUser } : {}),
+    ...(typeof v.profileId === 'string' ? { profileId: v.profileId } : {}),
     profile: {
       colorA: typeof p.colorA === 'string' ? p.colorA : PROFILE_COLORS[0],
       colorB: typeof p.colorB === 'string' ? p.colorB : PROFILE_COLORS[0],

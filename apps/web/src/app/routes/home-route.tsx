@@ -1,4 +1,6 @@
+import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { greetingFor } from '@marquee/contract';
 import { ButtonLink } from '../../components/button.tsx';
 import { HomeLibrary } from '../../features/library/index.ts';
@@ -6,9 +8,26 @@ import { SearchBar, SearchResults, useSearchRoute } from '../../features/search/
 import { clock } from '../../lib/clock.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useRandomPhrase } from '../../lib/use-random-phrase.ts';
+import { runtimeConfig } from '../../lib/runtime-config.ts';
+import { useAccountStore } from '../../stores/index.ts';
 
-/** `/` and `/browse/{query}`: greeting, search, then results or the home sections. */
+const LandingPage = lazy(() => import('../../features/landing/landing-page.tsx').then((m) => ({ default: m.LandingPage })));
+const ProfilesPage = lazy(() => import('../../features/account/profiles-page.tsx').then((m) => ({ default: m.ProfilesPage })));
+
+/**
+ * `/`: on a subscription site, the landing page for signed-out visitors, and "who's watching" after an
+ * email sign-in until a profile is chosen (seed 001 §2); otherwise the home / browse screen.
+ */
 export function HomeRoute() {
+  const landing = useAccountStore((s) => (s.account ? (s.account.kind === 'email' && s.account.profileId === undefined ? 'profiles' : null) : 'landing'));
+  const atRoot = useLocation().pathname === '/';
+  if (atRoot && landing === 'landing' && runtimeConfig().variant === 'subscription') return <LandingPage />;
+  if (atRoot && landing === 'profiles') return <ProfilesPage />;
+  return <BrowseScreen />;
+}
+
+/** `/`, `/browse/{query}` (and `/mylist` on a subscription site): greeting, search, then results or the home sections. */
+function BrowseScreen() {
   const { t } = useTranslation();
   const search = useSearchRoute();
   const greeting = useRandomPhrase(`home.titles.${greetingFor(clock.now())}`);

@@ -36,6 +36,10 @@ export function AccountMenu() {
   }, [open]);
 
   if (!account) return null;
+  // Email accounts show who is watching (their profile), passphrase accounts this device's name.
+  const watching = account.profileId ? account.user?.profiles.find((p) => p._id === account.profileId) : undefined;
+  const avatar = { ...account.profile, ...(watching ? { icon: watching.icon } : {}) };
+  const name = account.kind === 'email' ? (watching?.fullname ?? account.user?.fullname) : deviceName;
   return (
     <div className="relative" ref={root}>
       <button
@@ -48,17 +52,24 @@ export function AccountMenu() {
         className="rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
         data-testid="account-menu-button"
       >
-        <Avatar {...account.profile} />
+        <Avatar {...avatar} />
       </button>
       {open && (
         <div id={menuId} role="menu" className="absolute end-0 top-12 z-40 w-60 rounded-xl border border-white/10 bg-surface-2 p-2 shadow-2xl">
           <div className="flex items-center gap-3 px-3 py-2">
-            <Avatar {...account.profile} size={32} />
-            <span className="truncate text-sm font-semibold text-fg" data-testid="account-device-name">{deviceName ?? t('account.menu.thisDevice')}</span>
+            <Avatar {...avatar} size={32} />
+            <span className="truncate text-sm font-semibold text-fg" data-testid="account-device-name">{name || t('account.menu.thisDevice')}</span>
           </div>
           <hr className="my-1 border-white/10" />
           <Link role="menuitem" to="/settings" className={ITEM}>{t('account.menu.profile')}</Link>
           <Link role="menuitem" to="/subscription" className={ITEM}>{t('account.menu.membership')}</Link>
+          {account.kind === 'email' && <Link role="menuitem" to="/profiles" className={ITEM}>{t('account.menu.switchProfile')}</Link>}
+          {account.user?.isAdmin && (
+            <>
+              <Link role="menuitem" to="/admin" className={ITEM}>{t('account.menu.admin')}</Link>
+              <Link role="menuitem" to="/promos" className={ITEM}>{t('account.menu.promos')}</Link>
+            </>
+          )}
           <button
             role="menuitem"
             type="button"

@@ -43,3 +43,25 @@ export function SecretInput({ id, value, onChange, label, autoComplete = 'off' }
 }
 
 export { ColorSwatches as ColorPicker, IconChoices as IconPicker } from '../../components/profile-pickers.tsx';
+
+/** The server's message in an alert the user can dismiss (registration errors, seed 001 §8). */
+export function DismissibleAlert({ message, onDismiss }: { message: string | null; onDismiss: () => void }) {
+  const { t } = useTranslation();
+  if (!message) return null;
+  return (
+    <div role="alert" className="flex items-start justify-between gap-3 rounded-lg bg-red-900/40 px-3 py-2 text-sm text-red-200" data-testid="server-alert">
+      <span>{message}</span>
+      <button type="button" onClick={onDismiss} className="shrink-0 font-semibold underline">{t('global.dismiss')}</button>
+    </div>
+  );
+}
+
+export function TextField({ id, label, value, onChange, type = 'text', autoComplete, hint }: { id: string; label: string; value: string; onChange: (v: string) => void; type?: string; autoComplete?: string; hint?: string }) {
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-semibold text-fg">{label}</label>
+      <input id={id} type={type} value={value} onChange={(e) => onChange(e.target.value)} autoComplete={autoComplete} className={INPUT} />
+      {hint && <p className="mt-1 text-xs text-fg-muted">{hint}</p>}
+    </div>
+  );
+}

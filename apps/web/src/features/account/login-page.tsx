@@ -1,18 +1,37 @@
+import '../../lib/account-catalog.ts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import { AuthError, login } from '../../lib/account/auth.ts';
+import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { authMethodOrder, chosenMethod } from './auth-methods.ts';
 import { AuthCard, FormError, INPUT, SecretInput } from './auth-ui.tsx';
+import { EmailLoginForm } from './email-forms.tsx';
 
 export function authErrorMessage(t: (k: string) => string, error: unknown): string {
   const kind = error instanceof AuthError ? error.kind : 'failed';
   return t(`auth.errors.${kind}`);
 }
 
-/** `/login`: the 12-word passphrase and a name for this device (client-behaviour §3.4). */
+/** The sign-in methods of this instance, the one shown, and a link to the other (if enabled). */
+export function useAuthMethod() {
+  const [params] = useSearchParams();
+  const order = authMethodOrder(runtimeConfig());
+  const method = chosenMethod(order, params.get('method'));
+  const other = order.find((m) => m !== method);
+  return { method, otherLink: other ? `?method=${other}` : null };
+}
+
+/** `/login`: email and password, or the passphrase, as the instance's variant and sign-in methods say. */
 export function LoginPage() {
+  const { method, otherLink } = useAuthMethod();
+  return method === 'email' ? <EmailLoginForm otherMethod={otherLink} /> : <PassphraseLogin otherMethod={otherLink} />;
+}
+
+/** The 12-word passphrase and a name for this device (client-behaviour §3.4). */
+function PassphraseLogin({ otherMethod }: { otherMethod: string | null }) {
   const { t } = useTranslation();
   usePageTitle(t('auth.login.title'));
   const navigate = useNavigate();
@@ -51,6 +70,11 @@ export function LoginPage() {
         {t('auth.login.noAccount')}{' '}
         <Link to="/register" className="font-semibold text-accent hover:underline">{t('auth.login.register')}</Link>
       </p>
+      {otherMethod && (
+        <p className="mt-4 text-center text-sm">
+          <Link to={otherMethod} replace className="font-semibold text-accent hover:underline" data-testid="other-method">{t('customer.login.useEmail')}</Link>
+        </p>
+      )}
     </AuthCard>
   );
 }

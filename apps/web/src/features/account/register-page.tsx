@@ -14,7 +14,8 @@ import { usePageTitle } from '../../lib/use-page-title.ts';
 import { PROFILE_COLORS, type AccountProfile } from '../../stores/index.ts';
 import { AuthCard, ColorPicker, FormError, IconPicker, INPUT, SecretInput } from './auth-ui.tsx';
 import { Captcha } from './captcha.tsx';
-import { authErrorMessage } from './login-page.tsx';
+import { EmailRegisterForm } from './email-forms.tsx';
+import { authErrorMessage, useAuthMethod } from './login-page.tsx';
 
 type Step = 'trust' | 'passphrase' | 'profile' | 'verify';
 
@@ -120,8 +121,14 @@ function ProfileStep({ device, setDevice, profile, setProfile, onNext }: { devic
   );
 }
 
-/** `/register`: trust the server, note the passphrase, set up the profile, type the passphrase back (client-behaviour §3.3). */
+/** `/register`: email and password, or a passphrase account, as the instance's variant and sign-in methods say. */
 export function RegisterPage() {
+  const { method, otherLink } = useAuthMethod();
+  return method === 'email' ? <EmailRegisterForm otherMethod={otherLink} /> : <PassphraseRegister otherMethod={otherLink} />;
+}
+
+/** Trust the server, note the passphrase, set up the profile, type the passphrase back (client-behaviour §3.3). */
+function PassphraseRegister({ otherMethod }: { otherMethod: string | null }) {
   const { t } = useTranslation();
   usePageTitle(t('auth.register.title'));
   const navigate = useNavigate();
@@ -186,6 +193,11 @@ export function RegisterPage() {
         <p className="mt-6 text-center text-sm text-fg-muted">
           {t('auth.register.haveAccount')}{' '}
           <Link to="/login" className="font-semibold text-accent hover:underline">{t('auth.register.login')}</Link>
+        </p>
+      )}
+      {otherMethod && step === 'trust' && (
+        <p className="mt-4 text-center text-sm">
+          <Link to={otherMethod} replace className="font-semibold text-accent hover:underline" data-testid="other-method">{t('customer.register.useEmail')}</Link>
         </p>
       )}
     </AuthCard>

@@ -1,3 +1,4 @@
+import '../../lib/info-catalog.ts';
 import { useTranslation } from 'react-i18next';
 import { ButtonLink } from '../../components/button.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';

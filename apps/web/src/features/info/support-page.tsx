@@ -1,3 +1,4 @@
+import '../../lib/info-catalog.ts';
 import { useTranslation } from 'react-i18next';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';

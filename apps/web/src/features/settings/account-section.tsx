@@ -28,14 +28,15 @@ function useDevices(account: Account) {
         accountRequest<Session[]>('GET', accountPaths.userSessions, { params: { uid: account.userId } }),
         import('../../lib/account/device-name.ts'),
       ]);
-      const rows = sessions.map((s) => ({ id: s.id, name: readDeviceName(s.device, account.seed), current: s.id === account.sessionId }));
+      // Email accounts name their devices in clear; passphrase accounts encrypt the name with their seed.
+      const rows = sessions.map((s) => ({ id: s.id, name: account.kind === 'email' ? s.device || null : readDeviceName(s.device, account.seed), current: s.id === account.sessionId }));
       return rows.sort((a, b) => (a.current !== b.current ? (a.current ? -1 : 1) : (a.name ?? '').localeCompare(b.name ?? '')));
     },
     retry: 1,
   });
 }
 
-function DeviceList({ account }: { account: Account }) {
+export function DeviceList({ account }: { account: Account }) {
   const { t } = useTranslation();
   const devices = useDevices(account);
   const client = useQueryClient();
@@ -46,7 +47,8 @@ function DeviceList({ account }: { account: Account }) {
   if (devices.isPending) return <p className="text-fg-muted">{t('global.loading')}</p>;
   if (devices.isError) return <p className="text-red-300" role="alert">{t('settings.account.devices.failed')}</p>;
   return (
-    <ul className="flex max-h-72 flex-col gap-2 overflow-y-auto" data-testid="device-list">
+    // At most 18 rem high (seed 001 §9); the rest scrolls.
+    <ul className="flex max-h-[18rem] flex-col gap-2 overflow-y-auto" data-testid="device-list">
       {devices.data.map((d) => (
         <li key={d.id} className="flex items-center justify-between gap-3 rounded-lg bg-surface-1 px-4 py-3" data-testid="device">
           <span className="truncate text-fg">{d.name ?? t('settings.account.devices.unknown')}</span>
@@ -61,7 +63,7 @@ function DeviceList({ account }: { account: Account }) {
   );
 }
 
-function DeleteAccount({ account }: { account: Account }) {
+export function DeleteAccount({ account }: { account: Account }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();

@@ -1,7 +1,10 @@
+import '../../lib/account-catalog.ts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { accountPaths, APP_VERSION } from '@marquee/contract';
+import { updateCustomer } from '../../lib/account/customer-api.ts';
 import { Button } from '../../components/button.tsx';
 import { fromBase64 } from '../../lib/account/base64.ts';
 import { useDeviceName } from '../../lib/account/use-device-name.ts';
@@ -23,12 +26,15 @@ import {
   type SubtitleStyling,
 } from '../../stores/index.ts';
 import { AccountSection, type AccountDraft } from './account-section.tsx';
+import { emailDraftOf, EmailAccountSection, isProfileIcon, MembershipSection, SecuritySection, type EmailAccountDraft } from './email-sections.tsx';
 import { Section, Slider, Toggle } from './settings-ui.tsx';
 
 const INPUT = 'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
 
 interface Draft {
   account: AccountDraft | null;
+  /** Email accounts (instead of `account`). */
+  email: EmailAccountDraft | null;
   language: string;
   theme: PreferencesData['theme'];
   enableThumbnails: boolean;
@@ -50,7 +56,8 @@ function useSaved(): Draft {
   const deviceName = useDeviceName(account?.deviceName, account?.seed);
   return useMemo(
     () => ({
-      account: account ? { profile: account.profile, deviceName: deviceName ?? '' } : null,
+      account: account && account.kind !== 'email' ? { profile: account.profile, deviceName: deviceName ?? '' } : null,
+      email: account?.kind === 'email' ? emailDraftOf(account) : null,
       language: startLanguage(prefs.language),
       theme: prefs.theme,
       enableThumbnails: prefs.enableThumbnails,
@@ -114,6 +121,15 @@ function CaptionPreview({ styling }: { styling: SubtitleStyling }) {
 }
 
 const SECTIONS = ['account', 'preferences', 'appearance', 'captions', 'connections'] as const;
+/** Email accounts (seed 001 §2): account, membership and security first; the sidebar shows one section at a time. */
+const EMAIL_SECTIONS = ['account', 'membership', 'security', 'preferences', 'appearance', 'captions', 'connections'] as const;
+type SectionId = (typeof EMAIL_SECTIONS)[number];
+
+/** Draft device names must not be empty (seed 001 §5, key deviceLengthError); an unchanged one is left alone. */
+function deviceNameMissing(draft: Draft, saved: Draft): boolean {
+  if (draft.email) return !draft.email.deviceName.trim();
+  return Boolean(draft.account && saved.account && draft.account.deviceName !== saved.account.deviceName && !draft.account.deviceName.trim());
+}
 
 /**
  * `/settings` (client-behaviour §7): every edit is a draft until Save; Reset throws the draft away.
@@ -124,6 +140,7 @@ export function SettingsPage() {
   const { t, i18n } = useTranslation();
   usePageTitle(t('settings.title'));
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const config = runtimeConfig();
   const saved = useSaved();
   const [draft, setDraft] = useState<Draft>(saved);
@@ -131,6 +148,14 @@ export function SettingsPage() {
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const account = useAccountStore((s) => s.account);
+  const oneAtATime = account?.kind === 'email';
+  const sections: readonly SectionId[] = oneAtATime ? EMAIL_SECTIONS : SECTIONS;
+  const { hash } = useLocation();
+  const hashSection = hash.slice(1) as SectionId;
+  const [chosen, setChosen] = useState<SectionId | null>(null);
+  const active: SectionId = chosen ?? (sections.includes(hashSection) ? hashSection : 'account');
+  const on = Object.fromEntries(EMAIL_SECTIONS.map((id) => [id, !oneAtATime || active === id])) as Record<SectionId, boolean>;
+  const [deviceError, setDeviceError] = useState(false);
 
   // Until the user edits something, the draft follows what is saved (the device name decrypts late; a sync may land).
   useEffect(() => {
@@ -152,11 +177,22 @@ export function SettingsPage() {
     setDraft(saved);
     setTouched(false);
     setError(null);
+    setDeviceError(false);
   };
 
   const save = async () => {
-    setSaving(true);
     setError(null);
+    if (deviceNameMissing(draft, saved)) {
+      setDeviceError(true);
+      if (oneAtATime) setChosen('account');
+      return setError(t('accountSettings.deviceLengthError'));
+    }
+    if (draft.email && !draft.email.fullname.trim()) {
+      if (oneAtATime) setChosen('account');
+      return setError(t('customer.errors.fullnameRequired'));
+    }
+    setDeviceError(false);
+    setSaving(true);
     try {
       const serverUrl = draft.serverEnabled ? normalizeServerUrl(draft.serverUrl) || null : null;
       const serverChanged = serverUrl !== (saved.serverEnabled ? saved.serverUrl : null);
@@ -176,6 +212,17 @@ export function SettingsPage() {
       usePreferencesStore.getState().setPreferences({ enableThumbnails: draft.enableThumbnails });
 
       const current = useAccountStore.getState().account;
+      if (!serverChanged && current && draft.email && saved.email) {
+        const { fullname, icon, deviceName } = draft.email;
+        if (fullname.trim() !== saved.email.fullname || icon !== saved.email.icon) {
+          // The answer's user replaces the stored one.
+          await updateCustomer({ fullname: fullname.trim(), ...(isProfileIcon(icon) ? { icon } : {}) });
+        }
+        if (deviceName.trim() !== saved.email.deviceName) {
+          await accountRequest('PATCH', accountPaths.session, { params: { sid: current.sessionId }, body: { deviceName: deviceName.trim() } });
+          useAccountStore.getState().updateAccount({ deviceName: deviceName.trim() });
+        }
+      }
       if (!serverChanged && current && draft.account && saved.account) {
         if (!same(draft.account.profile, saved.account.profile)) {
           await accountRequest('PATCH', accountPaths.user, { params: { uid: current.userId }, body: { profile: draft.account.profile } });
@@ -190,6 +237,8 @@ export function SettingsPage() {
         }
       }
       setTouched(false);
+      // The device list shows this device's new name.
+      void queryClient.invalidateQueries({ queryKey: ['sessions'] });
       if (serverChanged) void navigate('/');
     } catch {
       setError(t('global.generic'));
@@ -207,11 +256,29 @@ export function SettingsPage() {
       <aside className="lg:sticky lg:top-24 lg:w-56 lg:self-start">
         <h1 className="mb-4 text-3xl font-bold text-fg">{t('settings.title')}</h1>
         <nav aria-label={t('settings.title')} className="flex flex-wrap gap-2 lg:flex-col">
-          {SECTIONS.map((id) => (
-            <a key={id} href={`#${id}`} className="rounded-lg px-3 py-2 text-sm font-semibold text-fg-muted hover:bg-surface-2 hover:text-fg">
-              {t(`settings.${id}.title`)}
-            </a>
-          ))}
+          {sections.map((id) => {
+            const label = id === 'membership' || id === 'security' ? t(`accountSettings.sections.${id}`) : t(`settings.${id}.title`);
+            return oneAtATime ? (
+              <a
+                key={id}
+                href={`#${id}`}
+                onClick={(e) => {
+                  e.preventDefault();
+                  setChosen(id);
+                  window.history.replaceState(window.history.state, '', `#${id}`);
+                }}
+                aria-current={active === id ? 'page' : undefined}
+                className={`rounded-lg px-3 py-2 text-sm font-semibold hover:bg-surface-2 hover:text-fg ${active === id ? 'bg-surface-2 text-fg' : 'text-fg-muted'}`}
+                data-testid={`settings-nav-${id}`}
+              >
+                {label}
+              </a>
+            ) : (
+              <a key={id} href={`#${id}`} className="rounded-lg px-3 py-2 text-sm font-semibold text-fg-muted hover:bg-surface-2 hover:text-fg">
+                {label}
+              </a>
+            );
+          })}
         </nav>
         <dl className="mt-6 hidden space-y-1 rounded-xl bg-surface-2 p-4 text-xs text-fg-muted lg:block">
           <dt className="font-semibold text-fg">{t('settings.info.server')}</dt>
@@ -224,111 +291,131 @@ export function SettingsPage() {
       </aside>
 
       <div className="flex min-w-0 flex-1 flex-col gap-10 pb-24">
-        <AccountSection draft={draft.account} setDraft={(a) => edit({ account: a })} />
+        {oneAtATime && account && draft.email ? (
+          <>
+            {on.account && <EmailAccountSection account={account} draft={draft.email} setDraft={(email) => edit({ email })} deviceError={deviceError} />}
+            {on.membership && <MembershipSection />}
+            {on.security && <SecuritySection />}
+          </>
+        ) : (
+          <>
+            <AccountSection draft={draft.account} setDraft={(a) => edit({ account: a })} />
+            {/* Either kind of account can hold a membership (PRODUCT.md §2). */}
+            {account && config.variant === 'subscription' && <MembershipSection />}
+          </>
+        )}
 
-        <Section id="preferences" title={t('settings.preferences.title')}>
-          <div className="flex flex-col gap-4">
-            <div className="rounded-xl bg-surface-1 p-4">
-              <label htmlFor="settings-language" className="mb-2 block font-semibold text-fg">{t('settings.preferences.language')}</label>
-              <select id="settings-language" value={draft.language} onChange={(e) => edit({ language: e.target.value })} className={INPUT} data-testid="language-select">
-                {LANGUAGES.map((code) => {
-                  const names = languageNames(code, i18n.language);
-                  return (
-                    <option key={code} value={code} lang={code}>
-                      {names.native === names.local ? names.native : `${names.native} — ${names.local}`}
-                    </option>
-                  );
-                })}
-              </select>
-              <p className="mt-2 text-sm text-fg-muted">{t('settings.preferences.languageNote')}</p>
+        {on.preferences && (
+          <Section id="preferences" title={t('settings.preferences.title')}>
+            <div className="flex flex-col gap-4">
+              <div className="rounded-xl bg-surface-1 p-4">
+                <label htmlFor="settings-language" className="mb-2 block font-semibold text-fg">{t('settings.preferences.language')}</label>
+                <select id="settings-language" value={draft.language} onChange={(e) => edit({ language: e.target.value })} className={INPUT} data-testid="language-select">
+                  {LANGUAGES.map((code) => {
+                    const names = languageNames(code, i18n.language);
+                    return (
+                      <option key={code} value={code} lang={code}>
+                        {names.native === names.local ? names.native : `${names.native} — ${names.local}`}
+                      </option>
+                    );
+                  })}
+                </select>
+                <p className="mt-2 text-sm text-fg-muted">{t('settings.preferences.languageNote')}</p>
+              </div>
+              <Toggle id="settings-thumbnails" label={t('settings.preferences.thumbnails')} description={t('settings.preferences.thumbnailsText')} checked={draft.enableThumbnails} onChange={(v) => edit({ enableThumbnails: v })} />
+              <Toggle
+                id="settings-autoplay"
+                label={t('settings.preferences.autoplay')}
+                description={autoplayAllowed ? t('settings.preferences.autoplayText') : t('settings.preferences.autoplayUnavailable')}
+                checked={draft.enableAutoplay && autoplayAllowed}
+                disabled={!autoplayAllowed}
+                onChange={(v) => edit({ enableAutoplay: v })}
+              />
             </div>
-            <Toggle id="settings-thumbnails" label={t('settings.preferences.thumbnails')} description={t('settings.preferences.thumbnailsText')} checked={draft.enableThumbnails} onChange={(v) => edit({ enableThumbnails: v })} />
-            <Toggle
-              id="settings-autoplay"
-              label={t('settings.preferences.autoplay')}
-              description={autoplayAllowed ? t('settings.preferences.autoplayText') : t('settings.preferences.autoplayUnavailable')}
-              checked={draft.enableAutoplay && autoplayAllowed}
-              disabled={!autoplayAllowed}
-              onChange={(v) => edit({ enableAutoplay: v })}
-            />
-          </div>
-        </Section>
+          </Section>
+        )}
 
-        <Section id="appearance" title={t('settings.appearance.title')}>
-          <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 md:grid-cols-5" role="radiogroup" aria-label={t('settings.appearance.title')}>
-            {THEMES.map((name) => {
-              const value = name === 'default' ? null : name;
-              const active = draft.theme === value;
-              return (
-                <button
-                  key={name}
-                  type="button"
-                  role="radio"
-                  aria-checked={active}
-                  onClick={() => edit({ theme: value })}
-                  className={`theme-${name} flex flex-col items-start gap-3 rounded-xl border-2 bg-surface-1 p-4 text-start ${active ? 'border-accent' : 'border-transparent hover:border-white/10'}`}
-                  data-testid={`theme-${name}`}
-                >
-                  <span className="h-8 w-full rounded-md bg-accent" />
-                  <span className="font-semibold text-fg">{t(`settings.appearance.themes.${name}`)}</span>
-                  {value === saved.theme && <span className="rounded-full bg-accent/20 px-2 py-0.5 text-xs text-accent">{t('settings.appearance.active')}</span>}
-                </button>
-              );
-            })}
-          </div>
-        </Section>
+        {on.appearance && (
+          <Section id="appearance" title={t('settings.appearance.title')}>
+            <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 md:grid-cols-5" role="radiogroup" aria-label={t('settings.appearance.title')}>
+              {THEMES.map((name) => {
+                const value = name === 'default' ? null : name;
+                const active = draft.theme === value;
+                return (
+                  <button
+                    key={name}
+                    type="button"
+                    role="radio"
+                    aria-checked={active}
+                    onClick={() => edit({ theme: value })}
+                    className={`theme-${name} flex flex-col items-start gap-3 rounded-xl border-2 bg-surface-1 p-4 text-start ${active ? 'border-accent' : 'border-transparent hover:border-white/10'}`}
+                    data-testid={`theme-${name}`}
+                  >
+                    <span className="h-8 w-full rounded-md bg-accent" />
+                    <span className="font-semibold text-fg">{t(`settings.appearance.themes.${name}`)}</span>
+                    {value === saved.theme && <span className="rounded-full bg-accent/20 px-2 py-0.5 text-xs text-accent">{t('settings.appearance.active')}</span>}
+                  </button>
+                );
+              })}
+            </div>
+          </Section>
+        )}
 
-        <Section id="captions" title={t('settings.captions.title')}>
-          <div className="flex flex-col gap-5">
-            <CaptionPreview styling={draft.styling} />
-            <Slider id="caption-opacity" label={t('settings.captions.backgroundOpacity')} value={draft.styling.backgroundOpacity} min={0} max={1} step={0.01} format={percent} onChange={(v) => setStyling({ backgroundOpacity: v })} />
-            <Slider id="caption-blur" label={t('settings.captions.backgroundBlur')} value={draft.styling.backgroundBlur} min={0} max={1} step={0.01} format={percent} onChange={(v) => setStyling({ backgroundBlur: v })} />
-            <Slider id="caption-size" label={t('settings.captions.size')} value={Math.min(2, draft.styling.size)} min={0.01} max={2} step={0.01} format={percent} onChange={(v) => setStyling({ size: v })} />
-            <Toggle id="caption-bold" label={t('settings.captions.bold')} checked={draft.styling.bold} onChange={(v) => setStyling({ bold: v })} />
-            <fieldset>
-              <legend className="mb-2 text-sm font-semibold text-fg">{t('settings.captions.color')}</legend>
-              <div className="flex gap-2">
-                {SUBTITLE_COLORS.map((color) => (
-                  <label key={color} className="cursor-pointer">
-                    <input type="radio" name="caption-color" checked={draft.styling.color === color} onChange={() => setStyling({ color })} className="peer sr-only" />
-                    <span className="block h-9 w-9 rounded-full ring-offset-2 ring-offset-bg peer-checked:ring-2 peer-checked:ring-accent peer-focus-visible:ring-2" style={{ backgroundColor: color }} />
-                    <span className="sr-only">{t('auth.profile.colorName', { color })}</span>
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-          </div>
-        </Section>
-
-        <Section id="connections" title={t('settings.connections.title')}>
-          <div className="flex flex-col gap-4">
-            <Toggle id="settings-proxy" label={t('settings.connections.proxy')} description={t('settings.connections.proxyText')} checked={draft.proxyEnabled} onChange={(v) => edit({ proxyEnabled: v })} />
-            {draft.proxyEnabled && (
-              <div className="rounded-xl bg-surface-1 p-4">
-                <ul className="flex flex-col gap-3">
-                  {draft.proxyUrls.map((url, i) => (
-                    <ProxyRow
-                      key={i}
-                      index={i}
-                      value={url}
-                      onChange={(v) => edit({ proxyUrls: draft.proxyUrls.map((u, j) => (j === i ? v : u)) })}
-                      onRemove={() => edit({ proxyUrls: draft.proxyUrls.filter((_, j) => j !== i) })}
-                    />
+        {on.captions && (
+          <Section id="captions" title={t('settings.captions.title')}>
+            <div className="flex flex-col gap-5">
+              <CaptionPreview styling={draft.styling} />
+              <Slider id="caption-opacity" label={t('settings.captions.backgroundOpacity')} value={draft.styling.backgroundOpacity} min={0} max={1} step={0.01} format={percent} onChange={(v) => setStyling({ backgroundOpacity: v })} />
+              <Slider id="caption-blur" label={t('settings.captions.backgroundBlur')} value={draft.styling.backgroundBlur} min={0} max={1} step={0.01} format={percent} onChange={(v) => setStyling({ backgroundBlur: v })} />
+              <Slider id="caption-size" label={t('settings.captions.size')} value={Math.min(2, draft.styling.size)} min={0.01} max={2} step={0.01} format={percent} onChange={(v) => setStyling({ size: v })} />
+              <Toggle id="caption-bold" label={t('settings.captions.bold')} checked={draft.styling.bold} onChange={(v) => setStyling({ bold: v })} />
+              <fieldset>
+                <legend className="mb-2 text-sm font-semibold text-fg">{t('settings.captions.color')}</legend>
+                <div className="flex gap-2">
+                  {SUBTITLE_COLORS.map((color) => (
+                    <label key={color} className="cursor-pointer">
+                      <input type="radio" name="caption-color" checked={draft.styling.color === color} onChange={() => setStyling({ color })} className="peer sr-only" />
+                      <span className="block h-9 w-9 rounded-full ring-offset-2 ring-offset-bg peer-checked:ring-2 peer-checked:ring-accent peer-focus-visible:ring-2" style={{ backgroundColor: color }} />
+                      <span className="sr-only">{t('auth.profile.colorName', { color })}</span>
+                    </label>
                   ))}
-                </ul>
-                <Button variant="secondary" className="mt-3" onClick={() => edit({ proxyUrls: [...draft.proxyUrls, ''] })}>{t('settings.connections.addProxy')}</Button>
-              </div>
-            )}
-            <Toggle id="settings-server" label={t('settings.connections.server')} description={t('settings.connections.serverText')} checked={draft.serverEnabled} onChange={(v) => edit({ serverEnabled: v })} />
-            {draft.serverEnabled && (
-              <div className="rounded-xl bg-surface-1 p-4">
-                <label htmlFor="settings-server-url" className="mb-1 block text-sm font-semibold text-fg">{t('settings.connections.serverUrl')}</label>
-                <input id="settings-server-url" value={draft.serverUrl} onChange={(e) => edit({ serverUrl: e.target.value })} placeholder={t('settings.connections.serverPlaceholder')} className={INPUT} dir="ltr" />
-                {account && <p className="mt-2 text-sm text-amber-300">{t('settings.connections.serverLogout')}</p>}
-              </div>
-            )}
-          </div>
-        </Section>
+                </div>
+              </fieldset>
+            </div>
+          </Section>
+        )}
+
+        {on.connections && (
+          <Section id="connections" title={t('settings.connections.title')}>
+            <div className="flex flex-col gap-4">
+              <Toggle id="settings-proxy" label={t('settings.connections.proxy')} description={t('settings.connections.proxyText')} checked={draft.proxyEnabled} onChange={(v) => edit({ proxyEnabled: v })} />
+              {draft.proxyEnabled && (
+                <div className="rounded-xl bg-surface-1 p-4">
+                  <ul className="flex flex-col gap-3">
+                    {draft.proxyUrls.map((url, i) => (
+                      <ProxyRow
+                        key={i}
+                        index={i}
+                        value={url}
+                        onChange={(v) => edit({ proxyUrls: draft.proxyUrls.map((u, j) => (j === i ? v : u)) })}
+                        onRemove={() => edit({ proxyUrls: draft.proxyUrls.filter((_, j) => j !== i) })}
+                      />
+                    ))}
+                  </ul>
+                  <Button variant="secondary" className="mt-3" onClick={() => edit({ proxyUrls: [...draft.proxyUrls, ''] })}>{t('settings.connections.addProxy')}</Button>
+                </div>
+              )}
+              <Toggle id="settings-server" label={t('settings.connections.server')} description={t('settings.connections.serverText')} checked={draft.serverEnabled} onChange={(v) => edit({ serverEnabled: v })} />
+              {draft.serverEnabled && (
+                <div className="rounded-xl bg-surface-1 p-4">
+                  <label htmlFor="settings-server-url" className="mb-1 block text-sm font-semibold text-fg">{t('settings.connections.serverUrl')}</label>
+                  <input id="settings-server-url" value={draft.serverUrl} onChange={(e) => edit({ serverUrl: e.target.value })} placeholder={t('settings.connections.serverPlaceholder')} className={INPUT} dir="ltr" />
+                  {account && <p className="mt-2 text-sm text-amber-300">{t('settings.connections.serverLogout')}</p>}
+                </div>
+              )}
+            </div>
+          </Section>
+        )}
       </div>
 
       {changed && (

@@ -11,6 +11,8 @@ export interface AccountRequest {
   /** Defaults to the account server chosen in settings, else this instance. */
   baseUrl?: string | null;
   timeoutMs?: number;
+  /** Extra request headers (X-Profile-Id on sync calls). */
+  headers?: Record<string, string>;
 }
 
 /** The account server: the one chosen in settings, else this instance (same origin). */
@@ -27,7 +29,7 @@ export async function accountRequest<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH'
   if ([...search.keys()].length) url += `?${search.toString()}`;
 
   const token = request.token === undefined ? useAccountStore.getState().account?.token : request.token;
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
   if (token) headers.authorization = `Bearer ${token}`;
   if (request.body !== undefined) headers['content-type'] = 'application/json';
 
@@ -45,7 +47,9 @@ export async function accountRequest<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH'
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     const err = body as Partial<ApiErrorBody> | null;
-    throw new ApiError(response.status, err?.code ?? 'unknown', err?.message ?? `HTTP ${response.status}`);
+    // A validation failure says what is wrong in its issues ("Password must have at least 8 characters").
+    const issues = [...new Set((err?.issues ?? []).map((i) => i.message).filter(Boolean))];
+    throw new ApiError(response.status, err?.code ?? 'unknown', issues.length ? issues.join(' ') : (err?.message ?? `HTTP ${response.status}`));
   }
   return body as T;
 }

@@ -1,15 +1,20 @@
-import { accountPaths, type Bookmark, type ProgressListItem, type User, type Session, type UserSettings } from '@marquee/contract';
+import { accountPaths, customerPaths, type Bookmark, type CustomerUser, type ProgressListItem, type User, type Session, type UserSettings } from '@marquee/contract';
 import { useAccountStore } from '../../stores/account-store.ts';
-import { useLibraryStore } from '../../stores/library/library-store.ts';
-import type { OutboxOp, SyncedSettings } from '../../stores/library/outbox.ts';
+import { useLibraryStore, type StashedLibrary } from '../../stores/library/library-store.ts';
+import { opsOfProfile, type OutboxOp, type SyncedSettings } from '../../stores/library/outbox.ts';
+import { forgetProfile, switchLibrary } from '../../stores/library/profiles.ts';
 import { toTheme, usePreferencesStore } from '../../stores/preferences-store.ts';
 import { useSessionStatus } from '../../stores/session-status.ts';
-import { useSubtitlesStore } from '../../stores/subtitles-store.ts';
+import { DEFAULT_STYLING, useSubtitlesStore } from '../../stores/subtitles-store.ts';
 import { ApiError } from '../api.ts';
 import { clock } from '../clock.ts';
+import { appStorage } from '../storage.ts';
 import { accountRequest } from './account-api.ts';
 import { SYNC_INTERVAL_MS, SyncEngine, webLock } from './sync-engine.ts';
-import { importPayload, libraryFromServer, requestFor } from './wire.ts';
+import { importPayload, libraryFromServer, profileHeaders, requestFor } from './wire.ts';
+
+/** Where seed 000's customer client kept its token (seed 000 §3); kept in step for email accounts. */
+export const ACCESS_TOKEN_KEY = 'accessToken';
 
 /** Account restore cadence (seed 000 §4, §9). */
 export const RESTORE_INTERVAL_MS = 12 * 60 * 60_000;
@@ -33,7 +38,12 @@ export const syncEngine = new SyncEngine({
     const uid = account()?.userId;
     if (!uid) throw new ApiError(401, 'unauthorized', 'signed out');
     const r = requestFor(op, uid);
-    await accountRequest(r.method, r.path, { params: r.params, ...(r.query ? { query: r.query } : {}), ...(r.body !== undefined ? { body: r.body } : {}) });
+    await accountRequest(r.method, r.path, {
+      params: r.params,
+      ...(r.query ? { query: r.query } : {}),
+      ...(r.body !== undefined ? { body: r.body } : {}),
+      ...(r.headers ? { headers: r.headers } : {}),
+    });
   },
   onAuthError: () => void restore(),
   now: () => Date.now(),
@@ -74,6 +84,7 @@ export function changeSyncedSettings(s: SyncedSettings): void {
 }
 
 export type RestoreResult = 'ok' | 'signed-out' | 'failed' | 'no-account';
+type RestoreStep = RestoreResult | 'profile-gone';
 
 let lastPullAt = 0;
 
@@ -86,32 +97,13 @@ export async function restore(): Promise<RestoreResult> {
   if (!account()) return 'no-account';
   useSessionStatus.setState({ restoring: true });
   try {
-    const result = await syncEngine.runExclusive(async (drain): Promise<RestoreResult> => {
-      await drain().catch(() => undefined);
-      const current = account();
-      if (!current) return 'no-account';
-      let me: { user: User; session: Session };
-      try {
-        me = await accountRequest(`GET`, accountPaths.me);
-      } catch (error) {
-        if (error instanceof ApiError && [400, 401, 403].includes(error.status)) return 'signed-out';
-        return 'failed';
-      }
-      if (me.user.id !== current.userId) return 'signed-out';
-      const uid = current.userId;
-      const [bookmarks, progress, settings] = await Promise.all([
-        accountRequest<Bookmark[]>('GET', accountPaths.bookmarks, { params: { uid } }),
-        accountRequest<ProgressListItem[]>('GET', accountPaths.progress, { params: { uid } }),
-        accountRequest<UserSettings>('GET', accountPaths.settings, { params: { uid } }),
-      ]).catch(() => [null, null, null] as const);
-      if (!bookmarks || !progress || !settings) return 'failed';
-      if (account()?.token !== current.token) return 'no-account'; // signed out meanwhile
-      useAccountStore.getState().updateAccount({ profile: me.user.profile });
-      library().mergeServer(libraryFromServer(bookmarks, progress));
-      applySettings(settings, library().outbox);
-      useAccountStore.getState().markRestored(clock.now().getTime());
-      return 'ok';
-    });
+    let result = await restoreOnce();
+    if (result === 'profile-gone') {
+      // The chosen household profile was deleted (on another device): back to the account's own library.
+      forgetActiveProfile();
+      result = await restoreOnce();
+    }
+    if (result === 'profile-gone') result = 'failed';
     if (result === 'signed-out') await logout();
     if (result === 'ok') {
       lastPullAt = Date.now();
@@ -119,9 +111,104 @@ export async function restore(): Promise<RestoreResult> {
       void syncEngine.flush();
     }
     useSessionStatus.setState({ restoreFailed: result === 'failed' });
-    return result ?? 'failed';
+    return result;
   } finally {
     useSessionStatus.setState({ restoring: false });
+  }
+}
+
+async function restoreOnce(): Promise<RestoreStep> {
+  const result = await syncEngine.runExclusive(async (drain): Promise<RestoreStep> => {
+    await drain().catch(() => undefined);
+    const current = account();
+    if (!current) return 'no-account';
+    let me: { user: User; session: Session };
+    try {
+      me = await accountRequest(`GET`, accountPaths.me);
+    } catch (error) {
+      if (error instanceof ApiError && [400, 401, 403].includes(error.status)) return 'signed-out';
+      return 'failed';
+    }
+    if (me.user.id !== current.userId) return 'signed-out';
+    const uid = current.userId;
+    const profile = library().profile;
+    const headers = profileHeaders(profile);
+    let gone = false;
+    const [bookmarks, progress, settings, customer] = await Promise.all([
+      accountRequest<Bookmark[]>('GET', accountPaths.bookmarks, { params: { uid }, headers }),
+      accountRequest<ProgressListItem[]>('GET', accountPaths.progress, { params: { uid }, headers }),
+      accountRequest<UserSettings>('GET', accountPaths.settings, { params: { uid }, headers }),
+      // The customer view (admin flag, membership, household profiles); servers of the older family have none.
+      accountRequest<{ user: CustomerUser }>('GET', customerPaths.customers).catch(() => null),
+    ]).catch((error: unknown) => {
+      gone = error instanceof ApiError && error.code === 'profile_not_found';
+      return [null, null, null, null] as const;
+    });
+    if (gone) return 'profile-gone';
+    if (!bookmarks || !progress || !settings) return 'failed';
+    if (account()?.token !== current.token) return 'no-account'; // signed out meanwhile
+    useAccountStore.getState().updateAccount({ profile: me.user.profile, ...(customer ? { user: customer.user } : {}) });
+    // Another profile was chosen meanwhile: its own restore brings its library.
+    if (library().profile === profile) {
+      library().mergeServer(libraryFromServer(bookmarks, progress), profile);
+      applySettings(settings, opsOfProfile(library().outbox, profile));
+    }
+    useAccountStore.getState().markRestored(clock.now().getTime());
+    return 'ok';
+  });
+  return result ?? 'failed';
+}
+
+/** The preferences each household profile keeps for itself (seed 001 §3). */
+const profilePrefs = (): NonNullable<StashedLibrary['prefs']> => ({
+  enableAutoplay: usePreferencesStore.getState().enableAutoplay,
+  subtitleStyling: { ...useSubtitlesStore.getState().styling },
+});
+
+function switchLocalLibrary(to: string): void {
+  useLibraryStore.controls.refresh();
+  let prefs: StashedLibrary['prefs'];
+  let switched = false;
+  useLibraryStore.setState((state) => {
+    const next = switchLibrary(state, to, profilePrefs());
+    if (!next) return {};
+    switched = true;
+    prefs = next.prefs;
+    return next.data;
+  });
+  if (switched) {
+    const p = prefs ?? { enableAutoplay: true, subtitleStyling: DEFAULT_STYLING };
+    writeSyncedSettings({ enableAutoplay: p.enableAutoplay, subtitleStyling: p.subtitleStyling });
+  }
+}
+
+function forgetActiveProfile(): void {
+  const gone = library().profile;
+  switchLocalLibrary('');
+  useLibraryStore.setState((state) => forgetProfile(state, gone));
+  // Not chosen any more: "who's watching" is asked again.
+  useAccountStore.getState().updateAccount({ profileId: undefined });
+}
+
+/**
+ * "Who's watching": makes a household profile (or '' for the account's own) the active library on this
+ * device. The library of the profile left is kept on the device and its pending changes are still sent
+ * to it; the chosen one is then restored (merged) from the server.
+ */
+export async function chooseProfile(profileId: string): Promise<void> {
+  switchLocalLibrary(profileId);
+  useAccountStore.getState().updateAccount({ profileId });
+  await restore();
+}
+
+/** After a household profile was deleted on the server: nothing of it stays on this device. */
+export function profileDeleted(profileId: string): void {
+  if (library().profile === profileId) {
+    forgetActiveProfile();
+    void restore();
+  } else {
+    useLibraryStore.controls.refresh();
+    useLibraryStore.setState((state) => forgetProfile(state, profileId));
   }
 }
 
@@ -129,6 +216,7 @@ export async function restore(): Promise<RestoreResult> {
 export async function logout(): Promise<void> {
   const current = account();
   useAccountStore.getState().setAccount(null);
+  appStorage().removeItem(ACCESS_TOKEN_KEY);
   library().clear();
   syncEngine.stop();
   if (current) {
@@ -202,7 +290,8 @@ export function startSync(win: Window = window): () => void {
   win.addEventListener('online', onOnline);
   win.addEventListener('pageshow', flush);
   win.document.addEventListener('visibilitychange', onVisible);
-  void restore();
+  if (!account() && appStorage().getItem(ACCESS_TOKEN_KEY)) void import('../account/email-auth.ts').then((m) => m.adoptAccessToken());
+  else void restore();
   return () => {
     clearInterval(interval);
     clearInterval(restoreTimer);

@@ -1,4 +1,4 @@
-import { accountPaths, libraryKey, mediaTypeOf, type Bookmark, type EpisodeProgress, type MediaType, type ProgressEntry, type ProgressListItem } from '@marquee/contract';
+import { accountPaths, PROFILE_HEADER, libraryKey, mediaTypeOf, type Bookmark, type EpisodeProgress, type MediaType, type ProgressEntry, type ProgressListItem } from '@marquee/contract';
 import type { LibraryData, OutboxOp, TitleMeta } from '../../stores/library/outbox.ts';
 
 /** Conversions between the library's local shapes and the sync API's wire shapes (sync-api-compat §1.1–§1.2). */
@@ -9,7 +9,12 @@ export interface WireRequest {
   params: Record<string, string>;
   query?: Record<string, string>;
   body?: unknown;
+  /** X-Profile-Id when the op belongs to a household profile's library. */
+  headers?: Record<string, string>;
 }
+
+/** The header that selects a household profile's library on the sync routes ('' = the account's own: none). */
+export const profileHeaders = (profile: string | undefined): Record<string, string> | undefined => (profile ? { [PROFILE_HEADER]: profile } : undefined);
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const wireMeta = (type: MediaType, meta: TitleMeta) => ({
@@ -21,6 +26,12 @@ const wireMeta = (type: MediaType, meta: TitleMeta) => ({
 
 /** The request that delivers one outbox op. Every one carries its change time, so sending twice is harmless. */
 export function requestFor(op: OutboxOp, uid: string): WireRequest {
+  const request = requestBodyFor(op, uid);
+  const headers = profileHeaders(op.profile);
+  return headers ? { ...request, headers } : request;
+}
+
+function requestBodyFor(op: OutboxOp, uid: string): WireRequest {
   switch (op.kind) {
     case 'bookmark-add':
       return {

@@ -2,11 +2,21 @@ import { libraryKey, type LibraryMeta, type MediaType, type ProgressEntry, type 
 import { clock } from '../../lib/clock.ts';
 import { createPersistedStore } from '../persisted.ts';
 import { convertLegacyLibrary, readLegacyLibrary, type LegacyLibrary } from './legacy.ts';
-import { applyOp, coalesce, latestTimeFor, mergeServerState, newOpId, type EpisodeRef, type LibraryData, type OutboxOp, type OutboxOpInput, type SyncedSettings } from './outbox.ts';
+import { applyOp, coalesce, latestTimeFor, mergeServerState, newOpId, opsOfProfile, type EpisodeRef, type LibraryData, type OutboxOp, type OutboxOpInput, type SyncedSettings } from './outbox.ts';
+
+/** A library this device keeps for a household profile that is not the active one (decision 042). */
+export interface StashedLibrary extends LibraryData {
+  /** The profile's own preferences (seed 001 §3): restored when it becomes active again. */
+  prefs?: { enableAutoplay: boolean; subtitleStyling: NonNullable<SyncedSettings['subtitleStyling']> };
+}
 
 export interface LibraryStoreData extends LibraryData {
-  /** Changes not yet acknowledged by the server, oldest first. Kept only while signed in. */
+  /** Changes not yet acknowledged by the server, oldest first, of every profile. Kept only while signed in. */
   outbox: OutboxOp[];
+  /** Whose library `bookmarks` and `progress` are: a household profile id, or '' for the account's own. */
+  profile: string;
+  /** The other profiles' libraries kept on this device, so switching back is instant and offline-proof. */
+  stash: Record<string, StashedLibrary>;
 }
 
 export interface ProgressUpdate {
@@ -32,15 +42,15 @@ interface LibraryActions {
   queueSettings(settings: SyncedSettings): void;
   /** The server acknowledged the op, or it can never succeed: it leaves the outbox. */
   removeOp(id: string): void;
-  /** Restore: the server's state with every pending change re-applied over it. */
-  mergeServer(server: LibraryData): void;
+  /** Restore: the server's state with every pending change re-applied over it (ignored if `profile`'s library is no longer the active one). */
+  mergeServer(server: LibraryData, profile?: string): void;
   /** Logout: forgets bookmarks, progress and pending changes. */
   clear(): void;
 }
 
 export type LibraryState = LibraryStoreData & LibraryActions;
 
-const initial = (): LibraryStoreData => ({ bookmarks: {}, progress: {}, outbox: [] });
+const initial = (): LibraryStoreData => ({ bookmarks: {}, progress: {}, outbox: [], profile: '', stash: {} });
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -57,12 +67,14 @@ export const useLibraryStore = createPersistedStore<LibraryStoreData, LibrarySta
     initial,
     legacy: readLegacyLibrary,
     migrations: {
-      1: (old: LegacyLibrary): LibraryStoreData => ({ ...convertLegacyLibrary(old, clock.now().getTime()), outbox: [] }),
+      1: (old: LegacyLibrary): LibraryStoreData => ({ ...convertLegacyLibrary(old, clock.now().getTime()), outbox: [], profile: '', stash: {} }),
     },
     sanitize: (data: Record<string, unknown>, init) => ({
       bookmarks: isObj(data.bookmarks) ? (data.bookmarks as LibraryStoreData['bookmarks']) : init.bookmarks,
       progress: isObj(data.progress) ? (data.progress as LibraryStoreData['progress']) : init.progress,
       outbox: Array.isArray(data.outbox) ? (data.outbox as OutboxOp[]) : init.outbox,
+      profile: typeof data.profile === 'string' ? data.profile : init.profile,
+      stash: isObj(data.stash) ? (data.stash as LibraryStoreData['stash']) : init.stash,
     }),
   },
   (set) => {
@@ -75,7 +87,7 @@ export const useLibraryStore = createPersistedStore<LibraryStoreData, LibrarySta
         const input = make(state);
         if (!input) return {};
         const at = Math.max(input.at, latestTimeFor(state, input) + 1);
-        const op = { ...input, at, id: newOpId() } as OutboxOp;
+        const op = { ...input, at, id: newOpId(), ...(state.profile ? { profile: state.profile } : {}) } as OutboxOp;
         const data = applyOp(state, op);
         return { ...data, outbox: recording() ? coalesce(state.outbox, op) : state.outbox };
       });
@@ -104,9 +116,12 @@ export const useLibraryStore = createPersistedStore<LibraryStoreData, LibrarySta
       removeProgress: (type, tmdbId, target = {}) => change(() => ({ kind: 'progress-remove', type, tmdbId, ...target, at: now() })),
       removeFromContinueWatching: (type, tmdbId) => change(() => ({ kind: 'progress-remove', type, tmdbId, at: now() })),
       queueSettings: (settings) =>
-        set((state) => (recording() ? { outbox: coalesce(state.outbox, { kind: 'settings', settings, id: newOpId(), at: now() }) } : {})),
+        set((state) =>
+          recording() ? { outbox: coalesce(state.outbox, { kind: 'settings', settings, id: newOpId(), at: now(), ...(state.profile ? { profile: state.profile } : {}) }) } : {},
+        ),
       removeOp: (id) => set((state) => ({ outbox: state.outbox.filter((op) => op.id !== id) })),
-      mergeServer: (server) => set((state) => ({ ...mergeServerState(server, state.outbox) })),
+      mergeServer: (server, profile) =>
+        set((state) => (profile !== undefined && profile !== state.profile ? {} : { ...mergeServerState(server, opsOfProfile(state.outbox, state.profile)) })),
       clear: () => set(initial()),
     };
   },

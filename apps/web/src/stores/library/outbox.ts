@@ -36,6 +36,8 @@ interface OpBase {
   id: string;
   /** When the change was made (epoch ms): the server's last-writer-wins rule compares these. */
   at: number;
+  /** The household profile whose library it changes (sent as X-Profile-Id); absent = the account's own. */
+  profile?: string;
 }
 interface TitleRef {
   type: MediaType;
@@ -78,6 +80,11 @@ function removalCovers(removal: Extract<OutboxOp, { kind: 'progress-remove' }>, 
 export function coalesce(outbox: readonly OutboxOp[], op: OutboxOp): OutboxOp[] {
   const kept: OutboxOp[] = [];
   for (const pending of outbox) {
+    // Another profile's library: nothing to coalesce with.
+    if ((pending.profile ?? '') !== (op.profile ?? '')) {
+      kept.push(pending);
+      continue;
+    }
     switch (op.kind) {
       case 'bookmark-add':
       case 'bookmark-remove':
@@ -180,3 +187,6 @@ export function applyOp(data: LibraryData, op: OutboxOp | OutboxOpInput): Librar
 export function mergeServerState(server: LibraryData, outbox: readonly OutboxOp[]): LibraryData {
   return outbox.reduce(applyOp, server);
 }
+
+/** The pending ops of one profile's library ('' = the account's own). */
+export const opsOfProfile = (outbox: readonly OutboxOp[], profile: string) => outbox.filter((op) => (op.profile ?? '') === profile);

@@ -1,0 +1,146 @@
+import { useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { Button } from '../../components/button.tsx';
+import { checkLogin, checkRegister, registerBody } from '../../lib/account/customer-rules.ts';
+import { ApiError } from '../../lib/api.ts';
+import { runtimeConfig } from '../../lib/runtime-config.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { AuthCard, DismissibleAlert, FormError, SecretInput, TextField } from './auth-ui.tsx';
+import { Captcha } from './captcha.tsx';
+
+const auth = () => import('../../lib/account/email-auth.ts');
+
+/** What the server said (seed 001 §8: its message is shown), or ours when it could not be reached. */
+function serverMessage(t: (k: string) => string, error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.status === 0) return t('customer.errors.network');
+    if (error.message) return error.message;
+  }
+  return t('global.generic');
+}
+
+/** Where the other sign-in method is offered, when the instance has both. */
+function OtherMethod({ to, label }: { to: string; label: string }) {
+  return (
+    <p className="mt-4 text-center text-sm">
+      <Link to={to} replace className="font-semibold text-accent hover:underline" data-testid="other-method">{label}</Link>
+    </p>
+  );
+}
+
+interface LoginState {
+  registered?: boolean;
+  email?: string;
+}
+
+/** `/login` with email and password (seed 001 §2): success stores the user and goes to /. */
+export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null }) {
+  const { t } = useTranslation();
+  usePageTitle(t('customer.login.title'));
+  const navigate = useNavigate();
+  const state = (useLocation().state ?? {}) as LoginState;
+  const [email, setEmail] = useState(state.email ?? '');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const problem = checkLogin({ email, password });
+    if (problem) return setError(t(`customer.errors.${problem}`));
+    setError(null);
+    setBusy(true);
+    try {
+      await (await auth()).loginWithEmail(email, password);
+      void navigate('/');
+    } catch (err) {
+      // A 401 (wrong email or password) is shown with the fields, as a validation error.
+      setError(serverMessage(t, err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthCard title={t('customer.login.title')}>
+      <p className="mb-6 text-sm text-fg-muted">{t('customer.login.description')}</p>
+      {state.registered && (
+        <p role="status" className="mb-4 rounded-lg bg-green-900/40 px-3 py-2 text-sm text-green-200" data-testid="registered-notice">
+          {t('customer.login.registered')}
+        </p>
+      )}
+      <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" noValidate>
+        <TextField id="login-email" type="email" label={t('customer.login.email')} value={email} onChange={setEmail} autoComplete="email" />
+        <SecretInput id="login-password" label={t('customer.login.password')} value={password} onChange={setPassword} autoComplete="current-password" />
+        <FormError message={error} />
+        <Button type="submit" disabled={busy}>{busy ? t('customer.login.working') : t('customer.login.submit')}</Button>
+      </form>
+      <p className="mt-6 text-center text-sm text-fg-muted">
+        {t('customer.login.noAccount')}{' '}
+        <Link to="/register" className="font-semibold text-accent hover:underline">{t('customer.login.register')}</Link>
+      </p>
+      {otherMethod && <OtherMethod to={otherMethod} label={t('customer.login.usePassphrase')} />}
+    </AuthCard>
+  );
+}
+
+/**
+ * `/register` with full name, email, password, its confirmation and the captcha (seed 001 §2, §5).
+ * The confirmation is not sent; the server's refusal shows in a dismissible alert; success goes to /login.
+ */
+export function EmailRegisterForm({ otherMethod }: { otherMethod?: string | null }) {
+  const { t } = useTranslation();
+  usePageTitle(t('customer.register.title'));
+  const navigate = useNavigate();
+  const config = runtimeConfig();
+  const [values, setValues] = useState({ fullname: '', email: '', password: '', confirm: '' });
+  const [problem, setProblem] = useState<string | null>(null);
+  const [alert, setAlert] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [captchaToken, setCaptchaToken] = useState<string | null>(null);
+  // A captcha solution is good for one attempt: a refused registration gets a fresh one.
+  const [captchaRound, setCaptchaRound] = useState(0);
+  const needsCaptcha = config.captcha.provider !== 'none';
+  const onToken = useCallback((token: string | null) => setCaptchaToken(token), []);
+  const field = (name: keyof typeof values) => (v: string) => setValues((s) => ({ ...s, [name]: v }));
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setAlert(null);
+    const check = checkRegister(values);
+    if (check) return setProblem(t(`customer.errors.${check}`));
+    if (needsCaptcha && !captchaToken) return setProblem(t('customer.errors.captcha'));
+    setProblem(null);
+    setBusy(true);
+    try {
+      await (await auth()).registerWithEmail(registerBody(values, captchaToken));
+      void navigate('/login', { state: { registered: true, email: values.email.trim() } satisfies LoginState });
+    } catch (err) {
+      setAlert(serverMessage(t, err));
+      if (needsCaptcha) setCaptchaRound((n) => n + 1);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthCard title={t('customer.register.title')}>
+      <p className="mb-6 text-sm text-fg-muted">{t('customer.register.description')}</p>
+      <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" noValidate>
+        <DismissibleAlert message={alert} onDismiss={() => setAlert(null)} />
+        <TextField id="register-fullname" label={t('customer.register.fullname')} value={values.fullname} onChange={field('fullname')} autoComplete="name" />
+        <TextField id="register-email" type="email" label={t('customer.register.email')} value={values.email} onChange={field('email')} autoComplete="email" />
+        <SecretInput id="register-password" label={t('customer.register.password')} value={values.password} onChange={field('password')} autoComplete="new-password" />
+        <SecretInput id="register-confirm" label={t('customer.register.confirm')} value={values.confirm} onChange={field('confirm')} autoComplete="new-password" />
+        <p className="-mt-2 text-xs text-fg-muted">{t('customer.register.passwordHint')}</p>
+        {needsCaptcha && <Captcha key={captchaRound} provider={config.captcha.provider} siteKey={config.captcha.siteKey} onToken={onToken} />}
+        <FormError message={problem} />
+        <Button type="submit" disabled={busy}>{busy ? t('customer.register.working') : t('customer.register.submit')}</Button>
+      </form>
+      <p className="mt-6 text-center text-sm text-fg-muted">
+        {t('customer.register.haveAccount')}{' '}
+        <Link to="/login" className="font-semibold text-accent hover:underline">{t('customer.register.login')}</Link>
+      </p>
+      {otherMethod && <OtherMethod to={otherMethod} label={t('customer.register.usePassphrase')} />}
+    </AuthCard>
+  );
+}

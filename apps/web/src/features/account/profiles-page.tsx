@@ -1,0 +1,183 @@
+import '../../lib/account-catalog.ts';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { MAX_PROFILES, type CustomerUser, type ProfileIcon } from '@marquee/contract';
+import { Avatar } from '../../components/avatar.tsx';
+import { Button } from '../../components/button.tsx';
+import { PageLoading } from '../../components/layout.tsx';
+import { IconChoices } from '../../components/profile-pickers.tsx';
+import { createProfile, deleteProfile, patchProfile, updateCustomer } from '../../lib/account/customer-api.ts';
+import { useCustomer } from '../../lib/account/use-customer.ts';
+import { ApiError } from '../../lib/api.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { PROFILE_COLORS, useAccountStore } from '../../stores/index.ts';
+import { FormError, TextField } from './auth-ui.tsx';
+
+const session = () => import('../../lib/sync/session.ts');
+
+/** One tile of the picker: the account's own profile ('' id) or a household profile. */
+interface Tile {
+  id: string;
+  name: string;
+  icon: string;
+  owner: boolean;
+}
+
+function tilesOf(user: CustomerUser): Tile[] {
+  return [{ id: '', name: user.fullname, icon: user.icon, owner: true }, ...user.profiles.map((p) => ({ id: p._id, name: p.fullname, icon: p.icon, owner: false }))];
+}
+
+const colorsOf = (index: number) => ({ colorA: PROFILE_COLORS[index % PROFILE_COLORS.length]!, colorB: PROFILE_COLORS[(index + 2) % PROFILE_COLORS.length]! });
+
+const messageOf = (t: (k: string) => string, error: unknown) =>
+  error instanceof ApiError && error.status !== 0 && error.message ? error.message : t('global.generic');
+
+function ProfileEditor({ tile, onDone }: { tile: Tile | null; onDone: () => void }) {
+  const { t } = useTranslation();
+  const [name, setName] = useState(tile?.name ?? '');
+  const [icon, setIcon] = useState<string>(tile?.icon ?? 'cat');
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: async () => {
+      const body = { fullname: name.trim(), icon: icon as ProfileIcon };
+      if (!tile) await createProfile(body);
+      else if (tile.owner) await updateCustomer(body);
+      else await patchProfile(tile.id, body);
+    },
+    onSuccess: onDone,
+    onError: (e) => setError(messageOf(t, e)),
+  });
+  const remove = useMutation({
+    mutationFn: () => deleteProfile(tile!.id),
+    onSuccess: onDone,
+    onError: (e) => setError(messageOf(t, e)),
+  });
+  return (
+    <form
+      className="mx-auto flex w-full max-w-md flex-col gap-4 rounded-2xl bg-surface-2 p-6 text-start"
+      noValidate
+      data-testid="profile-editor"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!name.trim()) return setError(t('customer.errors.fullnameRequired'));
+        setError(null);
+        save.mutate();
+      }}
+    >
+      <h2 className="text-xl font-bold text-fg">{tile ? t('customer.profiles.editTitle') : t('customer.profiles.addTitle')}</h2>
+      <TextField id="profile-name" label={t('customer.profiles.name')} value={name} onChange={setName} autoComplete="off" />
+      <IconChoices value={icon} onChange={setIcon} name="profile-editor-icon" />
+      <FormError message={error} />
+      {confirming ? (
+        <div className="flex flex-col gap-3 rounded-lg bg-red-950/50 p-3" role="alertdialog" aria-label={t('customer.profiles.delete')}>
+          <p className="text-sm text-fg">{t('customer.profiles.deleteConfirm', { name: tile?.name })}</p>
+          <div className="flex gap-3">
+            <Button variant="secondary" onClick={() => setConfirming(false)}>{t('customer.profiles.cancel')}</Button>
+            <Button className="bg-red-700 hover:bg-red-600" disabled={remove.isPending} onClick={() => remove.mutate()}>{t('customer.profiles.deleteYes')}</Button>
+          </div>
+        </div>
+      ) : (
+        <div className="flex flex-wrap gap-3">
+          <Button type="submit" disabled={save.isPending}>{t('customer.profiles.save')}</Button>
+          <Button variant="secondary" onClick={onDone}>{t('customer.profiles.cancel')}</Button>
+          {tile && !tile.owner && (
+            <Button variant="ghost" className="ms-auto text-red-300" onClick={() => setConfirming(true)}>{t('customer.profiles.delete')}</Button>
+          )}
+        </div>
+      )}
+    </form>
+  );
+}
+
+/**
+ * "Who's watching?" (PRODUCT.md §2): the account's own profile and its household profiles; choosing
+ * one switches the library on this device. "Manage profiles" adds, renames, re-icons and deletes them.
+ * Shown at / after an email sign-in until a profile is chosen, and at /profiles to switch.
+ */
+export function ProfilesPage() {
+  const { t } = useTranslation();
+  usePageTitle(t('customer.profiles.pageTitle'));
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const account = useAccountStore((s) => s.account);
+  const customer = useCustomer();
+  const user = customer.user;
+  const [managing, setManaging] = useState(false);
+  const [editing, setEditing] = useState<Tile | 'new' | null>(null);
+
+  if (!account || account.kind !== 'email') return <Navigate replace to="/" />;
+  if (!user) {
+    if (customer.isError) {
+      return (
+        <div className="flex flex-col items-center gap-4 py-16 text-center" role="alert">
+          <p className="text-fg-muted">{t('customer.profiles.loadFailed')}</p>
+          <Button onClick={customer.refetch}>{t('customer.profiles.retry')}</Button>
+        </div>
+      );
+    }
+    return <PageLoading />;
+  }
+
+  const tiles = tilesOf(user);
+  const active = account.profileId;
+  const choose = (tile: Tile) => {
+    if (managing) return setEditing(tile);
+    void session().then((m) => m.chooseProfile(tile.id));
+    const next = params.get('next');
+    void navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : '/', { replace: true });
+  };
+
+  if (editing) {
+    return (
+      <div className="py-12">
+        <ProfileEditor key={editing === 'new' ? 'new' : editing.id} tile={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />
+      </div>
+    );
+  }
+
+  return (
+    <div className="flex flex-col items-center gap-10 py-12 text-center sm:py-20" data-testid="profiles-page">
+      <h1 className="text-3xl font-bold text-fg sm:text-5xl">{managing ? t('customer.profiles.manageTitle') : t('customer.profiles.title')}</h1>
+      <ul className="flex flex-wrap justify-center gap-6 sm:gap-10">
+        {tiles.map((tile, i) => (
+          <li key={tile.id || 'owner'}>
+            <button
+              type="button"
+              onClick={() => choose(tile)}
+              className="group flex w-28 flex-col items-center gap-3 rounded-xl p-2 focus-visible:outline-2 focus-visible:outline-accent sm:w-36"
+              aria-label={managing ? t('customer.profiles.edit', { name: tile.name }) : t('customer.profiles.choose', { name: tile.name })}
+              data-testid="profile-tile"
+            >
+              <span className={`rounded-full ring-offset-4 ring-offset-bg transition group-hover:ring-4 group-hover:ring-fg ${active === tile.id ? 'ring-4 ring-accent' : ''}`}>
+                <Avatar {...(tile.owner ? account.profile : colorsOf(i))} icon={tile.icon} size={96} />
+              </span>
+              <span className="line-clamp-2 font-semibold text-fg" data-testid="profile-name">{tile.name}</span>
+              {tile.owner && <span className="text-xs text-fg-muted">{t('customer.profiles.owner')}</span>}
+              {!tile.owner && active === tile.id && <span className="text-xs text-accent">{t('customer.profiles.current')}</span>}
+            </button>
+          </li>
+        ))}
+        {user.profiles.length < MAX_PROFILES && (
+          <li>
+            <button
+              type="button"
+              onClick={() => setEditing('new')}
+              className="flex w-28 flex-col items-center gap-3 rounded-xl p-2 text-fg-muted hover:text-fg focus-visible:outline-2 focus-visible:outline-accent sm:w-36"
+              data-testid="profile-add"
+            >
+              <span className="flex h-24 w-24 items-center justify-center rounded-full border-2 border-dashed border-current text-4xl" aria-hidden="true">+</span>
+              <span className="font-semibold">{t('customer.profiles.add')}</span>
+            </button>
+          </li>
+        )}
+      </ul>
+      {user.profiles.length >= MAX_PROFILES && <p className="text-sm text-fg-muted">{t('customer.profiles.limit', { count: MAX_PROFILES })}</p>}
+      <Button variant="secondary" onClick={() => setManaging((m) => !m)} aria-pressed={managing}>
+        {managing ? t('customer.profiles.done') : t('customer.profiles.manage')}
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * Client rules of the membership purchase (seed 001 §5, §8), checked before anything is sent. Each
+ * answers the catalog key (under `membership.errors`) of the first problem, or null.
+ */
+export interface AppliedPromo {
+  code: string;
+  rate: number;
+}
+
+export interface PurchaseDraft {
+  planId: number | null;
+  crypto: string | null;
+  /** "I have promo code" is ticked. */
+  hasPromo: boolean;
+  /** What is typed in the promo field now. */
+  promoInput: string;
+  /** The code the server accepted with "Apply", if any. */
+  applied: AppliedPromo | null;
+}
+
+export type PurchaseError = 'planRequired' | 'applyPromoFirst' | 'cryptoRequired';
+
+/** Codes compare as the server compares them: trimmed, case-insensitive. */
+export const normalisePromo = (code: string) => code.trim().toUpperCase();
+
+/** The applied promo still matches what is typed (editing the field after Apply needs another Apply). */
+export const promoIsApplied = (d: Pick<PurchaseDraft, 'promoInput' | 'applied'>) => d.applied !== null && d.applied.code === normalisePromo(d.promoInput);
+
+export function checkPurchase(d: PurchaseDraft): PurchaseError | null {
+  if (d.planId === null) return 'planRequired';
+  // 'I have promo code' ticked: the code must be applied first (seed 001 §5).
+  if (d.hasPromo && !promoIsApplied(d)) return 'applyPromoFirst';
+  if (!d.crypto) return 'cryptoRequired';
+  return null;
+}
+
+/** POST /customers/:uid/suscription's body (seed spelling `criptoName`; `code` null without a promo). */
+export function paymentBody(d: PurchaseDraft): { planId: number; criptoName: string; code: string | null } {
+  return { planId: d.planId!, criptoName: d.crypto!, code: d.hasPromo && d.applied ? d.applied.code : null };
+}

@@ -1,0 +1,68 @@
+import { accountPaths, customerPaths, type CustomerAuthResponse, type CustomerUser, type Session, type User } from '@marquee/contract';
+import { useAccountStore, type Account } from '../../stores/account-store.ts';
+import { appStorage } from '../storage.ts';
+import { accountRequest } from '../sync/account-api.ts';
+import { ACCESS_TOKEN_KEY, importLocalData, restore, syncEngine } from '../sync/session.ts';
+
+/** The avatar colours the server gives email accounts (their avatar is the chosen icon on these). */
+const EMAIL_AVATAR = { colorA: '#2E5BFF', colorB: '#8C3DD6' };
+
+function emailAccount(token: string, user: CustomerUser, session: Session): Account {
+  return {
+    kind: 'email',
+    token,
+    userId: user.id,
+    sessionId: session.id,
+    deviceName: session.device,
+    seed: '',
+    profile: { ...EMAIL_AVATAR, icon: user.icon },
+    user,
+  };
+}
+
+/** Stores the new session, imports this device's library into the account, then restores (merge). */
+async function signedIn(account: Account): Promise<void> {
+  useAccountStore.getState().setAccount(account);
+  appStorage().setItem(ACCESS_TOKEN_KEY, account.token);
+  syncEngine.unblock();
+  await importLocalData();
+  await restore();
+}
+
+/**
+ * POST /customers (seed 001 §7): fullname, email, password (the confirmation is not sent) and the
+ * captcha token. No session: the user signs in next. Answers the server's message.
+ */
+export async function registerWithEmail(body: { fullname: string; email: string; password: string; captchaToken?: string }): Promise<string> {
+  const answer = await accountRequest<{ message: string }>('POST', customerPaths.customers, { token: null, body });
+  return answer.message;
+}
+
+/** POST /customers/auth: email and password → token; the account's library then syncs like any other. */
+export async function loginWithEmail(email: string, password: string): Promise<CustomerUser> {
+  const auth = await accountRequest<CustomerAuthResponse>('POST', customerPaths.auth, { token: null, body: { email: email.trim(), password } });
+  await signedIn(emailAccount(auth.token, auth.user, auth.session));
+  return auth.user;
+}
+
+/**
+ * A token left under `accessToken` by seed 000's customer client, with no account stored here: the
+ * session is adopted (its user and session looked up) instead of asking the user to sign in again.
+ */
+export async function adoptAccessToken(): Promise<boolean> {
+  const token = appStorage().getItem(ACCESS_TOKEN_KEY);
+  if (!token || useAccountStore.getState().account) return false;
+  try {
+    const [me, customer] = await Promise.all([
+      accountRequest<{ user: User; session: Session }>('GET', accountPaths.me, { token }),
+      accountRequest<{ user: CustomerUser }>('GET', customerPaths.customers, { token }),
+    ]);
+    // A passphrase account cannot be adopted without its seed.
+    if (!customer.user.email || useAccountStore.getState().account) return false;
+    await signedIn(emailAccount(token, customer.user, me.session));
+    return true;
+  } catch {
+    appStorage().removeItem(ACCESS_TOKEN_KEY);
+    return false;
+  }
+}

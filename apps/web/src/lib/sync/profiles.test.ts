@@ -1,0 +1,171 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { initStores, useAccountStore, useLibraryStore, usePreferencesStore, useSubtitlesStore, type Account } from '../../stores/index.ts';
+import { coalesce, type OutboxOp } from '../../stores/library/outbox.ts';
+import { switchLibrary } from '../../stores/library/profiles.ts';
+import { memoryStorage, setAppStorage } from '../storage.ts';
+import { chooseProfile, changeSyncedSettings, logout, profileDeleted, restore, syncEngine } from './session.ts';
+
+/** A sync server with one library per household profile, chosen by the X-Profile-Id header. */
+function fakeServer() {
+  type Lib = { bookmarks: Array<{ tmdbId: string; meta: { title: string; year: number; type: string }; updatedAt: string }>; settings: Record<string, unknown> };
+  const s = {
+    down: false,
+    profiles: new Set(['kid']),
+    libs: new Map<string, Lib>(),
+    calls: [] as string[],
+  };
+  const lib = (p: string) => {
+    if (!s.libs.has(p)) s.libs.set(p, { bookmarks: [], settings: { id: 'u1' } });
+    return s.libs.get(p)!;
+  };
+  const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const handler = async (input: string | URL | Request, init: RequestInit = {}) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = init.method ?? 'GET';
+    const profile = (init.headers as Record<string, string> | undefined)?.['x-profile-id'] ?? '';
+    s.calls.push(`${method} ${url.pathname} [${profile}]`);
+    if (s.down) throw new TypeError('Failed to fetch');
+    if (profile && !s.profiles.has(profile)) return json({ code: 'profile_not_found', message: 'Profile not found' }, 404);
+    const body = init.body ? JSON.parse(String(init.body)) : undefined;
+    if (url.pathname === '/users/@me') return json({ user: { id: 'u1', profile: { colorA: '#2E5BFF', colorB: '#8C3DD6', icon: 'cat' } }, session: { id: 's1' } });
+    if (url.pathname === '/customers')
+      return json({ user: { id: 'u1', fullname: 'Ada', email: 'ada@example.com', icon: 'cat', profiles: [...s.profiles].map((id) => ({ _id: id, fullname: id, icon: 'couch' })), isAdmin: false, endSubcriptionDate: null, hasMembership: false }, access_token: 't' });
+    if (url.pathname === '/users/u1/bookmarks' && method === 'GET') return json(lib(profile).bookmarks);
+    if (url.pathname.startsWith('/users/u1/bookmarks/') && method === 'POST') {
+      const l = lib(profile);
+      l.bookmarks = l.bookmarks.filter((b) => b.tmdbId !== body.tmdbId).concat([{ tmdbId: body.tmdbId, meta: body.meta, updatedAt: body.updatedAt }]);
+      return json(body);
+    }
+    if (url.pathname === '/users/u1/progress') return json([]);
+    if (url.pathname === '/users/u1/settings' && method === 'GET') return json(lib(profile).settings);
+    if (url.pathname === '/users/u1/settings' && method === 'PUT') {
+      Object.assign(lib(profile).settings, body);
+      return json(lib(profile).settings);
+    }
+    if (url.pathname.startsWith('/sessions/')) return json({ id: 's1' });
+    return json({ message: 'not found' }, 404);
+  };
+  return { s, handler, lib };
+}
+
+const account: Account = { kind: 'email', token: 't', userId: 'u1', sessionId: 's1', deviceName: 'Laptop', seed: '', profile: { colorA: 'a', colorB: 'b', icon: 'cat' } };
+const matrix = { tmdbId: '603', type: 'movie' as const, title: 'The Matrix', year: 1999, poster: null };
+const alien = { tmdbId: '348', type: 'movie' as const, title: 'Alien', year: 1979, poster: null };
+const keys = () => Object.keys(useLibraryStore.getState().bookmarks).sort();
+
+let server: ReturnType<typeof fakeServer>;
+beforeEach(() => {
+  setAppStorage(memoryStorage());
+  initStores();
+  server = fakeServer();
+  vi.stubGlobal('fetch', vi.fn(server.handler));
+  syncEngine.unblock();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('switching household profiles (pure)', () => {
+  it('stashes the library left and takes the chosen one out of the stash; the outbox is untouched', () => {
+    const state = { bookmarks: { 'movie:603': { ...matrix, updatedAt: 1 } }, progress: {}, profile: '', stash: {} };
+    const toKid = switchLibrary(state, 'kid', { enableAutoplay: false, subtitleStyling: { color: '#ffffff', backgroundOpacity: 0.5, backgroundBlur: 0, size: 1, bold: false } })!;
+    expect(toKid.data.profile).toBe('kid');
+    expect(toKid.data.bookmarks).toEqual({});
+    expect(toKid.data.stash['']!.bookmarks).toEqual(state.bookmarks);
+    const back = switchLibrary({ ...toKid.data }, '')!;
+    expect(back.data.bookmarks).toEqual(state.bookmarks);
+    expect(back.prefs?.enableAutoplay).toBe(false);
+    expect(Object.keys(back.data.stash)).toEqual(['kid']);
+    expect(switchLibrary(back.data, '')).toBeNull();
+  });
+  it('coalescing never drops another profile’s pending change', () => {
+    const own: OutboxOp = { kind: 'bookmark-add', id: 'a', at: 1, type: 'movie', tmdbId: '603', meta: matrix };
+    const kid: OutboxOp = { kind: 'bookmark-remove', id: 'b', at: 2, type: 'movie', tmdbId: '603', profile: 'kid' };
+    expect(coalesce([own], kid).map((op) => op.id)).toEqual(['a', 'b']);
+    const kidAgain: OutboxOp = { kind: 'bookmark-add', id: 'c', at: 3, type: 'movie', tmdbId: '603', meta: matrix, profile: 'kid' };
+    expect(coalesce([own, kid], kidAgain).map((op) => op.id)).toEqual(['a', 'c']);
+  });
+});
+
+describe('switching household profiles (with the sync engine)', () => {
+  it('keeps the pending changes of the profile left and sends each to its own library', async () => {
+    useAccountStore.getState().setAccount(account);
+    server.s.down = true;
+    useLibraryStore.getState().addBookmark(matrix);
+    await chooseProfile('kid');
+    expect(useAccountStore.getState().account?.profileId).toBe('kid');
+    expect(keys()).toEqual([]);
+    useLibraryStore.getState().addBookmark(alien);
+    const outbox = useLibraryStore.getState().outbox;
+    expect(outbox.map((op) => [op.kind, op.profile ?? ''])).toEqual([
+      ['bookmark-add', ''],
+      ['bookmark-add', 'kid'],
+    ]);
+
+    server.s.down = false;
+    syncEngine.resetBackoff();
+    await syncEngine.flush();
+    expect(useLibraryStore.getState().outbox).toHaveLength(0);
+    expect(server.lib('').bookmarks.map((b) => b.tmdbId)).toEqual(['603']);
+    expect(server.lib('kid').bookmarks.map((b) => b.tmdbId)).toEqual(['348']);
+    expect(server.s.calls).toContain('POST /users/u1/bookmarks/348 [kid]');
+    expect(server.s.calls).toContain('POST /users/u1/bookmarks/603 []');
+
+    await chooseProfile('');
+    expect(keys()).toEqual(['movie:603']);
+    await chooseProfile('kid');
+    expect(keys()).toEqual(['movie:348']);
+  });
+
+  it('a switch during offline keeps the library of each profile on the device', async () => {
+    useAccountStore.getState().setAccount(account);
+    await chooseProfile('kid');
+    server.s.down = true;
+    useLibraryStore.getState().addBookmark(alien);
+    await chooseProfile('');
+    expect(keys()).toEqual([]);
+    await chooseProfile('kid');
+    expect(keys()).toEqual(['movie:348']);
+    expect(useLibraryStore.getState().outbox).toHaveLength(1);
+  });
+
+  it('each profile keeps its own autoplay and caption style', async () => {
+    useAccountStore.getState().setAccount(account);
+    await chooseProfile('kid');
+    changeSyncedSettings({ enableAutoplay: false, subtitleStyling: { color: '#e2e535', backgroundOpacity: 0.2, backgroundBlur: 0, size: 1.5, bold: true } });
+    await syncEngine.flush();
+    // A pass started by the restore may be the one that sends it.
+    await vi.waitFor(() => expect(server.lib('kid').settings.enableAutoplay).toBe(false));
+    expect(server.lib('').settings.enableAutoplay).toBeUndefined();
+
+    await chooseProfile('');
+    expect(usePreferencesStore.getState().enableAutoplay).toBe(true);
+    expect(useSubtitlesStore.getState().styling.color).toBe('#ffffff');
+    await chooseProfile('kid');
+    expect(usePreferencesStore.getState().enableAutoplay).toBe(false);
+    expect(useSubtitlesStore.getState().styling.color).toBe('#e2e535');
+  });
+
+  it('a profile deleted on another device: back to the account’s own library, asked again who is watching', async () => {
+    useAccountStore.getState().setAccount(account);
+    await chooseProfile('kid');
+    server.s.profiles.delete('kid');
+    expect(await restore()).toBe('ok');
+    expect(useLibraryStore.getState().profile).toBe('');
+    expect(useAccountStore.getState().account?.profileId).toBeUndefined();
+    expect(useAccountStore.getState().account?.user?.profiles).toEqual([]);
+  });
+
+  it('deleting a profile here forgets its library and pending changes; logout forgets every profile', async () => {
+    useAccountStore.getState().setAccount(account);
+    await chooseProfile('kid');
+    server.s.down = true;
+    useLibraryStore.getState().addBookmark(alien);
+    await chooseProfile('');
+    profileDeleted('kid');
+    expect(useLibraryStore.getState().stash).not.toHaveProperty('kid');
+    expect(useLibraryStore.getState().outbox).toHaveLength(0);
+
+    await chooseProfile('kid');
+    await logout();
+    expect(useLibraryStore.getState()).toMatchObject({ profile: '', stash: {}, outbox: [], bookmarks: {} });
+  });
+});
