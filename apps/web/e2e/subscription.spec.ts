@@ -1,3 +1,4 @@
+import { startPlayback } from './support/player.ts';
 import { expect, test } from '@playwright/test';
 import {
   ADMIN_EMAIL,
@@ -92,11 +93,17 @@ test.describe('subscription site', () => {
     // Before a membership: only the free movie of the month may be played.
     expect(await scrapeStatus(page, '27205', 'Inception', account.token)).toBe(402);
     expect(await scrapeStatus(page, '603', 'The Matrix', null)).toBe(200);
-
-    // The membership: plan, promo (applied first), crypto, payment, simulated gateway.
+    // …and the player says what is needed.
+    await page.goto('/media/tmdb-movie-27205-inception');
+    await expect(page.getByText('A membership is needed to watch this')).toBeVisible({ timeout: 20_000 });
+    await page.getByRole('alert').getByRole('link', { name: 'Start a membership' }).click();
+    await expect(page).toHaveURL(`${sub}/subscription`);
+    // The header's profile menu leads there too.
     await page.getByTestId('account-menu-button').click();
     await page.getByRole('menuitem', { name: 'Start a membership' }).click();
     await expect(page).toHaveURL(`${sub}/subscription`);
+
+    // The membership: plan, promo (applied first), crypto, payment, simulated gateway.
     await expect(page.getByTestId('membership-status')).toHaveText('No membership active');
     await expect(page.getByTestId('plan-option')).toHaveCount(2);
     await page.getByLabel('I have promo code').check();
@@ -122,6 +129,9 @@ test.describe('subscription site', () => {
     await page.getByTestId('settings-nav-membership').click();
     await expect(page.getByTestId('membership-status')).toContainText('Your membership is active until');
     expect(await scrapeStatus(page, '27205', 'Inception', account.token)).toBe(200);
+    // A member presses play in the player and watches.
+    await page.goto('/media/tmdb-movie-27205-inception');
+    await startPlayback(page);
 
     // The code discounted one payment: it is used now.
     const check = await request.get(`/promos/${promo}`, { headers: headers() });
@@ -219,6 +229,13 @@ test.describe('subscription site', () => {
     await expect(checks.filter({ hasText: 'Database' }).first()).toHaveAttribute('data-status', 'pass');
     await page.getByTestId('self-test-run').click();
     await expect(page.getByTestId('self-test-summary')).toBeVisible({ timeout: 90_000 });
+  });
+
+  test('a visitor who opens a title is asked to sign in', async ({ page }) => {
+    await page.goto(`${sub}/media/tmdb-movie-27205-inception`);
+    await expect(page.getByText('Sign in to watch')).toBeVisible({ timeout: 20_000 });
+    await page.getByRole('link', { name: 'Sign in' }).last().click();
+    await expect(page).toHaveURL(`${sub}/login`);
   });
 
   test('non-admins and visitors are sent to / from /promos, /admin and /subscription', async ({ page, request }) => {

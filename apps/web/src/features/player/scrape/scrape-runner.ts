@@ -1,6 +1,7 @@
 import { SCRAPE_TOKEN_HEADER, scrapeQuery, sourcePaths, type ScrapeMediaParams } from '@marquee/contract';
 import type { DiscoverEmbedsEvent, InitEvent, RunOutput, SourcererOutput, UpdateEvent } from '@marquee/providers';
 import { scrapeTokens, type ScrapeTokenStore } from '../../../lib/proxy-transport.ts';
+import { useAccountStore } from '../../../stores/account-store.ts';
 import type { ScrapeState } from '../core/player-store.ts';
 import { readEventStream } from './event-stream.ts';
 import { emptyScrapeState, onDiscoverEmbeds, onInit, onStart, onUpdate, type NameOf } from './segments.ts';
@@ -9,6 +10,7 @@ export type ScrapeFailure =
   | { kind: 'removed' }
   | { kind: 'captcha' }
   | { kind: 'membership' }
+  | { kind: 'login' }
   | { kind: 'notFound' }
   | { kind: 'failed'; message: string };
 
@@ -31,6 +33,15 @@ export class SegmentTracker {
     update: (e: UpdateEvent) => this.set(onUpdate(this.state, e)),
     discoverEmbeds: (e: DiscoverEmbedsEvent) => this.set(onDiscoverEmbeds(this.state, e, this.names)),
   };
+}
+
+/**
+ * This instance's scrape endpoints know who is asking (the subscription site gates playback on a
+ * membership): the signed-in account's bearer token goes along. Never sent to another origin.
+ */
+function accountHeaders(): Record<string, string> {
+  const token = useAccountStore.getState().account?.token;
+  return token ? { authorization: `Bearer ${token}` } : {};
 }
 
 interface ErrorBody {
@@ -60,8 +71,9 @@ function failureOf(status: number, body: ErrorBody | null): ScrapeFailure {
     case 'captcha_unavailable':
       return { kind: 'captcha' };
     case 'membership_required':
-    case 'login_required':
       return { kind: 'membership' };
+    case 'login_required':
+      return { kind: 'login' };
     default:
       return { kind: 'failed', message: body?.message ?? `HTTP ${status}` };
   }
@@ -78,7 +90,7 @@ export async function scrapeOnServer(o: ServerScrapeOptions): Promise<ScrapeOutc
   for (let attempt = 0; attempt < 2; attempt++) {
     const query = new URLSearchParams(scrapeQuery(o.media, { ...(o.sourceOrder?.length ? { sourceOrder: o.sourceOrder } : {}) }));
     const response = await fetchLike(`${o.base}${sourcePaths.scrape}?${query}`, {
-      headers: { accept: 'text/event-stream', ...(token ? { [SCRAPE_TOKEN_HEADER]: token } : {}) },
+      headers: { accept: 'text/event-stream', ...(token ? { [SCRAPE_TOKEN_HEADER]: token } : {}), ...(o.base ? {} : accountHeaders()) },
       ...(o.signal ? { signal: o.signal } : {}),
     });
     tokens.set(response.headers.get(SCRAPE_TOKEN_HEADER));
@@ -142,7 +154,7 @@ export async function scrapeSourceOnServer(
   const token = tokens.header();
   const query = new URLSearchParams(scrapeQuery(o.media, { id: o.id }));
   const response = await (o.fetchLike ?? fetch)(`${sourcePaths.scrapeSource}?${query}`, {
-    headers: { accept: 'text/event-stream', ...(token ? { [SCRAPE_TOKEN_HEADER]: token } : {}) },
+    headers: { accept: 'text/event-stream', ...(token ? { [SCRAPE_TOKEN_HEADER]: token } : {}), ...accountHeaders() },
     ...(o.signal ? { signal: o.signal } : {}),
   });
   tokens.set(response.headers.get(SCRAPE_TOKEN_HEADER));
@@ -166,7 +178,7 @@ export async function scrapeEmbedOnServer(o: { id: string; url: string; signal?:
   const token = tokens.header();
   const query = new URLSearchParams({ id: o.id, url: o.url });
   const response = await (o.fetchLike ?? fetch)(`${sourcePaths.scrapeEmbed}?${query}`, {
-    headers: { accept: 'text/event-stream', ...(token ? { [SCRAPE_TOKEN_HEADER]: token } : {}) },
+    headers: { accept: 'text/event-stream', ...(token ? { [SCRAPE_TOKEN_HEADER]: token } : {}), ...accountHeaders() },
     ...(o.signal ? { signal: o.signal } : {}),
   });
   tokens.set(response.headers.get(SCRAPE_TOKEN_HEADER));

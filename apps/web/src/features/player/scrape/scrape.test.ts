@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ScrapeTokenStore } from '../../../lib/proxy-transport.ts';
+import { useAccountStore } from '../../../stores/account-store.ts';
 import type { PlayerMeta } from '../core/types.ts';
 import { EventStreamParser } from './event-stream.ts';
 import { metricItems } from './metrics.ts';
@@ -87,6 +88,24 @@ describe('server scrape', () => {
     const tracker = new SegmentTracker(names, () => undefined);
     expect(await scrapeOnServer({ base: '', media, tracker, tokens: new ScrapeTokenStore(), fetchLike: json(451, 'media_removed') as unknown as typeof fetch })).toEqual({ kind: 'removed' });
     expect(await scrapeOnServer({ base: '', media, tracker, tokens: new ScrapeTokenStore(), fetchLike: json(403, 'membership_required') as unknown as typeof fetch })).toEqual({ kind: 'membership' });
+    // Signed out on a subscription site: the viewer is sent to sign in, not to buy.
+    expect(await scrapeOnServer({ base: '', media, tracker, tokens: new ScrapeTokenStore(), fetchLike: json(401, 'login_required') as unknown as typeof fetch })).toEqual({ kind: 'login' });
+  });
+
+  it("sends the signed-in account's token to this instance only (membership is checked there)", async () => {
+    const seen: { url: string; auth: string | null }[] = [];
+    const fetchLike = (async (url: string, init?: RequestInit) => {
+      seen.push({ url, auth: new Headers(init?.headers).get('authorization') });
+      return streamResponse(sse(RUN));
+    }) as unknown as typeof fetch;
+    const tracker = new SegmentTracker(names, () => undefined);
+    useAccountStore.setState({ account: null });
+    await scrapeOnServer({ base: '', media, tracker, tokens: new ScrapeTokenStore(), fetchLike });
+    useAccountStore.setState({ account: { token: 'tok-123', userId: 'u', sessionId: 's', deviceName: 'd', profile: { colorA: '#000', colorB: '#fff', icon: 'cat' }, seed: '', kind: 'email' } });
+    await scrapeOnServer({ base: '', media, tracker, tokens: new ScrapeTokenStore(), fetchLike });
+    await scrapeOnServer({ base: 'https://api.elsewhere.test', media, tracker, tokens: new ScrapeTokenStore(), fetchLike });
+    useAccountStore.setState({ account: null });
+    expect(seen.map((r) => r.auth)).toEqual([null, 'Bearer tok-123', null]);
   });
 
   it('captcha_required: solves once and retries with X-Token altcha|…', async () => {

@@ -17,6 +17,7 @@ export type SessionProblem =
   | { kind: 'extensionPermission'; state: ExtensionState }
   | { kind: 'captcha' }
   | { kind: 'membership' }
+  | { kind: 'login' }
   | { kind: 'failed'; message: string };
 
 export interface SessionEnvironment {
@@ -143,6 +144,7 @@ export async function runSession(store: PlayerStore, meta: PlayerMeta, env: Sess
     case 'removed':
     case 'captcha':
     case 'membership':
+    case 'login':
       return { kind: outcome.kind };
     case 'failed':
       store.getState().setScrapeNotFound();

@@ -170,6 +170,12 @@ export function ProblemView({ problem, onRetry }: { problem: SessionProblem; onR
           <Link to="/subscription" className={SECONDARY}>{t('player.problems.startMembership')}</Link>
         </ErrorCard>
       );
+    case 'login':
+      return (
+        <ErrorCard title={t('player.problems.signIn')} text={t('player.problems.signInText')}>
+          <Link to="/login" className={SECONDARY}>{t('player.problems.signInButton')}</Link>
+        </ErrorCard>
+      );
     case 'failed':
       return <ScrapeNotFoundView failure={problem.message} />;
   }
