@@ -44,17 +44,28 @@ class HlsJsAdapter implements PlaybackAdapter {
     this.ctx.onQualities(available.length ? available : ['unknown'], qualities[level] ?? (available.length ? null : 'unknown'));
   }
 
-  private applyPreference(preference = this.ctx.qualityPreference()) {
+  /**
+   * Applies the viewer's quality. The first time (manifest just parsed) only the start level is set:
+   * an immediate level switch then would flush the buffer and lose the resume position.
+   */
+  private applyPreference(preference = this.ctx.qualityPreference(), initial = false) {
     const hls = this.hls;
     if (!hls) return;
     const qualities = this.levelQualities();
     const available = qualities.filter((q): q is StreamQuality => q !== null);
-    if (preference.automaticQuality || !preference.lastChosenQuality || available.length === 0) {
-      hls.currentLevel = -1;
+    const level =
+      preference.automaticQuality || !preference.lastChosenQuality || available.length === 0
+        ? -1
+        : qualities.indexOf(selectQuality(available, preference));
+    if (initial) {
+      // startLevel picks the first fragment's level; loadLevel keeps it (manual mode) without a flush.
+      if (level >= 0) {
+        hls.startLevel = level;
+        hls.loadLevel = level;
+      }
       return;
     }
-    const wanted = selectQuality(available, preference);
-    hls.currentLevel = qualities.indexOf(wanted);
+    hls.currentLevel = level;
   }
 
   load(source: PlayerSource, startAt: number) {
@@ -75,7 +86,7 @@ class HlsJsAdapter implements PlaybackAdapter {
     this.hls = hls;
     this.url = source.url;
     hls.on(Hls.Events.MANIFEST_PARSED, () => {
-      this.applyPreference();
+      this.applyPreference(undefined, true);
       this.report();
     });
     hls.on(Hls.Events.LEVEL_SWITCHED, () => this.report());
@@ -90,10 +101,13 @@ class HlsJsAdapter implements PlaybackAdapter {
       ctx.onError(hlsError(data.type, data.details));
     });
     if (startAt > 0) {
-      // hls.js applies startPosition only once playback starts; a paused player must show that frame too.
-      ctx.video.addEventListener('loadedmetadata', () => {
-        if (Math.abs(ctx.video.currentTime - startAt) > 1) ctx.video.currentTime = startAt;
-      }, { once: true });
+      // hls.js applies startPosition only once playback starts; a paused player must show that frame
+      // too. Checked again when it can first play, in case loading moved it back to 0.
+      const applyStart = () => {
+        if (ctx.video.currentTime < 0.5 && Math.abs(ctx.video.currentTime - startAt) > 1) ctx.video.currentTime = startAt;
+      };
+      ctx.video.addEventListener('loadedmetadata', applyStart, { once: true });
+      ctx.video.addEventListener('canplay', applyStart, { once: true });
     }
     hls.attachMedia(ctx.video);
     hls.loadSource(source.url);
