@@ -2,6 +2,19 @@ import { expect, test } from '@playwright/test';
 import { registerAccount, storedAccount } from './support/account.ts';
 
 test.describe('settings', () => {
+  test("the viewer's source order is saved and sent with every scrape", async ({ page }) => {
+    await page.goto('/settings');
+    const setting = page.getByTestId('source-order');
+    await setting.getByRole('switch').click();
+    await expect(setting.getByTestId('source-order-item').first()).toContainText('Sample');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByTestId('save-bar')).toHaveCount(0);
+
+    const scrape = page.waitForRequest((r) => new URL(r.url()).pathname === '/scrape');
+    await page.goto('/media/tmdb-movie-603-the-matrix');
+    expect(new URL((await scrape).url()).searchParams.get('sourceOrder')).toBe('sample');
+  });
+
   test('changes wait for Save; Reset discards them; theme and language apply and persist', async ({ page }) => {
     await page.goto('/settings');
     await expect(page.getByRole('heading', { level: 2, name: 'Account' })).toBeVisible();

@@ -28,6 +28,7 @@ import {
 import { AccountSection, type AccountDraft } from './account-section.tsx';
 import { emailDraftOf, EmailAccountSection, isProfileIcon, MembershipSection, SecuritySection, type EmailAccountDraft } from './email-sections.tsx';
 import { Section, Slider, Toggle } from './settings-ui.tsx';
+import { SourceOrderSetting } from './source-order.tsx';
 
 const INPUT = 'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
 
@@ -39,6 +40,8 @@ interface Draft {
   theme: PreferencesData['theme'];
   enableThumbnails: boolean;
   enableAutoplay: boolean;
+  enableSourceOrder: boolean;
+  sourceOrder: string[];
   styling: SubtitleStyling;
   proxyEnabled: boolean;
   proxyUrls: string[];
@@ -62,13 +65,15 @@ function useSaved(): Draft {
       theme: prefs.theme,
       enableThumbnails: prefs.enableThumbnails,
       enableAutoplay: prefs.enableAutoplay,
+      enableSourceOrder: prefs.enableSourceOrder,
+      sourceOrder: prefs.sourceOrder,
       styling,
       proxyEnabled: proxyUrls !== null,
       proxyUrls: proxyUrls ?? [],
       serverEnabled: backendUrl !== null,
       serverUrl: backendUrl ?? '',
     }),
-    [account, deviceName, prefs.language, prefs.theme, prefs.enableThumbnails, prefs.enableAutoplay, styling, proxyUrls, backendUrl],
+    [account, deviceName, prefs.language, prefs.theme, prefs.enableThumbnails, prefs.enableAutoplay, prefs.enableSourceOrder, prefs.sourceOrder, styling, proxyUrls, backendUrl],
   );
 }
 
@@ -209,7 +214,11 @@ export function SettingsPage() {
       if (draft.enableAutoplay !== saved.enableAutoplay) synced.enableAutoplay = draft.enableAutoplay;
       if (!same(draft.styling, saved.styling)) synced.subtitleStyling = draft.styling;
       if (Object.keys(synced).length) changeSyncedSettings(synced);
-      usePreferencesStore.getState().setPreferences({ enableThumbnails: draft.enableThumbnails });
+      usePreferencesStore.getState().setPreferences({
+        enableThumbnails: draft.enableThumbnails,
+        enableSourceOrder: draft.enableSourceOrder,
+        sourceOrder: draft.sourceOrder,
+      });
 
       const current = useAccountStore.getState().account;
       if (!serverChanged && current && draft.email && saved.email) {
@@ -331,6 +340,7 @@ export function SettingsPage() {
                 disabled={!autoplayAllowed}
                 onChange={(v) => edit({ enableAutoplay: v })}
               />
+              <SourceOrderSetting enabled={draft.enableSourceOrder} order={draft.sourceOrder} onChange={edit} />
             </div>
           </Section>
         )}

@@ -75,7 +75,7 @@ function useSession(meta: PlayerMeta) {
       meta,
       {
         proxyList: useAccountStore.getState().proxyUrls,
-        sourceOrder: prefs.enableSourceOrder || prefs.sourceOrder.length ? prefs.sourceOrder : [],
+        sourceOrder: prefs.enableSourceOrder ? prefs.sourceOrder : [],
         captcha: runtimeConfig().captcha.provider,
         startAt: () => startAtRef.current(),
       },
