@@ -68,23 +68,12 @@ function FirstEpisodeRedirect({ mediaKey, details }: { mediaKey: string; details
   const location = useLocation();
   const season = details.seasons.find((s) => s.number === 1) ?? details.seasons[0];
   const q = useQuery({ ...seasonQuery(details.id, season?.number ?? 1), enabled: !!season });
-  if (!season) return <ShowWithoutEpisodes />;
+  if (!season) return <TitlePageOnly />;
   if (q.isPending) return <PageLoading />;
   if (q.isError) return <MediaError kind="failed" onRetry={() => void q.refetch()} />;
   const first = q.data.episodes[0];
-  if (!first) return <ShowWithoutEpisodes />;
+  if (!first) return <TitlePageOnly />;
   return <Navigate replace to={`${mediaPath(mediaKey, q.data.id, first.id)}${location.search}`} />;
-}
-
-function ShowWithoutEpisodes() {
-  return (
-    <div className="flex min-h-dvh flex-col bg-bg">
-      <main id="main" className="flex-1">
-        <TitleInfo />
-      </main>
-      <Footer />
-    </div>
-  );
 }
 
 function ShowPlayer({ mediaKey, details, seasonId, episodeId }: { mediaKey: string; details: MediaDetails; seasonId: string; episodeId: string }) {
@@ -132,7 +121,7 @@ function MoviePlayer({ mediaKey, details }: { mediaKey: string; details: MediaDe
   return <PlayerWithInfo meta={meta} details={details} />;
 }
 
-/** Fallback for everything that is not a playable title yet: redirects, bad keys, loading, errors. */
+/** The title page alone: everything that is not a playable title (yet), and shows without episodes. */
 function TitlePageOnly() {
   return (
     <div className="flex min-h-dvh flex-col bg-bg">

@@ -39,9 +39,13 @@ export class SegmentTracker {
  * This instance's scrape endpoints know who is asking (the subscription site gates playback on a
  * membership): the signed-in account's bearer token goes along. Never sent to another origin.
  */
-function accountHeaders(): Record<string, string> {
-  const token = useAccountStore.getState().account?.token;
-  return token ? { authorization: `Bearer ${token}` } : {};
+function scrapeHeaders(scrapeToken: string | null | undefined, toThisInstance: boolean): Record<string, string> {
+  const account = toThisInstance ? useAccountStore.getState().account?.token : undefined;
+  return {
+    accept: 'text/event-stream',
+    ...(scrapeToken ? { [SCRAPE_TOKEN_HEADER]: scrapeToken } : {}),
+    ...(account ? { authorization: `Bearer ${account}` } : {}),
+  };
 }
 
 interface ErrorBody {
@@ -90,7 +94,7 @@ export async function scrapeOnServer(o: ServerScrapeOptions): Promise<ScrapeOutc
   for (let attempt = 0; attempt < 2; attempt++) {
     const query = new URLSearchParams(scrapeQuery(o.media, { ...(o.sourceOrder?.length ? { sourceOrder: o.sourceOrder } : {}) }));
     const response = await fetchLike(`${o.base}${sourcePaths.scrape}?${query}`, {
-      headers: { accept: 'text/event-stream', ...(token ? { [SCRAPE_TOKEN_HEADER]: token } : {}), ...(o.base ? {} : accountHeaders()) },
+      headers: scrapeHeaders(token, !o.base),
       ...(o.signal ? { signal: o.signal } : {}),
     });
     tokens.set(response.headers.get(SCRAPE_TOKEN_HEADER));
@@ -146,22 +150,28 @@ async function readScrapeEvents(response: Response, tracker: SegmentTracker, tok
   return { kind: 'failed', message: 'the scrape stream closed early' };
 }
 
-/** One source of this instance through `/scrape/source` (the browser cannot read the operator's files). */
-export async function scrapeSourceOnServer(
-  o: { id: string; media: ScrapeMediaParams; signal?: AbortSignal; tokens?: ScrapeTokenStore; fetchLike?: typeof fetch },
-): Promise<SourcererOutput> {
+interface OneShotOptions {
+  signal?: AbortSignal;
+  tokens?: ScrapeTokenStore;
+  fetchLike?: typeof fetch;
+}
+
+/**
+ * One request to this instance's `/scrape/source` or `/scrape/embed`: sends the scrape token and the
+ * account, keeps the token it gets back, and resolves to the `completed` payload (an `error` event is
+ * thrown with its name).
+ */
+async function scrapeOnce<T>(path: string, query: URLSearchParams, o: OneShotOptions): Promise<T> {
   const tokens = o.tokens ?? scrapeTokens;
-  const token = tokens.header();
-  const query = new URLSearchParams(scrapeQuery(o.media, { id: o.id }));
-  const response = await (o.fetchLike ?? fetch)(`${sourcePaths.scrapeSource}?${query}`, {
-    headers: { accept: 'text/event-stream', ...(token ? { [SCRAPE_TOKEN_HEADER]: token } : {}), ...accountHeaders() },
+  const response = await (o.fetchLike ?? fetch)(`${path}?${query}`, {
+    headers: scrapeHeaders(tokens.header(), true),
     ...(o.signal ? { signal: o.signal } : {}),
   });
   tokens.set(response.headers.get(SCRAPE_TOKEN_HEADER));
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   for await (const { event, data } of readEventStream(response)) {
     if (event === 'token') tokens.set(JSON.parse(data) as string);
-    if (event === 'completed') return JSON.parse(data) as SourcererOutput;
+    if (event === 'completed') return JSON.parse(data) as T;
     if (event === 'error') {
       const error = JSON.parse(data) as { name: string; message: string };
       const thrown = new Error(error.message);
@@ -172,26 +182,12 @@ export async function scrapeSourceOnServer(
   throw new Error('the scrape stream closed early');
 }
 
+/** One source of this instance through `/scrape/source` (the browser cannot read the operator's files). */
+export function scrapeSourceOnServer(o: OneShotOptions & { id: string; media: ScrapeMediaParams }): Promise<SourcererOutput> {
+  return scrapeOnce(sourcePaths.scrapeSource, new URLSearchParams(scrapeQuery(o.media, { id: o.id })), o);
+}
+
 /** One embed URL through this instance's `/scrape/embed`. */
-export async function scrapeEmbedOnServer(o: { id: string; url: string; signal?: AbortSignal; tokens?: ScrapeTokenStore; fetchLike?: typeof fetch }): Promise<{ stream: RunOutput['stream'][] }> {
-  const tokens = o.tokens ?? scrapeTokens;
-  const token = tokens.header();
-  const query = new URLSearchParams({ id: o.id, url: o.url });
-  const response = await (o.fetchLike ?? fetch)(`${sourcePaths.scrapeEmbed}?${query}`, {
-    headers: { accept: 'text/event-stream', ...(token ? { [SCRAPE_TOKEN_HEADER]: token } : {}), ...accountHeaders() },
-    ...(o.signal ? { signal: o.signal } : {}),
-  });
-  tokens.set(response.headers.get(SCRAPE_TOKEN_HEADER));
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  for await (const { event, data } of readEventStream(response)) {
-    if (event === 'token') tokens.set(JSON.parse(data) as string);
-    if (event === 'completed') return JSON.parse(data) as { stream: RunOutput['stream'][] };
-    if (event === 'error') {
-      const error = JSON.parse(data) as { name: string; message: string };
-      const thrown = new Error(error.message);
-      thrown.name = error.name;
-      throw thrown;
-    }
-  }
-  throw new Error('the scrape stream closed early');
+export function scrapeEmbedOnServer(o: OneShotOptions & { id: string; url: string }): Promise<{ stream: RunOutput['stream'][] }> {
+  return scrapeOnce(sourcePaths.scrapeEmbed, new URLSearchParams({ id: o.id, url: o.url }), o);
 }
