@@ -14,8 +14,13 @@ const subDataDir = mkdtempSync(path.join(tmpdir(), 'marquee-e2e-sub-'));
 
 // Debian's Chromium, never a downloaded browser (see README: apt-get install -y chromium).
 const chromiumArgs = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 export default defineConfig({
@@ -33,7 +38,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: 'npx tsx src/main.ts',
+      command: 'node dist/main.js',
       cwd: '../server',
       url: `http://127.0.0.1:${port}/healthz`,
       reuseExistingServer: false,
@@ -53,7 +58,7 @@ export default defineConfig({
       },
     },
     {
-      command: 'npx tsx src/main.ts',
+      command: 'node dist/main.js',
       cwd: '../server',
       url: `http://127.0.0.1:${altchaPort}/healthz`,
       reuseExistingServer: false,
@@ -72,7 +77,7 @@ export default defineConfig({
       },
     },
     {
-      command: 'npx tsx src/main.ts',
+      command: 'node dist/main.js',
       cwd: '../server',
       url: `http://127.0.0.1:${subPort}/healthz`,
       reuseExistingServer: false,

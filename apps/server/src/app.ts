@@ -1,11 +1,7 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { APP_VERSION, type RuntimeConfig } from '@marquee/contract';
 import type { Config } from './config.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/database.ts';
@@ -26,7 +22,10 @@ import { TmdbClient } from './modules/metadata/tmdb/tmdb.client.ts';
 import type { TmdbApi } from './modules/metadata/tmdb/tmdb.types.ts';
 import { registerSources, type SourcesOverrides } from './modules/sources/sources.module.ts';
 import { registerWebRoutes } from './modules/web/web.routes.ts';
+import { registerDelivery } from './plugins/delivery.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { registerBodyParsing } from './plugins/body-parsing.ts';
+import { registerCors } from './plugins/cors.ts';
 
 export interface AppDependencies {
   /** An open database; when absent the app opens (and closes) the configured one. */
@@ -61,7 +60,10 @@ function defaultCatalog(now: () => Date): Catalog {
 function trustProxySetting(value: string): boolean | string[] {
   if (value === 'true' || value === '1') return true;
   if (value === 'false' || value === '0' || value === '') return false;
-  return value.split(',').map((v) => v.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 export async function buildApp(config: Config, deps: AppDependencies = {}): Promise<App> {
@@ -75,9 +77,14 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   server.setValidatorCompiler(validatorCompiler);
   server.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(server);
+  await registerDelivery(server, config);
+  // Both apply to every route added after them (CORS opts same-origin routes out as they are added).
+  registerBodyParsing(server);
+  await registerCors(server, config.CORS_ORIGINS);
 
   const ownsDatabase = !deps.database;
-  const database = deps.database ?? openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+  const database =
+    deps.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }));
   if (ownsDatabase) await migrateToLatest(database.db);
 
   const api: TmdbApi =
@@ -114,7 +121,11 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
 
   await server.register(fastifySwagger, {
     openapi: {
-      info: { title: 'Marquee API', version: APP_VERSION, description: 'Metadata, accounts and sync for Marquee.' },
+      info: {
+        title: 'Marquee API',
+        version: APP_VERSION,
+        description: 'Metadata, accounts and sync for Marquee.',
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -124,9 +135,29 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   registerHealthRoutes(server, database.db);
   registerConfigRoutes(server, runtimeConfig);
   registerMetadataRoutes(server, metadata, images);
-  const accounts = await registerAccountsAndSync(server, { config, database, now, fetch: deps.fetch, overrides: deps.accounts });
-  const membership = await registerMembership(server, { config, database, now, fetch: deps.fetch, accounts, overrides: deps.membership });
-  const sources = await registerSources(server, { config, database, now, fetch: deps.fetch, overrides: deps.sources, playbackAccess: membership });
+  const accounts = await registerAccountsAndSync(server, {
+    config,
+    database,
+    now,
+    fetch: deps.fetch,
+    overrides: deps.accounts,
+  });
+  const membership = await registerMembership(server, {
+    config,
+    database,
+    now,
+    fetch: deps.fetch,
+    accounts,
+    overrides: deps.membership,
+  });
+  const sources = await registerSources(server, {
+    config,
+    database,
+    now,
+    fetch: deps.fetch,
+    overrides: deps.sources,
+    playbackAccess: membership,
+  });
   const selfTest = new SelfTestService({
     config,
     database,
@@ -137,8 +168,12 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     sources,
     now: () => now().getTime(),
   });
-  await registerAdminRoutes(server, { selfTest, authenticator: accounts.auth, customers: accounts.customers });
-  await registerWebRoutes(server, config.webDistDir, runtimeConfig);
+  await registerAdminRoutes(server, {
+    selfTest,
+    authenticator: accounts.auth,
+    customers: accounts.customers,
+  });
+  await registerWebRoutes(server, config, runtimeConfig);
 
   server.addHook('onClose', async () => {
     metadata.close();

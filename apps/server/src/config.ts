@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { AuthMethod, CaptchaProvider, Variant } from '@marquee/contract';
+import { DEFAULT_WEB_DIST_DIR } from './paths.ts';
 
 const list = <T extends z.ZodType<string, string>>(item: T) =>
   z
@@ -39,7 +40,9 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   INSTANCE_NAME: z.string().default('Marquee'),
   VARIANT: Variant.default('discovery'),
-  AUTH_METHODS: list(AuthMethod).pipe(z.array(AuthMethod).min(1, 'name at least one sign-in method')).default(['passphrase']),
+  AUTH_METHODS: list(AuthMethod)
+    .pipe(z.array(AuthMethod).min(1, 'name at least one sign-in method'))
+    .default(['passphrase']),
   CAPTCHA_PROVIDER: CaptchaProvider.default('altcha'),
   CAPTCHA_SITE_KEY: optionalString,
   CAPTCHA_SECRET: optionalString,
@@ -79,6 +82,31 @@ const EnvSchema = z.object({
   REDIS_PREFIX: z.string().default('marquee:'),
   /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: optionalString,
+  /**
+   * Which other sites' pages may call the account/sync, customer and scrape APIs from a browser
+   * (decision 015): `*` = any (they use bearer tokens, never cookies), a comma list of exact origins
+   * (`https://app.example,http://localhost:5173`), or `none` = no CORS at all (only this instance's pages).
+   */
+  CORS_ORIGINS: z
+    .string()
+    .default('*')
+    .transform((value, ctx): '*' | 'none' | string[] => {
+      const items = value
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
+      if (items.length === 1 && items[0]!.toLowerCase() === 'none') return 'none';
+      if (items.length === 0 || items.includes('*')) return '*';
+      for (const item of items) {
+        if (!URL.canParse(item) || new URL(item).origin !== item) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `"${item}" is not an origin (scheme://host[:port], no path or trailing slash)`,
+          });
+        }
+      }
+      return items;
+    }),
   // ---- sources and playback ----
   /** Source ids tried first, in this order (comma list); the rest follow by rank, `sample` always last. */
   SOURCE_ORDER: list(z.string().regex(/^[a-z0-9-]{1,64}$/)).default([]),
@@ -126,9 +154,12 @@ function parsePlans(text: string | undefined): PlanConfig[] {
   }
   const parsed = z.array(PlanConfig).min(1).safeParse(json);
   if (!parsed.success) {
-    throw new ConfigError(`Invalid configuration: PLANS: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new ConfigError(
+      `Invalid configuration: PLANS: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
-  if (new Set(parsed.data.map((p) => p.id)).size !== parsed.data.length) throw new ConfigError('Invalid configuration: PLANS ids must be unique');
+  if (new Set(parsed.data.map((p) => p.id)).size !== parsed.data.length)
+    throw new ConfigError('Invalid configuration: PLANS ids must be unique');
   return parsed.data;
 }
 
@@ -161,10 +192,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const merged: Record<string, unknown> = {};
   const known = new Set(Object.keys(EnvSchema.shape));
   const unknown = Object.keys(fromFile).filter((key) => !known.has(key));
-  if (unknown.length) throw new ConfigError(`Invalid configuration: unknown setting(s) in CONFIG_FILE: ${unknown.join(', ')}`);
+  if (unknown.length)
+    throw new ConfigError(`Invalid configuration: unknown setting(s) in CONFIG_FILE: ${unknown.join(', ')}`);
   for (const [key, value] of Object.entries(fromFile)) {
     // Lists of plain values become comma lists; structured values (PLANS) stay JSON.
-    if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)) merged[key] = value.join(',');
+    if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null))
+      merged[key] = value.join(',');
     else merged[key] = typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
   }
   // An empty variable means "not set" (as `FOO= npm start` and compose files produce), never "empty".
@@ -177,21 +210,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${problems}`);
   }
   const config = parsed.data;
-  if (config.DOWNTIME_START && config.DOWNTIME_END && Date.parse(config.DOWNTIME_END) <= Date.parse(config.DOWNTIME_START)) {
+  if (
+    config.DOWNTIME_START &&
+    config.DOWNTIME_END &&
+    Date.parse(config.DOWNTIME_END) <= Date.parse(config.DOWNTIME_START)
+  ) {
     throw new ConfigError('Invalid configuration: DOWNTIME_END must be after DOWNTIME_START');
   }
   if ((config.DOWNTIME_START === undefined) !== (config.DOWNTIME_END === undefined)) {
     throw new ConfigError('Invalid configuration: DOWNTIME_START and DOWNTIME_END must be set together');
   }
   if (config.PAYMENT_GATEWAY === 'shkeeper' && (!config.SHKEEPER_URL || !config.SHKEEPER_API_KEY)) {
-    throw new ConfigError('Invalid configuration: PAYMENT_GATEWAY=shkeeper needs SHKEEPER_URL and SHKEEPER_API_KEY');
+    throw new ConfigError(
+      'Invalid configuration: PAYMENT_GATEWAY=shkeeper needs SHKEEPER_URL and SHKEEPER_API_KEY',
+    );
   }
   const plans = parsePlans(config.PLANS);
-  const here = path.dirname(new URL(import.meta.url).pathname);
   return {
     ...config,
     dataDir: path.resolve(config.DATA_DIR),
-    webDistDir: path.resolve(config.WEB_DIST_DIR ?? path.join(here, '../../web/dist')),
+    webDistDir: config.WEB_DIST_DIR ? path.resolve(config.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
     plans,
   };
 }

@@ -10,13 +10,26 @@ import { testDialect } from './test-database.ts';
 const DAY = 24 * 60 * 60_000;
 const body = <T = any>(res: { body: string }) => JSON.parse(res.body) as T;
 
-async function challengeFor(server: FastifyInstance, flow: 'register' | 'login', publicKey?: string): Promise<string> {
-  const res = await server.inject({ method: 'POST', url: `/auth/${flow}/start`, payload: flow === 'login' ? { publicKey } : {} });
+async function challengeFor(
+  server: FastifyInstance,
+  flow: 'register' | 'login',
+  publicKey?: string,
+): Promise<string> {
+  const res = await server.inject({
+    method: 'POST',
+    url: `/auth/${flow}/start`,
+    payload: flow === 'login' ? { publicKey } : {},
+  });
   expect(res.statusCode, res.body).toBe(200);
   return body<{ challenge: string }>(res).challenge;
 }
 
-function completeRegistration(server: FastifyInstance, keys: ReturnType<typeof deriveKeys>, code: string, extra: Record<string, unknown> = {}) {
+function completeRegistration(
+  server: FastifyInstance,
+  keys: ReturnType<typeof deriveKeys>,
+  code: string,
+  extra: Record<string, unknown> = {},
+) {
   return server.inject({
     method: 'POST',
     url: '/auth/register/complete',
@@ -47,11 +60,31 @@ describe(`accounts API (${testDialect})`, () => {
     const res = await completeRegistration(t.server, keys, code, { device });
     expect(res.statusCode).toBe(200);
     const { user, session, token } = body<AuthResponse>(res);
-    expect(Object.keys(user).sort()).toEqual(['createdAt', 'id', 'lastLoggedIn', 'namespace', 'profile', 'publicKey', 'roles']);
-    expect(user).toMatchObject({ namespace: 'movie-web', publicKey: keys.publicKey, roles: [], profile: { colorA: '#0A54FF', colorB: '#CF2E68', icon: 'couch' } });
+    expect(Object.keys(user).sort()).toEqual([
+      'createdAt',
+      'id',
+      'lastLoggedIn',
+      'namespace',
+      'profile',
+      'publicKey',
+      'roles',
+    ]);
+    expect(user).toMatchObject({
+      namespace: 'movie-web',
+      publicKey: keys.publicKey,
+      roles: [],
+      profile: { colorA: '#0A54FF', colorB: '#CF2E68', icon: 'couch' },
+    });
     expect(user.id).toMatch(/^[A-Za-z0-9_-]{12}$/);
     expect(user.createdAt).toBe(new Date(t.clock.ms).toISOString());
-    expect(Object.keys(session).sort()).toEqual(['accessedAt', 'createdAt', 'device', 'id', 'userAgent', 'userId']);
+    expect(Object.keys(session).sort()).toEqual([
+      'accessedAt',
+      'createdAt',
+      'device',
+      'id',
+      'userAgent',
+      'userId',
+    ]);
     // The encrypted device name comes back byte for byte and still decrypts.
     expect(session.device).toBe(device);
     expect(keys.decryptDevice(session.device)).toBe('Living room TV');
@@ -89,14 +122,20 @@ describe(`accounts API (${testDialect})`, () => {
     expect(body(replay)).toMatchObject({ code: 'challenge_invalid', message: 'Challenge Code Invalid' });
     // A login challenge cannot finish a registration.
     const loginCode = await challengeFor(t.server, 'login', keys.publicKey);
-    expect(body(await completeRegistration(t.server, deriveKeys(newMnemonic()), loginCode)).code).toBe('challenge_invalid');
+    expect(body(await completeRegistration(t.server, deriveKeys(newMnemonic()), loginCode)).code).toBe(
+      'challenge_invalid',
+    );
     // A login challenge issued for one key cannot be used by another registered key.
     const other = await register(t.server);
     const stolen = await challengeFor(t.server, 'login', keys.publicKey);
     const res = await t.server.inject({
       method: 'POST',
       url: '/auth/login/complete',
-      payload: { publicKey: other.keys.publicKey, challenge: { code: stolen, signature: other.keys.sign(stolen) }, device: 'x' },
+      payload: {
+        publicKey: other.keys.publicKey,
+        challenge: { code: stolen, signature: other.keys.sign(stolen) },
+        device: 'x',
+      },
     });
     expect(res.statusCode).toBe(401);
     expect(body(res).code).toBe('challenge_invalid');
@@ -112,20 +151,35 @@ describe(`accounts API (${testDialect})`, () => {
     const a = deriveKeys(newMnemonic());
     const b = deriveKeys(newMnemonic());
     const code = await challengeFor(t.server, 'register');
-    const results = await Promise.all([completeRegistration(t.server, a, code), completeRegistration(t.server, b, code)]);
+    const results = await Promise.all([
+      completeRegistration(t.server, a, code),
+      completeRegistration(t.server, b, code),
+    ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 401]);
   });
 
   it('rejects bad signatures and unknown keys with 401 and the older servers’ messages', async () => {
     const keys = deriveKeys(newMnemonic());
     const code = await challengeFor(t.server, 'register');
-    const bad = await completeRegistration(t.server, keys, code, { challenge: { code, signature: keys.sign('something else') } });
+    const bad = await completeRegistration(t.server, keys, code, {
+      challenge: { code, signature: keys.sign('something else') },
+    });
     expect(bad.statusCode).toBe(401);
-    expect(body(bad)).toEqual({ errorType: 'message', code: 'signature_invalid', message: 'Challenge Code Signature Invalid' });
-    const garbage = await completeRegistration(t.server, keys, await challengeFor(t.server, 'register'), { publicKey: 'not-a-key' });
+    expect(body(bad)).toEqual({
+      errorType: 'message',
+      code: 'signature_invalid',
+      message: 'Challenge Code Signature Invalid',
+    });
+    const garbage = await completeRegistration(t.server, keys, await challengeFor(t.server, 'register'), {
+      publicKey: 'not-a-key',
+    });
     expect(garbage.statusCode).toBe(401);
     // Unknown key at login/start: 401, which clients show as "invalid passphrase".
-    const unknown = await t.server.inject({ method: 'POST', url: '/auth/login/start', payload: { publicKey: deriveKeys(newMnemonic()).publicKey } });
+    const unknown = await t.server.inject({
+      method: 'POST',
+      url: '/auth/login/start',
+      payload: { publicKey: deriveKeys(newMnemonic()).publicKey },
+    });
     expect(unknown.statusCode).toBe(401);
     expect(body(unknown)).toMatchObject({ code: 'user_not_found', message: 'User cannot be found' });
     // A code that is not a UUID (the older server: 500).
@@ -156,7 +210,9 @@ describe(`accounts API (${testDialect})`, () => {
     const a = await register(t.server);
     for (let i = 0; i < 3; i++) {
       t.clock.advance(20 * DAY);
-      expect((await t.server.inject({ method: 'GET', url: '/users/@me', headers: a.headers })).statusCode).toBe(200);
+      expect(
+        (await t.server.inject({ method: 'GET', url: '/users/@me', headers: a.headers })).statusCode,
+      ).toBe(200);
     }
     const me = body(await t.server.inject({ method: 'GET', url: '/users/@me', headers: a.headers }));
     expect(me.session.accessedAt).toBe(new Date(t.clock.ms).toISOString());
@@ -169,22 +225,45 @@ describe(`accounts API (${testDialect})`, () => {
   it('lists, renames and deletes own sessions; deleting the current one signs it out', async () => {
     const a = await register(t.server, { device: 'Phone' });
     const b = await login(t.server, a.keys, 'Laptop');
-    const list = body<Session[]>(await t.server.inject({ method: 'GET', url: `/users/${a.user.id}/sessions`, headers: a.headers }));
+    const list = body<Session[]>(
+      await t.server.inject({ method: 'GET', url: `/users/${a.user.id}/sessions`, headers: a.headers }),
+    );
     expect(list.map((s) => a.keys.decryptDevice(s.device)).sort()).toEqual(['Laptop', 'Phone']);
     const newName = a.keys.encryptDevice('Work laptop');
-    const renamed = await t.server.inject({ method: 'PATCH', url: `/sessions/${b.session.id}`, headers: a.headers, payload: { deviceName: newName } });
+    const renamed = await t.server.inject({
+      method: 'PATCH',
+      url: `/sessions/${b.session.id}`,
+      headers: a.headers,
+      payload: { deviceName: newName },
+    });
     expect(renamed.statusCode).toBe(200);
     expect(body(renamed)).toMatchObject({ id: b.session.id, device: newName });
-    const missing = await t.server.inject({ method: 'PATCH', url: '/sessions/00000000-0000-4000-8000-000000000000', headers: a.headers, payload: {} });
+    const missing = await t.server.inject({
+      method: 'PATCH',
+      url: '/sessions/00000000-0000-4000-8000-000000000000',
+      headers: a.headers,
+      payload: {},
+    });
     expect(missing.statusCode).toBe(404);
     expect(body(missing).code).toBe('session_not_found');
-    const del = await t.server.inject({ method: 'DELETE', url: `/sessions/${b.session.id}`, headers: b.headers });
+    const del = await t.server.inject({
+      method: 'DELETE',
+      url: `/sessions/${b.session.id}`,
+      headers: b.headers,
+    });
     expect(del.statusCode).toBe(200);
     expect(body(del)).toEqual({ id: b.session.id });
-    expect((await t.server.inject({ method: 'GET', url: '/users/@me', headers: b.headers })).statusCode).toBe(401);
+    expect((await t.server.inject({ method: 'GET', url: '/users/@me', headers: b.headers })).statusCode).toBe(
+      401,
+    );
     // Idempotent (logout retries), also for ids that are not UUIDs (the older server: 500).
-    expect((await t.server.inject({ method: 'DELETE', url: `/sessions/${b.session.id}`, headers: a.headers })).statusCode).toBe(200);
-    expect((await t.server.inject({ method: 'DELETE', url: '/sessions/nope', headers: a.headers })).statusCode).toBe(200);
+    expect(
+      (await t.server.inject({ method: 'DELETE', url: `/sessions/${b.session.id}`, headers: a.headers }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await t.server.inject({ method: 'DELETE', url: '/sessions/nope', headers: a.headers })).statusCode,
+    ).toBe(200);
   });
 
   it('answers the clients’ GET /users/{id} (their buggy "delete account"), and PATCH changes the profile only', async () => {
@@ -199,7 +278,10 @@ describe(`accounts API (${testDialect})`, () => {
       payload: { profile: { colorA: '#F9DD7F', colorB: '#7652DD', icon: 'cat' }, name: 'ignored' },
     });
     expect(patched.statusCode).toBe(200);
-    expect(body(patched)).toEqual({ ...a.user, profile: { colorA: '#F9DD7F', colorB: '#7652DD', icon: 'cat' } });
+    expect(body(patched)).toEqual({
+      ...a.user,
+      profile: { colorA: '#F9DD7F', colorB: '#7652DD', icon: 'cat' },
+    });
   });
 
   it('DELETE /users/{id} removes every row of the user, and only theirs', async () => {
@@ -208,19 +290,58 @@ describe(`accounts API (${testDialect})`, () => {
     await login(t.server, a.keys);
     for (const who of [a, keep]) {
       const u = who.user.id;
-      await t.server.inject({ method: 'POST', url: `/users/${u}/bookmarks/603`, headers: who.headers, payload: { meta: movieMeta() } });
+      await t.server.inject({
+        method: 'POST',
+        url: `/users/${u}/bookmarks/603`,
+        headers: who.headers,
+        payload: { meta: movieMeta() },
+      });
       await t.server.inject({ method: 'DELETE', url: `/users/${u}/bookmarks/604`, headers: who.headers });
-      await t.server.inject({ method: 'PUT', url: `/users/${u}/progress/1396`, headers: who.headers, payload: { meta: showMeta(), duration: 3000, watched: 60, seasonId: '3572', episodeId: '62085', seasonNumber: 1, episodeNumber: 1 } });
-      await t.server.inject({ method: 'DELETE', url: `/users/${u}/progress/1397`, headers: who.headers, payload: {} });
-      await t.server.inject({ method: 'PUT', url: `/users/${u}/settings`, headers: who.headers, payload: { applicationTheme: 'teal' } });
+      await t.server.inject({
+        method: 'PUT',
+        url: `/users/${u}/progress/1396`,
+        headers: who.headers,
+        payload: {
+          meta: showMeta(),
+          duration: 3000,
+          watched: 60,
+          seasonId: '3572',
+          episodeId: '62085',
+          seasonNumber: 1,
+          episodeNumber: 1,
+        },
+      });
+      await t.server.inject({
+        method: 'DELETE',
+        url: `/users/${u}/progress/1397`,
+        headers: who.headers,
+        payload: {},
+      });
+      await t.server.inject({
+        method: 'PUT',
+        url: `/users/${u}/settings`,
+        headers: who.headers,
+        payload: { applicationTheme: 'teal' },
+      });
     }
     const db = t.db.db;
-    const tables = ['users', 'sessions', 'bookmarks', 'progress_items', 'progress_deletions', 'user_settings'] as const;
+    const tables = [
+      'users',
+      'sessions',
+      'bookmarks',
+      'progress_items',
+      'progress_deletions',
+      'user_settings',
+    ] as const;
     const countFor = async (uid: string) => {
       const out: Record<string, number> = {};
       for (const table of tables) {
         const column = table === 'users' ? 'id' : 'user_id';
-        const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where(column as never, '=', uid as never).executeTakeFirstOrThrow();
+        const row = await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where(column as never, '=', uid as never)
+          .executeTakeFirstOrThrow();
         out[table] = Number(row.n);
       }
       return out;
@@ -231,15 +352,28 @@ describe(`accounts API (${testDialect})`, () => {
     expect(body(del)).toEqual({ id: a.user.id });
     expect(Object.values(await countFor(a.user.id))).toEqual([0, 0, 0, 0, 0, 0]);
     expect(Object.values(await countFor(keep.user.id)).every((n) => n > 0)).toBe(true);
-    expect((await t.server.inject({ method: 'GET', url: '/users/@me', headers: a.headers })).statusCode).toBe(401);
-    expect((await t.server.inject({ method: 'POST', url: '/auth/login/start', payload: { publicKey: a.keys.publicKey } })).statusCode).toBe(401);
+    expect((await t.server.inject({ method: 'GET', url: '/users/@me', headers: a.headers })).statusCode).toBe(
+      401,
+    );
+    expect(
+      (
+        await t.server.inject({
+          method: 'POST',
+          url: '/auth/login/start',
+          payload: { publicKey: a.keys.publicKey },
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 
   it('the cleanup job removes expired challenges, sessions and captcha solutions, never live ones', async () => {
     const live = await register(t.server);
     await challengeFor(t.server, 'register');
     const db = t.db.db;
-    await db.insertInto('captcha_solutions').values({ id: 'x-old', expires_at: t.clock.ms - 1 }).execute();
+    await db
+      .insertInto('captcha_solutions')
+      .values({ id: 'x-old', expires_at: t.clock.ms - 1 })
+      .execute();
     t.clock.advance(22 * DAY);
     const fresh = await register(t.server);
     const { ChallengesRepository } = await import('../src/modules/auth/auth.repository.ts');
@@ -260,8 +394,12 @@ describe(`accounts API (${testDialect})`, () => {
     expect(removed.challenges).toBeGreaterThan(0);
     expect(removed.sessions).toBeGreaterThan(0);
     expect(removed.captchaSolutions).toBe(1);
-    expect((await t.server.inject({ method: 'GET', url: '/users/@me', headers: fresh.headers })).statusCode).toBe(200);
-    expect((await t.server.inject({ method: 'GET', url: '/users/@me', headers: live.headers })).statusCode).toBe(401);
+    expect(
+      (await t.server.inject({ method: 'GET', url: '/users/@me', headers: fresh.headers })).statusCode,
+    ).toBe(200);
+    expect(
+      (await t.server.inject({ method: 'GET', url: '/users/@me', headers: live.headers })).statusCode,
+    ).toBe(401);
   });
 
   it('answers every error with a known code', () => {
@@ -282,38 +420,92 @@ describe(`/meta, captcha and metrics (${testDialect})`, () => {
 
   it('GET /meta tells existing clients the name and captcha needs (site key only for reCAPTCHA)', async () => {
     const plain = await start({ env: { INSTANCE_NAME: 'Home', INSTANCE_DESCRIPTION: 'Our films' } });
-    expect(body(await plain.server.inject({ url: '/meta' }))).toEqual({ name: 'Home', description: 'Our films', version: '4.7.0', hasCaptcha: false });
-    const recaptcha = await start({ env: { CAPTCHA_PROVIDER: 'recaptcha', CAPTCHA_SECRET: 's', CAPTCHA_SITE_KEY: 'site' } });
-    expect(body(await recaptcha.server.inject({ url: '/meta' }))).toEqual({ name: 'Marquee', version: '4.7.0', hasCaptcha: true, captchaClientKey: 'site' });
+    expect(body(await plain.server.inject({ url: '/meta' }))).toEqual({
+      name: 'Home',
+      description: 'Our films',
+      version: '4.7.0',
+      hasCaptcha: false,
+    });
+    const recaptcha = await start({
+      env: { CAPTCHA_PROVIDER: 'recaptcha', CAPTCHA_SECRET: 's', CAPTCHA_SITE_KEY: 'site' },
+    });
+    expect(body(await recaptcha.server.inject({ url: '/meta' }))).toEqual({
+      name: 'Marquee',
+      version: '4.7.0',
+      hasCaptcha: true,
+      captchaClientKey: 'site',
+    });
+    // Existing clients cannot solve ALTCHA: they register without it (decision 015, cross-origin-clients.test.ts).
     const altcha = await start({ env: { CAPTCHA_PROVIDER: 'altcha' } });
-    expect(body(await altcha.server.inject({ url: '/meta' }))).toEqual({ name: 'Marquee', version: '4.7.0', hasCaptcha: true });
+    expect(body(await altcha.server.inject({ url: '/meta' }))).toEqual({
+      name: 'Marquee',
+      version: '4.7.0',
+      hasCaptcha: false,
+    });
   });
 
-  it('ALTCHA: issues challenges, accepts a solved one once, refuses missing, forged and replayed tokens', async () => {
+  it('ALTCHA: issues challenges, accepts a solved one once, refuses forged and replayed tokens', async () => {
     const t = await start({ env: { CAPTCHA_PROVIDER: 'altcha', ALTCHA_MAX_NUMBER: '2000' } });
-    const missing = await t.server.inject({ method: 'POST', url: '/auth/register/start', payload: {} });
-    expect(missing.statusCode).toBe(400);
-    expect(body(missing)).toMatchObject({ code: 'captcha_required', message: 'captcha token is required' });
+    // (No token at all is accepted under tighter limits: decision 015, cross-origin-clients.test.ts.)
     const challenge = body(await t.server.inject({ url: '/auth/captcha/challenge' }));
     expect(challenge).toMatchObject({ algorithm: 'SHA-256', maxnumber: 2000 });
-    const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
-    const token = Buffer.from(JSON.stringify({ ...challenge, number: solution!.number, took: solution!.took })).toString('base64');
-    const ok = await t.server.inject({ method: 'POST', url: '/auth/register/start', payload: { captchaToken: token } });
+    const solution = await solveChallenge(
+      challenge.challenge,
+      challenge.salt,
+      challenge.algorithm,
+      challenge.maxnumber,
+    ).promise;
+    const token = Buffer.from(
+      JSON.stringify({ ...challenge, number: solution!.number, took: solution!.took }),
+    ).toString('base64');
+    const ok = await t.server.inject({
+      method: 'POST',
+      url: '/auth/register/start',
+      payload: { captchaToken: token },
+    });
     expect(ok.statusCode).toBe(200);
-    const replay = await t.server.inject({ method: 'POST', url: '/auth/register/start', payload: { captchaToken: token } });
+    const replay = await t.server.inject({
+      method: 'POST',
+      url: '/auth/register/start',
+      payload: { captchaToken: token },
+    });
     expect(replay.statusCode).toBe(400);
     expect(body(replay).code).toBe('captcha_invalid');
     // Signed with another key.
     const forged = await createChallenge({ hmacKey: 'attacker', maxNumber: 10, number: 3 });
     const forgedToken = Buffer.from(JSON.stringify({ ...forged, number: 3 })).toString('base64');
-    expect((await t.server.inject({ method: 'POST', url: '/auth/register/start', payload: { captchaToken: forgedToken } })).statusCode).toBe(400);
-    expect((await t.server.inject({ method: 'POST', url: '/auth/register/start', payload: { captchaToken: '%%%' } })).statusCode).toBe(400);
+    expect(
+      (
+        await t.server.inject({
+          method: 'POST',
+          url: '/auth/register/start',
+          payload: { captchaToken: forgedToken },
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await t.server.inject({
+          method: 'POST',
+          url: '/auth/register/start',
+          payload: { captchaToken: '%%%' },
+        })
+      ).statusCode,
+    ).toBe(400);
     // Two apps of one instance agree on the generated HMAC key (it lives in the database).
     const sibling = await start({ env: { CAPTCHA_PROVIDER: 'altcha', ALTCHA_MAX_NUMBER: '2000' }, db: t.db });
     const c2 = body(await t.server.inject({ url: '/auth/captcha/challenge' }));
     const s2 = await solveChallenge(c2.challenge, c2.salt, c2.algorithm, c2.maxnumber).promise;
     const t2 = Buffer.from(JSON.stringify({ ...c2, number: s2!.number })).toString('base64');
-    expect((await sibling.server.inject({ method: 'POST', url: '/auth/register/start', payload: { captchaToken: t2 } })).statusCode).toBe(200);
+    expect(
+      (
+        await sibling.server.inject({
+          method: 'POST',
+          url: '/auth/register/start',
+          payload: { captchaToken: t2 },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('Turnstile and reCAPTCHA v3: siteverify decides; a low score or a vendor outage never passes', async () => {
@@ -322,23 +514,60 @@ describe(`/meta, captcha and metrics (${testDialect})`, () => {
     const fakeFetch = (async (url: string, init: RequestInit) => {
       calls.push({ url, body: String(init.body) });
       if (answer instanceof Error) throw answer;
-      return new Response(JSON.stringify(answer), { status: 200, headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify(answer), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
     }) as unknown as typeof fetch;
-    const t = await start({ env: { CAPTCHA_PROVIDER: 'recaptcha', CAPTCHA_SECRET: 'sekrit' }, deps: { fetch: fakeFetch } });
-    expect((await t.server.inject({ method: 'POST', url: '/auth/register/start', payload: { captchaToken: 'tok' } })).statusCode).toBe(200);
+    const t = await start({
+      env: { CAPTCHA_PROVIDER: 'recaptcha', CAPTCHA_SECRET: 'sekrit' },
+      deps: { fetch: fakeFetch },
+    });
+    expect(
+      (
+        await t.server.inject({
+          method: 'POST',
+          url: '/auth/register/start',
+          payload: { captchaToken: 'tok' },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect(calls[0]!.url).toBe('https://www.google.com/recaptcha/api/siteverify');
     expect(new URLSearchParams(calls[0]!.body).get('secret')).toBe('sekrit');
     expect(new URLSearchParams(calls[0]!.body).get('response')).toBe('tok');
     answer = { success: true, score: 0.1 };
-    expect(body(await t.server.inject({ method: 'POST', url: '/auth/register/start', payload: { captchaToken: 'tok' } })).code).toBe('captcha_invalid');
+    expect(
+      body(
+        await t.server.inject({
+          method: 'POST',
+          url: '/auth/register/start',
+          payload: { captchaToken: 'tok' },
+        }),
+      ).code,
+    ).toBe('captcha_invalid');
     answer = new Error('down');
-    const down = await t.server.inject({ method: 'POST', url: '/auth/register/start', payload: { captchaToken: 'tok' } });
+    const down = await t.server.inject({
+      method: 'POST',
+      url: '/auth/register/start',
+      payload: { captchaToken: 'tok' },
+    });
     expect(down.statusCode).toBe(503);
     expect(body(down).code).toBe('captcha_unavailable');
 
-    const turnstile = await start({ env: { CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SECRET: 'ts' }, deps: { fetch: fakeFetch } });
+    const turnstile = await start({
+      env: { CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SECRET: 'ts' },
+      deps: { fetch: fakeFetch },
+    });
     answer = { success: false, 'error-codes': ['timeout-or-duplicate'] };
-    expect((await turnstile.server.inject({ method: 'POST', url: '/auth/register/start', payload: { captchaToken: 'XXXX.DUMMY.TOKEN.XXXX' } })).statusCode).toBe(400);
+    expect(
+      (
+        await turnstile.server.inject({
+          method: 'POST',
+          url: '/auth/register/start',
+          payload: { captchaToken: 'XXXX.DUMMY.TOKEN.XXXX' },
+        })
+      ).statusCode,
+    ).toBe(400);
     expect(calls.at(-1)!.url).toBe('https://challenges.cloudflare.com/turnstile/v0/siteverify');
     expect((await turnstile.server.inject({ url: '/auth/captcha/challenge' })).statusCode).toBe(404);
     await expect(startSyncApp({ env: { CAPTCHA_PROVIDER: 'turnstile' } })).rejects.toThrow(/CAPTCHA_SECRET/);
@@ -346,42 +575,83 @@ describe(`/meta, captcha and metrics (${testDialect})`, () => {
 
   it('rate limits count before the work: the 11th registration challenge is 429 with Retry-After', async () => {
     const t = await start();
-    for (let i = 0; i < 10; i++) expect((await t.server.inject({ method: 'POST', url: '/auth/register/start', payload: {} })).statusCode).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect(
+        (await t.server.inject({ method: 'POST', url: '/auth/register/start', payload: {} })).statusCode,
+      ).toBe(200);
     const limited = await t.server.inject({ method: 'POST', url: '/auth/register/start', payload: {} });
     expect(limited.statusCode).toBe(429);
     expect(body(limited)).toEqual({ errorType: 'message', code: 'rate_limited', message: 'Ratelimited' });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     // Another client IP has its own bucket.
-    expect((await t.server.inject({ method: 'POST', url: '/auth/register/start', payload: {}, remoteAddress: '10.0.0.9' })).statusCode).toBe(200);
+    expect(
+      (
+        await t.server.inject({
+          method: 'POST',
+          url: '/auth/register/start',
+          payload: {},
+          remoteAddress: '10.0.0.9',
+        })
+      ).statusCode,
+    ).toBe(200);
     // Unless TRUST_PROXY is set, a client cannot claim another address to get a fresh bucket.
-    const spoofed = await t.server.inject({ method: 'POST', url: '/auth/register/start', payload: {}, headers: { 'x-forwarded-for': '198.51.100.1' } });
+    const spoofed = await t.server.inject({
+      method: 'POST',
+      url: '/auth/register/start',
+      payload: {},
+      headers: { 'x-forwarded-for': '198.51.100.1' },
+    });
     expect(spoofed.statusCode).toBe(429);
   });
 
   it('behind a trusted proxy, the client address comes from X-Forwarded-For', async () => {
     const t = await start({ env: { TRUST_PROXY: 'true' } });
-    const from = (ip: string) => t.server.inject({ method: 'POST', url: '/auth/register/start', payload: {}, headers: { 'x-forwarded-for': ip } });
+    const from = (ip: string) =>
+      t.server.inject({
+        method: 'POST',
+        url: '/auth/register/start',
+        payload: {},
+        headers: { 'x-forwarded-for': ip },
+      });
     for (let i = 0; i < 10; i++) expect((await from('198.51.100.1')).statusCode).toBe(200);
     expect((await from('198.51.100.1')).statusCode).toBe(429);
     expect((await from('198.51.100.2')).statusCode).toBe(200);
   });
 
   it('a refused progress import writes nothing (the older server checked the limit after writing)', async () => {
-    const t = await start({ deps: { accounts: { rateLimits: { progress_import: { points: 1, durationMs: 60_000 } } } } });
+    const t = await start({
+      deps: { accounts: { rateLimits: { progress_import: { points: 1, durationMs: 60_000 } } } },
+    });
     const a = await register(t.server);
-    const item = (id: string) => ({ tmdbId: id, meta: movieMeta(), duration: 100, watched: 50, updatedAt: new Date(t.clock.ms).toISOString() });
+    const item = (id: string) => ({
+      tmdbId: id,
+      meta: movieMeta(),
+      duration: 100,
+      watched: 50,
+      updatedAt: new Date(t.clock.ms).toISOString(),
+    });
     const url = `/users/${a.user.id}/progress/import`;
-    expect((await t.server.inject({ method: 'PUT', url, headers: a.headers, payload: [item('1')] })).statusCode).toBe(200);
+    expect(
+      (await t.server.inject({ method: 'PUT', url, headers: a.headers, payload: [item('1')] })).statusCode,
+    ).toBe(200);
     const refused = await t.server.inject({ method: 'PUT', url, headers: a.headers, payload: [item('2')] });
     expect(refused.statusCode).toBe(429);
-    const list = body<unknown[]>(await t.server.inject({ url: `/users/${a.user.id}/progress`, headers: a.headers }));
+    const list = body<unknown[]>(
+      await t.server.inject({ url: `/users/${a.user.id}/progress`, headers: a.headers }),
+    );
     expect(list).toHaveLength(1);
   });
 
   it('metrics: bare true answers, mw_* series with bounded labels, no titles, optional token', async () => {
     const t = await start({ env: { METRICS_TOKEN: 'scrape-me' } });
     await register(t.server, { namespace: 'movie-web' });
-    const item = (providerId: string, status: string) => ({ tmdbId: '603', type: 'movie', title: 'The Matrix', status, providerId });
+    const item = (providerId: string, status: string) => ({
+      tmdbId: '603',
+      type: 'movie',
+      title: 'The Matrix',
+      status,
+      providerId,
+    });
     const res = await t.server.inject({
       method: 'POST',
       url: '/metrics/providers',
@@ -391,11 +661,19 @@ describe(`/meta, captcha and metrics (${testDialect})`, () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('true');
     for (let i = 0; i < 400; i++) {
-      await t.server.inject({ method: 'POST', url: '/metrics/providers', payload: { items: [item(`p${i}`, 'notfound')] }, remoteAddress: `10.1.${i >> 8}.${i & 255}` });
+      await t.server.inject({
+        method: 'POST',
+        url: '/metrics/providers',
+        payload: { items: [item(`p${i}`, 'notfound')] },
+        remoteAddress: `10.1.${i >> 8}.${i & 255}`,
+      });
     }
-    expect((await t.server.inject({ method: 'POST', url: '/metrics/captcha', payload: { success: false } })).body).toBe('true');
+    expect(
+      (await t.server.inject({ method: 'POST', url: '/metrics/captcha', payload: { success: false } })).body,
+    ).toBe('true');
     expect((await t.server.inject({ url: '/metrics' })).statusCode).toBe(401);
-    const text = (await t.server.inject({ url: '/metrics', headers: { authorization: 'Bearer scrape-me' } })).body;
+    const text = (await t.server.inject({ url: '/metrics', headers: { authorization: 'Bearer scrape-me' } }))
+      .body;
     expect(text).toContain('mw_user_count{namespace="movie-web"} 1');
     expect(text).toContain('mw_provider_hostname_count{hostname="watch.example"} 1');
     expect(text).toContain('mw_provider_status_count{provider_id="b",status="success"} 1');
@@ -405,7 +683,9 @@ describe(`/meta, captcha and metrics (${testDialect})`, () => {
     expect(text).toContain('provider_id="other"');
     expect(text).not.toContain('The Matrix');
     expect(text).toContain('process_resident_memory_bytes');
-    expect(text).toMatch(/http_request_duration_seconds_count\{method="POST",route="\/metrics\/providers",status_code="200"\}/);
+    expect(text).toMatch(
+      /http_request_duration_seconds_count\{method="POST",route="\/metrics\/providers",status_code="200"\}/,
+    );
     const series = text.split('\n').filter((l) => l.startsWith('mw_provider_status_count{')).length;
     expect(series).toBeLessThanOrEqual(302);
   });

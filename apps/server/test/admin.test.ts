@@ -52,7 +52,8 @@ describe(`admin self-test (${testDialect})`, () => {
       status: 'pass',
       reason: expect.stringMatching(testDialect === 'postgres' ? /^PostgreSQL answers/ : /^SQLite answers/),
     });
-    expect(byId(report, 'account-backend').reason).toMatch(/version \d+\.\d+\.\d+, with captcha/);
+    // ALTCHA: /meta tells existing clients there is no captcha they must solve (decision 015).
+    expect(byId(report, 'account-backend').reason).toMatch(/version \d+\.\d+\.\d+$/);
     expect(byId(report, 'metadata')).toMatchObject({
       status: 'pass',
       reason: expect.stringMatching(/^Embedded catalog loaded: \d{3} movies, \d+ shows/),
@@ -244,7 +245,7 @@ describe(`operator command: npm run admin (${testDialect})`, () => {
   it('runs as a script against a database file (the operator command)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'marquee-admin-cli-'));
     try {
-      const handle = openDatabase({ dataDir: dir });
+      const handle = await openDatabase({ dataDir: dir });
       await migrateToLatest(handle.db);
       await handle.db
         .insertInto('users')
@@ -278,7 +279,7 @@ describe(`operator command: npm run admin (${testDialect})`, () => {
         }),
       );
       expect(stdout.trim()).toBe('cli@example.org is now an admin');
-      const check = openDatabase({ dataDir: dir });
+      const check = await openDatabase({ dataDir: dir });
       expect(
         (await check.db.selectFrom('users').select('roles').where('id', '=', 'u1').executeTakeFirstOrThrow())
           .roles,

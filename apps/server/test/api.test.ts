@@ -395,10 +395,10 @@ describe('malformed requests', () => {
     expect(ApiErrorBody.parse(json(response))).toMatchObject({ errorType: 'message', code: 'bad_request' });
   });
 
-  it('answers an empty JSON body with 400', async () => {
+  it('reads an empty JSON body as no body: a route that needs one answers 400 validation_failed', async () => {
     const response = await post('');
     expect(response.statusCode).toBe(400);
-    expect(ApiErrorBody.parse(json(response)).code).toBe('bad_request');
+    expect(ApiErrorBody.parse(json(response)).code).toBe('validation_failed');
   });
 
   it('answers a body of the wrong shape with 400 validation_failed naming the field', async () => {

@@ -18,7 +18,7 @@ export interface TestDatabase extends DatabaseHandle {
 
 export async function createTestDatabase(dataDir = '/tmp'): Promise<TestDatabase> {
   if (!testDatabaseUrl) {
-    const handle = openDatabase({ dataDir, sqliteFile: ':memory:' });
+    const handle = await openDatabase({ dataDir, sqliteFile: ':memory:' });
     await migrateToLatest(handle.db);
     return { ...handle, options: { dataDir, sqliteFile: ':memory:' } };
   }
@@ -27,7 +27,7 @@ export async function createTestDatabase(dataDir = '/tmp'): Promise<TestDatabase
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
-  const handle = openDatabase({ databaseUrl: testDatabaseUrl, pgSchema: schema, dataDir });
+  const handle = await openDatabase({ databaseUrl: testDatabaseUrl, pgSchema: schema, dataDir });
   await migrateToLatest(handle.db, { schema });
   return {
     ...handle,

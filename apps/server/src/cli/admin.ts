@@ -57,7 +57,7 @@ export async function runAdminCommand(
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   try {
     await migrateToLatest(database.db);
     process.exitCode = await runAdminCommand(process.argv.slice(2), database.db, (line) => console.log(line));

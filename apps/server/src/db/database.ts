@@ -1,8 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
-import pg from 'pg';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 
@@ -14,10 +12,6 @@ export interface DatabaseHandle {
   destroy(): Promise<void>;
 }
 
-// int8 (bigint) and numeric come back as strings by default; our values fit in a double.
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number.parseFloat(v));
-
 export interface DatabaseOptions {
   /** postgres://… selects PostgreSQL; absent selects SQLite in `dataDir`. */
   databaseUrl?: string | undefined;
@@ -28,8 +22,13 @@ export interface DatabaseOptions {
   sqliteFile?: string;
 }
 
-export function openDatabase(options: DatabaseOptions): DatabaseHandle {
+/** Opens the configured database. Only its driver is loaded (a SQLite process never loads pg, and back). */
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
+    const { default: pg } = await import('pg');
+    // int8 (bigint) and numeric come back as strings by default; our values fit in a double.
+    pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+    pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number.parseFloat(v));
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 10,
@@ -44,6 +43,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     mkdirSync(options.dataDir, { recursive: true });
     target = path.join(options.dataDir, file);
   }
+  const { default: SQLite } = await import('better-sqlite3');
   const sqlite = new SQLite(target);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
@@ -60,11 +60,20 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  * keeps Kysely's bookkeeping tables in that schema: without it Kysely looks for them in every schema
  * and, while other schemas of the same database migrate at the same time, finds theirs.
  */
-export async function migrateToLatest(db: Kysely<Database>, options: { schema?: string } = {}): Promise<void> {
-  const migrator = new Migrator({ db, provider, ...(options.schema ? { migrationTableSchema: options.schema } : {}) });
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  options: { schema?: string } = {},
+): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider,
+    ...(options.schema ? { migrationTableSchema: options.schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${String(error)}`, { cause: error });
+    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${String(error)}`, {
+      cause: error,
+    });
   }
 }

@@ -1,6 +1,11 @@
 import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { AppError } from '../errors.ts';
 
 /**
@@ -10,6 +15,12 @@ import { AppError } from '../errors.ts';
 export const rateLimitBuckets = {
   register_challenge_tokens: { points: 10, durationMs: 10 * 60_000 },
   register_complete: { points: 10, durationMs: 10 * 60_000 },
+  /**
+   * Registrations without a captcha token where the family's clients cannot solve our captcha
+   * (decision 015): per IP, and (key `instance`) for every address together. Solved captchas skip both.
+   */
+  register_without_captcha: { points: 3, durationMs: 60 * 60_000 },
+  register_without_captcha_instance: { points: 30, durationMs: 60 * 60_000 },
   login_challenge_tokens: { points: 20, durationMs: 10 * 60_000 },
   login_complete: { points: 20, durationMs: 10 * 60_000 },
   captcha_challenge: { points: 30, durationMs: 10 * 60_000 },
@@ -55,16 +66,26 @@ export class RateLimitedError extends AppError {
  * instance runs several processes. A Redis outage falls back to per-process counters rather than
  * failing every sign-in.
  */
-export function createRateLimits(options: { redis?: Redis; prefix: string; overrides?: RateLimitOverrides }): RateLimits {
+export function createRateLimits(options: {
+  redis?: Redis;
+  prefix: string;
+  overrides?: RateLimitOverrides;
+}): RateLimits {
   const { redis, prefix, overrides } = options;
   const limiters = new Map<RateLimitBucket, RateLimiterAbstract>();
   const limiterFor = (bucket: RateLimitBucket) => {
     let limiter = limiters.get(bucket);
     if (!limiter) {
       const rule = (overrides && overrides[bucket]) || rateLimitBuckets[bucket];
-      const common = { points: rule.points, duration: Math.max(1, Math.ceil(rule.durationMs / 1000)), keyPrefix: `${prefix}rl:${bucket}` };
+      const common = {
+        points: rule.points,
+        duration: Math.max(1, Math.ceil(rule.durationMs / 1000)),
+        keyPrefix: `${prefix}rl:${bucket}`,
+      };
       const memory = new RateLimiterMemory(common);
-      limiter = redis ? new RateLimiterRedis({ ...common, storeClient: redis, insuranceLimiter: memory }) : memory;
+      limiter = redis
+        ? new RateLimiterRedis({ ...common, storeClient: redis, insuranceLimiter: memory })
+        : memory;
       limiters.set(bucket, limiter);
     }
     return limiter;
@@ -76,7 +97,8 @@ export function createRateLimits(options: { redis?: Redis; prefix: string; overr
       try {
         await limiterFor(bucket).consume(key, points);
       } catch (error) {
-        if (error instanceof RateLimiterRes) throw new RateLimitedError(Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
+        if (error instanceof RateLimiterRes)
+          throw new RateLimitedError(Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
         throw error;
       }
     },
@@ -84,7 +106,13 @@ export function createRateLimits(options: { redis?: Redis; prefix: string; overr
 }
 
 /** For routes: counts, and on refusal adds Retry-After to the 429. */
-export async function limit(limits: RateLimits, reply: FastifyReply, bucket: RateLimitBucket, key: string, points = 1): Promise<void> {
+export async function limit(
+  limits: RateLimits,
+  reply: FastifyReply,
+  bucket: RateLimitBucket,
+  key: string,
+  points = 1,
+): Promise<void> {
   try {
     await limits.consume(bucket, key, points);
   } catch (error) {

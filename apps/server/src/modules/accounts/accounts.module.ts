@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { requireSession } from '../../plugins/auth.ts';
@@ -12,13 +12,23 @@ import { registerBookmarkRoutes } from '../bookmarks/bookmarks.routes.ts';
 import { BookmarksService } from '../bookmarks/bookmarks.service.ts';
 import { CaptchaSolutionsRepository } from '../captcha/captcha.repository.ts';
 import { CustomersRepository } from '../customers/customers.repository.ts';
-import { registerCustomerPublicRoutes, registerCustomerRoutes, selectProfileLibrary } from '../customers/customers.routes.ts';
+import {
+  registerCustomerPublicRoutes,
+  registerCustomerRoutes,
+  selectProfileLibrary,
+} from '../customers/customers.routes.ts';
 import { CustomersService } from '../customers/customers.service.ts';
 import { PasswordHasher, type ScryptCost } from '../customers/password-hasher.ts';
 import { normaliseEmail } from '../customers/roles.ts';
 import { MembershipRepository } from '../membership/membership.repository.ts';
+import { protocolClientsCanSolveCaptcha } from '../captcha/captcha-policy.ts';
 import { registerCaptchaRoutes } from '../captcha/captcha.routes.ts';
-import { AltchaCaptcha, NoCaptcha, SiteverifyCaptcha, type CaptchaVerifier } from '../captcha/captcha.service.ts';
+import {
+  AltchaCaptcha,
+  NoCaptcha,
+  SiteverifyCaptcha,
+  type CaptchaVerifier,
+} from '../captcha/captcha.service.ts';
 import { InstanceSecretsRepository } from '../instance/instance-secrets.repository.ts';
 import { scheduleCleanup } from '../maintenance/cleanup.job.ts';
 import { registerMetaRoutes } from '../meta/meta.routes.ts';
@@ -64,20 +74,32 @@ export interface AccountsContext {
   overrides?: AccountsOverrides | undefined;
 }
 
-async function captchaFor(ctx: AccountsContext, solutions: CaptchaSolutionsRepository, nowMs: () => number): Promise<CaptchaVerifier> {
+async function captchaFor(
+  ctx: AccountsContext,
+  solutions: CaptchaSolutionsRepository,
+  nowMs: () => number,
+): Promise<CaptchaVerifier> {
   const { config } = ctx;
   switch (config.CAPTCHA_PROVIDER) {
     case 'none':
       return new NoCaptcha();
     case 'altcha': {
       // The operator's secret, else one the instance makes once and shares through the database.
-      const hmacKey = config.CAPTCHA_SECRET ?? (await new InstanceSecretsRepository(ctx.database.db).getOrCreate('altcha_hmac_key', nowMs()));
+      const hmacKey =
+        config.CAPTCHA_SECRET ??
+        (await new InstanceSecretsRepository(ctx.database.db).getOrCreate('altcha_hmac_key', nowMs()));
       return new AltchaCaptcha({ hmacKey, maxNumber: config.ALTCHA_MAX_NUMBER, solutions, now: nowMs });
     }
     case 'turnstile':
     case 'recaptcha':
-      if (!config.CAPTCHA_SECRET) throw new Error(`CAPTCHA_PROVIDER=${config.CAPTCHA_PROVIDER} needs CAPTCHA_SECRET (the siteverify secret key)`);
-      return new SiteverifyCaptcha(config.CAPTCHA_PROVIDER, { secret: config.CAPTCHA_SECRET, fetch: ctx.fetch ?? fetch });
+      if (!config.CAPTCHA_SECRET)
+        throw new Error(
+          `CAPTCHA_PROVIDER=${config.CAPTCHA_PROVIDER} needs CAPTCHA_SECRET (the siteverify secret key)`,
+        );
+      return new SiteverifyCaptcha(config.CAPTCHA_PROVIDER, {
+        secret: config.CAPTCHA_SECRET,
+        fetch: ctx.fetch ?? fetch,
+      });
   }
 }
 
@@ -86,14 +108,27 @@ async function captchaFor(ctx: AccountsContext, solutions: CaptchaSolutionsRepos
  * settings, /meta, metrics, captcha, rate limits and cleanup, wired onto `server`; and (issue 6) email
  * accounts with household profiles, whose libraries the sync routes select with X-Profile-Id.
  */
-export async function registerAccountsAndSync(server: FastifyInstance, ctx: AccountsContext): Promise<AccountsHandle> {
+export async function registerAccountsAndSync(
+  server: FastifyInstance,
+  ctx: AccountsContext,
+): Promise<AccountsHandle> {
   const { config, database } = ctx;
   const db = database.db;
   const now = () => ctx.now().getTime();
 
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableAutoPipelining: true }) : undefined;
+  // ioredis is loaded only when configured: a single process never needs it in memory.
+  const redis = config.REDIS_URL
+    ? new (await import('ioredis')).Redis(config.REDIS_URL, {
+        maxRetriesPerRequest: 2,
+        enableAutoPipelining: true,
+      })
+    : undefined;
   redis?.on('error', (error) => server.log.warn({ err: error }, 'redis error'));
-  const limits = createRateLimits({ redis, prefix: config.REDIS_PREFIX, overrides: ctx.overrides?.rateLimits });
+  const limits = createRateLimits({
+    redis,
+    prefix: config.REDIS_PREFIX,
+    overrides: ctx.overrides?.rateLimits,
+  });
 
   const users = new UsersRepository(db, database.dialect);
   const sessions = new SessionsRepository(db);
@@ -110,6 +145,7 @@ export async function registerAccountsAndSync(server: FastifyInstance, ctx: Acco
     sessions,
     challenges,
     captcha,
+    captchaOptional: !protocolClientsCanSolveCaptcha(captcha.provider, config.CAPTCHA_SITE_KEY),
     now,
     sessionTtlMs: config.SESSION_TTL_DAYS * 24 * 60 * 60_000,
   });

@@ -8,7 +8,13 @@ import type { AuthService } from './auth.service.ts';
 export function registerAuthRoutes(app: FastifyInstance, auth: AuthService, limits: RateLimits): void {
   contractRoute(app, e.registerStart, async ({ body }, request, reply) => {
     await limit(limits, reply, 'register_challenge_tokens', request.ip);
-    return auth.startRegistration(body?.captchaToken, request.ip);
+    // An empty string is no token. Without one, clients that cannot solve our captcha get a tighter budget.
+    const captchaToken = body?.captchaToken || undefined;
+    if (!captchaToken && auth.registrationWithoutCaptcha === 'limited') {
+      await limit(limits, reply, 'register_without_captcha', request.ip);
+      await limit(limits, reply, 'register_without_captcha_instance', 'instance');
+    }
+    return auth.startRegistration(captchaToken, request.ip);
   });
   contractRoute(app, e.registerComplete, async ({ body }, request, reply) => {
     await limit(limits, reply, 'register_complete', request.ip);

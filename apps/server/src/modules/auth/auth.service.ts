@@ -22,6 +22,11 @@ export interface AuthServiceOptions {
   sessions: SessionsRepository;
   challenges: ChallengesRepository;
   captcha: CaptchaVerifier;
+  /**
+   * The family's clients cannot solve this captcha (decision 015): registration may start without a
+   * token (the route applies the tighter rate limits first); a token that is sent is still checked.
+   */
+  captchaOptional?: boolean;
   now: () => number;
   sessionTtlMs: number;
   /** Called once per new account (the user-count metric). */
@@ -44,13 +49,32 @@ export const newUserId = () => randomBytes(9).toString('base64url');
 export class AuthService implements SessionAuthenticator {
   constructor(private readonly o: AuthServiceOptions) {}
 
-  async startRegistration(captchaToken: string | undefined, remoteIp: string): Promise<{ challenge: string }> {
-    await this.o.captcha.verify(captchaToken, remoteIp);
+  /**
+   * What `register/start` without a captcha token meets: `refused` by the captcha, `limited` (allowed
+   * under tighter rate limits, decision 015), or `free` on an instance without captcha.
+   */
+  get registrationWithoutCaptcha(): 'refused' | 'limited' | 'free' {
+    if (this.o.captcha.provider === 'none') return 'free';
+    return this.o.captchaOptional ? 'limited' : 'refused';
+  }
+
+  async startRegistration(
+    captchaToken: string | undefined,
+    remoteIp: string,
+  ): Promise<{ challenge: string }> {
+    if (captchaToken || this.registrationWithoutCaptcha === 'refused')
+      await this.o.captcha.verify(captchaToken, remoteIp);
     return { challenge: await this.issueChallenge('registration', null) };
   }
 
   async completeRegistration(
-    input: { publicKey: string; challenge: ChallengeSolution; namespace: string; device: string; profile: UserProfile },
+    input: {
+      publicKey: string;
+      challenge: ChallengeSolution;
+      namespace: string;
+      device: string;
+      profile: UserProfile;
+    },
     userAgent: string,
   ): Promise<AuthResponse> {
     const publicKey = await this.useChallenge('registration', input.publicKey, input.challenge);
@@ -62,7 +86,11 @@ export class AuthService implements SessionAuthenticator {
       email: null,
       password_hash: null,
       roles: '[]',
-      profile: JSON.stringify({ colorA: input.profile.colorA, colorB: input.profile.colorB, icon: input.profile.icon }),
+      profile: JSON.stringify({
+        colorA: input.profile.colorA,
+        colorB: input.profile.colorB,
+        icon: input.profile.icon,
+      }),
       created_at: now,
       last_logged_in: now,
       fullname: null,
@@ -84,7 +112,10 @@ export class AuthService implements SessionAuthenticator {
     return { challenge: await this.issueChallenge('login', publicKey) };
   }
 
-  async completeLogin(input: { publicKey: string; challenge: ChallengeSolution; device: string }, userAgent: string): Promise<AuthResponse> {
+  async completeLogin(
+    input: { publicKey: string; challenge: ChallengeSolution; device: string },
+    userAgent: string,
+  ): Promise<AuthResponse> {
     const publicKey = await this.useChallenge('login', input.publicKey, input.challenge);
     const user = await this.o.users.findByPublicKey(publicKey);
     if (!user) throw new AppError(401, 'user_not_found', 'User cannot be found');
@@ -100,7 +131,11 @@ export class AuthService implements SessionAuthenticator {
    * A new session for a user who proved who they are some other way (email and password): the same
    * opaque bearer tokens as passphrase sign-ins, so every signed-in route treats both alike.
    */
-  async signIn(userId: string, device: string, userAgent: string): Promise<{ session: SessionRow; token: string; at: number }> {
+  async signIn(
+    userId: string,
+    device: string,
+    userAgent: string,
+  ): Promise<{ session: SessionRow; token: string; at: number }> {
     const now = this.o.now();
     const result = await this.o.db.transaction().execute(async (trx) => {
       await this.o.users.setLastLoggedIn(userId, now, trx);
@@ -122,7 +157,13 @@ export class AuthService implements SessionAuthenticator {
   private async issueChallenge(flow: 'registration' | 'login', publicKey: string | null): Promise<string> {
     const now = this.o.now();
     const code = randomUUID();
-    await this.o.challenges.insert({ code, flow, public_key: publicKey, created_at: now, expires_at: now + CHALLENGE_TTL_MS });
+    await this.o.challenges.insert({
+      code,
+      flow,
+      public_key: publicKey,
+      created_at: now,
+      expires_at: now + CHALLENGE_TTL_MS,
+    });
     return code;
   }
 
@@ -130,10 +171,15 @@ export class AuthService implements SessionAuthenticator {
    * Single use (consumed atomically before anything else), bound to its flow and, for logins, to the
    * key that asked for it; then the signature over the code's exact bytes. Returns the canonical key.
    */
-  private async useChallenge(flow: 'registration' | 'login', publicKeyText: string, solution: ChallengeSolution): Promise<string> {
+  private async useChallenge(
+    flow: 'registration' | 'login',
+    publicKeyText: string,
+    solution: ChallengeSolution,
+  ): Promise<string> {
     const challenge = await this.o.challenges.consume(solution.code);
     if (!challenge || challenge.flow !== flow) throw challengeInvalid();
-    if (challenge.expires_at <= this.o.now()) throw new AppError(401, 'challenge_expired', 'Challenge Code Expired');
+    if (challenge.expires_at <= this.o.now())
+      throw new AppError(401, 'challenge_expired', 'Challenge Code Expired');
     const publicKey = canonicalPublicKey(publicKeyText);
     if (challenge.public_key !== null && challenge.public_key !== publicKey) throw challengeInvalid();
     if (!publicKey || !verifyChallengeSignature(publicKey, challenge.code, solution.signature)) {

@@ -31,4 +31,15 @@ describe('passphrase crypto', () => {
     flipped[10] = flipped[10]! ^ 1;
     expect(verifyChallengeSignature(keys.publicKey, code, flipped.toString('base64url'))).toBe(false);
   });
+
+  it('refuses a malleated signature (S + L): RFC 8032 requires S below the group order', () => {
+    const L = 2n ** 252n + 27742317777372353535851937790883648493n;
+    const sig = Buffer.from(keys.sign(code), 'base64url');
+    const s = sig.subarray(32).reduceRight((acc, byte) => (acc << 8n) | BigInt(byte), 0n) + L;
+    const malleated = Buffer.concat([
+      sig.subarray(0, 32),
+      Buffer.from(Array.from({ length: 32 }, (_, i) => Number((s >> BigInt(8 * i)) & 0xffn))),
+    ]);
+    expect(verifyChallengeSignature(keys.publicKey, code, malleated.toString('base64url'))).toBe(false);
+  });
 });

@@ -1,4 +1,4 @@
-import { ed25519 } from '@noble/curves/ed25519.js';
+import { createPublicKey, verify } from 'node:crypto';
 
 /*
  * The server side of the passphrase protocol: clients derive an Ed25519 key from their passphrase and
@@ -26,13 +26,21 @@ export function canonicalPublicKey(text: string): string | null {
   return bytes ? toBase64Url(bytes) : null;
 }
 
-/** RFC 8032 verification (no ZIP-215 leniency) of `signature` over the UTF-8 bytes of `message`. */
+/** DER prefix of an Ed25519 SubjectPublicKeyInfo (RFC 8410): the 32 key bytes follow it. */
+const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/** RFC 8032 verification (OpenSSL's, strict: no ZIP-215 leniency) of `signature` over the UTF-8 bytes of `message`. */
 export function verifyChallengeSignature(publicKey: string, message: string, signature: string): boolean {
   const key = decodeBase64Url(publicKey, 32);
   const sig = decodeBase64Url(signature, 64);
   if (!key || !sig) return false;
   try {
-    return ed25519.verify(sig, new TextEncoder().encode(message), key, { zip215: false });
+    const publicKeyObject = createPublicKey({
+      key: Buffer.concat([ED25519_SPKI_PREFIX, key]),
+      format: 'der',
+      type: 'spki',
+    });
+    return verify(null, Buffer.from(message, 'utf8'), publicKeyObject, sig);
   } catch {
     return false;
   }

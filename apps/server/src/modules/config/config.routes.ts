@@ -3,5 +3,9 @@ import { configEndpoints, type RuntimeConfig } from '@marquee/contract';
 import { contractRoute } from '../../plugins/contract-route.ts';
 
 export function registerConfigRoutes(app: FastifyInstance, getRuntimeConfig: () => RuntimeConfig): void {
-  contractRoute(app, configEndpoints.runtimeConfig, async () => getRuntimeConfig());
+  // Revalidated on every use (the ETag makes that a 304 while the configuration is unchanged).
+  contractRoute(app, configEndpoints.runtimeConfig, async (_input, _request, reply) => {
+    reply.header('cache-control', 'no-cache');
+    return getRuntimeConfig();
+  });
 }

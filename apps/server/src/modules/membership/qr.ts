@@ -1,5 +1,3 @@
-import QRCode from 'qrcode';
-
 /** URI schemes wallets understand for a plain address plus amount (BIP-21 and its relatives). */
 const schemes: Record<string, { scheme: string; amountParam: string }> = {
   BTC: { scheme: 'bitcoin', amountParam: 'amount' },
@@ -24,6 +22,8 @@ export function paymentUri(
 }
 
 /** A PNG QR code as a data URL, made here (no image service is contacted). */
-export function qrDataUrl(text: string): Promise<string> {
+export async function qrDataUrl(text: string): Promise<string> {
+  // Loaded on the first payment, not at start: most processes never draw a QR code.
+  const { default: QRCode } = await import('qrcode');
   return QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, width: 320 });
 }

@@ -1,5 +1,3 @@
-import { jwtVerify, SignJWT } from 'jose';
-
 /** Where the signing key lives: the instance's secrets, shared by every process of the instance. */
 export interface SecretStore {
   getOrCreate(name: string, now: number): Promise<string>;
@@ -29,6 +27,8 @@ export class ScrapeTokens {
   }
 
   async issue(): Promise<string> {
+    // jose is loaded with the first token: only instances with SCRAPE_REQUIRES_CAPTCHA issue any.
+    const { SignJWT } = await import('jose');
     const now = Math.floor(this.o.now() / 1000);
     return new SignJWT({})
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -40,6 +40,7 @@ export class ScrapeTokens {
 
   async isValid(token: string): Promise<boolean> {
     const key = await this.signingKey();
+    const { jwtVerify } = await import('jose');
     try {
       await jwtVerify(token, key, {
         audience: AUDIENCE,

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { CaptchaSolutionsRepository } from '../captcha/captcha.repository.ts';
 import { AltchaCaptcha, SiteverifyCaptcha } from '../captcha/captcha.service.ts';
+import { SAMPLES_DIR } from '../../paths.ts';
 import { InstanceSecretsRepository } from '../instance/instance-secrets.repository.ts';
 import { LibraryIndexer } from './library-index.ts';
 import { LinksFile } from './links-file.ts';
@@ -12,9 +12,6 @@ import { ScrapeTokens } from './scrape-token.ts';
 import { registerSourcesRoutes } from './sources.routes.ts';
 import { SourcesService, type HumanCheck, type PlaybackAccess } from './sources.service.ts';
 import { TakedownList } from './takedown.ts';
-
-/** The committed sample media (scripts/make-samples.sh writes it). */
-export const SAMPLES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../assets/samples');
 
 /** A library index older than this is rebuilt on the next scrape (new files show up within a minute). */
 const LIBRARY_MAX_AGE_MS = 60_000;
@@ -48,13 +45,26 @@ async function humanCheckFor(ctx: SourcesContext): Promise<HumanCheck> {
     case 'none':
       throw new Error('SCRAPE_REQUIRES_CAPTCHA=true needs a CAPTCHA_PROVIDER other than none');
     case 'altcha': {
-      const hmacKey = config.CAPTCHA_SECRET ?? (await new InstanceSecretsRepository(ctx.database.db).getOrCreate('altcha_hmac_key', nowMs()));
-      return new AltchaCaptcha({ hmacKey, maxNumber: config.ALTCHA_MAX_NUMBER, solutions: new CaptchaSolutionsRepository(ctx.database.db), now: nowMs });
+      const hmacKey =
+        config.CAPTCHA_SECRET ??
+        (await new InstanceSecretsRepository(ctx.database.db).getOrCreate('altcha_hmac_key', nowMs()));
+      return new AltchaCaptcha({
+        hmacKey,
+        maxNumber: config.ALTCHA_MAX_NUMBER,
+        solutions: new CaptchaSolutionsRepository(ctx.database.db),
+        now: nowMs,
+      });
     }
     case 'turnstile':
     case 'recaptcha':
-      if (!config.CAPTCHA_SECRET) throw new Error(`CAPTCHA_PROVIDER=${config.CAPTCHA_PROVIDER} needs CAPTCHA_SECRET (the siteverify secret key)`);
-      return new SiteverifyCaptcha(config.CAPTCHA_PROVIDER, { secret: config.CAPTCHA_SECRET, fetch: ctx.fetch ?? fetch });
+      if (!config.CAPTCHA_SECRET)
+        throw new Error(
+          `CAPTCHA_PROVIDER=${config.CAPTCHA_PROVIDER} needs CAPTCHA_SECRET (the siteverify secret key)`,
+        );
+      return new SiteverifyCaptcha(config.CAPTCHA_PROVIDER, {
+        secret: config.CAPTCHA_SECRET,
+        fetch: ctx.fetch ?? fetch,
+      });
   }
 }
 
@@ -65,21 +75,35 @@ export async function registerSources(server: FastifyInstance, ctx: SourcesConte
   const scrapeGate = config.SCRAPE_REQUIRES_CAPTCHA
     ? {
         humanCheck: ctx.overrides?.humanCheck ?? (await humanCheckFor(ctx)),
-        tokens: new ScrapeTokens({ secrets: new InstanceSecretsRepository(ctx.database.db), ttlSeconds: SCRAPE_TOKEN_TTL_SECONDS, now: nowMs }),
+        tokens: new ScrapeTokens({
+          secrets: new InstanceSecretsRepository(ctx.database.db),
+          ttlSeconds: SCRAPE_TOKEN_TTL_SECONDS,
+          now: nowMs,
+        }),
       }
     : undefined;
   const links = config.LINKS_FILE ? new LinksFile(path.resolve(config.LINKS_FILE)) : undefined;
   if (links) {
     // Tell the operator at start-up, not at the first scrape, when their file is broken.
-    await links.entries().catch((error: unknown) => server.log.warn({ err: error }, 'LINKS_FILE cannot be used yet'));
+    await links
+      .entries()
+      .catch((error: unknown) => server.log.warn({ err: error }, 'LINKS_FILE cannot be used yet'));
   }
   const service = new SourcesService({
     samplesDir: ctx.overrides?.samplesDir ?? SAMPLES_DIR,
     ...(config.MEDIA_LIBRARY_DIR
-      ? { library: new LibraryIndexer(path.resolve(config.MEDIA_LIBRARY_DIR), { maxAgeMs: LIBRARY_MAX_AGE_MS, now: nowMs }) }
+      ? {
+          library: new LibraryIndexer(path.resolve(config.MEDIA_LIBRARY_DIR), {
+            maxAgeMs: LIBRARY_MAX_AGE_MS,
+            now: nowMs,
+          }),
+        }
       : {}),
     ...(links ? { links } : {}),
-    takedown: new TakedownList(config.TAKEDOWN_IDS, config.TAKEDOWN_FILE ? path.resolve(config.TAKEDOWN_FILE) : undefined),
+    takedown: new TakedownList(
+      config.TAKEDOWN_IDS,
+      config.TAKEDOWN_FILE ? path.resolve(config.TAKEDOWN_FILE) : undefined,
+    ),
     sourceOrder: config.SOURCE_ORDER,
     disabledSources: config.DISABLED_SOURCES,
     fetch: ctx.fetch ?? fetch,

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -44,10 +44,12 @@ function tokenOf(request: FastifyRequest, query: { token?: string | undefined })
   return query.token ?? (typeof header === 'string' && header ? header : undefined);
 }
 
-/** CORS for the scrape API: the family's clients on other origins read it (and the X-Token header). */
-function streamHeaders(reply: FastifyReply, freshToken: string | undefined): Record<string, string> {
+/**
+ * The family's clients on other origins read the stream and its X-Token header. CORS itself (allowed
+ * origins, preflights) is plugins/cors.ts's (CORS_ORIGINS); its headers are on the reply already.
+ */
+function streamHeaders(freshToken: string | undefined): Record<string, string> {
   const headers: Record<string, string> = { 'access-control-expose-headers': 'X-Token' };
-  if (!reply.hasHeader('access-control-allow-origin')) headers['access-control-allow-origin'] = '*';
   if (freshToken) headers['x-token'] = freshToken;
   return headers;
 }
@@ -55,12 +57,16 @@ function streamHeaders(reply: FastifyReply, freshToken: string | undefined): Rec
 /** Error event data: the family's clients recognise NotFoundError by name; never a stack trace. */
 function errorEventData(error: unknown) {
   const info = describeError(error);
-  return { ...info, code: error instanceof NotFoundError ? ('media_not_found' as const) : ('scrape_failed' as const) };
+  return {
+    ...info,
+    code: error instanceof NotFoundError ? ('media_not_found' as const) : ('scrape_failed' as const),
+  };
 }
 
 export function registerSourcesRoutes(app: FastifyInstance, service: SourcesService): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const streamDescription = 'Answers text/event-stream; see the contract (packages/contract/src/sources.ts) for events.';
+  const streamDescription =
+    'Answers text/event-stream; see the contract (packages/contract/src/sources.ts) for events.';
 
   typed.get(
     e.scrape.path,
@@ -70,10 +76,13 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
       await service.assertAvailable(media);
       await service.assertPlayable(playbackTokenOf(request), media);
       const { freshToken } = await service.authorize(tokenOf(request, request.query), request.ip);
-      const stream = new EventStream(request, reply, scrapeAllEvents, streamHeaders(reply, freshToken));
+      const stream = new EventStream(request, reply, scrapeAllEvents, streamHeaders(freshToken));
       if (freshToken) stream.send('token', freshToken);
       try {
-        const sourceOrder = request.query.sourceOrder?.split(',').map((s) => s.trim()).filter(Boolean);
+        const sourceOrder = request.query.sourceOrder
+          ?.split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
         const output = await service.scrapeAll(media, {
           origin: originOf(request),
           signal: stream.signal,
@@ -96,14 +105,20 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
 
   typed.get(
     e.scrapeSource.path,
-    { schema: { summary: e.scrapeSource.summary, description: streamDescription, querystring: ScrapeSourceQuery } },
+    {
+      schema: {
+        summary: e.scrapeSource.summary,
+        description: streamDescription,
+        querystring: ScrapeSourceQuery,
+      },
+    },
     async (request, reply) => {
       const media = scrapeMediaOf(request.query);
       if (!service.hasSource(request.query.id)) throw notFoundProvider('source', request.query.id);
       await service.assertAvailable(media);
       await service.assertPlayable(playbackTokenOf(request), media);
       const { freshToken } = await service.authorize(tokenOf(request, request.query), request.ip);
-      const stream = new EventStream(request, reply, scrapeSourceEvents, streamHeaders(reply, freshToken));
+      const stream = new EventStream(request, reply, scrapeSourceEvents, streamHeaders(freshToken));
       if (freshToken) stream.send('token', freshToken);
       try {
         const output = await service.scrapeSource(request.query.id, media, {
@@ -120,11 +135,17 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
 
   typed.get(
     e.scrapeEmbed.path,
-    { schema: { summary: e.scrapeEmbed.summary, description: streamDescription, querystring: ScrapeEmbedQuery } },
+    {
+      schema: {
+        summary: e.scrapeEmbed.summary,
+        description: streamDescription,
+        querystring: ScrapeEmbedQuery,
+      },
+    },
     async (request, reply) => {
       if (!service.hasEmbed(request.query.id)) throw notFoundProvider('embed', request.query.id);
       const { freshToken } = await service.authorize(tokenOf(request, request.query), request.ip);
-      const stream = new EventStream(request, reply, scrapeEmbedEvents, streamHeaders(reply, freshToken));
+      const stream = new EventStream(request, reply, scrapeEmbedEvents, streamHeaders(freshToken));
       if (freshToken) stream.send('token', freshToken);
       try {
         const output = await service.scrapeEmbed(request.query.id, request.query.url, {
@@ -139,27 +160,17 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
     },
   );
 
-  // Preflight for cross-origin clients that send the X-Token header.
-  for (const url of [e.scrape.path, e.scrapeSource.path, e.scrapeEmbed.path]) {
-    app.options(url, { schema: { hide: true } }, async (_request, reply) =>
-      reply
-        .status(204)
-        .header('access-control-allow-origin', reply.getHeader('access-control-allow-origin') ?? '*')
-        .header('access-control-allow-methods', 'GET, OPTIONS')
-        .header('access-control-allow-headers', 'X-Token')
-        .header('access-control-max-age', '600')
-        .send(),
-    );
-  }
-
-  contractRoute(app, e.providerMetadata, async (_input, _request, reply) => {
-    if (!reply.hasHeader('access-control-allow-origin')) reply.header('access-control-allow-origin', '*');
-    return service.metadata();
-  });
+  // Preflights (X-Token) and the CORS headers of these routes: plugins/cors.ts.
+  contractRoute(app, e.providerMetadata, async () => service.metadata());
 
   typed.get(
     `${sourcePaths.sampleAssets}/*`,
-    { schema: { summary: 'Sample media (MP4, HLS, captions) with range requests', params: z.object({ '*': z.string() }) } },
+    {
+      schema: {
+        summary: 'Sample media (MP4, HLS, captions) with range requests',
+        params: z.object({ '*': z.string() }),
+      },
+    },
     async (request, reply) => {
       const { dir, fileName } = service.sampleFile(request.params['*']);
       return sendMediaFile(request, reply, { dir, fileName, cacheControl: 'public, max-age=86400' });

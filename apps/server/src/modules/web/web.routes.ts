@@ -3,27 +3,38 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RuntimeConfig } from '@marquee/contract';
+import type { Config } from '../../config.ts';
+import { contentSecurityPolicy, withInlineScripts } from '../../plugins/delivery.ts';
 
 const CONFIG_MARKER = '<!--marquee-runtime-config-->';
 
-/** Inlines the runtime configuration so the first view needs no extra request. `<` is escaped. */
+/** The inline script that hands the runtime configuration to the app. `<` is escaped. */
+export function runtimeConfigScript(config: RuntimeConfig): string {
+  return `window.__MARQUEE_CONFIG__=${JSON.stringify(config).replace(/</g, '\\u003c')}`;
+}
+
+/** Inlines the runtime configuration so the first view needs no extra request. */
 export function injectRuntimeConfig(html: string, config: RuntimeConfig): string {
-  const json = JSON.stringify(config).replace(/</g, '\\u003c');
-  return html.replace(CONFIG_MARKER, `<script>window.__MARQUEE_CONFIG__=${json}</script>`);
+  return html.replace(CONFIG_MARKER, `<script>${runtimeConfigScript(config)}</script>`);
 }
 
 const wantsHtml = (request: FastifyRequest) =>
   request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
 
+/** Built files whose names carry a content hash: they never change, so browsers keep them for a year. */
+const isHashedAsset = (filePath: string) => filePath.includes(`${path.sep}assets${path.sep}`);
+
 /**
- * Serves the built web app: hashed assets with long caching, and index.html (with the runtime
- * configuration inlined) for every page route, so deep links and reloads work.
+ * Serves the built web app: hashed assets immutable and precompressed (brotli/gzip made at build),
+ * other files and index.html revalidated with ETags, and index.html (with the runtime configuration
+ * inlined and allowed by its hash in the page's CSP) for every page route, so deep links work.
  */
 export async function registerWebRoutes(
   app: FastifyInstance,
-  distDir: string,
+  config: Config,
   getRuntimeConfig: () => RuntimeConfig,
 ): Promise<void> {
+  const distDir = config.webDistDir;
   const indexFile = path.join(distDir, 'index.html');
   const hasBuild = existsSync(indexFile);
   if (hasBuild) {
@@ -31,20 +42,29 @@ export async function registerWebRoutes(
       root: distDir,
       index: false,
       wildcard: true,
+      preCompressed: true,
+      cacheControl: false,
       setHeaders(reply, filePath) {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
+        reply.header(
+          'cache-control',
+          isHashedAsset(filePath) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
   } else {
     app.log.warn({ distDir }, 'web app not built: run `npm run build` (npm start does it) to serve the UI');
   }
   const template = hasBuild ? readFileSync(indexFile, 'utf8') : null;
+  const policy = contentSecurityPolicy(config);
 
-  const sendIndex = (reply: FastifyReply) =>
-    reply
+  const sendIndex = (reply: FastifyReply) => {
+    const runtimeConfig = getRuntimeConfig();
+    return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .send(injectRuntimeConfig(template ?? '', getRuntimeConfig()));
+      .header('content-security-policy', withInlineScripts(policy, [runtimeConfigScript(runtimeConfig)]))
+      .send(injectRuntimeConfig(template ?? '', runtimeConfig));
+  };
 
   if (template) app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
 

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { foldForSearch } from '@marquee/contract';
 import { AppError } from '../../../errors.ts';
+import { CATALOG_DIR } from '../../../paths.ts';
 import type {
   TmdbApi,
   TmdbFindResult,
@@ -65,21 +67,43 @@ export interface CatalogShow {
 }
 
 export const MOVIE_GENRES: TmdbGenreList['genres'] = [
-  { id: 28, name: 'Action' }, { id: 12, name: 'Adventure' }, { id: 16, name: 'Animation' },
-  { id: 35, name: 'Comedy' }, { id: 80, name: 'Crime' }, { id: 99, name: 'Documentary' },
-  { id: 18, name: 'Drama' }, { id: 10751, name: 'Family' }, { id: 14, name: 'Fantasy' },
-  { id: 36, name: 'History' }, { id: 27, name: 'Horror' }, { id: 10402, name: 'Music' },
-  { id: 9648, name: 'Mystery' }, { id: 10749, name: 'Romance' }, { id: 878, name: 'Science Fiction' },
-  { id: 10770, name: 'TV Movie' }, { id: 53, name: 'Thriller' }, { id: 10752, name: 'War' },
+  { id: 28, name: 'Action' },
+  { id: 12, name: 'Adventure' },
+  { id: 16, name: 'Animation' },
+  { id: 35, name: 'Comedy' },
+  { id: 80, name: 'Crime' },
+  { id: 99, name: 'Documentary' },
+  { id: 18, name: 'Drama' },
+  { id: 10751, name: 'Family' },
+  { id: 14, name: 'Fantasy' },
+  { id: 36, name: 'History' },
+  { id: 27, name: 'Horror' },
+  { id: 10402, name: 'Music' },
+  { id: 9648, name: 'Mystery' },
+  { id: 10749, name: 'Romance' },
+  { id: 878, name: 'Science Fiction' },
+  { id: 10770, name: 'TV Movie' },
+  { id: 53, name: 'Thriller' },
+  { id: 10752, name: 'War' },
   { id: 37, name: 'Western' },
 ];
 
 export const TV_GENRES: TmdbGenreList['genres'] = [
-  { id: 10759, name: 'Action & Adventure' }, { id: 16, name: 'Animation' }, { id: 35, name: 'Comedy' },
-  { id: 80, name: 'Crime' }, { id: 99, name: 'Documentary' }, { id: 18, name: 'Drama' },
-  { id: 10751, name: 'Family' }, { id: 10762, name: 'Kids' }, { id: 9648, name: 'Mystery' },
-  { id: 10763, name: 'News' }, { id: 10764, name: 'Reality' }, { id: 10765, name: 'Sci-Fi & Fantasy' },
-  { id: 10766, name: 'Soap' }, { id: 10767, name: 'Talk' }, { id: 10768, name: 'War & Politics' },
+  { id: 10759, name: 'Action & Adventure' },
+  { id: 16, name: 'Animation' },
+  { id: 35, name: 'Comedy' },
+  { id: 80, name: 'Crime' },
+  { id: 99, name: 'Documentary' },
+  { id: 18, name: 'Drama' },
+  { id: 10751, name: 'Family' },
+  { id: 10762, name: 'Kids' },
+  { id: 9648, name: 'Mystery' },
+  { id: 10763, name: 'News' },
+  { id: 10764, name: 'Reality' },
+  { id: 10765, name: 'Sci-Fi & Fantasy' },
+  { id: 10766, name: 'Soap' },
+  { id: 10767, name: 'Talk' },
+  { id: 10768, name: 'War & Politics' },
   { id: 37, name: 'Western' },
 ];
 
@@ -87,7 +111,8 @@ export const TV_GENRES: TmdbGenreList['genres'] = [
  * Season and episode ids of the embedded catalog are derived, not TMDB's own (which the catalog does
  * not ship): stable, unique, and never confused with a show id because they are far larger.
  */
-export const catalogSeasonId = (showId: number, seasonNumber: number) => 1_000_000_000 + showId * 1000 + seasonNumber;
+export const catalogSeasonId = (showId: number, seasonNumber: number) =>
+  1_000_000_000 + showId * 1000 + seasonNumber;
 export const catalogEpisodeId = (showId: number, seasonNumber: number, episodeNumber: number) =>
   catalogSeasonId(showId, seasonNumber) * 1000 + episodeNumber;
 
@@ -110,7 +135,7 @@ function paginate<T>(items: T[], page: number) {
 const notFound = () => new AppError(404, 'media_not_found', "Couldn't find that media");
 
 export function loadCatalogData(): { movies: CatalogMovie[]; shows: CatalogShow[] } {
-  const read = (name: string) => JSON.parse(readFileSync(new URL(`./data/${name}`, import.meta.url), 'utf8')) as unknown;
+  const read = (name: string) => JSON.parse(readFileSync(path.join(CATALOG_DIR, name), 'utf8')) as unknown;
   return { movies: read('movies.json') as CatalogMovie[], shows: read('shows.json') as CatalogShow[] };
 }
 
@@ -138,12 +163,23 @@ export class Catalog implements TmdbApi {
     this.movies = new Map(data.movies.map((m) => [m.id, m]));
     this.shows = new Map(data.shows.map((s) => [s.id, s]));
     this.index = [
-      ...data.movies.map((m) => ({ item: { kind: 'movie' as const, id: m.id, popularity: m.popularity }, title: m.title, alt: m.original_title })),
-      ...data.shows.map((s) => ({ item: { kind: 'tv' as const, id: s.id, popularity: s.popularity }, title: s.name, alt: s.original_name })),
+      ...data.movies.map((m) => ({
+        item: { kind: 'movie' as const, id: m.id, popularity: m.popularity },
+        title: m.title,
+        alt: m.original_title,
+      })),
+      ...data.shows.map((s) => ({
+        item: { kind: 'tv' as const, id: s.id, popularity: s.popularity },
+        title: s.name,
+        alt: s.original_name,
+      })),
     ].map(({ item, title, alt }) => ({
       item,
       folded: `${foldForSearch(title)}|${foldForSearch(alt)}`,
-      words: title.split(/[\s\-:–—]+/).map(foldForSearch).filter(Boolean),
+      words: title
+        .split(/[\s\-:–—]+/)
+        .map(foldForSearch)
+        .filter(Boolean),
     }));
   }
 
@@ -162,8 +198,10 @@ export class Catalog implements TmdbApi {
       if (primary === folded) score = 4;
       else if (primary?.startsWith(folded)) score = 3;
       else if (entry.folded.includes(folded)) score = 2;
-      else if (queryWords.length > 1 && queryWords.every((w) => entry.words.some((t) => t.startsWith(w)))) score = 1;
-      if (score > 0) scored.push({ score, popularity: entry.item.popularity, kind: entry.item.kind, id: entry.item.id });
+      else if (queryWords.length > 1 && queryWords.every((w) => entry.words.some((t) => t.startsWith(w))))
+        score = 1;
+      if (score > 0)
+        scored.push({ score, popularity: entry.item.popularity, kind: entry.item.kind, id: entry.item.id });
     }
     scored.sort((a, b) => b.score - a.score || b.popularity - a.popularity);
     const results = scored.map((hit) =>
@@ -225,7 +263,9 @@ export class Catalog implements TmdbApi {
 
   async find(imdbId: string): Promise<TmdbFindResult> {
     return {
-      movie_results: [...this.movies.values()].filter((m) => m.imdb_id === imdbId).map((m) => this.movieItem(m)),
+      movie_results: [...this.movies.values()]
+        .filter((m) => m.imdb_id === imdbId)
+        .map((m) => this.movieItem(m)),
       tv_results: [...this.shows.values()].filter((s) => s.imdb_id === imdbId).map((s) => this.tvItem(s)),
     };
   }
@@ -238,21 +278,32 @@ export class Catalog implements TmdbApi {
       const from = new Date(this.now().getTime() - NOW_PLAYING_DAYS * DAY_MS).toISOString().slice(0, 10);
       const inCinemas = released.filter((m) => m.release_date >= from).sort(byPopularity);
       // Outside of a busy season there may be few; the most recent releases fill the row.
-      const recent = released.filter((m) => m.release_date < from).sort((a, b) => b.release_date.localeCompare(a.release_date));
+      const recent = released
+        .filter((m) => m.release_date < from)
+        .sort((a, b) => b.release_date.localeCompare(a.release_date));
       items = [...inCinemas, ...recent].slice(0, PAGE_SIZE);
     } else if (list === 'top_rated') {
       items = released.filter((m) => m.vote_count >= 200).sort(byRating);
     } else {
       items = [...this.movies.values()].sort(byPopularity);
     }
-    return paginate(items.map((m) => this.movieItem(m)), 1);
+    return paginate(
+      items.map((m) => this.movieItem(m)),
+      1,
+    );
   }
 
   async tvList(list: Exclude<TmdbListName, 'now_playing'>): Promise<TmdbTvPage> {
     const today = this.today();
     const shows = [...this.shows.values()].filter((s) => s.first_air_date <= today);
-    const items = list === 'top_rated' ? shows.filter((s) => s.vote_count >= 100).sort(byRating) : shows.sort(byPopularity);
-    return paginate(items.map((s) => this.tvItem(s)), 1);
+    const items =
+      list === 'top_rated'
+        ? shows.filter((s) => s.vote_count >= 100).sort(byRating)
+        : shows.sort(byPopularity);
+    return paginate(
+      items.map((s) => this.tvItem(s)),
+      1,
+    );
   }
 
   async genres(kind: TmdbKind): Promise<TmdbGenreList> {
@@ -261,12 +312,18 @@ export class Catalog implements TmdbApi {
 
   async discoverMovies(genreId: number, page: number): Promise<TmdbMoviePage> {
     const items = [...this.movies.values()].filter((m) => m.genre_ids.includes(genreId)).sort(byPopularity);
-    return paginate(items.map((m) => this.movieItem(m)), page);
+    return paginate(
+      items.map((m) => this.movieItem(m)),
+      page,
+    );
   }
 
   async discoverTv(genreId: number, page: number): Promise<TmdbTvPage> {
     const items = [...this.shows.values()].filter((s) => s.genre_ids.includes(genreId)).sort(byPopularity);
-    return paginate(items.map((s) => this.tvItem(s)), page);
+    return paginate(
+      items.map((s) => this.tvItem(s)),
+      page,
+    );
   }
 
   private today() {
@@ -303,5 +360,7 @@ export class Catalog implements TmdbApi {
 }
 
 const byPopularity = (a: { popularity: number }, b: { popularity: number }) => b.popularity - a.popularity;
-const byRating = (a: { vote_average: number; vote_count: number }, b: { vote_average: number; vote_count: number }) =>
-  b.vote_average - a.vote_average || b.vote_count - a.vote_count;
+const byRating = (
+  a: { vote_average: number; vote_count: number },
+  b: { vote_average: number; vote_count: number },
+) => b.vote_average - a.vote_average || b.vote_count - a.vote_count;

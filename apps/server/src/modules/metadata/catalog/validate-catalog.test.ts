@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, it, expect } from 'vitest';
+import { CATALOG_DIR } from '../../../paths.ts';
 
 // Validates the embedded offline catalog (movies.json / shows.json).
 // "Today" for the date-window checks is pinned so the test is deterministic.
@@ -68,11 +70,11 @@ interface Show {
 }
 
 function load<T>(file: string): T {
-  return JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')) as T;
+  return JSON.parse(readFileSync(path.join(CATALOG_DIR, file), 'utf8')) as T;
 }
 
-const movies = load<Movie[]>('./movies.json');
-const shows = load<Show[]>('./shows.json');
+const movies = load<Movie[]>('movies.json');
+const shows = load<Show[]>('shows.json');
 
 function isIsoDate(value: unknown): boolean {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;

@@ -1,0 +1,97 @@
+/**
+ * Cold start and idle memory of the server, the production way and the way it started before the
+ * compiled build, side by side in one run. For each way: time from spawn to the first 200 from /healthz
+ * (median of BENCH_RUNS, default 5), then — on one more start — the resident memory of the server process
+ * once it has been idle long enough for V8 to give back its start-up garbage (sampled every second until
+ * it holds still for 10 s, at most 60 s), and every process left running beside it.
+ * SQLite, the embedded catalog, no Redis. Budgets (plain node): ready ≤ 1 s, idle RSS ≤ 80 MiB.
+ *   node --import tsx bench/server-start.ts
+ */
+import path from 'node:path';
+import {
+  commandOf,
+  descendants,
+  ensureBuilt,
+  median,
+  ROOT,
+  rssMiB,
+  SERVER_ENTRY,
+  startServer,
+} from './support/server.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const READY_BUDGET_MS = 1_000;
+const RSS_BUDGET_MIB = 80;
+const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
+
+const WAYS: { name: string; command: string[] }[] = [
+  { name: 'node apps/server/dist/main.js', command: [process.execPath, SERVER_ENTRY] },
+  { name: 'npm start', command: [...npm, 'start', '--silent'] },
+  // How `npm start` ran the server before the compiled build (the web build step left out).
+  {
+    name: 'before: npm exec tsx src/main.ts',
+    command: [...npm, 'exec', '--', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')],
+  },
+];
+
+/** The process that serves: the deepest descendant running node (npm and sh wrap it). */
+function serverPid(root: number): number {
+  const tree = [root, ...descendants(root)];
+  const nodes = tree.filter(
+    (pid) => /(^|\/)node /.test(`${commandOf(pid)} `) && !/npm(-cli)?\.js|\/npm /.test(commandOf(pid)),
+  );
+  return nodes.at(-1) ?? root;
+}
+
+async function idleMemory(command: string[]) {
+  const server = await startServer({}, command);
+  const root = server.child.pid!;
+  const pid = serverPid(root);
+  const samples: number[] = [];
+  for (let s = 0; s < 60; s++) {
+    await new Promise((r) => setTimeout(r, 1_000));
+    samples.push(rssMiB(pid));
+    const last = samples.slice(-10);
+    if (s >= 15 && Math.max(...last) - Math.min(...last) < 0.5) break;
+  }
+  const others = [root, ...descendants(root)].filter((p) => p !== pid);
+  const result = {
+    atReady: samples[0]!,
+    idle: samples.at(-1)!,
+    others: others.map((p) => ({ command: commandOf(p).slice(0, 60), rss: rssMiB(p) })),
+  };
+  await server.stop();
+  return result;
+}
+
+async function main() {
+  ensureBuilt();
+  console.log(`server start (SQLite, embedded catalog), ${RUNS} cold starts per way\n`);
+  const rows: string[] = [];
+  for (const way of WAYS) {
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const server = await startServer({}, way.command);
+      times.push(server.readyMs);
+      await server.stop();
+    }
+    const memory = await idleMemory(way.command);
+    const beside = memory.others.reduce((sum, o) => sum + o.rss, 0);
+    rows.push(
+      `| ${way.name} | ${Math.round(median(times))} ms (${times.map(Math.round).join(', ')}) | ${memory.atReady.toFixed(0)} MiB | ${memory.idle.toFixed(1)} MiB | ${memory.others.length ? `${memory.others.length}: ${beside.toFixed(0)} MiB (${memory.others.map((o) => o.command.split(' ').slice(0, 3).join(' ')).join('; ')})` : 'none'} |`,
+    );
+    if (way.name.startsWith('node ')) {
+      const ready = median(times);
+      console.log(
+        `plain node: ready ${Math.round(ready)} ms (budget ${READY_BUDGET_MS} ms) ${ready <= READY_BUDGET_MS ? 'within' : 'OVER'}; idle RSS ${memory.idle.toFixed(1)} MiB (budget ${RSS_BUDGET_MIB} MiB) ${memory.idle <= RSS_BUDGET_MIB ? 'within' : 'OVER'}\n`,
+      );
+    }
+  }
+  console.log(
+    '| start | ready (/healthz 200), median (runs) | RSS at ready | idle RSS of the server process | processes beside it |',
+  );
+  console.log('|---|---|---|---|---|');
+  for (const row of rows) console.log(row);
+}
+
+await main();
