@@ -90,6 +90,7 @@ export default defineConfig({
         VARIANT: 'subscription',
         AUTH_METHODS: 'email',
         PAYMENT_GATEWAY: 'simulated',
+        ALLOW_SIMULATED_PAYMENTS: 'true',
         CAPTCHA_PROVIDER: 'none',
         ADMIN_EMAILS: 'admin@marquee.test',
         // The Matrix plays without a membership; every other title needs one.

@@ -86,6 +86,7 @@ describe('loadConfig from the environment', () => {
       AUTH_METHODS: 'passphrase, email',
       CAPTCHA_PROVIDER: 'turnstile',
       CAPTCHA_SITE_KEY: 'site-key',
+      CAPTCHA_SECRET: 'captcha-secret',
       PAYMENT_GATEWAY: 'shkeeper',
       SHKEEPER_URL: 'https://pay.example',
       SHKEEPER_API_KEY: 'key',
@@ -215,6 +216,7 @@ describe('CONFIG_FILE', () => {
         ALLOW_AUTOPLAY: true,
         ADMIN_EMAILS: ['owner@example.org'],
         DMCA_EMAIL: 'dmca@example.org',
+        ALLOW_SIMULATED_PAYMENTS: true,
       }),
     );
     expect(loadConfig({ CONFIG_FILE: file })).toMatchObject({
@@ -231,7 +233,12 @@ describe('CONFIG_FILE', () => {
   it('is overridden by the environment, setting by setting', () => {
     const file = configFile(
       'overlay.json',
-      JSON.stringify({ PORT: 9001, INSTANCE_NAME: 'From the file', VARIANT: 'subscription' }),
+      JSON.stringify({
+        PORT: 9001,
+        INSTANCE_NAME: 'From the file',
+        VARIANT: 'subscription',
+        ALLOW_SIMULATED_PAYMENTS: true,
+      }),
     );
     const config = loadConfig({ CONFIG_FILE: file, INSTANCE_NAME: 'From the environment', PORT: '9002' });
     expect(config).toMatchObject({
@@ -289,10 +296,18 @@ describe('membership settings', () => {
   });
 
   it('reads PLANS as JSON from the environment and as a list from CONFIG_FILE', () => {
-    expect(loadConfig({ PLANS: '[{"id":7,"duration":3,"cost":8.5}]' }).plans).toEqual([{ id: 7, duration: 3, cost: 8.5 }]);
+    expect(loadConfig({ PLANS: '[{"id":7,"duration":3,"cost":8.5}]' }).plans).toEqual([
+      { id: 7, duration: 3, cost: 8.5 },
+    ]);
     const dir = mkdtempSync(path.join(tmpdir(), 'marquee-plans-'));
     const file = path.join(dir, 'config.json');
-    writeFileSync(file, JSON.stringify({ PLANS: [{ id: 1, duration: 6, cost: 12, pref: 'month' }], ADMIN_EMAILS: ['a@example.org'] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        PLANS: [{ id: 1, duration: 6, cost: 12, pref: 'month' }],
+        ADMIN_EMAILS: ['a@example.org'],
+      }),
+    );
     const config = loadConfig({ CONFIG_FILE: file });
     expect(config.plans).toEqual([{ id: 1, duration: 6, cost: 12, pref: 'month' }]);
     expect(config.ADMIN_EMAILS).toEqual(['a@example.org']);
@@ -303,8 +318,108 @@ describe('membership settings', () => {
     expect(() => loadConfig({ PLANS: 'cheap' })).toThrow(ConfigError);
     expect(() => loadConfig({ PLANS: '[]' })).toThrow(/PLANS/);
     expect(() => loadConfig({ PLANS: '[{"id":1,"duration":0,"cost":3}]' })).toThrow(/PLANS/);
-    expect(() => loadConfig({ PLANS: '[{"id":1,"duration":1,"cost":3},{"id":1,"duration":2,"cost":5}]' })).toThrow(/unique/);
+    expect(() =>
+      loadConfig({ PLANS: '[{"id":1,"duration":1,"cost":3},{"id":1,"duration":2,"cost":5}]' }),
+    ).toThrow(/unique/);
     expect(() => loadConfig({ PAYMENT_GATEWAY: 'shkeeper' })).toThrow(/SHKEEPER_URL and SHKEEPER_API_KEY/);
-    expect(loadConfig({ PAYMENT_GATEWAY: 'shkeeper', SHKEEPER_URL: 'http://pay:5000', SHKEEPER_API_KEY: 'k' }).PAYMENT_GATEWAY).toBe('shkeeper');
+    expect(
+      loadConfig({ PAYMENT_GATEWAY: 'shkeeper', SHKEEPER_URL: 'http://pay:5000', SHKEEPER_API_KEY: 'k' })
+        .PAYMENT_GATEWAY,
+    ).toBe('shkeeper');
+  });
+});
+
+describe('configuration that cannot trap an operator', () => {
+  it('names every problem at once, one line each, the combinations included', () => {
+    const error = configError({
+      PORT: 'abc',
+      VARIANT: 'subscription',
+      CAPTCHA_PROVIDER: 'turnstile',
+      PAYMENT_GATEWAY: 'shkeeper',
+      DATABASE_URL: 'mysql://db/marquee',
+      DOWNTIME_START: '2026-12-01T10:00:00Z',
+    });
+    expect(error.problems).toHaveLength(5);
+    expect(error.message).toMatch(/^Invalid configuration \(5 problems\):\n {2}- /);
+    for (const name of [
+      'PORT',
+      'DATABASE_URL',
+      'CAPTCHA_SITE_KEY and CAPTCHA_SECRET',
+      'SHKEEPER_URL and SHKEEPER_API_KEY',
+      'DOWNTIME_END',
+    ]) {
+      expect(error.message).toContain(name);
+    }
+  });
+
+  it('needs the keys of the captcha it is told to use (no crash at the first sign-up)', () => {
+    expect(configError({ CAPTCHA_PROVIDER: 'turnstile' }).message).toContain(
+      'CAPTCHA_PROVIDER=turnstile needs CAPTCHA_SITE_KEY and CAPTCHA_SECRET',
+    );
+    expect(configError({ CAPTCHA_PROVIDER: 'recaptcha', CAPTCHA_SITE_KEY: 'k' }).problems).toEqual([
+      "CAPTCHA_PROVIDER=recaptcha needs CAPTCHA_SECRET (from the provider's console)",
+    ]);
+    expect(
+      loadConfig({ CAPTCHA_PROVIDER: 'recaptcha', CAPTCHA_SITE_KEY: 'k', CAPTCHA_SECRET: 's' })
+        .CAPTCHA_PROVIDER,
+    ).toBe('recaptcha');
+    expect(configError({ CAPTCHA_PROVIDER: 'none', SCRAPE_REQUIRES_CAPTCHA: 'true' }).message).toContain(
+      'SCRAPE_REQUIRES_CAPTCHA',
+    );
+  });
+
+  it('refuses a subscription site on the simulated gateway unless the operator says so', () => {
+    expect(configError({ VARIANT: 'subscription' }).message).toContain('ALLOW_SIMULATED_PAYMENTS=true');
+    expect(configError({ VARIANT: 'subscription', PAYMENT_GATEWAY: 'simulated' }).message).toContain(
+      'PAYMENT_GATEWAY=shkeeper',
+    );
+    expect(loadConfig({ VARIANT: 'subscription', ALLOW_SIMULATED_PAYMENTS: 'true' }).PAYMENT_GATEWAY).toBe(
+      'simulated',
+    );
+    const real = loadConfig({
+      VARIANT: 'subscription',
+      PAYMENT_GATEWAY: 'shkeeper',
+      SHKEEPER_URL: 'https://pay.example',
+      SHKEEPER_API_KEY: 'k',
+    });
+    expect(real.PAYMENT_GATEWAY).toBe('shkeeper');
+    // A discovery site takes no payments: nothing to refuse.
+    expect(loadConfig({}).PAYMENT_GATEWAY).toBe('simulated');
+  });
+
+  it.each([
+    ['https://api.themoviedb.org', 'https://api.themoviedb.org/3'],
+    ['https://api.themoviedb.org/', 'https://api.themoviedb.org/3'],
+    ['https://api.themoviedb.org/3', 'https://api.themoviedb.org/3'],
+    ['https://api.themoviedb.org/3/', 'https://api.themoviedb.org/3'],
+    ['https://tmdb-proxy.example/tmdb', 'https://tmdb-proxy.example/tmdb/3'],
+  ])('accepts the TMDB host %s with or without /3', (given, used) => {
+    expect(loadConfig({ TMDB_BASE_URL: given, TMDB_FALLBACK_URL: given })).toMatchObject({
+      TMDB_BASE_URL: used,
+      TMDB_FALLBACK_URL: used,
+    });
+  });
+
+  it.each([
+    ['https://image.tmdb.org', 'https://image.tmdb.org/t/p'],
+    ['https://image.tmdb.org/t/p/', 'https://image.tmdb.org/t/p'],
+    ['https://images.example/tmdb', 'https://images.example/tmdb/t/p'],
+  ])('accepts the image host %s with or without /t/p', (given, used) => {
+    expect(loadConfig({ TMDB_IMAGE_URL: given }).TMDB_IMAGE_URL).toBe(used);
+  });
+
+  it('refuses database and cache URLs of the wrong kind, naming an example', () => {
+    expect(configError({ DATABASE_URL: 'file:./marquee.db' }).message).toContain(
+      'DATABASE_URL: must be a URL like postgres://',
+    );
+    expect(configError({ REDIS_URL: '127.0.0.1:6379' }).message).toContain(
+      'REDIS_URL: must be a URL like redis://',
+    );
+    expect(
+      loadConfig({ DATABASE_URL: 'postgresql://u:p@db:5432/m', REDIS_URL: 'rediss://cache:6380' }),
+    ).toMatchObject({
+      DATABASE_URL: 'postgresql://u:p@db:5432/m',
+      REDIS_URL: 'rediss://cache:6380',
+    });
   });
 });

@@ -25,6 +25,31 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** A URL setting whose value must end with `suffix` (`/3`, `/t/p`): operators may give it with or without. */
+const baseUrlEnding = (suffix: string) =>
+  z
+    .string()
+    .url()
+    .transform((value) => {
+      const url = new URL(value);
+      const pathname = url.pathname.replace(/\/+$/, '');
+      url.pathname = pathname.endsWith(suffix) ? pathname : `${pathname}${suffix}`;
+      return url.toString().replace(/\/+$/, '');
+    });
+
+const urlWithScheme = (schemes: string[], example: string) =>
+  z
+    .string()
+    .trim()
+    .transform((s) => (s === '' ? undefined : s))
+    .optional()
+    .refine(
+      (value) => value === undefined || (URL.canParse(value) && schemes.includes(new URL(value).protocol)),
+      {
+        message: `must be a URL like ${example}`,
+      },
+    );
+
 /** Every setting the server reads, by its environment name. Documented in the README. */
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -35,8 +60,8 @@ const EnvSchema = z.object({
    */
   TRUST_PROXY: z.string().default('false'),
   DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: optionalString,
-  REDIS_URL: optionalString,
+  DATABASE_URL: urlWithScheme(['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/marquee'),
+  REDIS_URL: urlWithScheme(['redis:', 'rediss:'], 'redis://host:6379'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   INSTANCE_NAME: z.string().default('Marquee'),
   VARIANT: Variant.default('discovery'),
@@ -47,15 +72,22 @@ const EnvSchema = z.object({
   CAPTCHA_SITE_KEY: optionalString,
   CAPTCHA_SECRET: optionalString,
   PAYMENT_GATEWAY: z.enum(['simulated', 'shkeeper']).default('simulated'),
+  /**
+   * The simulated gateway lets anyone "pay" (memberships for free). A subscription site refuses to start
+   * with it unless this says so: for demos and tests only.
+   */
+  ALLOW_SIMULATED_PAYMENTS: bool.default(false),
   SHKEEPER_URL: optionalString,
   SHKEEPER_API_KEY: optionalString,
   ADMIN_EMAILS: list(z.string().email()).default([]),
   MEDIA_LIBRARY_DIR: optionalString,
   DMCA_EMAIL: optionalString,
   TMDB_API_KEY: optionalString,
-  TMDB_BASE_URL: z.string().url().default('https://api.themoviedb.org/3'),
-  TMDB_FALLBACK_URL: z.string().url().default('https://api.tmdb.org/3'),
-  TMDB_IMAGE_URL: z.string().url().default('https://image.tmdb.org/t/p'),
+  /** TMDB's API hosts, with or without `/3` (it is added when missing). */
+  TMDB_BASE_URL: baseUrlEnding('/3').default('https://api.themoviedb.org/3'),
+  TMDB_FALLBACK_URL: baseUrlEnding('/3').default('https://api.tmdb.org/3'),
+  /** TMDB's image host, with or without `/t/p`. */
+  TMDB_IMAGE_URL: baseUrlEnding('/t/p').default('https://image.tmdb.org/t/p'),
   /** The legacy lookup that converts old JustWatch media keys (JW-…) to TMDB ids. */
   JUSTWATCH_URL: z.string().url().default('https://apis.justwatch.com'),
   TMDB_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
@@ -144,23 +176,64 @@ export const DEFAULT_PLANS: PlanConfig[] = [
   { id: 2, duration: 1, cost: 2.99, pref: 'month' },
 ];
 
-function parsePlans(text: string | undefined): PlanConfig[] {
+function parsePlans(text: string | undefined, problems: string[]): PlanConfig[] {
   if (text === undefined) return DEFAULT_PLANS;
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw new ConfigError('Invalid configuration: PLANS must be a JSON list of {id, duration, cost, pref}');
+    problems.push('PLANS: must be a JSON list of {id, duration, cost, pref}');
+    return DEFAULT_PLANS;
   }
   const parsed = z.array(PlanConfig).min(1).safeParse(json);
   if (!parsed.success) {
-    throw new ConfigError(
-      `Invalid configuration: PLANS: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    );
+    problems.push(...parsed.error.issues.map((i) => `PLANS.${i.path.join('.')}: ${i.message}`));
+    return DEFAULT_PLANS;
   }
   if (new Set(parsed.data.map((p) => p.id)).size !== parsed.data.length)
-    throw new ConfigError('Invalid configuration: PLANS ids must be unique');
+    problems.push('PLANS: ids must be unique');
   return parsed.data;
+}
+
+/**
+ * Settings that are valid one by one but not together. They read the raw values (defaults applied by
+ * name), so they are reported even when other settings failed to parse.
+ */
+function combinationProblems(raw: Record<string, unknown>): string[] {
+  const value = (key: string, fallback?: string) => (raw[key] === undefined ? fallback : String(raw[key]));
+  const problems: string[] = [];
+  const start = value('DOWNTIME_START');
+  const end = value('DOWNTIME_END');
+  if ((start === undefined) !== (end === undefined))
+    problems.push('DOWNTIME_START and DOWNTIME_END must be set together');
+  else if (start && end && Date.parse(end) <= Date.parse(start))
+    problems.push('DOWNTIME_END must be after DOWNTIME_START');
+
+  const gateway = value('PAYMENT_GATEWAY', 'simulated');
+  if (gateway === 'shkeeper') {
+    const missing = ['SHKEEPER_URL', 'SHKEEPER_API_KEY'].filter((key) => !value(key));
+    if (missing.length) problems.push(`PAYMENT_GATEWAY=shkeeper needs ${missing.join(' and ')}`);
+  }
+  const allowSimulated = ['true', '1', 'yes'].includes(value('ALLOW_SIMULATED_PAYMENTS', 'false')!);
+  if (value('VARIANT', 'discovery') === 'subscription' && gateway === 'simulated' && !allowSimulated) {
+    problems.push(
+      'VARIANT=subscription with the simulated payment gateway gives memberships away: set PAYMENT_GATEWAY=shkeeper ' +
+        '(with SHKEEPER_URL and SHKEEPER_API_KEY), or ALLOW_SIMULATED_PAYMENTS=true for a demo or test instance',
+    );
+  }
+
+  const captcha = value('CAPTCHA_PROVIDER', 'altcha');
+  if (captcha === 'turnstile' || captcha === 'recaptcha') {
+    const missing = ['CAPTCHA_SITE_KEY', 'CAPTCHA_SECRET'].filter((key) => !value(key));
+    if (missing.length)
+      problems.push(
+        `CAPTCHA_PROVIDER=${captcha} needs ${missing.join(' and ')} (from the provider's console)`,
+      );
+  }
+  if (captcha === 'none' && ['true', '1', 'yes'].includes(value('SCRAPE_REQUIRES_CAPTCHA', 'false')!)) {
+    problems.push('SCRAPE_REQUIRES_CAPTCHA=true needs a CAPTCHA_PROVIDER other than none');
+  }
+  return problems;
 }
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -174,27 +247,38 @@ export interface Config extends Env {
   plans: PlanConfig[];
 }
 
-export class ConfigError extends Error {}
+/** The configuration cannot be used: every problem found, one line each, named by setting. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      problems.length === 1
+        ? `Invalid configuration: ${problems[0]}`
+        : `Invalid configuration (${problems.length} problems):\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
+    this.name = 'ConfigError';
+  }
+}
 
 /**
  * Reads the configuration once: an optional JSON file (CONFIG_FILE) overlaid by the environment,
  * validated as a whole. Throws a ConfigError that names every bad setting.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const problems: string[] = [];
   let fromFile: Record<string, unknown> = {};
   if (env.CONFIG_FILE) {
     try {
       fromFile = JSON.parse(readFileSync(env.CONFIG_FILE, 'utf8')) as Record<string, unknown>;
     } catch (error) {
-      throw new ConfigError(`Cannot read CONFIG_FILE ${env.CONFIG_FILE}: ${(error as Error).message}`);
+      throw new ConfigError([`CONFIG_FILE: cannot read ${env.CONFIG_FILE}: ${(error as Error).message}`]);
     }
   }
   const merged: Record<string, unknown> = {};
   const known = new Set(Object.keys(EnvSchema.shape));
   const unknown = Object.keys(fromFile).filter((key) => !known.has(key));
-  if (unknown.length)
-    throw new ConfigError(`Invalid configuration: unknown setting(s) in CONFIG_FILE: ${unknown.join(', ')}`);
+  if (unknown.length) problems.push(`CONFIG_FILE: unknown setting(s) ${unknown.join(', ')}`);
   for (const [key, value] of Object.entries(fromFile)) {
+    if (!known.has(key)) continue;
     // Lists of plain values become comma lists; structured values (PLANS) stay JSON.
     if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null))
       merged[key] = value.join(',');
@@ -205,27 +289,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   for (const key of known) if (merged[key] === '') delete merged[key];
 
   const parsed = EnvSchema.safeParse(merged);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new ConfigError(`Invalid configuration: ${problems}`);
-  }
+  if (!parsed.success) problems.push(...parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  problems.push(...combinationProblems(merged));
+  const plans = parsePlans(typeof merged.PLANS === 'string' ? merged.PLANS : undefined, problems);
+  if (problems.length || !parsed.success) throw new ConfigError(problems);
   const config = parsed.data;
-  if (
-    config.DOWNTIME_START &&
-    config.DOWNTIME_END &&
-    Date.parse(config.DOWNTIME_END) <= Date.parse(config.DOWNTIME_START)
-  ) {
-    throw new ConfigError('Invalid configuration: DOWNTIME_END must be after DOWNTIME_START');
-  }
-  if ((config.DOWNTIME_START === undefined) !== (config.DOWNTIME_END === undefined)) {
-    throw new ConfigError('Invalid configuration: DOWNTIME_START and DOWNTIME_END must be set together');
-  }
-  if (config.PAYMENT_GATEWAY === 'shkeeper' && (!config.SHKEEPER_URL || !config.SHKEEPER_API_KEY)) {
-    throw new ConfigError(
-      'Invalid configuration: PAYMENT_GATEWAY=shkeeper needs SHKEEPER_URL and SHKEEPER_API_KEY',
-    );
-  }
-  const plans = parsePlans(config.PLANS);
   return {
     ...config,
     dataDir: path.resolve(config.DATA_DIR),

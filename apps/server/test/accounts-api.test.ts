@@ -520,7 +520,7 @@ describe(`/meta, captcha and metrics (${testDialect})`, () => {
       });
     }) as unknown as typeof fetch;
     const t = await start({
-      env: { CAPTCHA_PROVIDER: 'recaptcha', CAPTCHA_SECRET: 'sekrit' },
+      env: { CAPTCHA_PROVIDER: 'recaptcha', CAPTCHA_SECRET: 'sekrit', CAPTCHA_SITE_KEY: 'site' },
       deps: { fetch: fakeFetch },
     });
     expect(
@@ -555,7 +555,7 @@ describe(`/meta, captcha and metrics (${testDialect})`, () => {
     expect(body(down).code).toBe('captcha_unavailable');
 
     const turnstile = await start({
-      env: { CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SECRET: 'ts' },
+      env: { CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SECRET: 'ts', CAPTCHA_SITE_KEY: 'ts-site' },
       deps: { fetch: fakeFetch },
     });
     answer = { success: false, 'error-codes': ['timeout-or-duplicate'] };

@@ -24,6 +24,7 @@ describe(`admin self-test (${testDialect})`, () => {
     t = await startSyncApp({
       env: {
         VARIANT: 'subscription',
+        ALLOW_SIMULATED_PAYMENTS: 'true',
         AUTH_METHODS: 'email,passphrase',
         ADMIN_EMAILS: 'ops@example.org',
         CAPTCHA_PROVIDER: 'altcha',

@@ -274,7 +274,6 @@ describe(`registration by clients that cannot solve our captcha (${testDialect})
         { CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SECRET: 's', CAPTCHA_SITE_KEY: 'ts-site' },
         { hasCaptcha: false },
       ],
-      [{ CAPTCHA_PROVIDER: 'recaptcha', CAPTCHA_SECRET: 's' }, { hasCaptcha: false }],
       [
         { CAPTCHA_PROVIDER: 'recaptcha', CAPTCHA_SECRET: 's', CAPTCHA_SITE_KEY: 'rc-site' },
         { hasCaptcha: true, captchaClientKey: 'rc-site' },

@@ -20,7 +20,12 @@ describe(`email accounts and household profiles (${testDialect})`, () => {
   let t: SyncTestApp;
   beforeAll(async () => {
     t = await startSyncApp({
-      env: { VARIANT: 'subscription', AUTH_METHODS: 'passphrase,email', ADMIN_EMAILS: 'Boss@Example.org' },
+      env: {
+        VARIANT: 'subscription',
+        ALLOW_SIMULATED_PAYMENTS: 'true',
+        AUTH_METHODS: 'passphrase,email',
+        ADMIN_EMAILS: 'Boss@Example.org',
+      },
       deps: { accounts: { rateLimits: false, passwordCost: TEST_PASSWORD_COST } },
     });
   });

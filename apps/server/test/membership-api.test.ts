@@ -568,7 +568,12 @@ describe(`memberships through the simulated gateway (${testDialect})`, () => {
   let t: SyncTestApp;
   beforeAll(async () => {
     t = await startSyncApp({
-      env: { VARIANT: 'subscription', AUTH_METHODS: 'email', PAYMENT_GATEWAY: 'simulated' },
+      env: {
+        VARIANT: 'subscription',
+        AUTH_METHODS: 'email',
+        PAYMENT_GATEWAY: 'simulated',
+        ALLOW_SIMULATED_PAYMENTS: 'true',
+      },
       deps: { accounts: { rateLimits: false, passwordCost: TEST_PASSWORD_COST } },
     });
   });

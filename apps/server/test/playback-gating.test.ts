@@ -33,6 +33,7 @@ describe(`membership gate on source resolution (${testDialect})`, () => {
     t = await startSyncApp({
       env: {
         VARIANT: 'subscription',
+        ALLOW_SIMULATED_PAYMENTS: 'true',
         AUTH_METHODS: 'email,passphrase',
         FREE_MOVIE_TMDB_ID: '603',
         ADMIN_EMAILS: 'root@example.org',
