@@ -8,11 +8,30 @@ import { Catalog, loadCatalogData } from '../apps/server/src/modules/metadata/ca
 import { MetadataService } from '../apps/server/src/modules/metadata/metadata.service.ts';
 
 const QUERIES = [
-  'the', 'matrix', 'spiderman', 'star wars', 'dark knight', 'breaking', 'office', 'lord of the rings', 'toy',
-  'amelie', 'inception', 'alien', 'godfather', 'harry potter', 'avengers', 'dune', 'ghibli', 'x', 'love', 'game',
+  'the',
+  'matrix',
+  'spiderman',
+  'star wars',
+  'dark knight',
+  'breaking',
+  'office',
+  'lord of the rings',
+  'toy',
+  'amelie',
+  'inception',
+  'alien',
+  'godfather',
+  'harry potter',
+  'avengers',
+  'dune',
+  'ghibli',
+  'x',
+  'love',
+  'game',
 ];
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 
 export async function catalogSearchBench(rounds = 50) {
   const catalog = new Catalog(loadCatalogData());
@@ -28,11 +47,19 @@ export async function catalogSearchBench(rounds = 50) {
     service.close();
   }
   times.sort((a, b) => a - b);
-  return { samples: times.length, p50: pct(times, 50), p95: pct(times, 95), p99: pct(times, 99), size: catalog.size };
+  return {
+    samples: times.length,
+    p50: pct(times, 50),
+    p95: pct(times, 95),
+    p99: pct(times, 99),
+    size: catalog.size,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const r = await catalogSearchBench();
   console.log(`catalog: ${r.size.movies} movies, ${r.size.shows} shows; ${r.samples} uncached searches`);
-  console.log(`catalog search latency: p50 ${r.p50.toFixed(3)} ms, p95 ${r.p95.toFixed(3)} ms, p99 ${r.p99.toFixed(3)} ms`);
+  console.log(
+    `catalog search latency: p50 ${r.p50.toFixed(3)} ms, p95 ${r.p95.toFixed(3)} ms, p99 ${r.p99.toFixed(3)} ms`,
+  );
 }

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * Time from pressing play to the first video frame with the sample source (target: under 1 s here).
- * Starts a real server with the built web app (run `npm run build` first), opens a title in Debian
+ * Starts a real server with the built web app (built first if needed), opens a title in Debian
  * Chromium with autoplay needing a gesture, waits until the player shows its play button (the source is
  * chosen), clicks it, and measures in the page from the press to the first frame the video presents
  * (requestVideoFrameCallback). Two cases: "cold" presses as soon as the button shows (the first
@@ -15,10 +15,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { ensureBuilt, ROOT, SERVER_ENTRY } from './support/server.ts';
 
 const RUNS = Number(process.argv[2] ?? 5);
 const TARGET_MS = 1_000;
-const serverDir = path.resolve(import.meta.dirname, '../apps/server');
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -43,8 +43,8 @@ function freePort(): Promise<number> {
 
 async function startServer(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverDir,
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
+    cwd: ROOT,
     env: {
       ...process.env,
       PORT: String(port),
@@ -77,6 +77,7 @@ const median = (xs: number[]) => {
 };
 
 async function main() {
+  ensureBuilt();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'marquee-bench-play-'));
   const { url, child } = await startServer(dataDir);
   const browser = await chromium.launch({

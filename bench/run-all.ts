@@ -4,7 +4,9 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
 const here = import.meta.dirname;
-for (const file of readdirSync(here).filter((f) => f.endsWith('.ts') && f !== 'run-all.ts').sort()) {
+for (const file of readdirSync(here)
+  .filter((f) => f.endsWith('.ts') && f !== 'run-all.ts')
+  .sort()) {
   console.log(`\n## ${file}`);
   spawnSync(process.execPath, ['--import', 'tsx', path.join(here, file)], { stdio: 'inherit' });
 }

@@ -1,5 +1,5 @@
 /**
- * Sync API throughput: a real server process (node src/main.ts) on SQLite and on PostgreSQL, loaded on
+ * Sync API throughput: the production server (node apps/server/dist/main.js, built first if needed) on SQLite and on PostgreSQL, loaded on
  * 127.0.0.1 with autocannon for GET /users/{id}/bookmarks, PUT /users/{id}/progress/{tmdbId} and
  * GET /users/{id}/progress. Requests rotate over 20 accounts (50 bookmarks and 100 progress rows each).
  * Prints req/s, p50/p99 latency and the server's peak RSS under load. ~5 s per case.
@@ -14,12 +14,12 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { deriveKeys, newMnemonic } from '../apps/server/test/passphrase-client.ts';
+import { ensureBuilt, ROOT, SERVER_ENTRY } from './support/server.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const USERS = 20;
 const pgAdminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const serverDir = path.resolve(import.meta.dirname, '../apps/server');
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -34,9 +34,16 @@ async function freePort(): Promise<number> {
 
 async function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverDir,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', CAPTCHA_PROVIDER: 'none' },
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'error',
+      CAPTCHA_PROVIDER: 'none',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -68,7 +75,9 @@ async function seed(url: string): Promise<Account[]> {
     const keys = deriveKeys(newMnemonic());
     // A distinct client address per account keeps the registration rate limit out of the way.
     const ip = { 'x-forwarded-for': `198.51.100.${u + 1}`, 'content-type': 'application/json' };
-    const { challenge } = (await (await fetch(`${url}/auth/register/start`, { method: 'POST', headers: ip, body: '{}' })).json()) as {
+    const { challenge } = (await (
+      await fetch(`${url}/auth/register/start`, { method: 'POST', headers: ip, body: '{}' })
+    ).json()) as {
       challenge: string;
     };
     const done = (await (
@@ -87,9 +96,18 @@ async function seed(url: string): Promise<Account[]> {
     const headers = { authorization: `Bearer ${done.token}`, 'content-type': 'application/json' };
     const bookmarks = Array.from({ length: 50 }, (_, i) => ({
       tmdbId: String(1000 + i),
-      meta: { title: `Movie ${i}`, year: 2000 + (i % 25), poster: `/api/images/w342/p${i}.jpg`, type: i % 3 ? 'movie' : 'show' },
+      meta: {
+        title: `Movie ${i}`,
+        year: 2000 + (i % 25),
+        poster: `/api/images/w342/p${i}.jpg`,
+        type: i % 3 ? 'movie' : 'show',
+      },
     }));
-    await fetch(`${url}/users/${done.user.id}/bookmarks`, { method: 'PUT', headers, body: JSON.stringify(bookmarks) });
+    await fetch(`${url}/users/${done.user.id}/bookmarks`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify(bookmarks),
+    });
     const progress = Array.from({ length: 100 }, (_, i) => ({
       tmdbId: String(2000 + (i % 10)),
       meta: { title: `Show ${i % 10}`, year: 2010, type: 'show' },
@@ -101,7 +119,11 @@ async function seed(url: string): Promise<Account[]> {
       episodeNumber: 1 + (i % 10),
       updatedAt: new Date(Date.now() - i * 60_000).toISOString(),
     }));
-    await fetch(`${url}/users/${done.user.id}/progress/import`, { method: 'PUT', headers, body: JSON.stringify(progress) });
+    await fetch(`${url}/users/${done.user.id}/progress/import`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify(progress),
+    });
     accounts.push({ id: done.user.id, token: done.token });
   }
   return accounts;
@@ -115,7 +137,12 @@ interface Figures {
   rss: number;
 }
 
-async function load(url: string, pid: number, accounts: Account[], kind: 'bookmarks' | 'put-progress' | 'progress'): Promise<Figures> {
+async function load(
+  url: string,
+  pid: number,
+  accounts: Account[],
+  kind: 'bookmarks' | 'put-progress' | 'progress',
+): Promise<Figures> {
   let n = 0;
   let peak = rssMb(pid);
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
@@ -127,8 +154,13 @@ async function load(url: string, pid: number, accounts: Account[], kind: 'bookma
       {
         setupRequest: (req) => {
           const a = accounts[n++ % accounts.length]!;
-          const headers = { ...req.headers, authorization: `Bearer ${a.token}`, 'content-type': 'application/json' };
-          if (kind === 'bookmarks') return { ...req, method: 'GET', path: `/users/${a.id}/bookmarks`, headers };
+          const headers = {
+            ...req.headers,
+            authorization: `Bearer ${a.token}`,
+            'content-type': 'application/json',
+          };
+          if (kind === 'bookmarks')
+            return { ...req, method: 'GET', path: `/users/${a.id}/bookmarks`, headers };
           if (kind === 'progress') return { ...req, method: 'GET', path: `/users/${a.id}/progress`, headers };
           // The player saves every few seconds: one episode's position, moving forward.
           return {
@@ -167,7 +199,11 @@ async function runCase(label: string, env: Record<string, string>, cleanup: () =
     const accounts = await seed(url);
     for (const kind of ['bookmarks', 'put-progress', 'progress'] as const) {
       const f = await load(url, child.pid!, accounts, kind);
-      const name = { bookmarks: 'GET  /users/{id}/bookmarks', 'put-progress': 'PUT  /users/{id}/progress/{tmdbId}', progress: 'GET  /users/{id}/progress' }[kind];
+      const name = {
+        bookmarks: 'GET  /users/{id}/bookmarks',
+        'put-progress': 'PUT  /users/{id}/progress/{tmdbId}',
+        progress: 'GET  /users/{id}/progress',
+      }[kind];
       console.log(
         `${label.padEnd(10)} ${name.padEnd(36)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(3)} ms   p99 ${String(f.p99).padStart(3)} ms   RSS ${f.rss.toFixed(0)} MB${f.errors ? `   non-2xx/errors ${f.errors}` : ''}`,
       );
@@ -183,9 +219,14 @@ async function runCase(label: string, env: Record<string, string>, cleanup: () =
   }
 }
 
-console.log(`sync API, ${CONNECTIONS} connections, ${DURATION_S} s per case, ${USERS} accounts (50 bookmarks, 100 progress rows each)`);
+ensureBuilt();
+console.log(
+  `sync API, ${CONNECTIONS} connections, ${DURATION_S} s per case, ${USERS} accounts (50 bookmarks, 100 progress rows each)`,
+);
 const sqliteDir = mkdtempSync(path.join(tmpdir(), 'marquee-bench-'));
-await runCase('sqlite', { DATA_DIR: sqliteDir, WEB_DIST_DIR: path.join(sqliteDir, 'none') }, async () => rmSync(sqliteDir, { recursive: true, force: true }));
+await runCase('sqlite', { DATA_DIR: sqliteDir, WEB_DIST_DIR: path.join(sqliteDir, 'none') }, async () =>
+  rmSync(sqliteDir, { recursive: true, force: true }),
+);
 
 const dbName = `mq_bench_${randomBytes(4).toString('hex')}`;
 const admin = new pg.Client({ connectionString: pgAdminUrl });
@@ -199,8 +240,12 @@ await admin.query(`CREATE DATABASE ${dbName}`);
 const pgUrl = new URL(pgAdminUrl);
 pgUrl.pathname = `/${dbName}`;
 const pgDir = mkdtempSync(path.join(tmpdir(), 'marquee-bench-'));
-await runCase('postgres', { DATABASE_URL: pgUrl.toString(), DATA_DIR: pgDir, WEB_DIST_DIR: path.join(pgDir, 'none') }, async () => {
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await admin.end();
-  rmSync(pgDir, { recursive: true, force: true });
-});
+await runCase(
+  'postgres',
+  { DATABASE_URL: pgUrl.toString(), DATA_DIR: pgDir, WEB_DIST_DIR: path.join(pgDir, 'none') },
+  async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+    rmSync(pgDir, { recursive: true, force: true });
+  },
+);

@@ -22,13 +22,21 @@ function buildWeb() {
   if (result.status !== 0) throw new Error('web build failed');
 }
 
-/** Workspace packages are bundled in; everything from node_modules stays an import of the installed package. */
+/**
+ * Bundled in: the workspace packages, and Kysely — pure ESM of ~400 small modules, of which the server
+ * uses a fraction; bundled and tree-shaken it costs ~1.6 MB less heap than loaded module by module.
+ * Everything else from node_modules stays an import of the installed package.
+ */
+const BUNDLED_PACKAGES = ['kysely'];
 const externalPackages = {
   name: 'external-packages',
   setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.path.startsWith('@marquee/') ? undefined : { path: args.path, external: true },
-    );
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      const name = args.path.split('/', args.path.startsWith('@') ? 2 : 1).join('/');
+      return name.startsWith('@marquee/') || BUNDLED_PACKAGES.includes(name)
+        ? undefined
+        : { path: args.path, external: true };
+    });
   },
 };
 
@@ -42,6 +50,8 @@ async function buildServer() {
     entryPoints: {
       main: 'apps/server/src/main.ts',
       admin: 'apps/server/src/cli/admin.ts',
+      backup: 'apps/server/src/cli/backup.ts',
+      migrate: 'apps/server/src/cli/migrate.ts',
     },
     outdir: out,
     bundle: true,

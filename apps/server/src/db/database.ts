@@ -22,6 +22,9 @@ export interface DatabaseOptions {
   sqliteFile?: string;
 }
 
+/** The SQLite database's file name inside DATA_DIR (backups and restores name it). */
+export const SQLITE_FILE = 'marquee.sqlite';
+
 /** Opens the configured database. Only its driver is loaded (a SQLite process never loads pg, and back). */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
@@ -37,7 +40,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', destroy: () => db.destroy() };
   }
-  const file = options.sqliteFile ?? 'marquee.sqlite';
+  const file = options.sqliteFile ?? SQLITE_FILE;
   let target = file;
   if (file !== ':memory:') {
     mkdirSync(options.dataDir, { recursive: true });
@@ -56,14 +59,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /**
- * Applies every pending migration; throws with the failing migration's name. `schema` (PostgreSQL)
- * keeps Kysely's bookkeeping tables in that schema: without it Kysely looks for them in every schema
- * and, while other schemas of the same database migrate at the same time, finds theirs.
+ * Applies every pending migration and returns the names of those it applied (none: up to date); throws
+ * with the failing migration's name. `schema` (PostgreSQL) keeps Kysely's bookkeeping tables in that
+ * schema: without it Kysely looks for them in every schema and, while other schemas of the same
+ * database migrate at the same time, finds theirs. Concurrent calls on one PostgreSQL database are
+ * safe: Kysely runs them one at a time under an advisory lock and re-reads what is applied inside it.
  */
 export async function migrateToLatest(
   db: Kysely<Database>,
   options: { schema?: string } = {},
-): Promise<void> {
+): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider,
@@ -76,4 +81,5 @@ export async function migrateToLatest(
       cause: error,
     });
   }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -109,5 +109,12 @@ export async function registerDelivery(app: FastifyInstance, config: Config): Pr
     referrerPolicy: { policy: 'no-referrer' },
     frameguard: { action: 'deny' },
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: false } : false,
+    // Headers for browsers and plug-ins long gone (IE's download prompt and XSS filter, Flash) or that
+    // change nothing here: left out, since every answer — each small script of the page too — carries them.
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+    xDnsPrefetchControl: false,
+    originAgentCluster: false,
   });
 }
