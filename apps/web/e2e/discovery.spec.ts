@@ -34,7 +34,12 @@ test.describe('search and title pages', () => {
   });
 
   test('a failing search shows the failed message', async ({ page }) => {
-    await page.route('**/api/search?**', (route) => route.fulfill({ status: 503, json: { errorType: 'message', code: 'metadata_unavailable', message: 'down' } }));
+    await page.route('**/api/search?**', (route) =>
+      route.fulfill({
+        status: 503,
+        json: { errorType: 'message', code: 'metadata_unavailable', message: 'down' },
+      }),
+    );
     await page.goto('/browse/alien');
     await expect(page.getByText('Failed to find media, try again!')).toBeVisible();
   });
@@ -57,7 +62,10 @@ test.describe('search and title pages', () => {
     const episodes = page.getByTestId('episode');
     await expect(episodes).toHaveCount(8);
     await expect(page.locator('[data-testid="episode"][data-unaired="true"]')).toHaveCount(2);
-    await expect(page.locator('[data-testid="episode"][data-unaired="true"]').first()).toHaveAttribute('aria-disabled', 'true');
+    await expect(page.locator('[data-testid="episode"][data-unaired="true"]').first()).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
     await expect(page.locator('a[data-testid="episode"]')).toHaveCount(6);
   });
 
@@ -66,7 +74,12 @@ test.describe('search and title pages', () => {
     await expect(page.getByText("Couldn't find that media")).toBeVisible();
     await page.goto('/media/not-a-key');
     await expect(page.getByText("Couldn't find that media")).toBeVisible();
-    await page.route('**/api/media/**', (route) => route.fulfill({ status: 503, json: { errorType: 'message', code: 'metadata_unavailable', message: 'down' } }));
+    await page.route('**/api/media/**', (route) =>
+      route.fulfill({
+        status: 503,
+        json: { errorType: 'message', code: 'metadata_unavailable', message: 'down' },
+      }),
+    );
     await page.goto('/media/tmdb-movie-603-the-matrix');
     await expect(page.getByText('Failed to load metadata')).toBeVisible();
   });
@@ -78,7 +91,11 @@ test.describe('discover', () => {
     await expect(page.getByRole('heading', { name: 'In Cinemas' })).toBeVisible();
     // 3 movie lists + 4 movie genres + 2 show lists + 6 show genres.
     await expect(page.getByTestId('carousel')).toHaveCount(15);
-    const popular = page.getByTestId('carousel').filter({ has: page.getByRole('heading', { name: 'Most Popular Movies' }) });
+    const popular = page
+      .getByTestId('carousel')
+      .filter({ has: page.getByRole('heading', { name: 'Most Popular Movies' }) });
+    // Rows render their cards as they come near the viewport.
+    await popular.scrollIntoViewIfNeeded();
     await expect(popular.getByTestId('media-card')).toHaveCount(20);
     const row = popular.getByTestId('carousel-items');
     expect(await row.evaluate((el) => el.scrollLeft)).toBe(0);
@@ -86,6 +103,61 @@ test.describe('discover', () => {
     await expect.poll(() => row.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
     // Cards are 200 px wide on a wide viewport.
     expect(Math.round((await popular.getByTestId('media-card').first().boundingBox())!.width)).toBe(200);
+  });
+
+  test('rows far below render only their heading and a placeholder of their height; nothing shifts as rows load', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 412, height: 823 });
+    await page.addInitScript(() => {
+      (window as unknown as { __cls: number }).__cls = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as (PerformanceEntry & {
+          value: number;
+          hadRecentInput: boolean;
+        })[])
+          if (!e.hadRecentInput) (window as unknown as { __cls: number }).__cls += e.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    const lists: string[] = [];
+    page.on(
+      'request',
+      (r) => /\/api\/(lists|discover)\//.test(r.url()) && lists.push(new URL(r.url()).pathname),
+    );
+    await page.goto('/discover');
+    const rows = page.getByTestId('carousel');
+    await expect(rows.first().getByTestId('media-card').first()).toBeVisible();
+    await expect(rows).toHaveCount(15);
+    // The first poster is the page's largest paint: it loads at once, with priority; far ones lazily.
+    await expect(rows.first().locator('img').first()).toHaveAttribute('fetchpriority', 'high');
+    await expect(rows.first().locator('img').first()).toHaveAttribute('loading', 'eager');
+    // A list row far down (genre rows are random, and a genre may have no titles here).
+    const last = rows.filter({ has: page.getByRole('heading', { name: 'Most Popular Shows' }) });
+    await expect(last).toHaveAttribute('data-near', 'false');
+    await expect(last.getByRole('heading')).toBeVisible();
+    await expect(last.getByTestId('media-card')).toHaveCount(0);
+    await expect(last.getByTestId('carousel-placeholder')).toHaveCount(1);
+    expect(lists.some((p) => p.startsWith('/api/lists/tv/popular'))).toBe(false);
+    // Loaded rows kept the height their placeholders reserved.
+    await page.waitForTimeout(1_000);
+    expect(await page.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBeLessThan(0.02);
+
+    const height = (await last.boundingBox())!.height;
+    await last.scrollIntoViewIfNeeded();
+    await expect(last.getByTestId('media-card').first()).toBeVisible();
+    expect(Math.round((await last.boundingBox())!.height)).toBe(Math.round(height));
+    expect(lists.some((p) => p.startsWith('/api/lists/tv/popular'))).toBe(true);
+  });
+
+  test('keyboard focus reaches rows not rendered yet', async ({ page }) => {
+    await page.goto('/discover');
+    const rows = page.getByTestId('carousel');
+    await expect(rows.first().getByTestId('media-card').first()).toBeVisible();
+    const last = rows.filter({ has: page.getByRole('heading', { name: 'Most Popular Shows' }) });
+    await expect(last).toHaveAttribute('data-near', 'false');
+    // Its arrow buttons are reachable; focusing one shows the row's cards.
+    await last.getByTestId('carousel-right').focus();
+    await expect(last.getByTestId('media-card').first()).toBeVisible();
   });
 
   test('cards are 150 px wide under 600 px', async ({ page }) => {
@@ -96,7 +168,9 @@ test.describe('discover', () => {
     expect(Math.round((await card.boundingBox())!.width)).toBe(150);
   });
 
-  test('Watch Something New counts down from 5 and can be cancelled, then opens a movie', async ({ page }) => {
+  test('Watch Something New counts down from 5 and can be cancelled, then opens a movie', async ({
+    page,
+  }) => {
     await page.clock.install();
     await page.goto('/discover');
     const button = page.getByTestId('watch-something-new');
@@ -126,7 +200,9 @@ test.describe('app shell', () => {
     await page.clock.runFor(45_000);
     await expect(page.getByTestId('offline-banner')).toHaveCount(0);
     await page.clock.runFor(5_000);
-    await expect(page.getByTestId('offline-banner')).toHaveText('Check your internet connection, silly goose!');
+    await expect(page.getByTestId('offline-banner')).toHaveText(
+      'Check your internet connection, silly goose!',
+    );
     await page.unroute('**/ping.txt');
     // While offline every tick pings, and one success is enough.
     await page.clock.runFor(5_000);
@@ -156,7 +232,16 @@ test.describe('app shell', () => {
     await page.goto('/media/JW-movie-12345');
     await expect(page.getByText('Failed to load API metadata')).toBeVisible();
     await page.route('**/api/legacy/justwatch/movie/777', (route) =>
-      route.fulfill({ json: { id: '603', type: 'movie', title: 'The Matrix', year: 1999, releaseDate: '1999-03-31', poster: null } }),
+      route.fulfill({
+        json: {
+          id: '603',
+          type: 'movie',
+          title: 'The Matrix',
+          year: 1999,
+          releaseDate: '1999-03-31',
+          poster: null,
+        },
+      }),
     );
     await page.goto('/media/JW-movie-777');
     await expect(page).toHaveURL(/\/media\/tmdb-movie-603-the-matrix$/);
@@ -168,7 +253,9 @@ test.describe('app shell', () => {
     await page.getByRole('link', { name: 'Support' }).first().click();
     await expect(page).toHaveURL(/\/support$/);
     await page.goto('/jip');
-    await expect(page.getByTestId('tmdb-attribution')).toContainText('This product uses the TMDB API but is not endorsed or certified by TMDB.');
+    await expect(page.getByTestId('tmdb-attribution')).toContainText(
+      'This product uses the TMDB API but is not endorsed or certified by TMDB.',
+    );
     await page.goto('/dmca');
     await expect(page.getByRole('heading', { name: 'DMCA' })).toBeVisible();
   });
@@ -187,7 +274,10 @@ test.describe('app shell', () => {
     await page.route('**/api/config', (route) => route.fulfill({ status: 200, json: {} }));
     await page.addInitScript(() => {
       // A config missing its fields makes the header crash while rendering.
-      Object.defineProperty(window, '__MARQUEE_CONFIG__', { value: { appVersion: 'x', links: null }, writable: false });
+      Object.defineProperty(window, '__MARQUEE_CONFIG__', {
+        value: { appVersion: 'x', links: null },
+        writable: false,
+      });
     });
     await page.goto('/support');
     await expect(page.getByRole('heading', { name: 'We encountered an error!' })).toBeVisible();

@@ -14,11 +14,20 @@ import {
   WORKING_EXTENSION,
 } from './support/player.ts';
 
-const metricsBody = (request: Request) => request.postDataJSON() as { tool: string; batchId: string; items: { status: string; providerId: string; embedId?: string; tmdbId: string }[] };
+const metricsBody = (request: Request) =>
+  request.postDataJSON() as {
+    tool: string;
+    batchId: string;
+    items: { status: string; providerId: string; embedId?: string; tmdbId: string }[];
+  };
 
 test.describe('player', () => {
-  test('plays the sample: time advances, labelled as a sample, and the scrape is reported', async ({ page }) => {
-    const metrics = page.waitForRequest((r) => r.url().endsWith('/metrics/providers') && r.method() === 'POST');
+  test('plays the sample: time advances, labelled as a sample, and the scrape is reported', async ({
+    page,
+  }) => {
+    const metrics = page.waitForRequest(
+      (r) => r.url().endsWith('/metrics/providers') && r.method() === 'POST',
+    );
     await page.goto(MATRIX);
     await startPlayback(page);
     await expect(page.getByTestId('sample-label')).toBeVisible();
@@ -29,9 +38,68 @@ test.describe('player', () => {
     const body = metricsBody(await metrics);
     expect(body.tool).toBe('default');
     expect(body.batchId).toMatch(/^[0-9a-f]{32}$/);
-    expect(body.items).toContainEqual(expect.objectContaining({ tmdbId: '603', providerId: 'sample', embedId: 'sample-hls', status: 'success' }));
+    expect(body.items).toContainEqual(
+      expect.objectContaining({
+        tmdbId: '603',
+        providerId: 'sample',
+        embedId: 'sample-hls',
+        status: 'success',
+      }),
+    );
     // The title's information stays under the player.
     await expect(page.getByRole('heading', { level: 1, name: 'The Matrix' })).toBeVisible();
+  });
+
+  test('a title opened as such loads no media before Play; Play starts it (transmuxed in a worker)', async ({
+    page,
+  }) => {
+    // Thumbnails on: they too must wait for Play.
+    await page.addInitScript(() =>
+      localStorage.setItem(
+        'marquee:preferences',
+        JSON.stringify({ state: { enableThumbnails: true }, version: 1 }),
+      ),
+    );
+    const media: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      // Segments and files; playlists (.m3u8) are metadata and may load.
+      if (/\.(ts|m4s|mp4|webm|aac)$/.test(url.pathname)) media.push(url.pathname);
+    });
+    const workers: string[] = [];
+    page.on('worker', (w) => workers.push(w.url()));
+    await page.goto(MATRIX);
+    await expect(page.getByTestId('big-play')).toBeVisible({ timeout: 20_000 });
+    expect(await page.getByTestId('player-video').getAttribute('preload')).toBe('none');
+    // Give a player that wrongly buffers ahead the time to ask for segments.
+    await page.waitForTimeout(2_000);
+    expect(media).toEqual([]);
+    await expect.poll(() => videoState(page).then((v) => v.time)).toBe(0);
+
+    await page.getByTestId('big-play').click();
+    await expect.poll(() => videoTime(page), { timeout: 15_000 }).toBeGreaterThan(0.5);
+    expect(media.length).toBeGreaterThan(0);
+    expect(workers.some((url) => /hls\.worker[^/]*\.js$/.test(url))).toBe(true);
+  });
+
+  test('a show opened as a title goes to its first episode and waits for Play; an episode link plays', async ({
+    page,
+    request,
+  }) => {
+    const s1 = (await (await request.get('/api/media/tv/1396/season/1')).json()) as {
+      id: string;
+      episodes: { id: string }[];
+    };
+    const media: string[] = [];
+    page.on('request', (r) => /\.(ts|m4s|mp4)$/.test(new URL(r.url()).pathname) && media.push(r.url()));
+    await page.goto('/media/tmdb-tv-1396-breaking-bad');
+    await expect(page).toHaveURL(new RegExp(`/${s1.id}/${s1.episodes[0]!.id}$`));
+    await expect(page.getByTestId('big-play')).toBeVisible({ timeout: 20_000 });
+    await page.waitForTimeout(1_000);
+    expect(media).toEqual([]);
+    // A deep link to an episode starts as today (playing, or the play button when the browser wants a gesture).
+    await page.goto(`/media/tmdb-tv-1396-breaking-bad/${s1.id}/${s1.episodes[1]!.id}`);
+    await expect.poll(() => media.length, { timeout: 20_000 }).toBeGreaterThan(0);
   });
 
   test('switches quality, remembers the choice, and automatic goes back to the best', async ({ page }) => {
@@ -95,7 +163,9 @@ test.describe('player', () => {
     await expect(page.getByTestId('caption-size-value')).toHaveText('200%');
     const size = await cue.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
     await page.getByTestId('caption-size').fill('100');
-    await expect.poll(() => cue.evaluate((el) => parseFloat(getComputedStyle(el).fontSize))).toBeCloseTo(size / 2, 0);
+    await expect
+      .poll(() => cue.evaluate((el) => parseFloat(getComputedStyle(el).fontSize)))
+      .toBeCloseTo(size / 2, 0);
     await page.getByTestId('caption-opacity').fill('0');
     await expect(cue).toHaveCSS('background-color', 'rgba(0, 0, 0, 0)');
     await page.getByTestId('caption-bold').check();
@@ -114,7 +184,11 @@ test.describe('player', () => {
 
     // The language and styling are remembered.
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('marquee:subtitles')!).state);
-    expect(stored).toMatchObject({ enabled: true, lastSelectedLanguage: 'en', styling: { color: '#e2e535', bold: true, backgroundOpacity: 0 } });
+    expect(stored).toMatchObject({
+      enabled: true,
+      lastSelectedLanguage: 'en',
+      styling: { color: '#e2e535', bold: true, backgroundOpacity: 0 },
+    });
   });
 
   test('a local caption file can be uploaded; bad files say why', async ({ page }) => {
@@ -122,12 +196,24 @@ test.describe('player', () => {
     await pausedAt(page, 1.5, 4.5);
     await page.mouse.move(300, 300);
     await page.getByTestId('open-captions').click();
-    await page.getByTestId('caption-file').setInputFiles({ name: 'mine.srt', mimeType: 'application/x-subrip', buffer: Buffer.from('1\n00:00:01,000 --> 00:00:05,000\nMy <b>own</b> caption<script>window.hacked=1</script>\n') });
+    await page
+      .getByTestId('caption-file')
+      .setInputFiles({
+        name: 'mine.srt',
+        mimeType: 'application/x-subrip',
+        buffer: Buffer.from(
+          '1\n00:00:01,000 --> 00:00:05,000\nMy <b>own</b> caption<script>window.hacked=1</script>\n',
+        ),
+      });
     await expect(page.getByTestId('caption-cue')).toHaveText('My own caption');
     expect(await page.evaluate(() => (window as unknown as { hacked?: number }).hacked)).toBeUndefined();
-    await page.getByTestId('caption-file').setInputFiles({ name: 'empty.srt', mimeType: 'text/plain', buffer: Buffer.from('') });
+    await page
+      .getByTestId('caption-file')
+      .setInputFiles({ name: 'empty.srt', mimeType: 'text/plain', buffer: Buffer.from('') });
     await expect(page.getByRole('alert').filter({ hasText: 'Given text is empty' })).toBeVisible();
-    await page.getByTestId('caption-file').setInputFiles({ name: 'bad.vtt', mimeType: 'text/vtt', buffer: Buffer.from('not a caption file') });
+    await page
+      .getByTestId('caption-file')
+      .setInputFiles({ name: 'bad.vtt', mimeType: 'text/vtt', buffer: Buffer.from('not a caption file') });
     await expect(page.getByRole('alert').filter({ hasText: 'Invalid subtitle format' })).toBeVisible();
   });
 
@@ -193,7 +279,9 @@ test.describe('player', () => {
   test('progress is saved while playing and the title resumes there after a reload', async ({ page }) => {
     await page.goto(`${MATRIX}?t=95`);
     await startPlayback(page);
-    await expect.poll(async () => (await savedProgress(page, 'movie:603'))?.watched ?? 0, { timeout: 10_000 }).toBeGreaterThanOrEqual(95);
+    await expect
+      .poll(async () => (await savedProgress(page, 'movie:603'))?.watched ?? 0, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(95);
     await page.keyboard.press('k');
     await expect.poll(async () => (await videoState(page)).paused).toBe(true);
     const saved = (await savedProgress(page, 'movie:603'))!;
@@ -201,8 +289,10 @@ test.describe('player', () => {
     const paused = Math.floor(await videoTime(page));
     await expect.poll(async () => (await savedProgress(page, 'movie:603'))!.watched).toBe(paused);
 
+    // Opened as a title, it waits for Play, then resumes there.
     await page.goto(MATRIX);
-    await expect(player(page)).toHaveAttribute('data-status', 'playing', { timeout: 20_000 });
+    await expect(page.getByTestId('big-play')).toBeVisible({ timeout: 20_000 });
+    await page.getByTestId('big-play').click();
     await expect.poll(() => videoTime(page), { timeout: 15_000 }).toBeGreaterThanOrEqual(paused - 1);
     expect(await videoTime(page)).toBeLessThan(paused + 3);
     // Continue watching lists it.
@@ -211,12 +301,20 @@ test.describe('player', () => {
   });
 
   test('next episode across seasons, Replay, and the episodes menu', async ({ page, request }) => {
-    const s1 = (await (await request.get('/api/media/tv/1396/season/1')).json()) as { id: string; episodes: { id: string; number: number }[] };
-    const s2 = (await (await request.get('/api/media/tv/1396/season/2')).json()) as { id: string; episodes: { id: string; number: number }[] };
+    const s1 = (await (await request.get('/api/media/tv/1396/season/1')).json()) as {
+      id: string;
+      episodes: { id: string; number: number }[];
+    };
+    const s2 = (await (await request.get('/api/media/tv/1396/season/2')).json()) as {
+      id: string;
+      episodes: { id: string; number: number }[];
+    };
     const last = s1.episodes[s1.episodes.length - 1]!;
     // A show opens at its first episode.
     await page.goto('/media/tmdb-tv-1396-breaking-bad');
-    await expect(page).toHaveURL(new RegExp(`/media/tmdb-tv-1396-breaking-bad/${s1.id}/${s1.episodes[0]!.id}$`));
+    await expect(page).toHaveURL(
+      new RegExp(`/media/tmdb-tv-1396-breaking-bad/${s1.id}/${s1.episodes[0]!.id}$`),
+    );
 
     await page.goto(`/media/tmdb-tv-1396-breaking-bad/${s1.id}/${last.id}?t=1180`);
     await startPlayback(page);
@@ -246,7 +344,10 @@ test.describe('player', () => {
 
   test('autoplay goes on to the next episode when the instance allows it', async ({ page, request }) => {
     await patchRuntimeConfig(page, { allowAutoplay: true });
-    const s1 = (await (await request.get('/api/media/tv/1396/season/1')).json()) as { id: string; episodes: { id: string }[] };
+    const s1 = (await (await request.get('/api/media/tv/1396/season/1')).json()) as {
+      id: string;
+      episodes: { id: string }[];
+    };
     await page.goto(`/media/tmdb-tv-1396-breaking-bad/${s1.id}/${s1.episodes[0]!.id}?t=1186`);
     await startPlayback(page);
     await expect(page).toHaveURL(new RegExp(`/${s1.id}/${s1.episodes[1]!.id}$`), { timeout: 20_000 });
@@ -262,27 +363,55 @@ test.describe('player', () => {
     await expect(page.locator('[data-testid="episode-option"][data-unaired="true"]').first()).toBeDisabled();
   });
 
-  test('removed media, a source that finds nothing, and a broken stream have their screens', async ({ page }) => {
-    await page.route('**/scrape?**', (route) => route.fulfill({ status: 451, json: { errorType: 'message', code: 'media_removed', message: 'Media has been removed' } }));
+  test('removed media, a source that finds nothing, and a broken stream have their screens', async ({
+    page,
+  }) => {
+    await page.route('**/scrape?**', (route) =>
+      route.fulfill({
+        status: 451,
+        json: { errorType: 'message', code: 'media_removed', message: 'Media has been removed' },
+      }),
+    );
     await page.goto(MATRIX);
     await expect(page.getByText('Media has been removed')).toBeVisible();
     await page.unroute('**/scrape?**');
 
-    await page.route('**/scrape?**', (route) => route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'event: init\ndata: {"sourceIds":["sample"]}\n\nevent: update\ndata: {"id":"sample","percentage":100,"status":"notfound","reason":"nothing"}\n\nevent: noOutput\ndata: ""\n\n' }));
+    await page.route('**/scrape?**', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'text/event-stream',
+        body: 'event: init\ndata: {"sourceIds":["sample"]}\n\nevent: update\ndata: {"id":"sample","percentage":100,"status":"notfound","reason":"nothing"}\n\nevent: noOutput\ndata: ""\n\n',
+      }),
+    );
     await page.goto(MATRIX);
     await expect(page.getByText("We couldn't find that")).toBeVisible();
     await page.getByRole('button', { name: 'Show error details' }).click();
     await expect(page.getByTestId('error-details')).toContainText('sample: notfound (nothing)');
     await page.unroute('**/scrape?**');
 
-    await page.route('**/api/sources/sample/hls/**', (route) => route.fulfill({ status: 200, contentType: 'application/vnd.apple.mpegurl', body: '#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nbroken.ts\n#EXT-X-ENDLIST\n' }));
+    await page.route('**/api/sources/sample/hls/**', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/vnd.apple.mpegurl',
+        body: '#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nbroken.ts\n#EXT-X-ENDLIST\n',
+      }),
+    );
     await page.goto(MATRIX);
+    // The broken segment is only asked for once the viewer plays.
+    await page.getByTestId('big-play').click({ timeout: 20_000 });
     await expect(page.getByText('Playback error')).toBeVisible({ timeout: 30_000 });
-    await expect(page.getByTestId('player-error')).toContainText(/\((network|decode|generic|not supported|aborted)\)/);
+    await expect(page.getByTestId('player-error')).toContainText(
+      /\((network|decode|generic|not supported|aborted)\)/,
+    );
   });
 
   test('seek-bar thumbnails when the viewer enabled them', async ({ page }) => {
-    await page.addInitScript(() => localStorage.setItem('marquee:preferences', JSON.stringify({ state: { enableThumbnails: true }, version: 1 })));
+    await page.addInitScript(() =>
+      localStorage.setItem(
+        'marquee:preferences',
+        JSON.stringify({ state: { enableThumbnails: true }, version: 1 }),
+      ),
+    );
     await page.goto(MATRIX);
     await startPlayback(page);
     const bar = page.getByTestId('progress-bar');
@@ -304,7 +433,10 @@ test.describe('player', () => {
     const names = (await fakeExtensionMessages(page)).map((m) => m.name);
     expect(names).toContain('hello');
     expect(names).toContain('prepareStream');
-    const prepare = (await fakeExtensionMessages(page)).find((m) => m.name === 'prepareStream')!.body as { ruleId: number; targetDomains: string[] };
+    const prepare = (await fakeExtensionMessages(page)).find((m) => m.name === 'prepareStream')!.body as {
+      ruleId: number;
+      targetDomains: string[];
+    };
     expect(prepare).toMatchObject({ ruleId: 1, targetDomains: ['127.0.0.1'] });
   });
 
@@ -313,7 +445,8 @@ test.describe('player', () => {
     await page.goto(MATRIX);
     await expect(page.getByText('Permission Missing for the extension')).toBeVisible();
     await page.getByRole('button', { name: 'Grant permission' }).click();
-    await expect.poll(async () => (await fakeExtensionMessages(page)).map((m) => m.name)).toContain('openPage');
+    await expect
+      .poll(async () => (await fakeExtensionMessages(page)).map((m) => m.name))
+      .toContain('openPage');
   });
 });
-

@@ -1,6 +1,7 @@
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { App } from './app/app.tsx';
+import { preloadRouteCode } from './app/router.tsx';
 import { MigrationScreen } from './components/migration-screen.tsx';
 import { clock } from './lib/clock.ts';
 import { initI18n } from './lib/i18n.ts';
@@ -15,12 +16,16 @@ if (pinned && !Number.isNaN(Date.parse(pinned))) {
   clock.now = () => new Date(Date.now() + offset);
 }
 
+// The opened page's code loads beside the config and catalogs, and the first render waits for it
+// (the player page has nothing to show before it; a page shown without it would paint 300 ms late).
+const routeCode = preloadRouteCode(window.location.pathname);
+
 const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
 async function boot() {
   const root = createRoot(document.getElementById('root') as HTMLElement);
   try {
-    const [, i18n] = await Promise.all([loadRuntimeConfig(), initI18n()]);
+    const [, i18n] = await Promise.all([loadRuntimeConfig(), initI18n(), routeCode]);
     // Stored data is migrated before anything reads it; the screen shows while that runs.
     if (storesNeedMigration()) {
       root.render(

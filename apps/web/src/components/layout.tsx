@@ -10,7 +10,11 @@ export function OfflineBanner() {
   const online = useIsOnline();
   if (online) return null;
   return (
-    <div role="status" className="bg-red-700 px-4 py-2 text-center text-sm font-semibold text-white" data-testid="offline-banner">
+    <div
+      role="status"
+      className="bg-red-700 px-4 py-2 text-center text-sm font-semibold text-white"
+      data-testid="offline-banner"
+    >
       {t('navigation.banner.offline')}
     </div>
   );
@@ -37,8 +41,12 @@ export function Header({ nav, end }: HeaderSlots = {}) {
   const config = runtimeConfig();
   return (
     <header className="sticky top-0 z-30 border-b border-white/5 bg-bg/85 backdrop-blur">
-      <nav className="mx-auto flex h-16 max-w-screen-2xl items-center gap-4 px-4 sm:px-6" aria-label={t('navigation.home')}>
-        <Link to="/" className="flex items-center gap-2 text-lg font-bold text-fg" aria-label={t('navigation.home')}>
+      <nav
+        className="mx-auto flex h-16 max-w-screen-2xl items-center gap-4 px-4 sm:px-6"
+        aria-label={t('navigation.home')}
+      >
+        {/* Named by its visible text (the instance's name), as a label must contain what is shown (WCAG 2.5.3). */}
+        <Link to="/" className="flex items-center gap-2 text-lg font-bold text-fg">
           <img src="/favicon.svg" alt="" width={28} height={28} />
           <span>{config.instanceName}</span>
         </Link>
@@ -60,10 +68,20 @@ export function Footer() {
     <footer className="mt-16 border-t border-white/5">
       <div className="mx-auto flex max-w-screen-2xl flex-col gap-3 px-4 py-8 text-sm sm:px-6">
         <nav className="flex flex-wrap gap-x-6 gap-y-2" aria-label={t('footer.about')}>
-          <Link className={link} to="/about">{t('footer.about')}</Link>
-          <Link className={link} to="/support">{t('footer.support')}</Link>
-          <Link className={link} to="/jip">{t('footer.credits')}</Link>
-          {config.dmcaEmail && <Link className={link} to="/dmca">{t('footer.dmca')}</Link>}
+          <Link className={link} to="/about">
+            {t('footer.about')}
+          </Link>
+          <Link className={link} to="/support">
+            {t('footer.support')}
+          </Link>
+          <Link className={link} to="/jip">
+            {t('footer.credits')}
+          </Link>
+          {config.dmcaEmail && (
+            <Link className={link} to="/dmca">
+              {t('footer.dmca')}
+            </Link>
+          )}
         </nav>
         <p className="text-fg-muted">{t('global.hostsNoContent')}</p>
         <p className="text-xs text-fg-muted">{t('footer.version', { version: config.appVersion })}</p>
@@ -76,7 +94,10 @@ export function PageLoading() {
   const { t } = useTranslation();
   return (
     <div className="flex min-h-[40vh] items-center justify-center" role="status">
-      <span className="h-8 w-8 animate-spin rounded-full border-4 border-surface-3 border-t-accent" aria-hidden="true" />
+      <span
+        className="h-8 w-8 animate-spin rounded-full border-4 border-surface-3 border-t-accent"
+        aria-hidden="true"
+      />
       <span className="sr-only">{t('global.loading')}</span>
     </div>
   );
@@ -86,7 +107,10 @@ export function Layout({ header, banners }: { header?: HeaderSlots; banners?: Re
   const { t } = useTranslation();
   return (
     <div className="flex min-h-dvh flex-col">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:z-50 focus:m-2 focus:rounded focus:bg-accent focus:px-3 focus:py-2 focus:text-white">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:z-50 focus:m-2 focus:rounded focus:bg-accent focus:px-3 focus:py-2 focus:text-white"
+      >
         {t('global.skipToContent')}
       </a>
       <OfflineBanner />

@@ -4,19 +4,30 @@ import { encodeMediaKey, isReleased, mediaPath, type MediaSummary } from '@marqu
 import { clock } from '../lib/clock.ts';
 import { useMediaActions } from './media-actions.tsx';
 
+/**
+ * How the poster loads: `priority` for the few that are on screen first (the page's largest paint),
+ * `eager` for others on the first screen, `lazy` (the default) for everything further down or aside.
+ */
+export type PosterLoading = 'priority' | 'eager' | 'lazy';
+
+/** Intrinsic size of the posters the server hands out (w342): the box is fixed by CSS, these give the ratio. */
+const POSTER_WIDTH = 342;
+const POSTER_HEIGHT = 513;
+
 export interface MediaCardProps {
   media: MediaSummary;
   /** Fixed width in px (carousels); grids let the card fill its cell. */
   width?: number;
   /** Carousels show the title under the poster truncated; grids in full. */
   titleText?: string;
+  posterLoading?: PosterLoading;
 }
 
 /**
  * A poster card. Unreleased titles (release date in the future, or a future year) carry the
  * Unreleased label, are dimmed and are not links.
  */
-export function MediaCard({ media, width, titleText }: MediaCardProps) {
+export function MediaCard({ media, width, titleText, posterLoading = 'lazy' }: MediaCardProps) {
   const { t } = useTranslation();
   const actions = useMediaActions();
   const released = isReleased({ releaseDate: media.releaseDate, year: media.year }, clock.now());
@@ -27,7 +38,10 @@ export function MediaCard({ media, width, titleText }: MediaCardProps) {
         <img
           src={media.poster ?? '/placeholder.svg'}
           alt={t('media.posterAlt', { title: media.title })}
-          loading="lazy"
+          width={POSTER_WIDTH}
+          height={POSTER_HEIGHT}
+          loading={posterLoading === 'lazy' ? 'lazy' : 'eager'}
+          fetchPriority={posterLoading === 'priority' ? 'high' : 'auto'}
           decoding="async"
           className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105"
         />
@@ -38,7 +52,8 @@ export function MediaCard({ media, width, titleText }: MediaCardProps) {
         )}
       </div>
       <div className="mt-2 px-0.5">
-        <p className="line-clamp-2 text-sm font-semibold text-fg" title={media.title}>
+        {/* Always two lines high, so a row's height is known before its titles are (no layout shift). */}
+        <p className="line-clamp-2 min-h-10 text-sm font-semibold text-fg" title={media.title}>
           {title}
         </p>
         <p className="text-xs text-fg-muted">
@@ -52,7 +67,13 @@ export function MediaCard({ media, width, titleText }: MediaCardProps) {
   const action = actions.card?.(media);
   if (!released) {
     return (
-      <div className="group block shrink-0 cursor-not-allowed opacity-60" style={style} data-testid="media-card" data-unreleased="true" aria-disabled="true">
+      <div
+        className="group block shrink-0 cursor-not-allowed opacity-60"
+        style={style}
+        data-testid="media-card"
+        data-unreleased="true"
+        aria-disabled="true"
+      >
         {body}
       </div>
     );
@@ -77,12 +98,19 @@ export function MediaCard({ media, width, titleText }: MediaCardProps) {
   );
 }
 
+/** Posters of the first grid rows (two on a phone, up to six wide) load at once, the first two first. */
+const GRID_EAGER = 6;
+const GRID_PRIORITY = 2;
+
 export function MediaGrid({ items }: { items: MediaSummary[] }) {
   return (
     <ul className="grid grid-cols-2 gap-x-4 gap-y-6 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-5 xl:grid-cols-6">
-      {items.map((item) => (
+      {items.map((item, i) => (
         <li key={`${item.type}-${item.id}`}>
-          <MediaCard media={item} />
+          <MediaCard
+            media={item}
+            posterLoading={i < GRID_PRIORITY ? 'priority' : i < GRID_EAGER ? 'eager' : 'lazy'}
+          />
         </li>
       ))}
     </ul>
@@ -91,13 +119,30 @@ export function MediaGrid({ items }: { items: MediaSummary[] }) {
 
 export function MediaGridSkeleton({ count = 12 }: { count?: number }) {
   return (
-    <ul className="grid grid-cols-2 gap-x-4 gap-y-6 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-5 xl:grid-cols-6" aria-hidden="true">
+    <ul
+      className="grid grid-cols-2 gap-x-4 gap-y-6 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-5 xl:grid-cols-6"
+      aria-hidden="true"
+    >
       {Array.from({ length: count }, (_, i) => (
         <li key={i}>
-          <div className="aspect-[2/3] animate-pulse rounded-lg bg-surface-2" />
-          <div className="mt-2 h-4 w-3/4 animate-pulse rounded bg-surface-2" />
+          <MediaCardSkeleton />
         </li>
       ))}
     </ul>
+  );
+}
+
+/** A card's shape while its title loads: the same height as a MediaCard (poster, two title lines, one line of facts). */
+export function MediaCardSkeleton({ width }: { width?: number }) {
+  return (
+    <div className="shrink-0" style={width ? { width: `${width}px` } : undefined} aria-hidden="true">
+      <div className="aspect-[2/3] animate-pulse rounded-lg bg-surface-2" />
+      <div className="mt-2 px-0.5">
+        <div className="flex h-10 items-start">
+          <div className="mt-0.5 h-4 w-3/4 animate-pulse rounded bg-surface-2" />
+        </div>
+        <div className="h-4" />
+      </div>
+    </div>
   );
 }

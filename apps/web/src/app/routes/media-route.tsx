@@ -1,11 +1,16 @@
 import '../../lib/lazy-catalog.ts';
 import { useQuery } from '@tanstack/react-query';
 import { mediaPath, toMediaType, type MediaDetails } from '@marquee/contract';
-import { useEffect, useMemo, useState } from 'react';
+import { Suspense, useDeferredValue, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
-import { Footer, PageLoading } from '../../components/layout.tsx';
+import { Footer } from '../../components/layout.tsx';
 import { useMediaActions } from '../../components/media-actions.tsx';
-import { makePlayerMeta, PlayerView, type PlayerMeta } from '../../features/player/index.ts';
+import {
+  makePlayerMeta,
+  PlayerPlaceholder,
+  startsOnOpen,
+  type PlayerMeta,
+} from '../../features/player/index.ts';
 import { MediaError } from '../../features/title/media-error.tsx';
 import { MediaPage } from '../../features/title/media-page.tsx';
 import { resolveMediaKey } from '../../features/title/resolve-media-key.ts';
@@ -15,6 +20,15 @@ import { backTarget } from '../../lib/nav-history.ts';
 import { customProxyUrls } from '../../lib/proxy-transport.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { useAccountStore, useOnboardingStore } from '../../stores/index.ts';
+import { preloadablePage } from '../preloadable-page.tsx';
+
+// The player's code loads beside this page's (asked for as soon as this module runs): the title page
+// and the player's placeholder paint without waiting for it.
+const PlayerView = preloadablePage(
+  () => import('../../features/player/view.ts'),
+  (m) => m.PlayerView,
+);
+void PlayerView.preload().catch(() => undefined);
 
 /**
  * Onboarding first (client-behaviour §6.4) when the instance asks for it and the viewer has neither
@@ -39,28 +53,61 @@ function useNeedsOnboarding(): boolean | null {
   return extensionOk === null ? null : !extensionOk;
 }
 
-/** Title information under the player (the title page's content). */
-function TitleInfo() {
-  return (
-    <div className="mx-auto w-full max-w-screen-2xl px-4 sm:px-6">
-      <MediaPage />
-    </div>
-  );
+/** Where the player's back link goes: the last page that was not a player. */
+function useBackTo() {
+  const location = useLocation();
+  return useMemo(() => backTarget(location.pathname + location.search), [location.pathname, location.search]);
 }
 
-function PlayerWithInfo({ meta, details }: { meta: PlayerMeta; details: MediaDetails }) {
-  const location = useLocation();
-  const actions = useMediaActions();
-  const backTo = useMemo(() => backTarget(location.pathname + location.search), [location.pathname, location.search]);
+/**
+ * The page: the player (or its placeholder while the details load, or nothing for what cannot play)
+ * above the title's information. One layout for every state, so the title page under the player stays
+ * mounted while the player above it gets ready.
+ */
+function MediaLayout({ player }: { player: ReactNode }) {
   return (
     <div className="flex min-h-dvh flex-col bg-bg">
-      <PlayerView key={`${meta.tmdbId}-${meta.episode?.id ?? ''}`} meta={meta} backTo={backTo} titleActions={actions.card?.(details)} />
+      {player}
       <main id="main" className="flex-1">
-        <TitleInfo />
+        <div className="mx-auto w-full max-w-screen-2xl px-4 sm:px-6">
+          <MediaPage />
+        </div>
       </main>
       <Footer />
     </div>
   );
+}
+
+/** Set by the redirect from a show's title to its first episode: the viewer opened a title, not an episode. */
+interface TitleRedirectState {
+  fromTitle?: boolean;
+}
+
+function Player({ meta, details }: { meta: PlayerMeta; details: MediaDetails }) {
+  const location = useLocation();
+  const { season } = useParams();
+  const actions = useMediaActions();
+  const backTo = useBackTo();
+  const startOnOpen = startsOnOpen({
+    search: location.search,
+    hasEpisodeInPath: !!season,
+    redirectedFromTitle: (location.state as TitleRedirectState | null)?.fromTitle === true,
+  });
+  return (
+    <Suspense fallback={<PlayerPlaceholder backTo={backTo} />}>
+      <PlayerView
+        key={`${meta.tmdbId}-${meta.episode?.id ?? ''}`}
+        meta={meta}
+        backTo={backTo}
+        titleActions={actions.card?.(details)}
+        startOnOpen={startOnOpen}
+      />
+    </Suspense>
+  );
+}
+
+function Placeholder() {
+  return <PlayerPlaceholder backTo={useBackTo()} />;
 }
 
 /** Shows open at their first episode of season 1 (or the first season listed). */
@@ -68,15 +115,31 @@ function FirstEpisodeRedirect({ mediaKey, details }: { mediaKey: string; details
   const location = useLocation();
   const season = details.seasons.find((s) => s.number === 1) ?? details.seasons[0];
   const q = useQuery({ ...seasonQuery(details.id, season?.number ?? 1), enabled: !!season });
-  if (!season) return <TitlePageOnly />;
-  if (q.isPending) return <PageLoading />;
+  if (!season) return null;
+  if (q.isPending) return <Placeholder />;
   if (q.isError) return <MediaError kind="failed" onRetry={() => void q.refetch()} />;
   const first = q.data.episodes[0];
-  if (!first) return <TitlePageOnly />;
-  return <Navigate replace to={`${mediaPath(mediaKey, q.data.id, first.id)}${location.search}`} />;
+  if (!first) return null;
+  return (
+    <Navigate
+      replace
+      to={`${mediaPath(mediaKey, q.data.id, first.id)}${location.search}`}
+      state={{ fromTitle: true } satisfies TitleRedirectState}
+    />
+  );
 }
 
-function ShowPlayer({ mediaKey, details, seasonId, episodeId }: { mediaKey: string; details: MediaDetails; seasonId: string; episodeId: string }) {
+function ShowPlayer({
+  mediaKey,
+  details,
+  seasonId,
+  episodeId,
+}: {
+  mediaKey: string;
+  details: MediaDetails;
+  seasonId: string;
+  episodeId: string;
+}) {
   const season = details.seasons.find((s) => s.id === seasonId);
   const q = useQuery({ ...seasonQuery(details.id, season?.number ?? 0), enabled: !!season });
   const meta = useMemo(() => {
@@ -93,15 +156,20 @@ function ShowPlayer({ mediaKey, details, seasonId, episodeId }: { mediaKey: stri
       mediaKey,
       season: { id: season.id, number: season.number, title: season.title },
       episode: { id: episode.id, number: episode.number, title: episode.title, airDate: episode.airDate },
-      episodes: q.data.episodes.map((e) => ({ id: e.id, number: e.number, title: e.title, airDate: e.airDate })),
+      episodes: q.data.episodes.map((e) => ({
+        id: e.id,
+        number: e.number,
+        title: e.title,
+        airDate: e.airDate,
+      })),
       seasons: details.seasons.map((s) => ({ id: s.id, number: s.number, title: s.title })),
     });
   }, [season, q.data, episodeId, details, mediaKey]);
   if (!season) return <MediaError kind="notFound" />;
-  if (q.isPending) return <PageLoading />;
+  if (q.isPending) return <Placeholder />;
   if (q.isError) return <MediaError kind="failed" onRetry={() => void q.refetch()} />;
   if (!meta) return <MediaError kind="notFound" />;
-  return <PlayerWithInfo meta={meta} details={details} />;
+  return <Player meta={meta} details={details} />;
 }
 
 function MoviePlayer({ mediaKey, details }: { mediaKey: string; details: MediaDetails }) {
@@ -118,19 +186,33 @@ function MoviePlayer({ mediaKey, details }: { mediaKey: string; details: MediaDe
       }),
     [details, mediaKey],
   );
-  return <PlayerWithInfo meta={meta} details={details} />;
+  return <Player meta={meta} details={details} />;
 }
 
-/** The title page alone: everything that is not a playable title (yet), and shows without episodes. */
-function TitlePageOnly() {
-  return (
-    <div className="flex min-h-dvh flex-col bg-bg">
-      <main id="main" className="flex-1">
-        <TitleInfo />
-      </main>
-      <Footer />
-    </div>
-  );
+/** What goes above the title page: the player for a playable title, a placeholder while that is being found out. */
+function PlayerSlot({ mediaKey, parts }: { mediaKey: string; parts: { type: 'movie' | 'tv'; id: string } }) {
+  const { season, episode } = useParams();
+  const location = useLocation();
+  const needsOnboarding = useNeedsOnboarding();
+  const q = useQuery(detailsQuery(parts.type, parts.id));
+  // The player mounts in the background (React yields to the browser while it renders): no long task.
+  const details = useDeferredValue(q.data);
+  if (needsOnboarding === null) return <Placeholder />;
+  if (needsOnboarding)
+    return (
+      <Navigate
+        replace
+        to={`/onboarding?redirect=${encodeURIComponent(location.pathname + location.search)}`}
+      />
+    );
+  // The title page below says what went wrong.
+  if (q.isError) return null;
+  if (!details) return <Placeholder />;
+  if (details.type === 'tv') {
+    if (!season || !episode) return <FirstEpisodeRedirect mediaKey={mediaKey} details={details} />;
+    return <ShowPlayer mediaKey={mediaKey} details={details} seasonId={season} episodeId={episode} />;
+  }
+  return <MoviePlayer mediaKey={mediaKey} details={details} />;
 }
 
 /**
@@ -138,21 +220,11 @@ function TitlePageOnly() {
  * an episode open their first one; legacy keys and errors are the title page's business.
  */
 export function MediaRoute() {
-  const { media = '', season, episode } = useParams();
-  const location = useLocation();
+  const { media = '' } = useParams();
   const resolved = resolveMediaKey(media);
-  const needsOnboarding = useNeedsOnboarding();
-  const parts = resolved.kind === 'current' ? resolved.parts : null;
-  const q = useQuery({ ...detailsQuery(parts?.type ?? 'movie', parts?.id ?? '0'), enabled: !!parts });
-
-  if (!parts) return <TitlePageOnly />;
-  if (needsOnboarding === null) return <PageLoading />;
-  if (needsOnboarding) return <Navigate replace to={`/onboarding?redirect=${encodeURIComponent(location.pathname + location.search)}`} />;
-  if (q.isPending || q.isError) return <TitlePageOnly />;
-  const details = q.data;
-  if (details.type === 'tv') {
-    if (!season || !episode) return <FirstEpisodeRedirect mediaKey={media} details={details} />;
-    return <ShowPlayer mediaKey={media} details={details} seasonId={season} episodeId={episode} />;
-  }
-  return <MoviePlayer mediaKey={media} details={details} />;
+  return (
+    <MediaLayout
+      player={resolved.kind === 'current' ? <PlayerSlot mediaKey={media} parts={resolved.parts} /> : null}
+    />
+  );
 }

@@ -24,7 +24,14 @@ function serverMessage(t: (k: string) => string, error: unknown): string {
 function OtherMethod({ to, label }: { to: string; label: string }) {
   return (
     <p className="mt-4 text-center text-sm">
-      <Link to={to} replace className="font-semibold text-accent hover:underline" data-testid="other-method">{label}</Link>
+      <Link
+        to={to}
+        replace
+        className="font-semibold text-fg-accent hover:underline"
+        data-testid="other-method"
+      >
+        {label}
+      </Link>
     </p>
   );
 }
@@ -65,19 +72,40 @@ export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null })
     <AuthCard title={t('customer.login.title')}>
       <p className="mb-6 text-sm text-fg-muted">{t('customer.login.description')}</p>
       {state.registered && (
-        <p role="status" className="mb-4 rounded-lg bg-green-900/40 px-3 py-2 text-sm text-green-200" data-testid="registered-notice">
+        <p
+          role="status"
+          className="mb-4 rounded-lg bg-green-900/40 px-3 py-2 text-sm text-green-200"
+          data-testid="registered-notice"
+        >
           {t('customer.login.registered')}
         </p>
       )}
       <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" noValidate>
-        <TextField id="login-email" type="email" label={t('customer.login.email')} value={email} onChange={setEmail} autoComplete="email" />
-        <SecretInput id="login-password" label={t('customer.login.password')} value={password} onChange={setPassword} autoComplete="current-password" />
+        <TextField
+          id="login-email"
+          type="email"
+          label={t('customer.login.email')}
+          value={email}
+          onChange={setEmail}
+          autoComplete="email"
+        />
+        <SecretInput
+          id="login-password"
+          label={t('customer.login.password')}
+          value={password}
+          onChange={setPassword}
+          autoComplete="current-password"
+        />
         <FormError message={error} />
-        <Button type="submit" disabled={busy}>{busy ? t('customer.login.working') : t('customer.login.submit')}</Button>
+        <Button type="submit" disabled={busy}>
+          {busy ? t('customer.login.working') : t('customer.login.submit')}
+        </Button>
       </form>
       <p className="mt-6 text-center text-sm text-fg-muted">
         {t('customer.login.noAccount')}{' '}
-        <Link to="/register" className="font-semibold text-accent hover:underline">{t('customer.login.register')}</Link>
+        <Link to="/register" className="font-semibold text-fg-accent hover:underline">
+          {t('customer.login.register')}
+        </Link>
       </p>
       {otherMethod && <OtherMethod to={otherMethod} label={t('customer.login.usePassphrase')} />}
     </AuthCard>
@@ -114,7 +142,9 @@ export function EmailRegisterForm({ otherMethod }: { otherMethod?: string | null
     setBusy(true);
     try {
       await (await auth()).registerWithEmail(registerBody(values, captchaToken));
-      void navigate('/login', { state: { registered: true, email: values.email.trim() } satisfies LoginState });
+      void navigate('/login', {
+        state: { registered: true, email: values.email.trim() } satisfies LoginState,
+      });
     } catch (err) {
       setAlert(serverMessage(t, err));
       if (needsCaptcha) setCaptchaRound((n) => n + 1);
@@ -127,18 +157,54 @@ export function EmailRegisterForm({ otherMethod }: { otherMethod?: string | null
       <p className="mb-6 text-sm text-fg-muted">{t('customer.register.description')}</p>
       <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" noValidate>
         <DismissibleAlert message={alert} onDismiss={() => setAlert(null)} />
-        <TextField id="register-fullname" label={t('customer.register.fullname')} value={values.fullname} onChange={field('fullname')} autoComplete="name" />
-        <TextField id="register-email" type="email" label={t('customer.register.email')} value={values.email} onChange={field('email')} autoComplete="email" />
-        <SecretInput id="register-password" label={t('customer.register.password')} value={values.password} onChange={field('password')} autoComplete="new-password" />
-        <SecretInput id="register-confirm" label={t('customer.register.confirm')} value={values.confirm} onChange={field('confirm')} autoComplete="new-password" />
+        <TextField
+          id="register-fullname"
+          label={t('customer.register.fullname')}
+          value={values.fullname}
+          onChange={field('fullname')}
+          autoComplete="name"
+        />
+        <TextField
+          id="register-email"
+          type="email"
+          label={t('customer.register.email')}
+          value={values.email}
+          onChange={field('email')}
+          autoComplete="email"
+        />
+        <SecretInput
+          id="register-password"
+          label={t('customer.register.password')}
+          value={values.password}
+          onChange={field('password')}
+          autoComplete="new-password"
+        />
+        <SecretInput
+          id="register-confirm"
+          label={t('customer.register.confirm')}
+          value={values.confirm}
+          onChange={field('confirm')}
+          autoComplete="new-password"
+        />
         <p className="-mt-2 text-xs text-fg-muted">{t('customer.register.passwordHint')}</p>
-        {needsCaptcha && <Captcha key={captchaRound} provider={config.captcha.provider} siteKey={config.captcha.siteKey} onToken={onToken} />}
+        {needsCaptcha && (
+          <Captcha
+            key={captchaRound}
+            provider={config.captcha.provider}
+            siteKey={config.captcha.siteKey}
+            onToken={onToken}
+          />
+        )}
         <FormError message={problem} />
-        <Button type="submit" disabled={busy}>{busy ? t('customer.register.working') : t('customer.register.submit')}</Button>
+        <Button type="submit" disabled={busy}>
+          {busy ? t('customer.register.working') : t('customer.register.submit')}
+        </Button>
       </form>
       <p className="mt-6 text-center text-sm text-fg-muted">
         {t('customer.register.haveAccount')}{' '}
-        <Link to="/login" className="font-semibold text-accent hover:underline">{t('customer.register.login')}</Link>
+        <Link to="/login" className="font-semibold text-fg-accent hover:underline">
+          {t('customer.register.login')}
+        </Link>
       </p>
       {otherMethod && <OtherMethod to={otherMethod} label={t('customer.register.usePassphrase')} />}
     </AuthCard>

@@ -27,7 +27,11 @@ export function useAuthMethod() {
 /** `/login`: email and password, or the passphrase, as the instance's variant and sign-in methods say. */
 export function LoginPage() {
   const { method, otherLink } = useAuthMethod();
-  return method === 'email' ? <EmailLoginForm otherMethod={otherLink} /> : <PassphraseLogin otherMethod={otherLink} />;
+  return method === 'email' ? (
+    <EmailLoginForm otherMethod={otherLink} />
+  ) : (
+    <PassphraseLogin otherMethod={otherLink} />
+  );
 }
 
 /** The 12-word passphrase and a name for this device (client-behaviour §3.4). */
@@ -58,21 +62,46 @@ function PassphraseLogin({ otherMethod }: { otherMethod: string | null }) {
     <AuthCard title={t('auth.login.title')}>
       <p className="mb-6 text-sm text-fg-muted">{t('auth.login.description')}</p>
       <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" noValidate>
-        <SecretInput id="login-passphrase" label={t('auth.login.passphrase')} value={passphrase} onChange={setPassphrase} />
+        <SecretInput
+          id="login-passphrase"
+          label={t('auth.login.passphrase')}
+          value={passphrase}
+          onChange={setPassphrase}
+        />
         <div>
-          <label htmlFor="login-device" className="mb-1 block text-sm font-semibold text-fg">{t('auth.deviceName')}</label>
-          <input id="login-device" value={device} onChange={(e) => setDevice(e.target.value)} placeholder={t('auth.deviceNamePlaceholder')} className={INPUT} autoComplete="off" />
+          <label htmlFor="login-device" className="mb-1 block text-sm font-semibold text-fg">
+            {t('auth.deviceName')}
+          </label>
+          <input
+            id="login-device"
+            value={device}
+            onChange={(e) => setDevice(e.target.value)}
+            placeholder={t('auth.deviceNamePlaceholder')}
+            className={INPUT}
+            autoComplete="off"
+          />
         </div>
         <FormError message={error} />
-        <Button type="submit" disabled={busy}>{busy ? t('auth.login.working') : t('auth.login.submit')}</Button>
+        <Button type="submit" disabled={busy}>
+          {busy ? t('auth.login.working') : t('auth.login.submit')}
+        </Button>
       </form>
       <p className="mt-6 text-center text-sm text-fg-muted">
         {t('auth.login.noAccount')}{' '}
-        <Link to="/register" className="font-semibold text-accent hover:underline">{t('auth.login.register')}</Link>
+        <Link to="/register" className="font-semibold text-fg-accent hover:underline">
+          {t('auth.login.register')}
+        </Link>
       </p>
       {otherMethod && (
         <p className="mt-4 text-center text-sm">
-          <Link to={otherMethod} replace className="font-semibold text-accent hover:underline" data-testid="other-method">{t('customer.login.useEmail')}</Link>
+          <Link
+            to={otherMethod}
+            replace
+            className="font-semibold text-fg-accent hover:underline"
+            data-testid="other-method"
+          >
+            {t('customer.login.useEmail')}
+          </Link>
         </p>
       )}
     </AuthCard>

@@ -8,7 +8,12 @@ import { Avatar } from '../../components/avatar.tsx';
 import { Button } from '../../components/button.tsx';
 import { PageLoading } from '../../components/layout.tsx';
 import { IconChoices } from '../../components/profile-pickers.tsx';
-import { createProfile, deleteProfile, patchProfile, updateCustomer } from '../../lib/account/customer-api.ts';
+import {
+  createProfile,
+  deleteProfile,
+  patchProfile,
+  updateCustomer,
+} from '../../lib/account/customer-api.ts';
 import { useCustomer } from '../../lib/account/use-customer.ts';
 import { ApiError } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
@@ -26,10 +31,16 @@ interface Tile {
 }
 
 function tilesOf(user: CustomerUser): Tile[] {
-  return [{ id: '', name: user.fullname, icon: user.icon, owner: true }, ...user.profiles.map((p) => ({ id: p._id, name: p.fullname, icon: p.icon, owner: false }))];
+  return [
+    { id: '', name: user.fullname, icon: user.icon, owner: true },
+    ...user.profiles.map((p) => ({ id: p._id, name: p.fullname, icon: p.icon, owner: false })),
+  ];
 }
 
-const colorsOf = (index: number) => ({ colorA: PROFILE_COLORS[index % PROFILE_COLORS.length]!, colorB: PROFILE_COLORS[(index + 2) % PROFILE_COLORS.length]! });
+const colorsOf = (index: number) => ({
+  colorA: PROFILE_COLORS[index % PROFILE_COLORS.length]!,
+  colorB: PROFILE_COLORS[(index + 2) % PROFILE_COLORS.length]!,
+});
 
 const messageOf = (t: (k: string) => string, error: unknown) =>
   error instanceof ApiError && error.status !== 0 && error.message ? error.message : t('global.generic');
@@ -67,24 +78,50 @@ function ProfileEditor({ tile, onDone }: { tile: Tile | null; onDone: () => void
         save.mutate();
       }}
     >
-      <h2 className="text-xl font-bold text-fg">{tile ? t('customer.profiles.editTitle') : t('customer.profiles.addTitle')}</h2>
-      <TextField id="profile-name" label={t('customer.profiles.name')} value={name} onChange={setName} autoComplete="off" />
+      <h2 className="text-xl font-bold text-fg">
+        {tile ? t('customer.profiles.editTitle') : t('customer.profiles.addTitle')}
+      </h2>
+      <TextField
+        id="profile-name"
+        label={t('customer.profiles.name')}
+        value={name}
+        onChange={setName}
+        autoComplete="off"
+      />
       <IconChoices value={icon} onChange={setIcon} name="profile-editor-icon" />
       <FormError message={error} />
       {confirming ? (
-        <div className="flex flex-col gap-3 rounded-lg bg-red-950/50 p-3" role="alertdialog" aria-label={t('customer.profiles.delete')}>
+        <div
+          className="flex flex-col gap-3 rounded-lg bg-red-950/50 p-3"
+          role="alertdialog"
+          aria-label={t('customer.profiles.delete')}
+        >
           <p className="text-sm text-fg">{t('customer.profiles.deleteConfirm', { name: tile?.name })}</p>
           <div className="flex gap-3">
-            <Button variant="secondary" onClick={() => setConfirming(false)}>{t('customer.profiles.cancel')}</Button>
-            <Button className="bg-red-700 hover:bg-red-600" disabled={remove.isPending} onClick={() => remove.mutate()}>{t('customer.profiles.deleteYes')}</Button>
+            <Button variant="secondary" onClick={() => setConfirming(false)}>
+              {t('customer.profiles.cancel')}
+            </Button>
+            <Button
+              className="bg-red-700 hover:bg-red-600"
+              disabled={remove.isPending}
+              onClick={() => remove.mutate()}
+            >
+              {t('customer.profiles.deleteYes')}
+            </Button>
           </div>
         </div>
       ) : (
         <div className="flex flex-wrap gap-3">
-          <Button type="submit" disabled={save.isPending}>{t('customer.profiles.save')}</Button>
-          <Button variant="secondary" onClick={onDone}>{t('customer.profiles.cancel')}</Button>
+          <Button type="submit" disabled={save.isPending}>
+            {t('customer.profiles.save')}
+          </Button>
+          <Button variant="secondary" onClick={onDone}>
+            {t('customer.profiles.cancel')}
+          </Button>
           {tile && !tile.owner && (
-            <Button variant="ghost" className="ms-auto text-red-300" onClick={() => setConfirming(true)}>{t('customer.profiles.delete')}</Button>
+            <Button variant="ghost" className="ms-auto text-red-300" onClick={() => setConfirming(true)}>
+              {t('customer.profiles.delete')}
+            </Button>
           )}
         </div>
       )}
@@ -133,14 +170,20 @@ export function ProfilesPage() {
   if (editing) {
     return (
       <div className="py-12">
-        <ProfileEditor key={editing === 'new' ? 'new' : editing.id} tile={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />
+        <ProfileEditor
+          key={editing === 'new' ? 'new' : editing.id}
+          tile={editing === 'new' ? null : editing}
+          onDone={() => setEditing(null)}
+        />
       </div>
     );
   }
 
   return (
     <div className="flex flex-col items-center gap-10 py-12 text-center sm:py-20" data-testid="profiles-page">
-      <h1 className="text-3xl font-bold text-fg sm:text-5xl">{managing ? t('customer.profiles.manageTitle') : t('customer.profiles.title')}</h1>
+      <h1 className="text-3xl font-bold text-fg sm:text-5xl">
+        {managing ? t('customer.profiles.manageTitle') : t('customer.profiles.title')}
+      </h1>
       <ul className="flex flex-wrap justify-center gap-6 sm:gap-10">
         {tiles.map((tile, i) => (
           <li key={tile.id || 'owner'}>
@@ -148,15 +191,25 @@ export function ProfilesPage() {
               type="button"
               onClick={() => choose(tile)}
               className="group flex w-28 flex-col items-center gap-3 rounded-xl p-2 focus-visible:outline-2 focus-visible:outline-accent sm:w-36"
-              aria-label={managing ? t('customer.profiles.edit', { name: tile.name }) : t('customer.profiles.choose', { name: tile.name })}
+              aria-label={
+                managing
+                  ? t('customer.profiles.edit', { name: tile.name })
+                  : t('customer.profiles.choose', { name: tile.name })
+              }
               data-testid="profile-tile"
             >
-              <span className={`rounded-full ring-offset-4 ring-offset-bg transition group-hover:ring-4 group-hover:ring-fg ${active === tile.id ? 'ring-4 ring-accent' : ''}`}>
+              <span
+                className={`rounded-full ring-offset-4 ring-offset-bg transition group-hover:ring-4 group-hover:ring-fg ${active === tile.id ? 'ring-4 ring-accent' : ''}`}
+              >
                 <Avatar {...(tile.owner ? account.profile : colorsOf(i))} icon={tile.icon} size={96} />
               </span>
-              <span className="line-clamp-2 font-semibold text-fg" data-testid="profile-name">{tile.name}</span>
+              <span className="line-clamp-2 font-semibold text-fg" data-testid="profile-name">
+                {tile.name}
+              </span>
               {tile.owner && <span className="text-xs text-fg-muted">{t('customer.profiles.owner')}</span>}
-              {!tile.owner && active === tile.id && <span className="text-xs text-accent">{t('customer.profiles.current')}</span>}
+              {!tile.owner && active === tile.id && (
+                <span className="text-xs text-fg-accent">{t('customer.profiles.current')}</span>
+              )}
             </button>
           </li>
         ))}
@@ -168,13 +221,20 @@ export function ProfilesPage() {
               className="flex w-28 flex-col items-center gap-3 rounded-xl p-2 text-fg-muted hover:text-fg focus-visible:outline-2 focus-visible:outline-accent sm:w-36"
               data-testid="profile-add"
             >
-              <span className="flex h-24 w-24 items-center justify-center rounded-full border-2 border-dashed border-current text-4xl" aria-hidden="true">+</span>
+              <span
+                className="flex h-24 w-24 items-center justify-center rounded-full border-2 border-dashed border-current text-4xl"
+                aria-hidden="true"
+              >
+                +
+              </span>
               <span className="font-semibold">{t('customer.profiles.add')}</span>
             </button>
           </li>
         )}
       </ul>
-      {user.profiles.length >= MAX_PROFILES && <p className="text-sm text-fg-muted">{t('customer.profiles.limit', { count: MAX_PROFILES })}</p>}
+      {user.profiles.length >= MAX_PROFILES && (
+        <p className="text-sm text-fg-muted">{t('customer.profiles.limit', { count: MAX_PROFILES })}</p>
+      )}
       <Button variant="secondary" onClick={() => setManaging((m) => !m)} aria-pressed={managing}>
         {managing ? t('customer.profiles.done') : t('customer.profiles.manage')}
       </Button>

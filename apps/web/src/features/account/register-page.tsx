@@ -30,13 +30,19 @@ function serverHost(): string {
 
 function TrustStep({ onTrust }: { onTrust: () => void }) {
   const { t } = useTranslation();
-  const meta = useQuery({ queryKey: ['account-meta', accountBaseUrl()], queryFn: () => fetchMeta(), retry: 1 });
+  const meta = useQuery({
+    queryKey: ['account-meta', accountBaseUrl()],
+    queryFn: () => fetchMeta(),
+    retry: 1,
+  });
   if (meta.isPending) return <PageLoading />;
   if (meta.isError) {
     return (
       <div className="flex flex-col gap-4">
         <FormError message={t('auth.trust.failed', { host: serverHost() })} />
-        <ButtonLink to="/" variant="secondary">{t('auth.trust.back')}</ButtonLink>
+        <ButtonLink to="/" variant="secondary">
+          {t('auth.trust.back')}
+        </ButtonLink>
       </div>
     );
   }
@@ -44,13 +50,17 @@ function TrustStep({ onTrust }: { onTrust: () => void }) {
     <div className="flex flex-col gap-4">
       <p className="text-fg-muted">{t('auth.trust.text')}</p>
       <div className="rounded-lg bg-surface-1 p-4">
-        <p className="text-lg font-bold text-fg" data-testid="trust-host">{serverHost()}</p>
+        <p className="text-lg font-bold text-fg" data-testid="trust-host">
+          {serverHost()}
+        </p>
         <p className="font-semibold text-fg">{meta.data.name}</p>
         {meta.data.description && <p className="text-sm text-fg-muted">{meta.data.description}</p>}
       </div>
       <div className="flex flex-wrap gap-3">
         <Button onClick={onTrust}>{t('auth.trust.yes')}</Button>
-        <ButtonLink to="/" variant="secondary">{t('auth.trust.no')}</ButtonLink>
+        <ButtonLink to="/" variant="secondary">
+          {t('auth.trust.no')}
+        </ButtonLink>
       </div>
     </div>
   );
@@ -84,14 +94,28 @@ function PassphraseStep({ passphrase, onNext }: { passphrase: string; onNext: ()
         ))}
       </ol>
       <div className="flex flex-wrap gap-3">
-        <Button variant="secondary" onClick={() => void copy()}>{copied ? t('auth.passphrase.copied') : t('auth.passphrase.copy')}</Button>
+        <Button variant="secondary" onClick={() => void copy()}>
+          {copied ? t('auth.passphrase.copied') : t('auth.passphrase.copy')}
+        </Button>
         <Button onClick={onNext}>{t('auth.next')}</Button>
       </div>
     </div>
   );
 }
 
-function ProfileStep({ device, setDevice, profile, setProfile, onNext }: { device: string; setDevice: (v: string) => void; profile: AccountProfile; setProfile: (p: AccountProfile) => void; onNext: () => void }) {
+function ProfileStep({
+  device,
+  setDevice,
+  profile,
+  setProfile,
+  onNext,
+}: {
+  device: string;
+  setDevice: (v: string) => void;
+  profile: AccountProfile;
+  setProfile: (p: AccountProfile) => void;
+  onNext: () => void;
+}) {
   const { t } = useTranslation();
   const [error, setError] = useState<string | null>(null);
   return (
@@ -109,11 +133,30 @@ function ProfileStep({ device, setDevice, profile, setProfile, onNext }: { devic
         <p className="text-sm text-fg-muted">{t('auth.profile.text')}</p>
       </div>
       <div>
-        <label htmlFor="register-device" className="mb-1 block text-sm font-semibold text-fg">{t('auth.deviceName')}</label>
-        <input id="register-device" value={device} onChange={(e) => setDevice(e.target.value)} placeholder={t('auth.deviceNamePlaceholder')} className={INPUT} autoComplete="off" />
+        <label htmlFor="register-device" className="mb-1 block text-sm font-semibold text-fg">
+          {t('auth.deviceName')}
+        </label>
+        <input
+          id="register-device"
+          value={device}
+          onChange={(e) => setDevice(e.target.value)}
+          placeholder={t('auth.deviceNamePlaceholder')}
+          className={INPUT}
+          autoComplete="off"
+        />
       </div>
-      <ColorPicker name="color-a" label={t('auth.profile.colorA')} value={profile.colorA} onChange={(colorA) => setProfile({ ...profile, colorA })} />
-      <ColorPicker name="color-b" label={t('auth.profile.colorB')} value={profile.colorB} onChange={(colorB) => setProfile({ ...profile, colorB })} />
+      <ColorPicker
+        name="color-a"
+        label={t('auth.profile.colorA')}
+        value={profile.colorA}
+        onChange={(colorA) => setProfile({ ...profile, colorA })}
+      />
+      <ColorPicker
+        name="color-b"
+        label={t('auth.profile.colorB')}
+        value={profile.colorB}
+        onChange={(colorB) => setProfile({ ...profile, colorB })}
+      />
       <IconPicker value={profile.icon} onChange={(icon) => setProfile({ ...profile, icon })} />
       <FormError message={error} />
       <Button type="submit">{t('auth.next')}</Button>
@@ -124,7 +167,11 @@ function ProfileStep({ device, setDevice, profile, setProfile, onNext }: { devic
 /** `/register`: email and password, or a passphrase account, as the instance's variant and sign-in methods say. */
 export function RegisterPage() {
   const { method, otherLink } = useAuthMethod();
-  return method === 'email' ? <EmailRegisterForm otherMethod={otherLink} /> : <PassphraseRegister otherMethod={otherLink} />;
+  return method === 'email' ? (
+    <EmailRegisterForm otherMethod={otherLink} />
+  ) : (
+    <PassphraseRegister otherMethod={otherLink} />
+  );
 }
 
 /** Trust the server, note the passphrase, set up the profile, type the passphrase back (client-behaviour §3.3). */
@@ -136,7 +183,11 @@ function PassphraseRegister({ otherMethod }: { otherMethod: string | null }) {
   const [step, setStep] = useState<Step>('trust');
   const [passphrase] = useState(newPassphrase);
   const [device, setDevice] = useState('');
-  const [profile, setProfile] = useState<AccountProfile>({ colorA: PROFILE_COLORS[0], colorB: PROFILE_COLORS[0], icon: 'userGroup' });
+  const [profile, setProfile] = useState<AccountProfile>({
+    colorA: PROFILE_COLORS[0],
+    colorB: PROFILE_COLORS[0],
+    icon: 'userGroup',
+  });
   const [typed, setTyped] = useState('');
   const [captchaToken, setCaptchaToken] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -171,33 +222,64 @@ function PassphraseRegister({ otherMethod }: { otherMethod: string | null }) {
 
   return (
     <AuthCard title={titles[step]} wide={step === 'passphrase'}>
-      <p className="mb-4 text-xs font-semibold uppercase tracking-wider text-accent" data-testid="register-step">
+      <p
+        className="mb-4 text-xs font-semibold uppercase tracking-wider text-fg-accent"
+        data-testid="register-step"
+      >
         {t('auth.register.step', { current: steps.indexOf(step) + 1, total: steps.length })}
       </p>
       {step === 'trust' && <TrustStep onTrust={() => setStep('passphrase')} />}
       {step === 'passphrase' && <PassphraseStep passphrase={passphrase} onNext={() => setStep('profile')} />}
-      {step === 'profile' && <ProfileStep device={device} setDevice={setDevice} profile={profile} setProfile={setProfile} onNext={() => setStep('verify')} />}
+      {step === 'profile' && (
+        <ProfileStep
+          device={device}
+          setDevice={setDevice}
+          profile={profile}
+          setProfile={setProfile}
+          onNext={() => setStep('verify')}
+        />
+      )}
       {step === 'verify' && (
         <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" noValidate>
           <p className="text-sm text-fg-muted">{t('auth.verify.text')}</p>
-          <SecretInput id="verify-passphrase" label={t('auth.login.passphrase')} value={typed} onChange={setTyped} />
-          {needsCaptcha && <Captcha provider={config.captcha.provider} siteKey={config.captcha.siteKey} onToken={onToken} />}
+          <SecretInput
+            id="verify-passphrase"
+            label={t('auth.login.passphrase')}
+            value={typed}
+            onChange={setTyped}
+          />
+          {needsCaptcha && (
+            <Captcha provider={config.captcha.provider} siteKey={config.captcha.siteKey} onToken={onToken} />
+          )}
           <FormError message={error} />
           <div className="flex flex-wrap gap-3">
-            <Button variant="secondary" onClick={() => setStep('profile')}>{t('auth.back')}</Button>
-            <Button type="submit" disabled={busy}>{busy ? t('auth.register.working') : t('auth.register.submit')}</Button>
+            <Button variant="secondary" onClick={() => setStep('profile')}>
+              {t('auth.back')}
+            </Button>
+            <Button type="submit" disabled={busy}>
+              {busy ? t('auth.register.working') : t('auth.register.submit')}
+            </Button>
           </div>
         </form>
       )}
       {step !== 'verify' && (
         <p className="mt-6 text-center text-sm text-fg-muted">
           {t('auth.register.haveAccount')}{' '}
-          <Link to="/login" className="font-semibold text-accent hover:underline">{t('auth.register.login')}</Link>
+          <Link to="/login" className="font-semibold text-fg-accent hover:underline">
+            {t('auth.register.login')}
+          </Link>
         </p>
       )}
       {otherMethod && step === 'trust' && (
         <p className="mt-4 text-center text-sm">
-          <Link to={otherMethod} replace className="font-semibold text-accent hover:underline" data-testid="other-method">{t('customer.register.useEmail')}</Link>
+          <Link
+            to={otherMethod}
+            replace
+            className="font-semibold text-fg-accent hover:underline"
+            data-testid="other-method"
+          >
+            {t('customer.register.useEmail')}
+          </Link>
         </p>
       )}
     </AuthCard>

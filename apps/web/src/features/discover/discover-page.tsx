@@ -1,5 +1,5 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   MOVIE_GENRE_PAGES,
@@ -11,8 +11,10 @@ import {
   type Genre,
   type MediaSummary,
 } from '@marquee/contract';
+import type { PosterLoading } from '../../components/media-card.tsx';
+import { useNearViewport } from '../../lib/use-near-viewport.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { Carousel } from './carousel.tsx';
+import { Carousel, CarouselPlaceholder } from './carousel.tsx';
 import { discoverQuery, genresQuery, listQuery } from './discover-queries.ts';
 import { WatchSomethingNew } from './watch-something-new.tsx';
 
@@ -21,21 +23,74 @@ function useShuffled(items: MediaSummary[] | undefined): MediaSummary[] | undefi
   return useMemo(() => (items ? toCarousel(shuffle(items)) : undefined), [items]);
 }
 
-function ListRow({ id, title, type, list }: { id: string; title: string; type: 'movie' | 'tv'; list: 'now_playing' | 'top_rated' | 'popular' }) {
-  const q = useQuery(listQuery(type, list));
-  return <Carousel id={id} title={title} items={useShuffled(q.data?.results)} isError={q.isError} />;
+/** Posters of the first row are the page's largest paint: they load first; the second row's load at once too. */
+const posterLoadingOfRow = (index: number): PosterLoading =>
+  index === 0 ? 'priority' : index === 1 ? 'eager' : 'lazy';
+
+interface RowProps {
+  /** Position on the page (0 = first row). */
+  index: number;
+  /** Movies of a loaded movie row are the candidates of Watch Something New. */
+  onLoaded?: ((items: MediaSummary[]) => void) | undefined;
 }
+
+/** A row's data loads, and its cards render, only once it comes near the viewport. */
+function useLazyRow(index: number) {
+  const ref = useRef<HTMLElement>(null);
+  // The first two rows are on (or just below) the first screen of every device: no need to ask.
+  const [near, reveal] = useNearViewport(ref, { initiallyNear: index < 2 });
+  return { sectionRef: ref, near, onReveal: reveal, urgent: index === 0 };
+}
+
+function useReportLoaded(items: MediaSummary[] | undefined, onLoaded: RowProps['onLoaded']) {
+  useEffect(() => {
+    if (items) onLoaded?.(items);
+  }, [items, onLoaded]);
+}
+
+// Rows are memoised: the page re-renders whenever a movie row loads (Watch Something New's candidates).
+const ListRow = memo(function ListRow({
+  id,
+  title,
+  type,
+  list,
+  index,
+  onLoaded,
+}: RowProps & {
+  id: string;
+  title: string;
+  type: 'movie' | 'tv';
+  list: 'now_playing' | 'top_rated' | 'popular';
+}) {
+  const row = useLazyRow(index);
+  const q = useQuery({ ...listQuery(type, list), enabled: row.near });
+  const items = useShuffled(q.data?.results);
+  useReportLoaded(items, onLoaded);
+  return (
+    <Carousel
+      {...row}
+      id={id}
+      title={title}
+      items={items}
+      isError={q.isError}
+      posterLoading={posterLoadingOfRow(index)}
+    />
+  );
+});
 
 function useRandomGenres(type: 'movie' | 'tv', count: number): Genre[] | undefined {
   const genres = useQuery(genresQuery(type));
   // Picked once per answer: the rows stay put while the page is open.
-  return useMemo(() => (genres.data ? pickRandom(genres.data.genres, count) : undefined), [genres.data, count]);
+  return useMemo(
+    () => (genres.data ? pickRandom(genres.data.genres, count) : undefined),
+    [genres.data, count],
+  );
 }
 
 /** One genre row from several pages, merged, shuffled, de-duplicated, first 20. */
-function useGenreRow(type: 'movie' | 'tv', genre: number, pages: number) {
+function useGenreRow(type: 'movie' | 'tv', genre: number, pages: number, enabled: boolean) {
   const results = useQueries({
-    queries: Array.from({ length: pages }, (_, i) => discoverQuery(type, genre, i + 1)),
+    queries: Array.from({ length: pages }, (_, i) => ({ ...discoverQuery(type, genre, i + 1), enabled })),
   });
   const done = results.every((r) => r.isSuccess || r.isError);
   const isError = results.every((r) => r.isError);
@@ -43,44 +98,67 @@ function useGenreRow(type: 'movie' | 'tv', genre: number, pages: number) {
   const key = done ? results.map((r) => r.dataUpdatedAt).join(',') : '';
   // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for the answers' identity
   const merged = useMemo(() => all, [key]);
-  return { items: useShuffled(merged), raw: merged, isError };
+  return { items: useShuffled(merged), isError };
 }
 
-function GenreRow({ type, genre, pages, onLoaded }: { type: 'movie' | 'tv'; genre: Genre; pages: number; onLoaded?: (items: MediaSummary[]) => void }) {
+const GenreRow = memo(function GenreRow({
+  type,
+  genre,
+  pages,
+  index,
+  onLoaded,
+}: RowProps & { type: 'movie' | 'tv'; genre: Genre; pages: number }) {
   const { t } = useTranslation();
-  const { items, isError } = useGenreRow(type, genre.id, pages);
-  useEffect(() => {
-    if (items) onLoaded?.(items);
-  }, [items, onLoaded]);
+  const row = useLazyRow(index);
+  const { items, isError } = useGenreRow(type, genre.id, pages, row.near);
+  useReportLoaded(items, onLoaded);
   return (
     <Carousel
+      {...row}
       id={`${type}-genre-${genre.id}`}
-      title={t(type === 'movie' ? 'discover.lists.genreMovies' : 'discover.lists.genreShows', { genre: genre.name })}
+      title={t(type === 'movie' ? 'discover.lists.genreMovies' : 'discover.lists.genreShows', {
+        genre: genre.name,
+      })}
       items={items}
       isError={isError}
+      posterLoading={posterLoadingOfRow(index)}
     />
   );
-}
+});
 
 export function DiscoverPage() {
   const { t } = useTranslation();
   usePageTitle(t('discover.pageTitle'));
-  const movieGenres = useRandomGenres('movie', RANDOM_MOVIE_GENRES);
-  const tvGenres = useRandomGenres('tv', RANDOM_TV_GENRES);
-  const [loaded, setLoaded] = useState<Record<number, MediaSummary[]>>({});
+  // Ten rows appear at once when the genres are picked: they render in the background (React yields to
+  // the browser meanwhile) while placeholders of their height stand in.
+  const movieGenres = useDeferredValue(useRandomGenres('movie', RANDOM_MOVIE_GENRES));
+  const tvGenres = useDeferredValue(useRandomGenres('tv', RANDOM_TV_GENRES));
+  // Movies of every movie row loaded so far (rows load as they come near the screen).
+  const [loaded, setLoaded] = useState<Record<string, MediaSummary[]>>({});
   const candidates = useMemo(() => {
     const seen = new Set<string>();
-    return Object.values(loaded).flat().filter((m) => !seen.has(m.id) && seen.add(m.id));
+    return Object.values(loaded)
+      .flat()
+      .filter((m) => !seen.has(m.id) && seen.add(m.id));
   }, [loaded]);
-
-  const onGenreLoaded = useMemo(
-    () =>
-      Object.fromEntries(
-        (movieGenres ?? []).map((g) => [g.id, (items: MediaSummary[]) => setLoaded((prev) => (prev[g.id] === items ? prev : { ...prev, [g.id]: items }))]),
-      ),
-    [movieGenres],
+  const onMoviesLoaded = useCallback(
+    (rowId: string, items: MediaSummary[]) =>
+      setLoaded((prev) => (prev[rowId] === items ? prev : { ...prev, [rowId]: items })),
+    [],
   );
+  const movieRowCallbacks = useMemo(() => {
+    const ids = [
+      'movie-now-playing',
+      'movie-top-rated',
+      'movie-popular',
+      ...(movieGenres ?? []).map((g) => `movie-genre-${g.id}`),
+    ];
+    return Object.fromEntries(
+      ids.map((rowId) => [rowId, (items: MediaSummary[]) => onMoviesLoaded(rowId, items)]),
+    );
+  }, [movieGenres, onMoviesLoaded]);
 
+  const movieGenreCount = movieGenres?.length ?? RANDOM_MOVIE_GENRES;
   return (
     <div className="py-8">
       <div className="flex flex-col items-center gap-6 text-center">
@@ -88,20 +166,68 @@ export function DiscoverPage() {
         <WatchSomethingNew candidates={candidates} />
       </div>
 
-      <h2 className="mt-10 border-b border-white/10 pb-2 text-2xl font-bold text-fg">{t('discover.movies')}</h2>
-      <ListRow id="movie-now-playing" title={t('discover.lists.nowPlaying')} type="movie" list="now_playing" />
-      <ListRow id="movie-top-rated" title={t('discover.lists.topRatedMovies')} type="movie" list="top_rated" />
-      <ListRow id="movie-popular" title={t('discover.lists.popularMovies')} type="movie" list="popular" />
-      {movieGenres?.map((genre) => (
-        <GenreRow key={genre.id} type="movie" genre={genre} pages={MOVIE_GENRE_PAGES} onLoaded={onGenreLoaded[genre.id]} />
-      ))}
+      <h2 className="mt-10 border-b border-white/10 pb-2 text-2xl font-bold text-fg">
+        {t('discover.movies')}
+      </h2>
+      <ListRow
+        index={0}
+        id="movie-now-playing"
+        title={t('discover.lists.nowPlaying')}
+        type="movie"
+        list="now_playing"
+        onLoaded={movieRowCallbacks['movie-now-playing']}
+      />
+      <ListRow
+        index={1}
+        id="movie-top-rated"
+        title={t('discover.lists.topRatedMovies')}
+        type="movie"
+        list="top_rated"
+        onLoaded={movieRowCallbacks['movie-top-rated']}
+      />
+      <ListRow
+        index={2}
+        id="movie-popular"
+        title={t('discover.lists.popularMovies')}
+        type="movie"
+        list="popular"
+        onLoaded={movieRowCallbacks['movie-popular']}
+      />
+      {movieGenres
+        ? movieGenres.map((genre, i) => (
+            <GenreRow
+              key={genre.id}
+              index={3 + i}
+              type="movie"
+              genre={genre}
+              pages={MOVIE_GENRE_PAGES}
+              onLoaded={movieRowCallbacks[`movie-genre-${genre.id}`]}
+            />
+          ))
+        : Array.from({ length: RANDOM_MOVIE_GENRES }, (_, i) => <CarouselPlaceholder key={i} />)}
 
-      <h2 className="mt-14 border-b border-white/10 pb-2 text-2xl font-bold text-fg">{t('discover.shows')}</h2>
-      <ListRow id="tv-top-rated" title={t('discover.lists.topRatedShows')} type="tv" list="top_rated" />
-      <ListRow id="tv-popular" title={t('discover.lists.popularShows')} type="tv" list="popular" />
-      {tvGenres?.map((genre) => (
-        <GenreRow key={genre.id} type="tv" genre={genre} pages={1} />
-      ))}
+      <h2 className="mt-14 border-b border-white/10 pb-2 text-2xl font-bold text-fg">
+        {t('discover.shows')}
+      </h2>
+      <ListRow
+        index={3 + movieGenreCount}
+        id="tv-top-rated"
+        title={t('discover.lists.topRatedShows')}
+        type="tv"
+        list="top_rated"
+      />
+      <ListRow
+        index={4 + movieGenreCount}
+        id="tv-popular"
+        title={t('discover.lists.popularShows')}
+        type="tv"
+        list="popular"
+      />
+      {tvGenres
+        ? tvGenres.map((genre, i) => (
+            <GenreRow key={genre.id} index={5 + movieGenreCount + i} type="tv" genre={genre} pages={1} />
+          ))
+        : Array.from({ length: RANDOM_TV_GENRES }, (_, i) => <CarouselPlaceholder key={i} />)}
     </div>
   );
 }

@@ -28,7 +28,8 @@ export function WatchSomethingNew({ candidates }: { candidates: MediaSummary[] }
   }, [state]);
 
   useEffect(() => {
-    if (state.phase === 'done' && pick) void navigate(mediaPath(encodeMediaKey(pick.type, pick.id, pick.title)));
+    if (state.phase === 'done' && pick)
+      void navigate(mediaPath(encodeMediaKey(pick.type, pick.id, pick.title)));
   }, [state, pick, navigate]);
 
   const press = () => {
@@ -42,7 +43,13 @@ export function WatchSomethingNew({ candidates }: { candidates: MediaSummary[] }
 
   return (
     <div className="flex flex-col items-center gap-2">
-      <Button onClick={press} disabled={candidates.length === 0} aria-live="polite" data-testid="watch-something-new" className="min-h-12 px-6 text-base">
+      <Button
+        onClick={press}
+        disabled={candidates.length === 0}
+        aria-live="polite"
+        data-testid="watch-something-new"
+        className="min-h-12 px-6 text-base"
+      >
         {state.phase === 'counting' && pick
           ? t('discover.nowPlayingIn', { title: pick.title, count: state.remaining })
           : t('discover.watchSomethingNew')}

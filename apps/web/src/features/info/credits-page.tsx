@@ -31,15 +31,37 @@ export function CreditsPage() {
       <h2 className="mt-8 text-xl font-bold text-fg">{t('jip.projects')}</h2>
       <ul className="mt-3 grid grid-cols-2 gap-2 sm:grid-cols-3">
         {PROJECTS.map(([name, url]) => (
-          <li key={name}><a className="text-accent hover:underline" href={url} target="_blank" rel="noreferrer">{name}</a></li>
+          <li key={name}>
+            <a className="text-fg-accent hover:underline" href={url} target="_blank" rel="noreferrer">
+              {name}
+            </a>
+          </li>
         ))}
       </ul>
       <h2 className="mt-8 text-xl font-bold text-fg">{t('jip.tmdbTitle')}</h2>
-      <div className="mt-3 flex items-center gap-4 rounded-lg bg-surface-2 p-4" data-testid="tmdb-attribution">
+      <div
+        className="mt-3 flex items-center gap-4 rounded-lg bg-surface-2 p-4"
+        data-testid="tmdb-attribution"
+      >
         <svg viewBox="0 0 120 40" className="h-8 w-24 shrink-0" role="img" aria-label="TMDB">
-          <defs><linearGradient id="tmdb" x1="0" x2="1"><stop offset="0" stopColor="#90cea1" /><stop offset="1" stopColor="#01b4e4" /></linearGradient></defs>
+          <defs>
+            <linearGradient id="tmdb" x1="0" x2="1">
+              <stop offset="0" stopColor="#90cea1" />
+              <stop offset="1" stopColor="#01b4e4" />
+            </linearGradient>
+          </defs>
           <rect width="120" height="40" rx="8" fill="#0d253f" />
-          <text x="60" y="27" textAnchor="middle" fontFamily="system-ui,sans-serif" fontWeight="800" fontSize="20" fill="url(#tmdb)">TMDB</text>
+          <text
+            x="60"
+            y="27"
+            textAnchor="middle"
+            fontFamily="system-ui,sans-serif"
+            fontWeight="800"
+            fontSize="20"
+            fill="url(#tmdb)"
+          >
+            TMDB
+          </text>
         </svg>
         <div>
           <p className="text-fg">{t('jip.tmdbNotice')}</p>

@@ -12,7 +12,9 @@ export function DmcaPage() {
     <div className="mx-auto max-w-3xl py-10">
       <h1 className="text-3xl font-bold text-fg">{t('dmca.title')}</h1>
       <p className="mt-4 leading-relaxed text-fg-muted">{t('dmca.text')}</p>
-      <a className="mt-6 inline-block text-accent hover:underline" href={`mailto:${email}`}>{t('dmca.contact', { email })}</a>
+      <a className="mt-6 inline-block text-fg-accent hover:underline" href={`mailto:${email}`}>
+        {t('dmca.contact', { email })}
+      </a>
     </div>
   );
 }

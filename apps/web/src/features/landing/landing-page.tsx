@@ -16,16 +16,37 @@ const FAQ_COUNT = 6;
 
 function Icon({ d }: { d: string }) {
   return (
-    <svg viewBox="0 0 24 24" className="h-7 w-7" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      viewBox="0 0 24 24"
+      className="h-7 w-7"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       <path d={d} />
     </svg>
   );
 }
 
-function Block({ title, text, icon, testId }: { title: string; text: string; icon: ReactNode; testId: string }) {
+function Block({
+  title,
+  text,
+  icon,
+  testId,
+}: {
+  title: string;
+  text: string;
+  icon: ReactNode;
+  testId: string;
+}) {
   return (
     <div className="flex flex-col gap-3 rounded-2xl bg-surface-2 p-6" data-testid={testId}>
-      <span className="flex h-12 w-12 items-center justify-center rounded-xl bg-accent/20 text-accent">{icon}</span>
+      <span className="flex h-12 w-12 items-center justify-center rounded-xl bg-accent/20 text-fg-accent">
+        {icon}
+      </span>
       <h3 className="text-lg font-bold text-fg">{title}</h3>
       <p className="leading-relaxed text-fg-muted">{text}</p>
     </div>
@@ -40,15 +61,29 @@ function PlanBanner() {
   if (!cheapest || !plans.data) return null;
   const money = (amount: number) => formatMoney(amount, cheapest.currency, i18n.language);
   return (
-    <section className="flex flex-col items-center gap-4 rounded-3xl bg-gradient-to-r from-accent/40 via-surface-2 to-accent/20 px-6 py-10 text-center" data-testid="plan-banner">
-      <h2 className="text-3xl font-bold text-fg sm:text-4xl">{t('landing.plan.title', { price: money(cheapest.monthlyCost) })}</h2>
+    <section
+      className="flex flex-col items-center gap-4 rounded-3xl bg-gradient-to-r from-accent/40 via-surface-2 to-accent/20 px-6 py-10 text-center"
+      data-testid="plan-banner"
+    >
+      <h2 className="text-3xl font-bold text-fg sm:text-4xl">
+        {t('landing.plan.title', { price: money(cheapest.monthlyCost) })}
+      </h2>
       <p className="max-w-xl text-fg-muted">{t('landing.plan.text')}</p>
       <ul className="flex flex-wrap justify-center gap-3">
         {plans.data.map((p) => {
           const { unit, count } = planPeriod(p);
           return (
-            <li key={p.id} className="rounded-full bg-surface-1 px-4 py-2 font-semibold text-fg" data-testid="plan-price">
-              {t('landing.plan.perPeriod', { price: formatMoney(p.cost, p.currency, i18n.language), period: t(unit === 'year' ? 'membership.plans.perYear' : 'membership.plans.perMonth', { count }) })}
+            <li
+              key={p.id}
+              className="rounded-full bg-surface-1 px-4 py-2 font-semibold text-fg"
+              data-testid="plan-price"
+            >
+              {t('landing.plan.perPeriod', {
+                price: formatMoney(p.cost, p.currency, i18n.language),
+                period: t(unit === 'year' ? 'membership.plans.perYear' : 'membership.plans.perMonth', {
+                  count,
+                }),
+              })}
             </li>
           );
         })}
@@ -63,19 +98,34 @@ function FreeMovie() {
   const free = runtimeConfig().freeMovieOfTheMonth;
   const details = useQuery({
     queryKey: ['details', 'movie', free?.id],
-    queryFn: ({ signal }) => apiGet<MediaDetails>(apiPaths.details, { params: { type: 'movie', id: free!.id }, signal }),
+    queryFn: ({ signal }) =>
+      apiGet<MediaDetails>(apiPaths.details, { params: { type: 'movie', id: free!.id }, signal }),
     enabled: free !== null,
     staleTime: 60 * 60_000,
   });
   if (!free) return null;
   const to = mediaPath(encodeMediaKey('movie', free.id, free.title));
   return (
-    <section className="flex flex-col items-center gap-6 rounded-3xl bg-surface-2 p-6 sm:flex-row sm:p-8" data-testid="free-movie">
-      {details.data?.poster && <img src={details.data.poster} alt={t('media.posterAlt', { title: free.title })} className="w-36 rounded-xl shadow-lg" loading="lazy" />}
+    <section
+      className="flex flex-col items-center gap-6 rounded-3xl bg-surface-2 p-6 sm:flex-row sm:p-8"
+      data-testid="free-movie"
+    >
+      {details.data?.poster && (
+        <img
+          src={details.data.poster}
+          alt={t('media.posterAlt', { title: free.title })}
+          className="w-36 rounded-xl shadow-lg"
+          loading="lazy"
+        />
+      )}
       <div className="flex flex-col items-center gap-3 text-center sm:items-start sm:text-start">
-        <p className="text-xs font-bold uppercase tracking-widest text-accent">{t('landing.free.label')}</p>
+        <p className="text-xs font-bold uppercase tracking-widest text-fg-accent">
+          {t('landing.free.label')}
+        </p>
         <h2 className="text-2xl font-bold text-fg">{free.title}</h2>
-        {details.data?.overview && <p className="line-clamp-3 max-w-2xl text-fg-muted">{details.data.overview}</p>}
+        {details.data?.overview && (
+          <p className="line-clamp-3 max-w-2xl text-fg-muted">{details.data.overview}</p>
+        )}
         <p className="text-fg-muted">{t('landing.free.text', { title: free.title })}</p>
         <ButtonLink to={to}>{t('landing.free.watch')}</ButtonLink>
       </div>
@@ -90,15 +140,21 @@ function Faq() {
   const price = cheapest ? formatMoney(cheapest.monthlyCost, cheapest.currency, i18n.language) : '…';
   return (
     <section aria-labelledby="faq-title" className="mx-auto w-full max-w-3xl">
-      <h2 id="faq-title" className="mb-4 text-center text-3xl font-bold text-fg">{t('landing.faq.title')}</h2>
+      <h2 id="faq-title" className="mb-4 text-center text-3xl font-bold text-fg">
+        {t('landing.faq.title')}
+      </h2>
       <div className="flex flex-col gap-3" data-testid="faq">
         {Array.from({ length: FAQ_COUNT }, (_, i) => (
           <details key={i} className="group rounded-xl bg-surface-2 px-5 py-4">
             <summary className="cursor-pointer list-none text-lg font-semibold text-fg marker:hidden">
-              <span className="me-2 inline-block transition-transform group-open:rotate-90 rtl:rotate-180">›</span>
+              <span className="me-2 inline-block transition-transform group-open:rotate-90 rtl:rotate-180">
+                ›
+              </span>
               {t(`landing.faq.q${i + 1}`)}
             </summary>
-            <p className="mt-3 leading-relaxed text-fg-muted">{t(`landing.faq.a${i + 1}`, { price, count: MAX_PROFILES })}</p>
+            <p className="mt-3 leading-relaxed text-fg-muted">
+              {t(`landing.faq.a${i + 1}`, { price, count: MAX_PROFILES })}
+            </p>
           </details>
         ))}
       </div>
@@ -121,23 +177,60 @@ export function LandingPage() {
         <h1 className="max-w-4xl text-4xl font-extrabold text-fg sm:text-6xl">{t('landing.hero.title')}</h1>
         <p className="max-w-2xl text-lg text-fg-muted sm:text-xl">{t('landing.hero.text')}</p>
         <div className="flex flex-wrap justify-center gap-3">
-          <ButtonLink to={signedIn ? '/discover' : '/login'} className="px-8 py-3 text-base" data-testid="get-started">{t('landing.hero.getStarted')}</ButtonLink>
-          {!signedIn && <Link to="/register" className="self-center text-sm font-semibold text-fg hover:underline">{t('customer.login.register')}</Link>}
+          <ButtonLink
+            to={signedIn ? '/discover' : '/login'}
+            className="px-8 py-3 text-base"
+            data-testid="get-started"
+          >
+            {t('landing.hero.getStarted')}
+          </ButtonLink>
+          {!signedIn && (
+            <Link to="/register" className="self-center text-sm font-semibold text-fg hover:underline">
+              {t('customer.login.register')}
+            </Link>
+          )}
         </div>
       </section>
       <PlanBanner />
       <FreeMovie />
       <section aria-labelledby="features-title">
-        <h2 id="features-title" className="mb-6 text-center text-3xl font-bold text-fg">{t('landing.features.title')}</h2>
+        <h2 id="features-title" className="mb-6 text-center text-3xl font-bold text-fg">
+          {t('landing.features.title')}
+        </h2>
         <div className="grid gap-4 md:grid-cols-3">
-          <Block testId="feature-progress" title={t('landing.features.progress.title')} text={t('landing.features.progress.text')} icon={<Icon d="M12 8v4l3 2M21 12a9 9 0 1 1-9-9" />} />
-          <Block testId="feature-ads" title={t('landing.features.ads.title')} text={t('landing.features.ads.text')} icon={<Icon d="M4 4l16 16M9 5h10a2 2 0 0 1 2 2v10M19 19H5a2 2 0 0 1-2-2V7" />} />
-          <Block testId="feature-bookmarks" title={t('landing.features.bookmarks.title')} text={t('landing.features.bookmarks.text')} icon={<Icon d="M6 3h12v18l-6-4-6 4z" />} />
+          <Block
+            testId="feature-progress"
+            title={t('landing.features.progress.title')}
+            text={t('landing.features.progress.text')}
+            icon={<Icon d="M12 8v4l3 2M21 12a9 9 0 1 1-9-9" />}
+          />
+          <Block
+            testId="feature-ads"
+            title={t('landing.features.ads.title')}
+            text={t('landing.features.ads.text')}
+            icon={<Icon d="M4 4l16 16M9 5h10a2 2 0 0 1 2 2v10M19 19H5a2 2 0 0 1-2-2V7" />}
+          />
+          <Block
+            testId="feature-bookmarks"
+            title={t('landing.features.bookmarks.title')}
+            text={t('landing.features.bookmarks.text')}
+            icon={<Icon d="M6 3h12v18l-6-4-6 4z" />}
+          />
         </div>
       </section>
       <div className="grid gap-4 md:grid-cols-2">
-        <Block testId="watch-everywhere" title={t('landing.everywhere.title')} text={t('landing.everywhere.text')} icon={<Icon d="M2 5h20v11H2zM8 20h8M12 16v4" />} />
-        <Block testId="offline" title={t('landing.offline.title')} text={t('landing.offline.text')} icon={<Icon d="M12 3v12M7 10l5 5 5-5M4 21h16" />} />
+        <Block
+          testId="watch-everywhere"
+          title={t('landing.everywhere.title')}
+          text={t('landing.everywhere.text')}
+          icon={<Icon d="M2 5h20v11H2zM8 20h8M12 16v4" />}
+        />
+        <Block
+          testId="offline"
+          title={t('landing.offline.title')}
+          text={t('landing.offline.text')}
+          icon={<Icon d="M12 3v12M7 10l5 5 5-5M4 21h16" />}
+        />
       </div>
       <Faq />
     </div>

@@ -5,7 +5,17 @@ import { useTranslation } from 'react-i18next';
 import type { Plan, SubscriptionResponse } from '@marquee/contract';
 import { Button, ButtonLink } from '../../components/button.tsx';
 import { PageLoading } from '../../components/layout.tsx';
-import { checkPromo, fetchCryptos, fetchCustomer, fetchPayment, fetchPlans, simulatePaid, startPayment, storeUser, type PaymentResponse } from '../../lib/account/customer-api.ts';
+import {
+  checkPromo,
+  fetchCryptos,
+  fetchCustomer,
+  fetchPayment,
+  fetchPlans,
+  simulatePaid,
+  startPayment,
+  storeUser,
+  type PaymentResponse,
+} from '../../lib/account/customer-api.ts';
 import { ApiError } from '../../lib/api.ts';
 import { clock } from '../../lib/clock.ts';
 import { longDateTime, membershipState } from '../../lib/membership-status.ts';
@@ -13,12 +23,19 @@ import { discountedCost, formatMoney, planPeriod } from '../../lib/plans.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useAccountStore } from '../../stores/index.ts';
-import { checkPurchase, normalisePromo, paymentBody, promoIsApplied, type AppliedPromo } from './purchase-rules.ts';
+import {
+  checkPurchase,
+  normalisePromo,
+  paymentBody,
+  promoIsApplied,
+  type AppliedPromo,
+} from './purchase-rules.ts';
 
 /** How often the payment is asked about while its QR code is shown. */
 export const PAYMENT_POLL_MS = 3_000;
 
-const INPUT = 'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
+const INPUT =
+  'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
 
 const messageOf = (t: (k: string) => string, error: unknown) =>
   error instanceof ApiError && error.status !== 0 && error.message ? error.message : t('global.generic');
@@ -40,8 +57,15 @@ function MembershipStatus() {
   const { state, end } = membershipState(user, clock.now());
   const date = end ? longDateTime(end, i18n.language) : '';
   return (
-    <p className={`rounded-xl px-4 py-3 text-sm font-semibold ${state === 'active' ? 'bg-green-900/40 text-green-200' : 'bg-surface-2 text-fg'}`} data-testid="membership-status">
-      {state === 'active' ? t('membership.status.activeUntil', { date }) : state === 'ended' ? t('membership.status.endedOn', { date }) : t('membership.status.none')}
+    <p
+      className={`rounded-xl px-4 py-3 text-sm font-semibold ${state === 'active' ? 'bg-green-900/40 text-green-200' : 'bg-surface-2 text-fg'}`}
+      data-testid="membership-status"
+    >
+      {state === 'active'
+        ? t('membership.status.activeUntil', { date })
+        : state === 'ended'
+          ? t('membership.status.endedOn', { date })
+          : t('membership.status.none')}
     </p>
   );
 }
@@ -56,7 +80,10 @@ function PaymentPanel({ started, onAnother }: { started: SubscriptionResponse; o
   const payment = useQuery({
     queryKey: ['payment', started.payment.id],
     queryFn: () => fetchPayment(started.payment.id),
-    initialData: { payment: started.payment, membership: { active: false, endSubcriptionDate: null, pendingPayment: started.payment } } satisfies PaymentResponse,
+    initialData: {
+      payment: started.payment,
+      membership: { active: false, endSubcriptionDate: null, pendingPayment: started.payment },
+    } satisfies PaymentResponse,
     initialDataUpdatedAt: 0,
     refetchInterval: (q) => (q.state.data?.payment.status === 'pending' ? PAYMENT_POLL_MS : false),
   });
@@ -74,9 +101,17 @@ function PaymentPanel({ started, onAnother }: { started: SubscriptionResponse; o
   if (paid) {
     const end = payment.data.membership.endSubcriptionDate;
     return (
-      <section className="flex flex-col items-start gap-4 rounded-2xl bg-green-900/30 p-6" data-testid="payment-success" aria-live="polite">
+      <section
+        className="flex flex-col items-start gap-4 rounded-2xl bg-green-900/30 p-6"
+        data-testid="payment-success"
+        aria-live="polite"
+      >
         <h2 className="text-2xl font-bold text-fg">{t('membership.success.title')}</h2>
-        {end && <p className="text-fg">{t('membership.success.text', { date: longDateTime(new Date(end), i18n.language) })}</p>}
+        {end && (
+          <p className="text-fg">
+            {t('membership.success.text', { date: longDateTime(new Date(end), i18n.language) })}
+          </p>
+        )}
         <ButtonLink to="/">{t('membership.success.watch')}</ButtonLink>
       </section>
     );
@@ -91,21 +126,51 @@ function PaymentPanel({ started, onAnother }: { started: SubscriptionResponse; o
     }
   };
   return (
-    <section className="flex flex-col gap-5 rounded-2xl bg-surface-2 p-6" data-testid="payment-panel" aria-labelledby="pay-title">
-      <h2 id="pay-title" className="text-2xl font-bold text-fg">{t('membership.pay.title')}</h2>
-      <p role="alert" className="rounded-lg bg-amber-900/40 px-3 py-2 text-sm text-amber-100" data-testid="payment-warning">{started.message}</p>
+    <section
+      className="flex flex-col gap-5 rounded-2xl bg-surface-2 p-6"
+      data-testid="payment-panel"
+      aria-labelledby="pay-title"
+    >
+      <h2 id="pay-title" className="text-2xl font-bold text-fg">
+        {t('membership.pay.title')}
+      </h2>
+      <p
+        role="alert"
+        className="rounded-lg bg-amber-900/40 px-3 py-2 text-sm text-amber-100"
+        data-testid="payment-warning"
+      >
+        {started.message}
+      </p>
       <div className="flex flex-col gap-6 sm:flex-row">
-        <img src={started.paymentUrl} alt={t('membership.pay.qrAlt')} width={220} height={220} className="h-56 w-56 shrink-0 rounded-lg bg-white p-2" data-testid="payment-qr" />
+        <img
+          src={started.paymentUrl}
+          alt={t('membership.pay.qrAlt')}
+          width={220}
+          height={220}
+          className="h-56 w-56 shrink-0 rounded-lg bg-white p-2"
+          data-testid="payment-qr"
+        />
         <div className="flex min-w-0 flex-col gap-3">
           <p className="text-fg">
             {p.cryptoAmount
               ? t('membership.pay.text', { amount: p.cryptoAmount, crypto: p.cryptoDisplayName })
-              : t('membership.pay.textFiat', { price: money(Number(p.amount), p.currency), crypto: p.cryptoDisplayName })}
+              : t('membership.pay.textFiat', {
+                  price: money(Number(p.amount), p.currency),
+                  crypto: p.cryptoDisplayName,
+                })}
           </p>
           <p className="text-sm font-semibold text-fg-muted">{t('membership.pay.wallet')}</p>
-          <code className="break-all rounded-lg bg-surface-1 px-3 py-2 font-mono text-sm text-fg" dir="ltr" data-testid="payment-wallet">{started.wallet}</code>
+          <code
+            className="break-all rounded-lg bg-surface-1 px-3 py-2 font-mono text-sm text-fg"
+            dir="ltr"
+            data-testid="payment-wallet"
+          >
+            {started.wallet}
+          </code>
           <div className="flex flex-wrap items-center gap-3">
-            <Button variant="secondary" onClick={() => void copy()}>{copied ? t('membership.pay.copied') : t('membership.pay.copy')}</Button>
+            <Button variant="secondary" onClick={() => void copy()}>
+              {copied ? t('membership.pay.copied') : t('membership.pay.copy')}
+            </Button>
             {status === 'pending' && (
               <span className="flex items-center gap-2 text-sm text-fg-muted" role="status">
                 <span className="h-3 w-3 animate-pulse rounded-full bg-accent" aria-hidden="true" />
@@ -113,18 +178,40 @@ function PaymentPanel({ started, onAnother }: { started: SubscriptionResponse; o
               </span>
             )}
           </div>
-          {status === 'superseded' && <p role="alert" className="text-sm text-amber-200">{t('membership.pay.superseded')}</p>}
-          {status === 'failed' && <p role="alert" className="text-sm text-red-300">{t('membership.pay.failed')}</p>}
+          {status === 'superseded' && (
+            <p role="alert" className="text-sm text-amber-200">
+              {t('membership.pay.superseded')}
+            </p>
+          )}
+          {status === 'failed' && (
+            <p role="alert" className="text-sm text-red-300">
+              {t('membership.pay.failed')}
+            </p>
+          )}
         </div>
       </div>
       {config.simulatedPayments && status === 'pending' && (
         <div className="flex flex-col items-start gap-2 rounded-lg border border-dashed border-white/20 p-4">
           <p className="text-sm text-fg-muted">{t('membership.pay.simulateNote')}</p>
-          <Button onClick={() => simulate.mutate()} disabled={simulate.isPending} data-testid="simulate-payment">{t('membership.pay.simulate')}</Button>
-          {simulate.isError && <p role="alert" className="text-sm text-red-300">{messageOf(t, simulate.error)}</p>}
+          <Button
+            onClick={() => simulate.mutate()}
+            disabled={simulate.isPending}
+            data-testid="simulate-payment"
+          >
+            {t('membership.pay.simulate')}
+          </Button>
+          {simulate.isError && (
+            <p role="alert" className="text-sm text-red-300">
+              {messageOf(t, simulate.error)}
+            </p>
+          )}
         </div>
       )}
-      {status !== 'pending' && <Button variant="secondary" onClick={onAnother}>{t('membership.pay.another')}</Button>}
+      {status !== 'pending' && (
+        <Button variant="secondary" onClick={onAnother}>
+          {t('membership.pay.another')}
+        </Button>
+      )}
     </section>
   );
 }
@@ -160,7 +247,10 @@ export function SubscriptionPage() {
     },
     onSuccess: (answer) => {
       if (!answer.error && answer.code) setApplied({ code: answer.code.code, rate: answer.code.rate });
-      setPromoMessage({ text: answer.error ? answer.message : t('membership.promo.applied', { rate: answer.code?.rate ?? 0 }), ok: !answer.error });
+      setPromoMessage({
+        text: answer.error ? answer.message : t('membership.promo.applied', { rate: answer.code?.rate ?? 0 }),
+        ok: !answer.error,
+      });
     },
     onError: (e) => setPromoMessage({ text: messageOf(t, e), ok: false }),
   });
@@ -171,7 +261,10 @@ export function SubscriptionPage() {
       storeUser(answer.user);
       setStarted(answer);
     },
-    onError: (e) => setError(e instanceof ApiError && e.code === 'promo_used' ? t('membership.errors.promoUsed') : messageOf(t, e)),
+    onError: (e) =>
+      setError(
+        e instanceof ApiError && e.code === 'promo_used' ? t('membership.errors.promoUsed') : messageOf(t, e),
+      ),
   });
 
   if (started) {
@@ -214,16 +307,37 @@ export function SubscriptionPage() {
         <fieldset className="flex flex-col gap-3">
           <legend className="mb-3 text-xl font-bold text-fg">{t('membership.plans.title')}</legend>
           {plans.isPending && <PageLoading />}
-          {plans.isError && <p role="alert" className="text-red-300">{t('membership.plans.loadFailed')}</p>}
+          {plans.isError && (
+            <p role="alert" className="text-red-300">
+              {t('membership.plans.loadFailed')}
+            </p>
+          )}
           <div className="grid gap-3 sm:grid-cols-2">
             {plans.data?.map((p) => (
-              <label key={p.id} className={`flex cursor-pointer flex-col gap-1 rounded-xl border-2 bg-surface-2 p-4 ${plan?.id === p.id ? 'border-accent' : 'border-transparent hover:border-white/10'}`} data-testid="plan-option">
-                <input type="radio" name="plan" className="sr-only" checked={plan?.id === p.id} onChange={() => setPlanId(p.id)} />
+              <label
+                key={p.id}
+                className={`flex cursor-pointer flex-col gap-1 rounded-xl border-2 bg-surface-2 p-4 ${plan?.id === p.id ? 'border-accent' : 'border-transparent hover:border-white/10'}`}
+                data-testid="plan-option"
+              >
+                <input
+                  type="radio"
+                  name="plan"
+                  className="sr-only"
+                  checked={plan?.id === p.id}
+                  onChange={() => setPlanId(p.id)}
+                />
                 <span className="text-2xl font-bold text-fg">
-                  {money(p.cost, p.currency)} <span className="text-base font-normal text-fg-muted">{period(p)}</span>
+                  {money(p.cost, p.currency)}{' '}
+                  <span className="text-base font-normal text-fg-muted">{period(p)}</span>
                 </span>
-                <span className="text-sm text-fg-muted">{t('membership.plans.months', { count: p.duration })}</span>
-                {p.duration > 1 && <span className="text-sm text-accent">{t('membership.plans.monthly', { price: money(p.monthlyCost, p.currency) })}</span>}
+                <span className="text-sm text-fg-muted">
+                  {t('membership.plans.months', { count: p.duration })}
+                </span>
+                {p.duration > 1 && (
+                  <span className="text-sm text-fg-accent">
+                    {t('membership.plans.monthly', { price: money(p.monthlyCost, p.currency) })}
+                  </span>
+                )}
               </label>
             ))}
           </div>
@@ -231,33 +345,71 @@ export function SubscriptionPage() {
 
         <fieldset className="flex flex-col gap-3">
           <legend className="mb-3 text-xl font-bold text-fg">{t('membership.crypto.title')}</legend>
-          <label htmlFor="crypto" className="text-sm font-semibold text-fg">{t('membership.crypto.label')}</label>
-          <select id="crypto" value={crypto} onChange={(e) => setCrypto(e.target.value)} className={INPUT} data-testid="crypto-select">
+          <label htmlFor="crypto" className="text-sm font-semibold text-fg">
+            {t('membership.crypto.label')}
+          </label>
+          <select
+            id="crypto"
+            value={crypto}
+            onChange={(e) => setCrypto(e.target.value)}
+            className={INPUT}
+            data-testid="crypto-select"
+          >
             <option value="">{t('membership.crypto.placeholder')}</option>
             {cryptos.data?.map((c) => (
-              <option key={c.name} value={c.name}>{c.display_name}</option>
+              <option key={c.name} value={c.name}>
+                {c.display_name}
+              </option>
             ))}
           </select>
-          {cryptos.isError && <p role="alert" className="text-sm text-red-300">{t('membership.crypto.loadFailed')}</p>}
-          {cryptos.data?.length === 0 && <p className="text-sm text-fg-muted">{t('membership.crypto.none')}</p>}
+          {cryptos.isError && (
+            <p role="alert" className="text-sm text-red-300">
+              {t('membership.crypto.loadFailed')}
+            </p>
+          )}
+          {cryptos.data?.length === 0 && (
+            <p className="text-sm text-fg-muted">{t('membership.crypto.none')}</p>
+          )}
         </fieldset>
 
         <div className="flex flex-col gap-3">
           <label className="flex items-center gap-3 text-fg">
-            <input type="checkbox" checked={hasPromo} onChange={(e) => setHasPromo(e.target.checked)} className="h-4 w-4 accent-[var(--color-accent)]" />
+            <input
+              type="checkbox"
+              checked={hasPromo}
+              onChange={(e) => setHasPromo(e.target.checked)}
+              className="h-4 w-4 accent-[var(--color-accent)]"
+            />
             {t('membership.promo.checkbox')}
           </label>
           {hasPromo && (
             <div className="flex flex-col gap-2">
-              <label htmlFor="promo-code" className="text-sm font-semibold text-fg">{t('membership.promo.label')}</label>
+              <label htmlFor="promo-code" className="text-sm font-semibold text-fg">
+                {t('membership.promo.label')}
+              </label>
               <div className="flex gap-2">
-                <input id="promo-code" value={promoInput} onChange={(e) => setPromoInput(e.target.value)} className={`${INPUT} font-mono uppercase`} autoComplete="off" spellCheck={false} />
-                <Button variant="secondary" onClick={() => apply.mutate()} disabled={!promoInput.trim() || apply.isPending}>
+                <input
+                  id="promo-code"
+                  value={promoInput}
+                  onChange={(e) => setPromoInput(e.target.value)}
+                  className={`${INPUT} font-mono uppercase`}
+                  autoComplete="off"
+                  spellCheck={false}
+                />
+                <Button
+                  variant="secondary"
+                  onClick={() => apply.mutate()}
+                  disabled={!promoInput.trim() || apply.isPending}
+                >
                   {apply.isPending ? t('membership.promo.applying') : t('membership.promo.apply')}
                 </Button>
               </div>
               {promoMessage && (
-                <p role={promoMessage.ok ? 'status' : 'alert'} className={`text-sm ${promoMessage.ok ? 'text-green-300' : 'text-red-300'}`} data-testid="promo-message">
+                <p
+                  role={promoMessage.ok ? 'status' : 'alert'}
+                  className={`text-sm ${promoMessage.ok ? 'text-green-300' : 'text-red-300'}`}
+                  data-testid="promo-message"
+                >
                   {promoMessage.text}
                 </p>
               )}
@@ -267,13 +419,29 @@ export function SubscriptionPage() {
 
         {plan && (
           <p className="text-lg text-fg" data-testid="payment-total">
-            {t('membership.total', { price: money(showApplied ? discountedCost(plan.cost, applied.rate) : plan.cost, plan.currency) })}
-            {showApplied && <span className="ms-2 text-sm text-fg-muted">{t('membership.promo.was', { price: money(plan.cost, plan.currency) })}</span>}
+            {t('membership.total', {
+              price: money(showApplied ? discountedCost(plan.cost, applied.rate) : plan.cost, plan.currency),
+            })}
+            {showApplied && (
+              <span className="ms-2 text-sm text-fg-muted">
+                {t('membership.promo.was', { price: money(plan.cost, plan.currency) })}
+              </span>
+            )}
           </p>
         )}
-        {error && <p role="alert" className="rounded-lg bg-red-900/40 px-3 py-2 text-sm text-red-200" data-testid="payment-error">{error}</p>}
+        {error && (
+          <p
+            role="alert"
+            className="rounded-lg bg-red-900/40 px-3 py-2 text-sm text-red-200"
+            data-testid="payment-error"
+          >
+            {error}
+          </p>
+        )}
         <div>
-          <Button type="submit" disabled={start.isPending || !plans.data}>{start.isPending ? t('membership.starting') : t('membership.start')}</Button>
+          <Button type="submit" disabled={start.isPending || !plans.data}>
+            {start.isPending ? t('membership.starting') : t('membership.start')}
+          </Button>
         </div>
       </form>
     </div>

@@ -17,20 +17,35 @@ export function useCompleteOnboarding() {
   return () => {
     useOnboardingStore.getState().setCompleted(true);
     const redirect = params.get('redirect');
-    navigate(redirect && redirect.startsWith('/') && !redirect.startsWith('//') ? redirect : '/', { replace: true });
+    navigate(redirect && redirect.startsWith('/') && !redirect.startsWith('//') ? redirect : '/', {
+      replace: true,
+    });
   };
 }
 
 function Stepper({ current }: { current: 1 | 2 }) {
   const { t } = useTranslation();
   return (
-    <p className="text-sm font-semibold uppercase tracking-wider text-accent" data-testid="onboarding-step">
+    <p
+      className="text-sm font-semibold uppercase tracking-wider text-fg-accent"
+      data-testid="onboarding-step"
+    >
       {t('onboarding.step', { current, total: 2 })}
     </p>
   );
 }
 
-function Shell({ step, title, text, children }: { step: 1 | 2; title: string; text: string; children: ReactNode }) {
+function Shell({
+  step,
+  title,
+  text,
+  children,
+}: {
+  step: 1 | 2;
+  title: string;
+  text: string;
+  children: ReactNode;
+}) {
   usePageTitle(title);
   return (
     <section className="mx-auto max-w-3xl py-10">
@@ -63,16 +78,24 @@ export function OnboardingPage() {
     <Shell step={1} title={t('onboarding.start.title')} text={t('onboarding.start.text')}>
       <div className="grid gap-4 sm:grid-cols-2">
         <div className={CARD}>
-          <span className="w-fit rounded-full bg-accent/20 px-2 py-0.5 text-xs font-bold uppercase text-accent">{t('onboarding.start.best')}</span>
+          <span className="w-fit rounded-full bg-accent/20 px-2 py-0.5 text-xs font-bold uppercase text-fg-accent">
+            {t('onboarding.start.best')}
+          </span>
           <h2 className="text-xl font-bold text-fg">{t('onboarding.start.extension.title')}</h2>
           <p className="flex-1 text-fg-muted">{t('onboarding.start.extension.text')}</p>
-          <ButtonLink to={`/onboarding/extension${search}`} data-testid="choose-extension">{t('onboarding.start.extension.action')}</ButtonLink>
+          <ButtonLink to={`/onboarding/extension${search}`} data-testid="choose-extension">
+            {t('onboarding.start.extension.action')}
+          </ButtonLink>
         </div>
         <div className={CARD}>
-          <span className="w-fit rounded-full bg-white/10 px-2 py-0.5 text-xs font-bold uppercase text-fg-muted">{t('onboarding.start.good')}</span>
+          <span className="w-fit rounded-full bg-white/10 px-2 py-0.5 text-xs font-bold uppercase text-fg-muted">
+            {t('onboarding.start.good')}
+          </span>
           <h2 className="text-xl font-bold text-fg">{t('onboarding.start.proxy.title')}</h2>
           <p className="flex-1 text-fg-muted">{t('onboarding.start.proxy.text')}</p>
-          <ButtonLink to={`/onboarding/proxy${search}`} variant="secondary" data-testid="choose-proxy">{t('onboarding.start.proxy.action')}</ButtonLink>
+          <ButtonLink to={`/onboarding/proxy${search}`} variant="secondary" data-testid="choose-proxy">
+            {t('onboarding.start.proxy.action')}
+          </ButtonLink>
         </div>
       </div>
       {hasSources && (
@@ -80,7 +103,7 @@ export function OnboardingPage() {
           {t('onboarding.start.defaultText')}{' '}
           <button
             type="button"
-            className="font-semibold text-accent underline"
+            className="font-semibold text-fg-accent underline"
             data-testid="use-default"
             onClick={() => {
               const next = new URLSearchParams(params);
@@ -93,13 +116,24 @@ export function OnboardingPage() {
         </p>
       )}
       {confirming && (
-        <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/70 p-4" role="dialog" aria-modal="true" aria-labelledby="default-setup-title">
+        <div
+          className="fixed inset-0 z-50 flex items-center justify-center bg-black/70 p-4"
+          role="dialog"
+          aria-modal="true"
+          aria-labelledby="default-setup-title"
+        >
           <div className="w-full max-w-md rounded-xl bg-surface-2 p-6">
-            <h2 id="default-setup-title" className="text-xl font-bold text-fg">{t('onboarding.defaultConfirm.title')}</h2>
+            <h2 id="default-setup-title" className="text-xl font-bold text-fg">
+              {t('onboarding.defaultConfirm.title')}
+            </h2>
             <p className="mt-3 text-fg-muted">{t('onboarding.defaultConfirm.text')}</p>
             <div className="mt-6 flex justify-end gap-3">
-              <Button variant="secondary" onClick={() => window.history.back()}>{t('onboarding.defaultConfirm.cancel')}</Button>
-              <Button onClick={complete} data-testid="confirm-default">{t('onboarding.defaultConfirm.confirm')}</Button>
+              <Button variant="secondary" onClick={() => window.history.back()}>
+                {t('onboarding.defaultConfirm.cancel')}
+              </Button>
+              <Button onClick={complete} data-testid="confirm-default">
+                {t('onboarding.defaultConfirm.confirm')}
+              </Button>
             </div>
           </div>
         </div>
@@ -116,7 +150,8 @@ export function browserKind(userAgent: string): BrowserKind {
   if (!info) return 'unknown';
   if (info.os === 'iOS') return 'ios';
   if (info.name === 'firefox' || info.name === 'fxios') return 'firefox';
-  if (['chrome', 'chromium-webview', 'edge-chromium', 'opera', 'crios', 'edge'].includes(info.name)) return 'chrome';
+  if (['chrome', 'chromium-webview', 'edge-chromium', 'opera', 'crios', 'edge'].includes(info.name))
+    return 'chrome';
   return 'unknown';
 }
 
@@ -164,35 +199,59 @@ export function OnboardingExtensionPage() {
   const kind = browserKind(navigator.userAgent);
   const links = runtimeConfig().links;
   const { state, checks } = useExtensionStatus();
-  const install = kind === 'firefox' ? links.firefoxExtension : kind === 'chrome' ? links.chromeExtension : null;
+  const install =
+    kind === 'firefox' ? links.firefoxExtension : kind === 'chrome' ? links.chromeExtension : null;
   return (
     <Shell step={2} title={t('onboarding.extension.title')} text={t(`onboarding.extension.browsers.${kind}`)}>
       <div className="flex flex-col gap-4" data-testid="extension-onboarding" data-browser={kind}>
         {install && (
-          <a href={install} target="_blank" rel="noreferrer" className="w-fit rounded-lg bg-accent px-4 py-2 text-sm font-semibold text-white hover:bg-accent-strong">
+          <a
+            href={install}
+            target="_blank"
+            rel="noreferrer"
+            className="w-fit rounded-lg bg-accent px-4 py-2 text-sm font-semibold text-white hover:bg-accent-strong"
+          >
             {t('onboarding.extension.install')}
           </a>
         )}
-        {(kind === 'firefox' || kind === 'unknown') && <p className={`${CARD} text-fg-muted`}>{t('onboarding.extension.help')}</p>}
+        {(kind === 'firefox' || kind === 'unknown') && (
+          <p className={`${CARD} text-fg-muted`}>{t('onboarding.extension.help')}</p>
+        )}
         <div className={CARD} role="status" data-testid="extension-status" data-state={state}>
-          <p className="text-sm font-semibold uppercase tracking-wide text-fg-muted">{t('onboarding.extension.statusTitle')}</p>
+          <p className="text-sm font-semibold uppercase tracking-wide text-fg-muted">
+            {t('onboarding.extension.statusTitle')}
+          </p>
           <p className="text-lg font-bold text-fg">{t(STATUS_TEXT[state])}</p>
           {(state === 'disallowed' || state === 'noperms') && (
-            <Button className="w-fit" onClick={() => void extensionClient().openPage('PermissionGrant', window.location.href)} data-testid="grant-permission">
+            <Button
+              className="w-fit"
+              onClick={() => void extensionClient().openPage('PermissionGrant', window.location.href)}
+              data-testid="grant-permission"
+            >
               {t('onboarding.extension.grant')}
             </Button>
           )}
           {state === 'success' && (
-            <Button className="w-fit" onClick={complete} data-testid="extension-continue">{t('onboarding.continue')}</Button>
+            <Button className="w-fit" onClick={complete} data-testid="extension-continue">
+              {t('onboarding.continue')}
+            </Button>
           )}
         </div>
         {state === 'unknown' && checks >= 5 && (
           <p className={`${CARD} text-fg-muted`} data-testid="extension-reload-hint">
             {t('onboarding.extension.notDetecting')}{' '}
-            <button type="button" className="font-semibold text-accent underline" onClick={() => window.location.reload()}>{t('onboarding.extension.reload')}</button>
+            <button
+              type="button"
+              className="font-semibold text-fg-accent underline"
+              onClick={() => window.location.reload()}
+            >
+              {t('onboarding.extension.reload')}
+            </button>
           </p>
         )}
-        <Link to={`/onboarding${search}`} className="text-sm text-fg-muted hover:text-fg">{t('onboarding.back')}</Link>
+        <Link to={`/onboarding${search}`} className="text-sm text-fg-muted hover:text-fg">
+          {t('onboarding.back')}
+        </Link>
       </div>
     </Shell>
   );
@@ -238,7 +297,14 @@ export function OnboardingProxyPage() {
         }}
       >
         {install && (
-          <a href={install} target="_blank" rel="noreferrer" className="w-fit text-sm font-semibold text-accent underline">{t('onboarding.proxy.install')}</a>
+          <a
+            href={install}
+            target="_blank"
+            rel="noreferrer"
+            className="w-fit text-sm font-semibold text-fg-accent underline"
+          >
+            {t('onboarding.proxy.install')}
+          </a>
         )}
         <label className="flex flex-col gap-2 text-sm font-semibold text-fg" htmlFor="proxy-url">
           {t('onboarding.proxy.label')}
@@ -256,12 +322,21 @@ export function OnboardingProxyPage() {
           data-testid="proxy-url"
         />
         {state !== 'idle' && state !== 'testing' && (
-          <p className="text-sm text-red-400" role="alert" data-testid="proxy-error">{t(PROXY_ERRORS[state])}</p>
+          <p className="text-sm text-red-400" role="alert" data-testid="proxy-error">
+            {t(PROXY_ERRORS[state])}
+          </p>
         )}
-        <Button type="submit" className="w-fit" disabled={state === 'testing' || url.trim() === ''} data-testid="proxy-submit">
+        <Button
+          type="submit"
+          className="w-fit"
+          disabled={state === 'testing' || url.trim() === ''}
+          data-testid="proxy-submit"
+        >
           {state === 'testing' ? t('onboarding.proxy.testing') : t('onboarding.proxy.submit')}
         </Button>
-        <Link to={`/onboarding${search}`} className="text-sm text-fg-muted hover:text-fg">{t('onboarding.back')}</Link>
+        <Link to={`/onboarding${search}`} className="text-sm text-fg-muted hover:text-fg">
+          {t('onboarding.back')}
+        </Link>
       </form>
     </Shell>
   );

@@ -1,3 +1,5 @@
-export { PlayerView, type PlayerViewProps } from './ui/player-view.tsx';
+// What the title page needs at once; the player itself is view.ts, loaded lazily.
+export { PlayerPlaceholder } from './ui/player-placeholder.tsx';
 export { makePlayerMeta, MissingShowDataError } from './core/meta.ts';
+export { startsOnOpen } from './core/autoplay.ts';
 export type { PlayerMeta, PlayerEpisode, PlayerSeason } from './core/types.ts';

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useDeferredValue } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ButtonLink } from '../../components/button.tsx';
 import { MediaGrid, MediaGridSkeleton } from '../../components/media-card.tsx';
@@ -8,8 +9,10 @@ import { searchQuery } from './search-queries.ts';
 export function SearchResults({ query, isDebouncing }: { query: string; isDebouncing: boolean }) {
   const { t } = useTranslation();
   const result = useQuery({ ...searchQuery(query), enabled: query.trim().length > 0 });
+  // The grid renders in the background (React yields to the browser while it does): no long task on a phone.
+  const data = useDeferredValue(result.data);
 
-  if (isDebouncing || result.isPending) {
+  if (isDebouncing || result.isPending || (result.isSuccess && !data)) {
     return (
       <section aria-busy="true" aria-label={t('home.search.loading')}>
         <MediaGridSkeleton />
@@ -17,14 +20,20 @@ export function SearchResults({ query, isDebouncing }: { query: string; isDeboun
     );
   }
   if (result.isError) {
-    return <p className="py-16 text-center text-fg-muted" role="alert">{t('home.search.failed')}</p>;
+    return (
+      <p className="py-16 text-center text-fg-muted" role="alert">
+        {t('home.search.failed')}
+      </p>
+    );
   }
-  const items = result.data.results;
+  const items = (data ?? result.data).results;
   if (items.length === 0) {
     return (
       <div className="flex flex-col items-center gap-4 py-16 text-center">
         <p className="text-fg-muted">{t('home.search.noResults')}</p>
-        <ButtonLink to="/discover" variant="secondary">{t('home.search.discoverMore')}</ButtonLink>
+        <ButtonLink to="/discover" variant="secondary">
+          {t('home.search.discoverMore')}
+        </ButtonLink>
       </div>
     );
   }
@@ -34,7 +43,9 @@ export function SearchResults({ query, isDebouncing }: { query: string; isDeboun
       <MediaGrid items={items} />
       <div className="mt-10 flex flex-col items-center gap-4">
         <p className="text-sm text-fg-muted">{t('home.search.allResults')}</p>
-        <ButtonLink to="/discover" variant="secondary">{t('home.search.discoverMore')}</ButtonLink>
+        <ButtonLink to="/discover" variant="secondary">
+          {t('home.search.discoverMore')}
+        </ButtonLink>
       </div>
     </section>
   );

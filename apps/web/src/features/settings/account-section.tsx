@@ -11,7 +11,8 @@ import { useAccountStore, type Account, type AccountProfile } from '../../stores
 import { Section } from './settings-ui.tsx';
 import { ColorSwatches, IconChoices } from '../../components/profile-pickers.tsx';
 
-const INPUT = 'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
+const INPUT =
+  'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
 
 interface DeviceRow {
   id: string;
@@ -29,8 +30,14 @@ function useDevices(account: Account) {
         import('../../lib/account/device-name.ts'),
       ]);
       // Email accounts name their devices in clear; passphrase accounts encrypt the name with their seed.
-      const rows = sessions.map((s) => ({ id: s.id, name: account.kind === 'email' ? s.device || null : readDeviceName(s.device, account.seed), current: s.id === account.sessionId }));
-      return rows.sort((a, b) => (a.current !== b.current ? (a.current ? -1 : 1) : (a.name ?? '').localeCompare(b.name ?? '')));
+      const rows = sessions.map((s) => ({
+        id: s.id,
+        name: account.kind === 'email' ? s.device || null : readDeviceName(s.device, account.seed),
+        current: s.id === account.sessionId,
+      }));
+      return rows.sort((a, b) =>
+        a.current !== b.current ? (a.current ? -1 : 1) : (a.name ?? '').localeCompare(b.name ?? ''),
+      );
     },
     retry: 1,
   });
@@ -45,17 +52,30 @@ export function DeviceList({ account }: { account: Account }) {
     onSettled: () => client.invalidateQueries({ queryKey: ['sessions', account.userId] }),
   });
   if (devices.isPending) return <p className="text-fg-muted">{t('global.loading')}</p>;
-  if (devices.isError) return <p className="text-red-300" role="alert">{t('settings.account.devices.failed')}</p>;
+  if (devices.isError)
+    return (
+      <p className="text-red-300" role="alert">
+        {t('settings.account.devices.failed')}
+      </p>
+    );
   return (
     // At most 18 rem high (seed 001 §9); the rest scrolls.
     <ul className="flex max-h-[18rem] flex-col gap-2 overflow-y-auto" data-testid="device-list">
       {devices.data.map((d) => (
-        <li key={d.id} className="flex items-center justify-between gap-3 rounded-lg bg-surface-1 px-4 py-3" data-testid="device">
+        <li
+          key={d.id}
+          className="flex items-center justify-between gap-3 rounded-lg bg-surface-1 px-4 py-3"
+          data-testid="device"
+        >
           <span className="truncate text-fg">{d.name ?? t('settings.account.devices.unknown')}</span>
           {d.current ? (
-            <span className="shrink-0 text-xs font-semibold uppercase text-accent">{t('settings.account.devices.current')}</span>
+            <span className="shrink-0 text-xs font-semibold uppercase text-fg-accent">
+              {t('settings.account.devices.current')}
+            </span>
           ) : (
-            <Button variant="ghost" disabled={remove.isPending} onClick={() => remove.mutate(d.id)}>{t('settings.account.devices.remove')}</Button>
+            <Button variant="ghost" disabled={remove.isPending} onClick={() => remove.mutate(d.id)}>
+              {t('settings.account.devices.remove')}
+            </Button>
           )}
         </li>
       ))}
@@ -79,18 +99,46 @@ export function DeleteAccount({ account }: { account: Account }) {
   });
   return (
     <>
-      <Button variant="secondary" className="text-red-300" onClick={() => setParams((p) => { p.set('m', 'delete-account'); return p; })}>
+      <Button
+        variant="secondary"
+        className="text-red-300"
+        onClick={() =>
+          setParams((p) => {
+            p.set('m', 'delete-account');
+            return p;
+          })
+        }
+      >
         {t('settings.account.delete.button')}
       </Button>
       {open && (
-        <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/70 p-4" role="dialog" aria-modal="true" aria-labelledby="delete-title">
+        <div
+          className="fixed inset-0 z-50 flex items-center justify-center bg-black/70 p-4"
+          role="dialog"
+          aria-modal="true"
+          aria-labelledby="delete-title"
+        >
           <div className="w-full max-w-md rounded-2xl bg-surface-2 p-6 shadow-2xl">
-            <h2 id="delete-title" className="text-xl font-bold text-fg">{t('settings.account.delete.title')}</h2>
+            <h2 id="delete-title" className="text-xl font-bold text-fg">
+              {t('settings.account.delete.title')}
+            </h2>
             <p className="mt-2 text-fg-muted">{t('settings.account.delete.text')}</p>
-            {error && <p className="mt-3 text-red-300" role="alert">{t('global.generic')}</p>}
+            {error && (
+              <p className="mt-3 text-red-300" role="alert">
+                {t('global.generic')}
+              </p>
+            )}
             <div className="mt-6 flex justify-end gap-3">
-              <Button variant="secondary" onClick={() => navigate(-1)}>{t('settings.cancel')}</Button>
-              <Button className="bg-red-700 hover:bg-red-600" disabled={remove.isPending} onClick={() => remove.mutate()}>{t('settings.account.delete.confirm')}</Button>
+              <Button variant="secondary" onClick={() => navigate(-1)}>
+                {t('settings.cancel')}
+              </Button>
+              <Button
+                className="bg-red-700 hover:bg-red-600"
+                disabled={remove.isPending}
+                onClick={() => remove.mutate()}
+              >
+                {t('settings.account.delete.confirm')}
+              </Button>
             </div>
           </div>
         </div>
@@ -104,7 +152,13 @@ export interface AccountDraft {
   deviceName: string;
 }
 
-export function AccountSection({ draft, setDraft }: { draft: AccountDraft | null; setDraft: (d: AccountDraft) => void }) {
+export function AccountSection({
+  draft,
+  setDraft,
+}: {
+  draft: AccountDraft | null;
+  setDraft: (d: AccountDraft) => void;
+}) {
   const { t } = useTranslation();
   const account = useAccountStore((s) => s.account);
   const navigate = useNavigate();
@@ -118,7 +172,9 @@ export function AccountSection({ draft, setDraft }: { draft: AccountDraft | null
           <p className="mt-1 text-sm text-fg-muted">{t('settings.account.register.text')}</p>
           <div className="mt-4 flex flex-wrap gap-3">
             <ButtonLink to="/register">{t('settings.account.register.button')}</ButtonLink>
-            <Link to="/login" className="self-center text-sm font-semibold text-accent hover:underline">{t('navigation.signIn')}</Link>
+            <Link to="/login" className="self-center text-sm font-semibold text-fg-accent hover:underline">
+              {t('navigation.signIn')}
+            </Link>
           </div>
         </div>
       </Section>
@@ -129,25 +185,49 @@ export function AccountSection({ draft, setDraft }: { draft: AccountDraft | null
       <div className="flex flex-col gap-6">
         <div className="flex flex-wrap items-center gap-4">
           <Avatar {...draft.profile} size={64} />
-          <Button variant="secondary" onClick={() => setEditing((e) => !e)} aria-expanded={editing}>{t('settings.account.editProfile')}</Button>
+          <Button variant="secondary" onClick={() => setEditing((e) => !e)} aria-expanded={editing}>
+            {t('settings.account.editProfile')}
+          </Button>
         </div>
         {editing && (
           <div className="flex flex-col gap-4 rounded-xl bg-surface-1 p-4" data-testid="profile-editor">
-            <ColorSwatches name="settings-color-a" label={t('auth.profile.colorA')} value={draft.profile.colorA} onChange={(colorA) => setDraft({ ...draft, profile: { ...draft.profile, colorA } })} />
-            <ColorSwatches name="settings-color-b" label={t('auth.profile.colorB')} value={draft.profile.colorB} onChange={(colorB) => setDraft({ ...draft, profile: { ...draft.profile, colorB } })} />
-            <IconChoices value={draft.profile.icon} onChange={(icon) => setDraft({ ...draft, profile: { ...draft.profile, icon } })} />
+            <ColorSwatches
+              name="settings-color-a"
+              label={t('auth.profile.colorA')}
+              value={draft.profile.colorA}
+              onChange={(colorA) => setDraft({ ...draft, profile: { ...draft.profile, colorA } })}
+            />
+            <ColorSwatches
+              name="settings-color-b"
+              label={t('auth.profile.colorB')}
+              value={draft.profile.colorB}
+              onChange={(colorB) => setDraft({ ...draft, profile: { ...draft.profile, colorB } })}
+            />
+            <IconChoices
+              value={draft.profile.icon}
+              onChange={(icon) => setDraft({ ...draft, profile: { ...draft.profile, icon } })}
+            />
           </div>
         )}
         <div>
-          <label htmlFor="settings-device" className="mb-1 block text-sm font-semibold text-fg">{t('auth.deviceName')}</label>
-          <input id="settings-device" value={draft.deviceName} onChange={(e) => setDraft({ ...draft, deviceName: e.target.value })} className={INPUT} />
+          <label htmlFor="settings-device" className="mb-1 block text-sm font-semibold text-fg">
+            {t('auth.deviceName')}
+          </label>
+          <input
+            id="settings-device"
+            value={draft.deviceName}
+            onChange={(e) => setDraft({ ...draft, deviceName: e.target.value })}
+            className={INPUT}
+          />
         </div>
         <div>
           <h3 className="mb-2 text-sm font-semibold text-fg">{t('settings.account.devices.title')}</h3>
           <DeviceList account={account} />
         </div>
         <div className="flex flex-wrap gap-3">
-          <Button variant="secondary" onClick={() => void logout().then(() => navigate('/'))}>{t('account.menu.logout')}</Button>
+          <Button variant="secondary" onClick={() => void logout().then(() => navigate('/'))}>
+            {t('account.menu.logout')}
+          </Button>
           <DeleteAccount account={account} />
         </div>
       </div>

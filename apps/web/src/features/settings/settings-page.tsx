@@ -9,7 +9,13 @@ import { Button } from '../../components/button.tsx';
 import { fromBase64 } from '../../lib/account/base64.ts';
 import { useDeviceName } from '../../lib/account/use-device-name.ts';
 import { LANGUAGES, languageNames, startLanguage } from '../../lib/languages.ts';
-import { cleanProxyList, normalizeServerUrl, parseProxyEntry, testProxy, type ProxyTestResult } from '../../lib/proxy-entries.ts';
+import {
+  cleanProxyList,
+  normalizeServerUrl,
+  parseProxyEntry,
+  testProxy,
+  type ProxyTestResult,
+} from '../../lib/proxy-entries.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { accountBaseUrl, accountRequest } from '../../lib/sync/account-api.ts';
 import { changeSyncedSettings, logout } from '../../lib/sync/session.ts';
@@ -26,11 +32,19 @@ import {
   type SubtitleStyling,
 } from '../../stores/index.ts';
 import { AccountSection, type AccountDraft } from './account-section.tsx';
-import { emailDraftOf, EmailAccountSection, isProfileIcon, MembershipSection, SecuritySection, type EmailAccountDraft } from './email-sections.tsx';
+import {
+  emailDraftOf,
+  EmailAccountSection,
+  isProfileIcon,
+  MembershipSection,
+  SecuritySection,
+  type EmailAccountDraft,
+} from './email-sections.tsx';
 import { Section, Slider, Toggle } from './settings-ui.tsx';
 import { SourceOrderSetting } from './source-order.tsx';
 
-const INPUT = 'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
+const INPUT =
+  'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
 
 interface Draft {
   account: AccountDraft | null;
@@ -59,7 +73,10 @@ function useSaved(): Draft {
   const deviceName = useDeviceName(account?.deviceName, account?.seed);
   return useMemo(
     () => ({
-      account: account && account.kind !== 'email' ? { profile: account.profile, deviceName: deviceName ?? '' } : null,
+      account:
+        account && account.kind !== 'email'
+          ? { profile: account.profile, deviceName: deviceName ?? '' }
+          : null,
       email: account?.kind === 'email' ? emailDraftOf(account) : null,
       language: startLanguage(prefs.language),
       theme: prefs.theme,
@@ -73,13 +90,35 @@ function useSaved(): Draft {
       serverEnabled: backendUrl !== null,
       serverUrl: backendUrl ?? '',
     }),
-    [account, deviceName, prefs.language, prefs.theme, prefs.enableThumbnails, prefs.enableAutoplay, prefs.enableSourceOrder, prefs.sourceOrder, styling, proxyUrls, backendUrl],
+    [
+      account,
+      deviceName,
+      prefs.language,
+      prefs.theme,
+      prefs.enableThumbnails,
+      prefs.enableAutoplay,
+      prefs.enableSourceOrder,
+      prefs.sourceOrder,
+      styling,
+      proxyUrls,
+      backendUrl,
+    ],
   );
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-function ProxyRow({ value, onChange, onRemove, index }: { value: string; onChange: (v: string) => void; onRemove: () => void; index: number }) {
+function ProxyRow({
+  value,
+  onChange,
+  onRemove,
+  index,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  onRemove: () => void;
+  index: number;
+}) {
   const { t } = useTranslation();
   const [result, setResult] = useState<ProxyTestResult | 'testing' | null>(null);
   const invalid = value.trim() !== '' && parseProxyEntry(value) === null;
@@ -87,17 +126,52 @@ function ProxyRow({ value, onChange, onRemove, index }: { value: string; onChang
   return (
     <li className="flex flex-col gap-1">
       <div className="flex gap-2">
-        <label htmlFor={`proxy-${index}`} className="sr-only">{t('settings.connections.proxyUrl', { number: index + 1 })}</label>
-        <input id={`proxy-${index}`} value={value} onChange={(e) => { onChange(e.target.value); setResult(null); }} placeholder={t('settings.connections.proxyPlaceholder')} className={INPUT} dir="ltr" />
-        <Button variant="secondary" disabled={!value.trim() || result === 'testing'} onClick={() => { setResult('testing'); void testProxy(value).then(setResult); }}>
+        <label htmlFor={`proxy-${index}`} className="sr-only">
+          {t('settings.connections.proxyUrl', { number: index + 1 })}
+        </label>
+        <input
+          id={`proxy-${index}`}
+          value={value}
+          onChange={(e) => {
+            onChange(e.target.value);
+            setResult(null);
+          }}
+          placeholder={t('settings.connections.proxyPlaceholder')}
+          className={INPUT}
+          dir="ltr"
+        />
+        <Button
+          variant="secondary"
+          disabled={!value.trim() || result === 'testing'}
+          onClick={() => {
+            setResult('testing');
+            void testProxy(value).then(setResult);
+          }}
+        >
           {t('settings.connections.test')}
         </Button>
-        <Button variant="ghost" onClick={onRemove} aria-label={t('settings.connections.removeProxy', { number: index + 1 })}>
-          <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2.5" aria-hidden="true"><path d="M6 6l12 12M18 6 6 18" /></svg>
+        <Button
+          variant="ghost"
+          onClick={onRemove}
+          aria-label={t('settings.connections.removeProxy', { number: index + 1 })}
+        >
+          <svg
+            viewBox="0 0 24 24"
+            className="h-4 w-4"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2.5"
+            aria-hidden="true"
+          >
+            <path d="M6 6l12 12M18 6 6 18" />
+          </svg>
         </Button>
       </div>
       {message && message !== 'testing' && (
-        <p className={`text-sm ${message === 'ok' ? 'text-green-300' : 'text-red-300'}`} role={message === 'ok' ? 'status' : 'alert'}>
+        <p
+          className={`text-sm ${message === 'ok' ? 'text-green-300' : 'text-red-300'}`}
+          role={message === 'ok' ? 'status' : 'alert'}
+        >
           {t(`settings.connections.proxyResult.${message}`)}
         </p>
       )}
@@ -108,7 +182,10 @@ function ProxyRow({ value, onChange, onRemove, index }: { value: string; onChang
 function CaptionPreview({ styling }: { styling: SubtitleStyling }) {
   const { t } = useTranslation();
   return (
-    <div className="flex h-40 items-end justify-center rounded-xl bg-gradient-to-br from-indigo-900 via-slate-800 to-amber-800 p-6" aria-hidden="true">
+    <div
+      className="flex h-40 items-end justify-center rounded-xl bg-gradient-to-br from-indigo-900 via-slate-800 to-amber-800 p-6"
+      aria-hidden="true"
+    >
       <span
         className="rounded px-2 py-1 text-center"
         style={{
@@ -116,7 +193,9 @@ function CaptionPreview({ styling }: { styling: SubtitleStyling }) {
           fontSize: `${1.5 * styling.size}em`,
           fontWeight: styling.bold ? 700 : 400,
           backgroundColor: `rgba(0,0,0,${styling.backgroundOpacity})`,
-          backdropFilter: styling.backgroundBlur ? `blur(${Math.round(styling.backgroundBlur * 64)}px)` : undefined,
+          backdropFilter: styling.backgroundBlur
+            ? `blur(${Math.round(styling.backgroundBlur * 64)}px)`
+            : undefined,
         }}
       >
         {t('settings.captions.sample')}
@@ -127,13 +206,26 @@ function CaptionPreview({ styling }: { styling: SubtitleStyling }) {
 
 const SECTIONS = ['account', 'preferences', 'appearance', 'captions', 'connections'] as const;
 /** Email accounts (seed 001 §2): account, membership and security first; the sidebar shows one section at a time. */
-const EMAIL_SECTIONS = ['account', 'membership', 'security', 'preferences', 'appearance', 'captions', 'connections'] as const;
+const EMAIL_SECTIONS = [
+  'account',
+  'membership',
+  'security',
+  'preferences',
+  'appearance',
+  'captions',
+  'connections',
+] as const;
 type SectionId = (typeof EMAIL_SECTIONS)[number];
 
 /** Draft device names must not be empty (seed 001 §5, key deviceLengthError); an unchanged one is left alone. */
 function deviceNameMissing(draft: Draft, saved: Draft): boolean {
   if (draft.email) return !draft.email.deviceName.trim();
-  return Boolean(draft.account && saved.account && draft.account.deviceName !== saved.account.deviceName && !draft.account.deviceName.trim());
+  return Boolean(
+    draft.account &&
+    saved.account &&
+    draft.account.deviceName !== saved.account.deviceName &&
+    !draft.account.deviceName.trim(),
+  );
 }
 
 /**
@@ -159,7 +251,10 @@ export function SettingsPage() {
   const hashSection = hash.slice(1) as SectionId;
   const [chosen, setChosen] = useState<SectionId | null>(null);
   const active: SectionId = chosen ?? (sections.includes(hashSection) ? hashSection : 'account');
-  const on = Object.fromEntries(EMAIL_SECTIONS.map((id) => [id, !oneAtATime || active === id])) as Record<SectionId, boolean>;
+  const on = Object.fromEntries(EMAIL_SECTIONS.map((id) => [id, !oneAtATime || active === id])) as Record<
+    SectionId,
+    boolean
+  >;
   const [deviceError, setDeviceError] = useState(false);
 
   // Until the user edits something, the draft follows what is saved (the device name decrypts late; a sync may land).
@@ -228,20 +323,29 @@ export function SettingsPage() {
           await updateCustomer({ fullname: fullname.trim(), ...(isProfileIcon(icon) ? { icon } : {}) });
         }
         if (deviceName.trim() !== saved.email.deviceName) {
-          await accountRequest('PATCH', accountPaths.session, { params: { sid: current.sessionId }, body: { deviceName: deviceName.trim() } });
+          await accountRequest('PATCH', accountPaths.session, {
+            params: { sid: current.sessionId },
+            body: { deviceName: deviceName.trim() },
+          });
           useAccountStore.getState().updateAccount({ deviceName: deviceName.trim() });
         }
       }
       if (!serverChanged && current && draft.account && saved.account) {
         if (!same(draft.account.profile, saved.account.profile)) {
-          await accountRequest('PATCH', accountPaths.user, { params: { uid: current.userId }, body: { profile: draft.account.profile } });
+          await accountRequest('PATCH', accountPaths.user, {
+            params: { uid: current.userId },
+            body: { profile: draft.account.profile },
+          });
           useAccountStore.getState().updateAccount({ profile: draft.account.profile });
         }
         const name = draft.account.deviceName.trim();
         if (name && name !== saved.account.deviceName) {
           const { encryptDeviceName } = await import('../../lib/account/device-name.ts');
           const blob = encryptDeviceName(name, fromBase64(current.seed));
-          await accountRequest('PATCH', accountPaths.session, { params: { sid: current.sessionId }, body: { deviceName: blob } });
+          await accountRequest('PATCH', accountPaths.session, {
+            params: { sid: current.sessionId },
+            body: { deviceName: blob },
+          });
           useAccountStore.getState().updateAccount({ deviceName: blob });
         }
       }
@@ -256,9 +360,11 @@ export function SettingsPage() {
     }
   };
 
-  const autoplayAllowed = config.allowAutoplay || (draft.proxyEnabled && cleanProxyList(draft.proxyUrls).length > 0);
+  const autoplayAllowed =
+    config.allowAutoplay || (draft.proxyEnabled && cleanProxyList(draft.proxyUrls).length > 0);
   const percent = (v: number) => `${Math.round(v * 100)}%`;
-  const setStyling = (patch: Partial<SubtitleStyling>) => edit({ styling: clampStyling(patch, draft.styling) });
+  const setStyling = (patch: Partial<SubtitleStyling>) =>
+    edit({ styling: clampStyling(patch, draft.styling) });
 
   return (
     <div className="flex flex-col gap-8 py-8 lg:flex-row">
@@ -266,7 +372,10 @@ export function SettingsPage() {
         <h1 className="mb-4 text-3xl font-bold text-fg">{t('settings.title')}</h1>
         <nav aria-label={t('settings.title')} className="flex flex-wrap gap-2 lg:flex-col">
           {sections.map((id) => {
-            const label = id === 'membership' || id === 'security' ? t(`accountSettings.sections.${id}`) : t(`settings.${id}.title`);
+            const label =
+              id === 'membership' || id === 'security'
+                ? t(`accountSettings.sections.${id}`)
+                : t(`settings.${id}.title`);
             return oneAtATime ? (
               <a
                 key={id}
@@ -283,7 +392,11 @@ export function SettingsPage() {
                 {label}
               </a>
             ) : (
-              <a key={id} href={`#${id}`} className="rounded-lg px-3 py-2 text-sm font-semibold text-fg-muted hover:bg-surface-2 hover:text-fg">
+              <a
+                key={id}
+                href={`#${id}`}
+                className="rounded-lg px-3 py-2 text-sm font-semibold text-fg-muted hover:bg-surface-2 hover:text-fg"
+              >
                 {label}
               </a>
             );
@@ -291,7 +404,9 @@ export function SettingsPage() {
         </nav>
         <dl className="mt-6 hidden space-y-1 rounded-xl bg-surface-2 p-4 text-xs text-fg-muted lg:block">
           <dt className="font-semibold text-fg">{t('settings.info.server')}</dt>
-          <dd className="break-all" dir="ltr">{accountBaseUrl() || window.location.origin}</dd>
+          <dd className="break-all" dir="ltr">
+            {accountBaseUrl() || window.location.origin}
+          </dd>
           <dt className="font-semibold text-fg">{t('settings.info.user')}</dt>
           <dd className="break-all">{account?.userId ?? t('settings.info.notLoggedIn')}</dd>
           <dt className="font-semibold text-fg">{t('settings.info.version')}</dt>
@@ -302,7 +417,14 @@ export function SettingsPage() {
       <div className="flex min-w-0 flex-1 flex-col gap-10 pb-24">
         {oneAtATime && account && draft.email ? (
           <>
-            {on.account && <EmailAccountSection account={account} draft={draft.email} setDraft={(email) => edit({ email })} deviceError={deviceError} />}
+            {on.account && (
+              <EmailAccountSection
+                account={account}
+                draft={draft.email}
+                setDraft={(email) => edit({ email })}
+                deviceError={deviceError}
+              />
+            )}
             {on.membership && <MembershipSection />}
             {on.security && <SecuritySection />}
           </>
@@ -318,8 +440,16 @@ export function SettingsPage() {
           <Section id="preferences" title={t('settings.preferences.title')}>
             <div className="flex flex-col gap-4">
               <div className="rounded-xl bg-surface-1 p-4">
-                <label htmlFor="settings-language" className="mb-2 block font-semibold text-fg">{t('settings.preferences.language')}</label>
-                <select id="settings-language" value={draft.language} onChange={(e) => edit({ language: e.target.value })} className={INPUT} data-testid="language-select">
+                <label htmlFor="settings-language" className="mb-2 block font-semibold text-fg">
+                  {t('settings.preferences.language')}
+                </label>
+                <select
+                  id="settings-language"
+                  value={draft.language}
+                  onChange={(e) => edit({ language: e.target.value })}
+                  className={INPUT}
+                  data-testid="language-select"
+                >
                   {LANGUAGES.map((code) => {
                     const names = languageNames(code, i18n.language);
                     return (
@@ -331,23 +461,41 @@ export function SettingsPage() {
                 </select>
                 <p className="mt-2 text-sm text-fg-muted">{t('settings.preferences.languageNote')}</p>
               </div>
-              <Toggle id="settings-thumbnails" label={t('settings.preferences.thumbnails')} description={t('settings.preferences.thumbnailsText')} checked={draft.enableThumbnails} onChange={(v) => edit({ enableThumbnails: v })} />
+              <Toggle
+                id="settings-thumbnails"
+                label={t('settings.preferences.thumbnails')}
+                description={t('settings.preferences.thumbnailsText')}
+                checked={draft.enableThumbnails}
+                onChange={(v) => edit({ enableThumbnails: v })}
+              />
               <Toggle
                 id="settings-autoplay"
                 label={t('settings.preferences.autoplay')}
-                description={autoplayAllowed ? t('settings.preferences.autoplayText') : t('settings.preferences.autoplayUnavailable')}
+                description={
+                  autoplayAllowed
+                    ? t('settings.preferences.autoplayText')
+                    : t('settings.preferences.autoplayUnavailable')
+                }
                 checked={draft.enableAutoplay && autoplayAllowed}
                 disabled={!autoplayAllowed}
                 onChange={(v) => edit({ enableAutoplay: v })}
               />
-              <SourceOrderSetting enabled={draft.enableSourceOrder} order={draft.sourceOrder} onChange={edit} />
+              <SourceOrderSetting
+                enabled={draft.enableSourceOrder}
+                order={draft.sourceOrder}
+                onChange={edit}
+              />
             </div>
           </Section>
         )}
 
         {on.appearance && (
           <Section id="appearance" title={t('settings.appearance.title')}>
-            <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 md:grid-cols-5" role="radiogroup" aria-label={t('settings.appearance.title')}>
+            <div
+              className="grid grid-cols-2 gap-3 sm:grid-cols-3 md:grid-cols-5"
+              role="radiogroup"
+              aria-label={t('settings.appearance.title')}
+            >
               {THEMES.map((name) => {
                 const value = name === 'default' ? null : name;
                 const active = draft.theme === value;
@@ -363,7 +511,11 @@ export function SettingsPage() {
                   >
                     <span className="h-8 w-full rounded-md bg-accent" />
                     <span className="font-semibold text-fg">{t(`settings.appearance.themes.${name}`)}</span>
-                    {value === saved.theme && <span className="rounded-full bg-accent/20 px-2 py-0.5 text-xs text-accent">{t('settings.appearance.active')}</span>}
+                    {value === saved.theme && (
+                      <span className="rounded-full bg-accent/20 px-2 py-0.5 text-xs text-fg-accent">
+                        {t('settings.appearance.active')}
+                      </span>
+                    )}
                   </button>
                 );
               })}
@@ -375,17 +527,58 @@ export function SettingsPage() {
           <Section id="captions" title={t('settings.captions.title')}>
             <div className="flex flex-col gap-5">
               <CaptionPreview styling={draft.styling} />
-              <Slider id="caption-opacity" label={t('settings.captions.backgroundOpacity')} value={draft.styling.backgroundOpacity} min={0} max={1} step={0.01} format={percent} onChange={(v) => setStyling({ backgroundOpacity: v })} />
-              <Slider id="caption-blur" label={t('settings.captions.backgroundBlur')} value={draft.styling.backgroundBlur} min={0} max={1} step={0.01} format={percent} onChange={(v) => setStyling({ backgroundBlur: v })} />
-              <Slider id="caption-size" label={t('settings.captions.size')} value={Math.min(2, draft.styling.size)} min={0.01} max={2} step={0.01} format={percent} onChange={(v) => setStyling({ size: v })} />
-              <Toggle id="caption-bold" label={t('settings.captions.bold')} checked={draft.styling.bold} onChange={(v) => setStyling({ bold: v })} />
+              <Slider
+                id="caption-opacity"
+                label={t('settings.captions.backgroundOpacity')}
+                value={draft.styling.backgroundOpacity}
+                min={0}
+                max={1}
+                step={0.01}
+                format={percent}
+                onChange={(v) => setStyling({ backgroundOpacity: v })}
+              />
+              <Slider
+                id="caption-blur"
+                label={t('settings.captions.backgroundBlur')}
+                value={draft.styling.backgroundBlur}
+                min={0}
+                max={1}
+                step={0.01}
+                format={percent}
+                onChange={(v) => setStyling({ backgroundBlur: v })}
+              />
+              <Slider
+                id="caption-size"
+                label={t('settings.captions.size')}
+                value={Math.min(2, draft.styling.size)}
+                min={0.01}
+                max={2}
+                step={0.01}
+                format={percent}
+                onChange={(v) => setStyling({ size: v })}
+              />
+              <Toggle
+                id="caption-bold"
+                label={t('settings.captions.bold')}
+                checked={draft.styling.bold}
+                onChange={(v) => setStyling({ bold: v })}
+              />
               <fieldset>
                 <legend className="mb-2 text-sm font-semibold text-fg">{t('settings.captions.color')}</legend>
                 <div className="flex gap-2">
                   {SUBTITLE_COLORS.map((color) => (
                     <label key={color} className="cursor-pointer">
-                      <input type="radio" name="caption-color" checked={draft.styling.color === color} onChange={() => setStyling({ color })} className="peer sr-only" />
-                      <span className="block h-9 w-9 rounded-full ring-offset-2 ring-offset-bg peer-checked:ring-2 peer-checked:ring-accent peer-focus-visible:ring-2" style={{ backgroundColor: color }} />
+                      <input
+                        type="radio"
+                        name="caption-color"
+                        checked={draft.styling.color === color}
+                        onChange={() => setStyling({ color })}
+                        className="peer sr-only"
+                      />
+                      <span
+                        className="block h-9 w-9 rounded-full ring-offset-2 ring-offset-bg peer-checked:ring-2 peer-checked:ring-accent peer-focus-visible:ring-2"
+                        style={{ backgroundColor: color }}
+                      />
                       <span className="sr-only">{t('auth.profile.colorName', { color })}</span>
                     </label>
                   ))}
@@ -398,7 +591,13 @@ export function SettingsPage() {
         {on.connections && (
           <Section id="connections" title={t('settings.connections.title')}>
             <div className="flex flex-col gap-4">
-              <Toggle id="settings-proxy" label={t('settings.connections.proxy')} description={t('settings.connections.proxyText')} checked={draft.proxyEnabled} onChange={(v) => edit({ proxyEnabled: v })} />
+              <Toggle
+                id="settings-proxy"
+                label={t('settings.connections.proxy')}
+                description={t('settings.connections.proxyText')}
+                checked={draft.proxyEnabled}
+                onChange={(v) => edit({ proxyEnabled: v })}
+              />
               {draft.proxyEnabled && (
                 <div className="rounded-xl bg-surface-1 p-4">
                   <ul className="flex flex-col gap-3">
@@ -407,20 +606,45 @@ export function SettingsPage() {
                         key={i}
                         index={i}
                         value={url}
-                        onChange={(v) => edit({ proxyUrls: draft.proxyUrls.map((u, j) => (j === i ? v : u)) })}
+                        onChange={(v) =>
+                          edit({ proxyUrls: draft.proxyUrls.map((u, j) => (j === i ? v : u)) })
+                        }
                         onRemove={() => edit({ proxyUrls: draft.proxyUrls.filter((_, j) => j !== i) })}
                       />
                     ))}
                   </ul>
-                  <Button variant="secondary" className="mt-3" onClick={() => edit({ proxyUrls: [...draft.proxyUrls, ''] })}>{t('settings.connections.addProxy')}</Button>
+                  <Button
+                    variant="secondary"
+                    className="mt-3"
+                    onClick={() => edit({ proxyUrls: [...draft.proxyUrls, ''] })}
+                  >
+                    {t('settings.connections.addProxy')}
+                  </Button>
                 </div>
               )}
-              <Toggle id="settings-server" label={t('settings.connections.server')} description={t('settings.connections.serverText')} checked={draft.serverEnabled} onChange={(v) => edit({ serverEnabled: v })} />
+              <Toggle
+                id="settings-server"
+                label={t('settings.connections.server')}
+                description={t('settings.connections.serverText')}
+                checked={draft.serverEnabled}
+                onChange={(v) => edit({ serverEnabled: v })}
+              />
               {draft.serverEnabled && (
                 <div className="rounded-xl bg-surface-1 p-4">
-                  <label htmlFor="settings-server-url" className="mb-1 block text-sm font-semibold text-fg">{t('settings.connections.serverUrl')}</label>
-                  <input id="settings-server-url" value={draft.serverUrl} onChange={(e) => edit({ serverUrl: e.target.value })} placeholder={t('settings.connections.serverPlaceholder')} className={INPUT} dir="ltr" />
-                  {account && <p className="mt-2 text-sm text-amber-300">{t('settings.connections.serverLogout')}</p>}
+                  <label htmlFor="settings-server-url" className="mb-1 block text-sm font-semibold text-fg">
+                    {t('settings.connections.serverUrl')}
+                  </label>
+                  <input
+                    id="settings-server-url"
+                    value={draft.serverUrl}
+                    onChange={(e) => edit({ serverUrl: e.target.value })}
+                    placeholder={t('settings.connections.serverPlaceholder')}
+                    className={INPUT}
+                    dir="ltr"
+                  />
+                  {account && (
+                    <p className="mt-2 text-sm text-amber-300">{t('settings.connections.serverLogout')}</p>
+                  )}
                 </div>
               )}
             </div>
@@ -429,12 +653,19 @@ export function SettingsPage() {
       </div>
 
       {changed && (
-        <div className="fixed inset-x-0 bottom-0 z-40 border-t border-white/10 bg-surface-2/95 backdrop-blur" data-testid="save-bar">
+        <div
+          className="fixed inset-x-0 bottom-0 z-40 border-t border-white/10 bg-surface-2/95 backdrop-blur"
+          data-testid="save-bar"
+        >
           <div className="mx-auto flex max-w-screen-2xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
             <p className="text-sm text-fg">{error ?? t('settings.unsaved')}</p>
             <div className="flex gap-3">
-              <Button variant="secondary" onClick={reset}>{t('settings.reset')}</Button>
-              <Button onClick={() => void save()} disabled={saving}>{t('settings.save')}</Button>
+              <Button variant="secondary" onClick={reset}>
+                {t('settings.reset')}
+              </Button>
+              <Button onClick={() => void save()} disabled={saving}>
+                {t('settings.save')}
+              </Button>
             </div>
           </div>
         </div>

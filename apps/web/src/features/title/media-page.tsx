@@ -17,7 +17,17 @@ function defaultSeason(seasons: SeasonSummary[], seasonId?: string): SeasonSumma
   return seasons.find((s) => s.id === seasonId) ?? seasons.find((s) => s.number === 1) ?? seasons[0];
 }
 
-function SeasonPicker({ details, mediaKey, seasonId, episodeId }: { details: MediaDetails; mediaKey: string; seasonId?: string | undefined; episodeId?: string | undefined }) {
+function SeasonPicker({
+  details,
+  mediaKey,
+  seasonId,
+  episodeId,
+}: {
+  details: MediaDetails;
+  mediaKey: string;
+  seasonId?: string | undefined;
+  episodeId?: string | undefined;
+}) {
   const { t } = useTranslation();
   const [selectedId, setSelectedId] = useState(() => defaultSeason(details.seasons, seasonId)?.id);
   const selected = details.seasons.find((s) => s.id === selectedId) ?? defaultSeason(details.seasons);
@@ -25,7 +35,9 @@ function SeasonPicker({ details, mediaKey, seasonId, episodeId }: { details: Med
   return (
     <section className="mt-10" aria-labelledby="episodes-heading">
       <div className="mb-4 flex flex-wrap items-center gap-4">
-        <h2 id="episodes-heading" className="text-xl font-bold text-fg">{t('media.seasons.episodes')}</h2>
+        <h2 id="episodes-heading" className="text-xl font-bold text-fg">
+          {t('media.seasons.episodes')}
+        </h2>
         <label className="ms-auto flex items-center gap-2 text-sm text-fg-muted">
           {t('media.seasons.label')}
           <select
@@ -35,7 +47,9 @@ function SeasonPicker({ details, mediaKey, seasonId, episodeId }: { details: Med
             data-testid="season-select"
           >
             {details.seasons.map((s) => (
-              <option key={s.id} value={s.id}>{s.title}</option>
+              <option key={s.id} value={s.id}>
+                {s.title}
+              </option>
             ))}
           </select>
         </label>
@@ -54,19 +68,56 @@ export function MediaPage() {
   const resolved = resolveMediaKey(media);
   if (resolved.kind === 'redirect') return <Navigate replace to={mediaPath(resolved.key, season, episode)} />;
   if (resolved.kind === 'invalid') return <MediaError kind="notFound" />;
-  if (resolved.kind === 'justwatch') return <JustWatchRedirect jwType={resolved.jwType} id={resolved.id} season={season} episode={episode} />;
-  return <MediaDetailsView key={media} mediaKey={media} type={resolved.parts.type} id={resolved.parts.id} seasonId={season} episodeId={episode} />;
+  if (resolved.kind === 'justwatch')
+    return <JustWatchRedirect jwType={resolved.jwType} id={resolved.id} season={season} episode={episode} />;
+  return (
+    <MediaDetailsView
+      key={media}
+      mediaKey={media}
+      type={resolved.parts.type}
+      id={resolved.parts.id}
+      seasonId={season}
+      episodeId={episode}
+    />
+  );
 }
 
 /** Old `JW-…` keys: the server looks the title up, then the page moves to its current key. */
-function JustWatchRedirect({ jwType, id, season, episode }: { jwType: string; id: string; season?: string | undefined; episode?: string | undefined }) {
+function JustWatchRedirect({
+  jwType,
+  id,
+  season,
+  episode,
+}: {
+  jwType: string;
+  id: string;
+  season?: string | undefined;
+  episode?: string | undefined;
+}) {
   const q = useQuery(justWatchQuery(jwType, id));
   if (q.isPending) return <PageLoading />;
-  if (q.isError) return <MediaError kind={isNotFound(q.error) ? 'notFound' : 'failedApi'} onRetry={() => void q.refetch()} />;
-  return <Navigate replace to={mediaPath(encodeMediaKey(q.data.type, q.data.id, q.data.title), season, episode)} />;
+  if (q.isError)
+    return (
+      <MediaError kind={isNotFound(q.error) ? 'notFound' : 'failedApi'} onRetry={() => void q.refetch()} />
+    );
+  return (
+    <Navigate replace to={mediaPath(encodeMediaKey(q.data.type, q.data.id, q.data.title), season, episode)} />
+  );
 }
 
-function MediaDetailsView({ mediaKey, type, id, seasonId, episodeId }: { mediaKey: string; type: 'movie' | 'tv'; id: string; seasonId?: string | undefined; episodeId?: string | undefined }) {
+function MediaDetailsView({
+  mediaKey,
+  type,
+  id,
+  seasonId,
+  episodeId,
+}: {
+  mediaKey: string;
+  type: 'movie' | 'tv';
+  id: string;
+  seasonId?: string | undefined;
+  episodeId?: string | undefined;
+}) {
   const { t } = useTranslation();
   const actions = useMediaActions();
   const q = useQuery(detailsQuery(type, id));
@@ -76,19 +127,29 @@ function MediaDetailsView({ mediaKey, type, id, seasonId, episodeId }: { mediaKe
     return (
       <div className="flex flex-col gap-6 py-8 sm:flex-row" aria-busy="true">
         <div className="aspect-[2/3] w-48 shrink-0 animate-pulse rounded-xl bg-surface-2" />
-        <div className="flex-1 space-y-3"><div className="h-8 w-2/3 animate-pulse rounded bg-surface-2" /><div className="h-4 w-1/3 animate-pulse rounded bg-surface-2" /></div>
+        <div className="flex-1 space-y-3">
+          <div className="h-8 w-2/3 animate-pulse rounded bg-surface-2" />
+          <div className="h-4 w-1/3 animate-pulse rounded bg-surface-2" />
+        </div>
       </div>
     );
   }
-  if (q.isError) return <MediaError kind={isNotFound(q.error) ? 'notFound' : 'failed'} onRetry={() => void q.refetch()} />;
+  if (q.isError)
+    return <MediaError kind={isNotFound(q.error) ? 'notFound' : 'failed'} onRetry={() => void q.refetch()} />;
 
   const d = q.data;
   return (
     <article className="py-8" data-testid="media-page">
       <div className="flex flex-col gap-6 sm:flex-row sm:gap-8">
-        <img src={d.poster ?? '/placeholder.svg'} alt={t('media.posterAlt', { title: d.title })} className="aspect-[2/3] w-40 shrink-0 self-center rounded-xl object-cover shadow-xl sm:w-56 sm:self-start" />
+        <img
+          src={d.poster ?? '/placeholder.svg'}
+          alt={t('media.posterAlt', { title: d.title })}
+          className="aspect-[2/3] w-40 shrink-0 self-center rounded-xl object-cover shadow-xl sm:w-56 sm:self-start"
+        />
         <div className="flex-1">
-          <p className="text-sm font-semibold uppercase tracking-wider text-accent">{t(`media.types.${d.type}`)}</p>
+          <p className="text-sm font-semibold uppercase tracking-wider text-fg-accent">
+            {t(`media.types.${d.type}`)}
+          </p>
           <h1 className="mt-1 text-3xl font-bold text-fg sm:text-4xl">{d.title}</h1>
           <p className="mt-2 flex flex-wrap gap-x-3 text-fg-muted">
             <span>{d.year ?? t('media.yearUnknown')}</span>
@@ -99,7 +160,9 @@ function MediaDetailsView({ mediaKey, type, id, seasonId, episodeId }: { mediaKe
           {actions.title && <div className="mt-6 flex flex-wrap gap-3">{actions.title(d)}</div>}
         </div>
       </div>
-      {d.type === 'tv' && <SeasonPicker details={d} mediaKey={mediaKey} seasonId={seasonId} episodeId={episodeId} />}
+      {d.type === 'tv' && (
+        <SeasonPicker details={d} mediaKey={mediaKey} seasonId={seasonId} episodeId={episodeId} />
+      )}
     </article>
   );
 }

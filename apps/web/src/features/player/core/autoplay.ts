@@ -1,3 +1,5 @@
+import { parseTimestamp } from './timestamp.ts';
+
 /** Who may autoplay the next episode (seed 000 §6): the extension, a custom proxy, or the default setup when the instance allows it. */
 export interface AutoplayContext {
   /** The viewer's preference (on by default). */
@@ -24,7 +26,12 @@ export function isInAutoplayZone(time: number, duration: number): boolean {
  * When the next-episode button shows: always in the last 30 s, from 93 % of the duration while the
  * controls are shown; never while nothing plays.
  */
-export function nextEpisodeButtonVisible(o: { time: number; duration: number; controlsVisible: boolean; hasPlayed: boolean }): 'always' | 'hover' | 'hidden' {
+export function nextEpisodeButtonVisible(o: {
+  time: number;
+  duration: number;
+  controlsVisible: boolean;
+  hasPlayed: boolean;
+}): 'always' | 'hover' | 'hidden' {
   if (!o.hasPlayed || o.duration <= 0) return 'hidden';
   if (o.duration - o.time <= 30) return 'always';
   if (o.time / o.duration >= 0.93 && o.controlsVisible) return 'hover';
@@ -32,11 +39,28 @@ export function nextEpisodeButtonVisible(o: { time: number; duration: number; co
 }
 
 /** Where playback resumes: a valid `?t=` first, else saved progress that is not finished; 0 otherwise. */
-export function resumePosition(o: { queryTime: number | null; saved: { watched: number; duration: number } | null }): number {
+export function resumePosition(o: {
+  queryTime: number | null;
+  saved: { watched: number; duration: number } | null;
+}): number {
   if (o.queryTime !== null && o.queryTime >= 0) return o.queryTime;
   const saved = o.saved;
   if (!saved || saved.duration <= 0 || saved.watched <= 0) return 0;
   // Finished (credits or the last 2 %): start again from the beginning.
   if (saved.duration - saved.watched < 30 || saved.watched / saved.duration > 0.98) return 0;
   return saved.watched;
+}
+
+/**
+ * Whether the player starts as soon as its source is found (PRODUCT.md §7): deep links to an episode
+ * or with a valid `?t=` do; a title opened as such (`/media/{key}`, or a show sent on to its first
+ * episode by that redirect) waits for Play, loading no media before it.
+ */
+export function startsOnOpen(o: {
+  search: string;
+  hasEpisodeInPath: boolean;
+  redirectedFromTitle: boolean;
+}): boolean {
+  if (parseTimestamp(new URLSearchParams(o.search).get('t')) !== null) return true;
+  return o.hasEpisodeInPath && !o.redirectedFromTitle;
 }

@@ -1,11 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import { canAutoplay, isInAutoplayZone, nextEpisodeButtonVisible, resumePosition } from './autoplay.ts';
-import { makePlayerMeta, MissingShowDataError, nextEpisodeInSeason, nextSeason, previousEpisodeInSeason } from './meta.ts';
+import {
+  canAutoplay,
+  isInAutoplayZone,
+  nextEpisodeButtonVisible,
+  resumePosition,
+  startsOnOpen,
+} from './autoplay.ts';
+import {
+  makePlayerMeta,
+  MissingShowDataError,
+  nextEpisodeInSeason,
+  nextSeason,
+  previousEpisodeInSeason,
+} from './meta.ts';
 import { createPlayerStore } from './player-store.ts';
 import { formatTime, parseTimestamp } from './timestamp.ts';
 
-const movie = makePlayerMeta({ type: 'movie', title: 'The Matrix', releaseYear: 1999, tmdbId: '603', imdbId: 'tt0133093', poster: null, mediaKey: 'tmdb-movie-603-the-matrix' });
-const episodes = [1, 2, 3].map((n) => ({ id: `e${n}`, number: n, title: `Episode ${n}`, airDate: '2020-01-01' }));
+const movie = makePlayerMeta({
+  type: 'movie',
+  title: 'The Matrix',
+  releaseYear: 1999,
+  tmdbId: '603',
+  imdbId: 'tt0133093',
+  poster: null,
+  mediaKey: 'tmdb-movie-603-the-matrix',
+});
+const episodes = [1, 2, 3].map((n) => ({
+  id: `e${n}`,
+  number: n,
+  title: `Episode ${n}`,
+  airDate: '2020-01-01',
+}));
 const show = (episode = 2) =>
   makePlayerMeta({
     type: 'show',
@@ -70,7 +95,13 @@ describe('timestamps (?t=)', () => {
 });
 
 describe('autoplay rule (seed 000 §6)', () => {
-  const base = { enableAutoplay: true, mediaType: 'show' as const, instanceAllows: false, extensionActive: false, hasCustomProxy: false };
+  const base = {
+    enableAutoplay: true,
+    mediaType: 'show' as const,
+    instanceAllows: false,
+    extensionActive: false,
+    hasCustomProxy: false,
+  };
   it('only for shows, with the preference on, and extension, custom proxy or an instance that allows it', () => {
     expect(canAutoplay(base)).toBe(false);
     expect(canAutoplay({ ...base, instanceAllows: true })).toBe(true);
@@ -95,6 +126,18 @@ describe('autoplay rule (seed 000 §6)', () => {
     expect(nextEpisodeButtonVisible({ ...o, time: 990, hasPlayed: false })).toBe('hidden');
   });
 
+  it('starts on open for deep links (an episode, a valid ?t=), not for a title opened as such', () => {
+    const title = { search: '', hasEpisodeInPath: false, redirectedFromTitle: false };
+    expect(startsOnOpen(title)).toBe(false);
+    expect(startsOnOpen({ ...title, search: '?t=95' })).toBe(true);
+    expect(startsOnOpen({ ...title, search: '?t=1:35' })).toBe(true);
+    expect(startsOnOpen({ ...title, search: '?t=soon' })).toBe(false);
+    expect(startsOnOpen({ ...title, hasEpisodeInPath: true })).toBe(true);
+    // A show opened as a title goes on to its first episode: still a title page, waiting for Play.
+    expect(startsOnOpen({ ...title, hasEpisodeInPath: true, redirectedFromTitle: true })).toBe(false);
+    expect(startsOnOpen({ search: '?t=10', hasEpisodeInPath: true, redirectedFromTitle: true })).toBe(true);
+  });
+
   it('resume: ?t= first, then unfinished saved progress', () => {
     expect(resumePosition({ queryTime: 42, saved: { watched: 300, duration: 1200 } })).toBe(42);
     expect(resumePosition({ queryTime: null, saved: { watched: 300, duration: 1200 } })).toBe(300);
@@ -111,14 +154,31 @@ describe('status machine (seed 001 §4)', () => {
     expect(store.getState().status).toBe('idle');
     store.getState().setScraping();
     expect(store.getState().status).toBe('scraping');
-    store.getState().setSource({ type: 'hls', url: 'https://x.test/a.m3u8' }, { sourceId: 'sample', embedId: 'sample-hls', isSample: true, startAt: 30 });
-    expect(store.getState()).toMatchObject({ status: 'playing', sourceId: 'sample', embedId: 'sample-hls', isSample: true, startAt: 30 });
+    store
+      .getState()
+      .setSource(
+        { type: 'hls', url: 'https://x.test/a.m3u8' },
+        { sourceId: 'sample', embedId: 'sample-hls', isSample: true, startAt: 30 },
+      );
+    expect(store.getState()).toMatchObject({
+      status: 'playing',
+      sourceId: 'sample',
+      embedId: 'sample-hls',
+      isSample: true,
+      startAt: 30,
+    });
     store.getState().addThumbnail({ at: 1, data: 'x' });
     store.getState().updatePlayback({ time: 40, volume: 0.4 });
     store.getState().displayError({ source: 'video', code: 'decode', message: 'bad' });
     expect(store.getState().status).toBe('playbackError');
     store.getState().reset();
-    expect(store.getState()).toMatchObject({ status: 'idle', meta: null, thumbnails: [], source: null, error: null });
+    expect(store.getState()).toMatchObject({
+      status: 'idle',
+      meta: null,
+      thumbnails: [],
+      source: null,
+      error: null,
+    });
     expect(store.getState().playback.time).toBe(0);
     // The viewer's volume survives a reset.
     expect(store.getState().playback.volume).toBe(0.4);

@@ -1,7 +1,16 @@
 import type { StreamQuality } from '@marquee/contract';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import type { CaptionListItem, PlaybackError, PlayerMeta, PlayerSource, PlayerStatus, ScrapeSegment, SelectedCaption, Thumbnail } from './types.ts';
+import type {
+  CaptionListItem,
+  PlaybackError,
+  PlayerMeta,
+  PlayerSource,
+  PlayerStatus,
+  ScrapeSegment,
+  SelectedCaption,
+  Thumbnail,
+} from './types.ts';
 
 /** What the UI may ask the display to do. The display (the only code touching the element) implements it. */
 export interface DisplayRequests {
@@ -76,12 +85,27 @@ export interface PlayerState {
   thumbnails: Thumbnail[];
   /** The next-episode button was dismissed until the next meta. */
   nextEpisodeHidden: boolean;
+  /**
+   * Whether media may load and play: the viewer pressed Play, or the player was opened to play (a deep
+   * link to an episode or a time). Until then a source loads at most its metadata. Survives `reset`
+   * and source switches; a new player view sets it.
+   */
+  playRequested: boolean;
   display: DisplayRequests | null;
 
   setMeta(meta: PlayerMeta, status?: PlayerStatus): void;
   setScraping(): void;
   setScrape(scrape: ScrapeState): void;
-  setSource(source: PlayerSource, options: { sourceId: string; embedId?: string | null; isSample?: boolean; startAt?: number; captions?: CaptionListItem[] }): void;
+  setSource(
+    source: PlayerSource,
+    options: {
+      sourceId: string;
+      embedId?: string | null;
+      isSample?: boolean;
+      startAt?: number;
+      captions?: CaptionListItem[];
+    },
+  ): void;
   setSourceId(sourceId: string, embedId?: string | null): void;
   setScrapeNotFound(): void;
   displayError(error: PlaybackError): void;
@@ -93,6 +117,8 @@ export interface PlayerState {
   setCaption(caption: SelectedCaption | null): void;
   addThumbnail(thumbnail: Thumbnail): void;
   hideNextEpisode(): void;
+  setPlayRequested(requested: boolean): void;
+  requestPlay(): void;
   attachDisplay(display: DisplayRequests | null): void;
 }
 
@@ -144,8 +170,15 @@ export function createPlayerStore() {
   return createStore<PlayerState>()((set, get) => ({
     ...cleared(),
     sourceVersion: 0,
+    playRequested: false,
     playback: initialPlayback(),
-    capabilities: { canPictureInPicture: false, canFullscreen: false, canAirplay: false, canCast: false, canChangeVolume: null },
+    capabilities: {
+      canPictureInPicture: false,
+      canFullscreen: false,
+      canAirplay: false,
+      canCast: false,
+      canChangeVolume: null,
+    },
     display: null,
 
     setMeta: (meta, status) => set(() => ({ meta, nextEpisodeHidden: false, ...(status ? { status } : {}) })),
@@ -165,12 +198,29 @@ export function createPlayerStore() {
         currentQuality: null,
         thumbnails: [],
         ...(o.captions ? { captionList: o.captions } : {}),
-        playback: { ...s.playback, time: o.startAt ?? 0, duration: 0, buffered: 0, hasPlayedOnce: false, isLoading: true },
+        playback: {
+          ...s.playback,
+          time: o.startAt ?? 0,
+          duration: 0,
+          buffered: 0,
+          hasPlayedOnce: false,
+          isLoading: true,
+        },
       })),
     setSourceId: (sourceId, embedId = null) => set(() => ({ status: 'playing', sourceId, embedId })),
     setScrapeNotFound: () => set(() => ({ status: 'scrapeNotFound' })),
     displayError: (error) => set(() => ({ status: 'playbackError', error })),
-    reset: () => set((s) => ({ ...cleared(), sourceVersion: s.sourceVersion + 1, playback: { ...initialPlayback(), volume: s.playback.volume, muted: s.playback.muted, playbackRate: s.playback.playbackRate } })),
+    reset: () =>
+      set((s) => ({
+        ...cleared(),
+        sourceVersion: s.sourceVersion + 1,
+        playback: {
+          ...initialPlayback(),
+          volume: s.playback.volume,
+          muted: s.playback.muted,
+          playbackRate: s.playback.playbackRate,
+        },
+      })),
     updatePlayback: (patch) => set((s) => ({ playback: { ...s.playback, ...patch } })),
     updateCapabilities: (patch) => set((s) => ({ capabilities: { ...s.capabilities, ...patch } })),
     setQualities: (qualities, currentQuality) => set(() => ({ qualities, currentQuality })),
@@ -178,6 +228,10 @@ export function createPlayerStore() {
     setCaption: (caption) => set(() => ({ caption })),
     addThumbnail: (t) => set((s) => ({ thumbnails: [...s.thumbnails, t].sort((a, b) => a.at - b.at) })),
     hideNextEpisode: () => set(() => ({ nextEpisodeHidden: true })),
+    setPlayRequested: (playRequested) => set(() => ({ playRequested })),
+    requestPlay: () => {
+      if (!get().playRequested) set(() => ({ playRequested: true }));
+    },
     attachDisplay: (display) => {
       if (get().display !== display) set(() => ({ display }));
     },

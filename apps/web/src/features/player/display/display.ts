@@ -44,30 +44,53 @@ export function createDisplay(o: DisplayOptions): () => void {
   const v = video as WebkitVideo;
   const loaders = o.loaders ?? defaultLoaders;
   let adapter: PlaybackAdapter | null = null;
+  /** Whether the adapter fetches media yet, and where it will start when it does. */
+  let started = false;
+  let startPosition = 0;
   let loadToken = 0;
   const update = (patch: Partial<PlaybackFacts>) => store.getState().updatePlayback(patch);
 
-  const play = () => {
+  const attemptPlay = () => {
     const attempt = video.play();
     if (attempt && typeof attempt.catch === 'function') {
       attempt.then(
         () => update({ autoplayBlocked: false }),
         (error: Error) => {
           // Browsers refuse unmuted playback without a gesture: the big play button asks for one.
-          if (error?.name === 'NotAllowedError') update({ autoplayBlocked: true, isPaused: true, isPlaying: false });
+          if (error?.name === 'NotAllowedError')
+            update({ autoplayBlocked: true, isPaused: true, isPlaying: false });
         },
       );
     }
+  };
+
+  /** The first play of a source: media starts loading now (PRODUCT.md §7: nothing before Play). */
+  const begin = () => {
+    if (!adapter || started) return;
+    started = true;
+    update({ isLoading: true });
+    adapter.start(startPosition);
+  };
+
+  const play = () => {
+    // Remembered for a source that is still on its way (and for the next source: a switch keeps playing).
+    store.getState().requestPlay();
+    if (!adapter) return;
+    begin();
+    attemptPlay();
   };
 
   async function load(source: PlayerSource | null, startAt: number) {
     const token = ++loadToken;
     adapter?.destroy();
     adapter = null;
+    started = false;
     if (!source) return;
     const loader = loaders.find((l) => l.canPlay(source, video));
     if (!loader) {
-      store.getState().displayError({ source: 'video', code: 'notSupported', message: 'no adapter can play this source' });
+      store
+        .getState()
+        .displayError({ source: 'video', code: 'notSupported', message: 'no adapter can play this source' });
       return;
     }
     const created = await loader.create({
@@ -85,14 +108,30 @@ export function createDisplay(o: DisplayOptions): () => void {
       return;
     }
     adapter = created;
-    update({ isLoading: true, autoplayBlocked: false });
+    startPosition = startAt;
+    update({ isLoading: false, autoplayBlocked: false });
     created.load(source, startAt);
-    play();
+    // Deep links (an episode, `?t=`) and a viewer who already pressed Play start at once; a title
+    // opened as such waits for Play with at most the playlists loaded.
+    if (store.getState().playRequested) {
+      begin();
+      attemptPlay();
+    }
   }
 
   const listeners: [string, EventListener][] = [
     ['play', () => update({ isPaused: false, isPlaying: true })],
-    ['playing', () => update({ isPlaying: true, isPaused: false, isLoading: false, autoplayBlocked: false, hasPlayedOnce: true })],
+    [
+      'playing',
+      () =>
+        update({
+          isPlaying: true,
+          isPaused: false,
+          isLoading: false,
+          autoplayBlocked: false,
+          hasPlayedOnce: true,
+        }),
+    ],
     ['pause', () => update({ isPaused: true, isPlaying: false })],
     ['waiting', () => update({ isLoading: true })],
     ['canplay', () => update({ isLoading: false })],
@@ -116,27 +155,42 @@ export function createDisplay(o: DisplayOptions): () => void {
     ],
     [
       'webkitplaybacktargetavailabilitychanged',
-      ((e: Event & { availability?: string }) => store.getState().updateCapabilities({ canAirplay: e.availability === 'available' })) as EventListener,
+      ((e: Event & { availability?: string }) =>
+        store.getState().updateCapabilities({ canAirplay: e.availability === 'available' })) as EventListener,
     ],
-    ['webkitpresentationmodechanged', () => update({ isPictureInPicture: v.webkitPresentationMode === 'picture-in-picture' })],
+    [
+      'webkitpresentationmodechanged',
+      () => update({ isPictureInPicture: v.webkitPresentationMode === 'picture-in-picture' }),
+    ],
   ];
   for (const [name, fn] of listeners) video.addEventListener(name, fn);
   const onFullscreen = () => update({ isFullscreen: document.fullscreenElement === container });
   document.addEventListener('fullscreenchange', onFullscreen);
 
+  // Nothing loads before Play: adapters raise it when they start.
+  video.preload = 'none';
   const initial = store.getState().playback;
   video.volume = Math.min(1, Math.max(0, initial.volume));
   video.muted = initial.muted;
   video.playbackRate = initial.playbackRate;
   store.getState().updateCapabilities({
     canFullscreen: Boolean(document.fullscreenEnabled || v.webkitEnterFullscreen),
-    canPictureInPicture: Boolean((document.pictureInPictureEnabled && !video.disablePictureInPicture) || v.webkitSupportsPresentationMode?.('picture-in-picture')),
+    canPictureInPicture: Boolean(
+      (document.pictureInPictureEnabled && !video.disablePictureInPicture) ||
+      v.webkitSupportsPresentationMode?.('picture-in-picture'),
+    ),
   });
 
   const requests: DisplayRequests = {
     play,
     pause: () => video.pause(),
     seek: (time) => {
+      if (adapter && !started) {
+        // Before Play there is nothing to seek in: the start moves instead.
+        startPosition = Math.max(0, time);
+        update({ time: startPosition });
+        return;
+      }
       const duration = Number.isFinite(video.duration) ? video.duration : Number.POSITIVE_INFINITY;
       video.currentTime = Math.max(0, Math.min(duration, time));
       update({ time: video.currentTime });
@@ -162,7 +216,9 @@ export function createDisplay(o: DisplayOptions): () => void {
         if (document.pictureInPictureElement) void document.exitPictureInPicture().catch(() => undefined);
         else void video.requestPictureInPicture().catch(() => undefined);
       } else if (v.webkitSetPresentationMode) {
-        v.webkitSetPresentationMode(v.webkitPresentationMode === 'picture-in-picture' ? 'inline' : 'picture-in-picture');
+        v.webkitSetPresentationMode(
+          v.webkitPresentationMode === 'picture-in-picture' ? 'inline' : 'picture-in-picture',
+        );
       }
     },
     startAirplay: () => v.webkitShowPlaybackTargetPicker?.(),

@@ -1,6 +1,13 @@
 import { selectQuality, sortQualities, type StreamQuality } from '@marquee/contract';
+// hls.js's ES module build has no worker inside; its worker is its own file, served from this origin.
+import hlsWorkerUrl from 'hls.js/dist/hls.worker.js?url';
 import type { PlayerSource } from '../core/types.ts';
-import type { AdapterContext, AdapterLoader, PlaybackAdapter } from './adapter.ts';
+import {
+  ElementListeners,
+  type AdapterContext,
+  type AdapterLoader,
+  type PlaybackAdapter,
+} from './adapter.ts';
 import { hlsError } from './media-error.ts';
 
 type HlsModule = typeof import('hls.js/light');
@@ -20,16 +27,35 @@ export function qualityOfHeight(height: number): StreamQuality | null {
 let engine: Promise<HlsModule> | null = null;
 export const loadHlsEngine = () => (engine ??= import('hls.js/light'));
 
+/**
+ * Buffer targets for phones: 30 s ahead, up to 60 s at a low bitrate, never more than 60 MB, and
+ * 90 s kept behind the playhead (hls.js's defaults let a low-bitrate stream buffer 600 s / 500 MB).
+ * Transmuxing runs in a worker (a same-origin file, so `worker-src 'self'`), not on the main thread.
+ */
+export const HLS_BUFFER_CONFIG = {
+  maxBufferLength: 30,
+  maxMaxBufferLength: 60,
+  maxBufferSize: 60 * 1000 * 1000,
+  backBufferLength: 90,
+  enableWorker: true,
+  workerPath: hlsWorkerUrl,
+} as const;
+
 /** HLS through hls.js (Media Source Extensions): qualities from the playlist's levels, automatic = ABR. */
 class HlsJsAdapter implements PlaybackAdapter {
   private hls: HlsInstance | null = null;
   private url: string | null = null;
   private recoveredMedia = false;
+  private started = false;
+  private startAt = 0;
+  private readonly listeners: ElementListeners;
 
   constructor(
     private readonly ctx: AdapterContext,
     private readonly Hls: HlsModule['default'],
-  ) {}
+  ) {
+    this.listeners = new ElementListeners(ctx.video);
+  }
 
   private levelQualities(): (StreamQuality | null)[] {
     return (this.hls?.levels ?? []).map((l) => qualityOfHeight(l.height));
@@ -41,7 +67,10 @@ class HlsJsAdapter implements PlaybackAdapter {
     const qualities = this.levelQualities();
     const available = sortQualities(qualities.filter((q): q is StreamQuality => q !== null));
     const level = hls.currentLevel >= 0 ? hls.currentLevel : hls.nextLoadLevel;
-    this.ctx.onQualities(available.length ? available : ['unknown'], qualities[level] ?? (available.length ? null : 'unknown'));
+    this.ctx.onQualities(
+      available.length ? available : ['unknown'],
+      qualities[level] ?? (available.length ? null : 'unknown'),
+    );
   }
 
   /**
@@ -72,8 +101,10 @@ class HlsJsAdapter implements PlaybackAdapter {
     if (source.type !== 'hls') return;
     const { Hls, ctx } = this;
     const hls = new Hls({
+      ...HLS_BUFFER_CONFIG,
+      // Playlists load now (qualities, duration); segments only from start(), when the viewer plays.
+      autoStartLoad: false,
       startPosition: startAt > 0 ? startAt : -1,
-      maxBufferSize: 500 * 1000 * 1000,
       fragLoadPolicy: {
         default: {
           maxTimeToFirstByteMs: 30_000,
@@ -96,25 +127,39 @@ class HlsJsAdapter implements PlaybackAdapter {
       if (data.type === Hls.ErrorTypes.MEDIA_ERROR && !this.recoveredMedia) {
         this.recoveredMedia = true;
         hls.recoverMediaError();
+        // Re-attaching does not restart loading by itself when autoStartLoad is off (at least at 0 s).
+        if (this.started) {
+          const at = ctx.video.currentTime > 0 ? ctx.video.currentTime : this.startAt;
+          hls.startLoad(at > 0 ? at : -1);
+        }
         return;
       }
       ctx.onError(hlsError(data.type, data.details));
     });
-    if (startAt > 0) {
-      // hls.js applies startPosition only once playback starts; a paused player must show that frame
-      // too. Checked again when it can first play, in case loading moved it back to 0.
-      const applyStart = () => {
-        if (ctx.video.currentTime < 0.5 && Math.abs(ctx.video.currentTime - startAt) > 1) ctx.video.currentTime = startAt;
-      };
-      ctx.video.addEventListener('loadedmetadata', applyStart, { once: true });
-      ctx.video.addEventListener('canplay', applyStart, { once: true });
-    }
+    this.startAt = startAt;
+    // hls.js may leave the element at 0 while it applies startPosition; the first frame must be the
+    // start position's. Checked again when it can first play, in case loading moved it back to 0.
+    const applyStart = () => {
+      const at = this.startAt;
+      if (at > 0 && ctx.video.currentTime < 0.5 && Math.abs(ctx.video.currentTime - at) > 1)
+        ctx.video.currentTime = at;
+    };
+    this.listeners.once('loadedmetadata', applyStart);
+    this.listeners.once('canplay', applyStart);
     hls.attachMedia(ctx.video);
     hls.loadSource(source.url);
   }
 
+  start(at: number) {
+    if (this.started || !this.hls) return;
+    this.started = true;
+    this.startAt = at;
+    this.hls.startLoad(at > 0 ? at : -1);
+  }
+
   setQuality(quality: StreamQuality | null) {
-    this.applyPreference({ automaticQuality: quality === null, lastChosenQuality: quality });
+    // Before start nothing is buffered: the choice only sets the level the first segment comes from.
+    this.applyPreference({ automaticQuality: quality === null, lastChosenQuality: quality }, !this.started);
     this.report();
   }
 
@@ -123,6 +168,7 @@ class HlsJsAdapter implements PlaybackAdapter {
   }
 
   destroy() {
+    this.listeners.clear();
     this.hls?.destroy();
     this.hls = null;
     const { video } = this.ctx;
@@ -134,31 +180,45 @@ class HlsJsAdapter implements PlaybackAdapter {
 /** Browsers without Media Source Extensions (iOS) play HLS themselves: one "unknown" quality. */
 class NativeHlsAdapter implements PlaybackAdapter {
   private url: string | null = null;
-  constructor(private readonly ctx: AdapterContext) {}
+  private startAt = 0;
+  private readonly listeners: ElementListeners;
+  constructor(private readonly ctx: AdapterContext) {
+    this.listeners = new ElementListeners(ctx.video);
+  }
   load(source: PlayerSource, startAt: number) {
     if (source.type !== 'hls') return;
     const { video } = this.ctx;
     this.url = source.url;
-    if (startAt > 0) video.addEventListener('loadedmetadata', () => (video.currentTime = startAt), { once: true });
+    this.startAt = startAt;
+    // Read when the metadata arrives, which preload="none" (set by the display) holds back until start().
+    this.listeners.once('loadedmetadata', () => {
+      if (this.startAt > 0) video.currentTime = this.startAt;
+    });
     video.src = source.url;
-    video.load();
     this.ctx.onQualities(['unknown'], 'unknown');
+  }
+  start(at: number) {
+    this.startAt = at;
+    this.ctx.video.preload = 'auto';
   }
   setQuality() {}
   currentUrl() {
     return this.url;
   }
   destroy() {
+    this.listeners.clear();
     this.ctx.video.removeAttribute('src');
     this.ctx.video.load();
   }
 }
 
-const hasMse = () => typeof window !== 'undefined' && ('MediaSource' in window || 'ManagedMediaSource' in window);
+const hasMse = () =>
+  typeof window !== 'undefined' && ('MediaSource' in window || 'ManagedMediaSource' in window);
 
 export const hlsLoader: AdapterLoader = {
   name: 'hls',
-  canPlay: (source, video) => source.type === 'hls' && (hasMse() || video.canPlayType('application/vnd.apple.mpegurl') !== ''),
+  canPlay: (source, video) =>
+    source.type === 'hls' && (hasMse() || video.canPlayType('application/vnd.apple.mpegurl') !== ''),
   async create(ctx) {
     if (!hasMse()) return new NativeHlsAdapter(ctx);
     const { default: Hls } = await loadHlsEngine();

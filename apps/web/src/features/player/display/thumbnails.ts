@@ -1,5 +1,5 @@
 import type { PlayerSource } from '../core/types.ts';
-import { loadHlsEngine } from './hls-adapter.ts';
+import { HLS_BUFFER_CONFIG, loadHlsEngine } from './hls-adapter.ts';
 
 export const THUMBNAIL_COUNT = 65;
 
@@ -26,14 +26,19 @@ const seekTo = (video: HTMLVideoElement, time: number) =>
   });
 
 /**
- * Seek-bar thumbnails (when the viewer enables them): a hidden muted video of the lowest quality is
- * seeked to 65 positions and each frame drawn small. Stops when `signal` aborts.
+ * Seek-bar thumbnails (when the viewer enables them, once playback has started): a hidden muted video
+ * of the lowest quality is seeked to 65 positions and each frame drawn small. Stops when `signal`
+ * aborts. It fetches only what each seek needs: metadata first, a few seconds around each position.
  */
-export async function generateThumbnails(source: PlayerSource, onThumbnail: (at: number, data: string) => void, signal: AbortSignal): Promise<void> {
+export async function generateThumbnails(
+  source: PlayerSource,
+  onThumbnail: (at: number, data: string) => void,
+  signal: AbortSignal,
+): Promise<void> {
   const video = document.createElement('video');
   video.muted = true;
   video.crossOrigin = 'anonymous';
-  video.preload = 'auto';
+  video.preload = 'metadata';
   let cleanup = () => undefined as void;
   if (source.type === 'file') {
     const order = ['360', '480', '720', '1080', '4k', 'unknown'] as const;
@@ -43,7 +48,16 @@ export async function generateThumbnails(source: PlayerSource, onThumbnail: (at:
   } else {
     const { default: Hls } = await loadHlsEngine();
     if (!Hls.isSupported()) return;
-    const hls = new Hls({ autoStartLoad: true, capLevelToPlayerSize: false, startLevel: 0, maxBufferLength: 4 });
+    const hls = new Hls({
+      ...HLS_BUFFER_CONFIG,
+      autoStartLoad: true,
+      capLevelToPlayerSize: false,
+      startLevel: 0,
+      maxBufferLength: 4,
+      maxMaxBufferLength: 8,
+      maxBufferSize: 8 * 1000 * 1000,
+      backBufferLength: 0,
+    });
     hls.attachMedia(video);
     hls.loadSource(source.url);
     hls.on(Hls.Events.MANIFEST_PARSED, () => {

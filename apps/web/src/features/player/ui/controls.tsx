@@ -7,7 +7,21 @@ import { usePlayerUi, playerUi } from '../core/ui-store.ts';
 import { toggleMute } from './hooks.ts';
 import { Icon, type IconName } from './icons.tsx';
 
-export function ControlButton({ icon, label, onClick, testId, pressed, className = '' }: { icon: IconName; label: string; onClick(): void; testId?: string; pressed?: boolean; className?: string }) {
+export function ControlButton({
+  icon,
+  label,
+  onClick,
+  testId,
+  pressed,
+  className = '',
+}: {
+  icon: IconName;
+  label: string;
+  onClick(): void;
+  testId?: string;
+  pressed?: boolean;
+  className?: string;
+}) {
   return (
     <button
       type="button"
@@ -26,15 +40,32 @@ export function ControlButton({ icon, label, onClick, testId, pressed, className
 export function PlayPauseButton() {
   const { t } = useTranslation();
   const paused = usePlayer((s) => s.playback.isPaused);
-  return <ControlButton icon={paused ? 'play' : 'pause'} label={paused ? t('player.controls.play') : t('player.controls.pause')} onClick={togglePlay} testId="play-pause" />;
+  return (
+    <ControlButton
+      icon={paused ? 'play' : 'pause'}
+      label={paused ? t('player.controls.play') : t('player.controls.pause')}
+      onClick={togglePlay}
+      testId="play-pause"
+    />
+  );
 }
 
 export function SkipButtons() {
   const { t } = useTranslation();
   return (
     <>
-      <ControlButton icon="back10" label={t('player.controls.back10')} onClick={() => seekBy(-10)} testId="skip-back" />
-      <ControlButton icon="forward10" label={t('player.controls.forward10')} onClick={() => seekBy(10)} testId="skip-forward" />
+      <ControlButton
+        icon="back10"
+        label={t('player.controls.back10')}
+        onClick={() => seekBy(-10)}
+        testId="skip-back"
+      />
+      <ControlButton
+        icon="forward10"
+        label={t('player.controls.forward10')}
+        onClick={() => seekBy(10)}
+        testId="skip-forward"
+      />
     </>
   );
 }
@@ -62,7 +93,13 @@ export function VolumeControl() {
         requests.setVolume(Math.max(0, Math.min(1, shown + (e.deltaY < 0 ? 0.05 : -0.05))));
       }}
     >
-      <ControlButton icon={shown === 0 ? 'volumeMuted' : 'volume'} label={shown === 0 ? t('player.controls.unmute') : t('player.controls.mute')} onClick={toggleMute} testId="mute" pressed={muted} />
+      <ControlButton
+        icon={shown === 0 ? 'volumeMuted' : 'volume'}
+        label={shown === 0 ? t('player.controls.unmute') : t('player.controls.mute')}
+        onClick={toggleMute}
+        testId="mute"
+        pressed={muted}
+      />
       {canChange !== false && (
         <input
           type="range"
@@ -77,10 +114,27 @@ export function VolumeControl() {
         />
       )}
       {popout && (
-        <span className="ms-2 rounded bg-black/60 px-2 py-0.5 text-xs tabular-nums" data-testid="volume-popout">{Math.round(shown * 100)}%</span>
+        <span
+          className="ms-2 rounded bg-black/60 px-2 py-0.5 text-xs tabular-nums"
+          data-testid="volume-popout"
+        >
+          {Math.round(shown * 100)}%
+        </span>
       )}
     </div>
   );
+}
+
+/** One clock-time formatter per language: building an Intl formatter costs milliseconds, and this renders on every time update. */
+const clockFormats = new Map<string, Intl.DateTimeFormat>();
+function formatClock(language: string, at: Date): string {
+  let format = clockFormats.get(language);
+  if (!format)
+    clockFormats.set(
+      language,
+      (format = new Intl.DateTimeFormat(language, { hour: 'numeric', minute: '2-digit' })),
+    );
+  return format.format(at);
 }
 
 /** Elapsed / duration, or the time left and when it ends; a click switches. */
@@ -97,7 +151,10 @@ export function TimeDisplay() {
     const timer = setInterval(() => setNow(clock.now().getTime()), 10_000);
     return () => clearInterval(timer);
   }, [format]);
-  const finishAt = new Intl.DateTimeFormat(i18n.language, { hour: 'numeric', minute: '2-digit' }).format(new Date(now + (remaining * 1000) / (rate || 1)));
+  const finishAt =
+    format === 'remaining'
+      ? formatClock(i18n.language, new Date(now + (remaining * 1000) / (rate || 1)))
+      : '';
   return (
     <button
       type="button"
@@ -135,7 +192,10 @@ export function ProgressBar() {
   };
   const shown = drag ?? (duration > 0 ? time / duration : 0);
   const hoverTime = hover !== null ? hover * duration : null;
-  const thumb = hoverTime !== null && thumbnails.length ? thumbnails.reduce((a, b) => (Math.abs(b.at - hoverTime) < Math.abs(a.at - hoverTime) ? b : a)) : null;
+  const thumb =
+    hoverTime !== null && thumbnails.length
+      ? thumbnails.reduce((a, b) => (Math.abs(b.at - hoverTime) < Math.abs(a.at - hoverTime) ? b : a))
+      : null;
   const onDown = (e: ReactPointerEvent) => {
     if (duration <= 0) return;
     (e.target as HTMLElement).setPointerCapture?.(e.pointerId);
@@ -151,10 +211,21 @@ export function ProgressBar() {
     setDrag(null);
   };
   return (
-    <div className="group relative flex h-6 cursor-pointer items-center" onPointerDown={onDown} onPointerMove={onMove} onPointerUp={onUp} onPointerLeave={() => setHover(null)}>
+    <div
+      className="group relative flex h-6 cursor-pointer items-center"
+      onPointerDown={onDown}
+      onPointerMove={onMove}
+      onPointerUp={onUp}
+      onPointerLeave={() => setHover(null)}
+    >
       {hoverTime !== null && (
-        <div className="pointer-events-none absolute bottom-6 -translate-x-1/2 rounded bg-black/80 p-1 text-center text-xs tabular-nums" style={{ insetInlineStart: `${(hover ?? 0) * 100}%` }}>
-          {thumb && <img src={thumb.data} alt="" className="mb-1 h-24 rounded" data-testid="seek-thumbnail" />}
+        <div
+          className="pointer-events-none absolute bottom-6 -translate-x-1/2 rounded bg-black/80 p-1 text-center text-xs tabular-nums"
+          style={{ insetInlineStart: `${(hover ?? 0) * 100}%` }}
+        >
+          {thumb && (
+            <img src={thumb.data} alt="" className="mb-1 h-24 rounded" data-testid="seek-thumbnail" />
+          )}
           {formatTime(hoverTime)}
         </div>
       )}
@@ -175,9 +246,19 @@ export function ProgressBar() {
           if (e.key === 'ArrowLeft') seekBy(-5);
         }}
       >
-        <div className="absolute inset-y-0 start-0 rounded-full bg-white/40" style={{ width: `${duration > 0 ? Math.min(100, (buffered / duration) * 100) : 0}%` }} data-testid="buffered-bar" />
-        <div className="absolute inset-y-0 start-0 rounded-full bg-accent" style={{ width: `${shown * 100}%` }} />
-        <div className="absolute top-1/2 h-3 w-3 -translate-x-1/2 -translate-y-1/2 rounded-full bg-white opacity-0 group-hover:opacity-100" style={{ insetInlineStart: `${shown * 100}%` }} />
+        <div
+          className="absolute inset-y-0 start-0 rounded-full bg-white/40"
+          style={{ width: `${duration > 0 ? Math.min(100, (buffered / duration) * 100) : 0}%` }}
+          data-testid="buffered-bar"
+        />
+        <div
+          className="absolute inset-y-0 start-0 rounded-full bg-accent"
+          style={{ width: `${shown * 100}%` }}
+        />
+        <div
+          className="absolute top-1/2 h-3 w-3 -translate-x-1/2 -translate-y-1/2 rounded-full bg-white opacity-0 group-hover:opacity-100"
+          style={{ insetInlineStart: `${shown * 100}%` }}
+        />
       </div>
     </div>
   );

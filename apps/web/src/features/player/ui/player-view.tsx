@@ -7,7 +7,12 @@ import { clock } from '../../../lib/clock.ts';
 import { extensionClient } from '../../../lib/extension/messaging.ts';
 import { customProxyUrls } from '../../../lib/proxy-transport.ts';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';
-import { useAccountStore, useLibraryStore, usePlayerPrefsStore, usePreferencesStore } from '../../../stores/index.ts';
+import {
+  useAccountStore,
+  useLibraryStore,
+  usePlayerPrefsStore,
+  usePreferencesStore,
+} from '../../../stores/index.ts';
 import { autoSelectCaption } from '../captions/caption-actions.ts';
 import { canAutoplay, isInAutoplayZone, nextEpisodeButtonVisible, resumePosition } from '../core/autoplay.ts';
 import { nextEpisodeInSeason, nextSeason, previousEpisodeInSeason } from '../core/meta.ts';
@@ -20,8 +25,23 @@ import { createDisplay } from '../display/display.ts';
 import { generateThumbnails } from '../display/thumbnails.ts';
 import { runSession, type SessionProblem } from '../scrape/session.ts';
 import { CaptionsOverlay } from './captions-view.tsx';
-import { ControlButton, PlayPauseButton, ProgressBar, SkipButtons, TimeDisplay, VolumeControl } from './controls.tsx';
-import { showControls, useControlsAutoHide, useKeyboardShortcuts, useMediaSession, useProgressSaver, useRememberVolume, useVolumeSupport } from './hooks.ts';
+import {
+  ControlButton,
+  PlayPauseButton,
+  ProgressBar,
+  SkipButtons,
+  TimeDisplay,
+  VolumeControl,
+} from './controls.tsx';
+import {
+  showControls,
+  useControlsAutoHide,
+  useKeyboardShortcuts,
+  useMediaSession,
+  useProgressSaver,
+  useRememberVolume,
+  useVolumeSupport,
+} from './hooks.ts';
 import { Icon } from './icons.tsx';
 import { OverlayHost } from './overlays.tsx';
 import { seasonEpisodesQuery } from './queries.ts';
@@ -34,6 +54,11 @@ export interface PlayerViewProps {
   backTo: string;
   /** Actions next to the title (the bookmark toggle), rendered by the app. */
   titleActions?: ReactNode;
+  /**
+   * Start playing once the source is found (a deep link to an episode or a time, see `startsOnOpen`).
+   * Otherwise nothing but metadata loads before the viewer presses Play.
+   */
+  startOnOpen: boolean;
 }
 
 interface NavState {
@@ -49,7 +74,12 @@ function useStartPosition(meta: PlayerMeta) {
     const queryTime = parseTimestamp(query.current);
     if (fromStart.current && queryTime === null) return 0;
     const entry = useLibraryStore.getState().progress[libraryKey(meta.type, meta.tmdbId)];
-    const saved = meta.type === 'movie' ? (entry?.progress ?? null) : meta.episode ? (entry?.episodes[meta.episode.id]?.progress ?? null) : null;
+    const saved =
+      meta.type === 'movie'
+        ? (entry?.progress ?? null)
+        : meta.episode
+          ? (entry?.episodes[meta.episode.id]?.progress ?? null)
+          : null;
     return resumePosition({ queryTime, saved });
   };
 }
@@ -89,7 +119,9 @@ function useSession(meta: PlayerMeta) {
 }
 
 /** The episode after this one: next in the season, else the first aired one of the next season. */
-function useNextEpisode(meta: PlayerMeta): { seasonId: string; episode: PlayerEpisode; nextSeason: boolean } | null {
+function useNextEpisode(
+  meta: PlayerMeta,
+): { seasonId: string; episode: PlayerEpisode; nextSeason: boolean } | null {
   const inSeason = nextEpisodeInSeason(meta);
   const following = inSeason ? null : nextSeason(meta);
   const q = useQuery({ ...seasonEpisodesQuery(meta.tmdbId, following?.number ?? 0), enabled: !!following });
@@ -102,21 +134,11 @@ function useNextEpisode(meta: PlayerMeta): { seasonId: string; episode: PlayerEp
   return first ? { seasonId: q.data.id, episode: first, nextSeason: true } : null;
 }
 
-function VideoSurface({ containerRef }: { containerRef: React.RefObject<HTMLDivElement | null> }) {
-  const videoRef = useRef<HTMLVideoElement>(null);
+/** Chromecast: Google's sender script (a third party) loads once the viewer wants to watch, not on open. */
+function useCasting() {
+  const playRequested = usePlayer((s) => s.playRequested);
   useEffect(() => {
-    const video = videoRef.current;
-    const container = containerRef.current;
-    if (!video || !container) return;
-    const destroy = createDisplay({
-      video,
-      container,
-      store: playerStore,
-      qualityPreference: () => {
-        const p = usePlayerPrefsStore.getState();
-        return { automaticQuality: p.automaticQuality, lastChosenQuality: (p.lastChosenQuality as never) ?? null };
-      },
-    });
+    if (!playRequested) return undefined;
     let stopCast: () => void = () => undefined;
     let live = true;
     void setUpCasting(playerStore, () => {
@@ -132,36 +154,77 @@ function VideoSurface({ containerRef }: { containerRef: React.RefObject<HTMLDivE
     return () => {
       live = false;
       stopCast();
-      destroy();
     };
-  }, [containerRef]);
-  // The element belongs to the display; React only places it.
-  // Captions are drawn by CaptionsOverlay (styled, delayed, sanitised), not as native tracks.
-  // eslint-disable-next-line jsx-a11y/media-has-caption
-  return <video ref={videoRef} className="absolute inset-0 h-full w-full bg-black object-contain" playsInline preload="auto" data-testid="player-video" />;
+  }, [playRequested]);
 }
 
-/** Thumbnails for the seek bar when the viewer enabled them. */
+function VideoSurface({ containerRef }: { containerRef: React.RefObject<HTMLDivElement | null> }) {
+  const videoRef = useRef<HTMLVideoElement>(null);
+  useEffect(() => {
+    const video = videoRef.current;
+    const container = containerRef.current;
+    if (!video || !container) return;
+    const destroy = createDisplay({
+      video,
+      container,
+      store: playerStore,
+      qualityPreference: () => {
+        const p = usePlayerPrefsStore.getState();
+        return {
+          automaticQuality: p.automaticQuality,
+          lastChosenQuality: (p.lastChosenQuality as never) ?? null,
+        };
+      },
+    });
+    return destroy;
+  }, [containerRef]);
+  // The element belongs to the display (which raises preload when playback starts); React only places it.
+  // Captions are drawn by CaptionsOverlay (styled, delayed, sanitised), not as native tracks.
+  return (
+    // eslint-disable-next-line jsx-a11y/media-has-caption
+    <video
+      ref={videoRef}
+      className="absolute inset-0 h-full w-full bg-black object-contain"
+      playsInline
+      preload="none"
+      data-testid="player-video"
+    />
+  );
+}
+
+/** Thumbnails for the seek bar when the viewer enabled them, once the source has played (never before Play). */
 function useThumbnails() {
   const enabled = usePreferencesStore((s) => s.enableThumbnails);
   const version = usePlayer((s) => s.sourceVersion);
+  const hasPlayed = usePlayer((s) => s.playback.hasPlayedOnce);
   useEffect(() => {
     const source = playerStore.getState().source;
-    if (!enabled || !source) return;
+    if (!enabled || !source || !hasPlayed) return;
     const controller = new AbortController();
-    void generateThumbnails(source, (at, data) => !controller.signal.aborted && playerStore.getState().addThumbnail({ at, data }), controller.signal);
+    void generateThumbnails(
+      source,
+      (at, data) => !controller.signal.aborted && playerStore.getState().addThumbnail({ at, data }),
+      controller.signal,
+    );
     return () => controller.abort();
-  }, [enabled, version]);
+  }, [enabled, version, hasPlayed]);
 }
 
-function NextEpisodeButtons({ next, goNext }: { next: NonNullable<ReturnType<typeof useNextEpisode>>; goNext(): void }) {
+function NextEpisodeButtons({
+  next,
+  goNext,
+}: {
+  next: NonNullable<ReturnType<typeof useNextEpisode>>;
+  goNext(): void;
+}) {
   const { t } = useTranslation();
   const time = usePlayer((s) => s.playback.time);
   const duration = usePlayer((s) => s.playback.duration);
   const hasPlayed = usePlayer((s) => s.playback.hasPlayedOnce);
   const hidden = usePlayer((s) => s.nextEpisodeHidden);
   const controlsVisible = usePlayerUi((s) => s.controlsVisible);
-  if (hidden || nextEpisodeButtonVisible({ time, duration, controlsVisible, hasPlayed }) === 'hidden') return null;
+  if (hidden || nextEpisodeButtonVisible({ time, duration, controlsVisible, hasPlayed }) === 'hidden')
+    return null;
   return (
     <div className="absolute bottom-28 end-6 z-20 flex gap-3" data-testid="next-episode">
       <button
@@ -173,9 +236,17 @@ function NextEpisodeButtons({ next, goNext }: { next: NonNullable<ReturnType<typ
         }}
         data-testid="replay"
       >
-        <span className="inline-flex items-center gap-2"><Icon name="replay" className="h-4 w-4" />{t('player.nextEpisode.replay')}</span>
+        <span className="inline-flex items-center gap-2">
+          <Icon name="replay" className="h-4 w-4" />
+          {t('player.nextEpisode.replay')}
+        </span>
       </button>
-      <button type="button" className="rounded-lg bg-white px-4 py-2 text-sm font-semibold text-black hover:bg-white/90" onClick={goNext} data-testid="next-episode-button">
+      <button
+        type="button"
+        className="rounded-lg bg-white px-4 py-2 text-sm font-semibold text-black hover:bg-white/90"
+        onClick={goNext}
+        data-testid="next-episode-button"
+      >
         <span className="inline-flex items-center gap-2">
           <Icon name="next" className="h-4 w-4" />
           {next.nextSeason ? t('player.nextEpisode.nextSeason') : t('player.nextEpisode.next')}
@@ -189,7 +260,7 @@ function NextEpisodeButtons({ next, goNext }: { next: NonNullable<ReturnType<typ
  * The player: one store (core/player-store.ts), one display that owns the `<video>` (display/), and
  * this UI, which only reads state and sends requests. Menus are `?r=` overlays.
  */
-export function PlayerView({ meta, backTo, titleActions }: PlayerViewProps) {
+export function PlayerView({ meta, backTo, titleActions, startOnOpen }: PlayerViewProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const containerRef = useRef<HTMLDivElement>(null);
@@ -211,17 +282,22 @@ export function PlayerView({ meta, backTo, titleActions }: PlayerViewProps) {
   const previous = previousEpisodeInSeason(meta);
   const menuOpen = route !== null;
 
-  // Volume and speed the viewer set last, before the display reads them.
+  // Volume and speed the viewer set last, and whether to play at once, before the display reads them.
   useState(() => {
     const volume = usePlayerPrefsStore.getState().volume;
     playerStore.getState().updatePlayback({ volume: volume > 0 ? volume : 1, muted: volume === 0 });
+    playerStore.getState().setPlayRequested(startOnOpen);
     return null;
   });
 
-  const goTo = (seasonId: string, episodeId: string) => navigate(mediaPath(meta.mediaKey, seasonId, episodeId), { state: { fromStart: true } satisfies NavState });
+  const goTo = (seasonId: string, episodeId: string) =>
+    navigate(mediaPath(meta.mediaKey, seasonId, episodeId), {
+      state: { fromStart: true } satisfies NavState,
+    });
   const goNext = () => next && goTo(next.seasonId, next.episode.id);
 
   useProgressSaver(meta);
+  useCasting();
   useRememberVolume();
   useVolumeSupport();
   useThumbnails();
@@ -267,7 +343,10 @@ export function PlayerView({ meta, backTo, titleActions }: PlayerViewProps) {
     });
   }, [meta, hasNext]);
 
-  const title = meta.type === 'show' && meta.season && meta.episode ? t('media.seasons.seasonEpisode', { season: meta.season.number, episode: meta.episode.number }) : null;
+  const title =
+    meta.type === 'show' && meta.season && meta.episode
+      ? t('media.seasons.seasonEpisode', { season: meta.season.number, episode: meta.episode.number })
+      : null;
   const showChrome = controlsVisible || menuOpen || status !== 'playing';
 
   const onSurfacePointerUp = (e: React.PointerEvent) => {
@@ -295,17 +374,36 @@ export function PlayerView({ meta, backTo, titleActions }: PlayerViewProps) {
     >
       <VideoSurface containerRef={containerRef} />
       {/* Click toggles play, double-click fullscreen, a tap shows the controls. */}
-      <div className="absolute inset-0" onPointerUp={onSurfacePointerUp} onDoubleClick={() => requests.toggleFullscreen()} data-testid="player-surface" aria-hidden="true" />
+      <div
+        className="absolute inset-0"
+        onPointerUp={onSurfacePointerUp}
+        onDoubleClick={() => requests.toggleFullscreen()}
+        data-testid="player-surface"
+        aria-hidden="true"
+      />
       <CaptionsOverlay raised={showChrome} />
 
       {status === 'playing' && isLoading && !autoplayBlocked && (
-        <div className="pointer-events-none absolute inset-0 flex items-center justify-center" role="status" data-testid="player-loading">
-          <span className="h-12 w-12 animate-spin rounded-full border-4 border-white/20 border-t-white" aria-hidden="true" />
+        <div
+          className="pointer-events-none absolute inset-0 flex items-center justify-center"
+          role="status"
+          data-testid="player-loading"
+        >
+          <span
+            className="h-12 w-12 animate-spin rounded-full border-4 border-white/20 border-t-white"
+            aria-hidden="true"
+          />
           <span className="sr-only">{t('global.loading')}</span>
         </div>
       )}
       {status === 'playing' && (autoplayBlocked || (!hasPlayed && isPaused && !isLoading)) && (
-        <button type="button" className="absolute left-1/2 top-1/2 z-10 -translate-x-1/2 -translate-y-1/2 rounded-full bg-white/20 p-6 backdrop-blur hover:bg-white/30" onClick={() => requests.play()} aria-label={t('player.controls.play')} data-testid="big-play">
+        <button
+          type="button"
+          className="absolute left-1/2 top-1/2 z-10 -translate-x-1/2 -translate-y-1/2 rounded-full bg-white/20 p-6 backdrop-blur hover:bg-white/30"
+          onClick={() => requests.play()}
+          aria-label={t('player.controls.play')}
+          data-testid="big-play"
+        >
           <Icon name="play" className="h-12 w-12" />
         </button>
       )}
@@ -328,7 +426,11 @@ export function PlayerView({ meta, backTo, titleActions }: PlayerViewProps) {
         onPointerEnter={() => setHoveringBars(true)}
         onPointerLeave={() => setHoveringBars(false)}
       >
-        <Link to={backTo} className="flex items-center gap-1 rounded-full px-2 py-1 text-sm font-semibold hover:bg-white/15" data-testid="player-back">
+        <Link
+          to={backTo}
+          className="flex items-center gap-1 rounded-full px-2 py-1 text-sm font-semibold hover:bg-white/15"
+          data-testid="player-back"
+        >
           <Icon name="arrowLeft" className="h-5 w-5" />
           {t('player.back')}
         </Link>
@@ -339,7 +441,11 @@ export function PlayerView({ meta, backTo, titleActions }: PlayerViewProps) {
           {meta.episode && <span className="ms-2 hidden text-white/60 xl:inline">{meta.episode.title}</span>}
         </h2>
         {isSample && (
-          <span className="rounded-full bg-amber-400 px-2 py-0.5 text-xs font-bold uppercase text-black" data-testid="sample-label" title={t('player.sampleHint')}>
+          <span
+            className="rounded-full bg-amber-400 px-2 py-0.5 text-xs font-bold uppercase text-black"
+            data-testid="sample-label"
+            title={t('player.sampleHint')}
+          >
             {t('player.sample')}
           </span>
         )}
@@ -361,18 +467,54 @@ export function PlayerView({ meta, backTo, titleActions }: PlayerViewProps) {
             <VolumeControl />
             <TimeDisplay />
             <div className="ms-auto flex items-center gap-1">
-              {meta.type === 'show' && <ControlButton icon="episodes" label={t('player.controls.episodes')} onClick={() => open('/episodes')} testId="open-episodes" />}
-              <ControlButton icon="captions" label={t('player.controls.captions')} onClick={() => open('/captions')} testId="open-captions" />
-              <ControlButton icon="settings" label={t('player.controls.settings')} onClick={() => open('/settings')} testId="open-settings" />
-              {caps.canPictureInPicture && <ControlButton icon="pip" label={t('player.controls.pip')} onClick={() => requests.togglePictureInPicture()} testId="pip" />}
-              {caps.canAirplay && <ControlButton icon="airplay" label={t('player.controls.airplay')} onClick={() => requests.startAirplay()} testId="airplay" />}
+              {meta.type === 'show' && (
+                <ControlButton
+                  icon="episodes"
+                  label={t('player.controls.episodes')}
+                  onClick={() => open('/episodes')}
+                  testId="open-episodes"
+                />
+              )}
+              <ControlButton
+                icon="captions"
+                label={t('player.controls.captions')}
+                onClick={() => open('/captions')}
+                testId="open-captions"
+              />
+              <ControlButton
+                icon="settings"
+                label={t('player.controls.settings')}
+                onClick={() => open('/settings')}
+                testId="open-settings"
+              />
+              {caps.canPictureInPicture && (
+                <ControlButton
+                  icon="pip"
+                  label={t('player.controls.pip')}
+                  onClick={() => requests.togglePictureInPicture()}
+                  testId="pip"
+                />
+              )}
+              {caps.canAirplay && (
+                <ControlButton
+                  icon="airplay"
+                  label={t('player.controls.airplay')}
+                  onClick={() => requests.startAirplay()}
+                  testId="airplay"
+                />
+              )}
               {caps.canCast && (
                 <span className="inline-block h-6 w-6" data-testid="cast">
                   {/* The Cast SDK's own button element (shows and hides itself). */}
                   <google-cast-launcher />
                 </span>
               )}
-              <ControlButton icon={isFullscreen ? 'exitFullscreen' : 'fullscreen'} label={isFullscreen ? t('player.controls.exitFullscreen') : t('player.controls.fullscreen')} onClick={() => requests.toggleFullscreen()} testId="fullscreen" />
+              <ControlButton
+                icon={isFullscreen ? 'exitFullscreen' : 'fullscreen'}
+                label={isFullscreen ? t('player.controls.exitFullscreen') : t('player.controls.fullscreen')}
+                onClick={() => requests.toggleFullscreen()}
+                testId="fullscreen"
+              />
             </div>
           </div>
         </div>

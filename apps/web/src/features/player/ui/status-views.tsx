@@ -8,25 +8,60 @@ import type { SessionProblem } from '../scrape/session.ts';
 import { segmentTree } from '../scrape/segments.ts';
 import { Icon } from './icons.tsx';
 
-const BUTTON = 'inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
+const BUTTON =
+  'inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
 const PRIMARY = `${BUTTON} bg-accent text-white hover:bg-accent-strong`;
 const SECONDARY = `${BUTTON} bg-white/10 text-white hover:bg-white/20`;
 
 function StatusCircle({ segment }: { segment: ScrapeSegment }) {
   const { status, percentage } = segment;
-  if (status === 'success') return <span className="flex h-6 w-6 items-center justify-center rounded-full bg-green-600 text-white"><Icon name="check" className="h-4 w-4" /></span>;
-  if (status === 'failure') return <span className="flex h-6 w-6 items-center justify-center rounded-full bg-red-600 text-white"><Icon name="close" className="h-4 w-4" /></span>;
-  if (status === 'notfound') return <span className="flex h-6 w-6 items-center justify-center rounded-full bg-white/20 font-bold text-white/80">–</span>;
+  if (status === 'success')
+    return (
+      <span className="flex h-6 w-6 items-center justify-center rounded-full bg-green-600 text-white">
+        <Icon name="check" className="h-4 w-4" />
+      </span>
+    );
+  if (status === 'failure')
+    return (
+      <span className="flex h-6 w-6 items-center justify-center rounded-full bg-red-600 text-white">
+        <Icon name="close" className="h-4 w-4" />
+      </span>
+    );
+  if (status === 'notfound')
+    return (
+      <span className="flex h-6 w-6 items-center justify-center rounded-full bg-white/20 font-bold text-white/80">
+        –
+      </span>
+    );
   if (status === 'pending')
-    return <span className="h-6 w-6 rounded-full border-2 border-accent" style={{ background: `conic-gradient(var(--color-accent, #7c3aed) ${Math.max(8, percentage)}%, transparent 0)` }} />;
+    return (
+      <span
+        className="h-6 w-6 rounded-full border-2 border-accent"
+        style={{
+          background: `conic-gradient(var(--color-accent, #7c3aed) ${Math.max(8, percentage)}%, transparent 0)`,
+        }}
+      />
+    );
   return <span className="h-6 w-6 rounded-full border-2 border-white/25" />;
 }
 
 function SegmentRow({ segment, nested }: { segment: ScrapeSegment; nested?: boolean }) {
   const { t } = useTranslation();
-  const text = segment.status === 'pending' ? t('player.scraping.items.pending') : segment.status === 'notfound' ? t('player.scraping.items.notFound') : segment.status === 'failure' ? t('player.scraping.items.failure') : null;
+  const text =
+    segment.status === 'pending'
+      ? t('player.scraping.items.pending')
+      : segment.status === 'notfound'
+        ? t('player.scraping.items.notFound')
+        : segment.status === 'failure'
+          ? t('player.scraping.items.failure')
+          : null;
   return (
-    <li className={`flex items-center gap-3 ${nested ? 'ms-6 mt-2' : ''}`} data-testid="scrape-segment" data-status={segment.status} data-id={segment.id}>
+    <li
+      className={`flex items-center gap-3 ${nested ? 'ms-6 mt-2' : ''}`}
+      data-testid="scrape-segment"
+      data-status={segment.status}
+      data-id={segment.id}
+    >
       <StatusCircle segment={segment} />
       <div className="min-w-0">
         <p className="truncate font-semibold">{segment.name}</p>
@@ -36,38 +71,73 @@ function SegmentRow({ segment, nested }: { segment: ScrapeSegment; nested?: bool
   );
 }
 
+/** The scraping screen's frame: the run's state (or a spinner while nothing is known yet) and the way out. */
+function ScrapingFrame({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <div
+      className="absolute inset-0 z-20 flex flex-col items-center justify-center gap-6 bg-black/80 p-6 text-white"
+      data-testid="scraping-view"
+    >
+      {children}
+      <div className="flex gap-3">
+        <Link to="/" className={SECONDARY}>
+          {t('player.goHome')}
+        </Link>
+        <button type="button" className={SECONDARY} onClick={() => window.location.reload()}>
+          {t('player.reload')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Before any source reports: also what the page shows while the title's details load (the same box, so nothing moves). */
+export function SearchingView() {
+  const { t } = useTranslation();
+  return (
+    <ScrapingFrame>
+      <div className="flex flex-col items-center gap-3" role="status">
+        <span
+          className="h-10 w-10 animate-spin rounded-full border-4 border-white/20 border-t-accent"
+          aria-hidden="true"
+        />
+        <p>{t('player.scraping.searching')}</p>
+      </div>
+    </ScrapingFrame>
+  );
+}
+
 /** Each source's state while the run goes on; the current one stands out. */
 export function ScrapingView() {
   const { t } = useTranslation();
   const scrape = usePlayer((s) => s.scrape);
   const tree = segmentTree(scrape);
+  if (tree.length === 0) return <SearchingView />;
   return (
-    <div className="absolute inset-0 z-20 flex flex-col items-center justify-center gap-6 bg-black/80 p-6 text-white" data-testid="scraping-view">
-      {tree.length === 0 ? (
-        <div className="flex flex-col items-center gap-3" role="status">
-          <span className="h-10 w-10 animate-spin rounded-full border-4 border-white/20 border-t-accent" aria-hidden="true" />
-          <p>{t('player.scraping.searching')}</p>
-        </div>
-      ) : (
-        <ul className="flex w-80 max-w-full flex-col gap-3" aria-label={t('player.scraping.label')}>
-          {tree.map(({ source, embeds }) => {
-            const near = source.id === scrape.current || embeds.some((e) => e.id === scrape.current) || source.status !== 'waiting';
-            return (
-              <li key={source.id} className={`rounded-xl bg-white/10 p-4 transition-opacity ${near ? 'opacity-100' : 'opacity-50'}`}>
-                <ul>
-                  <SegmentRow segment={source} />
-                  {embeds.map((e) => <SegmentRow key={e.id} segment={e} nested />)}
-                </ul>
-              </li>
-            );
-          })}
-        </ul>
-      )}
-      <div className="flex gap-3">
-        <Link to="/" className={SECONDARY}>{t('player.goHome')}</Link>
-        <button type="button" className={SECONDARY} onClick={() => window.location.reload()}>{t('player.reload')}</button>
-      </div>
-    </div>
+    <ScrapingFrame>
+      <ul className="flex w-80 max-w-full flex-col gap-3" aria-label={t('player.scraping.label')}>
+        {tree.map(({ source, embeds }) => {
+          const near =
+            source.id === scrape.current ||
+            embeds.some((e) => e.id === scrape.current) ||
+            source.status !== 'waiting';
+          return (
+            <li
+              key={source.id}
+              className={`rounded-xl bg-white/10 p-4 transition-opacity ${near ? 'opacity-100' : 'opacity-50'}`}
+            >
+              <ul>
+                <SegmentRow segment={source} />
+                {embeds.map((e) => (
+                  <SegmentRow key={e.id} segment={e} nested />
+                ))}
+              </ul>
+            </li>
+          );
+        })}
+      </ul>
+    </ScrapingFrame>
   );
 }
 
@@ -75,10 +145,20 @@ function DetailsDialog({ text, onClose }: { text: string; onClose(): void }) {
   const { t } = useTranslation();
   const [copied, setCopied] = useState(false);
   return (
-    <div className="absolute inset-0 z-40 flex items-center justify-center bg-black/70 p-4" role="dialog" aria-modal="true" aria-label={t('player.errors.details')}>
+    <div
+      className="absolute inset-0 z-40 flex items-center justify-center bg-black/70 p-4"
+      role="dialog"
+      aria-modal="true"
+      aria-label={t('player.errors.details')}
+    >
       <div className="w-full max-w-xl rounded-xl bg-surface-2 p-5 text-fg">
         <h2 className="mb-3 text-lg font-bold">{t('player.errors.details')}</h2>
-        <pre className="max-h-72 overflow-auto whitespace-pre-wrap rounded bg-black/40 p-3 text-xs" data-testid="error-details">{text}</pre>
+        <pre
+          className="max-h-72 overflow-auto whitespace-pre-wrap rounded bg-black/40 p-3 text-xs"
+          data-testid="error-details"
+        >
+          {text}
+        </pre>
         <div className="mt-4 flex justify-end gap-3">
           <button
             type="button"
@@ -92,24 +172,46 @@ function DetailsDialog({ text, onClose }: { text: string; onClose(): void }) {
           >
             {copied ? t('errors.copied') : t('errors.copy')}
           </button>
-          <button type="button" className={PRIMARY} onClick={onClose}>{t('errors.close')}</button>
+          <button type="button" className={PRIMARY} onClick={onClose}>
+            {t('errors.close')}
+          </button>
         </div>
       </div>
     </div>
   );
 }
 
-function ErrorCard({ title, text, children, details }: { title: string; text?: string; children?: ReactNode; details?: string }) {
+function ErrorCard({
+  title,
+  text,
+  children,
+  details,
+}: {
+  title: string;
+  text?: string;
+  children?: ReactNode;
+  details?: string;
+}) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
-    <div className="absolute inset-0 z-20 flex flex-col items-center justify-center gap-4 bg-black/85 p-6 text-center text-white" role="alert" data-testid="player-error">
+    <div
+      className="absolute inset-0 z-20 flex flex-col items-center justify-center gap-4 bg-black/85 p-6 text-center text-white"
+      role="alert"
+      data-testid="player-error"
+    >
       <h2 className="text-2xl font-bold">{title}</h2>
       {text && <p className="max-w-lg text-white/70">{text}</p>}
       <div className="flex flex-wrap justify-center gap-3">
-        <Link to="/" className={PRIMARY}>{t('player.goHome')}</Link>
+        <Link to="/" className={PRIMARY}>
+          {t('player.goHome')}
+        </Link>
         {children}
-        {details && <button type="button" className={SECONDARY} onClick={() => setOpen(true)}>{t('player.errors.showDetails')}</button>}
+        {details && (
+          <button type="button" className={SECONDARY} onClick={() => setOpen(true)}>
+            {t('player.errors.showDetails')}
+          </button>
+        )}
       </div>
       {open && details && <DetailsDialog text={details} onClose={() => setOpen(false)} />}
     </div>
@@ -129,8 +231,14 @@ export function ScrapeNotFoundView({ failure }: { failure: string | null }) {
     }),
   ].join('\n');
   return (
-    <ErrorCard title={failure ? t('player.scraping.failed') : t('player.scraping.notFound')} text={t('player.scraping.notFoundText')} details={details}>
-      <Link to="/discover" className={SECONDARY}>{t('player.discoverMore')}</Link>
+    <ErrorCard
+      title={failure ? t('player.scraping.failed') : t('player.scraping.notFound')}
+      text={t('player.scraping.notFoundText')}
+      details={details}
+    >
+      <Link to="/discover" className={SECONDARY}>
+        {t('player.discoverMore')}
+      </Link>
     </ErrorCard>
   );
 }
@@ -140,7 +248,11 @@ export function PlaybackErrorView() {
   const error = usePlayer((s) => s.error);
   const code = error?.code ?? 'generic';
   return (
-    <ErrorCard title={t('player.playbackError.title')} text={t(`player.playbackError.codes.${code}`)} details={`${error?.source ?? 'video'}: ${code}\n${error?.message ?? ''}`} />
+    <ErrorCard
+      title={t('player.playbackError.title')}
+      text={t(`player.playbackError.codes.${code}`)}
+      details={`${error?.source ?? 'video'}: ${code}\n${error?.message ?? ''}`}
+    />
   );
 }
 
@@ -153,7 +265,11 @@ export function ProblemView({ problem, onRetry }: { problem: SessionProblem; onR
     case 'extensionPermission':
       return (
         <ErrorCard title={t('player.problems.permission')} text={t('player.problems.permissionText')}>
-          <button type="button" className={SECONDARY} onClick={() => void extensionClient().openPage('PermissionGrant', window.location.href)}>
+          <button
+            type="button"
+            className={SECONDARY}
+            onClick={() => void extensionClient().openPage('PermissionGrant', window.location.href)}
+          >
             {t('player.problems.grantPermission')}
           </button>
         </ErrorCard>
@@ -161,19 +277,25 @@ export function ProblemView({ problem, onRetry }: { problem: SessionProblem; onR
     case 'captcha':
       return (
         <ErrorCard title={t('auth.captcha.failed')}>
-          <button type="button" className={SECONDARY} onClick={onRetry}>{t('auth.captcha.retry')}</button>
+          <button type="button" className={SECONDARY} onClick={onRetry}>
+            {t('auth.captcha.retry')}
+          </button>
         </ErrorCard>
       );
     case 'membership':
       return (
         <ErrorCard title={t('player.problems.membership')} text={t('player.problems.membershipText')}>
-          <Link to="/subscription" className={SECONDARY}>{t('player.problems.startMembership')}</Link>
+          <Link to="/subscription" className={SECONDARY}>
+            {t('player.problems.startMembership')}
+          </Link>
         </ErrorCard>
       );
     case 'login':
       return (
         <ErrorCard title={t('player.problems.signIn')} text={t('player.problems.signInText')}>
-          <Link to="/login" className={SECONDARY}>{t('player.problems.signInButton')}</Link>
+          <Link to="/login" className={SECONDARY}>
+            {t('player.problems.signInButton')}
+          </Link>
         </ErrorCard>
       );
     case 'failed':
