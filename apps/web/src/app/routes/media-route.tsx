@@ -22,13 +22,12 @@ import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { useAccountStore, useOnboardingStore } from '../../stores/index.ts';
 import { preloadablePage } from '../preloadable-page.tsx';
 
-// The player's code loads beside this page's (asked for as soon as this module runs): the title page
-// and the player's placeholder paint without waiting for it.
+// The player's code (controls, menus, scraping, captions) loads after this page first painted: the
+// title page and the player's placeholder show without waiting for it (see MediaRoute).
 const PlayerView = preloadablePage(
   () => import('../../features/player/view.ts'),
   (m) => m.PlayerView,
 );
-void PlayerView.preload().catch(() => undefined);
 
 /**
  * Onboarding first (client-behaviour §6.4) when the instance asks for it and the viewer has neither
@@ -222,6 +221,10 @@ function PlayerSlot({ mediaKey, parts }: { mediaKey: string; parts: { type: 'mov
 export function MediaRoute() {
   const { media = '' } = useParams();
   const resolved = resolveMediaKey(media);
+  // Effects run once the first render has been painted: the player's code is asked for then.
+  useEffect(() => {
+    void PlayerView.preload().catch(() => undefined);
+  }, []);
   return (
     <MediaLayout
       player={resolved.kind === 'current' ? <PlayerSlot mediaKey={media} parts={resolved.parts} /> : null}
