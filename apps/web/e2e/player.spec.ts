@@ -196,15 +196,13 @@ test.describe('player', () => {
     await pausedAt(page, 1.5, 4.5);
     await page.mouse.move(300, 300);
     await page.getByTestId('open-captions').click();
-    await page
-      .getByTestId('caption-file')
-      .setInputFiles({
-        name: 'mine.srt',
-        mimeType: 'application/x-subrip',
-        buffer: Buffer.from(
-          '1\n00:00:01,000 --> 00:00:05,000\nMy <b>own</b> caption<script>window.hacked=1</script>\n',
-        ),
-      });
+    await page.getByTestId('caption-file').setInputFiles({
+      name: 'mine.srt',
+      mimeType: 'application/x-subrip',
+      buffer: Buffer.from(
+        '1\n00:00:01,000 --> 00:00:05,000\nMy <b>own</b> caption<script>window.hacked=1</script>\n',
+      ),
+    });
     await expect(page.getByTestId('caption-cue')).toHaveText('My own caption');
     expect(await page.evaluate(() => (window as unknown as { hacked?: number }).hacked)).toBeUndefined();
     await page
