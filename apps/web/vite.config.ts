@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { firstViewCatalog } from './catalog-plugin.ts';
 import { delivery } from './delivery-plugin.ts';
+import { firstViewChunk } from './first-view-chunks.ts';
 
 // In development the API runs on PORT (default 8080); Vite proxies everything that is not the app.
 const api = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
@@ -27,6 +28,9 @@ export default defineConfig({
     sourcemap: false,
     target: 'es2022',
     reportCompressedSize: false,
+    rolldownOptions: {
+      output: { codeSplitting: { groups: [firstViewChunk()] } },
+    },
   },
   server: {
     proxy: Object.fromEntries(apiPrefixes.map((p) => [p, { target: api, changeOrigin: false }])),

@@ -22,7 +22,7 @@ const bundle = `console.log(${JSON.stringify('marquee '.repeat(2000))});`;
 mkdirSync(path.join(dist, 'assets'), { recursive: true });
 writeFileSync(
   path.join(dist, 'index.html'),
-  '<!doctype html><html><head><!--marquee-runtime-config--></head><body></body></html>',
+  '<!doctype html><html><head><!--marquee-runtime-config--></head><body><span><!--marquee-instance-name--></span></body></html>',
 );
 writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), bundle);
 writeFileSync(path.join(dist, 'assets', 'app-abc123.js.br'), brotliCompressSync(bundle));
@@ -80,6 +80,17 @@ describe(`delivery (${testDialect})`, () => {
     expect(scriptSrc).toContain(hash);
     expect(scriptSrc).not.toContain("'unsafe-inline'");
     expect(scriptSrc).not.toContain("'unsafe-eval'");
+  });
+
+  it("names the instance, escaped, in the header painted before the app's code runs", async () => {
+    const named = await startApp({ INSTANCE_NAME: 'Films & <Friends>' });
+    try {
+      const response = await named.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
+      expect(response.body).toContain('<span>Films &#38; &#60;Friends&#62;</span>');
+      expect(response.body).not.toContain('<Friends>');
+    } finally {
+      await named.close();
+    }
   });
 
   it('sends the security headers on pages, assets and API answers alike', async () => {

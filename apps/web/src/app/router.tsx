@@ -8,13 +8,11 @@ import { runtimeConfig } from '../lib/runtime-config.ts';
 import { AppLayout } from './app-layout.tsx';
 import { preloadablePage } from './preloadable-page.tsx';
 import { HomeRoute } from './routes/home-route.tsx';
+import { DiscoverPage } from '../features/discover/discover-page.tsx';
 import { LegacySearchRoute, QuickSearchRoute } from './routes/legacy-routes.tsx';
 
-// Everything but the home page loads on demand, keeping the first view small.
-const DiscoverPage = preloadablePage(
-  () => import('../features/discover/discover-page.tsx'),
-  (m) => m.DiscoverPage,
-);
+// Everything but the home and Discover pages (the two the header leads to; Discover's code is 4 KB on
+// the wire, and loading it on demand cost a phone a round trip before its first poster) loads on demand.
 // The player with the title page below it; hls.js loads later still, only for HLS sources.
 const MediaRoute = preloadablePage(
   () => import('./routes/media-route.tsx'),
@@ -110,8 +108,7 @@ export function routes(): RouteObject[] {
  * Resolves when it is there (never rejects: a failed chunk is the page's error to show).
  */
 export function preloadRouteCode(pathname: string): Promise<void> {
-  const page = pathname.startsWith('/media/') ? MediaRoute : pathname === '/discover' ? DiscoverPage : null;
-  return page ? page.preload().catch(() => undefined) : Promise.resolve();
+  return pathname.startsWith('/media/') ? MediaRoute.preload().catch(() => undefined) : Promise.resolve();
 }
 
 export function createRouter() {

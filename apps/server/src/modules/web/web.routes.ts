@@ -7,15 +7,23 @@ import type { Config } from '../../config.ts';
 import { contentSecurityPolicy, withInlineScripts } from '../../plugins/delivery.ts';
 
 const CONFIG_MARKER = '<!--marquee-runtime-config-->';
+const NAME_MARKER = '<!--marquee-instance-name-->';
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The inline script that hands the runtime configuration to the app. `<` is escaped. */
 export function runtimeConfigScript(config: RuntimeConfig): string {
   return `window.__MARQUEE_CONFIG__=${JSON.stringify(config).replace(/</g, '\\u003c')}`;
 }
 
-/** Inlines the runtime configuration so the first view needs no extra request. */
+/**
+ * Inlines the runtime configuration so the first view needs no extra request, and names the
+ * instance in the header painted while the app's code loads.
+ */
 export function injectRuntimeConfig(html: string, config: RuntimeConfig): string {
-  return html.replace(CONFIG_MARKER, `<script>${runtimeConfigScript(config)}</script>`);
+  return html
+    .replace(CONFIG_MARKER, `<script>${runtimeConfigScript(config)}</script>`)
+    .replace(NAME_MARKER, escapeHtml(config.instanceName));
 }
 
 const wantsHtml = (request: FastifyRequest) =>
