@@ -17,13 +17,15 @@ const PLAIN_LATIN: Readonly<Record<string, string>> = {
   æ: 'ae', ø: 'o', œ: 'oe', ß: 'ss', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ħ: 'h', ŧ: 't',
 };
 
+const PLAIN_LATIN_LETTERS = new RegExp(`[${Object.keys(PLAIN_LATIN).join('')}]`, 'g');
+
 /** Lower-cases, removes accents and spells the letters above in plain Latin. */
 export function foldLetters(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
-    .replace(/[æøœßłđðþıħŧ]/g, (c) => PLAIN_LATIN[c] ?? c);
+    .replace(PLAIN_LATIN_LETTERS, (c) => PLAIN_LATIN[c] ?? c);
 }
 
 /** Lower-case, accent-free, dash-separated slug ("Spider-Man: No Way Home" → "spider-man-no-way-home"). */

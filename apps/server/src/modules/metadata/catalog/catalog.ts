@@ -177,7 +177,7 @@ export class Catalog implements TmdbApi {
       item,
       folded: `${foldForSearch(title)}|${foldForSearch(alt)}`,
       words: title
-        .split(/[\s\-:–—]+/)
+        .split(/[\s\-:\u2013\u2014]+/) // hyphens, colons, en and em dashes
         .map(foldForSearch)
         .filter(Boolean),
     }));
