@@ -14,7 +14,17 @@ export const toTmdbType = (t: MediaType): TmdbType => (t === 'movie' ? 'movie' :
  * ("Æon Flux" → "aeon flux", "Straße" → "strasse"); without this they would simply vanish.
  */
 const PLAIN_LATIN: Readonly<Record<string, string>> = {
-  æ: 'ae', ø: 'o', œ: 'oe', ß: 'ss', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ħ: 'h', ŧ: 't',
+  æ: 'ae',
+  ø: 'o',
+  œ: 'oe',
+  ß: 'ss',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+  ħ: 'h',
+  ŧ: 't',
 };
 
 const PLAIN_LATIN_LETTERS = new RegExp(`[${Object.keys(PLAIN_LATIN).join('')}]`, 'g');
@@ -57,8 +67,7 @@ export function decodeMediaKey(key: string): MediaKeyParts | null {
 }
 
 export type LegacyMediaKey =
-  | { kind: 'tmdb-show'; id: string }
-  | { kind: 'justwatch'; jwType: string; id: string };
+  { kind: 'tmdb-show'; id: string } | { kind: 'justwatch'; jwType: string; id: string };
 
 /**
  * Old keys still found in bookmarks and shared links: `tmdb-show-{id}…` (renamed to `tv`) and
