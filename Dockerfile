@@ -44,7 +44,8 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 8080
-# The slim image has no curl: Node's fetch asks /healthz (200 only when the database answers).
+# The slim image has no curl: Node's fetch asks /healthz (liveness: 200 while the process serves;
+# /readyz says whether the database and Redis answer).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
     CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "apps/server/dist/main.js"]

@@ -82,7 +82,7 @@ async function buildServer() {
 function assertOneByteSources(dir) {
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
     const text = readFileSync(path.join(dir, file), 'utf8');
-    const wide = /[^\u0000-\u00ff]/.exec(text);
+    const wide = /[\u0100-\uffff]/.exec(text);
     if (wide) {
       const context = text.slice(Math.max(0, wide.index - 60), wide.index + 20);
       throw new Error(

@@ -138,7 +138,10 @@ describe('the production tree (scripts/prod-tree.mjs)', () => {
 
   it('answers a Range request for the sample media with 206 and the exact bytes', async () => {
     const file = readFileSync(path.join(tree, 'apps/server/assets/samples/mp4/sample-360p.mp4'));
-    const res = await http(`${server.url}/api/sources/sample/mp4/sample-360p.mp4`, {
+    // Media URLs are signed (decision 071): the sample's folder comes from a scrape's answer.
+    const scrape = await http(`${server.url}/scrape/source?type=movie&title=x&tmdbId=424242&id=sample`);
+    const sampleFolder = /"embedId":"sample-file","url":"([^"]+)"/.exec(scrape.text())![1]!;
+    const res = await http(`${sampleFolder}/mp4/sample-360p.mp4`, {
       headers: { range: 'bytes=0-1023' },
     });
     expect(res.status).toBe(206);

@@ -26,6 +26,8 @@ import { registerDelivery } from './plugins/delivery.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerBodyParsing } from './plugins/body-parsing.ts';
 import { registerCors } from './plugins/cors.ts';
+import { frameworkErrorOptions } from './plugins/framework-errors.ts';
+import { registerInputHygiene } from './plugins/input-hygiene.ts';
 
 export interface AppDependencies {
   /** An open database; when absent the app opens (and closes) the configured one. */
@@ -73,10 +75,12 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     bodyLimit: 1024 * 1024,
     trustProxy: trustProxySetting(config.TRUST_PROXY),
     requestIdHeader: 'x-request-id',
+    ...frameworkErrorOptions,
   });
   server.setValidatorCompiler(validatorCompiler);
   server.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(server);
+  registerInputHygiene(server);
   await registerDelivery(server, config);
   // Both apply to every route added after them (CORS opts same-origin routes out as they are added).
   registerBodyParsing(server);
@@ -84,7 +88,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
 
   const ownsDatabase = !deps.database;
   const database =
-    deps.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }));
+    deps.database ??
+    (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, log: server.log }));
   if (ownsDatabase) await migrateToLatest(database.db);
 
   const api: TmdbApi =
@@ -157,6 +162,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     fetch: deps.fetch,
     overrides: deps.sources,
     playbackAccess: membership,
+    accounts,
   });
   const selfTest = new SelfTestService({
     config,

@@ -112,8 +112,10 @@ const EnvSchema = z.object({
   ALTCHA_MAX_NUMBER: z.coerce.number().int().min(10).max(10_000_000).default(100_000),
   /** Prefix of every Redis key this instance writes (several instances may share one Redis). */
   REDIS_PREFIX: z.string().default('marquee:'),
-  /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
+  /** GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`; without a token it is refused (decision 073). */
   METRICS_TOKEN: optionalString,
+  /** true: GET /metrics answers without a token (only where nothing else reaches the port). Ignored with a token. */
+  METRICS_PUBLIC: bool.default(false),
   /**
    * Which other sites' pages may call the account/sync, customer and scrape APIs from a browser
    * (decision 015): `*` = any (they use bearer tokens, never cookies), a comma list of exact origins

@@ -481,30 +481,31 @@ describe(`memberships through SHKeeper (${testDialect})`, () => {
       });
     });
 
-    it('a newer payment request supersedes the older unpaid one and releases its code', async () => {
+    it('a newer payment request supersedes the older unpaid one, which keeps its code (it can still be paid)', async () => {
       const promo = await newPromo(20);
       const c = await signUp(t.server);
       const first = (await subscribe(c, { planId: 1, criptoName: 'BTC', code: promo.code }))
         .body as SubscriptionResponse;
-      // The same customer may ask again with the same code (the reservation moves to the new request).
-      const second = (await subscribe(c, { planId: 2, criptoName: 'ETH', code: promo.code }))
-        .body as SubscriptionResponse;
-      expect(second.payment.amount).toBe('2.39');
+      // One discount per account (decision 073): the same customer cannot put the code on a second request.
+      const again = await subscribe(c, { planId: 2, criptoName: 'ETH', code: promo.code });
+      expect(again.status).toBe(409);
+      expect(again.body.code).toBe('promo_already_used');
+      const second = (await subscribe(c, { planId: 2, criptoName: 'ETH' })).body as SubscriptionResponse;
+      expect(second.payment.amount).toBe('2.99');
       expect((await http('GET', `/api/payments/${first.payment.id}`, { as: c })).body.payment.status).toBe(
         'superseded',
       );
       expect((await membership(c)).pendingPayment?.id).toBe(second.payment.id);
-      // A third request without the code frees it for everyone.
-      const third = (await subscribe(c, { planId: 2, criptoName: 'ETH' })).body as SubscriptionResponse;
-      expect((await http('GET', `/api/payments/${second.payment.id}`, { as: c })).body.payment.status).toBe(
-        'superseded',
-      );
+      // The superseded request may still be paid, so it still holds the code.
       const other = await signUp(t.server);
-      expect((await http('GET', `/promos/${promo.code}`, { as: other })).body.error).toBe(false);
-      // Money that still arrives for a superseded request is honoured, not lost.
+      expect((await http('GET', `/promos/${promo.code}`, { as: other })).body.errorCode).toBe(
+        'promo_reserved',
+      );
+      // Money that still arrives for a superseded request is honoured, not lost, with its discount.
       expect(await fake.pay(first.payment.id)).toBe(202);
       expect((await membership(c)).endSubcriptionDate).toBe(monthsFromNow(12));
-      expect((await membership(c)).pendingPayment?.id).toBe(third.payment.id);
+      expect((await membership(c)).pendingPayment?.id).toBe(second.payment.id);
+      expect((await http('GET', `/promos/${promo.code}`, { as: other })).body.errorCode).toBe('promo_used');
     });
 
     it('lets exactly one of 50 concurrent payment requests use one code', async () => {

@@ -17,6 +17,8 @@ import {
 } from '@marquee/contract';
 import { buildApp, type App } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { InstanceSecretsRepository } from '../src/modules/instance/instance-secrets.repository.ts';
+import { MEDIA_URL_SECRET_NAME, MediaUrlSigner } from '../src/modules/sources/media-access.ts';
 import { SAMPLES_DIR } from '../src/paths.ts';
 import { createTestDatabase, testDialect, type TestDatabase } from './test-database.ts';
 
@@ -169,6 +171,15 @@ const scrapeAll = (
 ) => scrape(s, `/scrape?${q(media, extra)}`, scrapeAllEvents, init);
 const completed = (events: SseEvent[]) =>
   events.find((e) => e.event === 'completed')?.data as ScrapeAllEventData['completed'];
+/** A signed access token (decision 071): expiry, title, viewer (~ = anyone), signature. */
+const ACCESS = '[0-9a-z]+\\.[ms]\\d+\\.(?:~|[A-Za-z0-9_-]+)\\.[A-Za-z0-9_-]{22}';
+
+/** The signed sample folder of a scrape's answer (`…/api/sources/sample/<access>`). */
+async function sampleBase(s: Started): Promise<string> {
+  const output = completed((await scrapeAll(s, nowhere)).events);
+  if (output.stream.type !== 'hls') throw new Error('expected the sample HLS stream');
+  return output.stream.playlist.replace(/\/hls\/master\.m3u8$/, '');
+}
 const statuses = (events: SseEvent[]) =>
   events
     .filter((e) => e.event === 'update')
@@ -319,7 +330,9 @@ describe(`sources and the scrape API (${testDialect})`, () => {
     });
 
     it('serves the sample HLS ladder, segments and captions with their content types', async () => {
-      const master = await fetch(`${s.base}/api/sources/sample/hls/master.m3u8`);
+      const sample = await sampleBase(s);
+      expect(sample).toMatch(new RegExp(`^${s.base}/api/sources/sample/${ACCESS}$`));
+      const master = await fetch(`${sample}/hls/master.m3u8`);
       expect(master.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
       const text = await master.text();
       expect(text.match(/RESOLUTION=\d+x(\d+)/g)).toEqual([
@@ -327,15 +340,17 @@ describe(`sources and the scrape API (${testDialect})`, () => {
         'RESOLUTION=854x480',
         'RESOLUTION=1280x720',
       ]);
-      const media = await (await fetch(`${s.base}/api/sources/sample/hls/720p.m3u8`)).text();
+      // Playlists name their segments relatively: the signed prefix covers them.
+      expect(text).not.toContain('/');
+      const media = await (await fetch(`${sample}/hls/720p.m3u8`)).text();
       const total = [...media.matchAll(/#EXTINF:([\d.]+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
       expect(total).toBeGreaterThanOrEqual(10 * 60);
       // The same segments repeat with their own timestamps: each repetition is a discontinuity.
       expect(media.split('#EXT-X-DISCONTINUITY').length - 1).toBe(media.split('720p/seg-0.ts').length - 2);
-      const segment = await fetch(`${s.base}/api/sources/sample/hls/720p/seg-0.ts`);
+      const segment = await fetch(`${sample}/hls/720p/seg-0.ts`);
       expect(segment.headers.get('content-type')).toBe('video/mp2t');
       expect(new Uint8Array(await segment.arrayBuffer())[0]).toBe(0x47);
-      const caption = await fetch(`${s.base}/api/sources/sample/captions/sample.en.vtt`);
+      const caption = await fetch(`${sample}/captions/sample.en.vtt`);
       expect(caption.headers.get('content-type')).toBe('text/vtt; charset=utf-8');
       expect(await caption.text()).toContain('This is a Marquee sample');
     });
@@ -394,12 +409,16 @@ describe(`sources and the scrape API (${testDialect})`, () => {
       expect(library.events.map((e) => e.event)).toEqual(['update', 'update', 'update', 'completed']);
       expect((library.events[3]!.data as { stream: unknown[] }).stream).toHaveLength(1);
       const sample = await scrape(s, `/scrape/source?${q(nowhere, { id: 'sample' })}`, scrapeSourceEvents);
+      const signed = `${s.base}/api/sources/sample/${ACCESS}`;
       expect(sample.events.at(-1)).toEqual({
         event: 'completed',
         data: {
           embeds: [
-            { embedId: 'sample-hls', url: `${s.base}/api/sources/sample/hls/master.m3u8` },
-            { embedId: 'sample-file', url: `${s.base}/api/sources/sample` },
+            {
+              embedId: 'sample-hls',
+              url: expect.stringMatching(new RegExp(`^${signed}/hls/master\\.m3u8$`)),
+            },
+            { embedId: 'sample-file', url: expect.stringMatching(new RegExp(`^${signed}$`)) },
           ],
           stream: [],
         },
@@ -418,22 +437,35 @@ describe(`sources and the scrape API (${testDialect})`, () => {
       });
     });
 
-    it('runs one embed on a URL; a URL it does not know is notfound', async () => {
+    it('runs one embed on a URL (its files under the same signed prefix); a URL it does not know is notfound', async () => {
+      const sample = await sampleBase(s);
       const ok = await scrape(
         s,
-        `/scrape/embed?id=sample-file&url=${encodeURIComponent(`${s.base}/api/sources/sample`)}`,
+        `/scrape/embed?id=sample-file&url=${encodeURIComponent(sample)}`,
         scrapeEmbedEvents,
       );
       expect(ok.events.at(-1)).toMatchObject({
         event: 'completed',
-        data: { stream: [{ type: 'file', isSample: true }] },
+        data: {
+          stream: [
+            { type: 'file', isSample: true, qualities: { '720': { url: `${sample}/mp4/sample-720p.mp4` } } },
+          ],
+        },
       });
-      const other = await scrape(
-        s,
-        `/scrape/embed?id=sample-hls&url=${encodeURIComponent('https://elsewhere.example/a.m3u8')}`,
-        scrapeEmbedEvents,
-      );
-      expect(other.events.at(-1)).toMatchObject({ event: 'error', data: { name: 'NotFoundError' } });
+      for (const url of [
+        'https://elsewhere.example/a.m3u8',
+        `${s.base}/api/sources/sample`,
+        `${s.base}/api/sources/sample/hls/master.m3u8`,
+        // The sample folder with its signature changed.
+        `${sample.slice(0, -22)}${sample.at(-22) === 'A' ? 'B' : 'A'}${sample.slice(-21)}/hls/master.m3u8`,
+      ]) {
+        const other = await scrape(
+          s,
+          `/scrape/embed?id=sample-hls&url=${encodeURIComponent(url)}`,
+          scrapeEmbedEvents,
+        );
+        expect(other.events.at(-1), url).toMatchObject({ event: 'error', data: { name: 'NotFoundError' } });
+      }
     });
 
     it('answers 404 source_not_found for an unknown source or embed id', async () => {
@@ -446,7 +478,11 @@ describe(`sources and the scrape API (${testDialect})`, () => {
   });
 
   describe('media files', () => {
-    const sampleUrl = () => `${s.base}/api/sources/sample/mp4/sample-480p.mp4`;
+    let sample = '';
+    beforeAll(async () => {
+      sample = await sampleBase(s);
+    });
+    const sampleUrl = () => `${sample}/mp4/sample-480p.mp4`;
     const size = readFileSync(path.join(SAMPLES_DIR, 'mp4', 'sample-480p.mp4')).length;
 
     it('answers ranges with 206 and Content-Range, whole files with 200, HEAD without a body', async () => {
@@ -476,9 +512,7 @@ describe(`sources and the scrape API (${testDialect})`, () => {
     it('answers 304 to a conditional request', async () => {
       const etag = (await fetch(sampleUrl(), { method: 'HEAD' })).headers.get('etag')!;
       // Raw: fetch adds `cache-control: no-cache` to conditional requests, which rightly disables the 304.
-      expect(
-        (await rawGet(s, '/api/sources/sample/mp4/sample-480p.mp4', { 'if-none-match': etag })).status,
-      ).toBe(304);
+      expect((await rawGet(s, new URL(sampleUrl()).pathname, { 'if-none-match': etag })).status).toBe(304);
     });
 
     it('answers 404 file_not_found for unknown ids, missing samples and files deleted from the library', async () => {
@@ -488,10 +522,18 @@ describe(`sources and the scrape API (${testDialect})`, () => {
       const heatUrl = heat.stream.type === 'file' ? heat.stream.qualities.unknown!.url : '';
       expect((await fetch(heatUrl, { method: 'HEAD' })).status).toBe(200);
       rmSync(doomed);
+      // A well-signed URL for an id the library does not have.
+      const key = await new InstanceSecretsRepository(s.database.db).getOrCreate(MEDIA_URL_SECRET_NAME, 0);
+      const signer = new MediaUrlSigner(key, { ttlMs: 60_000, now: Date.now });
+      const unknownId = 'AAAAAAAAAAAAAAAAAAAAAA';
+      const unknownAccess = signer.sign(
+        `library:${unknownId}`,
+        signer.grant('', { type: 'movie', tmdbId: '1' }),
+      );
       for (const url of [
         heatUrl,
-        `${s.base}/api/sources/library/AAAAAAAAAAAAAAAAAAAAAA/x.mp4`,
-        `${s.base}/api/sources/sample/mp4/nope.mp4`,
+        `${s.base}/api/sources/library/${unknownAccess}/${unknownId}/x.mp4`,
+        `${sample}/mp4/nope.mp4`,
       ]) {
         const response = await fetch(url);
         expect(response.status).toBe(404);
@@ -512,6 +554,16 @@ describe(`sources and the scrape API (${testDialect})`, () => {
         '/api/sources/library/..%2F..%2F..%2Fetc%2Fpasswd/passwd',
         '/api/sources/library/%2e%2e/passwd',
       ];
+      // The same behind a valid token: the token opens the sample folder, nothing above it.
+      const prefix = new URL(sample).pathname;
+      attempts.push(
+        `${prefix}/../../../../package.json`,
+        `${prefix}/..%2F..%2F..%2F..%2Fpackage.json`,
+        `${prefix}/%2e%2e/%2e%2e/%2e%2e/%2e%2e/package.json`,
+        `${prefix}/hls/.%2e/.%2e/.%2e/.%2e/src/config.ts`,
+        `${prefix}/%2Fetc%2Fpasswd`,
+        `${prefix}//etc/passwd`,
+      );
       for (const attempt of attempts) {
         // A raw request: fetch would normalise the dots away before sending.
         const { status, body } = await rawGet(s, attempt);
@@ -599,8 +651,9 @@ describe(`scrape API settings (${testDialect})`, () => {
       for (const token of [`jwt|${jwt}x`, 'jwt|nope', `turnstile|${payload}`, 'garbage']) {
         expect((await scrapeAll(s, nowhere, { token })).response.status, token).toBe(401);
       }
-      // The sample media itself needs no token (players fetch it without one).
-      expect((await fetch(`${s.base}/api/sources/sample/hls/master.m3u8`)).status).toBe(200);
+      // The sample media needs no scrape token: its URL carries its own access token.
+      const stream = completed(again.events).stream;
+      expect((await fetch(stream.type === 'hls' ? stream.playlist : '')).status).toBe(200);
     } finally {
       await s.close();
     }

@@ -87,13 +87,13 @@ describe(`sync API (${testDialect})`, () => {
       expect((await bookmarks()).find((b) => b.tmdbId === '604')!.updatedAt).toBe(iso());
     });
 
-    it('import merges: adds what is missing, never removes, undated items never overwrite', async () => {
+    it('import merges: adds what is missing, never removes, undated items never overwrite nor bring back a removal', async () => {
       await call('POST', '/bookmarks/1', { meta: movieMeta('Server copy') });
       await call('POST', '/bookmarks/2', { meta: movieMeta('Removed later') });
       await call('DELETE', '/bookmarks/2');
       const res = await call('PUT', '/bookmarks', [
         { tmdbId: '1', meta: movieMeta('Local copy') },
-        { tmdbId: '2', meta: movieMeta('Re-added while signed out') },
+        { tmdbId: '2', meta: movieMeta('Removed on another device') }, // undated: the removal wins (decision 072)
         { tmdbId: '3', meta: movieMeta('Only local') },
         { tmdbId: '3', meta: movieMeta('Only local') },
       ]);
@@ -101,7 +101,6 @@ describe(`sync API (${testDialect})`, () => {
       const list = await bookmarks();
       expect(list.map((b) => [b.tmdbId, b.meta.title]).sort()).toEqual([
         ['1', 'Server copy'],
-        ['2', 'Re-added while signed out'],
         ['3', 'Only local'],
       ]);
       // Dated import items follow the conflict rule.

@@ -387,7 +387,7 @@ test.describe('player', () => {
     await expect(page.getByTestId('error-details')).toContainText('sample: notfound (nothing)');
     await page.unroute('**/scrape?**');
 
-    await page.route('**/api/sources/sample/hls/**', (route) =>
+    await page.route('**/api/sources/sample/*/hls/**', (route) =>
       route.fulfill({
         status: 200,
         contentType: 'application/vnd.apple.mpegurl',

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { registerAccount, storedAccount } from './support/account.ts';
 
 test.describe('settings', () => {
@@ -126,6 +126,48 @@ test.describe('settings', () => {
     await expect(page.getByText('Failed to load sessions')).toBeVisible({ timeout: 10_000 });
   });
 
+  test("the passphrase seed is kept as a non-extractable key in IndexedDB, never in localStorage; an older client's stored seed moves there; sign-out removes it", async ({
+    page,
+  }) => {
+    const passphrase = await registerAccount(page, 'Laptop');
+    const seed = await page.evaluate(seedOf, passphrase);
+    expect(await page.evaluate(storageHolding, seed)).toEqual([]);
+    expect(await storedAccountRaw(page)).toMatchObject({ seed: '', deviceKey: 'indexeddb' });
+    expect(await page.evaluate(storedKeys)).toEqual([{ extractable: false, usages: ['decrypt', 'encrypt'] }]);
+
+    // The account as the older clients of the family store it (client-behaviour §2.1), with no key in IndexedDB.
+    await page.evaluate(
+      async ({ seed }) => {
+        const { deviceKey: _, ...account } = JSON.parse(localStorage.getItem('marquee:account')!).state
+          .account;
+        localStorage.removeItem('marquee:account');
+        localStorage.setItem(
+          '__MW::auth',
+          JSON.stringify({
+            state: { account: { ...account, seed }, backendUrl: null, proxySet: null },
+            version: 0,
+          }),
+        );
+        await new Promise((resolve, reject) => {
+          const request = indexedDB.deleteDatabase('marquee:keys');
+          request.onsuccess = resolve;
+          request.onerror = reject;
+        });
+      },
+      { seed },
+    );
+    await page.reload();
+    await expect.poll(() => storedAccountRaw(page)).toMatchObject({ seed: '', deviceKey: 'indexeddb' });
+    expect(await page.evaluate(storageHolding, seed)).toEqual([]);
+    expect(await page.evaluate(storedKeys)).toHaveLength(1);
+    await page.getByTestId('account-menu-button').click();
+    await expect(page.getByTestId('account-device-name')).toHaveText('Laptop');
+
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
+    await expect.poll(() => page.evaluate(storedKeys)).toEqual([]);
+  });
+
   test('signed-in header: My List, a search box, and "/" focuses it', async ({ page }) => {
     await registerAccount(page, 'Laptop');
     await page.goto('/discover');
@@ -138,3 +180,46 @@ test.describe('settings', () => {
     await expect(page.getByTestId('media-card').first()).toContainText('Inception');
   });
 });
+
+/** In the page: the account's seed, as the app family derives it (PBKDF2-SHA256, "mnemonic", 2048), base64. */
+async function seedOf(passphrase: string): Promise<string> {
+  const enc = new TextEncoder();
+  const base = await crypto.subtle.importKey('raw', enc.encode(passphrase), 'PBKDF2', false, ['deriveBits']);
+  const bits = await crypto.subtle.deriveBits(
+    { name: 'PBKDF2', hash: 'SHA-256', salt: enc.encode('mnemonic'), iterations: 2048 },
+    base,
+    256,
+  );
+  return btoa(String.fromCharCode(...new Uint8Array(bits)));
+}
+
+/** In the page: the localStorage keys whose value contains `text`. */
+function storageHolding(text: string): string[] {
+  return Object.keys(localStorage).filter((key) => localStorage.getItem(key)!.includes(text));
+}
+
+/** In the page: the keys kept in IndexedDB (lib/account/device-key.ts). */
+async function storedKeys(): Promise<Array<{ extractable: boolean; usages: string[] }>> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const request = indexedDB.open('marquee:keys');
+    request.onupgradeneeded = () => request.result.createObjectStore('keys');
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  try {
+    const keys = await new Promise<CryptoKey[]>((resolve, reject) => {
+      const request = db.transaction('keys').objectStore('keys').getAll();
+      request.onsuccess = () => resolve(request.result as CryptoKey[]);
+      request.onerror = () => reject(request.error);
+    });
+    return keys.map((k) => ({ extractable: k.extractable, usages: [...k.usages].sort() }));
+  } finally {
+    db.close();
+  }
+}
+
+const storedAccountRaw = (page: Page) =>
+  page.evaluate(
+    () =>
+      JSON.parse(localStorage.getItem('marquee:account')!).state.account as Record<string, unknown> | null,
+  );

@@ -41,6 +41,8 @@ export const customerPaths = {
   gatewayCallback: '/api/payments/shkeeper/callback',
   /** GET: admins only — the instance self-test. */
   selfTest: '/api/admin/self-test',
+  /** GET: admins only — payments, newest first (`?settlement=mismatched` for under- and overpayments). */
+  adminPayments: '/api/admin/payments',
 } as const;
 
 /**

@@ -55,7 +55,16 @@ export const CustomerAuthBody = z.object({
   /** Shown in the session list; defaults to the browser's user agent. */
   device: z.string().max(500).optional(),
 });
-export const CustomerAuthResponse = z.object({ user: CustomerUser, token: z.string(), session: Session });
+export const CustomerAuthResponse = z.object({
+  user: CustomerUser,
+  token: z.string(),
+  session: Session,
+  /**
+   * Failed sign-in attempts on this account since its last successful sign-in (any address, last 14
+   * days): a notice for the owner that someone tried their password. Servers before decision 070 omit it.
+   */
+  failedSignIns: z.number().int().nonnegative().optional(),
+});
 export type CustomerAuthResponse = z.infer<typeof CustomerAuthResponse>;
 /** Seed 000's second customer backend: GET /customers with the X-auth-token header. */
 export const CustomerMeResponse = z.object({ user: CustomerUser, access_token: z.string() });

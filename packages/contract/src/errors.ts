@@ -18,6 +18,8 @@ export const errorCodes = [
   'metadata_bad_answer',
   'legacy_metadata_unavailable',
   'internal_error',
+  /** 503 with Retry-After: the database does not answer (restart, failover); try again shortly. */
+  'database_unavailable',
   // accounts and sync
   'challenge_invalid',
   'challenge_expired',
@@ -28,12 +30,16 @@ export const errorCodes = [
   'captcha_required',
   'captcha_invalid',
   'captcha_unavailable',
+  /** 409: the library holds the most rows allowed (progress or bookmarks); nothing was written. */
+  'library_full',
   // sources and playback
   'media_removed',
   'source_not_found',
   'file_not_found',
   'range_not_satisfiable',
   'scrape_failed',
+  'media_url_invalid',
+  'media_url_expired',
   // email accounts, profiles, memberships, promo codes
   'email_taken',
   'invalid_credentials',
@@ -46,6 +52,8 @@ export const errorCodes = [
   'promo_not_found',
   'promo_used',
   'promo_reserved',
+  /** The caller already used this code (paid, or on a request still payable): one discount per account. */
+  'promo_already_used',
   'payment_not_found',
   'payment_gateway_unavailable',
   'callback_invalid',

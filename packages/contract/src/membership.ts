@@ -125,6 +125,31 @@ export const PromoCheckResponse = z.object({
 });
 export type PromoCheckResponse = z.infer<typeof PromoCheckResponse>;
 
+// ---- admin: payments (decision 073) ----
+
+/** How the gateway's reported balance compared with what was due (1 %, at least 0.01, counts as exact). */
+export const PaymentSettlement = z.enum(['exact', 'underpaid', 'overpaid']);
+export const AdminPayment = Payment.extend({
+  userId: z.string(),
+  email: z.string().nullable(),
+  /** The plan's price before the promo discount (null on payments made before it was recorded). */
+  listAmount: z.string().nullable(),
+  /** What the balance was checked against: `amount`, or `listAmount` when the payer had used the code already. */
+  dueAmount: z.string().nullable(),
+  /** The balance the gateway last reported, in `currency`. */
+  balance: z.string().nullable(),
+  /** null until the gateway reports money. */
+  settlement: PaymentSettlement.nullable(),
+  settledAt: z.string().nullable(),
+});
+export type AdminPayment = z.infer<typeof AdminPayment>;
+export const AdminPaymentsQuery = z.object({
+  /** `mismatched` = underpaid or overpaid. */
+  settlement: z.enum(['exact', 'underpaid', 'overpaid', 'mismatched']).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+export const AdminPaymentsResponse = z.object({ payments: z.array(AdminPayment) });
+
 // ---- admin self-test ----
 
 export const SelfTestCheck = z.object({
@@ -221,6 +246,13 @@ export const membershipEndpoints = {
     summary: 'Can this promo code be used for a payment now?',
     params: PromoParams,
     response: PromoCheckResponse,
+  }),
+  adminPayments: defineEndpoint({
+    method: 'GET',
+    path: p.adminPayments,
+    summary: 'Admins: payments, newest first, with what the gateway reported (under- and overpayments)',
+    query: AdminPaymentsQuery,
+    response: AdminPaymentsResponse,
   }),
   selfTest: defineEndpoint({
     method: 'GET',

@@ -8,11 +8,32 @@ export const sourcePaths = {
   scrapeSource: '/scrape/source',
   scrapeEmbed: '/scrape/embed',
   providerMetadata: '/metadata',
-  /** Prefix of the sample media (`/api/sources/sample/hls/master.m3u8` …). */
+  /**
+   * Prefix of the sample media. A signed access token follows it, then the file:
+   * `/api/sources/sample/<access>/hls/master.m3u8` (playlists name their segments relatively, so the
+   * token covers them too). Decision 071.
+   */
   sampleAssets: '/api/sources/sample',
-  /** A file of the operator's media library, by an opaque id (the name is only for people reading URLs). */
-  libraryFile: '/api/sources/library/:fileId/:name',
+  /**
+   * A file of the operator's media library, by an opaque id (the name is only for people reading URLs),
+   * behind a signed access token for that file. Decision 071.
+   */
+  libraryFile: '/api/sources/library/:access/:fileId/:name',
 } as const;
+
+/**
+ * Signed media URLs (`…/api/sources/sample|library/<expiry>.<title>.<viewer>.<signature>/…`, decision
+ * 071) stop working at their expiry (base-36 seconds); the media routes then answer 403
+ * `media_url_expired` and the player asks the scrape API for fresh ones. When such a URL expires (epoch
+ * milliseconds), or null for any other URL.
+ */
+export function mediaUrlExpiry(url: string): number | null {
+  const match =
+    /\/api\/sources\/(?:sample|library)\/([0-9a-z]{1,11})\.[ms]\d{1,10}\.[A-Za-z0-9_~-]{1,36}\.[A-Za-z0-9_-]{22}\//.exec(
+      url,
+    );
+  return match ? parseInt(match[1]!, 36) * 1000 : null;
+}
 
 /** Request and response header carrying the scrape token (see ScrapeToken below). */
 export const SCRAPE_TOKEN_HEADER = 'x-token';

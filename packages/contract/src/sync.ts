@@ -40,11 +40,24 @@ export const Bookmark = z.object({ tmdbId: z.string(), meta: MediaMeta, updatedA
 export type Bookmark = z.infer<typeof Bookmark>;
 export const BookmarkParams = UserIdParams.extend({ tmdbId: SyncTmdbId });
 /** The path id wins over the body's `tmdbId` (clients send both). `updatedAt` is ours: when the change was made. */
-export const BookmarkInput = z.object({ tmdbId: z.string().max(64).optional(), meta: MediaMetaInput, updatedAt: ChangeTime.optional() });
-export const BookmarkImportItem = z.object({ tmdbId: SyncTmdbId, meta: MediaMetaInput, updatedAt: ChangeTime.optional() });
-export const BookmarkImportBody = z.array(BookmarkImportItem).max(10_000);
+export const BookmarkInput = z.object({
+  tmdbId: z.string().max(64).optional(),
+  meta: MediaMetaInput,
+  updatedAt: ChangeTime.optional(),
+});
+export const BookmarkImportItem = z.object({
+  tmdbId: SyncTmdbId,
+  meta: MediaMetaInput,
+  updatedAt: ChangeTime.optional(),
+});
+/** The most items one import (bookmarks or progress) may hold. */
+export const IMPORT_MAX_ITEMS = 10_000;
+export const BookmarkImportBody = z.array(BookmarkImportItem).max(IMPORT_MAX_ITEMS);
 /** Optional: `type` deletes only that kind (default both), `updatedAt` is when the user removed it. */
-export const BookmarkDeleteQuery = z.object({ type: SyncMediaType.optional(), updatedAt: ChangeTime.optional() });
+export const BookmarkDeleteQuery = z.object({
+  type: SyncMediaType.optional(),
+  updatedAt: ChangeTime.optional(),
+});
 
 // ---- progress ----
 
@@ -62,7 +75,7 @@ export const ProgressInput = z.object({
 });
 export type ProgressInput = z.infer<typeof ProgressInput>;
 export const ProgressImportItem = ProgressInput.extend({ tmdbId: SyncTmdbId });
-export const ProgressImportBody = z.array(ProgressImportItem).max(10_000);
+export const ProgressImportBody = z.array(ProgressImportItem).max(IMPORT_MAX_ITEMS);
 
 const SeasonRef = z.object({ id: z.string().nullable(), number: z.number().nullable() });
 /**
@@ -103,6 +116,58 @@ export const ProgressDeleteResponse = z.object({
   seasonId: z.string().optional(),
 });
 
+// ---- big libraries: pages and changes (ours; decision 072) ----
+
+/** The most rows one page of a library read holds. */
+export const LIBRARY_PAGE_MAX = 2000;
+/**
+ * Optional, ours: with any of them a library read answers one page (`LibraryPage`) instead of the
+ * whole list. `updatedSince` is the `version` of an earlier complete read: only what changed after it
+ * comes back (removals included). `cursor` is a page's `next`. Without them the answer is the whole
+ * list, exactly as the older servers sent it.
+ */
+export const LibraryReadQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(LIBRARY_PAGE_MAX).optional(),
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,200}$/, 'not a cursor')
+    .optional(),
+  updatedSince: z
+    .string()
+    .regex(/^\d{1,15}$/, 'not a library version')
+    .optional(),
+});
+export type LibraryReadQuery = z.infer<typeof LibraryReadQuery>;
+export const BookmarkRemoval = z.object({ tmdbId: z.string(), type: SyncMediaType, removedAt: IsoInstant });
+export type BookmarkRemoval = z.infer<typeof BookmarkRemoval>;
+/** A removal of progress: the whole title, a season (`seasonId`) or an episode (`episodeId`), of rows changed at or before `removedAt`. */
+export const ProgressRemoval = z.object({
+  tmdbId: z.string(),
+  type: SyncMediaType,
+  seasonId: z.string().nullable(),
+  episodeId: z.string().nullable(),
+  removedAt: IsoInstant,
+});
+export type ProgressRemoval = z.infer<typeof ProgressRemoval>;
+/**
+ * One page of a library read, changes in the order they were stored: apply `removed`, then `items`
+ * (each item replaces what is held for its key), page after page. `reset`: drop what the earlier
+ * pages (or an earlier read) gave — what follows is the whole library. `next`: the cursor of the next
+ * page, null on the last one, whose `version` is what to pass as `updatedSince` next time.
+ */
+const libraryPage = <I extends z.ZodType, R extends z.ZodType>(item: I, removal: R) =>
+  z.object({
+    items: z.array(item),
+    removed: z.array(removal),
+    reset: z.boolean(),
+    next: z.string().nullable(),
+    version: z.string(),
+  });
+export const BookmarksPage = libraryPage(Bookmark, BookmarkRemoval);
+export type BookmarksPage = z.infer<typeof BookmarksPage>;
+export const ProgressPage = libraryPage(ProgressListItem, ProgressRemoval);
+export type ProgressPage = z.infer<typeof ProgressPage>;
+
 // ---- settings ----
 
 /** Caption look (seed 001 §3/§5): opacity and blur 0–1, size a multiplier 0.01–2 (1–200 %). */
@@ -142,9 +207,11 @@ export const syncEndpoints = {
   bookmarks: defineEndpoint({
     method: 'GET',
     path: p.bookmarks,
-    summary: 'Your bookmarks',
+    summary:
+      'Your bookmarks (with limit/cursor/updatedSince: one page of changes; If-None-Match: 304 when unchanged)',
     params: UserIdParams,
-    response: z.array(Bookmark),
+    query: LibraryReadQuery,
+    response: z.union([z.array(Bookmark), BookmarksPage]),
   }),
   addBookmark: defineEndpoint({
     method: 'POST',
@@ -173,9 +240,11 @@ export const syncEndpoints = {
   progress: defineEndpoint({
     method: 'GET',
     path: p.progress,
-    summary: 'Your watch progress, one row per movie or episode',
+    summary:
+      'Your watch progress, one row per movie or episode (with limit/cursor/updatedSince: one page of changes; If-None-Match: 304 when unchanged)',
     params: UserIdParams,
-    response: z.array(ProgressListItem),
+    query: LibraryReadQuery,
+    response: z.union([z.array(ProgressListItem), ProgressPage]),
   }),
   importProgress: defineEndpoint({
     method: 'PUT',

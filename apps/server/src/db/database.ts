@@ -20,6 +20,14 @@ export interface DatabaseOptions {
   pgSchema?: string;
   /** SQLite file name inside dataDir, or ':memory:'. */
   sqliteFile?: string;
+  /** PostgreSQL: how long a request waits for a connection before failing (503); default 5 s. */
+  connectTimeoutMs?: number;
+  /** PostgreSQL `application_name` of our connections (tests find their own backends by it). */
+  applicationName?: string;
+  /** SQLite: how long a write waits for another writer's lock before failing (503); default 5 s. */
+  busyTimeoutMs?: number;
+  /** Where pool errors are reported (a dropped idle connection is logged, never fatal). */
+  log?: { warn(details: object, message: string): void };
 }
 
 /** The SQLite database's file name inside DATA_DIR (backups and restores name it). */
@@ -35,8 +43,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 10,
+      // A database that does not answer fails the request (503) instead of holding it for ever.
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      // Dead peers (a failover without a reset) are noticed by the kernel, not only at the next query.
+      keepAlive: true,
+      ...(options.applicationName ? { application_name: options.applicationName } : {}),
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
+    // A connection the server closes (restart, failover, pg_terminate_backend) emits 'error': on the
+    // pool while idle, on the client while a query holds it. Without listeners Node ends the process;
+    // the pool already drops such a client and opens a new one for the next query.
+    const report = (error: Error) =>
+      options.log?.warn({ err: error }, 'a database connection was lost; the pool replaces it');
+    pool.on('error', report);
+    pool.on('connect', (client) => client.on('error', report));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', destroy: () => db.destroy() };
   }
@@ -49,7 +69,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const { default: SQLite } = await import('better-sqlite3');
   const sqlite = new SQLite(target);
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${Math.max(0, Math.round(options.busyTimeoutMs ?? 5_000))}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
@@ -82,4 +102,59 @@ export async function migrateToLatest(
     });
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** PostgreSQL SQLSTATEs of a server that is going away or not taking connections (class 08, 57P01–57P03, 53300). */
+const unavailableStates = new Set(['57P01', '57P02', '57P03', '53300']);
+/** Socket errors of a database that cannot be reached. */
+const socketCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/** What pg and pg-pool say when a connection ends or cannot be had in time. */
+const poolMessages = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+  'Cannot use a pool after calling end on the pool',
+];
+
+const codeOf = (error: object): string | undefined => {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
+};
+
+/**
+ * Why the database is unavailable, when `error` (or its cause) says it is not answering rather than
+ * refusing a statement: connection refused, reset or timed out, the server shutting down, too many
+ * connections, SQLite's lock held past the busy timeout. Null for every other error.
+ */
+export function databaseUnavailableReason(error: unknown): string | null {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const code = codeOf(e);
+    if (code) {
+      if (socketCodes.has(code)) return code;
+      if (unavailableStates.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return `SQLSTATE ${code}`;
+      if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return code;
+    }
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string') {
+      const known = poolMessages.find((m) => message.startsWith(m) || message.includes(m));
+      if (known) return message.length > 120 ? known : message;
+    }
+    // Node reports a refused connection to every address of a name as an AggregateError.
+    const errors = (e as { errors?: unknown }).errors;
+    if (Array.isArray(errors)) {
+      const inner = errors.map(databaseUnavailableReason).find((r) => r !== null);
+      if (inner) return inner;
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
 }

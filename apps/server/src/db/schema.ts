@@ -59,6 +59,8 @@ export interface BookmarksTable {
   /** 1 = tombstone of a removal at updated_at */
   deleted: number;
   updated_at: number;
+  /** Change number within the library's bookmarks (migration 2026-11-24-001, decision 072). */
+  seq: number;
 }
 
 export interface ProgressItemsTable {
@@ -75,6 +77,8 @@ export interface ProgressItemsTable {
   duration: number;
   watched: number;
   updated_at: number;
+  /** Change number within the library's progress, shared with its removals (decision 072). */
+  seq: number;
 }
 
 export interface ProgressDeletionsTable {
@@ -85,6 +89,16 @@ export interface ProgressDeletionsTable {
   season_id: string;
   episode_id: string;
   deleted_at: number;
+  seq: number;
+}
+
+/** Per library and kind: its latest change number, and the highest one of the removals purged (decision 072). */
+export interface LibraryVersionsTable {
+  user_id: string;
+  profile_id: string;
+  kind: 'progress' | 'bookmarks';
+  version: number;
+  purged_seq: number;
 }
 
 export interface UserSettingsTable {
@@ -152,7 +166,16 @@ export interface PaymentsTable {
   balance_fiat: string | null;
   created_at: number;
   paid_at: number | null;
+  /** The plan's price before the promo discount (migration 2026-11-23-004; NULL on older rows). */
+  list_amount: string | null;
+  /** What the last reported balance was checked against: `amount`, or `list_amount` when the discount did not hold. */
+  due_fiat: string | null;
+  /** How the last reported balance compared with `due_fiat`, within the tolerance; NULL = nothing received. */
+  settlement: PaymentSettlement | null;
+  settlement_at: number | null;
 }
+
+export type PaymentSettlement = 'exact' | 'underpaid' | 'overpaid';
 
 export interface PromoCodesTable {
   code: string;
@@ -174,6 +197,7 @@ export interface Database {
   bookmarks: BookmarksTable;
   progress_items: ProgressItemsTable;
   progress_deletions: ProgressDeletionsTable;
+  library_versions: LibraryVersionsTable;
   user_settings: UserSettingsTable;
   captcha_solutions: CaptchaSolutionsTable;
   instance_secrets: InstanceSecretsTable;

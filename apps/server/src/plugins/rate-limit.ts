@@ -6,10 +6,14 @@ import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
 import RateLimiterRedis from 'rate-limiter-flexible/lib/RateLimiterRedis.js';
 import RateLimiterRes from 'rate-limiter-flexible/lib/RateLimiterRes.js';
 import { AppError } from '../errors.ts';
+import { CircuitBreaker, type BreakerState } from './redis.ts';
 
 /**
  * Named buckets (the older servers' names and sizes where they had them). Imports are limited per
  * user, everything else per client IP. A bucket is checked before the work it guards is done.
+ * `whenStoreFails` says what happens while Redis is unavailable: `memory` (fail closed — this
+ * process's own counters go on refusing; every brute-force and abuse bucket) or `allow` (fail open — not
+ * counted; buckets that only protect capacity, where refusing users would do more harm).
  */
 export const rateLimitBuckets = {
   register_challenge_tokens: { points: 10, durationMs: 10 * 60_000 },
@@ -24,20 +28,36 @@ export const rateLimitBuckets = {
   login_complete: { points: 20, durationMs: 10 * 60_000 },
   captcha_challenge: { points: 30, durationMs: 10 * 60_000 },
   // Clients import after every login; the older 5 / 10 min made repeated logins fail.
-  progress_import: { points: 20, durationMs: 10 * 60_000 },
-  bookmark_import: { points: 20, durationMs: 10 * 60_000 },
-  provider_metrics: { points: 300, durationMs: 30 * 60_000 },
-  captcha_solves: { points: 300, durationMs: 30 * 60_000 },
+  progress_import: { points: 20, durationMs: 10 * 60_000, whenStoreFails: 'allow' },
+  bookmark_import: { points: 20, durationMs: 10 * 60_000, whenStoreFails: 'allow' },
+  provider_metrics: { points: 300, durationMs: 30 * 60_000, whenStoreFails: 'allow' },
+  captcha_solves: { points: 300, durationMs: 30 * 60_000, whenStoreFails: 'allow' },
   // email accounts and payments (issue 6)
   customer_register: { points: 10, durationMs: 10 * 60_000 },
+  /** Sign-in attempts per client IP, right or wrong (each one costs a password hash). */
   customer_login: { points: 20, durationMs: 10 * 60_000 },
-  /** Per email address: slows password guessing against one account from many addresses. */
-  customer_login_email: { points: 10, durationMs: 10 * 60_000 },
+  /*
+   * Failed sign-ins (counters of modules/customers/sign-in-throttle.ts, decision 070; never consumed):
+   * `points` failures are free within `durationMs` of the first, then each further one makes the
+   * failing side wait, doubling from 2 s up to 15 min. Nothing here ever refuses another address.
+   */
+  /** Per client IP, whatever the account. */
+  customer_login_address: { points: 10, durationMs: 60 * 60_000 },
+  /** Per email address and client IP: the owner's typos, or one address guessing one account. */
+  customer_login_email: { points: 5, durationMs: 60 * 60_000 },
+  /**
+   * Per email address, from every IP: past `points` the account is under attack and each address gets
+   * one free failure on it (not `customer_login_email`'s). Addresses that have not failed are not slowed.
+   */
+  customer_login_account: { points: 10, durationMs: 15 * 60_000 },
+  /** Per email address: failures since the last successful sign-in (the notice the owner then sees). */
+  // 14 days: in memory a window is a timer, and Node timers stop at ~24.8 days.
+  customer_login_notice: { points: 1_000_000, durationMs: 14 * 24 * 60 * 60_000 },
   /** Per user: promo code look-ups (codes must not be guessable by trying). */
   promo_check: { points: 30, durationMs: 10 * 60_000 },
   /** Per user: payment requests (each one asks the gateway for an invoice). */
   payment_request: { points: 10, durationMs: 10 * 60_000 },
-} satisfies Record<string, RateLimitRule>;
+} satisfies Record<string, RateLimitRule & { whenStoreFails?: 'memory' | 'allow' }>;
 
 export type RateLimitBucket = keyof typeof rateLimitBuckets;
 export interface RateLimitRule {
@@ -50,8 +70,24 @@ export type RateLimitOverrides = false | Partial<Record<RateLimitBucket, RateLim
 export interface RateLimits {
   /** Counts `points` against `key` in `bucket`; throws a 429 AppError (with retryAfterSeconds) when over. */
   consume(bucket: RateLimitBucket, key: string, points?: number): Promise<void>;
+  /**
+   * Counters that refuse nothing by themselves (failed sign-ins): `add` counts and answers the count
+   * within the bucket's window; `count` reads it; `reset` forgets it. `hold` makes `key` wait `ms`;
+   * `heldFor` answers how long it still must (0: free).
+   */
+  add(bucket: RateLimitBucket, key: string): Promise<number>;
+  count(bucket: RateLimitBucket, key: string): Promise<number>;
+  reset(bucket: RateLimitBucket, key: string): Promise<void>;
+  hold(bucket: RateLimitBucket, key: string, ms: number): Promise<void>;
+  heldFor(bucket: RateLimitBucket, key: string): Promise<number>;
+  /** The rule in force for `bucket` (overrides applied). */
+  rule(bucket: RateLimitBucket): RateLimitRule;
+  /** False when limits are switched off (overrides === false). */
+  readonly enabled: boolean;
   /** Where the counters live: 'memory' (this process) or 'redis' (shared by every process). */
   readonly store: 'memory' | 'redis';
+  /** Redis only: 'open' while calls go to this process's counters after Redis failed. */
+  readonly breaker: BreakerState | null;
 }
 
 export class RateLimitedError extends AppError {
@@ -60,46 +96,116 @@ export class RateLimitedError extends AppError {
   }
 }
 
+/** ioredis states in which a command cannot be answered now (skipped without trying). */
+const deadStates = new Set(['reconnecting', 'close', 'end']);
+
+interface BucketLimiters {
+  memory: RateLimiterAbstract;
+  redis: RateLimiterAbstract | undefined;
+}
+
 /**
  * Fixed-window counters from rate-limiter-flexible: in memory for one process, in Redis when the
- * instance runs several processes. A Redis outage falls back to per-process counters rather than
- * failing every sign-in.
+ * instance runs several processes. Every Redis call goes through a circuit breaker: a failing or slow
+ * Redis (REDIS_COMMAND_TIMEOUT_MS) is skipped for a cool-off, each bucket then failing closed (this
+ * process's counters) or open (`whenStoreFails`), and Redis is tried again by itself.
  */
 export function createRateLimits(options: {
-  redis?: Redis;
+  redis?: Redis | undefined;
   prefix: string;
-  overrides?: RateLimitOverrides;
+  overrides?: RateLimitOverrides | undefined;
+  breaker?: CircuitBreaker;
 }): RateLimits {
   const { redis, prefix, overrides } = options;
-  const limiters = new Map<RateLimitBucket, RateLimiterAbstract>();
-  const limiterFor = (bucket: RateLimitBucket) => {
-    let limiter = limiters.get(bucket);
-    if (!limiter) {
-      const rule = (overrides && overrides[bucket]) || rateLimitBuckets[bucket];
+  const breaker = redis ? (options.breaker ?? new CircuitBreaker()) : undefined;
+  const limiters = new Map<string, BucketLimiters>();
+  const rule = (bucket: RateLimitBucket): RateLimitRule =>
+    (overrides && overrides[bucket]) || rateLimitBuckets[bucket];
+  // `hold` keys live in a limiter of their own (blocking a key replaces its count).
+  const limitersFor = (bucket: RateLimitBucket, kind: 'count' | 'hold' = 'count'): BucketLimiters => {
+    const name = kind === 'count' ? bucket : `${bucket}:hold`;
+    let found = limiters.get(name);
+    if (!found) {
+      const r = rule(bucket);
       const common = {
-        points: rule.points,
-        duration: Math.max(1, Math.ceil(rule.durationMs / 1000)),
-        keyPrefix: `${prefix}rl:${bucket}`,
+        points: kind === 'count' ? r.points : 1,
+        duration: Math.max(1, Math.ceil(r.durationMs / 1000)),
+        keyPrefix: `${prefix}rl:${name}`,
       };
-      const memory = new RateLimiterMemory(common);
-      limiter = redis
-        ? new RateLimiterRedis({ ...common, storeClient: redis, insuranceLimiter: memory })
-        : memory;
-      limiters.set(bucket, limiter);
+      found = {
+        memory: new RateLimiterMemory(common),
+        redis: redis ? new RateLimiterRedis({ ...common, storeClient: redis }) : undefined,
+      };
+      limiters.set(name, found);
     }
-    return limiter;
+    return found;
   };
+  /** Runs `call` on Redis through the breaker, else (or when it fails) on this process's limiter. */
+  const run = <T>(
+    bucket: RateLimitBucket,
+    { memory, redis: shared }: BucketLimiters,
+    call: (limiter: RateLimiterAbstract) => Promise<T>,
+    whenOpen: () => Promise<T> = () => call(memory),
+  ): Promise<T> => {
+    if (!shared || !breaker) return call(memory);
+    const failOpen = (rateLimitBuckets[bucket] as { whenStoreFails?: string }).whenStoreFails === 'allow';
+    return breaker.run(
+      () => call(shared),
+      failOpen ? whenOpen : () => call(memory),
+      () => !deadStates.has(redis?.status ?? 'end'),
+    );
+  };
+  // A refusal is an answer, not a store failure: it passes the breaker as a value.
+  const settle = (promise: Promise<unknown>) =>
+    promise.then(
+      () => null,
+      (error: unknown) => {
+        if (error instanceof RateLimiterRes) return error;
+        throw error;
+      },
+    );
+  const consumed = (res: RateLimiterRes | null) => res?.consumedPoints ?? 0;
+
   return {
     store: redis ? 'redis' : 'memory',
+    enabled: overrides !== false,
+    get breaker() {
+      return breaker?.state ?? null;
+    },
+    rule,
     async consume(bucket, key, points = 1) {
       if (overrides === false) return;
-      try {
-        await limiterFor(bucket).consume(key, points);
-      } catch (error) {
-        if (error instanceof RateLimiterRes)
-          throw new RateLimitedError(Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
-        throw error;
-      }
+      const refused = await run(
+        bucket,
+        limitersFor(bucket),
+        (limiter) => settle(limiter.consume(key, points)),
+        async () => null,
+      );
+      if (refused) throw new RateLimitedError(Math.max(1, Math.ceil(refused.msBeforeNext / 1000)));
+    },
+    async add(bucket, key) {
+      if (overrides === false) return 0;
+      return run(bucket, limitersFor(bucket), async (l) => consumed(await l.penalty(key, 1)));
+    },
+    async count(bucket, key) {
+      if (overrides === false) return 0;
+      return run(bucket, limitersFor(bucket), async (l) => consumed(await l.get(key)));
+    },
+    async reset(bucket, key) {
+      if (overrides === false) return;
+      await run(bucket, limitersFor(bucket), async (l) => void (await l.delete(key)));
+    },
+    async hold(bucket, key, ms) {
+      if (overrides === false) return;
+      const seconds = Math.max(1, Math.ceil(ms / 1000));
+      await run(bucket, limitersFor(bucket, 'hold'), async (l) => void (await l.block(key, seconds)));
+    },
+    async heldFor(bucket, key) {
+      if (overrides === false) return 0;
+      return run(bucket, limitersFor(bucket, 'hold'), async (l) => {
+        const res = await l.get(key);
+        return res && res.consumedPoints > 1 ? Math.max(0, res.msBeforeNext) : 0;
+      });
     },
   };
 }

@@ -3,6 +3,7 @@ import { Link, useLocation } from 'react-router';
 import { Layout } from '../components/layout.tsx';
 import { MigrationFailedBanner } from '../components/migration-screen.tsx';
 import { AccountMenu, ProfileLoadNotice, useProfileLoadFailure } from '../features/account/index.ts';
+import { RejectedChanges } from '../features/library/index.ts';
 import { HeaderSearch } from '../features/search/index.ts';
 import { useAccountStore } from '../stores/index.ts';
 
@@ -19,6 +20,7 @@ export function AppLayout() {
         <>
           <MigrationFailedBanner />
           {failure === 'notice' && <ProfileLoadNotice />}
+          <RejectedChanges />
         </>
       }
       header={

@@ -15,8 +15,9 @@ export interface AccountProfile {
 
 /**
  * A signed-in account. Passphrase accounts are stored as the older clients stored them
- * (client-behaviour §2.1); email accounts (`kind: 'email'`, decision 042) have no seed and keep their
- * device name in clear.
+ * (client-behaviour §2.1), except that where the platform allows, the seed is not stored here but kept
+ * as a non-extractable key in IndexedDB (`deviceKey`, decision 074); email accounts (`kind: 'email'`,
+ * decision 042) have no seed and keep their device name in clear.
  */
 export interface Account {
   token: string;
@@ -25,8 +26,13 @@ export interface Account {
   /** Passphrase: encrypted with the seed (base64(iv).base64(ct).base64(tag)); email: the name itself. */
   deviceName: string;
   profile: AccountProfile;
-  /** base64 of the 32-byte key seed: signs challenges and encrypts the device name ('' for email accounts). */
+  /**
+   * base64 of the 32-byte key seed, which encrypts the device name; '' for email accounts and when the
+   * key lives in IndexedDB (`deviceKey`). Only where WebCrypto is missing (plain http) is it kept here.
+   */
   seed: string;
+  /** 'indexeddb': the device-name key is a non-extractable CryptoKey in IndexedDB (lib/account/device-key.ts). */
+  deviceKey?: 'indexeddb';
   kind?: 'email';
   /** The account as GET /customers last described it (name, household profiles, admin, membership). */
   user?: CustomerUser;
@@ -54,24 +60,40 @@ interface AccountActions {
 
 export type AccountState = AccountStoreData & AccountActions;
 
-const initial = (): AccountStoreData => ({ account: null, backendUrl: null, proxyUrls: null, lastRestoredAt: null });
-const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const strings = (v: unknown): string[] | null => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : null);
+const initial = (): AccountStoreData => ({
+  account: null,
+  backendUrl: null,
+  proxyUrls: null,
+  lastRestoredAt: null,
+});
+const isObj = (v: unknown): v is Record<string, any> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const strings = (v: unknown): string[] | null =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : null;
 
 function parseAccount(v: unknown): Account | null {
   if (!isObj(v)) return null;
   const email = v.kind === 'email';
-  const fields = email ? (['token', 'userId', 'sessionId'] as const) : (['token', 'userId', 'sessionId', 'deviceName', 'seed'] as const);
+  const fields = email
+    ? (['token', 'userId', 'sessionId'] as const)
+    : (['token', 'userId', 'sessionId', 'deviceName'] as const);
   if (!fields.every((f) => typeof v[f] === 'string' && v[f] !== '')) return null;
+  const seed = typeof v.seed === 'string' ? v.seed : '';
+  // A passphrase account has its seed here, or its key in IndexedDB.
+  const keyStored = !email && !seed && v.deviceKey === 'indexeddb';
+  if (!email && !seed && !keyStored) return null;
   const p = isObj(v.profile) ? v.profile : {};
   return {
     token: v.token,
     userId: v.userId,
     sessionId: v.sessionId,
     deviceName: typeof v.deviceName === 'string' ? v.deviceName : '',
-    seed: typeof v.seed === 'string' ? v.seed : '',
+    seed,
+    ...(keyStored ? { deviceKey: 'indexeddb' as const } : {}),
     ...(email ? { kind: 'email' as const } : {}),
-    ...(isObj(v.user) && typeof v.user.id === 'string' && Array.isArray(v.user.profiles) ? { user: v.user as CustomerUser } : {}),
+    ...(isObj(v.user) && typeof v.user.id === 'string' && Array.isArray(v.user.profiles)
+      ? { user: v.user as CustomerUser }
+      : {}),
     ...(typeof v.profileId === 'string' ? { profileId: v.profileId } : {}),
     profile: {
       colorA: typeof p.colorA === 'string' ? p.colorA : PROFILE_COLORS[0],
@@ -105,7 +127,16 @@ export const useAccountStore = createPersistedStore<AccountStoreData, AccountSta
   },
   (set) => ({
     ...initial(),
-    setAccount: (account) => set(() => ({ account, lastRestoredAt: null })),
+    setAccount: (account) => {
+      let keyStored = false;
+      set((s) => {
+        keyStored = s.account?.deviceKey === 'indexeddb';
+        return { account, lastRestoredAt: null };
+      });
+      // Sign-out: the account's key leaves IndexedDB too (a new sign-in replaces it by itself).
+      if (keyStored && !account)
+        void import('../lib/account/device-key.ts').then((m) => m.forgetDeviceKeys());
+    },
     updateAccount: (patch) => set((s) => (s.account ? { account: { ...s.account, ...patch } } : {})),
     setBackendUrl: (backendUrl) => set(() => ({ backendUrl })),
     setProxyUrls: (proxyUrls) => set(() => ({ proxyUrls })),
@@ -114,3 +145,15 @@ export const useAccountStore = createPersistedStore<AccountStoreData, AccountSta
 );
 
 export const isSignedIn = () => useAccountStore.getState().account !== null;
+
+/**
+ * At start, after hydration: a passphrase account whose seed is still in localStorage (an earlier
+ * Marquee, or the older clients' data) moves its key into IndexedDB where the platform allows
+ * (decision 074). The code is loaded only when there is such a seed.
+ */
+export function moveStoredSeed(): void {
+  const account = useAccountStore.getState().account;
+  if (account && account.kind !== 'email' && account.seed) {
+    void import('../lib/account/device-key.ts').then((m) => m.moveSeedToKeyStore());
+  }
+}

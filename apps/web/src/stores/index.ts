@@ -1,4 +1,4 @@
-import { isSignedIn } from './account-store.ts';
+import { isSignedIn, moveStoredSeed } from './account-store.ts';
 import { setOutboxRecording } from './library/library-store.ts';
 import { followOtherTabs, hydrateStores, persistedStores } from './persisted.ts';
 
@@ -20,6 +20,7 @@ let stopFollowing: (() => void) | undefined;
 export function initStores(): void {
   setOutboxRecording(isSignedIn);
   hydrateStores();
+  moveStoredSeed();
   stopFollowing?.();
   stopFollowing = followOtherTabs();
 }

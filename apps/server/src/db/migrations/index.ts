@@ -2,10 +2,14 @@ import type { Migration } from 'kysely';
 import * as m001 from './2026-11-21-001-metadata-cache.ts';
 import * as m002 from './2026-11-21-002-accounts.ts';
 import * as m003 from './2026-11-21-003-subscription.ts';
+import * as m004payments from './2026-11-23-004-payment-settlement.ts';
+import * as m005library from './2026-11-24-001-library-changes.ts';
 
 /** Every migration, in order. Names sort by date so both dialects apply them in the same order. */
 export const migrations: Record<string, Migration> = {
   '2026-11-21-001-metadata-cache': m001,
   '2026-11-21-002-accounts': m002,
   '2026-11-21-003-subscription': m003,
+  '2026-11-23-004-payment-settlement': m004payments,
+  '2026-11-24-001-library-changes': m005library,
 };

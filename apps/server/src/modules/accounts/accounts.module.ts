@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { requireSession } from '../../plugins/auth.ts';
 import { createRateLimits, type RateLimitOverrides, type RateLimits } from '../../plugins/rate-limit.ts';
+import { CircuitBreaker, connectRedis } from '../../plugins/redis.ts';
 import { ChallengesRepository } from '../auth/auth.repository.ts';
 import { registerAuthRoutes } from '../auth/auth.routes.ts';
 import { AuthService } from '../auth/auth.service.ts';
@@ -20,6 +21,8 @@ import {
 import { CustomersService } from '../customers/customers.service.ts';
 import { PasswordHasher, type ScryptCost } from '../customers/password-hasher.ts';
 import { normaliseEmail } from '../customers/roles.ts';
+import { SignInThrottle } from '../customers/sign-in-throttle.ts';
+import { addReadinessCheck } from '../health/health.routes.ts';
 import { MembershipRepository } from '../membership/membership.repository.ts';
 import { protocolClientsCanSolveCaptcha } from '../captcha/captcha-policy.ts';
 import { registerCaptchaRoutes } from '../captcha/captcha.routes.ts';
@@ -116,26 +119,28 @@ export async function registerAccountsAndSync(
   const db = database.db;
   const now = () => ctx.now().getTime();
 
-  // ioredis is loaded only when configured: a single process never needs it in memory.
-  const redis = config.REDIS_URL
-    ? new (await import('ioredis')).Redis(config.REDIS_URL, {
-        maxRetriesPerRequest: 2,
-        enableAutoPipelining: true,
-      })
-    : undefined;
-  redis?.on('error', (error) => server.log.warn({ err: error }, 'redis error'));
+  // Short timeouts and a circuit breaker: a Redis outage never holds a request (decision 070).
+  const connection = config.REDIS_URL ? await connectRedis(config.REDIS_URL, server.log) : undefined;
+  const redis = connection?.client;
+  if (connection) addReadinessCheck(server, 'redis', async () => connection.problem());
   const limits = createRateLimits({
     redis,
     prefix: config.REDIS_PREFIX,
     overrides: ctx.overrides?.rateLimits,
+    breaker: new CircuitBreaker({
+      onChange: (state) => {
+        if (state === 'open') server.log.warn('redis failed: rate limits use this process for a while');
+        if (state === 'closed') server.log.info('redis answers again: rate limits are shared');
+      },
+    }),
   });
 
   const users = new UsersRepository(db, database.dialect);
   const sessions = new SessionsRepository(db);
   const challenges = new ChallengesRepository(db);
   const captchaSolutions = new CaptchaSolutionsRepository(db);
-  const bookmarksRepo = new BookmarksRepository(db);
-  const progressRepo = new ProgressRepository(db);
+  const bookmarksRepo = new BookmarksRepository(db, database.dialect);
+  const progressRepo = new ProgressRepository(db, database.dialect);
 
   const captcha = ctx.overrides?.captcha ?? (await captchaFor(ctx, captchaSolutions, now));
   const metrics = new MetricsService(() => users.countByNamespace(20));
@@ -160,10 +165,11 @@ export async function registerAccountsAndSync(
     memberships: new MembershipRepository(db),
     adminEmails: new Set(config.ADMIN_EMAILS.map(normaliseEmail)),
     now,
+    throttle: new SignInThrottle(limits),
   });
 
   if (!server.hasRequestDecorator('auth')) server.decorateRequest('auth', null);
-  registerMetricsRoutes(server, metrics, limits, config.METRICS_TOKEN);
+  registerMetricsRoutes(server, metrics, limits, config.METRICS_TOKEN, config.METRICS_PUBLIC);
   registerMetaRoutes(server, config);
   registerCaptchaRoutes(server, captcha, limits);
   registerAuthRoutes(server, auth, limits);

@@ -1,24 +1,101 @@
 import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
 import type { BookmarksTable, Database } from '../../db/schema.ts';
-import type { LibraryRef } from '../library/library.ts';
+import { LibraryVersions } from '../library/library-versions.ts';
+import type { LibraryRef, ListPosition } from '../library/library.ts';
 
 export type BookmarkRow = BookmarksTable;
+export type BookmarkKey = Pick<BookmarkRow, 'tmdb_id' | 'media_type'>;
+export const bookmarkKeyOf = (k: BookmarkKey) => `${k.tmdb_id}\u0000${k.media_type}`;
 
 export class BookmarksRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  readonly versions: LibraryVersions;
 
-  listLive(lib: LibraryRef): Promise<BookmarkRow[]> {
-    return this.db
+  /** `dialect` decides how a whole list is read as one state (see wholeListJson). */
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly dialect: Dialect = 'sqlite',
+  ) {
+    this.versions = new LibraryVersions(db);
+  }
+
+  /** One slice of the live bookmarks in the older servers' order (latest change first), after `from`. */
+  listSlice(
+    lib: LibraryRef,
+    from: ListPosition | null,
+    limit: number,
+    trx: Kysely<Database> = this.db,
+  ): Promise<BookmarkRow[]> {
+    let query = trx
       .selectFrom('bookmarks')
       .selectAll()
       .where('user_id', '=', lib.userId)
       .where('profile_id', '=', lib.profileId)
-      .where('deleted', '=', 0)
-      .orderBy('updated_at', 'desc')
+      .where('deleted', '=', 0);
+    if (from)
+      query = query.where((eb) =>
+        eb(eb.refTuple('updated_at', 'seq'), '<', eb.tuple(from.updatedAt, from.seq)),
+      );
+    return query.orderBy('updated_at', 'desc').orderBy('seq', 'desc').limit(limit).execute();
+  }
+
+  /** Bookmarks and tombstones changed after change number `after`, in the order of their changes. */
+  changedAfter(
+    lib: LibraryRef,
+    after: number,
+    limit: number,
+    trx: Kysely<Database> = this.db,
+  ): Promise<BookmarkRow[]> {
+    return trx
+      .selectFrom('bookmarks')
+      .selectAll()
+      .where('user_id', '=', lib.userId)
+      .where('profile_id', '=', lib.profileId)
+      .where('seq', '>', after)
+      .orderBy('seq')
+      .limit(limit)
       .execute();
   }
 
-  find(lib: LibraryRef, tmdbId: string, mediaType: BookmarkRow['media_type'], trx: Kysely<Database> = this.db): Promise<BookmarkRow | undefined> {
+  async countLive(lib: LibraryRef, trx: Kysely<Database> = this.db): Promise<number> {
+    const row = await trx
+      .selectFrom('bookmarks')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('user_id', '=', lib.userId)
+      .where('profile_id', '=', lib.profileId)
+      .where('deleted', '=', 0)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** The stored rows (tombstones too) of these keys (a few hundred at a time). */
+  findMany(
+    lib: LibraryRef,
+    keys: readonly BookmarkKey[],
+    trx: Kysely<Database> = this.db,
+  ): Promise<BookmarkRow[]> {
+    if (keys.length === 0) return Promise.resolve([]);
+    return trx
+      .selectFrom('bookmarks')
+      .selectAll()
+      .where('user_id', '=', lib.userId)
+      .where('profile_id', '=', lib.profileId)
+      .where((eb) =>
+        eb(
+          eb.refTuple('tmdb_id', 'media_type'),
+          'in',
+          keys.map((k) => eb.tuple(k.tmdb_id, k.media_type)),
+        ),
+      )
+      .execute();
+  }
+
+  find(
+    lib: LibraryRef,
+    tmdbId: string,
+    mediaType: BookmarkRow['media_type'],
+    trx: Kysely<Database> = this.db,
+  ): Promise<BookmarkRow | undefined> {
     return trx
       .selectFrom('bookmarks')
       .selectAll()
@@ -31,32 +108,53 @@ export class BookmarksRepository {
 
   /**
    * Writes the row (a bookmark, or a tombstone when deleted = 1) unless the stored one changed later
-   * (one atomic statement). `onlyOverTombstone` (undated imports) never touches a live bookmark.
-   * Returns the row as stored afterwards.
+   * (one atomic statement). Returns the row as stored afterwards.
    */
-  async write(row: BookmarkRow, options: { onlyOverTombstone?: boolean } = {}, trx: Kysely<Database> = this.db): Promise<BookmarkRow> {
-    const written = await trx
+  async write(row: BookmarkRow, trx: Kysely<Database>): Promise<BookmarkRow> {
+    const [written] = await this.writeMany([row], false, trx);
+    return (
+      written ??
+      (await this.find({ userId: row.user_id, profileId: row.profile_id }, row.tmdb_id, row.media_type, trx))!
+    );
+  }
+
+  /**
+   * The same for many rows of one library in one statement (distinct keys, all bookmarks or all
+   * tombstones); `fillOnly` (undated imports) never touches a stored row, tombstones included.
+   * Returns the rows it wrote (not those it left alone).
+   */
+  writeMany(rows: BookmarkRow[], fillOnly: boolean, trx: Kysely<Database>): Promise<BookmarkRow[]> {
+    if (rows.length === 0) return Promise.resolve([]);
+    const tombstones = rows[0]!.deleted === 1;
+    return trx
       .insertInto('bookmarks')
-      .values(row)
+      .values(rows)
       .onConflict((oc) => {
-        const update = oc
-          .columns(['user_id', 'profile_id', 'tmdb_id', 'media_type'])
+        const key = oc.columns(['user_id', 'profile_id', 'tmdb_id', 'media_type']);
+        if (fillOnly) return key.doNothing();
+        return key
           .doUpdateSet((eb) => ({
             // A tombstone keeps the last meta it had.
-            meta: row.deleted ? eb.ref('bookmarks.meta') : eb.ref('excluded.meta'),
+            meta: tombstones ? eb.ref('bookmarks.meta') : eb.ref('excluded.meta'),
             deleted: eb.ref('excluded.deleted'),
             updated_at: eb.ref('excluded.updated_at'),
+            seq: eb.ref('excluded.seq'),
           }))
-          .where('bookmarks.updated_at', '<=', row.updated_at);
-        return options.onlyOverTombstone ? update.where('bookmarks.deleted', '=', 1) : update;
+          .whereRef('bookmarks.updated_at', '<=', 'excluded.updated_at');
       })
       .returningAll()
-      .executeTakeFirst();
-    return written ?? (await this.find({ userId: row.user_id, profileId: row.profile_id }, row.tmdb_id, row.media_type, trx))!;
+      .execute();
   }
 
   async deleteTombstonesBefore(before: number): Promise<number> {
-    const result = await this.db.deleteFrom('bookmarks').where('deleted', '=', 1).where('updated_at', '<', before).executeTakeFirst();
-    return Number(result.numDeletedRows);
+    return this.db.transaction().execute(async (trx) => {
+      await this.versions.notePurge(trx, 'bookmarks', before);
+      const result = await trx
+        .deleteFrom('bookmarks')
+        .where('deleted', '=', 1)
+        .where('updated_at', '<', before)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    });
   }
 }

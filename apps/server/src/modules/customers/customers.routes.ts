@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { customerEndpoints as e, PROFILE_HEADER } from '@marquee/contract';
 import { authOf, presentedToken } from '../../plugins/auth.ts';
 import { contractRoute } from '../../plugins/contract-route.ts';
-import { limit, type RateLimits } from '../../plugins/rate-limit.ts';
+import { limit, RateLimitedError, type RateLimits } from '../../plugins/rate-limit.ts';
 import type { CustomersService } from './customers.service.ts';
-import { normaliseEmail } from './roles.ts';
 
-/** Sign-up and sign-in with email: public, rate-limited per client IP (and sign-in per email) before any work. */
+/**
+ * Sign-up and sign-in with email: public, rate-limited per client IP before any work; failed sign-ins
+ * slow the failing address down (CustomersService.login, decision 070), never the account's owner.
+ */
 export function registerCustomerPublicRoutes(
   app: FastifyInstance,
   customers: CustomersService,
@@ -19,8 +21,12 @@ export function registerCustomerPublicRoutes(
   });
   contractRoute(app, e.login, async ({ body }, request, reply) => {
     await limit(limits, reply, 'customer_login', request.ip);
-    await limit(limits, reply, 'customer_login_email', normaliseEmail(body.email));
-    return customers.login(body, request.headers['user-agent'] ?? '');
+    try {
+      return await customers.login(body, request.headers['user-agent'] ?? '', request.ip);
+    } catch (error) {
+      if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
+      throw error;
+    }
   });
 }
 

@@ -19,6 +19,7 @@ import { toSessionDto } from '../users/users.dto.ts';
 import type { UserRow, UsersRepository } from '../users/users.repository.ts';
 import type { CustomersRepository, ProfileRow } from './customers.repository.ts';
 import type { PasswordHasher } from './password-hasher.ts';
+import type { SignInThrottle } from './sign-in-throttle.ts';
 import { ADMIN_ROLE, hasRole, normaliseEmail, parseRoles, withRole } from './roles.ts';
 
 /** How a customer's membership is read (the membership module's repository provides it). */
@@ -38,6 +39,8 @@ export interface CustomersServiceOptions {
   adminEmails: ReadonlySet<string>;
   now: () => number;
   onRegistered?: (namespace: string) => void;
+  /** Slows password guessing per address without locking the owner out (decision 070). */
+  throttle?: SignInThrottle;
 }
 
 /** The namespace of email accounts (passphrase clients send their app's name, e.g. movie-web). */
@@ -94,18 +97,30 @@ export class CustomersService {
     return this.customerOf(row);
   }
 
-  /** Unknown email and wrong password answer alike, after the same amount of hashing work. */
+  /**
+   * Unknown email and wrong password answer alike, after the same amount of hashing work. An address
+   * that keeps failing must wait before its next try (429, checked before any hashing); the owner, from
+   * an address that has not been failing, always gets in, and is told how many attempts failed since
+   * the last sign-in (`failedSignIns`).
+   */
   async login(
     input: { email: string; password: string; device?: string | undefined },
     userAgent: string,
+    address: string,
   ): Promise<CustomerAuthResponse> {
     const email = normaliseEmail(input.email);
+    await this.o.throttle?.check(email, address);
     const user = email ? await this.o.customers.findByEmail(email) : undefined;
     if (!user?.password_hash) {
       await this.o.hasher.burn(input.password);
+      await this.o.throttle?.failed(email, address);
       throw invalidCredentials();
     }
-    if (!(await this.o.hasher.verify(input.password, user.password_hash))) throw invalidCredentials();
+    if (!(await this.o.hasher.verify(input.password, user.password_hash))) {
+      await this.o.throttle?.failed(email, address);
+      throw invalidCredentials();
+    }
+    const failedSignIns = (await this.o.throttle?.succeeded(email, address)) ?? 0;
     if (this.o.hasher.needsRehash(user.password_hash)) {
       await this.o.customers.setPasswordHash(user.id, await this.o.hasher.hash(input.password));
     }
@@ -121,6 +136,7 @@ export class CustomersService {
       user: await this.customerOf({ ...user, roles: JSON.stringify(roles), last_logged_in: at }),
       token,
       session: toSessionDto(session),
+      failedSignIns,
     };
   }
 

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { clampChangeTime } from '@marquee/contract';
+import { AppError } from '../../errors.ts';
 import { authOf } from '../../plugins/auth.ts';
 
 /**
@@ -27,3 +28,37 @@ export function changeTimeOf(updatedAt: string | undefined, now: number): number
 }
 
 export const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A position in a whole list (latest change first): after the row with this change time and number. */
+export interface ListPosition {
+  updatedAt: number;
+  seq: number;
+}
+
+/**
+ * How big one library may grow (decision 072): rows of progress (one per movie or episode) and live
+ * bookmarks. A write that would add a row beyond it is refused with 409 `library_full`.
+ */
+export const LIBRARY_LIMITS = { progress: 100_000, bookmarks: 20_000 } as const;
+
+/** Rows per transaction of an import, and per slice of a big read: each takes a few milliseconds. */
+export const LIBRARY_BATCH_ROWS = 250;
+
+/** Lets every request that is waiting run before the next slice of a long job (the event loop is shared). */
+export const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export function chunksOf<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
+
+const limitNames = { progress: 'progress rows (one per movie or episode)', bookmarks: 'bookmarks' } as const;
+
+/** 409 `library_full`: the write would take the library past its limit; nothing was written. */
+export const libraryFull = (kind: keyof typeof LIBRARY_LIMITS) =>
+  new AppError(
+    409,
+    'library_full',
+    `A library holds at most ${LIBRARY_LIMITS[kind].toLocaleString('en')} ${limitNames[kind]}; remove some before adding more`,
+  );

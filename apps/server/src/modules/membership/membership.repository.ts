@@ -1,7 +1,22 @@
 import type { Kysely } from 'kysely';
-import type { Database, PaymentsTable } from '../../db/schema.ts';
+import type { Database, PaymentSettlement, PaymentsTable } from '../../db/schema.ts';
 
 export type PaymentRow = PaymentsTable;
+
+/** A reported balance and how it compares with what is due (modules/membership/settlement.ts). */
+export interface SettlementRecord {
+  balanceFiat: string | null;
+  dueFiat: string;
+  settlement: PaymentSettlement;
+  at: number;
+}
+
+const settlementColumns = (record: SettlementRecord) => ({
+  balance_fiat: record.balanceFiat,
+  due_fiat: record.dueFiat,
+  settlement: record.settlement,
+  settlement_at: record.at,
+});
 
 /** Memberships and payments (SQL only; the rules live in MembershipService). */
 export class MembershipRepository {
@@ -106,27 +121,48 @@ export class MembershipRepository {
    * pending/superseded → paid, once: of any number of concurrent callbacks for one invoice exactly one
    * sees an affected row (PostgreSQL re-checks the condition after the row lock; SQLite serialises).
    */
-  async markPaid(
-    id: string,
-    paidAt: number,
-    balanceFiat: string | null,
-    trx: Kysely<Database>,
-  ): Promise<boolean> {
+  async markPaid(id: string, record: SettlementRecord, trx: Kysely<Database>): Promise<boolean> {
     const result = await trx
       .updateTable('payments')
-      .set({ status: 'paid', paid_at: paidAt, balance_fiat: balanceFiat })
+      .set({ status: 'paid', paid_at: record.at, ...settlementColumns(record) })
       .where('id', '=', id)
       .where('status', 'in', ['pending', 'superseded'])
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async recordBalance(id: string, balanceFiat: string): Promise<void> {
-    await this.db
+  /**
+   * The balance of a notification that did not (or no longer could) mark the payment paid: a partial or
+   * underpaid one on an unpaid request, or a later transaction on a paid one (an overpayment).
+   */
+  async recordSettlement(
+    id: string,
+    record: SettlementRecord,
+    paid: boolean,
+    trx: Kysely<Database> = this.db,
+  ): Promise<void> {
+    await trx
       .updateTable('payments')
-      .set({ balance_fiat: balanceFiat })
+      .set(settlementColumns(record))
       .where('id', '=', id)
-      .where('status', '!=', 'paid')
+      .where('status', paid ? '=' : '!=', 'paid')
       .execute();
+  }
+
+  /** Payments for the admins, newest first, with the payer's email; `settlements` filters by how they were paid. */
+  listForAdmin(options: {
+    settlements?: PaymentSettlement[];
+    limit: number;
+  }): Promise<(PaymentRow & { email: string | null })[]> {
+    let query = this.db
+      .selectFrom('payments')
+      .innerJoin('users', 'users.id', 'payments.user_id')
+      .selectAll('payments')
+      .select('users.email')
+      .orderBy('payments.created_at', 'desc')
+      .orderBy('payments.id', 'desc')
+      .limit(options.limit);
+    if (options.settlements) query = query.where('payments.settlement', 'in', options.settlements);
+    return query.execute();
   }
 }

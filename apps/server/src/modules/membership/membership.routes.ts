@@ -97,6 +97,10 @@ export async function registerMembershipRoutes(
       const created = await promos.create(adminId, body?.rate);
       return { codes: await promos.list(), created };
     });
+    contractRoute(scope, e.adminPayments, async ({ query }, request) => {
+      await requireAdmin(request, customers);
+      return { payments: await membership.paymentsForAdmin(query) };
+    });
     contractRoute(scope, e.checkPromo, async ({ params }, request, reply) => {
       const { userId } = authOf(request);
       await limit(limits, reply, 'promo_check', userId);

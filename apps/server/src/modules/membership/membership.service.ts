@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
-import type { CryptoOption, Payment, Plan, SubscriptionResponse } from '@marquee/contract';
-import type { Database } from '../../db/schema.ts';
+import type { AdminPayment, CryptoOption, Payment, Plan, SubscriptionResponse } from '@marquee/contract';
+import type { Database, PaymentSettlement } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { AuthContext, SessionAuthenticator } from '../../plugins/auth.ts';
 import type { CustomersService } from '../customers/customers.service.ts';
@@ -17,11 +17,9 @@ import {
 } from './payment-gateway.ts';
 import { addMonths, discountedAmount } from './plans.ts';
 import type { PromosRepository } from './promos.repository.ts';
-import { normalisePromoCode } from './promos.service.ts';
+import { normalisePromoCode, PROMO_ALREADY_USED_MESSAGE, PROMO_RESERVATION_MS } from './promos.service.ts';
 import { paymentUri, qrDataUrl } from './qr.ts';
-
-/** An unpaid payment request holds its promo code this long; then another customer may use the code. */
-export const PROMO_RESERVATION_MS = 2 * 60 * 60_000;
+import { fiatMicros, formatFiat, settle, undiscounted, type Verdict } from './settlement.ts';
 
 /** Shown with every new payment request (seed 001 §4). */
 export const SUPERSEDE_WARNING =
@@ -46,7 +44,17 @@ export interface MembershipServiceOptions {
   log: FastifyBaseLogger;
 }
 
-export type CallbackOutcome = 'applied' | 'already_paid' | 'recorded' | 'ignored';
+export type CallbackOutcome = 'applied' | 'already_paid' | 'underpaid' | 'recorded' | 'ignored';
+
+/** A paid notification whose balance does not cover what is due: the transaction is rolled back. */
+class NotCovered extends Error {
+  constructor(
+    readonly due: string,
+    readonly verdict: Verdict,
+  ) {
+    super('the paid amount does not cover the invoice');
+  }
+}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -71,6 +79,7 @@ export function toPaymentDto(row: PaymentRow): Payment {
 }
 
 const paymentNotFound = () => new AppError(404, 'payment_not_found', 'Payment not found');
+const promoAlreadyUsed = () => new AppError(409, 'promo_already_used', PROMO_ALREADY_USED_MESSAGE);
 
 /**
  * Memberships: payment requests through the gateway (with promo codes), the gateway's callbacks
@@ -108,6 +117,33 @@ export class MembershipService {
       endSubcriptionDate: endsAt === null ? null : iso(endsAt),
       pendingPayment: pending ? toPaymentDto(pending) : null,
     };
+  }
+
+  /** Every payment (or those settled a given way) for the admins, newest first. */
+  async paymentsForAdmin(query: {
+    settlement?: PaymentSettlement | 'mismatched' | undefined;
+    limit: number;
+  }): Promise<AdminPayment[]> {
+    const settlements: PaymentSettlement[] | undefined =
+      query.settlement === 'mismatched'
+        ? ['underpaid', 'overpaid']
+        : query.settlement
+          ? [query.settlement]
+          : undefined;
+    const rows = await this.o.repo.listForAdmin({
+      ...(settlements ? { settlements } : {}),
+      limit: query.limit,
+    });
+    return rows.map((row) => ({
+      ...toPaymentDto(row),
+      userId: row.user_id,
+      email: row.email,
+      listAmount: row.list_amount,
+      dueAmount: row.due_fiat,
+      balance: row.balance_fiat,
+      settlement: row.settlement,
+      settledAt: row.settlement_at === null ? null : iso(row.settlement_at),
+    }));
   }
 
   async paymentOf(userId: string, paymentId: string) {
@@ -149,6 +185,8 @@ export class MembershipService {
       const promo = await this.o.promos.find(code);
       if (!promo) throw new AppError(404, 'promo_not_found', 'promo code not found');
       if (promo.is_used) throw new AppError(409, 'promo_used', 'promo code already used');
+      if (await this.o.promos.usedByUser(code, auth.userId, now - PROMO_RESERVATION_MS))
+        throw promoAlreadyUsed();
       rate = promo.rate;
     }
     const payment: PaymentRow = {
@@ -170,23 +208,28 @@ export class MembershipService {
       balance_fiat: null,
       created_at: now,
       paid_at: null,
+      list_amount: discountedAmount(plan.cost, 0),
+      due_fiat: null,
+      settlement: null,
+      settlement_at: null,
     };
 
     if (Number(payment.amount) === 0) return this.payInFullWithPromo(auth, payment);
 
-    // Locks in the order user → promo code everywhere (the paid callback takes payment → user → code).
+    // The user's row is locked first everywhere (here, in a 100 % code's payment, in the paid callback).
     const reserved = await this.o.db.transaction().execute(async (trx) => {
       await this.stampCreation(trx, payment);
-      if (
-        code &&
-        !(await this.o.promos.reserve(code, payment.id, auth.userId, now, now + PROMO_RESERVATION_MS, trx))
-      )
-        return false;
+      // Under the user's lock: of two concurrent requests of one user with one code, the second sees the first.
+      if (code && (await this.o.promos.usedByUser(code, auth.userId, now - PROMO_RESERVATION_MS, trx)))
+        return 'already_used';
+      if (code && !(await this.o.promos.reserve(code, payment.id, now, now + PROMO_RESERVATION_MS, trx)))
+        return 'refused';
       await this.o.repo.insertPayment(payment, trx);
-      return true;
+      return 'reserved';
     });
     // (Outside the transaction: SQLite has one connection, and the transaction holds it.)
-    if (!reserved) throw await this.promoRefusal(code);
+    if (reserved === 'already_used') throw promoAlreadyUsed();
+    if (reserved === 'refused') throw await this.promoRefusal(code);
 
     let invoice;
     try {
@@ -220,8 +263,8 @@ export class MembershipService {
         },
         trx,
       );
-      const superseded = await this.o.repo.supersedeOlder(payment, trx);
-      await this.o.promos.release(superseded, trx);
+      // Superseded requests keep their promo codes: money still arriving for them is honoured.
+      await this.o.repo.supersedeOlder(payment, trx);
     });
     const current = (await this.o.repo.findPayment(payment.id)) ?? filled;
     return {
@@ -240,17 +283,28 @@ export class MembershipService {
   /** A 100 % promo code: nothing to pay, so no invoice: the membership starts now and the code is used. */
   private async payInFullWithPromo(auth: AuthContext, payment: PaymentRow): Promise<SubscriptionResponse> {
     const now = payment.created_at;
-    const paid: PaymentRow = { ...payment, status: 'paid', paid_at: now, wallet: '' };
+    const paid: PaymentRow = {
+      ...payment,
+      status: 'paid',
+      paid_at: now,
+      wallet: '',
+      due_fiat: payment.amount,
+      settlement: 'exact',
+      settlement_at: now,
+    };
+    const code = payment.promo_code!;
     const consumed = await this.o.db.transaction().execute(async (trx) => {
       await this.stampCreation(trx, paid);
-      if (!(await this.o.promos.consume(payment.promo_code!, payment.id, now, trx))) return false;
+      if (await this.o.promos.usedByUser(code, payment.user_id, now - PROMO_RESERVATION_MS, trx))
+        return 'already_used';
+      if (!(await this.o.promos.consume(code, payment.id, payment.user_id, now, trx))) return 'refused';
       await this.o.repo.insertPayment(paid, trx);
       await this.extend(trx, payment.user_id, payment.duration_months, now);
-      const superseded = await this.o.repo.supersedeOlder(paid, trx);
-      await this.o.promos.release(superseded, trx);
-      return true;
+      await this.o.repo.supersedeOlder(paid, trx);
+      return 'consumed';
     });
-    if (!consumed) throw await this.promoRefusal(payment.promo_code!);
+    if (consumed === 'already_used') throw promoAlreadyUsed();
+    if (consumed === 'refused') throw await this.promoRefusal(code);
     return {
       wallet: '',
       paymentUrl: '',
@@ -270,6 +324,7 @@ export class MembershipService {
   }
 
   private async promoRefusal(code: string): Promise<AppError> {
+    // (A code the caller already used is refused before this, under the user's lock.)
     const promo = await this.o.promos.find(code);
     if (!promo) return new AppError(404, 'promo_not_found', 'promo code not found');
     if (promo.is_used) return new AppError(409, 'promo_used', 'promo code already used');
@@ -318,40 +373,112 @@ export class MembershipService {
       throw new AppError(400, 'bad_request', 'Callback has no external_id');
     // SHKeeper's optional "unconfirmed transaction" notice: nothing to do until it confirms.
     if (body.status === 'unconfirmed') return 'ignored';
+    // Our ids are UUIDs; anything else (control characters included) names no payment of ours.
+    if (!/^[A-Za-z0-9-]{1,64}$/.test(body.external_id)) throw paymentNotFound();
     const payment = await this.o.repo.findPayment(body.external_id);
     if (!payment) throw paymentNotFound();
     if (body.fiat && body.fiat !== payment.currency)
       throw new AppError(400, 'bad_request', `Callback fiat ${body.fiat} does not match ${payment.currency}`);
-    const balance = typeof body.balance_fiat === 'string' ? body.balance_fiat : null;
+    const micros = fiatMicros(body.balance_fiat);
+    const balance = micros === null ? null : formatFiat(micros);
     if (body.paid !== true) {
-      if (balance !== null) await this.o.repo.recordBalance(payment.id, balance);
+      if (balance !== null) await this.recordSettlement(payment, balance, false);
       return 'recorded';
     }
-    return (await this.applyPaid(payment, balance)) ? 'applied' : 'already_paid';
+    const outcome = await this.applyPaid(payment, balance);
+    // A further transaction on a paid invoice (SHKeeper notifies each one): an overpayment, for the admins.
+    if (outcome === 'already_paid' && balance !== null) await this.recordSettlement(payment, balance, true);
+    return outcome;
+  }
+
+  /** A balance that did not mark the payment paid, checked against what the payment was last due. */
+  private async recordSettlement(payment: PaymentRow, balance: string, paid: boolean): Promise<void> {
+    const current = (await this.o.repo.findPayment(payment.id)) ?? payment;
+    const due = current.due_fiat ?? current.amount;
+    const verdict = settle(balance, due);
+    await this.o.repo.recordSettlement(
+      payment.id,
+      { balanceFiat: balance, dueFiat: due, settlement: verdict.settlement, at: this.o.now() },
+      paid,
+    );
+    if (verdict.settlement !== 'exact')
+      this.o.log.warn(
+        { paymentId: payment.id, due, balance, settlement: verdict.settlement, paid },
+        'payment balance does not match the invoice',
+      );
   }
 
   /**
-   * pending|superseded → paid and the membership extended, in one transaction; false when another
-   * callback already did it. Money arriving for a superseded request is honoured too.
+   * pending|superseded → paid and the membership extended, in one transaction, only when the paid
+   * balance covers what is due within the tolerance (settlement.ts); 'already_paid' when another
+   * callback already did it. Money arriving for a superseded request is honoured too. What is due is
+   * the discounted amount, unless the code went to another payment of the same user (one discount per
+   * account): then the list price. Under- and overpayments are recorded for the admins.
    */
-  private async applyPaid(payment: PaymentRow, balance: string | null): Promise<boolean> {
+  private async applyPaid(payment: PaymentRow, balance: string | null): Promise<CallbackOutcome> {
     const now = this.o.now();
-    return this.o.db.transaction().execute(async (trx) => {
-      if (!(await this.o.repo.markPaid(payment.id, now, balance, trx))) return false;
-      const endsAt = await this.extend(trx, payment.user_id, payment.duration_months, now);
-      if (payment.promo_code && !(await this.o.promos.consume(payment.promo_code, payment.id, now, trx))) {
-        // Only after a reservation expired and someone else took the code: the payer still gets what they paid for.
-        this.o.log.warn(
-          { paymentId: payment.id, code: payment.promo_code },
-          'paid with a promo code that another payment used meanwhile',
+    try {
+      return await this.o.db.transaction().execute(async (trx) => {
+        // user → payment → code, as everywhere: two payments of one user are settled one after the other.
+        await this.o.users.lockUser(trx, payment.user_id);
+        let due = payment.amount;
+        if (
+          !(await this.o.repo.markPaid(
+            payment.id,
+            { balanceFiat: balance, dueFiat: due, settlement: 'exact', at: now },
+            trx,
+          ))
+        )
+          return 'already_paid';
+        if (
+          payment.promo_code &&
+          !(await this.o.promos.consume(payment.promo_code, payment.id, payment.user_id, now, trx))
+        ) {
+          const consumer = await this.o.promos.consumer(payment.promo_code, trx);
+          if (consumer && consumer.user_id === payment.user_id) {
+            due = payment.list_amount ?? undiscounted(payment.amount, payment.discount_rate);
+          } else {
+            // Only after a reservation lapsed and another customer took the code: the payer gets what they paid for.
+            this.o.log.warn(
+              { paymentId: payment.id, code: payment.promo_code },
+              'paid with a promo code that another payment used meanwhile',
+            );
+          }
+        }
+        const verdict = settle(balance, due);
+        if (verdict.settlement === 'underpaid') throw new NotCovered(due, verdict);
+        await this.o.repo.recordSettlement(
+          payment.id,
+          { balanceFiat: balance, dueFiat: due, settlement: verdict.settlement, at: now },
+          true,
+          trx,
         );
-      }
-      this.o.log.info(
-        { paymentId: payment.id, userId: payment.user_id, endsAt: iso(endsAt) },
-        'membership extended',
+        const endsAt = await this.extend(trx, payment.user_id, payment.duration_months, now);
+        this.o.log.info(
+          {
+            paymentId: payment.id,
+            userId: payment.user_id,
+            endsAt: iso(endsAt),
+            settlement: verdict.settlement,
+          },
+          'membership extended',
+        );
+        return 'applied';
+      });
+    } catch (error) {
+      if (!(error instanceof NotCovered)) throw error;
+      // Rolled back: still unpaid (a later transaction that completes it is applied then), and recorded.
+      await this.o.repo.recordSettlement(
+        payment.id,
+        { balanceFiat: balance, dueFiat: error.due, settlement: 'underpaid', at: now },
+        false,
       );
-      return true;
-    });
+      this.o.log.warn(
+        { paymentId: payment.id, due: error.due, balance, difference: error.verdict.difference },
+        'paid notification does not cover the invoice: membership not extended',
+      );
+      return 'underpaid';
+    }
   }
 
   /** The simulated gateway's "customer paid": the body SHKeeper would send for the invoice, signed. */

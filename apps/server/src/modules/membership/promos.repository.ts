@@ -36,12 +36,12 @@ export class PromosRepository {
 
   /**
    * Holds an unused code for `paymentId` until `until`. It may take the code over from an expired
-   * reservation, from a superseded or failed request, or from another request of the same user.
+   * reservation or from a failed request (no invoice: nothing can be paid). A superseded request keeps
+   * its code: money arriving for it is still honoured (decision 073).
    */
   async reserve(
     code: string,
     paymentId: string,
-    userId: string,
     now: number,
     until: number,
     trx: Kysely<Database>,
@@ -55,30 +55,58 @@ export class PromosRepository {
         eb.or([
           eb('reserved_by', 'is', null),
           eb('reserved_until', '<=', now),
-          eb(
-            'reserved_by',
-            'in',
-            eb
-              .selectFrom('payments')
-              .select('id')
-              .where((p) => p.or([p('user_id', '=', userId), p('status', 'in', ['superseded', 'failed'])])),
-          ),
+          eb('reserved_by', 'in', eb.selectFrom('payments').select('id').where('status', '=', 'failed')),
         ]),
       )
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** The same rule as `reserve`: the holding request is the user's own, or superseded, or failed. */
-  async reservationIsFreeFor(paymentId: string, userId: string): Promise<boolean> {
+  /** The same rule as `reserve`: a reservation held by a failed request is free. */
+  async reservationIsFree(paymentId: string): Promise<boolean> {
     const holder = await this.db
       .selectFrom('payments')
-      .select(['user_id', 'status'])
+      .select('status')
       .where('id', '=', paymentId)
       .executeTakeFirst();
-    return (
-      !holder || holder.user_id === userId || holder.status === 'superseded' || holder.status === 'failed'
-    );
+    return !holder || holder.status === 'failed';
+  }
+
+  /**
+   * The user's own use of `code`: a paid payment with it, or an unpaid request with it (pending or
+   * superseded, so still payable) made since `since` (its reservation has not lapsed). One user gets one
+   * discount per code (decision 073).
+   */
+  usedByUser(
+    code: string,
+    userId: string,
+    since: number,
+    trx: Kysely<Database> = this.db,
+  ): Promise<{ id: string; status: string } | undefined> {
+    return trx
+      .selectFrom('payments')
+      .select(['id', 'status'])
+      .where('user_id', '=', userId)
+      .where('promo_code', '=', code)
+      .where((eb) =>
+        eb.or([
+          eb('status', '=', 'paid'),
+          eb.and([eb('status', 'in', ['pending', 'superseded']), eb('created_at', '>', since)]),
+        ]),
+      )
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** Who consumed a used code (the payment and its payer). */
+  consumer(code: string, trx: Kysely<Database>): Promise<{ id: string; user_id: string } | undefined> {
+    return trx
+      .selectFrom('promo_codes')
+      .innerJoin('payments', 'payments.id', 'promo_codes.used_by_payment')
+      .select(['payments.id', 'payments.user_id'])
+      .where('promo_codes.code', '=', code)
+      .executeTakeFirst();
   }
 
   async release(paymentIds: string[], trx: Kysely<Database> = this.db): Promise<void> {
@@ -92,10 +120,17 @@ export class PromosRepository {
   }
 
   /**
-   * Marks the code used by a paid payment, once: only if unused and held by this payment (or by no live
-   * reservation). False when someone else got it first.
+   * Marks the code used by a paid payment, once: only if unused and held by this payment, by no live
+   * reservation, or by another request of the same payer (whose discount then no longer holds). False
+   * when someone else got it first.
    */
-  async consume(code: string, paymentId: string, now: number, trx: Kysely<Database>): Promise<boolean> {
+  async consume(
+    code: string,
+    paymentId: string,
+    userId: string,
+    now: number,
+    trx: Kysely<Database>,
+  ): Promise<boolean> {
     const result = await trx
       .updateTable('promo_codes')
       .set({ is_used: 1, used_by_payment: paymentId, used_at: now, reserved_by: null, reserved_until: null })
@@ -106,6 +141,7 @@ export class PromosRepository {
           eb('reserved_by', '=', paymentId),
           eb('reserved_by', 'is', null),
           eb('reserved_until', '<=', now),
+          eb('reserved_by', 'in', eb.selectFrom('payments').select('id').where('user_id', '=', userId)),
         ]),
       )
       .executeTakeFirst();

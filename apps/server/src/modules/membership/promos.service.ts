@@ -2,6 +2,13 @@ import { randomInt } from 'node:crypto';
 import { PROMO_RATE_DEFAULT, type Promo, type PromoCheckResponse } from '@marquee/contract';
 import type { PromoRow, PromosRepository } from './promos.repository.ts';
 
+/** An unpaid payment request holds its promo code this long; then another customer may use the code. */
+export const PROMO_RESERVATION_MS = 2 * 60 * 60_000;
+
+/** One discount per account and code: a paid payment or a still payable request already has it. */
+export const PROMO_ALREADY_USED_MESSAGE =
+  'You have already used this promo code: it discounts one payment per account (an unpaid request keeps it for 2 hours)';
+
 /** Codes are typed by people: no 0/O or 1/I. 32^8 ≈ 10^12 codes, so they cannot be found by trying. */
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const CODE_LENGTH = 8;
@@ -56,15 +63,21 @@ export class PromosService {
     }
   }
 
-  /** Seed 001 §7's answer; a code held by someone else's unpaid request cannot be applied meanwhile. */
+  /**
+   * Seed 001 §7's answer; a code the caller already used (paid, or on a request still payable) or one
+   * held by someone else's unpaid request cannot be applied.
+   */
   async check(userId: string, rawCode: string): Promise<PromoCheckResponse> {
     const row = await this.promos.find(normalisePromoCode(rawCode));
     if (!row)
       return { code: null, message: 'promo code not found', error: true, errorCode: 'promo_not_found' };
     const code = { code: row.code, isUsed: row.is_used === 1, rate: row.rate };
+    const now = this.now();
     if (code.isUsed)
       return { code, message: 'promo code already used', error: true, errorCode: 'promo_used' };
-    if (await this.heldByOther(row, userId)) {
+    if (await this.promos.usedByUser(row.code, userId, now - PROMO_RESERVATION_MS))
+      return { code, message: PROMO_ALREADY_USED_MESSAGE, error: true, errorCode: 'promo_already_used' };
+    if (await this.heldByOther(row, now)) {
       return {
         code,
         message: 'promo code is being used in another payment',
@@ -75,8 +88,8 @@ export class PromosService {
     return { code, message: `promo code applied: ${row.rate}% off`, error: false, errorCode: null };
   }
 
-  private async heldByOther(row: PromoRow, userId: string): Promise<boolean> {
-    if (row.reserved_by === null || (row.reserved_until ?? 0) <= this.now()) return false;
-    return !(await this.promos.reservationIsFreeFor(row.reserved_by, userId));
+  private async heldByOther(row: PromoRow, now: number): Promise<boolean> {
+    if (row.reserved_by === null || (row.reserved_until ?? 0) <= now) return false;
+    return !(await this.promos.reservationIsFree(row.reserved_by));
   }
 }

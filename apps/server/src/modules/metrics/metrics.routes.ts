@@ -6,17 +6,34 @@ import { contractRoute } from '../../plugins/contract-route.ts';
 import { limit, type RateLimits } from '../../plugins/rate-limit.ts';
 import type { MetricsService } from './metrics.service.ts';
 
-const sameSecret = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const sameSecret = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-/** Prometheus exposition, client-reported scrape and captcha results (bare `true` answers, as clients expect). */
-export function registerMetricsRoutes(app: FastifyInstance, metrics: MetricsService, limits: RateLimits, token: string | undefined): void {
+/**
+ * Prometheus exposition, client-reported scrape and captcha results (bare `true` answers, as clients expect).
+ * `GET /metrics` needs `Authorization: Bearer <token>`; without a token it is refused, unless the operator
+ * opened it (`open`, METRICS_PUBLIC) because nothing else can reach the port (decision 073).
+ */
+export function registerMetricsRoutes(
+  app: FastifyInstance,
+  metrics: MetricsService,
+  limits: RateLimits,
+  token: string | undefined,
+  open = false,
+): void {
   app.addHook('onResponse', async (request, reply) => {
-    metrics.observeRequest(request.method, request.routeOptions.url ?? '<unmatched>', reply.statusCode, reply.elapsedTime / 1000);
+    metrics.observeRequest(
+      request.method,
+      request.routeOptions.url ?? '<unmatched>',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
   });
 
+  if (!token && !open) app.log.info('GET /metrics is refused until METRICS_TOKEN is set');
   app.get('/metrics', { schema: { hide: true }, logLevel: 'warn' }, async (request, reply) => {
-    if (token && !sameSecret(request.headers.authorization ?? '', `Bearer ${token}`)) {
-      throw new AppError(401, 'unauthorized', 'Metrics need the metrics token');
+    if (token ? !sameSecret(request.headers.authorization ?? '', `Bearer ${token}`) : !open) {
+      throw new AppError(401, 'unauthorized', 'Metrics need the metrics token (METRICS_TOKEN)');
     }
     const { contentType, body } = await metrics.exposition();
     return reply.type(contentType).header('cache-control', 'no-store').send(body);

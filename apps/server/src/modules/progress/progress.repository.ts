@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
 import type { Database, ProgressItemsTable } from '../../db/schema.ts';
-import type { LibraryRef } from '../library/library.ts';
+import { LibraryVersions } from '../library/library-versions.ts';
+import type { LibraryRef, ListPosition } from '../library/library.ts';
 
 export type ProgressRow = ProgressItemsTable;
 export type ProgressKey = Pick<ProgressRow, 'tmdb_id' | 'media_type' | 'season_id' | 'episode_id'>;
@@ -12,7 +14,12 @@ export interface DeletionRow {
   season_id: string;
   episode_id: string;
   deleted_at: number;
+  /** Change number (decision 072). */
+  seq: number;
 }
+
+export const progressKeyOf = (k: ProgressKey) =>
+  [k.tmdb_id, k.media_type, k.season_id, k.episode_id].join('\u0000');
 
 /** Does a removal (season/episode '' = any) cover this row key? */
 export const deletionCovers = (d: DeletionRow, k: ProgressKey) =>
@@ -22,15 +29,100 @@ export const deletionCovers = (d: DeletionRow, k: ProgressKey) =>
   (d.episode_id === '' || d.episode_id === k.episode_id);
 
 export class ProgressRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  readonly versions: LibraryVersions;
 
-  list(lib: LibraryRef, trx: Kysely<Database> = this.db): Promise<ProgressRow[]> {
+  /** `dialect` decides how a whole list is read as one state (see wholeListJson). */
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly dialect: Dialect = 'sqlite',
+  ) {
+    this.versions = new LibraryVersions(db);
+  }
+
+  /** One slice of the whole list in the older servers' order (latest change first), after `from`. */
+  listSlice(
+    lib: LibraryRef,
+    from: ListPosition | null,
+    limit: number,
+    trx: Kysely<Database> = this.db,
+  ): Promise<ProgressRow[]> {
+    let query = trx
+      .selectFrom('progress_items')
+      .selectAll()
+      .where('user_id', '=', lib.userId)
+      .where('profile_id', '=', lib.profileId);
+    if (from)
+      query = query.where((eb) =>
+        eb(eb.refTuple('updated_at', 'seq'), '<', eb.tuple(from.updatedAt, from.seq)),
+      );
+    return query.orderBy('updated_at', 'desc').orderBy('seq', 'desc').limit(limit).execute();
+  }
+
+  /** Rows changed after change number `after`, in the order of their changes. */
+  changedAfter(
+    lib: LibraryRef,
+    after: number,
+    limit: number,
+    trx: Kysely<Database> = this.db,
+  ): Promise<ProgressRow[]> {
     return trx
       .selectFrom('progress_items')
       .selectAll()
       .where('user_id', '=', lib.userId)
       .where('profile_id', '=', lib.profileId)
-      .orderBy('updated_at', 'desc')
+      .where('seq', '>', after)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Removals recorded after change number `after`, in order. */
+  removedAfter(
+    lib: LibraryRef,
+    after: number,
+    limit: number,
+    trx: Kysely<Database> = this.db,
+  ): Promise<DeletionRow[]> {
+    return trx
+      .selectFrom('progress_deletions')
+      .select(['tmdb_id', 'media_type', 'season_id', 'episode_id', 'deleted_at', 'seq'])
+      .where('user_id', '=', lib.userId)
+      .where('profile_id', '=', lib.profileId)
+      .where('seq', '>', after)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+  }
+
+  async count(lib: LibraryRef, trx: Kysely<Database> = this.db): Promise<number> {
+    const row = await trx
+      .selectFrom('progress_items')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('user_id', '=', lib.userId)
+      .where('profile_id', '=', lib.profileId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** The stored rows of these keys (a few hundred at a time). */
+  findMany(
+    lib: LibraryRef,
+    keys: readonly ProgressKey[],
+    trx: Kysely<Database> = this.db,
+  ): Promise<ProgressRow[]> {
+    if (keys.length === 0) return Promise.resolve([]);
+    return trx
+      .selectFrom('progress_items')
+      .selectAll()
+      .where('user_id', '=', lib.userId)
+      .where('profile_id', '=', lib.profileId)
+      .where((eb) =>
+        eb(
+          eb.refTuple('tmdb_id', 'media_type', 'season_id', 'episode_id'),
+          'in',
+          keys.map((k) => eb.tuple(k.tmdb_id, k.media_type, k.season_id, k.episode_id)),
+        ),
+      )
       .execute();
   }
 
@@ -48,10 +140,14 @@ export class ProgressRepository {
   }
 
   /** Removals of this title recorded for the library (for checking writes against them). */
-  deletionsOf(lib: LibraryRef, tmdbIds: string[] | null, trx: Kysely<Database> = this.db): Promise<DeletionRow[]> {
+  deletionsOf(
+    lib: LibraryRef,
+    tmdbIds: string[] | null,
+    trx: Kysely<Database> = this.db,
+  ): Promise<DeletionRow[]> {
     let query = trx
       .selectFrom('progress_deletions')
-      .select(['tmdb_id', 'media_type', 'season_id', 'episode_id', 'deleted_at'])
+      .select(['tmdb_id', 'media_type', 'season_id', 'episode_id', 'deleted_at', 'seq'])
       .where('user_id', '=', lib.userId)
       .where('profile_id', '=', lib.profileId);
     if (tmdbIds) query = query.where('tmdb_id', 'in', tmdbIds.length ? tmdbIds : ['']);
@@ -63,9 +159,19 @@ export class ProgressRepository {
    * atomic statement; returns the row as stored afterwards.
    */
   async write(row: ProgressRow, fillOnly: boolean, trx: Kysely<Database> = this.db): Promise<ProgressRow> {
-    const written = await trx
+    const [written] = await this.writeMany([row], fillOnly, trx);
+    return written ?? (await this.find({ userId: row.user_id, profileId: row.profile_id }, row, trx))!;
+  }
+
+  /**
+   * The same for many rows of one library in one statement (distinct keys); returns the rows it
+   * wrote (not those it left alone).
+   */
+  writeMany(rows: ProgressRow[], fillOnly: boolean, trx: Kysely<Database>): Promise<ProgressRow[]> {
+    if (rows.length === 0) return Promise.resolve([]);
+    return trx
       .insertInto('progress_items')
-      .values(row)
+      .values(rows)
       .onConflict((oc) =>
         fillOnly
           ? oc.columns([...keyColumns]).doNothing()
@@ -78,12 +184,12 @@ export class ProgressRepository {
                 duration: eb.ref('excluded.duration'),
                 watched: eb.ref('excluded.watched'),
                 updated_at: eb.ref('excluded.updated_at'),
+                seq: eb.ref('excluded.seq'),
               }))
-              .where('progress_items.updated_at', '<=', row.updated_at),
+              .whereRef('progress_items.updated_at', '<=', 'excluded.updated_at'),
       )
       .returningAll()
-      .executeTakeFirst();
-    return written ?? (await this.find({ userId: row.user_id, profileId: row.profile_id }, row, trx))!;
+      .execute();
   }
 
   /** Records a removal (keeping the latest time per key) and deletes the rows it covers that are not newer. */
@@ -94,7 +200,7 @@ export class ProgressRepository {
       .onConflict((oc) =>
         oc
           .columns([...keyColumns])
-          .doUpdateSet((eb) => ({ deleted_at: eb.ref('excluded.deleted_at') }))
+          .doUpdateSet((eb) => ({ deleted_at: eb.ref('excluded.deleted_at'), seq: eb.ref('excluded.seq') }))
           .where('progress_deletions.deleted_at', '<', d.deleted_at),
       )
       .execute();
@@ -112,7 +218,13 @@ export class ProgressRepository {
   }
 
   async deleteTombstonesBefore(before: number): Promise<number> {
-    const result = await this.db.deleteFrom('progress_deletions').where('deleted_at', '<', before).executeTakeFirst();
-    return Number(result.numDeletedRows);
+    return this.db.transaction().execute(async (trx) => {
+      await this.versions.notePurge(trx, 'progress', before);
+      const result = await trx
+        .deleteFrom('progress_deletions')
+        .where('deleted_at', '<', before)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    });
   }
 }

@@ -1,16 +1,44 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import {
   mediaTypeOf,
+  type LibraryReadQuery,
   type ProgressInput,
   type ProgressItem,
   type ProgressListItem,
+  type ProgressPage,
+  type ProgressRemoval,
   type SyncMediaType,
 } from '@marquee/contract';
 import type { Database } from '../../db/schema.ts';
-import { changeTimeOf, iso, type LibraryRef } from '../library/library.ts';
+import {
+  DEFAULT_PAGE_ROWS,
+  encodeCursor,
+  startOf,
+  type LibraryCursor,
+  type LibraryReader,
+  wholeListJson,
+} from '../library/library-reads.ts';
+import type { LibraryVersions } from '../library/library-versions.ts';
+import {
+  changeTimeOf,
+  chunksOf,
+  iso,
+  LIBRARY_BATCH_ROWS,
+  LIBRARY_LIMITS,
+  libraryFull,
+  yieldToOthers,
+  type LibraryRef,
+  type ListPosition,
+} from '../library/library.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
-import { deletionCovers, type DeletionRow, type ProgressRepository, type ProgressRow } from './progress.repository.ts';
+import {
+  deletionCovers,
+  progressKeyOf,
+  type DeletionRow,
+  type ProgressRepository,
+  type ProgressRow,
+} from './progress.repository.ts';
 
 type ProgressChange = Omit<ProgressInput, 'tmdbId'> & { tmdbId: string };
 
@@ -32,23 +60,113 @@ const toListDto = (row: ProgressRow): ProgressListItem => ({
   duration: String(row.duration),
   watched: String(row.watched),
 });
+const toRemovalDto = (d: DeletionRow): ProgressRemoval => ({
+  tmdbId: d.tmdb_id,
+  type: d.media_type,
+  seasonId: d.season_id || null,
+  episodeId: d.episode_id || null,
+  removedAt: iso(d.deleted_at),
+});
+
+/** Whether a write loses to a recorded removal: an undated one (older clients) to any removal of its row. */
+const removedBefore = (deletions: DeletionRow[], row: ProgressRow, dated: boolean) =>
+  deletions.some((d) => deletionCovers(d, row) && (!dated || d.deleted_at > row.updated_at));
 
 /**
  * Watch progress, one row per movie or episode, keyed by (title id, movie|show, season id, episode id)
  * so a movie and a show with the same TMDB number never collide. Conflict rule: last writer wins by
  * change time, per row; removals are remembered (tombstones) so a late, older write cannot bring
- * back what a user removed. Writes of one user are serialised (row lock on PostgreSQL).
+ * back what a user removed. Writes of one user are serialised (row lock on PostgreSQL). Every write
+ * takes change numbers, which pages and conditional reads use (decision 072).
  */
-export class ProgressService {
+export class ProgressService implements LibraryReader<ProgressPage> {
+  readonly kind = 'progress';
+  private readonly versions: LibraryVersions;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly progress: ProgressRepository,
     private readonly users: UsersRepository,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.versions = progress.versions;
+  }
 
-  async list(lib: LibraryRef): Promise<ProgressListItem[]> {
-    return (await this.progress.list(lib)).map(toListDto);
+  async version(lib: LibraryRef): Promise<number> {
+    return (await this.versions.current(lib, 'progress')).version;
+  }
+
+  /** The whole list, as the older servers answered it, built slice by slice as one state of the library. */
+  listJson(lib: LibraryRef): Promise<{ version: number; json: Buffer }> {
+    const size = LIBRARY_BATCH_ROWS * 2;
+    return wholeListJson(
+      this.db,
+      this.progress.dialect,
+      async (trx) => (await this.versions.current(lib, 'progress', trx)).version,
+      (trx) => {
+        let from: ListPosition | null = null;
+        let done = false;
+        return async () => {
+          if (done) return [];
+          const rows = await this.progress.listSlice(lib, from, size, trx);
+          done = rows.length < size;
+          const last = rows.at(-1);
+          if (last) from = { updatedAt: last.updated_at, seq: last.seq };
+          return rows.map(toListDto);
+        };
+      },
+    );
+  }
+
+  /**
+   * One page of changes in the order they were stored: rows changed after the position, and removals
+   * recorded after it (a whole-library read skips removals older than its start). Read in one
+   * transaction, so the rows and removals of a page are one state of the library.
+   */
+  async page(lib: LibraryRef, query: LibraryReadQuery): Promise<ProgressPage> {
+    const limit = query.limit ?? DEFAULT_PAGE_ROWS;
+    const start = startOf(query);
+    return this.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        const { version, purged } = await this.versions.current(lib, 'progress', trx);
+        let reset = false;
+        let cursor: LibraryCursor;
+        if (start.cursor) cursor = start.cursor;
+        else if (start.since !== null) cursor = { after: start.since, floor: start.since };
+        else {
+          cursor = { after: 0, floor: version };
+          reset = true;
+        }
+        // Removals after the position were purged, or the position is not of this database (restored
+        // from a backup, another server): the changes cannot be complete, so everything comes again.
+        if (cursor.floor < purged || cursor.after > version || cursor.floor > version) {
+          cursor = { after: 0, floor: version };
+          reset = true;
+        }
+        const rows = await this.progress.changedAfter(lib, cursor.after, limit + 1, trx);
+        const removals = await this.progress.removedAfter(
+          lib,
+          Math.max(cursor.after, cursor.floor),
+          limit + 1,
+          trx,
+        );
+        const changes = [
+          ...rows.map((row) => ({ seq: row.seq, row, removal: undefined })),
+          ...removals.map((removal) => ({ seq: removal.seq, row: undefined, removal })),
+        ]
+          .sort((a, b) => a.seq - b.seq)
+          .slice(0, limit);
+        const more = rows.length + removals.length > limit;
+        return {
+          items: changes.flatMap((c) => (c.row ? [toListDto(c.row)] : [])),
+          removed: changes.flatMap((c) => (c.removal ? [toRemovalDto(c.removal)] : [])),
+          reset,
+          next: more ? encodeCursor({ after: changes.at(-1)!.seq, floor: cursor.floor }) : null,
+          version: String(version),
+        };
+      });
   }
 
   async put(lib: LibraryRef, change: ProgressChange): Promise<ProgressItem> {
@@ -56,41 +174,101 @@ export class ProgressService {
     return this.db.transaction().execute(async (trx) => {
       await this.users.lockUser(trx, lib.userId);
       const deletions = await this.progress.deletionsOf(lib, [row.tmdb_id], trx);
-      if (deletions.some((d) => deletionCovers(d, row) && d.deleted_at > row.updated_at)) {
+      if (removedBefore(deletions, row, true)) {
         // Lost to a later removal: acknowledge what was sent without storing it.
         return toProgressDto(row);
       }
+      const stored = await this.progress.find(lib, row, trx);
+      // Older than what is stored: nothing changes (and no change number is taken).
+      if (stored && stored.updated_at > row.updated_at) return toProgressDto(stored);
+      if (!stored && (await this.progress.count(lib, trx)) >= LIBRARY_LIMITS.progress)
+        throw libraryFull('progress');
+      row.seq = await this.versions.reserve(trx, lib, 'progress', 1);
       return toProgressDto(await this.progress.write(row, false, trx));
     });
   }
 
   /**
    * Merges progress in (never removes). Dated rows follow the conflict rule (the later change wins,
-   * whatever `watched` says); undated rows (older clients) only fill gaps. Duplicates within one
-   * payload: the latest wins. Answers with the stored rows for the submitted keys.
+   * whatever `watched` says); undated rows (older clients) only fill gaps — never over a row the
+   * account has, nor over a removal. Duplicates within one payload: the latest wins. Written in
+   * transactions of a few hundred rows with other requests served between them. Refused as a whole
+   * (409) when the new rows would take the library past its limit. Answers with the stored rows for
+   * the submitted keys.
    */
   async import(lib: LibraryRef, changes: ProgressChange[]): Promise<ProgressListItem[]> {
     const now = this.now();
     const latest = new Map<string, { row: ProgressRow; dated: boolean }>();
-    for (const change of changes) {
-      const row = this.rowOf(lib, change, changeTimeOf(change.updatedAt, now));
-      const dated = change.updatedAt !== undefined;
-      const key = [row.tmdb_id, row.media_type, row.season_id, row.episode_id].join('\u0000');
-      const seen = latest.get(key);
-      if (!seen || (dated && (!seen.dated || row.updated_at >= seen.row.updated_at))) latest.set(key, { row, dated });
+    for (const [index, slice] of chunksOf(changes, LIBRARY_BATCH_ROWS).entries()) {
+      if (index > 0) await yieldToOthers();
+      for (const change of slice) {
+        const row = this.rowOf(lib, change, changeTimeOf(change.updatedAt, now));
+        const dated = change.updatedAt !== undefined;
+        const key = progressKeyOf(row);
+        const seen = latest.get(key);
+        if (!seen || (dated && (!seen.dated || row.updated_at >= seen.row.updated_at)))
+          latest.set(key, { row, dated });
+      }
     }
     if (latest.size === 0) return [];
-    const tmdbIds = [...new Set([...latest.values()].map((v) => v.row.tmdb_id))];
-    return this.db.transaction().execute(async (trx) => {
-      await this.users.lockUser(trx, lib.userId);
-      const deletions = await this.progress.deletionsOf(lib, tmdbIds.length > 500 ? null : tmdbIds, trx);
-      const stored: ProgressRow[] = [];
-      for (const { row, dated } of latest.values()) {
-        if (dated && deletions.some((d) => deletionCovers(d, row) && d.deleted_at > row.updated_at)) continue;
-        stored.push(await this.progress.write(row, !dated, trx));
-      }
-      return stored.map(toListDto);
-    });
+    const items = [...latest.values()];
+    await this.assertRoomFor(
+      lib,
+      items.map((i) => i.row),
+    );
+    const answer: ProgressListItem[] = [];
+    for (const [index, batch] of chunksOf(items, LIBRARY_BATCH_ROWS).entries()) {
+      if (index > 0) await yieldToOthers();
+      const stored = await this.db.transaction().execute((trx) => this.importBatch(trx, lib, batch));
+      answer.push(...stored.map(toListDto));
+    }
+    return answer;
+  }
+
+  /** One transaction of an import: the rows that survive the removals, written in two statements. */
+  private async importBatch(
+    trx: Transaction<Database>,
+    lib: LibraryRef,
+    batch: { row: ProgressRow; dated: boolean }[],
+  ): Promise<ProgressRow[]> {
+    await this.users.lockUser(trx, lib.userId);
+    const deletions = await this.progress.deletionsOf(
+      lib,
+      [...new Set(batch.map((b) => b.row.tmdb_id))],
+      trx,
+    );
+    const kept = batch.filter(({ row, dated }) => !removedBefore(deletions, row, dated));
+    if (kept.length === 0) return [];
+    let seq = await this.versions.reserve(trx, lib, 'progress', kept.length);
+    for (const { row } of kept) row.seq = seq++;
+    const written = [
+      ...(await this.progress.writeMany(
+        kept.filter((k) => k.dated).map((k) => k.row),
+        false,
+        trx,
+      )),
+      ...(await this.progress.writeMany(
+        kept.filter((k) => !k.dated).map((k) => k.row),
+        true,
+        trx,
+      )),
+    ];
+    const byKey = new Map(written.map((row) => [progressKeyOf(row), row]));
+    const untouched = kept.map((k) => k.row).filter((row) => !byKey.has(progressKeyOf(row)));
+    for (const row of await this.progress.findMany(lib, untouched, trx)) byKey.set(progressKeyOf(row), row);
+    return kept.flatMap(({ row }) => byKey.get(progressKeyOf(row)) ?? []);
+  }
+
+  /** 409 unless the library has room for the rows it does not hold yet (checked before anything is written). */
+  private async assertRoomFor(lib: LibraryRef, rows: ProgressRow[]): Promise<void> {
+    const count = await this.progress.count(lib);
+    if (count + rows.length <= LIBRARY_LIMITS.progress) return;
+    let held = 0;
+    for (const batch of chunksOf(rows, LIBRARY_BATCH_ROWS)) {
+      held += (await this.progress.findMany(lib, batch)).length;
+      await yieldToOthers();
+    }
+    if (count + rows.length - held > LIBRARY_LIMITS.progress) throw libraryFull('progress');
   }
 
   /**
@@ -100,20 +278,44 @@ export class ProgressService {
   async remove(
     lib: LibraryRef,
     tmdbId: string,
-    body: { seasonId?: string | null; episodeId?: string | null; type?: SyncMediaType; updatedAt?: string } = {},
+    body: {
+      seasonId?: string | null;
+      episodeId?: string | null;
+      type?: SyncMediaType;
+      updatedAt?: string;
+    } = {},
   ): Promise<{ count: number; tmdbId: string; seasonId?: string; episodeId?: string }> {
     const at = changeTimeOf(body.updatedAt, this.now());
     const seasonId = body.seasonId ?? '';
     const episodeId = body.episodeId ?? '';
-    const types: SyncMediaType[] = body.type ? [body.type] : seasonId || episodeId ? ['show'] : ['movie', 'show'];
+    const types: SyncMediaType[] = body.type
+      ? [body.type]
+      : seasonId || episodeId
+        ? ['show']
+        : ['movie', 'show'];
     const count = await this.db.transaction().execute(async (trx) => {
       await this.users.lockUser(trx, lib.userId);
+      let seq = await this.versions.reserve(trx, lib, 'progress', types.length);
       let removed = 0;
       for (const mediaType of types) {
         const deletion: DeletionRow =
           mediaType === 'movie'
-            ? { tmdb_id: tmdbId, media_type: 'movie', season_id: '', episode_id: '', deleted_at: at }
-            : { tmdb_id: tmdbId, media_type: 'show', season_id: seasonId, episode_id: episodeId, deleted_at: at };
+            ? {
+                tmdb_id: tmdbId,
+                media_type: 'movie',
+                season_id: '',
+                episode_id: '',
+                deleted_at: at,
+                seq: seq++,
+              }
+            : {
+                tmdb_id: tmdbId,
+                media_type: 'show',
+                season_id: seasonId,
+                episode_id: episodeId,
+                deleted_at: at,
+                seq: seq++,
+              };
         removed += await this.progress.remove(lib, deletion, trx);
       }
       return removed;
@@ -135,10 +337,16 @@ export class ProgressService {
       episode_id: isShow ? (change.episodeId ?? '') : '',
       season_number: isShow ? (change.seasonNumber ?? null) : null,
       episode_number: isShow ? (change.episodeNumber ?? null) : null,
-      meta: JSON.stringify({ title: meta.title, year: meta.year ?? null, ...(meta.poster ? { poster: meta.poster } : {}), type: meta.type }),
+      meta: JSON.stringify({
+        title: meta.title,
+        year: meta.year ?? null,
+        ...(meta.poster ? { poster: meta.poster } : {}),
+        type: meta.type,
+      }),
       duration: Math.round(change.duration),
       watched: Math.round(change.watched),
       updated_at: at,
+      seq: 0,
     };
   }
 }

@@ -32,7 +32,8 @@ export class EventStream<M extends Record<string, z.ZodType>> {
       ...(reply.getHeaders() as Record<string, string>),
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
-      connection: 'keep-alive',
+      // No `connection` header of our own: Node answers keep-alive, or closes after the stream when the
+      // client asked for `Connection: close` (a forced keep-alive would hold that socket open).
       'x-accel-buffering': 'no',
       'x-request-id': String(request.id),
       ...headers,

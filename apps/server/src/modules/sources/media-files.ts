@@ -25,6 +25,8 @@ export interface SendMediaOptions {
   /** The folder the file is in; `fileName` is one name inside it, never a path. */
   dir: string;
   fileName: string;
+  /** The name the content type is read from when it is not `fileName` (a library link's name). */
+  typeName?: string;
   cacheControl: string;
 }
 
@@ -33,8 +35,12 @@ export interface SendMediaOptions {
  * Last-Modified, through @fastify/send. The caller has already decided which file: here only a single name
  * inside one folder is accepted, so a request can never reach outside it.
  */
-export async function sendMediaFile(request: FastifyRequest, reply: FastifyReply, o: SendMediaOptions): Promise<FastifyReply> {
-  const type = mediaTypeOf(o.fileName);
+export async function sendMediaFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  o: SendMediaOptions,
+): Promise<FastifyReply> {
+  const type = mediaTypeOf(o.typeName ?? o.fileName);
   if (!type || o.fileName.includes('/') || o.fileName.includes('\\') || o.fileName.startsWith('.')) {
     throw new AppError(404, 'file_not_found', 'No such media file');
   }
@@ -56,7 +62,9 @@ export async function sendMediaFile(request: FastifyRequest, reply: FastifyReply
     }
     if (result.statusCode === 404) throw new AppError(404, 'file_not_found', 'No such media file');
     if (result.statusCode === 403) throw new AppError(403, 'forbidden', 'Not a media file');
-    throw new AppError(500, 'internal_error', 'Could not read the media file', { cause: result.metadata.error });
+    throw new AppError(500, 'internal_error', 'Could not read the media file', {
+      cause: result.metadata.error,
+    });
   }
   if (result.type === 'directory') {
     result.stream.destroy();

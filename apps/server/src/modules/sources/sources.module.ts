@@ -6,22 +6,30 @@ import { CaptchaSolutionsRepository } from '../captcha/captcha.repository.ts';
 import { AltchaCaptcha, SiteverifyCaptcha } from '../captcha/captcha.service.ts';
 import { SAMPLES_DIR } from '../../paths.ts';
 import { InstanceSecretsRepository } from '../instance/instance-secrets.repository.ts';
+import type { SessionAuthenticator } from '../../plugins/auth.ts';
 import { LibraryIndexer } from './library-index.ts';
 import { LinksFile } from './links-file.ts';
+import { MEDIA_URL_SECRET_NAME, MediaUrlSigner } from './media-access.ts';
 import { ScrapeTokens } from './scrape-token.ts';
 import { registerSourcesRoutes } from './sources.routes.ts';
-import { SourcesService, type HumanCheck, type PlaybackAccess } from './sources.service.ts';
+import { SourcesService, type HumanCheck, type PlaybackAccess, type Viewers } from './sources.service.ts';
 import { TakedownList } from './takedown.ts';
 
 /** A library index older than this is rebuilt on the next scrape (new files show up within a minute). */
 const LIBRARY_MAX_AGE_MS = 60_000;
 /** How long one solved captcha lets a client scrape. */
 const SCRAPE_TOKEN_TTL_SECONDS = 10 * 60;
+/**
+ * How long a signed media URL works (decision 071): a long film plays without renewal; the player asks
+ * for fresh URLs before, and the membership is checked on every request anyway.
+ */
+export const MEDIA_URL_TTL_MS = 4 * 60 * 60_000;
 
 /** What tests (and only tests) replace in the sources module. */
 export interface SourcesOverrides {
   humanCheck?: HumanCheck;
   samplesDir?: string;
+  mediaUrlTtlMs?: number;
 }
 
 export interface SourcesContext {
@@ -32,6 +40,21 @@ export interface SourcesContext {
   overrides?: SourcesOverrides | undefined;
   /** The membership gate (issue 6); absent = anyone may resolve sources. */
   playbackAccess?: PlaybackAccess | undefined;
+  /** The accounts module: media URLs are signed for the account that asked (decision 071). */
+  accounts?:
+    { auth: SessionAuthenticator; customers: { isAdmin(userId: string): Promise<boolean> } } | undefined;
+}
+
+/**
+ * The library folders: MEDIA_LIBRARY_DIR, several separated like PATH (`/srv/media:/mnt/disk2`). A link
+ * inside one may lead into another; a link leading anywhere else is not followed (decision 071).
+ */
+export function libraryRoots(setting: string): string[] {
+  return setting
+    .split(path.delimiter)
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => path.resolve(p));
 }
 
 /**
@@ -89,13 +112,27 @@ export async function registerSources(server: FastifyInstance, ctx: SourcesConte
       .entries()
       .catch((error: unknown) => server.log.warn({ err: error }, 'LINKS_FILE cannot be used yet'));
   }
+  const mediaUrls = new MediaUrlSigner(
+    await new InstanceSecretsRepository(ctx.database.db).getOrCreate(MEDIA_URL_SECRET_NAME, nowMs()),
+    { ttlMs: ctx.overrides?.mediaUrlTtlMs ?? MEDIA_URL_TTL_MS, now: nowMs },
+  );
+  const accounts = ctx.accounts;
+  const viewers: Viewers | undefined = accounts
+    ? {
+        authenticate: (token, userAgent) => accounts.auth.authenticate(token, userAgent),
+        isAdmin: (userId) => accounts.customers.isAdmin(userId),
+      }
+    : undefined;
   const service = new SourcesService({
     samplesDir: ctx.overrides?.samplesDir ?? SAMPLES_DIR,
+    mediaUrls,
+    ...(viewers ? { viewers } : {}),
     ...(config.MEDIA_LIBRARY_DIR
       ? {
-          library: new LibraryIndexer(path.resolve(config.MEDIA_LIBRARY_DIR), {
+          library: new LibraryIndexer(libraryRoots(config.MEDIA_LIBRARY_DIR), {
             maxAgeMs: LIBRARY_MAX_AGE_MS,
             now: nowMs,
+            log: (message, details) => server.log.warn(details, message),
           }),
         }
       : {}),

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -74,7 +75,7 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
     async (request, reply) => {
       const media = scrapeMediaOf(request.query);
       await service.assertAvailable(media);
-      await service.assertPlayable(playbackTokenOf(request), media);
+      const viewer = await service.assertPlayable(playbackTokenOf(request), media);
       const { freshToken } = await service.authorize(tokenOf(request, request.query), request.ip);
       const stream = new EventStream(request, reply, scrapeAllEvents, streamHeaders(freshToken));
       if (freshToken) stream.send('token', freshToken);
@@ -86,6 +87,7 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
         const output = await service.scrapeAll(media, {
           origin: originOf(request),
           signal: stream.signal,
+          viewer,
           ...(sourceOrder?.length ? { sourceOrder } : {}),
           events: {
             init: (event) => stream.send('init', event),
@@ -116,7 +118,7 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
       const media = scrapeMediaOf(request.query);
       if (!service.hasSource(request.query.id)) throw notFoundProvider('source', request.query.id);
       await service.assertAvailable(media);
-      await service.assertPlayable(playbackTokenOf(request), media);
+      const viewer = await service.assertPlayable(playbackTokenOf(request), media);
       const { freshToken } = await service.authorize(tokenOf(request, request.query), request.ip);
       const stream = new EventStream(request, reply, scrapeSourceEvents, streamHeaders(freshToken));
       if (freshToken) stream.send('token', freshToken);
@@ -124,6 +126,7 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
         const output = await service.scrapeSource(request.query.id, media, {
           origin: originOf(request),
           signal: stream.signal,
+          viewer,
           events: { update: (event) => stream.send('update', event) },
         });
         stream.end('completed', output);
@@ -163,17 +166,21 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
   // Preflights (X-Token) and the CORS headers of these routes: plugins/cors.ts.
   contractRoute(app, e.providerMetadata, async () => service.metadata());
 
+  // Media: every request (each range, each HLS segment) shows a token signed for these files and
+  // their viewer, checked before anything is read (decision 071).
   typed.get(
-    `${sourcePaths.sampleAssets}/*`,
+    `${sourcePaths.sampleAssets}/:access/*`,
     {
       schema: {
-        summary: 'Sample media (MP4, HLS, captions) with range requests',
-        params: z.object({ '*': z.string() }),
+        summary: 'Sample media (MP4, HLS, captions) with range requests, behind a signed access token',
+        params: z.object({ access: z.string().max(2048), '*': z.string() }),
       },
     },
     async (request, reply) => {
+      allowAnyOrigin(reply);
+      const grant = await service.authorizeMedia('sample', request.params.access);
       const { dir, fileName } = service.sampleFile(request.params['*']);
-      return sendMediaFile(request, reply, { dir, fileName, cacheControl: 'public, max-age=86400' });
+      return sendMediaFile(request, reply, { dir, fileName, cacheControl: service.mediaCacheControl(grant) });
     },
   );
 
@@ -181,20 +188,32 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
     sourcePaths.libraryFile,
     {
       schema: {
-        summary: 'A video or subtitle file of the media library, with range requests',
-        params: z.object({ fileId: z.string().max(64), name: z.string().max(1024) }),
+        summary:
+          'A video or subtitle file of the media library, with range requests, behind a signed access token',
+        params: z.object({
+          access: z.string().max(2048),
+          fileId: z.string().max(64),
+          name: z.string().max(1024),
+        }),
       },
     },
     async (request, reply) => {
+      allowAnyOrigin(reply);
+      const grant = await service.authorizeMedia(`library:${request.params.fileId}`, request.params.access);
       const file = await service.libraryFile(request.params.fileId);
-      const slash = Math.max(file.path.lastIndexOf('/'), file.path.lastIndexOf('\\'));
       return sendMediaFile(request, reply, {
-        dir: file.path.slice(0, slash),
-        fileName: file.path.slice(slash + 1),
-        cacheControl: 'private, max-age=3600',
+        dir: path.dirname(file.path),
+        fileName: path.basename(file.path),
+        typeName: file.name,
+        cacheControl: service.mediaCacheControl(grant),
       });
     },
   );
+}
+
+/** Players on other origins read media cross-origin, refusals included (they renew on `media_url_expired`). */
+function allowAnyOrigin(reply: FastifyReply): void {
+  if (!reply.hasHeader('access-control-allow-origin')) reply.header('access-control-allow-origin', '*');
 }
 
 function notFoundProvider(kind: 'source' | 'embed', id: string): AppError {

@@ -7,6 +7,9 @@ import {
   makeSampleEmbeds,
   makeSampleSource,
   makeStandardFetcher,
+  NotFoundError,
+  SAMPLE_FILE_EMBED_ID,
+  SAMPLE_HLS_EMBED_ID,
   targets,
   type Embed,
   type EmbedOutput,
@@ -23,6 +26,7 @@ import { AppError } from '../../errors.ts';
 import type { LibraryIndexer, LibrarySubtitle, LibraryVideo } from './library-index.ts';
 import { makeLibrarySource } from './library-source.ts';
 import type { LinksFile } from './links-file.ts';
+import { ANYONE, type MediaGrant, type MediaScope, type MediaUrlSigner } from './media-access.ts';
 import type { ScrapeTokens } from './scrape-token.ts';
 import type { TakedownList } from './takedown.ts';
 
@@ -42,6 +46,14 @@ export interface HumanCheck {
 export interface PlaybackAccess {
   /** Throws an AppError (401 login_required, 402 membership_required) when the caller may not play it. */
   assertCanPlay(token: string | undefined, media: Pick<ScrapeMedia, 'type' | 'tmdbId'>): Promise<void>;
+  /** An account's membership (`active`: it covers now). Media requests check it again (decision 071). */
+  membershipOf(userId: string): Promise<{ active: boolean }>;
+}
+
+/** The accounts behind playback tokens: whose a token is, and who is an admin (admins play without a membership). */
+export interface Viewers {
+  authenticate(token: string, userAgent: string): Promise<{ userId: string } | null>;
+  isAdmin(userId: string): Promise<boolean>;
 }
 
 export interface SourcesServiceOptions {
@@ -57,16 +69,38 @@ export interface SourcesServiceOptions {
   scrapeGate?: { humanCheck: HumanCheck; tokens: ScrapeTokens };
   /** When set, resolving a title's sources needs the caller's permission (membership). */
   playbackAccess?: PlaybackAccess;
+  /** Who the playback tokens belong to: media URLs are signed for them (decision 071). */
+  viewers?: Viewers;
+  /** Signs the sample and library URLs handed out, and checks them on every media request. */
+  mediaUrls: MediaUrlSigner;
 }
 
 export interface RunOptions {
   /** Origin of the request (`https://host`): stream URLs are absolute so any player can use them. */
   origin: string;
   signal?: AbortSignal;
+  /** The account the media URLs are signed for (`assertPlayable`'s answer); ANYONE when absent. */
+  viewer?: string;
 }
 
-const libraryFilePath = (id: string, name: string) =>
-  sourcePaths.libraryFile.replace(':fileId', encodeURIComponent(id)).replace(':name', encodeURIComponent(name));
+const libraryFilePath = (access: string, id: string, name: string) =>
+  sourcePaths.libraryFile
+    .replace(':access', access)
+    .replace(':fileId', encodeURIComponent(id))
+    .replace(':name', encodeURIComponent(name));
+
+const SAMPLE_EMBEDS: readonly string[] = [SAMPLE_HLS_EMBED_ID, SAMPLE_FILE_EMBED_ID];
+
+const loginRequired = () =>
+  new AppError(401, 'login_required', 'Sign in and start a membership to watch this title');
+const membershipRequired = () =>
+  new AppError(402, 'membership_required', 'A membership is needed to watch this title');
+
+/** How the media URLs of one run are signed: a grant (signed per file), or the sample token of an embed URL. */
+interface UrlAccess {
+  grant?: MediaGrant;
+  sampleToken?: string;
+}
 
 /** Owns the scrape rules: which providers run and in what order, takedowns, and the captcha gate. */
 export class SourcesService {
@@ -76,15 +110,26 @@ export class SourcesService {
     return this.o.samplesDir;
   }
 
-  /** The providers for one request; cheap to build, and their URLs carry the request's origin. */
-  controls(origin: string): ProviderControls {
+  /**
+   * The providers for one request; cheap to build. Their URLs carry the request's origin and, for the
+   * sample and the library, an access token signed for the grant (decision 071).
+   */
+  controls(origin: string, access: UrlAccess = {}): ProviderControls {
     const sources: Sourcerer[] = [];
     const embeds: Embed[] = [];
+    const { grant } = access;
+    const urls = this.o.mediaUrls;
     if (this.o.library) {
-      sources.push(makeLibrarySource(this.o.library, (file) => `${origin}${libraryFilePath(file.id, file.name)}`));
+      sources.push(
+        makeLibrarySource(this.o.library, (file) => {
+          const token = grant ? urls.sign(`library:${file.id}`, grant) : '-';
+          return `${origin}${libraryFilePath(token, file.id, file.name)}`;
+        }),
+      );
     }
     if (this.o.links) sources.push(makeLinksSource(this.o.links));
-    const sample = { assetsUrl: `${origin}${sourcePaths.sampleAssets}` };
+    const sampleToken = access.sampleToken ?? (grant ? urls.sign('sample', grant) : '-');
+    const sample = { assetsUrl: `${origin}${sourcePaths.sampleAssets}/${sampleToken}` };
     sources.push(makeSampleSource(sample));
     embeds.push(...makeSampleEmbeds(sample));
     const disabled = new Set(this.o.disabledSources);
@@ -121,9 +166,46 @@ export class SourcesService {
     }
   }
 
-  /** The membership gate (`token`: the caller's bearer token, if any). */
-  async assertPlayable(token: string | undefined, media: Pick<ScrapeMedia, 'type' | 'tmdbId'>): Promise<void> {
-    await this.o.playbackAccess?.assertCanPlay(token, media);
+  /**
+   * The membership gate (`token`: the caller's bearer token, if any). Answers whom the media URLs are
+   * for: ANYONE when the title is open to anyone (an open instance, the free movie), else the account.
+   */
+  async assertPlayable(
+    token: string | undefined,
+    media: Pick<ScrapeMedia, 'type' | 'tmdbId'>,
+  ): Promise<string> {
+    const access = this.o.playbackAccess;
+    if (!access || (await this.openToAnyone(media))) return ANYONE;
+    await access.assertCanPlay(token, media);
+    const auth = token && this.o.viewers ? await this.o.viewers.authenticate(token, '') : null;
+    return auth?.userId ?? ANYONE;
+  }
+
+  /** Whether the gate lets anyone play the title, signed in or not (no database work: no token). */
+  private async openToAnyone(media: Pick<ScrapeMedia, 'type' | 'tmdbId'>): Promise<boolean> {
+    try {
+      await this.o.playbackAccess?.assertCanPlay(undefined, media);
+      return true;
+    } catch (error) {
+      if (error instanceof AppError && (error.status === 401 || error.status === 402)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Every request for a sample or library file: the token must be signed for these files and not
+   * expired (403 media_url_invalid / media_url_expired), the title not taken down since (451), and its
+   * viewer still allowed to play it — a membership that ended stops its URLs at once (401/402).
+   */
+  async authorizeMedia(scope: MediaScope, token: string): Promise<MediaGrant> {
+    const grant = this.o.mediaUrls.verify(scope, token);
+    await this.assertAvailable(grant);
+    const access = this.o.playbackAccess;
+    if (!access || (await this.openToAnyone(grant))) return grant;
+    if (grant.viewer === ANYONE || !this.o.viewers) throw loginRequired();
+    if ((await access.membershipOf(grant.viewer)).active) return grant;
+    if (await this.o.viewers.isAdmin(grant.viewer)) return grant;
+    throw membershipRequired();
   }
 
   /**
@@ -133,7 +215,8 @@ export class SourcesService {
   async authorize(rawToken: string | undefined, remoteIp: string): Promise<{ freshToken?: string }> {
     const gate = this.o.scrapeGate;
     if (!gate) return {};
-    if (!rawToken) throw new AppError(401, 'captcha_required', 'Human verification is required before scraping');
+    if (!rawToken)
+      throw new AppError(401, 'captcha_required', 'Human verification is required before scraping');
     const bar = rawToken.indexOf('|');
     const kind = bar === -1 ? '' : rawToken.slice(0, bar);
     const value = bar === -1 ? rawToken : rawToken.slice(bar + 1);
@@ -142,13 +225,18 @@ export class SourcesService {
       throw new AppError(401, 'captcha_invalid', 'The scrape token has expired or is not valid');
     }
     if (kind !== gate.humanCheck.provider && kind !== 'captcha') {
-      throw new AppError(401, 'captcha_invalid', `Expected a ${gate.humanCheck.provider} token or a scrape token`);
+      throw new AppError(
+        401,
+        'captcha_invalid',
+        `Expected a ${gate.humanCheck.provider} token or a scrape token`,
+      );
     }
     try {
       await gate.humanCheck.verify(value, remoteIp);
     } catch (error) {
       // The verifier speaks for sign-up (400); for a stream the family's clients expect 401.
-      if (error instanceof AppError && error.status === 400) throw new AppError(401, error.code, error.message);
+      if (error instanceof AppError && error.status === 400)
+        throw new AppError(401, error.code, error.message);
       throw error;
     }
     return { freshToken: await gate.tokens.issue() };
@@ -158,7 +246,7 @@ export class SourcesService {
     media: ScrapeMedia,
     o: RunOptions & { events: FullScraperEvents; sourceOrder?: readonly string[] },
   ): Promise<RunOutput | null> {
-    return this.controls(o.origin).runAll({
+    return this.controls(o.origin, { grant: this.grantOf(media, o) }).runAll({
       media,
       events: o.events,
       ...(o.sourceOrder ? { sourceOrder: o.sourceOrder } : {}),
@@ -166,12 +254,60 @@ export class SourcesService {
     });
   }
 
-  async scrapeSource(id: string, media: ScrapeMedia, o: RunOptions & { events: IndividualScraperEvents }): Promise<SourcererOutput> {
-    return this.controls(o.origin).runSourceScraper({ id, media, events: o.events, ...(o.signal ? { signal: o.signal } : {}) });
+  async scrapeSource(
+    id: string,
+    media: ScrapeMedia,
+    o: RunOptions & { events: IndividualScraperEvents },
+  ): Promise<SourcererOutput> {
+    return this.controls(o.origin, { grant: this.grantOf(media, o) }).runSourceScraper({
+      id,
+      media,
+      events: o.events,
+      ...(o.signal ? { signal: o.signal } : {}),
+    });
   }
 
-  async scrapeEmbed(id: string, url: string, o: RunOptions & { events: IndividualScraperEvents }): Promise<EmbedOutput> {
-    return this.controls(o.origin).runEmbedScraper({ id, url, events: o.events, ...(o.signal ? { signal: o.signal } : {}) });
+  /**
+   * One embed on a URL. The sample embeds take only URLs of a sample folder signed by this instance and
+   * not expired, and answer URLs under the same token (the embed step has no title, so it adds no grant).
+   */
+  async scrapeEmbed(
+    id: string,
+    url: string,
+    o: RunOptions & { events: IndividualScraperEvents },
+  ): Promise<EmbedOutput> {
+    const sampleToken = this.sampleTokenOf(url, o.origin);
+    if (SAMPLE_EMBEDS.includes(id) && !sampleToken) {
+      throw new NotFoundError('not a sample link of this instance, or it has expired');
+    }
+    return this.controls(o.origin, sampleToken ? { sampleToken } : {}).runEmbedScraper({
+      id,
+      url,
+      events: o.events,
+      ...(o.signal ? { signal: o.signal } : {}),
+    });
+  }
+
+  private grantOf(media: ScrapeMedia, o: RunOptions): MediaGrant {
+    return this.o.mediaUrls.grant(o.viewer ?? ANYONE, media);
+  }
+
+  /** The valid, unexpired access token of a sample URL of this origin, or null. */
+  private sampleTokenOf(url: string, origin: string): string | null {
+    const prefix = `${origin}${sourcePaths.sampleAssets}/`;
+    if (!url.startsWith(prefix)) return null;
+    const token = url.slice(prefix.length).split('/')[0]!;
+    try {
+      this.o.mediaUrls.verify('sample', token);
+      return token;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Media stay in the viewer's browser only (never a shared cache): at most an hour, never past the URL's expiry. */
+  mediaCacheControl(grant: MediaGrant): string {
+    return `private, max-age=${Math.min(3600, this.o.mediaUrls.secondsLeft(grant))}`;
   }
 
   /** A library file by its id, or a 404 (also when the instance has no library). */

@@ -5,13 +5,14 @@ import { Avatar } from '../../components/avatar.tsx';
 import { useDeviceName } from '../../lib/account/use-device-name.ts';
 import { useAccountStore } from '../../stores/index.ts';
 
-const ITEM = 'block w-full rounded-md px-3 py-2 text-start text-sm text-fg hover:bg-surface-3 focus-visible:bg-surface-3 focus-visible:outline-none';
+const ITEM =
+  'block w-full rounded-md px-3 py-2 text-start text-sm text-fg hover:bg-surface-3 focus-visible:bg-surface-3 focus-visible:outline-none';
 
 /** The signed-in header's profile menu: Profile, Start a membership, Log out (seed 000 §2). */
 export function AccountMenu() {
   const { t } = useTranslation();
   const account = useAccountStore((s) => s.account);
-  const deviceName = useDeviceName(account?.deviceName, account?.seed);
+  const deviceName = useDeviceName(account);
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const menuId = useId();
@@ -37,7 +38,9 @@ export function AccountMenu() {
 
   if (!account) return null;
   // Email accounts show who is watching (their profile), passphrase accounts this device's name.
-  const watching = account.profileId ? account.user?.profiles.find((p) => p._id === account.profileId) : undefined;
+  const watching = account.profileId
+    ? account.user?.profiles.find((p) => p._id === account.profileId)
+    : undefined;
   const avatar = { ...account.profile, ...(watching ? { icon: watching.icon } : {}) };
   const name = account.kind === 'email' ? (watching?.fullname ?? account.user?.fullname) : deviceName;
   return (
@@ -55,19 +58,37 @@ export function AccountMenu() {
         <Avatar {...avatar} />
       </button>
       {open && (
-        <div id={menuId} role="menu" className="absolute end-0 top-12 z-40 w-60 rounded-xl border border-white/10 bg-surface-2 p-2 shadow-2xl">
+        <div
+          id={menuId}
+          role="menu"
+          className="absolute end-0 top-12 z-40 w-60 rounded-xl border border-white/10 bg-surface-2 p-2 shadow-2xl"
+        >
           <div className="flex items-center gap-3 px-3 py-2">
             <Avatar {...avatar} size={32} />
-            <span className="truncate text-sm font-semibold text-fg" data-testid="account-device-name">{name || t('account.menu.thisDevice')}</span>
+            <span className="truncate text-sm font-semibold text-fg" data-testid="account-device-name">
+              {name || t('account.menu.thisDevice')}
+            </span>
           </div>
           <hr className="my-1 border-white/10" />
-          <Link role="menuitem" to="/settings" className={ITEM}>{t('account.menu.profile')}</Link>
-          <Link role="menuitem" to="/subscription" className={ITEM}>{t('account.menu.membership')}</Link>
-          {account.kind === 'email' && <Link role="menuitem" to="/profiles" className={ITEM}>{t('account.menu.switchProfile')}</Link>}
+          <Link role="menuitem" to="/settings" className={ITEM}>
+            {t('account.menu.profile')}
+          </Link>
+          <Link role="menuitem" to="/subscription" className={ITEM}>
+            {t('account.menu.membership')}
+          </Link>
+          {account.kind === 'email' && (
+            <Link role="menuitem" to="/profiles" className={ITEM}>
+              {t('account.menu.switchProfile')}
+            </Link>
+          )}
           {account.user?.isAdmin && (
             <>
-              <Link role="menuitem" to="/admin" className={ITEM}>{t('account.menu.admin')}</Link>
-              <Link role="menuitem" to="/promos" className={ITEM}>{t('account.menu.promos')}</Link>
+              <Link role="menuitem" to="/admin" className={ITEM}>
+                {t('account.menu.admin')}
+              </Link>
+              <Link role="menuitem" to="/promos" className={ITEM}>
+                {t('account.menu.promos')}
+              </Link>
             </>
           )}
           <button

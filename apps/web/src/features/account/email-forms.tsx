@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/button.tsx';
@@ -51,6 +51,13 @@ export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null })
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** Wrong passwords tried on the account since its last sign-in: the owner reads this before going on. */
+  const [failedSignIns, setFailedSignIns] = useState(0);
+  const failedNotice = useRef<HTMLParagraphElement>(null);
+  // The form is gone: focus moves to the notice, so keyboard and screen-reader users land on it.
+  useEffect(() => {
+    if (failedSignIns > 0) failedNotice.current?.focus();
+  }, [failedSignIns]);
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -59,7 +66,8 @@ export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null })
     setError(null);
     setBusy(true);
     try {
-      await (await auth()).loginWithEmail(email, password);
+      const signedIn = await (await auth()).loginWithEmail(email, password);
+      if (signedIn.failedSignIns > 0) return setFailedSignIns(signedIn.failedSignIns);
       void navigate('/');
     } catch (err) {
       // A 401 (wrong email or password) is shown with the fields, as a validation error.
@@ -67,6 +75,28 @@ export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null })
       setBusy(false);
     }
   };
+
+  if (failedSignIns > 0) {
+    return (
+      <AuthCard title={t('customer.login.title')}>
+        <p
+          ref={failedNotice}
+          tabIndex={-1}
+          role="alert"
+          className="mb-6 rounded-lg bg-amber-900/40 px-3 py-2 text-sm text-amber-100"
+          data-testid="failed-sign-ins"
+        >
+          {t('customer.login.failedSignIns', { count: failedSignIns })}
+        </p>
+        <div className="flex flex-wrap gap-3">
+          <Button onClick={() => void navigate('/settings')}>{t('customer.login.openSettings')}</Button>
+          <Button variant="secondary" onClick={() => void navigate('/')}>
+            {t('customer.login.continue')}
+          </Button>
+        </div>
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard title={t('customer.login.title')}>

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { ButtonLink } from '../../components/button.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { RejectedChanges } from './rejected-changes.tsx';
 import { BookmarksSection, ContinueWatchingSection, useBookmarks, useContinueWatching } from './library-sections.tsx';
 
 /** `/mylist`: everything the user keeps, or a way to discover titles when there is nothing yet. */
@@ -12,6 +13,7 @@ export function MyListPage() {
   return (
     <div className="py-8">
       <h1 className="mb-8 text-3xl font-bold text-fg">{t('library.myList')}</h1>
+      <RejectedChanges variant="panel" />
       {bookmarks.length === 0 && continuing.length === 0 ? (
         <div className="flex flex-col items-center gap-4 py-12 text-center" data-testid="mylist-empty">
           <p className="max-w-md text-fg-muted">{t('library.empty')}</p>

@@ -25,16 +25,20 @@ function useDevices(account: Account) {
   return useQuery({
     queryKey: ['sessions', account.userId, account.sessionId],
     queryFn: async (): Promise<DeviceRow[]> => {
-      const [sessions, { readDeviceName }] = await Promise.all([
+      const [sessions, { readDeviceName, accountDeviceKey }] = await Promise.all([
         accountRequest<Session[]>('GET', accountPaths.userSessions, { params: { uid: account.userId } }),
         import('../../lib/account/device-name.ts'),
       ]);
-      // Email accounts name their devices in clear; passphrase accounts encrypt the name with their seed.
-      const rows = sessions.map((s) => ({
-        id: s.id,
-        name: account.kind === 'email' ? s.device || null : readDeviceName(s.device, account.seed),
-        current: s.id === account.sessionId,
-      }));
+      // Email accounts name their devices in clear; passphrase accounts encrypt the name with their seed
+      // (kept as a key in IndexedDB where the platform allows, decision 074).
+      const key = account.kind === 'email' ? null : await accountDeviceKey(account);
+      const rows = await Promise.all(
+        sessions.map(async (s) => ({
+          id: s.id,
+          name: account.kind === 'email' ? s.device || null : await readDeviceName(s.device, key),
+          current: s.id === account.sessionId,
+        })),
+      );
       return rows.sort((a, b) =>
         a.current !== b.current ? (a.current ? -1 : 1) : (a.name ?? '').localeCompare(b.name ?? ''),
       );

@@ -6,7 +6,6 @@ import { useLocation, useNavigate } from 'react-router';
 import { accountPaths, APP_VERSION } from '@marquee/contract';
 import { updateCustomer } from '../../lib/account/customer-api.ts';
 import { Button } from '../../components/button.tsx';
-import { fromBase64 } from '../../lib/account/base64.ts';
 import { useDeviceName } from '../../lib/account/use-device-name.ts';
 import { LANGUAGES, languageNames, startLanguage } from '../../lib/languages.ts';
 import {
@@ -70,7 +69,7 @@ function useSaved(): Draft {
   const proxyUrls = useAccountStore((s) => s.proxyUrls);
   const prefs = usePreferencesStore();
   const styling = useSubtitlesStore((s) => s.styling);
-  const deviceName = useDeviceName(account?.deviceName, account?.seed);
+  const deviceName = useDeviceName(account);
   return useMemo(
     () => ({
       account:
@@ -340,8 +339,11 @@ export function SettingsPage() {
         }
         const name = draft.account.deviceName.trim();
         if (name && name !== saved.account.deviceName) {
-          const { encryptDeviceName } = await import('../../lib/account/device-name.ts');
-          const blob = encryptDeviceName(name, fromBase64(current.seed));
+          const { accountDeviceKey, encryptDeviceName } = await import('../../lib/account/device-name.ts');
+          // The seed, or its key in IndexedDB (decision 074); gone only if the site's storage was cleared.
+          const key = await accountDeviceKey(current);
+          if (!key) throw new Error('no device-name key');
+          const blob = await encryptDeviceName(name, key);
           await accountRequest('PATCH', accountPaths.session, {
             params: { sid: current.sessionId },
             body: { deviceName: blob },

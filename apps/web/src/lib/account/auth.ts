@@ -5,16 +5,20 @@ import { useSubtitlesStore } from '../../stores/subtitles-store.ts';
 import { ApiError } from '../api.ts';
 import { accountRequest } from '../sync/account-api.ts';
 import { importLocalData, restore, syncEngine } from '../sync/session.ts';
-import { toBase64 } from './base64.ts';
+import { keepSeed } from './device-key.ts';
 import { encryptDeviceName } from './device-name.ts';
 import { isValidPassphrase, keysFromSeed, seedFromPassphrase } from './passphrase.ts';
 
 /** Every client of this app family sends this namespace (sync-api-compat §2). */
 export const NAMESPACE = 'movie-web';
 
-export type AuthErrorKind = 'invalidPassphrase' | 'deviceName' | 'captcha' | 'invalidData' | 'network' | 'failed';
+export type AuthErrorKind =
+  'invalidPassphrase' | 'deviceName' | 'captcha' | 'invalidData' | 'network' | 'failed';
 export class AuthError extends Error {
-  constructor(readonly kind: AuthErrorKind, cause?: unknown) {
+  constructor(
+    readonly kind: AuthErrorKind,
+    cause?: unknown,
+  ) {
     super(kind, { cause });
     this.name = 'AuthError';
   }
@@ -24,25 +28,35 @@ const toAuthError = (error: unknown): AuthError => {
   if (error instanceof AuthError) return error;
   if (error instanceof ApiError) {
     if (error.status === 0) return new AuthError('network', error);
-    if (error.code === 'captcha_invalid' || error.code === 'captcha_required') return new AuthError('captcha', error);
+    if (error.code === 'captcha_invalid' || error.code === 'captcha_required')
+      return new AuthError('captcha', error);
     if (error.status === 401) return new AuthError('invalidPassphrase', error);
     if (error.status === 400) return new AuthError('invalidData', error);
   }
   return new AuthError('failed', error);
 };
 
-export const fetchMeta = (baseUrl?: string | null) => accountRequest<Meta>('GET', accountPaths.meta, { token: null, ...(baseUrl !== undefined ? { baseUrl } : {}) });
-export const fetchAltchaChallenge = () => accountRequest<AltchaChallenge>('GET', accountPaths.captchaChallenge, { token: null });
+export const fetchMeta = (baseUrl?: string | null) =>
+  accountRequest<Meta>('GET', accountPaths.meta, {
+    token: null,
+    ...(baseUrl !== undefined ? { baseUrl } : {}),
+  });
+export const fetchAltchaChallenge = () =>
+  accountRequest<AltchaChallenge>('GET', accountPaths.captchaChallenge, { token: null });
 
-/** Stores the new session, imports this device's library into the account, then restores (merge). */
+/**
+ * Stores the new session (the seed's key in IndexedDB where the platform allows, else the seed in
+ * localStorage — decision 074), imports this device's library into the account, then restores (merge).
+ */
 async function signedIn(auth: AuthResponse, encryptedDevice: string, seed: Uint8Array): Promise<void> {
+  const place = await keepSeed(auth.user.id, seed);
   useAccountStore.getState().setAccount({
     token: auth.token,
     userId: auth.user.id,
     sessionId: auth.session.id,
     deviceName: encryptedDevice,
     profile: auth.user.profile,
-    seed: toBase64(seed),
+    ...place,
   });
   syncEngine.unblock();
   await importLocalData();
@@ -57,11 +71,19 @@ export async function login(passphrase: string, deviceName: string): Promise<voi
   try {
     const seed = seedFromPassphrase(passphrase);
     const keys = keysFromSeed(seed);
-    const { challenge } = await accountRequest<{ challenge: string }>('POST', accountPaths.loginStart, { token: null, body: { publicKey: keys.publicKey } });
-    const encrypted = encryptDeviceName(device, seed);
+    const { challenge } = await accountRequest<{ challenge: string }>('POST', accountPaths.loginStart, {
+      token: null,
+      body: { publicKey: keys.publicKey },
+    });
+    const encrypted = await encryptDeviceName(device, seed);
     const auth = await accountRequest<AuthResponse>('POST', accountPaths.loginComplete, {
       token: null,
-      body: { namespace: NAMESPACE, publicKey: keys.publicKey, challenge: { code: challenge, signature: keys.sign(challenge) }, device: encrypted },
+      body: {
+        namespace: NAMESPACE,
+        publicKey: keys.publicKey,
+        challenge: { code: challenge, signature: keys.sign(challenge) },
+        device: encrypted,
+      },
     });
     await signedIn(auth, encrypted, seed);
   } catch (error) {
@@ -87,7 +109,7 @@ export async function register(input: RegisterInput): Promise<void> {
     });
     const seed = seedFromPassphrase(input.passphrase);
     const keys = keysFromSeed(seed);
-    const encrypted = encryptDeviceName(device, seed);
+    const encrypted = await encryptDeviceName(device, seed);
     const auth = await accountRequest<AuthResponse>('POST', accountPaths.registerComplete, {
       token: null,
       body: {

@@ -38,11 +38,17 @@ export async function registerWithEmail(body: { fullname: string; email: string;
   return answer.message;
 }
 
-/** POST /customers/auth: email and password → token; the account's library then syncs like any other. */
-export async function loginWithEmail(email: string, password: string): Promise<CustomerUser> {
+/**
+ * POST /customers/auth: email and password → token; the account's library then syncs like any other.
+ * `failedSignIns`: wrong passwords tried on the account since its last sign-in (the owner is told).
+ */
+export async function loginWithEmail(
+  email: string,
+  password: string,
+): Promise<{ user: CustomerUser; failedSignIns: number }> {
   const auth = await accountRequest<CustomerAuthResponse>('POST', customerPaths.auth, { token: null, body: { email: email.trim(), password } });
   await signedIn(emailAccount(auth.token, auth.user, auth.session));
-  return auth.user;
+  return { user: auth.user, failedSignIns: auth.failedSignIns ?? 0 };
 }
 
 /**

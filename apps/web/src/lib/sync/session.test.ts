@@ -1,33 +1,73 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { initStores, useAccountStore, useLibraryStore, usePreferencesStore, useSubtitlesStore } from '../../stores/index.ts';
+import {
+  initStores,
+  useAccountStore,
+  useLibraryStore,
+  usePreferencesStore,
+  useSubtitlesStore,
+} from '../../stores/index.ts';
 import { memoryStorage, setAppStorage } from '../storage.ts';
-import { changeSyncedSettings, importLocalData, logout, restore, syncEngine, useSessionStatus } from './session.ts';
+import {
+  changeSyncedSettings,
+  importLocalData,
+  logout,
+  restore,
+  syncEngine,
+  useSessionStatus,
+} from './session.ts';
+import { useRejectedChanges } from './rejected-changes.ts';
 
 /** A small stand-in for the sync API: enough state to check what the client sends and how it merges. */
 function fakeServer() {
   const s = {
     meStatus: 200,
     down: false,
-    bookmarks: [] as Array<{ tmdbId: string; meta: { title: string; year: number | null; type: string }; updatedAt: string }>,
+    bookmarks: [] as Array<{
+      tmdbId: string;
+      meta: { title: string; year: number | null; type: string };
+      updatedAt: string;
+    }>,
     progress: [] as any[],
-    settings: { id: 'u1', applicationTheme: null as string | null, applicationLanguage: null as string | null, defaultSubtitleLanguage: null, proxyUrls: null },
+    settings: {
+      id: 'u1',
+      applicationTheme: null as string | null,
+      applicationLanguage: null as string | null,
+      defaultSubtitleLanguage: null,
+      proxyUrls: null,
+    },
     calls: [] as string[],
+    /** Bookmarks the server refuses for good (400). */
+    refuse: new Set<string>(),
   };
-  const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const json = (body: unknown, status = 200) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   const handler = async (input: string | URL | Request, init: RequestInit = {}) => {
     const url = new URL(String(input), 'http://localhost');
     const method = init.method ?? 'GET';
     s.calls.push(`${method} ${url.pathname}`);
     if (s.down) throw new TypeError('Failed to fetch');
     const body = init.body ? JSON.parse(String(init.body)) : undefined;
-    if (url.pathname === '/users/@me') return s.meStatus === 200 ? json({ user: { id: 'u1', profile: { colorA: '#0A54FF', colorB: '#2ECFA8', icon: 'couch' } }, session: { id: 's1' } }) : json({ message: 'no' }, s.meStatus);
+    if (url.pathname === '/users/@me')
+      return s.meStatus === 200
+        ? json({
+            user: { id: 'u1', profile: { colorA: '#0A54FF', colorB: '#2ECFA8', icon: 'couch' } },
+            session: { id: 's1' },
+          })
+        : json({ message: 'no' }, s.meStatus);
     if (url.pathname === '/users/u1/bookmarks' && method === 'GET') return json(s.bookmarks);
     if (url.pathname === '/users/u1/bookmarks' && method === 'PUT') {
       for (const b of body) if (!s.bookmarks.some((x) => x.tmdbId === b.tmdbId)) s.bookmarks.push(b);
       return json(s.bookmarks);
     }
+    if (url.pathname.startsWith('/users/u1/bookmarks/') && method === 'POST' && s.refuse.has(body.tmdbId))
+      return json(
+        { errorType: 'validation', code: 'validation_failed', message: 'The request is not valid' },
+        400,
+      );
     if (url.pathname.startsWith('/users/u1/bookmarks/') && method === 'POST') {
-      s.bookmarks = s.bookmarks.filter((b) => b.tmdbId !== body.tmdbId).concat([{ tmdbId: body.tmdbId, meta: body.meta, updatedAt: body.updatedAt }]);
+      s.bookmarks = s.bookmarks
+        .filter((b) => b.tmdbId !== body.tmdbId)
+        .concat([{ tmdbId: body.tmdbId, meta: body.meta, updatedAt: body.updatedAt }]);
       return json(body);
     }
     if (url.pathname.startsWith('/users/u1/bookmarks/') && method === 'DELETE') {
@@ -51,7 +91,14 @@ function fakeServer() {
   return { s, handler };
 }
 
-const account = { token: 't', userId: 'u1', sessionId: 's1', deviceName: 'x', seed: 'y', profile: { colorA: 'a', colorB: 'b', icon: 'cat' } };
+const account = {
+  token: 't',
+  userId: 'u1',
+  sessionId: 's1',
+  deviceName: 'x',
+  seed: 'y',
+  profile: { colorA: 'a', colorB: 'b', icon: 'cat' },
+};
 const matrix = { tmdbId: '603', type: 'movie' as const, title: 'The Matrix', year: 1999, poster: null };
 const alien = { tmdbId: '348', type: 'movie' as const, title: 'Alien', year: 1979, poster: null };
 
@@ -68,7 +115,11 @@ afterEach(() => vi.unstubAllGlobals());
 describe('restore', () => {
   it('merges: the server’s state, with pending local changes re-applied over it', async () => {
     useAccountStore.getState().setAccount(account);
-    server.s.bookmarks.push({ tmdbId: '348', meta: { title: 'Alien', year: 1979, type: 'movie' }, updatedAt: new Date(Date.now() - 60_000).toISOString() });
+    server.s.bookmarks.push({
+      tmdbId: '348',
+      meta: { title: 'Alien', year: 1979, type: 'movie' },
+      updatedAt: new Date(Date.now() - 60_000).toISOString(),
+    });
     server.s.settings.applicationTheme = 'red';
     // A change made while the server was unreachable stays pending…
     server.s.down = true;
@@ -92,14 +143,23 @@ describe('restore', () => {
 
   it('a server bookmark the user removed on this device (pending) stays removed', async () => {
     useAccountStore.getState().setAccount(account);
-    server.s.bookmarks.push({ tmdbId: '348', meta: { title: 'Alien', year: 1979, type: 'movie' }, updatedAt: new Date(Date.now() - 60_000).toISOString() });
+    server.s.bookmarks.push({
+      tmdbId: '348',
+      meta: { title: 'Alien', year: 1979, type: 'movie' },
+      updatedAt: new Date(Date.now() - 60_000).toISOString(),
+    });
     await restore();
     server.s.down = true;
     useLibraryStore.getState().removeBookmark('movie', '348');
     await syncEngine.flush();
     server.s.down = false;
     // The pull happens before the removal is acknowledged (sending paused): the merge keeps the removal.
-    vi.stubGlobal('fetch', vi.fn((i: string, init?: RequestInit) => (init?.method === 'DELETE' ? Promise.reject(new TypeError('offline')) : server.handler(i, init))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((i: string, init?: RequestInit) =>
+        init?.method === 'DELETE' ? Promise.reject(new TypeError('offline')) : server.handler(i, init),
+      ),
+    );
     syncEngine.resetBackoff();
     await restore();
     expect(useLibraryStore.getState().bookmarks).toEqual({});
@@ -124,7 +184,12 @@ describe('sign-in import, settings and logout', () => {
     useAccountStore.getState().setAccount(account);
     await importLocalData();
     expect(server.s.calls).toContain('PUT /users/u1/bookmarks');
-    expect(server.s.progress[0]).toMatchObject({ tmdbId: '603', watched: 100, duration: 8000, meta: { type: 'movie', title: 'The Matrix' } });
+    expect(server.s.progress[0]).toMatchObject({
+      tmdbId: '603',
+      watched: 100,
+      duration: 8000,
+      meta: { type: 'movie', title: 'The Matrix' },
+    });
     expect(typeof server.s.progress[0].updatedAt).toBe('string');
   });
 
@@ -144,7 +209,12 @@ describe('sign-in import, settings and logout', () => {
     expect(useSubtitlesStore.getState().lastSelectedLanguage).toBe('es');
     server.s.down = false;
     server.s.settings.applicationTheme = 'gray';
-    vi.stubGlobal('fetch', vi.fn((i: string, init?: RequestInit) => (init?.method === 'PUT' ? Promise.reject(new TypeError('offline')) : server.handler(i, init))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((i: string, init?: RequestInit) =>
+        init?.method === 'PUT' ? Promise.reject(new TypeError('offline')) : server.handler(i, init),
+      ),
+    );
     syncEngine.resetBackoff();
     await restore();
     expect(usePreferencesStore.getState().theme).toBe('teal');
@@ -161,5 +231,26 @@ describe('sign-in import, settings and logout', () => {
     expect(useAccountStore.getState().account).toBeNull();
     expect(useLibraryStore.getState()).toMatchObject({ bookmarks: {}, progress: {}, outbox: [] });
     expect(usePreferencesStore.getState().theme).toBe('blue');
+  });
+});
+
+describe('a change the server refuses for good', () => {
+  it('leaves the outbox for the refused list, and the changes behind it still sync', async () => {
+    useAccountStore.getState().setAccount(account);
+    server.s.refuse.add(matrix.tmdbId);
+    server.s.down = true;
+    useLibraryStore.getState().addBookmark(matrix);
+    useLibraryStore.getState().addBookmark(alien);
+    await syncEngine.flush();
+    expect(useLibraryStore.getState().outbox).toHaveLength(2);
+    server.s.down = false;
+    syncEngine.resetBackoff();
+    await syncEngine.flush();
+    expect(useLibraryStore.getState().outbox).toEqual([]);
+    expect(server.s.bookmarks.map((b) => b.tmdbId)).toEqual([alien.tmdbId]);
+    const refused = useRejectedChanges.getState().rejected;
+    expect(
+      refused.map((r) => [r.op.kind, (r.op as { tmdbId: string }).tmdbId, r.status, r.code, r.seen]),
+    ).toEqual([['bookmark-add', matrix.tmdbId, 400, 'validation_failed', false]]);
   });
 });

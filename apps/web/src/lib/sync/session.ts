@@ -1,4 +1,11 @@
-import { accountPaths, customerPaths, type Bookmark, type CustomerUser, type ProgressListItem, type User, type Session, type UserSettings } from '@marquee/contract';
+import {
+  accountPaths,
+  customerPaths,
+  type CustomerUser,
+  type User,
+  type Session,
+  type UserSettings,
+} from '@marquee/contract';
 import { useAccountStore } from '../../stores/account-store.ts';
 import { useLibraryStore, type StashedLibrary } from '../../stores/library/library-store.ts';
 import { opsOfProfile, type OutboxOp, type SyncedSettings } from '../../stores/library/outbox.ts';
@@ -9,9 +16,19 @@ import { DEFAULT_STYLING, useSubtitlesStore } from '../../stores/subtitles-store
 import { ApiError } from '../api.ts';
 import { clock } from '../clock.ts';
 import { appStorage } from '../storage.ts';
-import { accountRequest } from './account-api.ts';
+import { accountBaseUrl, accountRequest } from './account-api.ts';
+import {
+  applyLibraryRead,
+  forgetMarks,
+  readLibrary,
+  saveMark,
+  usableMark,
+  type LibraryKind,
+  type ReadTransport,
+} from './library-read.ts';
+import { useRejectedChanges } from './rejected-changes.ts';
 import { SYNC_INTERVAL_MS, SyncEngine, webLock } from './sync-engine.ts';
-import { importPayload, libraryFromServer, profileHeaders, requestFor } from './wire.ts';
+import { importPayload, profileHeaders, requestFor } from './wire.ts';
 
 /** Where seed 000's customer client kept its token (seed 000 §3); kept in step for email accounts. */
 export const ACCESS_TOKEN_KEY = 'accessToken';
@@ -23,7 +40,6 @@ export { useSessionStatus };
 /** Coming back to the tab pulls the account again when the last pull is older than this. */
 export const PULL_ON_RETURN_AFTER_MS = 60_000;
 
-
 const library = () => useLibraryStore.getState();
 const account = () => useAccountStore.getState().account;
 
@@ -33,6 +49,7 @@ export const syncEngine = new SyncEngine({
     return library().outbox;
   },
   remove: (id) => library().removeOp(id),
+  reject: (op, refusal) => useRejectedChanges.getState().add(op, refusal, Date.now()),
   canSend: () => account() !== null,
   send: async (op: OutboxOp) => {
     const uid = account()?.userId;
@@ -54,10 +71,14 @@ export const syncEngine = new SyncEngine({
 function applySettings(server: Partial<UserSettings>, pending: readonly OutboxOp[]) {
   const merged: SyncedSettings = {};
   if (server.applicationLanguage) merged.applicationLanguage = server.applicationLanguage;
-  if (server.applicationTheme !== undefined && server.applicationTheme !== null) merged.applicationTheme = server.applicationTheme;
+  if (server.applicationTheme !== undefined && server.applicationTheme !== null)
+    merged.applicationTheme = server.applicationTheme;
   if (server.defaultSubtitleLanguage) merged.defaultSubtitleLanguage = server.defaultSubtitleLanguage;
   if (server.proxyUrls) merged.proxyUrls = server.proxyUrls;
-  const extra = server as { enableAutoplay?: boolean | null; subtitleStyling?: SyncedSettings['subtitleStyling'] };
+  const extra = server as {
+    enableAutoplay?: boolean | null;
+    subtitleStyling?: SyncedSettings['subtitleStyling'];
+  };
   if (typeof extra.enableAutoplay === 'boolean') merged.enableAutoplay = extra.enableAutoplay;
   if (extra.subtitleStyling) merged.subtitleStyling = extra.subtitleStyling;
   for (const op of pending) if (op.kind === 'settings') Object.assign(merged, op.settings);
@@ -66,11 +87,15 @@ function applySettings(server: Partial<UserSettings>, pending: readonly OutboxOp
 
 /** Writes synced settings into the local stores without recording a change. */
 export function writeSyncedSettings(s: SyncedSettings): void {
-  if (s.applicationLanguage !== undefined) usePreferencesStore.getState().setPreferences({ language: s.applicationLanguage });
-  if (s.applicationTheme !== undefined) usePreferencesStore.getState().setPreferences({ theme: toTheme(s.applicationTheme) });
-  if (s.defaultSubtitleLanguage !== undefined) useSubtitlesStore.getState().setSubtitles({ lastSelectedLanguage: s.defaultSubtitleLanguage });
+  if (s.applicationLanguage !== undefined)
+    usePreferencesStore.getState().setPreferences({ language: s.applicationLanguage });
+  if (s.applicationTheme !== undefined)
+    usePreferencesStore.getState().setPreferences({ theme: toTheme(s.applicationTheme) });
+  if (s.defaultSubtitleLanguage !== undefined)
+    useSubtitlesStore.getState().setSubtitles({ lastSelectedLanguage: s.defaultSubtitleLanguage });
   if (s.proxyUrls !== undefined) useAccountStore.getState().setProxyUrls(s.proxyUrls);
-  if (typeof s.enableAutoplay === 'boolean') usePreferencesStore.getState().setPreferences({ enableAutoplay: s.enableAutoplay });
+  if (typeof s.enableAutoplay === 'boolean')
+    usePreferencesStore.getState().setPreferences({ enableAutoplay: s.enableAutoplay });
   if (s.subtitleStyling) useSubtitlesStore.getState().setStyling(s.subtitleStyling);
 }
 
@@ -133,10 +158,20 @@ async function restoreOnce(): Promise<RestoreStep> {
     const uid = current.userId;
     const profile = library().profile;
     const headers = profileHeaders(profile);
+    // Bookmarks and progress: paged, and only what changed since this device's last read (decision 072).
+    const server = accountBaseUrl();
+    const transport: ReadTransport = {
+      baseUrl: server,
+      token: current.token,
+      headers,
+      now: () => clock.now().getTime(),
+    };
+    const markOf = (kind: LibraryKind) =>
+      usableMark(server, current.sessionId, profile, kind, library(), transport.now());
     let gone = false;
     const [bookmarks, progress, settings, customer] = await Promise.all([
-      accountRequest<Bookmark[]>('GET', accountPaths.bookmarks, { params: { uid }, headers }),
-      accountRequest<ProgressListItem[]>('GET', accountPaths.progress, { params: { uid }, headers }),
+      readLibrary('bookmarks', uid, markOf('bookmarks'), transport),
+      readLibrary('progress', uid, markOf('progress'), transport),
       accountRequest<UserSettings>('GET', accountPaths.settings, { params: { uid }, headers }),
       // The customer view (admin flag, membership, household profiles); servers of the older family have none.
       accountRequest<{ user: CustomerUser }>('GET', customerPaths.customers).catch(() => null),
@@ -147,10 +182,26 @@ async function restoreOnce(): Promise<RestoreStep> {
     if (gone) return 'profile-gone';
     if (!bookmarks || !progress || !settings) return 'failed';
     if (account()?.token !== current.token) return 'no-account'; // signed out meanwhile
-    useAccountStore.getState().updateAccount({ profile: me.user.profile, ...(customer ? { user: customer.user } : {}) });
+    useAccountStore
+      .getState()
+      .updateAccount({ profile: me.user.profile, ...(customer ? { user: customer.user } : {}) });
     // Another profile was chosen meanwhile: its own restore brings its library.
     if (library().profile === profile) {
-      library().mergeServer(libraryFromServer(bookmarks, progress), profile);
+      useLibraryStore.controls.refresh();
+      const held = library();
+      const merged = applyLibraryRead(
+        applyLibraryRead({ bookmarks: held.bookmarks, progress: held.progress }, 'bookmarks', bookmarks),
+        'progress',
+        progress,
+      );
+      library().mergeServer(merged, profile);
+      // Saved after the library, so a mark never runs ahead of what the device holds.
+      for (const [kind, read] of [
+        ['bookmarks', bookmarks],
+        ['progress', progress],
+      ] as const) {
+        if (read.kind === 'pages') saveMark(server, current.sessionId, profile, kind, read.mark);
+      }
       applySettings(settings, opsOfProfile(library().outbox, profile));
     }
     useAccountStore.getState().markRestored(clock.now().getTime());
@@ -218,9 +269,14 @@ export async function logout(): Promise<void> {
   useAccountStore.getState().setAccount(null);
   appStorage().removeItem(ACCESS_TOKEN_KEY);
   library().clear();
+  forgetMarks();
   syncEngine.stop();
   if (current) {
-    await accountRequest('DELETE', accountPaths.session, { params: { sid: current.sessionId }, token: current.token, timeoutMs: 5_000 }).catch(() => undefined);
+    await accountRequest('DELETE', accountPaths.session, {
+      params: { sid: current.sessionId },
+      token: current.token,
+      timeoutMs: 5_000,
+    }).catch(() => undefined);
   }
 }
 
@@ -238,8 +294,12 @@ export async function importLocalData(): Promise<void> {
   const uid = current.userId;
   try {
     await Promise.all([
-      payload.bookmarks.length ? accountRequest('PUT', accountPaths.bookmarks, { params: { uid }, body: payload.bookmarks }) : null,
-      payload.progress.length ? accountRequest('PUT', accountPaths.progressImport, { params: { uid }, body: payload.progress }) : null,
+      payload.bookmarks.length
+        ? accountRequest('PUT', accountPaths.bookmarks, { params: { uid }, body: payload.bookmarks })
+        : null,
+      payload.progress.length
+        ? accountRequest('PUT', accountPaths.progressImport, { params: { uid }, body: payload.progress })
+        : null,
     ]);
   } catch {
     requeueLocalData();
@@ -252,13 +312,40 @@ function requeueLocalData() {
   useLibraryStore.setState((s) => {
     const ops: OutboxOp[] = [];
     const id = () => `import-${Math.random().toString(36).slice(2)}`;
-    for (const b of Object.values(bookmarks)) ops.push({ kind: 'bookmark-add', id: id(), at: b.updatedAt, type: b.type, tmdbId: b.tmdbId, meta: { title: b.title, year: b.year, poster: b.poster } });
+    for (const b of Object.values(bookmarks))
+      ops.push({
+        kind: 'bookmark-add',
+        id: id(),
+        at: b.updatedAt,
+        type: b.type,
+        tmdbId: b.tmdbId,
+        meta: { title: b.title, year: b.year, poster: b.poster },
+      });
     for (const p of Object.values(progress)) {
       const meta = { title: p.title, year: p.year, poster: p.poster };
-      if (p.type === 'movie' && p.progress) ops.push({ kind: 'progress-put', id: id(), at: p.updatedAt, type: p.type, tmdbId: p.tmdbId, meta, ...p.progress });
+      if (p.type === 'movie' && p.progress)
+        ops.push({
+          kind: 'progress-put',
+          id: id(),
+          at: p.updatedAt,
+          type: p.type,
+          tmdbId: p.tmdbId,
+          meta,
+          ...p.progress,
+        });
       for (const ep of Object.values(p.episodes)) {
         const season = p.seasons[ep.seasonId] ?? { id: ep.seasonId, number: 0, title: '' };
-        ops.push({ kind: 'progress-put', id: id(), at: ep.updatedAt, type: p.type, tmdbId: p.tmdbId, meta, ...ep.progress, season, episode: { id: ep.id, number: ep.number, title: ep.title } });
+        ops.push({
+          kind: 'progress-put',
+          id: id(),
+          at: ep.updatedAt,
+          type: p.type,
+          tmdbId: p.tmdbId,
+          meta,
+          ...ep.progress,
+          season,
+          episode: { id: ep.id, number: ep.number, title: ep.title },
+        });
       }
     }
     return { outbox: [...ops, ...s.outbox] };
@@ -290,7 +377,8 @@ export function startSync(win: Window = window): () => void {
   win.addEventListener('online', onOnline);
   win.addEventListener('pageshow', flush);
   win.document.addEventListener('visibilitychange', onVisible);
-  if (!account() && appStorage().getItem(ACCESS_TOKEN_KEY)) void import('../account/email-auth.ts').then((m) => m.adoptAccessToken());
+  if (!account() && appStorage().getItem(ACCESS_TOKEN_KEY))
+    void import('../account/email-auth.ts').then((m) => m.adoptAccessToken());
   else void restore();
   return () => {
     clearInterval(interval);

@@ -6,9 +6,10 @@ import { SyncEngine } from './sync-engine.ts';
 
 const op = (id: string): OutboxOp => ({ id, at: 1, kind: 'bookmark-remove', type: 'movie', tmdbId: id });
 
-function harness(answers: Record<string, Array<number | 'ok'>>) {
+function harness(answers: Record<string, Array<number | 'ok' | 'throw'>>) {
   let outbox = ['a', 'b', 'c'].map(op);
   const sent: string[] = [];
+  const rejected: Array<{ id: string; status: number; code: string }> = [];
   let now = 0;
   const timers: Array<{ fn: () => void; at: number }> = [];
   const onAuthError = vi.fn();
@@ -16,11 +17,14 @@ function harness(answers: Record<string, Array<number | 'ok'>>) {
   const engine = new SyncEngine({
     outbox: () => outbox,
     remove: (id) => (outbox = outbox.filter((o) => o.id !== id)),
+    reject: (o, refusal) => rejected.push({ id: o.id, status: refusal.status, code: refusal.code }),
     canSend: () => true,
     send: async (o) => {
       sent.push(o.id);
       const answer = answers[o.id]?.shift() ?? 'ok';
-      if (answer !== 'ok') throw new ApiError(answer, 'unknown', `HTTP ${answer}`);
+      if (answer === 'throw') throw new TypeError('cannot build the request');
+      if (answer !== 'ok')
+        throw new ApiError(answer, answer === 400 ? 'validation_failed' : 'unknown', `HTTP ${answer}`);
     },
     onAuthError,
     now: () => now,
@@ -34,6 +38,7 @@ function harness(answers: Record<string, Array<number | 'ok'>>) {
     onAuthError,
     log,
     timers,
+    rejected,
     pending: () => outbox.map((o) => o.id),
     advance: (ms: number) => (now += ms),
   };
@@ -86,12 +91,34 @@ describe('sync engine', () => {
     expect(h.timers).toHaveLength(1);
   });
 
-  it('another 4xx can never succeed: the op is dropped with a console error and the rest goes on', async () => {
+  it('another 4xx can never succeed: the op is rejected (kept for the user), the rest goes on', async () => {
     const h = harness({ b: [400] });
     await h.engine.flush();
     expect(h.sent).toEqual(['a', 'b', 'c']);
     expect(h.pending()).toEqual([]);
+    expect(h.rejected).toEqual([{ id: 'b', status: 400, code: 'validation_failed' }]);
     expect(h.log).toHaveBeenCalledTimes(1);
+    expect(h.engine.state.attempt).toBe(0);
+  });
+
+  it('a 4xx on the first op never blocks the ops behind it, while a 5xx before them still does', async () => {
+    const refused = harness({ a: [413] });
+    await refused.engine.flush();
+    expect(refused.sent).toEqual(['a', 'b', 'c']);
+    expect(refused.rejected.map((r) => r.id)).toEqual(['a']);
+    const failing = harness({ a: [500] });
+    await failing.engine.flush();
+    expect(failing.sent).toEqual(['a']);
+    expect(failing.pending()).toEqual(['a', 'b', 'c']);
+    expect(failing.rejected).toEqual([]);
+  });
+
+  it('an op that cannot even be sent is rejected instead of retried for ever', async () => {
+    const h = harness({ a: ['throw'] });
+    await h.engine.flush();
+    expect(h.sent).toEqual(['a', 'b', 'c']);
+    expect(h.rejected).toEqual([{ id: 'a', status: 0, code: 'unsendable' }]);
+    expect(h.timers).toHaveLength(0);
   });
 
   it('401/403 stops sending and asks restore; once unblocked a second refusal drops the op', async () => {
@@ -104,6 +131,7 @@ describe('sync engine', () => {
     h.engine.unblock();
     await h.engine.flush();
     expect(h.pending()).toEqual([]);
+    expect(h.rejected).toEqual([{ id: 'a', status: 403, code: 'unknown' }]);
     expect(h.log).toHaveBeenCalledTimes(1);
   });
 

@@ -8,8 +8,13 @@ export const SYNC_INTERVAL_MS = 5_000;
 export interface SyncEngineDeps {
   /** Pending ops, oldest first, as stored now (after adopting other tabs' writes). */
   outbox(): readonly OutboxOp[];
-  /** Acknowledged, or refused for good. */
+  /** Acknowledged: the op leaves the outbox. */
   remove(id: string): void;
+  /**
+   * Refused for good (decision 070): the op must leave the outbox (the ones behind it go on) and be
+   * kept where the user can see and export it. Without it the op is only removed.
+   */
+  reject?(op: OutboxOp, refusal: Refusal): void;
   send(op: OutboxOp): Promise<void>;
   /** Signed in: there is somewhere to send to. */
   canSend(): boolean;
@@ -23,19 +28,38 @@ export interface SyncEngineDeps {
   log?(message: string, detail: unknown): void;
 }
 
+/** Why the server (or this client) will never take an op. */
+export interface Refusal {
+  /** HTTP status; 0 when the op could not even be sent. */
+  status: number;
+  code: string;
+  message: string;
+}
+
+/**
+ * Whether an answer is final for the op: any 4xx except 408 and 429 (retried) and 401/403 (the session
+ * is checked first). Network errors (0) and 5xx are retried with backoff.
+ */
+export const isFinalRefusal = (status: number) =>
+  status >= 400 && status < 500 && status !== 408 && status !== 429;
+
 /** Cross-tab lock through the Web Locks API, where the browser has it. */
 export async function webLock<T>(mode: 'wait' | 'try', fn: () => Promise<T>): Promise<T | undefined> {
   const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
   if (!locks) return fn();
-  return locks.request('marquee:sync', mode === 'try' ? { ifAvailable: true } : {}, async (lock) => (lock ? fn() : undefined));
+  return locks.request('marquee:sync', mode === 'try' ? { ifAvailable: true } : {}, async (lock) =>
+    lock ? fn() : undefined,
+  );
 }
 
 /**
  * Sends the outbox in order (docs/decisions/031). 2xx → the op leaves the outbox; no answer, 5xx, 408
  * or 429 → exponential backoff with jitter, then the same op again (order is kept); 401/403 → stop
- * and let restore decide; any other 4xx → the op can never succeed: dropped, with a console error.
- * One pass at a time per tab, and one tab at a time (Web Locks); restore runs under the same lock so
- * an acknowledgement can never slip between the server's snapshot and the merge.
+ * and let restore decide; any other 4xx — or an op that cannot even be sent — can never succeed: it is
+ * final for that op alone (decision 070), which is rejected (kept for the user, out of the outbox)
+ * while the ops behind it go on. One pass at a time per tab, and one tab at a time (Web Locks);
+ * restore runs under the same lock so an acknowledgement can never slip between the server's snapshot
+ * and the merge.
  */
 export class SyncEngine {
   private attempt = 0;
@@ -85,7 +109,12 @@ export class SyncEngine {
   }
 
   private timers() {
-    return this.deps.timers ?? { set: (fn: () => void, ms: number) => setTimeout(fn, ms), clear: (h: unknown) => clearTimeout(h as number) };
+    return (
+      this.deps.timers ?? {
+        set: (fn: () => void, ms: number) => setTimeout(fn, ms),
+        clear: (h: unknown) => clearTimeout(h as number),
+      }
+    );
   }
 
   private exclusive<T>(mode: 'wait' | 'try', fn: () => Promise<T>): Promise<T | undefined> {
@@ -109,10 +138,13 @@ export class SyncEngine {
 
   private scheduleRetry(): void {
     if (this.retryTimer !== undefined) this.timers().clear(this.retryTimer);
-    this.retryTimer = this.timers().set(() => {
-      this.retryTimer = undefined;
-      void this.flush();
-    }, Math.max(0, this.retryAt - this.deps.now()));
+    this.retryTimer = this.timers().set(
+      () => {
+        this.retryTimer = undefined;
+        void this.flush();
+      },
+      Math.max(0, this.retryAt - this.deps.now()),
+    );
   }
 
   private async drain(): Promise<void> {
@@ -130,12 +162,21 @@ export class SyncEngine {
         this.attempt = 0;
         this.retryAt = 0;
       } catch (error) {
-        const status = error instanceof ApiError ? error.status : 0;
+        if (!(error instanceof ApiError)) {
+          // Not an answer: the op could not be sent at all (a stored op this version cannot read).
+          // Retrying would block every change behind it for ever.
+          this.reject(op, {
+            status: 0,
+            code: 'unsendable',
+            message: error instanceof Error ? error.message : String(error),
+          });
+          continue;
+        }
+        const status = error.status;
         if (status === 401 || status === 403) {
           if (this.authFailedOnce.has(op.id)) {
             // Refused again after restore confirmed the session: this op is not ours to send.
-            this.log('dropping a change the server refuses for this account', { op, error });
-            this.deps.remove(op.id);
+            this.reject(op, refusalOf(error));
             continue;
           }
           this.authFailedOnce.add(op.id);
@@ -143,20 +184,34 @@ export class SyncEngine {
           this.deps.onAuthError();
           return;
         }
-        if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
-          this.log('dropping a change the server cannot accept', { op, error });
-          this.deps.remove(op.id);
+        if (isFinalRefusal(status)) {
+          this.reject(op, refusalOf(error));
           continue;
         }
         this.attempt += 1;
-        this.retryAt = this.deps.now() + backoffDelay(this.attempt, this.deps.random ? { random: this.deps.random } : {});
+        this.retryAt =
+          this.deps.now() + backoffDelay(this.attempt, this.deps.random ? { random: this.deps.random } : {});
         this.scheduleRetry();
         return;
       }
     }
   }
 
+  private reject(op: OutboxOp, refusal: Refusal): void {
+    this.log('a change the server refuses for good was set aside', { op, refusal });
+    // Kept first, then removed: a crash in between leaves it in the outbox rather than losing it.
+    this.deps.reject?.(op, refusal);
+    this.deps.remove(op.id);
+    this.authFailedOnce.delete(op.id);
+  }
+
   private log(message: string, detail: unknown) {
     (this.deps.log ?? ((m, d) => console.error(`[sync] ${m}`, d)))(message, detail);
   }
 }
+
+const refusalOf = (error: ApiError): Refusal => ({
+  status: error.status,
+  code: error.code,
+  message: error.message,
+});

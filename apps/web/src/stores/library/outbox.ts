@@ -1,4 +1,12 @@
-import { libraryKey, type BookmarkEntry, type EpisodeProgress, type LibraryMeta, type MediaType, type ProgressEntry, type SeasonRef } from '@marquee/contract';
+import {
+  libraryKey,
+  type BookmarkEntry,
+  type EpisodeProgress,
+  type LibraryMeta,
+  type MediaType,
+  type ProgressEntry,
+  type SeasonRef,
+} from '@marquee/contract';
 
 /**
  * The outbox (docs/decisions/031): every change to the library or to synced settings is applied
@@ -22,7 +30,13 @@ export interface SyncedSettings {
   proxyUrls?: string[] | null;
   /** Ours (per-profile preferences, seed 001 §3); servers of the older family ignore them. */
   enableAutoplay?: boolean | null;
-  subtitleStyling?: { color: string; backgroundOpacity: number; backgroundBlur: number; size: number; bold: boolean } | null;
+  subtitleStyling?: {
+    color: string;
+    backgroundOpacity: number;
+    backgroundBlur: number;
+    size: number;
+    bold: boolean;
+  } | null;
 }
 
 export interface EpisodeRef {
@@ -48,7 +62,14 @@ export type OutboxOp = OpBase &
   (
     | ({ kind: 'bookmark-add'; meta: TitleMeta } & TitleRef)
     | ({ kind: 'bookmark-remove' } & TitleRef)
-    | ({ kind: 'progress-put'; meta: TitleMeta; watched: number; duration: number; season?: SeasonRef; episode?: EpisodeRef } & TitleRef)
+    | ({
+        kind: 'progress-put';
+        meta: TitleMeta;
+        watched: number;
+        duration: number;
+        season?: SeasonRef;
+        episode?: EpisodeRef;
+      } & TitleRef)
     | ({ kind: 'progress-remove'; seasonId?: string; episodeId?: string } & TitleRef)
     | { kind: 'settings'; settings: SyncedSettings }
   );
@@ -64,7 +85,10 @@ export function newOpId(): string {
 const keyOf = (op: TitleRef) => libraryKey(op.type, op.tmdbId);
 
 /** Whether a pending progress write is made obsolete by a removal (same title, and same season/episode if named). */
-function removalCovers(removal: Extract<OutboxOp, { kind: 'progress-remove' }>, put: Extract<OutboxOp, { kind: 'progress-put' }>): boolean {
+function removalCovers(
+  removal: Extract<OutboxOp, { kind: 'progress-remove' }>,
+  put: Extract<OutboxOp, { kind: 'progress-put' }>,
+): boolean {
   if (keyOf(removal) !== keyOf(put)) return false;
   if (removal.episodeId) return put.episode?.id === removal.episodeId;
   if (removal.seasonId) return put.season?.id === removal.seasonId;
@@ -88,18 +112,35 @@ export function coalesce(outbox: readonly OutboxOp[], op: OutboxOp): OutboxOp[] 
     switch (op.kind) {
       case 'bookmark-add':
       case 'bookmark-remove':
-        if ((pending.kind === 'bookmark-add' || pending.kind === 'bookmark-remove') && keyOf(pending) === keyOf(op)) continue;
+        if (
+          (pending.kind === 'bookmark-add' || pending.kind === 'bookmark-remove') &&
+          keyOf(pending) === keyOf(op)
+        )
+          continue;
         break;
       case 'progress-put':
-        if (pending.kind === 'progress-put' && keyOf(pending) === keyOf(op) && (pending.episode?.id ?? '') === (op.episode?.id ?? '')) continue;
+        if (
+          pending.kind === 'progress-put' &&
+          keyOf(pending) === keyOf(op) &&
+          (pending.episode?.id ?? '') === (op.episode?.id ?? '')
+        )
+          continue;
         break;
       case 'progress-remove':
         if (pending.kind === 'progress-put' && removalCovers(op, pending)) continue;
-        if (pending.kind === 'progress-remove' && keyOf(pending) === keyOf(op) && (pending.seasonId ?? '') === (op.seasonId ?? '') && (pending.episodeId ?? '') === (op.episodeId ?? '')) continue;
+        if (
+          pending.kind === 'progress-remove' &&
+          keyOf(pending) === keyOf(op) &&
+          (pending.seasonId ?? '') === (op.seasonId ?? '') &&
+          (pending.episodeId ?? '') === (op.episodeId ?? '')
+        )
+          continue;
         break;
       case 'settings':
         if (pending.kind === 'settings') {
-          const rest = Object.fromEntries(Object.entries(pending.settings).filter(([k]) => !(k in op.settings)));
+          const rest = Object.fromEntries(
+            Object.entries(pending.settings).filter(([k]) => !(k in op.settings)),
+          );
           if (Object.keys(rest).length === 0) continue;
           kept.push({ ...pending, settings: rest });
           continue;
@@ -119,12 +160,17 @@ export function latestTimeFor(data: LibraryData, op: OutboxOpInput): number {
   if (op.kind === 'bookmark-add' || op.kind === 'bookmark-remove') return data.bookmarks[key]?.updatedAt ?? 0;
   const entry = data.progress[key];
   if (!entry) return 0;
-  if (op.kind === 'progress-put') return op.episode ? (entry.episodes[op.episode.id]?.updatedAt ?? 0) : entry.updatedAt;
+  if (op.kind === 'progress-put')
+    return op.episode ? (entry.episodes[op.episode.id]?.updatedAt ?? 0) : entry.updatedAt;
   return entry.updatedAt;
 }
 
 const entryTime = (entry: ProgressEntry) =>
-  Math.max(entry.type === 'movie' && entry.progress ? entry.updatedAt : 0, ...Object.values(entry.episodes).map((e) => e.updatedAt), 0);
+  Math.max(
+    entry.type === 'movie' && entry.progress ? entry.updatedAt : 0,
+    ...Object.values(entry.episodes).map((e) => e.updatedAt),
+    0,
+  );
 
 /**
  * Applies one change with the server's rule, so re-applying pending ops over the server's state gives
@@ -138,7 +184,13 @@ export function applyOp(data: LibraryData, op: OutboxOp | OutboxOpInput): Librar
     case 'bookmark-add': {
       const held = data.bookmarks[key];
       if (held && held.updatedAt > op.at) return data;
-      return { ...data, bookmarks: { ...data.bookmarks, [key]: { tmdbId: op.tmdbId, type: op.type, ...op.meta, updatedAt: op.at } } };
+      return {
+        ...data,
+        bookmarks: {
+          ...data.bookmarks,
+          [key]: { tmdbId: op.tmdbId, type: op.type, ...op.meta, updatedAt: op.at },
+        },
+      };
     }
     case 'bookmark-remove': {
       const held = data.bookmarks[key];
@@ -156,8 +208,17 @@ export function applyOp(data: LibraryData, op: OutboxOp | OutboxOpInput): Librar
       if (op.type === 'show' && op.episode && op.season) {
         const heldEpisode = base.episodes[op.episode.id];
         if (heldEpisode && heldEpisode.updatedAt > op.at) return data;
-        const episode: EpisodeProgress = { ...op.episode, seasonId: op.season.id, updatedAt: op.at, progress: value };
-        entry = { ...base, seasons: { ...base.seasons, [op.season.id]: op.season }, episodes: { ...base.episodes, [op.episode.id]: episode } };
+        const episode: EpisodeProgress = {
+          ...op.episode,
+          seasonId: op.season.id,
+          updatedAt: op.at,
+          progress: value,
+        };
+        entry = {
+          ...base,
+          seasons: { ...base.seasons, [op.season.id]: op.season },
+          episodes: { ...base.episodes, [op.episode.id]: episode },
+        };
       } else {
         if (held?.progress && held.updatedAt > op.at) return data;
         entry = { ...base, progress: value, updatedAt: op.at };
@@ -169,11 +230,16 @@ export function applyOp(data: LibraryData, op: OutboxOp | OutboxOpInput): Librar
       const held = data.progress[key];
       if (!held) return data;
       const covered = (ep: EpisodeProgress) =>
-        ep.updatedAt <= op.at && (op.episodeId ? ep.id === op.episodeId : op.seasonId ? ep.seasonId === op.seasonId : true);
+        ep.updatedAt <= op.at &&
+        (op.episodeId ? ep.id === op.episodeId : op.seasonId ? ep.seasonId === op.seasonId : true);
       const episodes = Object.fromEntries(Object.entries(held.episodes).filter(([, ep]) => !covered(ep)));
-      const keepsMovie = held.type === 'movie' && !op.episodeId && !op.seasonId ? held.updatedAt > op.at : Boolean(held.progress);
+      const keepsMovie =
+        held.type === 'movie' && !op.episodeId && !op.seasonId
+          ? held.updatedAt > op.at
+          : Boolean(held.progress);
       const { [key]: _gone, ...rest } = data.progress;
-      if (Object.keys(episodes).length === 0 && !(held.type === 'movie' && keepsMovie)) return { ...data, progress: rest };
+      if (Object.keys(episodes).length === 0 && !(held.type === 'movie' && keepsMovie))
+        return { ...data, progress: rest };
       const usedSeasons = new Set(Object.values(episodes).map((e) => e.seasonId));
       const seasons = Object.fromEntries(Object.entries(held.seasons).filter(([id]) => usedSeasons.has(id)));
       const entry: ProgressEntry = { ...held, episodes, seasons };
@@ -189,4 +255,37 @@ export function mergeServerState(server: LibraryData, outbox: readonly OutboxOp[
 }
 
 /** The pending ops of one profile's library ('' = the account's own). */
-export const opsOfProfile = (outbox: readonly OutboxOp[], profile: string) => outbox.filter((op) => (op.profile ?? '') === profile);
+export const opsOfProfile = (outbox: readonly OutboxOp[], profile: string) =>
+  outbox.filter((op) => (op.profile ?? '') === profile);
+
+/**
+ * A change the server refused for good (a 4xx other than 401/403/408/429, or one that cannot even be
+ * sent): it left the outbox so the changes behind it go on, and is kept here so the user can see and
+ * export it. `seen` once the user dismissed the notice about it.
+ */
+export interface RejectedOp {
+  op: OutboxOp;
+  /** HTTP status (0: the change could not be sent at all). */
+  status: number;
+  /** The server's error code (`validation_failed`, `payload_too_large`, …). */
+  code: string;
+  message: string;
+  /** When it was refused (epoch ms). */
+  at: number;
+  seen: boolean;
+}
+
+/** How many refused changes are kept (the oldest go first). */
+export const MAX_REJECTED = 50;
+
+/** Adds a refused change (once per op id), keeping the newest MAX_REJECTED. */
+export function withRejected(list: readonly RejectedOp[], entry: RejectedOp): RejectedOp[] {
+  return [...list.filter((r) => r.op.id !== entry.op.id), entry].slice(-MAX_REJECTED);
+}
+
+/** What a change was about, for the list the user sees: its kind and the title's name when it has one. */
+export function describeOp(op: OutboxOp): { kind: OutboxOp['kind']; title: string | null } {
+  if (op.kind === 'bookmark-add' || op.kind === 'progress-put')
+    return { kind: op.kind, title: op.meta?.title || null };
+  return { kind: op.kind, title: null };
+}

@@ -1,14 +1,14 @@
-import { sourcePaths, type ScrapeMediaParams } from '@marquee/contract';
+import type { ScrapeMediaParams } from '@marquee/contract';
 import {
+  makeEmbed,
   makeExtensionFetcher,
   makeProviders,
   makeProxyFetcher,
-  makeSampleEmbeds,
-  makeSampleSource,
   makeSourcerer,
   makeStandardFetcher,
   NotFoundError,
   SAMPLE_SOURCE_ID,
+  type Embed,
   type ExtensionTransport,
   type ScrapeMedia,
   type Sourcerer,
@@ -17,7 +17,7 @@ import type { InstanceProvider as ProviderMeta } from '../../../lib/instance-pro
 import { extensionClient } from '../../../lib/extension/messaging.ts';
 import { createProxyTransport } from '../../../lib/proxy-transport.ts';
 import type { ScrapeOutcome, SegmentTracker } from './scrape-runner.ts';
-import { scrapeSourceOnServer } from './scrape-runner.ts';
+import { scrapeEmbedOnServer, scrapeSourceOnServer } from './scrape-runner.ts';
 
 export const extensionTransport: ExtensionTransport = {
   async makeRequest(request) {
@@ -27,26 +27,47 @@ export const extensionTransport: ExtensionTransport = {
   },
 };
 
+const notFoundAsSuch = (error: unknown) =>
+  (error as Error).name === 'NotFoundError' ? new NotFoundError((error as Error).message) : error;
+
 /**
- * Sources of this instance that only the server can run (its media folder, its links file): in the
- * browser they ask the server's `/scrape/source`, and their streams come back as they are.
+ * Sources of this instance run on the server (its media folder, its links file, and the sample, whose
+ * URLs the server signs — decision 071): in the browser they ask the server's `/scrape/source`, and their
+ * streams come back as they are.
  */
 function serverSource(meta: ProviderMeta, media: ScrapeMediaParams): Sourcerer {
   const scrape = async ({ signal }: { signal?: AbortSignal }) => {
     try {
       return await scrapeSourceOnServer({ id: meta.id, media, ...(signal ? { signal } : {}) });
     } catch (error) {
-      if ((error as Error).name === 'NotFoundError') throw new NotFoundError((error as Error).message);
-      throw error;
+      throw notFoundAsSuch(error);
     }
   };
   return makeSourcerer({
     id: meta.id,
     name: meta.name,
     rank: meta.rank,
+    // The sample stays the fallback it is on the server: it runs after every other source.
+    ...(meta.id === SAMPLE_SOURCE_ID ? { isFallback: true } : {}),
     flags: ['cors-allowed'],
     ...(meta.mediaTypes?.includes('movie') !== false ? { scrapeMovie: scrape } : {}),
     ...(meta.mediaTypes?.includes('show') !== false ? { scrapeShow: scrape } : {}),
+  });
+}
+
+/** Embeds of this instance (the sample's), run by the server's `/scrape/embed` on the URLs its sources gave. */
+function serverEmbed(meta: ProviderMeta): Embed {
+  return makeEmbed({
+    id: meta.id,
+    name: meta.name,
+    rank: meta.rank,
+    async scrape({ url, signal }: { url: string; signal?: AbortSignal }) {
+      try {
+        return await scrapeEmbedOnServer({ id: meta.id, url, ...(signal ? { signal } : {}) });
+      } catch (error) {
+        throw notFoundAsSuch(error);
+      }
+    },
   });
 }
 
@@ -62,15 +83,16 @@ export interface BrowserScrapeOptions {
   tracker: SegmentTracker;
 }
 
-/** In-browser scraping (extension or custom proxy): the sample runs here, the instance's own sources through it. */
+/** In-browser scraping (extension or custom proxy): the instance's own sources and embeds run through it. */
 export async function scrapeInBrowser(o: BrowserScrapeOptions): Promise<ScrapeOutcome> {
-  const sample = { assetsUrl: `${window.location.origin}${sourcePaths.sampleAssets}` };
-  const remote = o.instanceSources.filter((s) => s.type === 'source' && s.id !== SAMPLE_SOURCE_ID).map((s) => serverSource(s, o.mediaParams));
   const providers = makeProviders({
-    sources: [...remote, makeSampleSource(sample)],
-    embeds: makeSampleEmbeds(sample),
+    sources: o.instanceSources.filter((s) => s.type === 'source').map((s) => serverSource(s, o.mediaParams)),
+    embeds: o.instanceSources.filter((s) => s.type === 'embed').map(serverEmbed),
     fetcher: makeStandardFetcher((input, init) => fetch(input, init)),
-    proxiedFetcher: o.mode === 'extension' ? makeExtensionFetcher(extensionTransport) : makeProxyFetcher(createProxyTransport(o.proxyUrls)),
+    proxiedFetcher:
+      o.mode === 'extension'
+        ? makeExtensionFetcher(extensionTransport)
+        : makeProxyFetcher(createProxyTransport(o.proxyUrls)),
     target: o.mode === 'extension' ? 'browser-extension' : 'browser',
     timeoutMs: 15_000,
   });

@@ -2,12 +2,18 @@ import { accountPaths, type AltchaChallenge, type ScrapeMediaParams } from '@mar
 import type { ScrapeMedia } from '@marquee/providers';
 import { instanceProviders } from '../../../lib/instance-providers.ts';
 import { solveAltchaChallenge } from '../../../lib/captcha/solve.ts';
-import { extensionClient, extensionStateOf, RULE_IDS, type ExtensionState } from '../../../lib/extension/messaging.ts';
+import {
+  extensionClient,
+  extensionStateOf,
+  RULE_IDS,
+  type ExtensionState,
+} from '../../../lib/extension/messaging.ts';
 import { customProxyUrls, providerApiUrl } from '../../../lib/proxy-transport.ts';
 import type { PlayerStore } from '../core/player-store.ts';
 import type { PlayerMeta } from '../core/types.ts';
 import { scrapeInBrowser } from './browser-scrape.ts';
 import { metricItems, reportCaptcha, reportScrape, type ScrapeTool } from './metrics.ts';
+import { keepMediaUrlsFresh } from './renewal.ts';
 import { scrapeOnServer, SegmentTracker, type ScrapeOutcome } from './scrape-runner.ts';
 import { playerSourceOf, streamHosts } from './stream-source.ts';
 
@@ -36,15 +42,28 @@ export function scrapeParamsOf(meta: PlayerMeta): ScrapeMediaParams {
     tmdbId: meta.tmdbId,
     imdbId: meta.imdbId,
     ...(meta.type === 'show' && meta.season && meta.episode
-      ? { season: { number: meta.season.number, tmdbId: meta.season.id }, episode: { number: meta.episode.number, tmdbId: meta.episode.id } }
+      ? {
+          season: { number: meta.season.number, tmdbId: meta.season.id },
+          episode: { number: meta.episode.number, tmdbId: meta.episode.id },
+        }
       : {}),
   };
 }
 
 export function scrapeMediaOf(meta: PlayerMeta): ScrapeMedia {
-  const common = { title: meta.title, releaseYear: meta.releaseYear ?? 0, tmdbId: meta.tmdbId, ...(meta.imdbId ? { imdbId: meta.imdbId } : {}) };
+  const common = {
+    title: meta.title,
+    releaseYear: meta.releaseYear ?? 0,
+    tmdbId: meta.tmdbId,
+    ...(meta.imdbId ? { imdbId: meta.imdbId } : {}),
+  };
   if (meta.type === 'movie') return { ...common, type: 'movie' };
-  return { ...common, type: 'show', season: { number: meta.season!.number, tmdbId: meta.season!.id }, episode: { number: meta.episode!.number, tmdbId: meta.episode!.id } };
+  return {
+    ...common,
+    type: 'show',
+    season: { number: meta.season!.number, tmdbId: meta.season!.id },
+    episode: { number: meta.episode!.number, tmdbId: meta.episode!.id },
+  };
 }
 
 export { instanceProviders };
@@ -68,12 +87,18 @@ async function solveCaptcha(): Promise<string> {
  * into the store, prepares the stream with the extension, loads the source and reports the run.
  * Resolves to a problem to show, or null.
  */
-export async function runSession(store: PlayerStore, meta: PlayerMeta, env: SessionEnvironment, signal: AbortSignal): Promise<SessionProblem | null> {
+export async function runSession(
+  store: PlayerStore,
+  meta: PlayerMeta,
+  env: SessionEnvironment,
+  signal: AbortSignal,
+): Promise<SessionProblem | null> {
   const extension = extensionClient();
   const hello = await extension.hello();
   if (signal.aborted) return null;
   const extState = extensionStateOf(hello);
-  if (extState === 'noperms' || extState === 'disallowed') return { kind: 'extensionPermission', state: extState };
+  if (extState === 'noperms' || extState === 'disallowed')
+    return { kind: 'extensionPermission', state: extState };
 
   const proxies = customProxyUrls(env.proxyList);
   const apiBase = providerApiUrl(env.proxyList);
@@ -83,6 +108,8 @@ export async function runSession(store: PlayerStore, meta: PlayerMeta, env: Sess
   const names = (id: string) => providers.find((p) => p.id === id)?.name ?? id;
 
   store.getState().setScraping();
+  // Whatever source plays in this session (found now or chosen later), its signed URLs are renewed.
+  keepMediaUrlsFresh(store, scrapeParamsOf(meta), signal);
   const tracker = new SegmentTracker(names, (state) => {
     if (!signal.aborted) store.getState().setScrape(state);
   });

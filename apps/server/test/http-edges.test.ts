@@ -1,0 +1,221 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiErrorBody, errorCodes } from '@marquee/contract';
+import { startSyncApp, type SyncTestApp } from './sync-harness.ts';
+import { testDialect } from './test-database.ts';
+
+/*
+ * Issue 10 §8: answers given outside the routes (bad URLs, unknown routes, wrong content types, bodies
+ * too large, requests Node cannot parse) use the app's `{errorType, code, message}` shape; /metrics
+ * needs its token by default; an event stream honours `Connection: close`. Decision 073.
+ */
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** The server closed the connection. */
+  closed: boolean;
+}
+
+/** Sends bytes as they are (fetch would refuse or repair most of these requests) and reads until the server closes. */
+function raw(port: number, request: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      const [statusLine, ...headerLines] = text.slice(0, split).split('\r\n');
+      const headers = Object.fromEntries(
+        headerLines.map((line) => {
+          const colon = line.indexOf(':');
+          return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
+        }),
+      );
+      resolve({
+        status: Number(statusLine!.split(' ')[1]),
+        headers,
+        body: text.slice(split + 4),
+        closed: true,
+      });
+    });
+  });
+}
+
+const get = (path: string, headers = '') =>
+  `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${headers}Connection: close\r\n\r\n`;
+
+function expectAppError(
+  answer: { status: number; body: string } | { statusCode: number; body: string },
+  status: number,
+  code?: string,
+) {
+  expect('status' in answer ? answer.status : answer.statusCode, answer.body).toBe(status);
+  const body = JSON.parse(answer.body) as ApiErrorBody;
+  expect(ApiErrorBody.safeParse(body).success, answer.body).toBe(true);
+  expect(Object.keys(body).sort()).toEqual(
+    body.issues ? ['code', 'errorType', 'issues', 'message'] : ['code', 'errorType', 'message'],
+  );
+  expect(errorCodes).toContain(body.code);
+  if (code) expect(body.code).toBe(code);
+}
+
+describe(`errors outside the routes, in the app’s shape (${testDialect})`, () => {
+  let t: SyncTestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    t = await startSyncApp({ deps: { accounts: { rateLimits: false } } });
+    port = Number(new URL(await t.server.listen({ port: 0, host: '127.0.0.1' })).port);
+  });
+  afterAll(async () => t.close());
+
+  it('a malformed URL (bad percent-encoding) is a 400', async () => {
+    for (const path of ['/users/%E0%A4%A', '/api/%zz', '/api/media/movie/%']) {
+      expectAppError(await raw(port, get(path)), 400, 'bad_request');
+      expectAppError(await t.server.inject({ url: path }), 400, 'bad_request');
+    }
+  });
+
+  it('an over-long route parameter is a 414', async () => {
+    expectAppError(await raw(port, get(`/users/${'x'.repeat(200)}`)), 414, 'bad_request');
+  });
+
+  it('an unknown route is a 404 (any method, bodiless or not)', async () => {
+    expectAppError(await raw(port, get('/api/nope')), 404, 'route_not_found');
+    expectAppError(
+      await raw(
+        port,
+        'DELETE /api/nope HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+      ),
+      404,
+      'route_not_found',
+    );
+  });
+
+  it('a body of a type the server does not read is a 415', async () => {
+    const res = await t.server.inject({
+      method: 'POST',
+      url: '/auth/login/start',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<publicKey>x</publicKey>',
+    });
+    expectAppError(res, 415, 'unsupported_media_type');
+    expectAppError(
+      await raw(
+        port,
+        'POST /auth/login/start HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\nConnection: close\r\n\r\na=b',
+      ),
+      415,
+      'unsupported_media_type',
+    );
+  });
+
+  it('a body over the limit is a 413, whether announced or streamed', async () => {
+    expectAppError(
+      await raw(
+        port,
+        'POST /auth/login/start HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2000000\r\nConnection: close\r\n\r\n{',
+      ),
+      413,
+      'payload_too_large',
+    );
+    const res = await t.server.inject({
+      method: 'POST',
+      url: '/auth/login/start',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ publicKey: 'x'.repeat(1024 * 1024 + 10) }),
+    });
+    expectAppError(res, 413, 'payload_too_large');
+  });
+
+  it('requests Node cannot parse get the app’s shape too (and the connection is closed)', async () => {
+    for (const [request, status] of [
+      ['GARBAGE\r\n\r\n', 400],
+      ['GET /a b HTTP/1.1\r\nHost: localhost\r\n\r\n', 400],
+      ['GET /api/config HTTP/1.1\r\nHost: localhost\r\nX-Bad: a\u0000b\r\n\r\n', 400],
+      ['FOO /api/config HTTP/1.1\r\nHost: localhost\r\n\r\n', 400],
+      [`GET /api/config HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+      ['GET /api/config HTTP/1.1\r\nConnection: close\r\n\r\n', 400],
+    ] as const) {
+      const answer = await raw(port, request);
+      expect(answer.closed).toBe(true);
+      expectAppError(answer, status, 'bad_request');
+    }
+    // (HTTP/1.0 needs no Host.)
+    expect((await raw(port, 'GET /api/config HTTP/1.0\r\n\r\n')).status).toBe(200);
+  });
+});
+
+describe(`GET /metrics needs its token by default (${testDialect})`, () => {
+  const apps: SyncTestApp[] = [];
+  const start = async (env: Record<string, string>) => {
+    const app = await startSyncApp({ env });
+    apps.push(app);
+    return app;
+  };
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+  });
+
+  it('refuses without METRICS_TOKEN unless METRICS_PUBLIC=true; with a token, only that token', async () => {
+    const closed = await start({});
+    expectAppError(await closed.server.inject({ url: '/metrics' }), 401, 'unauthorized');
+    expectAppError(
+      await closed.server.inject({ url: '/metrics', headers: { authorization: 'Bearer ' } }),
+      401,
+      'unauthorized',
+    );
+
+    const open = await start({ METRICS_PUBLIC: 'true' });
+    const scraped = await open.server.inject({ url: '/metrics' });
+    expect(scraped.statusCode).toBe(200);
+    expect(scraped.body).toContain('http_request_duration_seconds');
+
+    const tokened = await start({ METRICS_TOKEN: 'scrape-me', METRICS_PUBLIC: 'true' });
+    expectAppError(await tokened.server.inject({ url: '/metrics' }), 401, 'unauthorized');
+    expectAppError(
+      await tokened.server.inject({ url: '/metrics', headers: { authorization: 'Bearer scrape-m' } }),
+      401,
+      'unauthorized',
+    );
+    const ok = await tokened.server.inject({
+      url: '/metrics',
+      headers: { authorization: 'Bearer scrape-me' },
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers['content-type']).toMatch(/^text\/plain/);
+  });
+});
+
+describe(`event streams and Connection: close (${testDialect})`, () => {
+  let t: SyncTestApp;
+  let port: number;
+  beforeAll(async () => {
+    t = await startSyncApp({ deps: { accounts: { rateLimits: false } } });
+    port = Number(new URL(await t.server.listen({ port: 0, host: '127.0.0.1' })).port);
+  });
+  afterAll(async () => t.close());
+
+  const scrape = '/scrape?type=movie&title=Not%20Anywhere&releaseYear=2001&tmdbId=424242';
+
+  it('closes the socket once the stream has ended when the client asked for Connection: close', async () => {
+    const answer = await raw(port, get(scrape));
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(answer.headers.connection).toBe('close');
+    // The whole stream arrived before the server closed: its terminal event is there.
+    expect(answer.body).toMatch(/event: (completed|noOutput|error)\n/);
+    expect(answer.closed).toBe(true);
+  });
+
+  it('keeps the connection alive for clients that did not ask to close it', async () => {
+    const res = await fetch(`http://127.0.0.1:${port}${scrape}`);
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(res.headers.get('connection')).toBe('keep-alive');
+    await res.text();
+  });
+});

@@ -1,0 +1,113 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { rejectedChangesFile, useRejectedChanges } from '../../lib/sync/rejected-changes.ts';
+import { describeOp, type RejectedOp } from '../../stores/library/outbox.ts';
+
+const REASONS = new Set([
+  'validation_failed',
+  'bad_request',
+  'payload_too_large',
+  'not_found',
+  'profile_not_found',
+  'unauthorized',
+  'forbidden',
+  'unsendable',
+]);
+/** The reason's key: the server's code when we have a text for it, else the generic one. */
+const reasonKey = (code: string) => `library.rejected.reasons.${REASONS.has(code) ? code : 'other'}`;
+
+function saveFile(rejected: readonly RejectedOp[]) {
+  const url = URL.createObjectURL(rejectedChangesFile(rejected));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = 'marquee-refused-changes.json';
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+function RejectedList({ rejected }: { rejected: readonly RejectedOp[] }) {
+  const { t } = useTranslation();
+  return (
+    <ul className="mt-2 space-y-1 text-left" data-testid="rejected-changes-list">
+      {rejected.map((r) => {
+        const { kind, title } = describeOp(r.op);
+        return (
+          <li key={r.op.id}>
+            {t(`library.rejected.kinds.${kind}`, { title: title ?? t('library.rejected.untitled') })}
+            {' — '}
+            {t(reasonKey(r.code))}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/**
+ * Changes the server refused for good (decision 070): a banner over the app until the user dismisses it
+ * (`banner`, new refusals only), or the whole list with export on My List (`panel`).
+ */
+export function RejectedChanges({ variant = 'banner' }: { variant?: 'banner' | 'panel' }) {
+  const { t } = useTranslation();
+  const all = useRejectedChanges((s) => s.rejected);
+  const [open, setOpen] = useState(false);
+  const shown = variant === 'banner' ? all.filter((r) => !r.seen) : all;
+  if (shown.length === 0) return null;
+  const actions = (
+    <>
+      <button
+        type="button"
+        className="font-semibold underline"
+        onClick={() => setOpen(!open)}
+        aria-expanded={open}
+      >
+        {t(open ? 'library.rejected.hide' : 'library.rejected.show')}
+      </button>
+      <button type="button" className="font-semibold underline" onClick={() => saveFile(shown)}>
+        {t('library.rejected.export')}
+      </button>
+      {variant === 'banner' ? (
+        <button
+          type="button"
+          className="font-semibold underline"
+          onClick={() => useRejectedChanges.getState().markSeen()}
+        >
+          {t('global.dismiss')}
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="font-semibold underline"
+          onClick={() => useRejectedChanges.getState().clear()}
+        >
+          {t('library.rejected.clear')}
+        </button>
+      )}
+    </>
+  );
+  if (variant === 'banner')
+    return (
+      <div
+        role="status"
+        className="bg-amber-800 px-4 py-2 text-center text-sm text-white"
+        data-testid="rejected-changes-notice"
+      >
+        <div className="flex flex-wrap items-center justify-center gap-4">
+          <span>{t('library.rejected.notice', { count: shown.length })}</span>
+          {actions}
+        </div>
+        {open && <RejectedList rejected={shown} />}
+      </div>
+    );
+  return (
+    <section
+      className="mb-8 rounded-lg bg-surface-2 p-4 text-sm text-fg"
+      data-testid="rejected-changes-panel"
+    >
+      <h2 className="font-semibold">{t('library.rejected.title', { count: shown.length })}</h2>
+      <p className="mt-1 text-fg-muted">{t('library.rejected.explanation')}</p>
+      <div className="mt-2 flex flex-wrap gap-4">{actions}</div>
+      {open && <RejectedList rejected={shown} />}
+    </section>
+  );
+}

@@ -1,0 +1,267 @@
+import {
+  accountPaths,
+  buildPath,
+  libraryKey,
+  type ApiErrorBody,
+  type Bookmark,
+  type BookmarkRemoval,
+  type EpisodeProgress,
+  type ProgressEntry,
+  type ProgressListItem,
+  type ProgressRemoval,
+} from '@marquee/contract';
+import { applyOp, type LibraryData } from '../../stores/library/outbox.ts';
+import { ApiError } from '../api.ts';
+import { appStorage, STORAGE_PREFIX } from '../storage.ts';
+import { libraryFromServer } from './wire.ts';
+
+/*
+ * Reading the account's library (decision 072): page by page, and after the first complete read only
+ * what changed since (removals included), with If-None-Match so an unchanged library costs a 304.
+ * A server without pages (the older family) answers the whole list to the same request.
+ */
+
+export type LibraryKind = 'bookmarks' | 'progress';
+
+/** Rows per page asked for (the server's limit is 2,000). */
+export const LIBRARY_PAGE_ROWS = 1000;
+/** Everything is read again after this long, whatever the device holds (a safety net). */
+export const FULL_READ_EVERY_MS = 7 * 24 * 60 * 60_000;
+const MAX_PAGES = 1000;
+
+/** What this device keeps of its last complete read of one library kind. */
+export interface ReadMark {
+  /** The library's change number then: the next read asks for what changed after it. */
+  version: string;
+  /** The ETag of that answer (sent as If-None-Match to this instance). */
+  etag: string | null;
+  /** When everything was last read (epoch ms). */
+  fullAt: number;
+}
+
+interface Rows {
+  bookmarks: { item: Bookmark; removal: BookmarkRemoval };
+  progress: { item: ProgressListItem; removal: ProgressRemoval };
+}
+export interface ReadPage<K extends LibraryKind> {
+  items: Rows[K]['item'][];
+  removed: Rows[K]['removal'][];
+}
+interface WirePage<K extends LibraryKind> extends ReadPage<K> {
+  reset: boolean;
+  next: string | null;
+  version: string;
+}
+
+/** The answer of one read: nothing changed, or pages to apply (`full`: they are the whole library). */
+export type LibraryRead<K extends LibraryKind> =
+  { kind: 'unchanged' } | { kind: 'pages'; full: boolean; pages: ReadPage<K>[]; mark: ReadMark | null };
+
+export interface ReadTransport {
+  /** The account server ('' = this instance). */
+  baseUrl: string;
+  token: string | null;
+  /** X-Profile-Id for a household profile's library. */
+  headers?: Record<string, string> | undefined;
+  now: () => number;
+}
+
+const paths = { bookmarks: accountPaths.bookmarks, progress: accountPaths.progress } as const;
+
+async function get(
+  t: ReadTransport,
+  kind: LibraryKind,
+  uid: string,
+  query: Record<string, string>,
+  extra: Record<string, string> = {},
+): Promise<Response> {
+  const url = `${t.baseUrl}${buildPath(paths[kind], { uid })}?${new URLSearchParams(query).toString()}`;
+  const headers: Record<string, string> = { accept: 'application/json', ...t.headers, ...extra };
+  if (t.token) headers.authorization = `Bearer ${t.token}`;
+  let response: Response;
+  try {
+    response = await fetch(url, { headers, signal: AbortSignal.timeout(20_000) });
+  } catch {
+    throw new ApiError(0, 'network_error', 'The server cannot be reached');
+  }
+  if (response.status === 304 || response.ok) return response;
+  const err = (await response.json().catch(() => null)) as Partial<ApiErrorBody> | null;
+  throw new ApiError(response.status, err?.code ?? 'unknown', err?.message ?? `HTTP ${response.status}`);
+}
+
+/**
+ * Reads one kind of the library: everything (no mark), or what changed since the mark. Only this
+ * instance gets If-None-Match (another origin's server would have to allow the header).
+ */
+export async function readLibrary<K extends LibraryKind>(
+  kind: K,
+  uid: string,
+  mark: ReadMark | null,
+  t: ReadTransport,
+): Promise<LibraryRead<K>> {
+  const first = await get(
+    t,
+    kind,
+    uid,
+    { limit: String(LIBRARY_PAGE_ROWS), ...(mark ? { updatedSince: mark.version } : {}) },
+    mark?.etag && t.baseUrl === '' ? { 'if-none-match': mark.etag } : {},
+  );
+  if (first.status === 304) return { kind: 'unchanged' };
+  let body = (await first.json()) as WirePage<K> | Rows[K]['item'][];
+  // A server of the older family: the whole list, and nothing to resume from.
+  if (Array.isArray(body))
+    return { kind: 'pages', full: true, pages: [{ items: body, removed: [] }], mark: null };
+  let response = first;
+  let full = mark === null;
+  let pages: ReadPage<K>[] = [];
+  for (let n = 0; ; n++) {
+    if (body.reset) {
+      full = true;
+      pages = [];
+    }
+    pages.push({ items: body.items, removed: body.removed });
+    if (!body.next) break;
+    if (n >= MAX_PAGES) throw new ApiError(0, 'unknown', 'The library has too many pages');
+    response = await get(t, kind, uid, { limit: String(LIBRARY_PAGE_ROWS), cursor: body.next });
+    body = (await response.json()) as WirePage<K>;
+  }
+  return {
+    kind: 'pages',
+    full,
+    pages,
+    mark: {
+      version: body.version,
+      etag: response.headers.get('etag'),
+      fullAt: full ? t.now() : (mark?.fullAt ?? t.now()),
+    },
+  };
+}
+
+const time = (text: string) => {
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) ? ms : 0;
+};
+
+/** The server's row replaces what the device holds for its movie or episode. */
+function putProgressRow(data: LibraryData, row: ProgressListItem): LibraryData {
+  const incoming = libraryFromServer([], [row]).progress;
+  const [key, fresh] = Object.entries(incoming)[0] ?? [];
+  if (!key || !fresh) return data;
+  const held = data.progress[key];
+  if (!held) return { ...data, progress: { ...data.progress, [key]: fresh } };
+  const entry: ProgressEntry = { ...held, title: fresh.title, year: fresh.year, poster: fresh.poster };
+  if (fresh.type === 'movie') {
+    entry.progress = fresh.progress;
+    entry.updatedAt = fresh.updatedAt;
+  } else {
+    const episode = Object.values(fresh.episodes)[0]!;
+    const heldEpisode = held.episodes[episode.id];
+    const season = fresh.seasons[episode.seasonId]!;
+    const heldSeason = held.seasons[episode.seasonId];
+    entry.episodes = {
+      ...held.episodes,
+      [episode.id]: { ...episode, title: heldEpisode?.title ?? episode.title },
+    };
+    entry.seasons = { ...held.seasons, [season.id]: { ...season, title: heldSeason?.title ?? season.title } };
+    entry.updatedAt = Math.max(0, ...Object.values(entry.episodes).map((e: EpisodeProgress) => e.updatedAt));
+  }
+  return { ...data, progress: { ...data.progress, [key]: entry } };
+}
+
+/**
+ * Applies a read to one kind of the library data: a full read replaces it, changes go over it. Page
+ * by page, removals first (with the server's rule: only what was changed at or before them), then
+ * each row in place of what is held for its key — the server's row is the truth for that key.
+ */
+export function applyLibraryRead<K extends LibraryKind>(
+  data: LibraryData,
+  kind: K,
+  read: LibraryRead<K>,
+): LibraryData {
+  if (read.kind === 'unchanged') return data;
+  let out: LibraryData = read.full ? { ...data, [kind]: {} } : data;
+  for (const page of read.pages) {
+    if (kind === 'bookmarks') {
+      const bookmarks = { ...out.bookmarks };
+      for (const r of page.removed as BookmarkRemoval[]) delete bookmarks[libraryKey(r.type, r.tmdbId)];
+      Object.assign(bookmarks, libraryFromServer(page.items as Bookmark[], []).bookmarks);
+      out = { ...out, bookmarks };
+    } else {
+      for (const r of page.removed as ProgressRemoval[]) {
+        out = applyOp(out, {
+          kind: 'progress-remove',
+          type: r.type,
+          tmdbId: r.tmdbId,
+          ...(r.seasonId ? { seasonId: r.seasonId } : {}),
+          ...(r.episodeId ? { episodeId: r.episodeId } : {}),
+          at: time(r.removedAt),
+        });
+      }
+      for (const row of page.items as ProgressListItem[]) out = putProgressRow(out, row);
+    }
+  }
+  return out;
+}
+
+// ---- marks, kept per account server, session and household profile ----
+
+const MARKS_KEY = `${STORAGE_PREFIX}library-reads`;
+
+interface StoredMarks {
+  server: string;
+  session: string;
+  marks: Record<string, Partial<Record<LibraryKind, ReadMark>>>;
+}
+
+function storedMarks(server: string, session: string): StoredMarks {
+  try {
+    const raw = JSON.parse(appStorage().getItem(MARKS_KEY) ?? 'null') as StoredMarks | null;
+    // Another session (a new sign-in) or server: its library on this device started over.
+    if (raw && raw.server === server && raw.session === session && typeof raw.marks === 'object') return raw;
+  } catch {
+    // unreadable: read everything again
+  }
+  return { server, session, marks: {} };
+}
+
+/**
+ * The mark to read from, or null to read everything: none yet, the last full read too old, or this
+ * kind of the device's library empty (it was cleared or reset since: changes alone would not fill it).
+ */
+export function usableMark(
+  server: string,
+  session: string,
+  profile: string,
+  kind: LibraryKind,
+  local: LibraryData,
+  now: number,
+): ReadMark | null {
+  const mark = storedMarks(server, session).marks[profile]?.[kind];
+  if (!mark || typeof mark.version !== 'string' || now - mark.fullAt > FULL_READ_EVERY_MS) return null;
+  return Object.keys(local[kind]).length === 0 ? null : mark;
+}
+
+/** Remembers (or, with null, forgets) where the next read of a kind starts. Call after the library was saved. */
+export function saveMark(
+  server: string,
+  session: string,
+  profile: string,
+  kind: LibraryKind,
+  mark: ReadMark | null,
+): void {
+  const stored = storedMarks(server, session);
+  const marks = { ...stored.marks[profile] };
+  if (mark) marks[kind] = mark;
+  else delete marks[kind];
+  stored.marks[profile] = marks;
+  try {
+    appStorage().setItem(MARKS_KEY, JSON.stringify(stored));
+  } catch {
+    // Not kept: the next read reads everything.
+  }
+}
+
+/** Logout: the next sign-in reads everything. */
+export function forgetMarks(): void {
+  appStorage().removeItem(MARKS_KEY);
+}
