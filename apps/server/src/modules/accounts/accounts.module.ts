@@ -36,7 +36,7 @@ import { InstanceSecretsRepository } from '../instance/instance-secrets.reposito
 import { scheduleCleanup } from '../maintenance/cleanup.job.ts';
 import { registerMetaRoutes } from '../meta/meta.routes.ts';
 import { registerMetricsRoutes } from '../metrics/metrics.routes.ts';
-import { MetricsService } from '../metrics/metrics.service.ts';
+import { metricsFor } from '../metrics/metrics.ts';
 import { ProgressRepository } from '../progress/progress.repository.ts';
 import { registerProgressRoutes } from '../progress/progress.routes.ts';
 import { ProgressService } from '../progress/progress.service.ts';
@@ -143,7 +143,9 @@ export async function registerAccountsAndSync(
   const progressRepo = new ProgressRepository(db, database.dialect);
 
   const captcha = ctx.overrides?.captcha ?? (await captchaFor(ctx, captchaSolutions, now));
-  const metrics = new MetricsService(() => users.countByNamespace(20));
+  const metrics = await metricsFor(Boolean(config.METRICS_TOKEN) || config.METRICS_PUBLIC, () =>
+    users.countByNamespace(20),
+  );
   const auth = new AuthService({
     db,
     users,
@@ -169,7 +171,7 @@ export async function registerAccountsAndSync(
   });
 
   if (!server.hasRequestDecorator('auth')) server.decorateRequest('auth', null);
-  registerMetricsRoutes(server, metrics, limits, config.METRICS_TOKEN, config.METRICS_PUBLIC);
+  registerMetricsRoutes(server, metrics, limits, config.METRICS_TOKEN);
   registerMetaRoutes(server, config);
   registerCaptchaRoutes(server, captcha, limits);
   registerAuthRoutes(server, auth, limits);

@@ -1,6 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { z } from 'zod';
-import type { ProviderMetricsBody } from '@marquee/contract';
+import type { Metrics, ProviderMetrics } from './metrics.ts';
 
 /** Process metrics (CPU, memory, event loop) exist once per process, whatever the number of apps. */
 let processRegistry: Registry | undefined;
@@ -29,14 +28,12 @@ class BoundedLabel {
   }
 }
 
-export type ProviderMetrics = z.infer<typeof ProviderMetricsBody>;
-
 /**
  * Prometheus metrics of one app instance: its own Registry (tests build many apps in one process),
  * the older server's `mw_*` series (without their unbounded or privacy-sensitive labels: no titles),
  * and HTTP request durations labelled by route pattern, never by raw URL.
  */
-export class MetricsService {
+export class MetricsService implements Metrics {
   readonly registry = new Registry();
   private readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
   private readonly captchaSolves: Counter<'success'>;
@@ -68,11 +65,22 @@ export class MetricsService {
       // Read from the database at scrape time: right across processes and after deletions.
       async collect() {
         this.reset();
-        for (const { namespace, count } of await countUsers()) this.set({ namespace: namespace.slice(0, 100) }, count);
+        for (const { namespace, count } of await countUsers())
+          this.set({ namespace: namespace.slice(0, 100) }, count);
       },
     });
-    this.captchaSolves = new Counter({ name: 'mw_captcha_solves', help: 'mw_captcha_solves', labelNames: ['success'], registers });
-    this.hostnames = new Counter({ name: 'mw_provider_hostname_count', help: 'mw_provider_hostname_count', labelNames: ['hostname'], registers });
+    this.captchaSolves = new Counter({
+      name: 'mw_captcha_solves',
+      help: 'mw_captcha_solves',
+      labelNames: ['success'],
+      registers,
+    });
+    this.hostnames = new Counter({
+      name: 'mw_provider_hostname_count',
+      help: 'mw_provider_hostname_count',
+      labelNames: ['hostname'],
+      registers,
+    });
     this.providerStatus = new Counter({
       name: 'mw_provider_status_count',
       help: 'mw_provider_status_count',
@@ -85,7 +93,12 @@ export class MetricsService {
       labelNames: ['tmdb_full_id', 'provider_id', 'success'],
       registers,
     });
-    this.tools = new Counter({ name: 'mw_provider_tool_count', help: 'mw_provider_tool_count', labelNames: ['tool'], registers });
+    this.tools = new Counter({
+      name: 'mw_provider_tool_count',
+      help: 'mw_provider_tool_count',
+      labelNames: ['tool'],
+      registers,
+    });
   }
 
   observeRequest(method: string, route: string, statusCode: number, seconds: number): void {
@@ -106,7 +119,10 @@ export class MetricsService {
     }
     this.hostnames.inc({ hostname: this.labels.hostname.value(hostname) });
     for (const item of body.items) {
-      this.providerStatus.inc({ provider_id: this.labels.provider.value(item.embedId ?? item.providerId), status: item.status });
+      this.providerStatus.inc({
+        provider_id: this.labels.provider.value(item.embedId ?? item.providerId),
+        status: item.status,
+      });
     }
     const last = body.items[body.items.length - 1]!;
     const success = body.items.find((i) => i.status === 'success');

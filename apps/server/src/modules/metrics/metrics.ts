@@ -1,0 +1,25 @@
+import type { z } from 'zod';
+import type { ProviderMetricsBody } from '@marquee/contract';
+
+export type ProviderMetrics = z.infer<typeof ProviderMetricsBody>;
+
+/** What the routes record; `exposition` answers GET /metrics. */
+export interface Metrics {
+  observeRequest(method: string, route: string, statusCode: number, seconds: number): void;
+  recordCaptchaSolve(success: boolean): void;
+  recordProviders(body: ProviderMetrics, origin: string | undefined): void;
+  exposition(): Promise<{ contentType: string; body: string }>;
+}
+
+/**
+ * When nobody can read /metrics (no METRICS_TOKEN, not METRICS_PUBLIC) counting is wasted work, and
+ * prom-client alone is ~2 MB of heap in an 80 MiB budget: it is loaded only when metrics are readable.
+ */
+export async function metricsFor(
+  readable: boolean,
+  countUsers: () => Promise<{ namespace: string; count: number }[]>,
+): Promise<Metrics | undefined> {
+  if (!readable) return undefined;
+  const { MetricsService } = await import('./metrics.service.ts');
+  return new MetricsService(countUsers);
+}
