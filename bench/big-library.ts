@@ -6,7 +6,8 @@
  * other users' p50/p99 per phase — alone, during the big reads, during the big imports, during both —
  * and what the big operations took. Target: others' p99 < 50 ms. The big account runs in a process of
  * its own (building 3 MB imports and taking 15 MB answers would otherwise delay the others' clock).
- * Run: node --import tsx bench/big-library.ts   (PostgreSQL: BENCH_DATABASE_URL or 127.0.0.1:5432/test)
+ * Run: node --import tsx bench/big-library.ts   (PostgreSQL: BENCH_DATABASE_URL or 127.0.0.1:5432/test;
+ * BENCH_DATABASES=postgres runs one of the two)
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -24,6 +25,8 @@ const IMPORT_ITEMS = 10_000;
 /** Seeding takes 5 imports; 2 phases × 6 stay under the 20 an account may make per 10 minutes. */
 const IMPORTS_PER_PHASE = 6;
 const pgAdminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** Which databases to run on (comma-separated): sqlite, postgres. */
+const DATABASES = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim());
 
 interface Account {
   id: string;
@@ -288,7 +291,8 @@ async function main() {
   console.log(
     `big library: ${BIG_ROWS.toLocaleString('en')} progress rows in one account, ${IMPORT_ITEMS.toLocaleString('en')}-item imports; ${OTHERS} other accounts at ${RATE} req/s, ${DURATION_S} s per phase`,
   );
-  await runCase('sqlite', {});
+  if (DATABASES.includes('sqlite')) await runCase('sqlite', {});
+  if (!DATABASES.includes('postgres')) return;
 
   const dbName = `mq_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: pgAdminUrl });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { noteParsedJson } from './input-hygiene.ts';
 
 /**
  * JSON bodies as Fastify parses them (prototype-poisoning checks included), except that an empty body
@@ -13,6 +14,9 @@ export function registerBodyParsing(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    parseJson(request, body, done);
+    parseJson(request, body, (error, parsed) => {
+      if (!error) noteParsedJson(request, body, parsed);
+      done(error, parsed);
+    });
   });
 }

@@ -10,6 +10,21 @@ import { AppError } from '../errors.ts';
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
 
+/**
+ * In JSON text a control character can only be written as an escape (raw ones are not valid JSON):
+ * `\u0000`–`\u001f`, `\b` or `\f`. Text without any of these (a cheap scan, ~0.5 ms for 3 MB)
+ * parses to values without control characters, so its walk (5–25 ms for a 10,000-item import,
+ * holding the event loop) is skipped. An escaped backslash before `b`, `f` or `u00…` only costs a walk.
+ */
+const CONTROL_ESCAPE = /\\(?:u00[01][0-9a-f]|[bf])/i;
+const cleanBodies = new WeakMap<FastifyRequest, unknown>();
+
+/** Called by the JSON body parser with the text it parsed and what it made of it. */
+export function noteParsedJson(request: FastifyRequest, text: string, parsed: unknown): void {
+  if (parsed !== null && typeof parsed === 'object' && !CONTROL_ESCAPE.test(text))
+    cleanBodies.set(request, parsed);
+}
+
 /** Reported per request at most (the first ones found, in document order). */
 const MAX_ISSUES = 10;
 
@@ -100,6 +115,7 @@ export function registerInputHygiene(app: FastifyInstance): void {
     check(request, 'querystring', request.query);
   });
   app.addHook('preValidation', async (request) => {
+    if (cleanBodies.get(request) === request.body) return;
     check(request, 'body', request.body);
   });
 }
