@@ -7,7 +7,17 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '.tmp/**', '**/test-results/**', '**/playwright-report/**', 'apps/server/assets/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'data/**',
+      '.tmp/**',
+      '**/test-results/**',
+      '**/playwright-report/**',
+      'apps/server/assets/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -23,20 +33,54 @@ export default tseslint.config(
         {
           zones: [
             { target: './packages', from: './apps', message: 'packages must not import apps' },
-            { target: './apps/server', from: './apps/web', message: 'the server must not import the web app' },
-            { target: './apps/web', from: './apps/server', message: 'the web app talks to the server over HTTP only' },
+            {
+              target: './apps/server',
+              from: './apps/web',
+              message: 'the server must not import the web app',
+            },
+            {
+              target: './apps/web',
+              from: './apps/server',
+              message: 'the web app talks to the server over HTTP only',
+            },
             // Features are islands: a feature never imports another feature; the app composes them.
-            ...['discover', 'search', 'title', 'info', 'errors', 'home', 'library', 'account', 'player', 'settings', 'membership', 'admin', 'onboarding', 'landing'].map((f) => ({
+            ...[
+              'discover',
+              'search',
+              'title',
+              'info',
+              'errors',
+              'home',
+              'library',
+              'account',
+              'player',
+              'settings',
+              'membership',
+              'admin',
+              'onboarding',
+              'landing',
+            ].map((f) => ({
               target: `./apps/web/src/features/${f}`,
               from: './apps/web/src/features',
               except: [`./${f}`],
               message: 'features must not import other features; compose them in src/app',
             })),
-            { target: './apps/web/src/components', from: './apps/web/src/features', message: 'shared components must not import features' },
-            { target: './apps/web/src/lib', from: './apps/web/src/features', message: 'lib must not import features' },
+            {
+              target: './apps/web/src/components',
+              from: './apps/web/src/features',
+              message: 'shared components must not import features',
+            },
+            {
+              target: './apps/web/src/lib',
+              from: './apps/web/src/features',
+              message: 'lib must not import features',
+            },
             // Layers in the server: repositories and services never import routes.
             { target: './apps/server/src/**/*.service.ts', from: './apps/server/src/**/*.routes.ts' },
-            { target: './apps/server/src/**/*.repository.ts', from: './apps/server/src/**/*.(routes|service).ts' },
+            {
+              target: './apps/server/src/**/*.repository.ts',
+              from: './apps/server/src/**/*.(routes|service).ts',
+            },
           ],
         },
       ],
@@ -47,7 +91,10 @@ export default tseslint.config(
     ignores: ['apps/server/src/config.ts', '**/*.test.ts'],
     rules: {
       // process.env is read once, in config.ts.
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'read configuration through config.ts' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'read configuration through config.ts' },
+      ],
     },
   },
   {
@@ -65,7 +112,10 @@ export default tseslint.config(
     ignores: ['**/*.test.tsx'],
     rules: {
       // Every piece of user-facing text goes through i18n.
-      'i18next/no-literal-string': ['error', { mode: 'jsx-only', 'jsx-attributes': { include: ['alt', 'aria-label', 'title', 'placeholder'] } }],
+      'i18next/no-literal-string': [
+        'error',
+        { mode: 'jsx-only', 'jsx-attributes': { include: ['alt', 'aria-label', 'title', 'placeholder'] } },
+      ],
     },
   },
 );

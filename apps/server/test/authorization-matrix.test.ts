@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCodes } from '@marquee/contract';
-import { login, movieMeta, register, showMeta, startSyncApp, type SignedIn, type SyncTestApp } from './sync-harness.ts';
+import {
+  login,
+  movieMeta,
+  register,
+  showMeta,
+  startSyncApp,
+  type SignedIn,
+  type SyncTestApp,
+} from './sync-harness.ts';
 import { testDialect } from './test-database.ts';
 
 const DAY = 24 * 60 * 60_000;
@@ -15,18 +23,38 @@ interface RouteCase {
 const routes: RouteCase[] = [
   { method: 'GET', path: () => '/users/@me' },
   { method: 'GET', path: (u) => `/users/${u}` },
-  { method: 'PATCH', path: (u) => `/users/${u}`, payload: { profile: { colorA: 'x', colorB: 'y', icon: 'z' } } },
+  {
+    method: 'PATCH',
+    path: (u) => `/users/${u}`,
+    payload: { profile: { colorA: 'x', colorB: 'y', icon: 'z' } },
+  },
   { method: 'DELETE', path: (u) => `/users/${u}` },
   { method: 'GET', path: (u) => `/users/${u}/sessions` },
   { method: 'PATCH', path: (_u, s) => `/sessions/${s}`, payload: { deviceName: 'renamed' } },
   { method: 'DELETE', path: (_u, s) => `/sessions/${s}` },
   { method: 'GET', path: (u) => `/users/${u}/bookmarks` },
-  { method: 'PUT', path: (u) => `/users/${u}/bookmarks`, payload: [{ tmdbId: '1', meta: movieMeta('Injected') }] },
-  { method: 'POST', path: (u) => `/users/${u}/bookmarks/2`, payload: { tmdbId: '2', meta: movieMeta('Injected') } },
+  {
+    method: 'PUT',
+    path: (u) => `/users/${u}/bookmarks`,
+    payload: [{ tmdbId: '1', meta: movieMeta('Injected') }],
+  },
+  {
+    method: 'POST',
+    path: (u) => `/users/${u}/bookmarks/2`,
+    payload: { tmdbId: '2', meta: movieMeta('Injected') },
+  },
   { method: 'DELETE', path: (u) => `/users/${u}/bookmarks/603` },
   { method: 'GET', path: (u) => `/users/${u}/progress` },
-  { method: 'PUT', path: (u) => `/users/${u}/progress/import`, payload: [{ tmdbId: '3', meta: movieMeta('Injected'), duration: 10, watched: 5 }] },
-  { method: 'PUT', path: (u) => `/users/${u}/progress/4`, payload: { meta: movieMeta('Injected'), duration: 10, watched: 5 } },
+  {
+    method: 'PUT',
+    path: (u) => `/users/${u}/progress/import`,
+    payload: [{ tmdbId: '3', meta: movieMeta('Injected'), duration: 10, watched: 5 }],
+  },
+  {
+    method: 'PUT',
+    path: (u) => `/users/${u}/progress/4`,
+    payload: { meta: movieMeta('Injected'), duration: 10, watched: 5 },
+  },
   { method: 'DELETE', path: (u) => `/users/${u}/progress/1396`, payload: {} },
   { method: 'GET', path: (u) => `/users/${u}/settings` },
   { method: 'PUT', path: (u) => `/users/${u}/settings`, payload: { applicationTheme: 'injected' } },
@@ -34,8 +62,16 @@ const routes: RouteCase[] = [
   { method: 'GET', path: () => '/customers' },
   { method: 'POST', path: (u) => `/customers/${u}/update`, payload: { fullname: 'Injected' } },
   { method: 'POST', path: (u) => `/customers/${u}/profiles`, payload: { fullname: 'Injected', icon: 'cat' } },
-  { method: 'POST', path: (u) => `/customers/${u}/suscription`, payload: { planId: 2, criptoName: 'BTC', code: null } },
-  { method: 'POST', path: (u) => `/customers/${u}/subscription`, payload: { planId: 2, criptoName: 'BTC', code: null } },
+  {
+    method: 'POST',
+    path: (u) => `/customers/${u}/suscription`,
+    payload: { planId: 2, criptoName: 'BTC', code: null },
+  },
+  {
+    method: 'POST',
+    path: (u) => `/customers/${u}/subscription`,
+    payload: { planId: 2, criptoName: 'BTC', code: null },
+  },
 ];
 /** Routes about the caller only (no user id): another user's token just reads the other user. */
 const selfOnly = new Set(['/users/@me', '/customers']);
@@ -56,18 +92,42 @@ describe(`authorization matrix (${testDialect})`, () => {
     victim = await register(t.server, { device: 'Victim phone' });
     attacker = await register(t.server);
     const revoked = await login(t.server, victim.keys);
-    await t.server.inject({ method: 'DELETE', url: `/sessions/${revoked.session.id}`, headers: revoked.headers });
+    await t.server.inject({
+      method: 'DELETE',
+      url: `/sessions/${revoked.session.id}`,
+      headers: revoked.headers,
+    });
     revokedToken = revoked.token;
     const u = victim.user.id;
     const h = victim.headers;
-    await t.server.inject({ method: 'POST', url: `/users/${u}/bookmarks/603`, headers: h, payload: { meta: movieMeta() } });
-    await t.server.inject({ method: 'PUT', url: `/users/${u}/progress/1396`, headers: h, payload: { meta: showMeta(), duration: 2900, watched: 600, seasonId: 's', episodeId: 'e' } });
-    await t.server.inject({ method: 'PUT', url: `/users/${u}/settings`, headers: h, payload: { applicationLanguage: 'nl' } });
+    await t.server.inject({
+      method: 'POST',
+      url: `/users/${u}/bookmarks/603`,
+      headers: h,
+      payload: { meta: movieMeta() },
+    });
+    await t.server.inject({
+      method: 'PUT',
+      url: `/users/${u}/progress/1396`,
+      headers: h,
+      payload: { meta: showMeta(), duration: 2900, watched: 600, seasonId: 's', episodeId: 'e' },
+    });
+    await t.server.inject({
+      method: 'PUT',
+      url: `/users/${u}/settings`,
+      headers: h,
+      payload: { applicationLanguage: 'nl' },
+    });
     snapshot = async () => {
       const db = t.db.db;
       const rows = await Promise.all([
         db.selectFrom('users').selectAll().where('id', '=', u).execute(),
-        db.selectFrom('sessions').select(['id', 'device', 'expires_at']).where('user_id', '=', u).orderBy('id').execute(),
+        db
+          .selectFrom('sessions')
+          .select(['id', 'device', 'expires_at'])
+          .where('user_id', '=', u)
+          .orderBy('id')
+          .execute(),
         db.selectFrom('bookmarks').selectAll().where('user_id', '=', u).orderBy('tmdb_id').execute(),
         db.selectFrom('progress_items').selectAll().where('user_id', '=', u).orderBy('id').execute(),
         db.selectFrom('progress_deletions').selectAll().where('user_id', '=', u).execute(),
@@ -80,7 +140,12 @@ describe(`authorization matrix (${testDialect})`, () => {
   });
   afterAll(async () => t.close());
 
-  const send = (route: RouteCase, authorization: string | undefined, uid = victim.user.id, sid = victim.session.id) =>
+  const send = (
+    route: RouteCase,
+    authorization: string | undefined,
+    uid = victim.user.id,
+    sid = victim.session.id,
+  ) =>
     t.server.inject({
       method: route.method,
       url: route.path(uid, sid),
@@ -98,32 +163,37 @@ describe(`authorization matrix (${testDialect})`, () => {
     expect(res.body).not.toContain('Victim');
   };
 
-  const badTokens = () => [
-    ['no token', undefined],
-    ['empty header', ''],
-    ['wrong scheme', `Basic ${victim.token}`],
-    ['scheme only', 'Bearer'],
-    ['garbage token', 'Bearer not-a-token'],
-    ['tampered token', `Bearer ${victim.token.slice(0, -2)}${victim.token.endsWith('AA') ? 'BB' : 'AA'}`],
-    ['huge token', `Bearer ${'x'.repeat(5000)}`],
-    ['expired session', `Bearer ${expiredToken}`],
-    ['signed-out session', `Bearer ${revokedToken}`],
-  ] as const;
+  const badTokens = () =>
+    [
+      ['no token', undefined],
+      ['empty header', ''],
+      ['wrong scheme', `Basic ${victim.token}`],
+      ['scheme only', 'Bearer'],
+      ['garbage token', 'Bearer not-a-token'],
+      ['tampered token', `Bearer ${victim.token.slice(0, -2)}${victim.token.endsWith('AA') ? 'BB' : 'AA'}`],
+      ['huge token', `Bearer ${'x'.repeat(5000)}`],
+      ['expired session', `Bearer ${expiredToken}`],
+      ['signed-out session', `Bearer ${revokedToken}`],
+    ] as const;
 
-  it.each(routes.map((r) => [`${r.method} ${r.path(':uid', ':sid')}`, r] as const))('%s: 401 for every missing or bad token', async (_name, route) => {
-    const before = await snapshot();
-    for (const [, authorization] of badTokens()) expectError(await send(route, authorization), 401);
-    expect(await snapshot()).toBe(before);
-  });
-
-  it.each(routes.filter((r) => !selfOnly.has(r.path('U', 'S'))).map((r) => [`${r.method} ${r.path(':uid', ':sid')}`, r] as const))(
-    '%s: 403 with another user’s token, victim untouched',
+  it.each(routes.map((r) => [`${r.method} ${r.path(':uid', ':sid')}`, r] as const))(
+    '%s: 401 for every missing or bad token',
     async (_name, route) => {
       const before = await snapshot();
-      expectError(await send(route, `Bearer ${attacker.token}`), 403);
+      for (const [, authorization] of badTokens()) expectError(await send(route, authorization), 401);
       expect(await snapshot()).toBe(before);
     },
   );
+
+  it.each(
+    routes
+      .filter((r) => !selfOnly.has(r.path('U', 'S')))
+      .map((r) => [`${r.method} ${r.path(':uid', ':sid')}`, r] as const),
+  )('%s: 403 with another user’s token, victim untouched', async (_name, route) => {
+    const before = await snapshot();
+    expectError(await send(route, `Bearer ${attacker.token}`), 403);
+    expect(await snapshot()).toBe(before);
+  });
 
   it('a user id that does not exist is 403 too (no existence oracle), and owners still get 200 everywhere', async () => {
     for (const route of routes.filter((r) => r.path('U', 'S').includes('U'))) {
@@ -133,7 +203,12 @@ describe(`authorization matrix (${testDialect})`, () => {
     const other = await login(t.server, owner.keys);
     for (const route of routes) {
       if (route.method === 'DELETE' && route.path('U', 'S') === '/users/U') continue; // covered in accounts-api
-      const res = await send(route, `Bearer ${owner.token}`, owner.user.id, route.method === 'DELETE' ? other.session.id : owner.session.id);
+      const res = await send(
+        route,
+        `Bearer ${owner.token}`,
+        owner.user.id,
+        route.method === 'DELETE' ? other.session.id : owner.session.id,
+      );
       expect(res.statusCode, `${route.method} ${route.path('U', 'S')}: ${res.body}`).toBe(200);
     }
   });

@@ -487,7 +487,9 @@ describe(`bodiless requests that say Content-Type: application/json (${testDiale
       url: `/users/${u.user.id}/bookmarks`,
       headers: { ...u.headers, ...json },
       // Imports take up to 8 MiB (decision 072); every other route 1 MiB.
-      payload: JSON.stringify([{ tmdbId: '1', meta: { ...movieMeta(), title: 'x'.repeat(9 * 1024 * 1024) } }]),
+      payload: JSON.stringify([
+        { tmdbId: '1', meta: { ...movieMeta(), title: 'x'.repeat(9 * 1024 * 1024) } },
+      ]),
     });
     expect(tooBig.statusCode).toBe(413);
     expect(body(tooBig).code).toBe('payload_too_large');

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCodes } from '@marquee/contract';
-import { login, movieMeta, register, showMeta, startSyncApp, type SignedIn, type SyncTestApp } from './sync-harness.ts';
+import {
+  login,
+  movieMeta,
+  register,
+  showMeta,
+  startSyncApp,
+  type SignedIn,
+  type SyncTestApp,
+} from './sync-harness.ts';
 import { testDialect } from './test-database.ts';
 
 /*
@@ -19,18 +27,30 @@ function prng(seed: number) {
 }
 const rand = prng(20261121);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
-const randomString = (max = 12) => Array.from({ length: Math.floor(rand() * max) }, () => String.fromCharCode(32 + Math.floor(rand() * 95))).join('');
+const randomString = (max = 12) =>
+  Array.from({ length: Math.floor(rand() * max) }, () =>
+    String.fromCharCode(32 + Math.floor(rand() * 95)),
+  ).join('');
 
 function randomJson(depth = 0): unknown {
   const kind = Math.floor(rand() * (depth > 2 ? 5 : 7));
   switch (kind) {
-    case 0: return null;
-    case 1: return rand() < 0.5;
-    case 2: return pick([0, -1, 1.5, 1e308, -1e308, 2 ** 53, Math.floor(rand() * 1e6)]);
-    case 3: return randomString();
-    case 4: return pick(['', ' ', '\u0000', '💥'.repeat(3), 'null', '{}', '<script>']);
-    case 5: return Array.from({ length: Math.floor(rand() * 4) }, () => randomJson(depth + 1));
-    default: return Object.fromEntries(Array.from({ length: Math.floor(rand() * 4) }, () => [randomString(6), randomJson(depth + 1)]));
+    case 0:
+      return null;
+    case 1:
+      return rand() < 0.5;
+    case 2:
+      return pick([0, -1, 1.5, 1e308, -1e308, 2 ** 53, Math.floor(rand() * 1e6)]);
+    case 3:
+      return randomString();
+    case 4:
+      return pick(['', ' ', '\u0000', '💥'.repeat(3), 'null', '{}', '<script>']);
+    case 5:
+      return Array.from({ length: Math.floor(rand() * 4) }, () => randomJson(depth + 1));
+    default:
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(rand() * 4) }, () => [randomString(6), randomJson(depth + 1)]),
+      );
   }
 }
 const randomNonObject = () => {
@@ -76,7 +96,11 @@ function mutations(valid: unknown, fields: Field[]): unknown[] {
     for (const v of wrongValues[f.kind]) out.push(setAt(valid, f.path, v));
     if (!f.nullable) out.push(setAt(valid, f.path, null));
     if (f.required) out.push(setAt(valid, f.path, undefined, true));
-    if (f.maxLength !== undefined) out.push(setAt(valid, f.path, 'x'.repeat(f.maxLength + 1)), setAt(valid, f.path, '€'.repeat(f.maxLength + 5)));
+    if (f.maxLength !== undefined)
+      out.push(
+        setAt(valid, f.path, 'x'.repeat(f.maxLength + 1)),
+        setAt(valid, f.path, '€'.repeat(f.maxLength + 5)),
+      );
     if (f.min !== undefined) out.push(setAt(valid, f.path, f.min - 1), setAt(valid, f.path, -1e9));
     if (f.max !== undefined) out.push(setAt(valid, f.path, f.max + 1), setAt(valid, f.path, 1e300));
   }
@@ -116,17 +140,44 @@ interface RouteSpec {
   badUrls?: (u: SignedIn) => string[];
 }
 
-const progressItem = { tmdbId: '1', meta: movieMeta(), duration: 100, watched: 10, seasonId: 's', episodeId: 'e', seasonNumber: 1, episodeNumber: 1, updatedAt: '2026-01-01T00:00:00.000Z' };
+const progressItem = {
+  tmdbId: '1',
+  meta: movieMeta(),
+  duration: 100,
+  watched: 10,
+  seasonId: 's',
+  episodeId: 'e',
+  seasonNumber: 1,
+  episodeNumber: 1,
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
 const badTmdbIds = ['x'.repeat(65), 'a%20b', '..%2F..', '%E2%9C%93', 'a;b', "1'--", '%00'];
 
 const specs: RouteSpec[] = [
   {
-    name: 'POST /auth/register/start', method: 'POST', url: () => '/auth/register/start', auth: false, body: 'object', nullableBody: true,
-    valid: { captchaToken: 't' }, fields: [{ path: ['captchaToken'], kind: 'string', maxLength: 8192 }],
+    name: 'POST /auth/register/start',
+    method: 'POST',
+    url: () => '/auth/register/start',
+    auth: false,
+    body: 'object',
+    nullableBody: true,
+    valid: { captchaToken: 't' },
+    fields: [{ path: ['captchaToken'], kind: 'string', maxLength: 8192 }],
   },
   {
-    name: 'POST /auth/register/complete', method: 'POST', url: () => '/auth/register/complete', auth: false, body: 'object', hasRequired: true,
-    valid: { publicKey: 'k', challenge: { code: 'c', signature: 's' }, namespace: 'movie-web', device: 'd', profile: { colorA: 'a', colorB: 'b', icon: 'i' } },
+    name: 'POST /auth/register/complete',
+    method: 'POST',
+    url: () => '/auth/register/complete',
+    auth: false,
+    body: 'object',
+    hasRequired: true,
+    valid: {
+      publicKey: 'k',
+      challenge: { code: 'c', signature: 's' },
+      namespace: 'movie-web',
+      device: 'd',
+      profile: { colorA: 'a', colorB: 'b', icon: 'i' },
+    },
     fields: [
       { path: ['publicKey'], kind: 'string', required: true, maxLength: 128 },
       { path: ['challenge'], kind: 'object', required: true },
@@ -140,11 +191,22 @@ const specs: RouteSpec[] = [
     ],
   },
   {
-    name: 'POST /auth/login/start', method: 'POST', url: () => '/auth/login/start', auth: false, body: 'object', hasRequired: true,
-    valid: { publicKey: 'k' }, fields: [{ path: ['publicKey'], kind: 'string', required: true, maxLength: 128 }],
+    name: 'POST /auth/login/start',
+    method: 'POST',
+    url: () => '/auth/login/start',
+    auth: false,
+    body: 'object',
+    hasRequired: true,
+    valid: { publicKey: 'k' },
+    fields: [{ path: ['publicKey'], kind: 'string', required: true, maxLength: 128 }],
   },
   {
-    name: 'POST /auth/login/complete', method: 'POST', url: () => '/auth/login/complete', auth: false, body: 'object', hasRequired: true,
+    name: 'POST /auth/login/complete',
+    method: 'POST',
+    url: () => '/auth/login/complete',
+    auth: false,
+    body: 'object',
+    hasRequired: true,
     valid: { publicKey: 'k', challenge: { code: 'c', signature: 's' }, device: 'd' },
     fields: [
       { path: ['publicKey'], kind: 'string', required: true, maxLength: 128 },
@@ -153,7 +215,11 @@ const specs: RouteSpec[] = [
     ],
   },
   {
-    name: 'PATCH /users/:uid', method: 'PATCH', url: (u) => `/users/${u.user.id}`, auth: true, body: 'object',
+    name: 'PATCH /users/:uid',
+    method: 'PATCH',
+    url: (u) => `/users/${u.user.id}`,
+    auth: true,
+    body: 'object',
     valid: { profile: { colorA: 'a', colorB: 'b', icon: 'c' }, name: 'n' },
     fields: [
       { path: ['profile'], kind: 'object' },
@@ -164,38 +230,87 @@ const specs: RouteSpec[] = [
     ],
   },
   {
-    name: 'PATCH /sessions/:sid', method: 'PATCH', url: (u) => `/sessions/${u.session.id}`, auth: true, body: 'object',
-    valid: { deviceName: 'x' }, fields: [{ path: ['deviceName'], kind: 'string', maxLength: 500 }],
+    name: 'PATCH /sessions/:sid',
+    method: 'PATCH',
+    url: (u) => `/sessions/${u.session.id}`,
+    auth: true,
+    body: 'object',
+    valid: { deviceName: 'x' },
+    fields: [{ path: ['deviceName'], kind: 'string', maxLength: 500 }],
   },
   {
-    name: 'POST /users/:uid/bookmarks/:tmdbId', method: 'POST', url: (u) => `/users/${u.user.id}/bookmarks/603`, auth: true, body: 'object', hasRequired: true,
+    name: 'POST /users/:uid/bookmarks/:tmdbId',
+    method: 'POST',
+    url: (u) => `/users/${u.user.id}/bookmarks/603`,
+    auth: true,
+    body: 'object',
+    hasRequired: true,
     valid: { tmdbId: '603', meta: movieMeta(), updatedAt: '2026-01-01T00:00:00Z' },
-    fields: [...metaFields([]), { path: ['tmdbId'], kind: 'string', maxLength: 64 }, { path: ['updatedAt'], kind: 'iso' }],
+    fields: [
+      ...metaFields([]),
+      { path: ['tmdbId'], kind: 'string', maxLength: 64 },
+      { path: ['updatedAt'], kind: 'iso' },
+    ],
     badUrls: (u) => badTmdbIds.map((id) => `/users/${u.user.id}/bookmarks/${id}`),
   },
   {
-    name: 'PUT /users/:uid/bookmarks', method: 'PUT', url: (u) => `/users/${u.user.id}/bookmarks`, auth: true, body: 'array',
+    name: 'PUT /users/:uid/bookmarks',
+    method: 'PUT',
+    url: (u) => `/users/${u.user.id}/bookmarks`,
+    auth: true,
+    body: 'array',
     valid: [{ tmdbId: '603', meta: movieMeta() }],
-    fields: [...metaFields([0]), { path: [0, 'tmdbId'], kind: 'string', required: true, maxLength: 64 }, { path: [0, 'updatedAt'], kind: 'iso' }],
-  },
-  {
-    name: 'DELETE /users/:uid/bookmarks/:tmdbId', method: 'DELETE', url: (u) => `/users/${u.user.id}/bookmarks/603`, auth: true, body: 'none',
-    badUrls: (u) => [
-      ...badTmdbIds.map((id) => `/users/${u.user.id}/bookmarks/${id}`),
-      ...['type=tv', 'type=', 'updatedAt=yesterday', 'updatedAt=', 'type=movie&type=show', 'updatedAt=2024-02-30T00:00:00Z'].map((q) => `/users/${u.user.id}/bookmarks/603?${q}`),
+    fields: [
+      ...metaFields([0]),
+      { path: [0, 'tmdbId'], kind: 'string', required: true, maxLength: 64 },
+      { path: [0, 'updatedAt'], kind: 'iso' },
     ],
   },
   {
-    name: 'PUT /users/:uid/progress/:tmdbId', method: 'PUT', url: (u) => `/users/${u.user.id}/progress/1396`, auth: true, body: 'object', hasRequired: true,
-    valid: progressItem, fields: progressFields([]),
+    name: 'DELETE /users/:uid/bookmarks/:tmdbId',
+    method: 'DELETE',
+    url: (u) => `/users/${u.user.id}/bookmarks/603`,
+    auth: true,
+    body: 'none',
+    badUrls: (u) => [
+      ...badTmdbIds.map((id) => `/users/${u.user.id}/bookmarks/${id}`),
+      ...[
+        'type=tv',
+        'type=',
+        'updatedAt=yesterday',
+        'updatedAt=',
+        'type=movie&type=show',
+        'updatedAt=2024-02-30T00:00:00Z',
+      ].map((q) => `/users/${u.user.id}/bookmarks/603?${q}`),
+    ],
+  },
+  {
+    name: 'PUT /users/:uid/progress/:tmdbId',
+    method: 'PUT',
+    url: (u) => `/users/${u.user.id}/progress/1396`,
+    auth: true,
+    body: 'object',
+    hasRequired: true,
+    valid: progressItem,
+    fields: progressFields([]),
     badUrls: (u) => badTmdbIds.map((id) => `/users/${u.user.id}/progress/${id}`),
   },
   {
-    name: 'PUT /users/:uid/progress/import', method: 'PUT', url: (u) => `/users/${u.user.id}/progress/import`, auth: true, body: 'array',
-    valid: [progressItem], fields: [...progressFields([0]), { path: [0, 'tmdbId'], kind: 'string', required: true, maxLength: 64 }],
+    name: 'PUT /users/:uid/progress/import',
+    method: 'PUT',
+    url: (u) => `/users/${u.user.id}/progress/import`,
+    auth: true,
+    body: 'array',
+    valid: [progressItem],
+    fields: [...progressFields([0]), { path: [0, 'tmdbId'], kind: 'string', required: true, maxLength: 64 }],
   },
   {
-    name: 'DELETE /users/:uid/progress/:tmdbId', method: 'DELETE', url: (u) => `/users/${u.user.id}/progress/1396`, auth: true, body: 'object', nullableBody: true,
+    name: 'DELETE /users/:uid/progress/:tmdbId',
+    method: 'DELETE',
+    url: (u) => `/users/${u.user.id}/progress/1396`,
+    auth: true,
+    body: 'object',
+    nullableBody: true,
     valid: { seasonId: 's', episodeId: 'e', type: 'show', updatedAt: '2026-01-01T00:00:00Z' },
     fields: [
       { path: ['seasonId'], kind: 'string', nullable: true, maxLength: 64 },
@@ -206,8 +321,18 @@ const specs: RouteSpec[] = [
     badUrls: (u) => badTmdbIds.map((id) => `/users/${u.user.id}/progress/${id}`),
   },
   {
-    name: 'PUT /users/:uid/settings', method: 'PUT', url: (u) => `/users/${u.user.id}/settings`, auth: true, body: 'object',
-    valid: { applicationTheme: 't', applicationLanguage: 'nl', defaultSubtitleLanguage: 'en', proxyUrls: ['https://p'], updatedAt: '2026-01-01T00:00:00Z' },
+    name: 'PUT /users/:uid/settings',
+    method: 'PUT',
+    url: (u) => `/users/${u.user.id}/settings`,
+    auth: true,
+    body: 'object',
+    valid: {
+      applicationTheme: 't',
+      applicationLanguage: 'nl',
+      defaultSubtitleLanguage: 'en',
+      proxyUrls: ['https://p'],
+      updatedAt: '2026-01-01T00:00:00Z',
+    },
     fields: [
       { path: ['applicationTheme'], kind: 'string', nullable: true, maxLength: 64 },
       { path: ['applicationLanguage'], kind: 'string', nullable: true, maxLength: 64 },
@@ -218,8 +343,16 @@ const specs: RouteSpec[] = [
     ],
   },
   {
-    name: 'POST /metrics/providers', method: 'POST', url: () => '/metrics/providers', auth: false, body: 'object', hasRequired: true,
-    valid: { items: [{ tmdbId: '1', type: 'movie', title: 't', status: 'success', providerId: 'p' }], tool: 'extension' },
+    name: 'POST /metrics/providers',
+    method: 'POST',
+    url: () => '/metrics/providers',
+    auth: false,
+    body: 'object',
+    hasRequired: true,
+    valid: {
+      items: [{ tmdbId: '1', type: 'movie', title: 't', status: 'success', providerId: 'p' }],
+      tool: 'extension',
+    },
     fields: [
       { path: ['items'], kind: 'array', required: true },
       { path: ['items', 0, 'tmdbId'], kind: 'string', required: true, maxLength: 255 },
@@ -230,12 +363,36 @@ const specs: RouteSpec[] = [
     ],
   },
   {
-    name: 'POST /metrics/captcha', method: 'POST', url: () => '/metrics/captcha', auth: false, body: 'object', hasRequired: true,
-    valid: { success: true }, fields: [{ path: ['success'], kind: 'boolean', required: true }],
+    name: 'POST /metrics/captcha',
+    method: 'POST',
+    url: () => '/metrics/captcha',
+    auth: false,
+    body: 'object',
+    hasRequired: true,
+    valid: { success: true },
+    fields: [{ path: ['success'], kind: 'boolean', required: true }],
   },
 ];
 
-const malformedJson = ['{', '{"a":', '[1,2', 'nul', "{'a':1}", '{"a":1}}', '\u0000', ' ', 'undefined', '{"a":NaN}', '[,]', '{"a":01}', '{"a":1,}', '"unterminated', '{"a":"\\x"}', '\uFEFF{}x', '{}{}'];
+const malformedJson = [
+  '{',
+  '{"a":',
+  '[1,2',
+  'nul',
+  "{'a':1}",
+  '{"a":1}}',
+  '\u0000',
+  ' ',
+  'undefined',
+  '{"a":NaN}',
+  '[,]',
+  '{"a":01}',
+  '{"a":1,}',
+  '"unterminated',
+  '{"a":"\\x"}',
+  '\uFEFF{}x',
+  '{}{}',
+];
 
 interface Case {
   url: string;
@@ -249,14 +406,23 @@ function casesFor(spec: RouteSpec, u: SignedIn): Case[] {
   const cases: Case[] = [];
   for (const text of malformedJson) cases.push({ url, payload: text, contentType: 'application/json' });
   // (text/plain has a parser; a bodiless route rightly ignores such a body.)
-  for (const type of spec.body === 'none' ? ['application/xml', 'image/png'] : ['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'image/png']) {
+  for (const type of spec.body === 'none'
+    ? ['application/xml', 'image/png']
+    : ['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'image/png']) {
     cases.push({ url, payload: JSON.stringify(spec.valid ?? {}), contentType: type });
   }
-  cases.push({ url, payload: JSON.stringify({ pad: 'x'.repeat(1024 * 1024 + 10) }), contentType: 'application/json' });
-  if (spec.badUrls) for (const bad of spec.badUrls(u)) cases.push({ url: bad, payload: JSON.stringify(spec.valid ?? {}), contentType: 'application/json' });
+  cases.push({
+    url,
+    payload: JSON.stringify({ pad: 'x'.repeat(1024 * 1024 + 10) }),
+    contentType: 'application/json',
+  });
+  if (spec.badUrls)
+    for (const bad of spec.badUrls(u))
+      cases.push({ url: bad, payload: JSON.stringify(spec.valid ?? {}), contentType: 'application/json' });
   if (spec.body === 'none') {
     // Bodies are ignored there: fuzz the query and path only, many times over.
-    for (let i = 0; i < 200; i++) cases.push({ url: `${url}?type=${encodeURIComponent(randomString(8) || 'x')}` });
+    for (let i = 0; i < 200; i++)
+      cases.push({ url: `${url}?type=${encodeURIComponent(randomString(8) || 'x')}` });
     return cases;
   }
   for (const m of mutations(spec.valid, spec.fields ?? [])) cases.push(asJson(m));
@@ -267,13 +433,25 @@ function casesFor(spec: RouteSpec, u: SignedIn): Case[] {
     cases.push(asJson(v));
   }
   if (spec.body === 'array') {
-    for (let i = 0; i < 60; i++) cases.push(asJson([spec.valid && (spec.valid as unknown[])[0], randomNonObject()]));
+    for (let i = 0; i < 60; i++)
+      cases.push(asJson([spec.valid && (spec.valid as unknown[])[0], randomNonObject()]));
     for (let i = 0; i < 40; i++) cases.push(asJson({ items: spec.valid }));
-    cases.push(asJson(Array.from({ length: 10_001 }, () => ({ tmdbId: '1', meta: { title: '', year: 1, type: 'movie' }, duration: 1, watched: 1 }))));
+    cases.push(
+      asJson(
+        Array.from({ length: 10_001 }, () => ({
+          tmdbId: '1',
+          meta: { title: '', year: 1, type: 'movie' },
+          duration: 1,
+          watched: 1,
+        })),
+      ),
+    );
   }
   if (spec.hasRequired || spec.body === 'array') {
     for (let i = 0; i < 80; i++) {
-      const v = Object.fromEntries(Array.from({ length: 1 + Math.floor(rand() * 3) }, () => [randomString(6) || 'k', randomJson(1)]));
+      const v = Object.fromEntries(
+        Array.from({ length: 1 + Math.floor(rand() * 3) }, () => [randomString(6) || 'k', randomJson(1)]),
+      );
       cases.push(asJson(v));
     }
   }
@@ -291,9 +469,24 @@ describe(`fuzzed bad input (${testDialect})`, () => {
     await login(t.server, user.keys);
     const h = user.headers;
     const u = user.user.id;
-    await t.server.inject({ method: 'POST', url: `/users/${u}/bookmarks/603`, headers: h, payload: { meta: movieMeta() } });
-    await t.server.inject({ method: 'PUT', url: `/users/${u}/progress/1396`, headers: h, payload: { meta: showMeta(), duration: 10, watched: 5, seasonId: 's', episodeId: 'e' } });
-    await t.server.inject({ method: 'PUT', url: `/users/${u}/settings`, headers: h, payload: { applicationLanguage: 'nl' } });
+    await t.server.inject({
+      method: 'POST',
+      url: `/users/${u}/bookmarks/603`,
+      headers: h,
+      payload: { meta: movieMeta() },
+    });
+    await t.server.inject({
+      method: 'PUT',
+      url: `/users/${u}/progress/1396`,
+      headers: h,
+      payload: { meta: showMeta(), duration: 10, watched: 5, seasonId: 's', episodeId: 'e' },
+    });
+    await t.server.inject({
+      method: 'PUT',
+      url: `/users/${u}/settings`,
+      headers: h,
+      payload: { applicationLanguage: 'nl' },
+    });
     snapshot = async () => {
       const db = t.db.db;
       return JSON.stringify(
@@ -312,23 +505,29 @@ describe(`fuzzed bad input (${testDialect})`, () => {
   });
   afterAll(async () => t.close());
 
-  it.each(specs.map((s) => [s.name, s] as const))('%s: hundreds of bad inputs → 4xx with a code, nothing written', async (_name, spec) => {
-    const before = await snapshot();
-    const cases = casesFor(spec, user);
-    expect(cases.length).toBeGreaterThanOrEqual(200);
-    for (const c of cases) {
-      const res = await t.server.inject({
-        method: spec.method,
-        url: c.url,
-        headers: { ...(spec.auth ? user.headers : {}), ...(c.contentType ? { 'content-type': c.contentType } : {}) },
-        ...(c.payload !== undefined ? { payload: c.payload } : {}),
-      });
-      const label = `${spec.method} ${c.url.slice(0, 80)} ${c.contentType ?? ''} ${String(c.payload).slice(0, 120)} → ${res.statusCode} ${res.body.slice(0, 200)}`;
-      expect(res.statusCode >= 400 && res.statusCode < 500, label).toBe(true);
-      const parsed = JSON.parse(res.body) as { code?: string; errorType?: string };
-      expect(errorCodes, label).toContain(parsed.code);
-      expect(['validation', 'message'], label).toContain(parsed.errorType);
-    }
-    expect(await snapshot()).toBe(before);
-  });
+  it.each(specs.map((s) => [s.name, s] as const))(
+    '%s: hundreds of bad inputs → 4xx with a code, nothing written',
+    async (_name, spec) => {
+      const before = await snapshot();
+      const cases = casesFor(spec, user);
+      expect(cases.length).toBeGreaterThanOrEqual(200);
+      for (const c of cases) {
+        const res = await t.server.inject({
+          method: spec.method,
+          url: c.url,
+          headers: {
+            ...(spec.auth ? user.headers : {}),
+            ...(c.contentType ? { 'content-type': c.contentType } : {}),
+          },
+          ...(c.payload !== undefined ? { payload: c.payload } : {}),
+        });
+        const label = `${spec.method} ${c.url.slice(0, 80)} ${c.contentType ?? ''} ${String(c.payload).slice(0, 120)} → ${res.statusCode} ${res.body.slice(0, 200)}`;
+        expect(res.statusCode >= 400 && res.statusCode < 500, label).toBe(true);
+        const parsed = JSON.parse(res.body) as { code?: string; errorType?: string };
+        expect(errorCodes, label).toContain(parsed.code);
+        expect(['validation', 'message'], label).toContain(parsed.errorType);
+      }
+      expect(await snapshot()).toBe(before);
+    },
+  );
 });

@@ -104,11 +104,17 @@ describe('two server processes on one PostgreSQL + Redis', () => {
   }, 60_000);
 
   const post = (base: string, p: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${base}${p}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
 
   it('a bookmark written through one process is read through the other; sessions are shared', async () => {
     const keys = deriveKeys(newMnemonic());
-    const { challenge } = (await (await post(a.url, '/auth/register/start', {})).json()) as { challenge: string };
+    const { challenge } = (await (await post(a.url, '/auth/register/start', {})).json()) as {
+      challenge: string;
+    };
     // The challenge issued by A is completed through B.
     const done = await post(b.url, '/auth/register/complete', {
       namespace: 'movie-web',
@@ -118,14 +124,27 @@ describe('two server processes on one PostgreSQL + Redis', () => {
       profile: { colorA: '#0A54FF', colorB: '#CF2E68', icon: 'couch' },
     });
     expect(done.status).toBe(200);
-    const { user, session, token } = (await done.json()) as { user: { id: string }; session: { id: string }; token: string };
+    const { user, session, token } = (await done.json()) as {
+      user: { id: string };
+      session: { id: string };
+      token: string;
+    };
     const auth = { authorization: `Bearer ${token}` };
-    const add = await post(a.url, `/users/${user.id}/bookmarks/603`, { tmdbId: '603', meta: { title: 'The Matrix', year: 1999, type: 'movie' } }, auth);
+    const add = await post(
+      a.url,
+      `/users/${user.id}/bookmarks/603`,
+      { tmdbId: '603', meta: { title: 'The Matrix', year: 1999, type: 'movie' } },
+      auth,
+    );
     expect(add.status).toBe(200);
-    const list = (await (await fetch(`${b.url}/users/${user.id}/bookmarks`, { headers: auth })).json()) as { tmdbId: string }[];
+    const list = (await (await fetch(`${b.url}/users/${user.id}/bookmarks`, { headers: auth })).json()) as {
+      tmdbId: string;
+    }[];
     expect(list.map((x) => x.tmdbId)).toEqual(['603']);
     // Signing out through B ends the session on A too.
-    expect((await fetch(`${b.url}/sessions/${session.id}`, { method: 'DELETE', headers: auth })).status).toBe(200);
+    expect((await fetch(`${b.url}/sessions/${session.id}`, { method: 'DELETE', headers: auth })).status).toBe(
+      200,
+    );
     expect((await fetch(`${a.url}/users/@me`, { headers: auth })).status).toBe(401);
   });
 
@@ -134,7 +153,8 @@ describe('two server processes on one PostgreSQL + Redis', () => {
     // register_challenge_tokens allows 10 per 10 minutes per client IP; alternate between the processes.
     // (One client address for this test: the servers trust X-Forwarded-For, as behind a load balancer.)
     const client = { 'x-forwarded-for': '203.0.113.7' };
-    for (let i = 0; i < 12; i++) statuses.push((await post(i % 2 ? b.url : a.url, '/auth/register/start', {}, client)).status);
+    for (let i = 0; i < 12; i++)
+      statuses.push((await post(i % 2 ? b.url : a.url, '/auth/register/start', {}, client)).status);
     expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
     expect(statuses.slice(10)).toEqual([429, 429]);
   });

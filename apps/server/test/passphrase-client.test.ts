@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { deriveKeys, isValidMnemonic, KNOWN_MNEMONIC, newMnemonic, OTHER_MNEMONIC } from './passphrase-client.ts';
+import {
+  deriveKeys,
+  isValidMnemonic,
+  KNOWN_MNEMONIC,
+  newMnemonic,
+  OTHER_MNEMONIC,
+} from './passphrase-client.ts';
 
 // Test vectors from shared/reference/sync-api-compat.md §2.2 (computed with Node crypto and node-forge).
 describe('passphrase test client', () => {
   it('derives the seed, public key and signature of the reference vectors', () => {
     const keys = deriveKeys(KNOWN_MNEMONIC);
-    expect(Buffer.from(keys.seed).toString('hex')).toBe('1eb78db5b60b38b53a92e8e24af48d4d84bf00d64c39814c1b26acb5af47322a');
+    expect(Buffer.from(keys.seed).toString('hex')).toBe(
+      '1eb78db5b60b38b53a92e8e24af48d4d84bf00d64c39814c1b26acb5af47322a',
+    );
     expect(keys.publicKey).toBe('9icC8Nazxbe-I7xnJgSBc5sWSIkRChBlSOWULWtnxkA');
     expect(keys.sign('6f1c2b8e-1d2a-4c3b-9e4f-5a6b7c8d9e0f')).toBe(
       'hLdbjm9sgkbWEXWVEWPMuAEjDqQ1MQvTOnyxTbofBoJQ9oLN_3mIgxLye2dC6UCIFc-v1180YvnKVeAR1UhYBg',

@@ -32,7 +32,10 @@ export function newMnemonic(): string {
 }
 
 export function deriveKeys(mnemonic: string): PassphraseKeys {
-  const seed = pbkdf2(sha256, new TextEncoder().encode(mnemonic), new TextEncoder().encode('mnemonic'), { c: 2048, dkLen: 32 });
+  const seed = pbkdf2(sha256, new TextEncoder().encode(mnemonic), new TextEncoder().encode('mnemonic'), {
+    c: 2048,
+    dkLen: 32,
+  });
   const publicKeyBytes = ed25519.getPublicKey(seed);
   const b64url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
   return {

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Bookmark, ProgressItem, ProgressListItem, UserSettings } from '@marquee/contract';
-import { login, movieMeta, register, showMeta, startSyncApp, type SignedIn, type SyncTestApp } from './sync-harness.ts';
+import {
+  login,
+  movieMeta,
+  register,
+  showMeta,
+  startSyncApp,
+  type SignedIn,
+  type SyncTestApp,
+} from './sync-harness.ts';
 import { testDialect } from './test-database.ts';
 
 const body = <T = any>(res: { body: string }) => JSON.parse(res.body) as T;
@@ -18,7 +26,8 @@ describe(`sync API (${testDialect})`, () => {
       ...(payload !== undefined ? { payload: payload as object } : {}),
     });
   const bookmarks = async (who = a) => body<Bookmark[]>(await call('GET', '/bookmarks', undefined, who));
-  const progress = async (who = a) => body<ProgressListItem[]>(await call('GET', '/progress', undefined, who));
+  const progress = async (who = a) =>
+    body<ProgressListItem[]>(await call('GET', '/progress', undefined, who));
   const episode = (watched: number, extra: Record<string, unknown> = {}) => ({
     tmdbId: '1396',
     meta: showMeta(),
@@ -46,7 +55,9 @@ describe(`sync API (${testDialect})`, () => {
       expect(add.statusCode).toBe(200);
       expect(body(add)).toEqual({ tmdbId: '603', meta: movieMeta(), updatedAt: iso() });
       // The older server answered 400 "Already bookmarked"; a retried send must succeed.
-      expect((await call('POST', '/bookmarks/603', { tmdbId: '603', meta: movieMeta() })).statusCode).toBe(200);
+      expect((await call('POST', '/bookmarks/603', { tmdbId: '603', meta: movieMeta() })).statusCode).toBe(
+        200,
+      );
       expect(await bookmarks()).toEqual([{ tmdbId: '603', meta: movieMeta(), updatedAt: iso() }]);
       const del = await call('DELETE', '/bookmarks/603');
       expect(del.statusCode).toBe(200);
@@ -56,7 +67,10 @@ describe(`sync API (${testDialect})`, () => {
     });
 
     it('keeps clients’ missing years (null) instead of refusing and losing the bookmark', async () => {
-      const res = await call('POST', '/bookmarks/11', { tmdbId: '11', meta: { title: '', year: null, type: 'movie' } });
+      const res = await call('POST', '/bookmarks/11', {
+        tmdbId: '11',
+        meta: { title: '', year: null, type: 'movie' },
+      });
       expect(res.statusCode).toBe(200);
       expect((await bookmarks())[0]!.meta).toEqual({ title: '', year: null, type: 'movie' });
     });
@@ -65,25 +79,43 @@ describe(`sync API (${testDialect})`, () => {
       await call('POST', '/bookmarks/1399', { meta: movieMeta('Some movie', 2001) });
       await call('POST', '/bookmarks/1399', { meta: showMeta('Game of Thrones', 2011) });
       expect((await bookmarks()).map((b) => b.meta.type).sort()).toEqual(['movie', 'show']);
-      await t.server.inject({ method: 'DELETE', url: `/users/${a.user.id}/bookmarks/1399?type=show`, headers: a.headers });
+      await t.server.inject({
+        method: 'DELETE',
+        url: `/users/${a.user.id}/bookmarks/1399?type=show`,
+        headers: a.headers,
+      });
       expect((await bookmarks()).map((b) => b.meta.type)).toEqual(['movie']);
     });
 
     it('an older change never overwrites a newer one, for adds and removals alike', async () => {
       await call('POST', '/bookmarks/603', { meta: movieMeta('New title'), updatedAt: iso(-1 * MIN) });
-      const stale = await call('POST', '/bookmarks/603', { meta: movieMeta('Old title'), updatedAt: iso(-5 * MIN) });
+      const stale = await call('POST', '/bookmarks/603', {
+        meta: movieMeta('Old title'),
+        updatedAt: iso(-5 * MIN),
+      });
       expect(stale.statusCode).toBe(200);
       expect(body(stale).meta.title).toBe('New title');
       // A removal made offline before the last add does not remove it…
-      await t.server.inject({ method: 'DELETE', url: `/users/${a.user.id}/bookmarks/603?updatedAt=${encodeURIComponent(iso(-2 * MIN))}`, headers: a.headers });
+      await t.server.inject({
+        method: 'DELETE',
+        url: `/users/${a.user.id}/bookmarks/603?updatedAt=${encodeURIComponent(iso(-2 * MIN))}`,
+        headers: a.headers,
+      });
       expect((await bookmarks()).map((b) => b.meta.title)).toEqual(['New title']);
       // …a later one does, and an add made before it cannot bring the bookmark back.
-      await t.server.inject({ method: 'DELETE', url: `/users/${a.user.id}/bookmarks/603?updatedAt=${encodeURIComponent(iso(-30_000))}`, headers: a.headers });
+      await t.server.inject({
+        method: 'DELETE',
+        url: `/users/${a.user.id}/bookmarks/603?updatedAt=${encodeURIComponent(iso(-30_000))}`,
+        headers: a.headers,
+      });
       expect(await bookmarks()).toEqual([]);
       await call('POST', '/bookmarks/603', { meta: movieMeta(), updatedAt: iso(-45_000) });
       expect(await bookmarks()).toEqual([]);
       // A change time in the future counts as now (a fast clock must not win forever).
-      await call('POST', '/bookmarks/604', { meta: movieMeta('Future'), updatedAt: iso(365 * 24 * 60 * MIN) });
+      await call('POST', '/bookmarks/604', {
+        meta: movieMeta('Future'),
+        updatedAt: iso(365 * 24 * 60 * MIN),
+      });
       expect((await bookmarks()).find((b) => b.tmdbId === '604')!.updatedAt).toBe(iso());
     });
 
@@ -104,20 +136,36 @@ describe(`sync API (${testDialect})`, () => {
         ['3', 'Only local'],
       ]);
       // Dated import items follow the conflict rule.
-      await call('PUT', '/bookmarks', [{ tmdbId: '1', meta: movieMeta('Older local'), updatedAt: iso(-MIN) }]);
+      await call('PUT', '/bookmarks', [
+        { tmdbId: '1', meta: movieMeta('Older local'), updatedAt: iso(-MIN) },
+      ]);
       expect((await bookmarks()).find((b) => b.tmdbId === '1')!.meta.title).toBe('Server copy');
       t.clock.advance(MIN);
-      await call('PUT', '/bookmarks', [{ tmdbId: '1', meta: movieMeta('Newer local'), updatedAt: iso(-1000) }]);
+      await call('PUT', '/bookmarks', [
+        { tmdbId: '1', meta: movieMeta('Newer local'), updatedAt: iso(-1000) },
+      ]);
       expect((await bookmarks()).find((b) => b.tmdbId === '1')!.meta.title).toBe('Newer local');
     });
   });
 
   describe('progress', () => {
     it('saves a movie and answers numbers on PUT, strings in the list (as the older server did)', async () => {
-      const res = await call('PUT', '/progress/603', { tmdbId: '603', meta: movieMeta(), duration: 8160.6, watched: 1200.4 });
+      const res = await call('PUT', '/progress/603', {
+        tmdbId: '603',
+        meta: movieMeta(),
+        duration: 8160.6,
+        watched: 1200.4,
+      });
       expect(res.statusCode).toBe(200);
       const item = body<ProgressItem>(res);
-      expect(item).toMatchObject({ tmdbId: '603', season: { id: null, number: null }, episode: { id: null, number: null }, duration: 8161, watched: 1200, updatedAt: iso() });
+      expect(item).toMatchObject({
+        tmdbId: '603',
+        season: { id: null, number: null },
+        episode: { id: null, number: null },
+        duration: 8161,
+        watched: 1200,
+        updatedAt: iso(),
+      });
       expect(item.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(await progress()).toEqual([{ ...item, duration: '8161', watched: '1200' }]);
     });
@@ -131,7 +179,12 @@ describe(`sync API (${testDialect})`, () => {
         ['movie', '600'],
         ['show', '300'],
       ]);
-      await t.server.inject({ method: 'DELETE', url: `/users/${a.user.id}/progress/1399`, headers: a.headers, payload: { type: 'movie' } });
+      await t.server.inject({
+        method: 'DELETE',
+        url: `/users/${a.user.id}/progress/1399`,
+        headers: a.headers,
+        payload: { type: 'movie' },
+      });
       expect((await progress()).map((p) => p.meta.type)).toEqual(['show']);
     });
 
@@ -151,7 +204,10 @@ describe(`sync API (${testDialect})`, () => {
       // A newer change wins even if it goes backwards (the user rewound).
       await call('PUT', '/progress/1396', { ...episode(50), updatedAt: iso(-30_000) });
       // Another episode is a separate row.
-      await call('PUT', '/progress/1396', { ...episode(10, { episodeId: '62086', episodeNumber: 2 }), updatedAt: iso(-10 * MIN) });
+      await call('PUT', '/progress/1396', {
+        ...episode(10, { episodeId: '62086', episodeNumber: 2 }),
+        updatedAt: iso(-10 * MIN),
+      });
       const list = await progress();
       expect(list.find((p) => p.episode.id === '62085')!.watched).toBe('50');
       expect(list.find((p) => p.episode.id === '62086')!.watched).toBe('10');
@@ -164,7 +220,12 @@ describe(`sync API (${testDialect})`, () => {
       const b = await login(t.server, a.keys);
       await call('PUT', '/progress/1396', { ...episode(1000), updatedAt: iso(-2 * MIN) }, b);
       await call('PUT', '/progress/1396', { ...episode(400), updatedAt: iso(-4 * MIN) }, a); // offline, older
-      await call('PUT', '/progress/1396', { ...episode(70, { episodeId: 'e2' }), updatedAt: iso(-4 * MIN) }, a);
+      await call(
+        'PUT',
+        '/progress/1396',
+        { ...episode(70, { episodeId: 'e2' }), updatedAt: iso(-4 * MIN) },
+        a,
+      );
       const fromA = await progress(a);
       const fromB = await progress(b);
       expect(fromA).toEqual(fromB);
@@ -174,14 +235,27 @@ describe(`sync API (${testDialect})`, () => {
 
     it('deletes a title, a season or an episode, and a late older write cannot bring it back', async () => {
       const put = (seasonId: string, episodeId: string, watched: number) =>
-        call('PUT', '/progress/1396', { ...episode(watched, { seasonId, episodeId }), updatedAt: iso(-5 * MIN) });
+        call('PUT', '/progress/1396', {
+          ...episode(watched, { seasonId, episodeId }),
+          updatedAt: iso(-5 * MIN),
+        });
       await put('s1', 'e1', 1);
       await put('s1', 'e2', 2);
       await put('s2', 'e3', 3);
       await put('s2', 'e4', 4);
-      const one = await t.server.inject({ method: 'DELETE', url: `/users/${a.user.id}/progress/1396`, headers: a.headers, payload: { episodeId: 'e1' } });
+      const one = await t.server.inject({
+        method: 'DELETE',
+        url: `/users/${a.user.id}/progress/1396`,
+        headers: a.headers,
+        payload: { episodeId: 'e1' },
+      });
       expect(body(one)).toEqual({ count: 1, tmdbId: '1396', episodeId: 'e1' });
-      const season = await t.server.inject({ method: 'DELETE', url: `/users/${a.user.id}/progress/1396`, headers: a.headers, payload: { seasonId: 's2' } });
+      const season = await t.server.inject({
+        method: 'DELETE',
+        url: `/users/${a.user.id}/progress/1396`,
+        headers: a.headers,
+        payload: { seasonId: 's2' },
+      });
       expect(body(season)).toEqual({ count: 2, tmdbId: '1396', seasonId: 's2' });
       expect((await progress()).map((p) => p.episode.id)).toEqual(['e2']);
       // Offline device sends an old position for a removed episode: stays removed.
@@ -191,9 +265,18 @@ describe(`sync API (${testDialect})`, () => {
       await call('PUT', '/progress/1396', episode(5, { seasonId: 's2', episodeId: 'e3' }));
       expect((await progress()).map((p) => p.episode.id).sort()).toEqual(['e2', 'e3']);
       // `{}` (what clients send) removes the whole title; a body is optional.
-      const all = await t.server.inject({ method: 'DELETE', url: `/users/${a.user.id}/progress/1396`, headers: a.headers, payload: {} });
+      const all = await t.server.inject({
+        method: 'DELETE',
+        url: `/users/${a.user.id}/progress/1396`,
+        headers: a.headers,
+        payload: {},
+      });
       expect(body(all).count).toBe(2);
-      const none = await t.server.inject({ method: 'DELETE', url: `/users/${a.user.id}/progress/1396`, headers: a.headers });
+      const none = await t.server.inject({
+        method: 'DELETE',
+        url: `/users/${a.user.id}/progress/1396`,
+        headers: a.headers,
+      });
       expect(none.statusCode, none.body).toBe(200);
       expect(body(none).count).toBe(0);
     });
@@ -215,7 +298,9 @@ describe(`sync API (${testDialect})`, () => {
       ]);
       expect(await progress()).toHaveLength(3);
       // Undated items never overwrite what the account has.
-      await call('PUT', '/progress/import', [{ tmdbId: '603', meta: movieMeta(), duration: 8000, watched: 1 }]);
+      await call('PUT', '/progress/import', [
+        { tmdbId: '603', meta: movieMeta(), duration: 8000, watched: 1 },
+      ]);
       expect((await progress()).find((p) => p.tmdbId === '603')!.watched).toBe('4000');
       // An empty import is fine.
       expect(body(await call('PUT', '/progress/import', []))).toEqual([]);
@@ -233,7 +318,11 @@ describe(`sync API (${testDialect})`, () => {
         episodeNumber: null,
       });
       expect(res.statusCode).toBe(200);
-      expect(body(res)).toMatchObject({ tmdbId: '1396', season: { id: 's', number: null }, episode: { id: 'e', number: null } });
+      expect(body(res)).toMatchObject({
+        tmdbId: '1396',
+        season: { id: 's', number: null },
+        episode: { id: 'e', number: null },
+      });
     });
   });
 
@@ -248,7 +337,11 @@ describe(`sync API (${testDialect})`, () => {
         enableAutoplay: null,
         subtitleStyling: null,
       });
-      await call('PUT', '/settings', { applicationLanguage: 'nl', applicationTheme: 'teal', proxyUrls: ['https://proxy.example'] });
+      await call('PUT', '/settings', {
+        applicationLanguage: 'nl',
+        applicationTheme: 'teal',
+        proxyUrls: ['https://proxy.example'],
+      });
       const res = await call('PUT', '/settings', { defaultSubtitleLanguage: 'en', applicationTheme: null });
       expect(body(res)).toEqual({
         id: a.user.id,
@@ -264,8 +357,15 @@ describe(`sync API (${testDialect})`, () => {
 
     it('per field, an older change never overwrites a newer one; different fields both survive', async () => {
       await call('PUT', '/settings', { applicationLanguage: 'de', updatedAt: iso(-MIN) });
-      await call('PUT', '/settings', { applicationLanguage: 'fr', applicationTheme: 'blue', updatedAt: iso(-2 * MIN) });
-      expect(body(await call('GET', '/settings'))).toMatchObject({ applicationLanguage: 'de', applicationTheme: 'blue' });
+      await call('PUT', '/settings', {
+        applicationLanguage: 'fr',
+        applicationTheme: 'blue',
+        updatedAt: iso(-2 * MIN),
+      });
+      expect(body(await call('GET', '/settings'))).toMatchObject({
+        applicationLanguage: 'de',
+        applicationTheme: 'blue',
+      });
     });
   });
 });

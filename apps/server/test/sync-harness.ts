@@ -31,13 +31,17 @@ export function testConfig(env: Record<string, string> = {}): Config {
     CAPTCHA_PROVIDER: 'none',
     DATA_DIR: '/tmp/marquee-test',
     WEB_DIST_DIR: '/nonexistent',
-    ...(testRedisUrl ? { REDIS_URL: testRedisUrl, REDIS_PREFIX: `test-${randomBytes(6).toString('hex')}:` } : {}),
+    ...(testRedisUrl
+      ? { REDIS_URL: testRedisUrl, REDIS_PREFIX: `test-${randomBytes(6).toString('hex')}:` }
+      : {}),
     ...env,
   });
 }
 
 /** One app on a fresh database (SQLite in memory, or a new PostgreSQL schema when TEST_DATABASE_URL is set). */
-export async function startSyncApp(options: { env?: Record<string, string>; deps?: AppDependencies; db?: TestDatabase } = {}): Promise<SyncTestApp> {
+export async function startSyncApp(
+  options: { env?: Record<string, string>; deps?: AppDependencies; db?: TestDatabase } = {},
+): Promise<SyncTestApp> {
   const db = options.db ?? (await createTestDatabase());
   const clock = new TestClock();
   const config = testConfig(options.env);
@@ -69,7 +73,11 @@ export async function register(
   options: { mnemonic?: string; device?: string; captchaToken?: string; namespace?: string } = {},
 ): Promise<SignedIn> {
   const keys = deriveKeys(options.mnemonic ?? newMnemonic());
-  const start = await server.inject({ method: 'POST', url: '/auth/register/start', payload: { captchaToken: options.captchaToken } });
+  const start = await server.inject({
+    method: 'POST',
+    url: '/auth/register/start',
+    payload: { captchaToken: options.captchaToken },
+  });
   if (start.statusCode !== 200) throw new Error(`register/start ${start.statusCode} ${start.body}`);
   const { challenge } = json<{ challenge: string }>(start);
   const complete = await server.inject({
@@ -84,14 +92,23 @@ export async function register(
       profile: { colorA: '#0A54FF', colorB: '#CF2E68', icon: 'couch' },
     },
   });
-  if (complete.statusCode !== 200) throw new Error(`register/complete ${complete.statusCode} ${complete.body}`);
+  if (complete.statusCode !== 200)
+    throw new Error(`register/complete ${complete.statusCode} ${complete.body}`);
   const body = json<AuthResponse>(complete);
   return { ...body, keys, headers: { authorization: `Bearer ${body.token}` } };
 }
 
 /** Signs an existing account in on another "device". */
-export async function login(server: FastifyInstance, keys: PassphraseKeys, device = 'Second device'): Promise<SignedIn> {
-  const start = await server.inject({ method: 'POST', url: '/auth/login/start', payload: { publicKey: keys.publicKey } });
+export async function login(
+  server: FastifyInstance,
+  keys: PassphraseKeys,
+  device = 'Second device',
+): Promise<SignedIn> {
+  const start = await server.inject({
+    method: 'POST',
+    url: '/auth/login/start',
+    payload: { publicKey: keys.publicKey },
+  });
   if (start.statusCode !== 200) throw new Error(`login/start ${start.statusCode} ${start.body}`);
   const { challenge } = json<{ challenge: string }>(start);
   const complete = await server.inject({
@@ -110,5 +127,14 @@ export async function login(server: FastifyInstance, keys: PassphraseKeys, devic
   return { ...body, keys, headers: { authorization: `Bearer ${body.token}` } };
 }
 
-export const movieMeta = (title = 'The Matrix', year: number | null = 1999) => ({ title, year, poster: 'https://image.example/p.jpg', type: 'movie' });
-export const showMeta = (title = 'Breaking Bad', year: number | null = 2008) => ({ title, year, type: 'show' });
+export const movieMeta = (title = 'The Matrix', year: number | null = 1999) => ({
+  title,
+  year,
+  poster: 'https://image.example/p.jpg',
+  type: 'movie',
+});
+export const showMeta = (title = 'Breaking Bad', year: number | null = 2008) => ({
+  title,
+  year,
+  type: 'show',
+});

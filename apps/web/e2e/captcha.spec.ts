@@ -3,7 +3,9 @@ import { expect, test } from '@playwright/test';
 // A second instance runs with CAPTCHA_PROVIDER=altcha (playwright.config.ts).
 const altcha = `http://127.0.0.1:${process.env.E2E_ALTCHA_PORT ?? 4181}`;
 
-test('registration on an ALTCHA instance solves the proof of work and creates the account', async ({ page }) => {
+test('registration on an ALTCHA instance solves the proof of work and creates the account', async ({
+  page,
+}) => {
   await page.goto(`${altcha}/register`);
   await page.getByRole('button', { name: 'I trust this server' }).click();
   const passphrase = (await page.getByTestId('passphrase-word').allTextContents()).join(' ');
@@ -20,7 +22,10 @@ test('registration on an ALTCHA instance solves the proof of work and creates th
 
 test('a refused captcha token shows "Captcha validation failed"', async ({ page }) => {
   await page.route('**/auth/register/start', (route) =>
-    route.fulfill({ status: 400, json: { errorType: 'message', code: 'captcha_invalid', message: 'captcha token is invalid' } }),
+    route.fulfill({
+      status: 400,
+      json: { errorType: 'message', code: 'captcha_invalid', message: 'captcha token is invalid' },
+    }),
   );
   await page.goto(`${altcha}/register`);
   await page.getByRole('button', { name: 'I trust this server' }).click();

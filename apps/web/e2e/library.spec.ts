@@ -1,5 +1,14 @@
 import { expect, test } from '@playwright/test';
-import { bookmarksSection, login, openTitle, outboxLength, registerAccount, serverBookmarks, storedAccount, titleBookmark } from './support/account.ts';
+import {
+  bookmarksSection,
+  login,
+  openTitle,
+  outboxLength,
+  registerAccount,
+  serverBookmarks,
+  storedAccount,
+  titleBookmark,
+} from './support/account.ts';
 
 const MATRIX = '/media/tmdb-movie-603-the-matrix';
 const INCEPTION = '/media/tmdb-movie-27205-inception';
@@ -30,16 +39,37 @@ test.describe('library without an account', () => {
     await page.addInitScript(() => {
       if (localStorage.getItem('__MW::bookmarks')) return;
       const now = Date.now();
-      localStorage.setItem('__MW::bookmarks', JSON.stringify({ state: { bookmarks: { '603': { title: 'The Matrix', year: 1999, type: 'movie', updatedAt: now } }, updateQueue: [] }, version: 0 }));
+      localStorage.setItem(
+        '__MW::bookmarks',
+        JSON.stringify({
+          state: {
+            bookmarks: { '603': { title: 'The Matrix', year: 1999, type: 'movie', updatedAt: now } },
+            updateQueue: [],
+          },
+          version: 0,
+        }),
+      );
       localStorage.setItem(
         '__MW::progress',
         JSON.stringify({
           state: {
             items: {
               '1396': {
-                title: 'Breaking Bad', year: 2008, type: 'show', updatedAt: now,
+                title: 'Breaking Bad',
+                year: 2008,
+                type: 'show',
+                updatedAt: now,
                 seasons: { '3572': { id: '3572', number: 1, title: 'Season 1' } },
-                episodes: { '62086': { id: '62086', number: 2, title: 'Cat', seasonId: '3572', updatedAt: now, progress: { watched: 600, duration: 2900 } } },
+                episodes: {
+                  '62086': {
+                    id: '62086',
+                    number: 2,
+                    title: 'Cat',
+                    seasonId: '3572',
+                    updatedAt: now,
+                    progress: { watched: 600, duration: 2900 },
+                  },
+                },
               },
             },
             updateQueue: [],
@@ -54,9 +84,15 @@ test.describe('library without an account', () => {
     const cont = page.getByTestId('continue-section');
     await expect(cont).toContainText('Breaking Bad');
     await expect(cont.getByTestId('episode-badge')).toHaveText('S1 E2');
-    await expect(cont.getByRole('link').first()).toHaveAttribute('href', /\/media\/tmdb-tv-1396-breaking-bad\/3572\/62086$/);
+    await expect(cont.getByRole('link').first()).toHaveAttribute(
+      'href',
+      /\/media\/tmdb-tv-1396-breaking-bad\/3572\/62086$/,
+    );
     await expect(page.locator('body')).toHaveClass(/theme-red/);
-    const kept = await page.evaluate(() => [localStorage.getItem('__MW::bookmarks') !== null, localStorage.getItem('marquee:backup:v0:library') !== null]);
+    const kept = await page.evaluate(() => [
+      localStorage.getItem('__MW::bookmarks') !== null,
+      localStorage.getItem('marquee:backup:v0:library') !== null,
+    ]);
     expect(kept).toEqual([true, true]);
     // Removing from Continue Watching.
     await cont.getByTestId('continue-remove').click();
@@ -67,14 +103,23 @@ test.describe('library without an account', () => {
     await page.addInitScript(() => {
       if (!sessionStorage.getItem('seeded')) {
         sessionStorage.setItem('seeded', '1');
-        localStorage.setItem('marquee:library', JSON.stringify({ state: { from: 'the future' }, version: 99 }));
+        localStorage.setItem(
+          'marquee:library',
+          JSON.stringify({ state: { from: 'the future' }, version: 99 }),
+        );
       }
     });
     await page.goto('/');
     await expect(page.getByTestId('migration-failed')).toContainText('Failed to migrate your data');
-    const [backup, current] = await page.evaluate(() => [localStorage.getItem('marquee:backup:v99:library'), localStorage.getItem('marquee:library')]);
+    const [backup, current] = await page.evaluate(() => [
+      localStorage.getItem('marquee:backup:v99:library'),
+      localStorage.getItem('marquee:library'),
+    ]);
     expect(JSON.parse(backup!)).toEqual({ state: { from: 'the future' }, version: 99 });
-    expect(JSON.parse(current!)).toEqual({ state: { bookmarks: {}, progress: {}, outbox: [], profile: '', stash: {} }, version: 1 });
+    expect(JSON.parse(current!)).toEqual({
+      state: { bookmarks: {}, progress: {}, outbox: [], profile: '', stash: {} },
+      version: 1,
+    });
     await page.getByRole('button', { name: 'Dismiss' }).click();
     await expect(page.getByTestId('migration-failed')).toHaveCount(0);
     await page.reload();
@@ -83,7 +128,11 @@ test.describe('library without an account', () => {
 });
 
 test.describe('accounts and sync', () => {
-  test('register, bookmark, reload, still there; a second device signs in and sees the same library; logout clears', async ({ page, browser, request }) => {
+  test('register, bookmark, reload, still there; a second device signs in and sees the same library; logout clears', async ({
+    page,
+    browser,
+    request,
+  }) => {
     // An anonymous bookmark made before registering goes into the new account.
     await openTitle(page, INCEPTION, 'Inception');
     await titleBookmark(page).click();
@@ -114,13 +163,20 @@ test.describe('accounts and sync', () => {
     const local = await page.evaluate(() => JSON.parse(localStorage.getItem('marquee:library')!).state);
     expect(local).toEqual({ bookmarks: {}, progress: {}, outbox: [], profile: '', stash: {} });
     // The session is gone on the server; the other device keeps its own.
-    expect((await request.get('/users/@me', { headers: { authorization: `Bearer ${account.token}` } })).status()).toBe(401);
+    expect(
+      (await request.get('/users/@me', { headers: { authorization: `Bearer ${account.token}` } })).status(),
+    ).toBe(401);
     await phone.reload();
     await expect(bookmarksSection(phone).getByTestId('media-card')).toHaveCount(2);
     await other.close();
   });
 
-  test('a change made offline reaches the other device once back online, even after the tab was closed', async ({ page, context, browser, request }) => {
+  test('a change made offline reaches the other device once back online, even after the tab was closed', async ({
+    page,
+    context,
+    browser,
+    request,
+  }) => {
     const passphrase = await registerAccount(page, 'Laptop');
     const other = await browser.newContext();
     const phone = await other.newPage();
@@ -153,7 +209,12 @@ test.describe('accounts and sync', () => {
     await other.close();
   });
 
-  test('two devices changing the same title converge to the newer change', async ({ page, context, browser, request }) => {
+  test('two devices changing the same title converge to the newer change', async ({
+    page,
+    context,
+    browser,
+    request,
+  }) => {
     const passphrase = await registerAccount(page, 'Laptop');
     await openTitle(page, MATRIX, 'The Matrix');
     await titleBookmark(page).click();
@@ -187,16 +248,36 @@ test.describe('accounts and sync', () => {
     await other.close();
   });
 
-  test('continue watching from synced progress, with its badge, and removing it reaches the server', async ({ page, request }) => {
+  test('continue watching from synced progress, with its badge, and removing it reaches the server', async ({
+    page,
+    request,
+  }) => {
     await registerAccount(page, 'Laptop');
     const account = await storedAccount(page);
     const auth = { authorization: `Bearer ${account.token}` };
-    const put = (tmdbId: string, body: object) => request.put(`/users/${account.userId}/progress/${tmdbId}`, { headers: auth, data: body });
-    const movie = await put('603', { meta: { title: 'The Matrix', year: 1999, type: 'movie' }, watched: 1200, duration: 8160 });
+    const put = (tmdbId: string, body: object) =>
+      request.put(`/users/${account.userId}/progress/${tmdbId}`, { headers: auth, data: body });
+    const movie = await put('603', {
+      meta: { title: 'The Matrix', year: 1999, type: 'movie' },
+      watched: 1200,
+      duration: 8160,
+    });
     expect(movie.status()).toBe(200);
-    await put('1396', { meta: { title: 'Breaking Bad', year: 2008, type: 'show' }, watched: 700, duration: 2900, seasonId: '3572', episodeId: '62087', seasonNumber: 1, episodeNumber: 3 });
+    await put('1396', {
+      meta: { title: 'Breaking Bad', year: 2008, type: 'show' },
+      watched: 700,
+      duration: 2900,
+      seasonId: '3572',
+      episodeId: '62087',
+      seasonNumber: 1,
+      episodeNumber: 3,
+    });
     // Under 20 s watched: not shown.
-    await put('27205', { meta: { title: 'Inception', year: 2010, type: 'movie' }, watched: 10, duration: 8880 });
+    await put('27205', {
+      meta: { title: 'Inception', year: 2010, type: 'movie' },
+      watched: 10,
+      duration: 8880,
+    });
     await page.reload();
     const cont = page.getByTestId('continue-section');
     await expect(cont.getByTestId('continue-card')).toHaveCount(2);
@@ -205,7 +286,15 @@ test.describe('accounts and sync', () => {
     await cont.getByRole('button', { name: 'Remove The Matrix from Continue Watching' }).click();
     await expect(cont.getByTestId('continue-card')).toHaveCount(1);
     await expect
-      .poll(async () => ((await (await request.get(`/users/${account.userId}/progress`, { headers: auth })).json()) as Array<{ tmdbId: string }>).map((p) => p.tmdbId).sort())
+      .poll(async () =>
+        (
+          (await (
+            await request.get(`/users/${account.userId}/progress`, { headers: auth })
+          ).json()) as Array<{ tmdbId: string }>
+        )
+          .map((p) => p.tmdbId)
+          .sort(),
+      )
       .toEqual(['1396', '27205']);
   });
 
@@ -221,7 +310,13 @@ test.describe('accounts and sync', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete account' }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
-    expect((await request.get(`/users/${account.userId}/bookmarks`, { headers: { authorization: `Bearer ${account.token}` } })).status()).toBe(401);
+    expect(
+      (
+        await request.get(`/users/${account.userId}/bookmarks`, {
+          headers: { authorization: `Bearer ${account.token}` },
+        })
+      ).status(),
+    ).toBe(401);
     // The passphrase no longer opens an account.
     await page.goto('/login');
     await page.getByLabel('12-word passphrase').fill(passphrase);
@@ -236,7 +331,9 @@ test.describe('accounts and sync', () => {
     await page.getByLabel('Device name').fill('X');
     await page.getByRole('button', { name: 'Login' }).click();
     await expect(page.getByTestId('form-error')).toHaveText('Incorrect or incomplete passphrase');
-    await page.getByLabel('12-word passphrase').fill('awkward safe differ large subway junk gallery flight left glue fault glory');
+    await page
+      .getByLabel('12-word passphrase')
+      .fill('awkward safe differ large subway junk gallery flight left glue fault glory');
     await page.getByLabel('Device name').fill('   ');
     await page.getByRole('button', { name: 'Login' }).click();
     await expect(page.getByTestId('form-error')).toHaveText('Please enter a device name');
@@ -256,7 +353,9 @@ test.describe('accounts and sync', () => {
 });
 
 test.describe('profile load failures', () => {
-  test('"Failed to load your profile": a screen only when nothing local can be shown, else a notice', async ({ page }) => {
+  test('"Failed to load your profile": a screen only when nothing local can be shown, else a notice', async ({
+    page,
+  }) => {
     await registerAccount(page, 'Laptop');
     // A device that never loaded the account and holds no library: the full screen.
     await page.evaluate(() => {
@@ -265,20 +364,43 @@ test.describe('profile load failures', () => {
       stored.state.lastRestoredAt = null;
       localStorage.setItem(key, JSON.stringify(stored));
     });
-    await page.route('**/users/@me', (route) => route.fulfill({ status: 503, json: { errorType: 'message', code: 'internal_error', message: 'down' } }));
+    await page.route('**/users/@me', (route) =>
+      route.fulfill({ status: 503, json: { errorType: 'message', code: 'internal_error', message: 'down' } }),
+    );
     await page.reload();
     const screen = page.getByTestId('profile-load-error');
     await expect(screen).toContainText('Failed to load your profile');
     await expect(screen.getByRole('button', { name: 'Reload' })).toBeVisible();
     await expect(screen.getByRole('button', { name: 'Reset custom server' })).toHaveCount(0);
     // Still signed in: the failure was not a rejected session.
-    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('marquee:account')!).state.account !== null)).toBe(true);
+    expect(
+      await page.evaluate(() => JSON.parse(localStorage.getItem('marquee:account')!).state.account !== null),
+    ).toBe(true);
 
     // With a library on the device the app works, with a notice.
     await page.evaluate(() => {
       const key = 'marquee:library';
       const now = Date.now();
-      localStorage.setItem(key, JSON.stringify({ state: { bookmarks: { 'movie:603': { tmdbId: '603', type: 'movie', title: 'The Matrix', year: 1999, poster: null, updatedAt: now } }, progress: {}, outbox: [] }, version: 1 }));
+      localStorage.setItem(
+        key,
+        JSON.stringify({
+          state: {
+            bookmarks: {
+              'movie:603': {
+                tmdbId: '603',
+                type: 'movie',
+                title: 'The Matrix',
+                year: 1999,
+                poster: null,
+                updatedAt: now,
+              },
+            },
+            progress: {},
+            outbox: [],
+          },
+          version: 1,
+        }),
+      );
     });
     await page.reload();
     await expect(page.getByTestId('profile-load-notice')).toContainText('Failed to load your profile');

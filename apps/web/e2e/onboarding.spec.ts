@@ -1,25 +1,45 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { installFakeExtension, MATRIX, patchRuntimeConfig, player, setFakeHello, startPlayback, WORKING_EXTENSION } from './support/player.ts';
+import {
+  installFakeExtension,
+  MATRIX,
+  patchRuntimeConfig,
+  player,
+  setFakeHello,
+  startPlayback,
+  WORKING_EXTENSION,
+} from './support/player.ts';
 
 /** A "simple proxy" (protocols.md §6.1): `?destination=` fetched and relayed, with permissive CORS. */
 function proxyServer(): Server {
   return createServer(async (req, res) => {
-    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-expose-headers': '*' };
+    const cors = {
+      'access-control-allow-origin': '*',
+      'access-control-allow-headers': '*',
+      'access-control-expose-headers': '*',
+    };
     if (req.method === 'OPTIONS') {
       res.writeHead(204, cors).end();
       return;
     }
     const destination = new URL(req.url ?? '/', 'http://x').searchParams.get('destination');
     if (!destination) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Proxy is working as expected (v2.1.4)' }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ message: 'Proxy is working as expected (v2.1.4)' }));
       return;
     }
     try {
       const upstream = await fetch(destination, { method: req.method ?? 'GET' });
       const body = Buffer.from(await upstream.arrayBuffer());
-      res.writeHead(upstream.status, { ...cors, 'content-type': upstream.headers.get('content-type') ?? 'text/plain', 'x-final-destination': upstream.url }).end(body);
+      res
+        .writeHead(upstream.status, {
+          ...cors,
+          'content-type': upstream.headers.get('content-type') ?? 'text/plain',
+          'x-final-destination': upstream.url,
+        })
+        .end(body);
     } catch {
       res.writeHead(502, cors).end();
     }
@@ -29,11 +49,18 @@ function proxyServer(): Server {
 /** A website: the same page whatever is asked. */
 function websiteServer(): Server {
   return createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html', 'access-control-allow-origin': '*' }).end('<!doctype html><title>My blog</title><h1>Welcome to my blog</h1>');
+    res
+      .writeHead(200, { 'content-type': 'text/html', 'access-control-allow-origin': '*' })
+      .end('<!doctype html><title>My blog</title><h1>Welcome to my blog</h1>');
   });
 }
 
-const listen = (server: Server) => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+const listen = (server: Server) =>
+  new Promise<string>((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+    ),
+  );
 
 let proxy: Server;
 let website: Server;
@@ -64,7 +91,9 @@ test.describe('onboarding', () => {
     await expect(player(page)).toBeVisible();
   });
 
-  test('custom proxy: invalid, unreachable and website are refused; a proxy is kept and the player uses it', async ({ page }) => {
+  test('custom proxy: invalid, unreachable and website are refused; a proxy is kept and the player uses it', async ({
+    page,
+  }) => {
     await patchRuntimeConfig(page, { hasOnboarding: true });
     await page.goto(MATRIX);
     await expect(page).toHaveURL(/\/onboarding\?redirect=%2Fmedia%2Ftmdb-movie-603-the-matrix$/);
@@ -90,14 +119,18 @@ test.describe('onboarding', () => {
     await expect(page).toHaveURL(new RegExp(`${MATRIX}$`));
     await startPlayback(page);
     expect(((await metrics).postDataJSON() as { tool: string }).tool).toBe('custom-proxy');
-    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('marquee:account')!).state.proxyUrls);
+    const stored = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('marquee:account')!).state.proxyUrls,
+    );
     expect(stored).toEqual([proxyUrl]);
     // Done once: the next title opens directly.
     await page.goto('/media/tmdb-movie-27205-inception');
     await expect(page).toHaveURL(/\/media\/tmdb-movie-27205-inception$/);
   });
 
-  test('the default setup is offered because the instance has sources; confirming goes back', async ({ page }) => {
+  test('the default setup is offered because the instance has sources; confirming goes back', async ({
+    page,
+  }) => {
     await patchRuntimeConfig(page, { hasOnboarding: true });
     await page.goto(`/onboarding?redirect=${encodeURIComponent(MATRIX)}`);
     await page.getByTestId('use-default').click();
@@ -116,7 +149,9 @@ test.describe('onboarding', () => {
     await expect(page.getByTestId('use-default')).toHaveCount(0);
   });
 
-  test('a fake extension drives every status; working completes onboarding to / without a redirect', async ({ page }) => {
+  test('a fake extension drives every status; working completes onboarding to / without a redirect', async ({
+    page,
+  }) => {
     await installFakeExtension(page, null);
     await page.goto('/onboarding/extension');
     const status = page.getByTestId('extension-status');
@@ -135,7 +170,9 @@ test.describe('onboarding', () => {
     await expect(status).toContainText('working');
     await page.getByTestId('extension-continue').click();
     await expect(page).toHaveURL(/\/$/);
-    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('marquee:onboarding')!).state.completed)).toBe(true);
+    expect(
+      await page.evaluate(() => JSON.parse(localStorage.getItem('marquee:onboarding')!).state.completed),
+    ).toBe(true);
   });
 
   test('with a working extension the player does not ask for onboarding', async ({ page }) => {

@@ -15,7 +15,9 @@ test.describe('settings', () => {
     expect(new URL((await scrape).url()).searchParams.get('sourceOrder')).toBe('sample');
   });
 
-  test('changes wait for Save; Reset discards them; theme and language apply and persist', async ({ page }) => {
+  test('changes wait for Save; Reset discards them; theme and language apply and persist', async ({
+    page,
+  }) => {
     await page.goto('/settings');
     await expect(page.getByRole('heading', { level: 2, name: 'Account' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Register' })).toBeVisible();
@@ -47,11 +49,15 @@ test.describe('settings', () => {
     await page.getByLabel('Background opacity').fill('0.2');
     await page.getByText('Colour #e2e535').click({ force: true });
     await page.getByRole('button', { name: 'Save' }).click();
-    const styling = await page.evaluate(() => JSON.parse(localStorage.getItem('marquee:subtitles')!).state.styling);
+    const styling = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('marquee:subtitles')!).state.styling,
+    );
     expect(styling).toMatchObject({ size: 2, backgroundOpacity: 0.2, color: '#e2e535' });
   });
 
-  test('custom proxies: entry rules and messages; custom server gets https:// and signs out', async ({ page }) => {
+  test('custom proxies: entry rules and messages; custom server gets https:// and signs out', async ({
+    page,
+  }) => {
     await registerAccount(page, 'Laptop');
     await page.goto('/settings#connections');
     await page.getByLabel('Use custom proxy workers').check();
@@ -71,7 +77,16 @@ test.describe('settings', () => {
     await expect(page.getByTestId('save-bar')).toHaveCount(0);
     const account = await storedAccount(page);
     await expect
-      .poll(async () => (await (await page.request.get(`/users/${account.userId}/settings`, { headers: { authorization: `Bearer ${account.token}` } })).json()).proxyUrls)
+      .poll(
+        async () =>
+          (
+            await (
+              await page.request.get(`/users/${account.userId}/settings`, {
+                headers: { authorization: `Bearer ${account.token}` },
+              })
+            ).json()
+          ).proxyUrls,
+      )
       .toEqual([new URL('/about', page.url()).toString(), '|type=api|https://api.example.com']);
 
     await page.getByLabel('Custom server').check();
@@ -82,10 +97,17 @@ test.describe('settings', () => {
     await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('marquee:account')!).state);
     expect(stored).toMatchObject({ account: null, backendUrl: 'https://accounts.example.com' });
-    expect((await page.request.get('/users/@me', { headers: { authorization: `Bearer ${account.token}` } })).status()).toBe(401);
+    expect(
+      (
+        await page.request.get('/users/@me', { headers: { authorization: `Bearer ${account.token}` } })
+      ).status(),
+    ).toBe(401);
   });
 
-  test('account: profile colours and icon, device name, devices list with removal and its error', async ({ page, browser }) => {
+  test('account: profile colours and icon, device name, devices list with removal and its error', async ({
+    page,
+    browser,
+  }) => {
     const passphrase = await registerAccount(page, 'Laptop');
     const other = await browser.newContext();
     const phone = await other.newPage();
@@ -115,13 +137,17 @@ test.describe('settings', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByTestId('save-bar')).toHaveCount(0);
     const account = await storedAccount(page);
-    const me = await (await page.request.get('/users/@me', { headers: { authorization: `Bearer ${account.token}` } })).json();
+    const me = await (
+      await page.request.get('/users/@me', { headers: { authorization: `Bearer ${account.token}` } })
+    ).json();
     expect(me.user.profile).toMatchObject({ colorB: '#2ECFA8', icon: 'couch' });
     await page.reload();
     await page.getByTestId('account-menu-button').click();
     await expect(page.getByTestId('account-device-name')).toHaveText('Work laptop');
 
-    await page.route('**/users/*/sessions', (route) => route.fulfill({ status: 500, json: { errorType: 'message', code: 'internal_error', message: 'x' } }));
+    await page.route('**/users/*/sessions', (route) =>
+      route.fulfill({ status: 500, json: { errorType: 'message', code: 'internal_error', message: 'x' } }),
+    );
     await page.goto('/settings');
     await expect(page.getByText('Failed to load sessions')).toBeVisible({ timeout: 10_000 });
   });

@@ -18,7 +18,10 @@ const sub = `http://127.0.0.1:${process.env.E2E_SUB_PORT ?? 4182}`;
 test.use({ baseURL: sub });
 
 test.describe('subscription site', () => {
-  test('land → register → login → choose a profile → buy a membership with a promo code → play', async ({ page, request }) => {
+  test('land → register → login → choose a profile → buy a membership with a promo code → play', async ({
+    page,
+    request,
+  }) => {
     test.setTimeout(90_000);
     const promo = await createPromoByApi(request, 25);
     const email = uniqueEmail('viewer');
@@ -26,11 +29,14 @@ test.describe('subscription site', () => {
     // The landing page, with prices from the configured plans (12 months $30, 1 month $2.99).
     await page.goto('/');
     await expect(page.getByTestId('landing')).toBeVisible();
-    await expect(page.getByRole('heading', { level: 1, name: 'Movies and shows for the whole household' })).toBeVisible();
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Movies and shows for the whole household' }),
+    ).toBeVisible();
     await expect(page.getByTestId('plan-banner')).toContainText('Everything, from $2.50 a month');
     await expect(page.getByTestId('plan-price')).toHaveText(['$30 per year', '$2.99 per month']);
     await expect(page.getByTestId('free-movie')).toContainText('The Matrix');
-    for (const id of ['feature-progress', 'feature-ads', 'feature-bookmarks', 'watch-everywhere', 'offline']) await expect(page.getByTestId(id)).toBeVisible();
+    for (const id of ['feature-progress', 'feature-ads', 'feature-bookmarks', 'watch-everywhere', 'offline'])
+      await expect(page.getByTestId(id)).toBeVisible();
     await page.getByText('How do I pay?').click();
     await expect(page.getByText('With cryptocurrency.', { exact: false })).toBeVisible();
     await page.getByTestId('get-started').click();
@@ -50,7 +56,11 @@ test.describe('subscription site', () => {
     const registered = page.waitForRequest((r) => r.url().endsWith('/customers') && r.method() === 'POST');
     await page.getByRole('button', { name: 'Register' }).click();
     // The confirmation is not sent.
-    expect(Object.keys((await registered).postDataJSON() as object).sort()).toEqual(['email', 'fullname', 'password']);
+    expect(Object.keys((await registered).postDataJSON() as object).sort()).toEqual([
+      'email',
+      'fullname',
+      'password',
+    ]);
     await expect(page).toHaveURL(`${sub}/login`);
     await expect(page.getByTestId('registered-notice')).toBeVisible();
     await expect(page.getByLabel('Email')).toHaveValue(email);
@@ -82,11 +92,22 @@ test.describe('subscription site', () => {
 
     await page.goto('/browse/inception');
     await page.getByRole('button', { name: 'Add to My List: Inception' }).first().click();
-    const headers = (profile?: string) => ({ authorization: `Bearer ${account.token}`, ...(profile ? { 'x-profile-id': profile } : {}) });
+    const headers = (profile?: string) => ({
+      authorization: `Bearer ${account.token}`,
+      ...(profile ? { 'x-profile-id': profile } : {}),
+    });
     await expect
-      .poll(async () => ((await (await request.get(`/users/${account.userId}/bookmarks`, { headers: headers(kids) })).json()) as Array<{ tmdbId: string }>).map((b) => b.tmdbId))
+      .poll(async () =>
+        (
+          (await (
+            await request.get(`/users/${account.userId}/bookmarks`, { headers: headers(kids) })
+          ).json()) as Array<{ tmdbId: string }>
+        ).map((b) => b.tmdbId),
+      )
       .toEqual(['27205']);
-    expect(await (await request.get(`/users/${account.userId}/bookmarks`, { headers: headers() })).json()).toEqual([]);
+    expect(
+      await (await request.get(`/users/${account.userId}/bookmarks`, { headers: headers() })).json(),
+    ).toEqual([]);
     await page.goto('/mylist');
     await expect(page.getByTestId('bookmarks-section').getByTestId('media-card')).toHaveCount(1);
 
@@ -114,7 +135,9 @@ test.describe('subscription site', () => {
     await expect(page.getByTestId('promo-message')).toHaveText('25% off applied');
     await expect(page.getByTestId('payment-total')).toContainText('Total: $22.50');
     await page.getByRole('button', { name: 'Start payment' }).click();
-    await expect(page.getByTestId('payment-error')).toHaveText('You have to select the cripto before starting payment process.');
+    await expect(page.getByTestId('payment-error')).toHaveText(
+      'You have to select the cripto before starting payment process.',
+    );
     await page.getByTestId('crypto-select').selectOption({ index: 1 });
     await page.getByRole('button', { name: 'Start payment' }).click();
     await expect(page.getByTestId('payment-panel')).toBeVisible();
@@ -153,7 +176,10 @@ test.describe('subscription site', () => {
     await expect(page).toHaveURL(`${sub}/register`);
   });
 
-  test('settings for an email account: one section at a time, device name required, password change', async ({ page, request }) => {
+  test('settings for an email account: one section at a time, device name required, password change', async ({
+    page,
+    request,
+  }) => {
     const email = uniqueEmail('settings');
     await registerByApi(request, email, 'Grace Hopper');
     await loginInUi(page, email);
@@ -174,7 +200,9 @@ test.describe('subscription site', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByTestId('save-bar')).toHaveCount(0);
     const token = (await storedEmailAccount(page)).token;
-    const me = (await (await request.get('/customers', { headers: { 'x-auth-token': token } })).json()) as { user: { fullname: string } };
+    const me = (await (await request.get('/customers', { headers: { 'x-auth-token': token } })).json()) as {
+      user: { fullname: string };
+    };
     expect(me.user.fullname).toBe('Grace B. Hopper');
     await expect(page.getByTestId('device').first()).toContainText('Lab terminal');
 
@@ -187,7 +215,9 @@ test.describe('subscription site', () => {
     await page.getByLabel('Confirm new password').fill('a brand new password');
     await page.getByRole('button', { name: 'Change password' }).click();
     await expect(page.getByText('Password changed')).toBeVisible();
-    const relogin = await request.post('/customers/auth', { data: { email, password: 'a brand new password' } });
+    const relogin = await request.post('/customers/auth', {
+      data: { email, password: 'a brand new password' },
+    });
     expect(relogin.status()).toBe(200);
 
     await page.getByTestId('settings-nav-membership').click();
@@ -209,7 +239,9 @@ test.describe('subscription site', () => {
     await page.getByLabel('Discount rate (%)').fill('');
     await page.getByRole('button', { name: 'Create promo code' }).click();
     await expect(page.getByTestId('promo-created')).toContainText('10% off');
-    const created = (await page.getByTestId('promo-created').textContent())!.match(/New code ([A-Z0-9]{8})/)![1]!;
+    const created = (await page.getByTestId('promo-created').textContent())!.match(
+      /New code ([A-Z0-9]{8})/,
+    )![1]!;
     const row = page.getByTestId('promo-row').filter({ hasText: created });
     await expect(row).toContainText('10%');
     await expect(row).toContainText('Available');
@@ -225,7 +257,8 @@ test.describe('subscription site', () => {
     await expect(page.getByTestId('self-test-summary')).toBeVisible({ timeout: 90_000 });
     const checks = page.getByTestId('self-test-check');
     expect(await checks.count()).toBeGreaterThan(3);
-    for (const check of await checks.all()) expect(['pass', 'fail', 'skip']).toContain(await check.getAttribute('data-status'));
+    for (const check of await checks.all())
+      expect(['pass', 'fail', 'skip']).toContain(await check.getAttribute('data-status'));
     await expect(checks.filter({ hasText: 'Database' }).first()).toHaveAttribute('data-status', 'pass');
     await page.getByTestId('self-test-run').click();
     await expect(page.getByTestId('self-test-summary')).toBeVisible({ timeout: 90_000 });
@@ -238,7 +271,10 @@ test.describe('subscription site', () => {
     await expect(page).toHaveURL(`${sub}/login`);
   });
 
-  test('non-admins and visitors are sent to / from /promos, /admin and /subscription', async ({ page, request }) => {
+  test('non-admins and visitors are sent to / from /promos, /admin and /subscription', async ({
+    page,
+    request,
+  }) => {
     await page.goto('/promos');
     await expect(page).toHaveURL(`${sub}/`);
     await expect(page.getByTestId('landing')).toBeVisible();
@@ -256,6 +292,12 @@ test.describe('subscription site', () => {
     await expect(page).toHaveURL(`${sub}/`);
     // The API agrees.
     const token = await tokenOf(request, email);
-    expect((await request.get('/promos', { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } })).status()).toBe(403);
+    expect(
+      (
+        await request.get('/promos', {
+          headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+        })
+      ).status(),
+    ).toBe(403);
   });
 });

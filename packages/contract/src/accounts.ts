@@ -61,7 +61,11 @@ export const RegisterCompleteBody = z.object({
 });
 export const LoginStartBody = z.object({ publicKey: Base64Key });
 /** Clients also send `namespace`; it is accepted and ignored. */
-export const LoginCompleteBody = z.object({ publicKey: Base64Key, challenge: ChallengeSolution, device: Device });
+export const LoginCompleteBody = z.object({
+  publicKey: Base64Key,
+  challenge: ChallengeSolution,
+  device: Device,
+});
 export const AuthResponse = z.object({ user: User, session: Session, token: z.string() });
 export type AuthResponse = z.infer<typeof AuthResponse>;
 
@@ -69,7 +73,10 @@ export const UserIdParams = z.object({ uid: z.string().min(1).max(64) });
 export const SessionIdParams = z.object({ sid: z.string().min(1).max(64) });
 
 /** `name` is accepted for compatibility and ignored, as the older servers did. */
-export const PatchUserBody = z.object({ profile: UserProfile.optional(), name: z.string().min(1).max(500).optional() });
+export const PatchUserBody = z.object({
+  profile: UserProfile.optional(),
+  name: z.string().min(1).max(500).optional(),
+});
 export const PatchSessionBody = z.object({ deviceName: Device.optional() });
 
 export const Meta = z.object({
@@ -112,7 +119,12 @@ export const ProviderMetricsBody = z.object({
 export const CaptchaMetricsBody = z.object({ success: z.boolean() });
 
 export const accountEndpoints = {
-  meta: defineEndpoint({ method: 'GET', path: p.meta, summary: 'Instance name, version and captcha needs', response: Meta }),
+  meta: defineEndpoint({
+    method: 'GET',
+    path: p.meta,
+    summary: 'Instance name, version and captcha needs',
+    response: Meta,
+  }),
   captchaChallenge: defineEndpoint({
     method: 'GET',
     path: p.captchaChallenge,

@@ -1,19 +1,61 @@
 import { describe, expect, it } from 'vitest';
-import { continueWatching, isWorthResuming, libraryKey, resumeEpisode, sortBookmarks, type BookmarkEntry, type ProgressEntry } from './library-rules.ts';
+import {
+  continueWatching,
+  isWorthResuming,
+  libraryKey,
+  resumeEpisode,
+  sortBookmarks,
+  type BookmarkEntry,
+  type ProgressEntry,
+} from './library-rules.ts';
 
 const movie = (id: string, watched: number, duration: number, updatedAt: number): ProgressEntry => ({
-  tmdbId: id, type: 'movie', title: `M${id}`, year: 2000, poster: null, updatedAt, progress: { watched, duration }, seasons: {}, episodes: {},
+  tmdbId: id,
+  type: 'movie',
+  title: `M${id}`,
+  year: 2000,
+  poster: null,
+  updatedAt,
+  progress: { watched, duration },
+  seasons: {},
+  episodes: {},
 });
-const show = (id: string, episodes: Array<[season: number, episode: number, watched: number, updatedAt: number]>): ProgressEntry => {
-  const entry: ProgressEntry = { tmdbId: id, type: 'show', title: `S${id}`, year: 2000, poster: null, updatedAt: 0, seasons: {}, episodes: {} };
+const show = (
+  id: string,
+  episodes: Array<[season: number, episode: number, watched: number, updatedAt: number]>,
+): ProgressEntry => {
+  const entry: ProgressEntry = {
+    tmdbId: id,
+    type: 'show',
+    title: `S${id}`,
+    year: 2000,
+    poster: null,
+    updatedAt: 0,
+    seasons: {},
+    episodes: {},
+  };
   for (const [s, e, watched, updatedAt] of episodes) {
     entry.seasons[`s${s}`] = { id: `s${s}`, number: s, title: '' };
-    entry.episodes[`s${s}e${e}`] = { id: `s${s}e${e}`, number: e, title: '', seasonId: `s${s}`, updatedAt, progress: { watched, duration: 3000 } };
+    entry.episodes[`s${s}e${e}`] = {
+      id: `s${s}e${e}`,
+      number: e,
+      title: '',
+      seasonId: `s${s}`,
+      updatedAt,
+      progress: { watched, duration: 3000 },
+    };
     entry.updatedAt = Math.max(entry.updatedAt, updatedAt);
   }
   return entry;
 };
-const bookmark = (type: 'movie' | 'show', id: string, updatedAt: number): BookmarkEntry => ({ tmdbId: id, type, title: id, year: 2000, poster: null, updatedAt });
+const bookmark = (type: 'movie' | 'show', id: string, updatedAt: number): BookmarkEntry => ({
+  tmdbId: id,
+  type,
+  title: id,
+  year: 2000,
+  poster: null,
+  updatedAt,
+});
 
 describe('library rules (seed 000 §4, §9)', () => {
   it('worth resuming: at least 20 s watched and more than 120 s left', () => {
@@ -24,9 +66,30 @@ describe('library rules (seed 000 §4, §9)', () => {
   });
 
   it('a show resumes at its most recently updated episode, skipping S1E1 under 20 s', () => {
-    expect(resumeEpisode(show('1', [[1, 3, 500, 10], [1, 4, 600, 20]]))?.id).toBe('s1e4');
-    expect(resumeEpisode(show('1', [[1, 3, 500, 10], [1, 1, 5, 20]]))?.id).toBe('s1e3');
-    expect(resumeEpisode(show('1', [[1, 3, 500, 10], [1, 1, 25, 20]]))?.id).toBe('s1e1');
+    expect(
+      resumeEpisode(
+        show('1', [
+          [1, 3, 500, 10],
+          [1, 4, 600, 20],
+        ]),
+      )?.id,
+    ).toBe('s1e4');
+    expect(
+      resumeEpisode(
+        show('1', [
+          [1, 3, 500, 10],
+          [1, 1, 5, 20],
+        ]),
+      )?.id,
+    ).toBe('s1e3');
+    expect(
+      resumeEpisode(
+        show('1', [
+          [1, 3, 500, 10],
+          [1, 1, 25, 20],
+        ]),
+      )?.id,
+    ).toBe('s1e1');
     expect(resumeEpisode(show('1', [[2, 1, 5, 20]]))?.id).toBe('s2e1');
   });
 
@@ -42,8 +105,13 @@ describe('library rules (seed 000 §4, §9)', () => {
   });
 
   it('bookmarks sort by the later of bookmark time and progress time', () => {
-    const bookmarks = { [libraryKey('movie', 'a')]: bookmark('movie', 'a', 10), [libraryKey('movie', 'b')]: bookmark('movie', 'b', 20) };
+    const bookmarks = {
+      [libraryKey('movie', 'a')]: bookmark('movie', 'a', 10),
+      [libraryKey('movie', 'b')]: bookmark('movie', 'b', 20),
+    };
     expect(sortBookmarks(bookmarks, {}).map((b) => b.tmdbId)).toEqual(['b', 'a']);
-    expect(sortBookmarks(bookmarks, { [libraryKey('movie', 'a')]: movie('a', 1, 9, 30) }).map((b) => b.tmdbId)).toEqual(['a', 'b']);
+    expect(
+      sortBookmarks(bookmarks, { [libraryKey('movie', 'a')]: movie('a', 1, 9, 30) }).map((b) => b.tmdbId),
+    ).toEqual(['a', 'b']);
   });
 });

@@ -81,26 +81,39 @@ export interface ContinueItem {
  * episode as for a movie, as seed 000 §4 states), bookmarked ones excluded (they show under Bookmarks),
  * titles the user removed from the row excluded until they are watched again, most recent first.
  */
-export function continueWatching(progress: Record<string, ProgressEntry>, bookmarks: Record<string, BookmarkEntry>, hidden: Record<string, number> = {}): ContinueItem[] {
+export function continueWatching(
+  progress: Record<string, ProgressEntry>,
+  bookmarks: Record<string, BookmarkEntry>,
+  hidden: Record<string, number> = {},
+): ContinueItem[] {
   const items: ContinueItem[] = [];
   for (const [key, entry] of Object.entries(progress)) {
     if (bookmarks[key]) continue;
     if ((hidden[key] ?? -1) >= entry.updatedAt) continue;
     if (entry.type === 'movie') {
-      if (entry.progress && isWorthResuming(entry.progress)) items.push({ entry, episode: null, progress: entry.progress });
+      if (entry.progress && isWorthResuming(entry.progress))
+        items.push({ entry, episode: null, progress: entry.progress });
     } else {
       const episode = resumeEpisode(entry);
-      if (episode && isWorthResuming(episode.progress)) items.push({ entry, episode, progress: episode.progress });
+      if (episode && isWorthResuming(episode.progress))
+        items.push({ entry, episode, progress: episode.progress });
     }
   }
-  return items.sort((a, b) => (b.episode?.updatedAt ?? b.entry.updatedAt) - (a.episode?.updatedAt ?? a.entry.updatedAt));
+  return items.sort(
+    (a, b) => (b.episode?.updatedAt ?? b.entry.updatedAt) - (a.episode?.updatedAt ?? a.entry.updatedAt),
+  );
 }
 
 /** Bookmarks, most recent first by the later of the bookmark time and the title's progress time. */
-export function sortBookmarks(bookmarks: Record<string, BookmarkEntry>, progress: Record<string, ProgressEntry>): BookmarkEntry[] {
-  const activity = (b: BookmarkEntry) => Math.max(b.updatedAt, progress[libraryKey(b.type, b.tmdbId)]?.updatedAt ?? 0);
+export function sortBookmarks(
+  bookmarks: Record<string, BookmarkEntry>,
+  progress: Record<string, ProgressEntry>,
+): BookmarkEntry[] {
+  const activity = (b: BookmarkEntry) =>
+    Math.max(b.updatedAt, progress[libraryKey(b.type, b.tmdbId)]?.updatedAt ?? 0);
   return Object.values(bookmarks).sort((a, b) => activity(b) - activity(a));
 }
 
 /** Share of a title watched, 0…1. */
-export const progressRatio = (p: Progress) => (p.duration > 0 ? Math.min(1, Math.max(0, p.watched / p.duration)) : 0);
+export const progressRatio = (p: Progress) =>
+  p.duration > 0 ? Math.min(1, Math.max(0, p.watched / p.duration)) : 0;

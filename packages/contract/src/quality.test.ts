@@ -1,13 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { QualitySelectionError, qualityRanks, selectQuality, sortQualities } from './quality.ts';
 
-const manual = (q: Parameters<typeof selectQuality>[1]['lastChosenQuality']) => ({ automaticQuality: false, lastChosenQuality: q });
+const manual = (q: Parameters<typeof selectQuality>[1]['lastChosenQuality']) => ({
+  automaticQuality: false,
+  lastChosenQuality: q,
+});
 const auto = { automaticQuality: true, lastChosenQuality: null };
 
 describe('quality selection (seed 001 §4)', () => {
   it('ranks unknown 0, 360p 10, 480p 20, 720p 30, 4k 35, 1080p 40', () => {
     expect(qualityRanks).toEqual({ unknown: 0, '360': 10, '480': 20, '720': 30, '4k': 35, '1080': 40 });
-    expect(sortQualities(['360', '4k', 'unknown', '1080', '720', '480'])).toEqual(['1080', '4k', '720', '480', '360', 'unknown']);
+    expect(sortQualities(['360', '4k', 'unknown', '1080', '720', '480'])).toEqual([
+      '1080',
+      '4k',
+      '720',
+      '480',
+      '360',
+      'unknown',
+    ]);
   });
 
   it('automatic picks the best-ranked available, 1080p above 4k', () => {
@@ -38,7 +48,7 @@ describe('quality selection (seed 001 §4)', () => {
     expect(selectQuality(['unknown'], manual('480'))).toBe('unknown');
   });
 
-  it("fails with \"couldn't select quality\" when nothing is available", () => {
+  it('fails with "couldn\'t select quality" when nothing is available', () => {
     expect(() => selectQuality([], auto)).toThrow(QualitySelectionError);
     expect(() => selectQuality([], manual('720'))).toThrow("couldn't select quality");
   });

@@ -42,14 +42,19 @@ export function sortQualities(list: readonly StreamQuality[]): StreamQuality[] {
  * last chosen one when available; else the nearest available, first toward higher ranks, then toward
  * lower. Throws QualitySelectionError ("couldn't select quality") when nothing is available.
  */
-export function selectQuality(available: readonly StreamQuality[], preference: QualityPreference): StreamQuality {
+export function selectQuality(
+  available: readonly StreamQuality[],
+  preference: QualityPreference,
+): StreamQuality {
   const offered = sortQualities(available.filter(isStreamQuality));
   if (offered.length === 0) throw new QualitySelectionError();
   const wanted = preference.lastChosenQuality;
   if (preference.automaticQuality || wanted === null) return offered[0]!;
   if (offered.includes(wanted)) return wanted;
   const rank = qualityRanks[wanted];
-  const higher = offered.filter((q) => qualityRanks[q] > rank).sort((a, b) => qualityRanks[a] - qualityRanks[b]);
+  const higher = offered
+    .filter((q) => qualityRanks[q] > rank)
+    .sort((a, b) => qualityRanks[a] - qualityRanks[b]);
   if (higher.length) return higher[0]!;
   const lower = offered.filter((q) => qualityRanks[q] < rank);
   return lower[0] ?? offered[0]!;

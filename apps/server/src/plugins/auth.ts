@@ -32,7 +32,8 @@ export function presentedToken(request: FastifyRequest): string | undefined {
   if (!header) {
     const alt = request.headers['x-auth-token'];
     if (alt === undefined || alt === '') return undefined;
-    if (typeof alt !== 'string' || alt.length > 512) throw new AppError(401, 'unauthorized', 'Invalid authentication');
+    if (typeof alt !== 'string' || alt.length > 512)
+      throw new AppError(401, 'unauthorized', 'Invalid authentication');
     return alt.trim();
   }
   const space = header.indexOf(' ');
@@ -64,7 +65,10 @@ export function playbackTokenOf(request: FastifyRequest): string | undefined {
  * Authenticates one request (401 without a live session) and sets `request.auth`. A route whose path
  * has `:uid` also requires the caller to be that user (403, checked only after a valid token).
  */
-export async function authenticateRequest(request: FastifyRequest, authenticator: SessionAuthenticator): Promise<AuthContext> {
+export async function authenticateRequest(
+  request: FastifyRequest,
+  authenticator: SessionAuthenticator,
+): Promise<AuthContext> {
   const token = presentedToken(request);
   if (!token) throw notLoggedIn();
   const auth = await authenticator.authenticate(token, request.headers['user-agent'] ?? '');

@@ -4,7 +4,9 @@ import type { z } from 'zod';
 import type { Endpoint } from '@marquee/contract';
 
 type Input<E extends Endpoint> =
-  E extends Endpoint<infer P, infer Q, infer B> ? { params: z.infer<P>; query: z.infer<Q>; body: z.infer<B> } : never;
+  E extends Endpoint<infer P, infer Q, infer B>
+    ? { params: z.infer<P>; query: z.infer<Q>; body: z.infer<B> }
+    : never;
 
 /**
  * Registers a route from its contract declaration: the same zod schemas validate the input and

@@ -15,7 +15,10 @@ describe('rate limits', () => {
   });
 
   it('memory store: counts per bucket and key, refuses with a retry time, counts points', async () => {
-    const limits = createRateLimits({ prefix: 't:', overrides: { login_complete: { points: 3, durationMs: 60_000 } } });
+    const limits = createRateLimits({
+      prefix: 't:',
+      overrides: { login_complete: { points: 3, durationMs: 60_000 } },
+    });
     expect(limits.store).toBe('memory');
     for (let i = 0; i < 3; i++) await limits.consume('login_complete', 'ip1');
     const refused = await limits.consume('login_complete', 'ip1').catch((e: unknown) => e);

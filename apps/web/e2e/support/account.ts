@@ -36,7 +36,9 @@ export async function login(page: Page, passphrase: string, deviceName = 'Phone'
 
 export async function storedAccount(page: Page): Promise<StoredAccount> {
   const raw = await page.evaluate(() => localStorage.getItem('marquee:account'));
-  const account = raw ? (JSON.parse(raw) as { state: { account: StoredAccount | null } }).state.account : null;
+  const account = raw
+    ? (JSON.parse(raw) as { state: { account: StoredAccount | null } }).state.account
+    : null;
   if (!account) throw new Error('not signed in');
   return account;
 }
@@ -50,7 +52,9 @@ export async function outboxLength(page: Page): Promise<number> {
 
 /** The server's bookmarks of the account (tmdbId:type). */
 export async function serverBookmarks(request: APIRequestContext, account: StoredAccount): Promise<string[]> {
-  const response = await request.get(`/users/${account.userId}/bookmarks`, { headers: { authorization: `Bearer ${account.token}` } });
+  const response = await request.get(`/users/${account.userId}/bookmarks`, {
+    headers: { authorization: `Bearer ${account.token}` },
+  });
   expect(response.status()).toBe(200);
   const list = (await response.json()) as Array<{ tmdbId: string; meta: { type: string } }>;
   return list.map((b) => `${b.tmdbId}:${b.meta.type}`).sort();

@@ -8,7 +8,15 @@ export const player = (page: Page) => page.getByTestId('player');
 export async function videoState(page: Page) {
   return page.evaluate(() => {
     const v = document.querySelector<HTMLVideoElement>('[data-testid="player-video"]')!;
-    return { time: v.currentTime, paused: v.paused, volume: v.volume, muted: v.muted, rate: v.playbackRate, height: v.videoHeight, src: v.currentSrc };
+    return {
+      time: v.currentTime,
+      paused: v.paused,
+      volume: v.volume,
+      muted: v.muted,
+      rate: v.playbackRate,
+      height: v.videoHeight,
+      src: v.currentSrc,
+    };
   });
 }
 
@@ -18,7 +26,9 @@ export const videoTime = async (page: Page) => (await videoState(page)).time;
 export async function startPlayback(page: Page): Promise<void> {
   await expect(player(page)).toHaveAttribute('data-status', 'playing', { timeout: 20_000 });
   const big = page.getByTestId('big-play');
-  await expect.poll(async () => (await big.isVisible()) || !(await videoState(page)).paused, { timeout: 15_000 }).toBe(true);
+  await expect
+    .poll(async () => (await big.isVisible()) || !(await videoState(page)).paused, { timeout: 15_000 })
+    .toBe(true);
   if (await big.isVisible()) await big.click();
   const start = await videoTime(page);
   await expect.poll(() => videoTime(page), { timeout: 15_000 }).toBeGreaterThan(start + 0.5);
@@ -31,7 +41,9 @@ export async function startPlayback(page: Page): Promise<void> {
 export async function pausedAt(page: Page, min: number, max: number): Promise<void> {
   await expect(player(page)).toHaveAttribute('data-status', 'playing', { timeout: 20_000 });
   const big = page.getByTestId('big-play');
-  await expect.poll(async () => (await big.isVisible()) || !(await videoState(page)).paused, { timeout: 15_000 }).toBe(true);
+  await expect
+    .poll(async () => (await big.isVisible()) || !(await videoState(page)).paused, { timeout: 15_000 })
+    .toBe(true);
   if (!(await big.isVisible())) await page.keyboard.press('k');
   await expect.poll(async () => (await videoState(page)).paused).toBe(true);
   // The start position applies once the first data arrived.
@@ -47,10 +59,27 @@ export async function openSettings(page: Page): Promise<void> {
   await expect(page.getByTestId('settings-menu')).toBeVisible();
 }
 
-export async function savedProgress(page: Page, key: string): Promise<{ watched: number; duration: number } | null> {
+export async function savedProgress(
+  page: Page,
+  key: string,
+): Promise<{ watched: number; duration: number } | null> {
   return page.evaluate((k) => {
     const raw = localStorage.getItem('marquee:library');
-    const state = raw ? (JSON.parse(raw) as { state: { progress: Record<string, { progress?: { watched: number; duration: number }; episodes: Record<string, { progress: { watched: number; duration: number } }> }> } }).state : null;
+    const state = raw
+      ? (
+          JSON.parse(raw) as {
+            state: {
+              progress: Record<
+                string,
+                {
+                  progress?: { watched: number; duration: number };
+                  episodes: Record<string, { progress: { watched: number; duration: number } }>;
+                }
+              >;
+            };
+          }
+        ).state
+      : null;
     const entry = state?.progress[k];
     return entry?.progress ?? null;
   }, key);
@@ -81,17 +110,35 @@ export interface FakeExtension {
  */
 export async function installFakeExtension(page: Page, hello: unknown): Promise<void> {
   await page.addInitScript((initialHello) => {
-    const ext = { installed: initialHello !== null, hello: initialHello, messages: [] as { name: string; body: unknown }[] };
+    const ext = {
+      installed: initialHello !== null,
+      hello: initialHello,
+      messages: [] as { name: string; body: unknown }[],
+    };
     (window as unknown as { __fakeExtension: typeof ext }).__fakeExtension = ext;
     window.addEventListener('message', (event) => {
-      const data = event.data as { name?: string; body?: unknown; instanceId?: string; relayed?: boolean } | null;
+      const data = event.data as {
+        name?: string;
+        body?: unknown;
+        instanceId?: string;
+        relayed?: boolean;
+      } | null;
       if (!data || data.relayed || !data.name || !data.instanceId || !ext.installed) return;
       ext.messages.push({ name: data.name, body: data.body });
-      const reply = (body: unknown) => window.postMessage({ name: data.name, relayId: 1, instanceId: data.instanceId, body, relayed: true }, '*');
+      const reply = (body: unknown) =>
+        window.postMessage(
+          { name: data.name, relayId: 1, instanceId: data.instanceId, body, relayed: true },
+          '*',
+        );
       if (data.name === 'hello') reply(ext.hello);
       else if (data.name === 'makeRequest') {
         const req = data.body as { url: string; method: string };
-        void fetch(req.url, { method: req.method }).then(async (r) => reply({ success: true, response: { statusCode: r.status, headers: {}, finalUrl: r.url, body: await r.text() } }));
+        void fetch(req.url, { method: req.method }).then(async (r) =>
+          reply({
+            success: true,
+            response: { statusCode: r.status, headers: {}, finalUrl: r.url, body: await r.text() },
+          }),
+        );
       } else reply({ success: true });
     });
   }, hello);
@@ -105,6 +152,10 @@ export const setFakeHello = (page: Page, hello: unknown) =>
   }, hello);
 
 export const fakeExtensionMessages = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __fakeExtension: { messages: { name: string; body: unknown }[] } }).__fakeExtension.messages);
+  page.evaluate(
+    () =>
+      (window as unknown as { __fakeExtension: { messages: { name: string; body: unknown }[] } })
+        .__fakeExtension.messages,
+  );
 
 export const WORKING_EXTENSION = { success: true, version: '1.1.3', allowed: true, hasPermission: true };

@@ -5,10 +5,15 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 export const ADMIN_EMAIL = 'admin@marquee.test';
 export const PASSWORD = 'correct horse battery';
 
-export const uniqueEmail = (name: string) => `${name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@marquee.test`;
+export const uniqueEmail = (name: string) =>
+  `${name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@marquee.test`;
 
 /** An account made through the API (tests of other screens start from it). */
-export async function registerByApi(request: APIRequestContext, email: string, fullname = 'Test User'): Promise<void> {
+export async function registerByApi(
+  request: APIRequestContext,
+  email: string,
+  fullname = 'Test User',
+): Promise<void> {
   const response = await request.post('/customers', { data: { fullname, email, password: PASSWORD } });
   expect([200, 409]).toContain(response.status());
 }
@@ -28,13 +33,20 @@ export async function adminToken(request: APIRequestContext): Promise<string> {
 
 export async function createPromoByApi(request: APIRequestContext, rate: number): Promise<string> {
   const token = await adminToken(request);
-  const response = await request.post('/promos/create', { data: { rate }, headers: { authorization: `Bearer ${token}` } });
+  const response = await request.post('/promos/create', {
+    data: { rate },
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(response.status()).toBe(200);
   return ((await response.json()) as { created: { code: string } }).created.code;
 }
 
 /** Signs in through /login and answers "who's watching" with the account's own profile. */
-export async function loginInUi(page: Page, email: string, options: { chooseOwn?: boolean } = {}): Promise<void> {
+export async function loginInUi(
+  page: Page,
+  email: string,
+  options: { chooseOwn?: boolean } = {},
+): Promise<void> {
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
@@ -47,7 +59,9 @@ export async function loginInUi(page: Page, email: string, options: { chooseOwn?
 }
 
 /** The stored account (localStorage marquee:account). */
-export async function storedEmailAccount(page: Page): Promise<{ token: string; userId: string; profileId?: string }> {
+export async function storedEmailAccount(
+  page: Page,
+): Promise<{ token: string; userId: string; profileId?: string }> {
   return page.evaluate(() => JSON.parse(localStorage.getItem('marquee:account')!).state.account);
 }
 
@@ -55,7 +69,12 @@ export async function storedEmailAccount(page: Page): Promise<{ token: string; u
  * The scrape API's answer for a title with this token (the play step: the server decides, the player
  * only explains). The event stream is not read to its end.
  */
-export async function scrapeStatus(page: Page, tmdbId: string, title: string, token: string | null): Promise<number> {
+export async function scrapeStatus(
+  page: Page,
+  tmdbId: string,
+  title: string,
+  token: string | null,
+): Promise<number> {
   return page.evaluate(
     async ({ tmdbId, title, token }) => {
       const controller = new AbortController();

@@ -12,10 +12,18 @@ const styles: Record<Variant, string> = {
 const base =
   'inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:opacity-50';
 
-export function Button({ variant = 'primary', className = '', ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
+export function Button({
+  variant = 'primary',
+  className = '',
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
   return <button type="button" className={`${base} ${styles[variant]} ${className}`} {...props} />;
 }
 
-export function ButtonLink({ variant = 'primary', className = '', ...props }: LinkProps & { variant?: Variant; children: ReactNode }) {
+export function ButtonLink({
+  variant = 'primary',
+  className = '',
+  ...props
+}: LinkProps & { variant?: Variant; children: ReactNode }) {
   return <Link className={`${base} ${styles[variant]} ${className}`} {...props} />;
 }

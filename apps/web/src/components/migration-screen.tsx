@@ -5,8 +5,15 @@ import { useMigrationStatus } from '../stores/index.ts';
 export function MigrationScreen() {
   const { t } = useTranslation();
   return (
-    <div className="flex min-h-dvh flex-col items-center justify-center gap-4" role="status" data-testid="migration-screen">
-      <span className="h-10 w-10 animate-spin rounded-full border-4 border-surface-3 border-t-accent" aria-hidden="true" />
+    <div
+      className="flex min-h-dvh flex-col items-center justify-center gap-4"
+      role="status"
+      data-testid="migration-screen"
+    >
+      <span
+        className="h-10 w-10 animate-spin rounded-full border-4 border-surface-3 border-t-accent"
+        aria-hidden="true"
+      />
       <p className="text-fg">{t('screens.migration.inProgress')}</p>
     </div>
   );
@@ -19,9 +26,15 @@ export function MigrationFailedBanner() {
   const dismiss = useMigrationStatus((s) => s.dismiss);
   if (!failed) return null;
   return (
-    <div role="alert" className="flex items-center justify-center gap-4 bg-red-800 px-4 py-2 text-sm text-white" data-testid="migration-failed">
+    <div
+      role="alert"
+      className="flex items-center justify-center gap-4 bg-red-800 px-4 py-2 text-sm text-white"
+      data-testid="migration-failed"
+    >
       <span>{t('screens.migration.failed')}</span>
-      <button type="button" onClick={dismiss} className="font-semibold underline">{t('global.dismiss')}</button>
+      <button type="button" onClick={dismiss} className="font-semibold underline">
+        {t('global.dismiss')}
+      </button>
     </div>
   );
 }

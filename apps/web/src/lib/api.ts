@@ -22,12 +22,16 @@ export interface ApiRequest {
 export async function apiGet<T>(path: string, request: ApiRequest = {}): Promise<T> {
   let url = buildPath(path, request.params);
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(request.query ?? {})) if (value !== undefined) search.set(key, String(value));
+  for (const [key, value] of Object.entries(request.query ?? {}))
+    if (value !== undefined) search.set(key, String(value));
   if ([...search.keys()].length) url += `?${search.toString()}`;
 
   let response: Response;
   try {
-    response = await fetch(url, { headers: { accept: 'application/json' }, ...(request.signal ? { signal: request.signal } : {}) });
+    response = await fetch(url, {
+      headers: { accept: 'application/json' },
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, 'network_error', 'The server cannot be reached');

@@ -3,8 +3,46 @@
  * until translated, but switch the layout direction (ar, fa, he are right to left) and date formats.
  */
 export const LANGUAGES = [
-  'en', 'ar', 'bg', 'bn', 'ca', 'cs', 'da', 'de', 'el', 'es', 'et', 'fa', 'fi', 'fr', 'gl', 'he', 'hi', 'hu', 'id', 'it',
-  'ja', 'ko', 'lt', 'nb', 'nl', 'pl', 'pt-BR', 'pt-PT', 'ro', 'ru', 'sk', 'sl', 'sr', 'sv', 'ta', 'th', 'tr', 'uk', 'vi', 'zh',
+  'en',
+  'ar',
+  'bg',
+  'bn',
+  'ca',
+  'cs',
+  'da',
+  'de',
+  'el',
+  'es',
+  'et',
+  'fa',
+  'fi',
+  'fr',
+  'gl',
+  'he',
+  'hi',
+  'hu',
+  'id',
+  'it',
+  'ja',
+  'ko',
+  'lt',
+  'nb',
+  'nl',
+  'pl',
+  'pt-BR',
+  'pt-PT',
+  'ro',
+  'ru',
+  'sk',
+  'sl',
+  'sr',
+  'sv',
+  'ta',
+  'th',
+  'tr',
+  'uk',
+  'vi',
+  'zh',
 ] as const;
 
 const displayName = (code: string, inLanguage: string) => {
@@ -18,11 +56,17 @@ const displayName = (code: string, inLanguage: string) => {
 /** A language's name in itself ("Deutsch") and in the given UI language ("German"). */
 export function languageNames(code: string, uiLanguage = 'en'): { native: string; local: string } {
   const native = displayName(code, code);
-  return { native: native.charAt(0).toLocaleUpperCase(code) + native.slice(1), local: displayName(code, uiLanguage) };
+  return {
+    native: native.charAt(0).toLocaleUpperCase(code) + native.slice(1),
+    local: displayName(code, uiLanguage),
+  };
 }
 
 /** The language to start in: the chosen one, else the browser's if we list it, else English. */
-export function startLanguage(chosen: string | null, browser: readonly string[] = typeof navigator !== 'undefined' ? navigator.languages : []): string {
+export function startLanguage(
+  chosen: string | null,
+  browser: readonly string[] = typeof navigator !== 'undefined' ? navigator.languages : [],
+): string {
   if (chosen) return chosen;
   for (const tag of browser) {
     const exact = LANGUAGES.find((l) => l.toLowerCase() === tag.toLowerCase());

@@ -3,7 +3,10 @@ import type { CustomerUser } from '@marquee/contract';
 export type MembershipState = 'active' | 'ended' | 'none';
 
 /** Whether the account's membership runs now (its end in the future), ended, or never existed. */
-export function membershipState(user: Pick<CustomerUser, 'endSubcriptionDate'> | null | undefined, now: Date): { state: MembershipState; end: Date | null } {
+export function membershipState(
+  user: Pick<CustomerUser, 'endSubcriptionDate'> | null | undefined,
+  now: Date,
+): { state: MembershipState; end: Date | null } {
   const end = user?.endSubcriptionDate ? new Date(user.endSubcriptionDate) : null;
   if (!end || Number.isNaN(end.getTime())) return { state: 'none', end: null };
   return { state: end.getTime() > now.getTime() ? 'active' : 'ended', end };

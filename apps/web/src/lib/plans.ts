@@ -9,7 +9,12 @@ import type { Plan } from '@marquee/contract';
 export function formatMoney(amount: number, currency: string, locale = 'en'): string {
   const whole = Number.isInteger(amount);
   try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: whole ? 0 : 2 }).format(amount);
+    return new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: whole ? 0 : 2,
+      maximumFractionDigits: whole ? 0 : 2,
+    }).format(amount);
   } catch {
     // An unknown currency code: the number and the code.
     return `${whole ? amount : amount.toFixed(2)} ${currency}`;
@@ -24,7 +29,10 @@ export function planPeriod(plan: Pick<Plan, 'duration' | 'pref'>): { unit: 'mont
 
 /** The plan with the lowest price per month (what "from $x a month" advertises); undefined without plans. */
 export function cheapestPlan(plans: readonly Plan[]): Plan | undefined {
-  return plans.reduce<Plan | undefined>((best, p) => (!best || p.monthlyCost < best.monthlyCost ? p : best), undefined);
+  return plans.reduce<Plan | undefined>(
+    (best, p) => (!best || p.monthlyCost < best.monthlyCost ? p : best),
+    undefined,
+  );
 }
 
 /** The price after a promo discount of `rate` percent, rounded to cents as the server rounds it. */

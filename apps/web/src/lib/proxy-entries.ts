@@ -38,7 +38,8 @@ export function parseProxyEntry(raw: string): ProxyEntry | null {
 }
 
 /** The entries worth keeping, as written (empty and invalid ones dropped). */
-export const cleanProxyList = (entries: readonly string[]) => entries.map((e) => e.trim()).filter((e) => parseProxyEntry(e) !== null);
+export const cleanProxyList = (entries: readonly string[]) =>
+  entries.map((e) => e.trim()).filter((e) => parseProxyEntry(e) !== null);
 
 export type ProxyTestResult = 'ok' | 'invalidUrl' | 'unreachable' | 'notProxy';
 
@@ -46,7 +47,11 @@ export type ProxyTestResult = 'ok' | 'invalidUrl' | 'unreachable' | 'notProxy';
  * Checks that a URL is a "simple proxy": it must relay a request to this instance's /ping.txt
  * ("pong"). A website answers with its own page instead. 3 s timeout, as the older clients' setup test.
  */
-export async function testProxy(raw: string, origin = window.location.origin, fetchImpl: typeof fetch = fetch): Promise<ProxyTestResult> {
+export async function testProxy(
+  raw: string,
+  origin = window.location.origin,
+  fetchImpl: typeof fetch = fetch,
+): Promise<ProxyTestResult> {
   const entry = parseProxyEntry(raw);
   if (!entry) return 'invalidUrl';
   if (entry.type === 'api') return 'ok';

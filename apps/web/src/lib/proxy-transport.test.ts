@@ -1,5 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createProxyTransport, customProxyUrls, jwtExpiry, makeBalancer, providerApiUrl, ScrapeTokenStore } from './proxy-transport.ts';
+import {
+  createProxyTransport,
+  customProxyUrls,
+  jwtExpiry,
+  makeBalancer,
+  providerApiUrl,
+  ScrapeTokenStore,
+} from './proxy-transport.ts';
 
 const jwt = (exp: number) => `h.${btoa(JSON.stringify({ exp }))}.s`;
 
@@ -10,7 +17,12 @@ describe('proxy transport', () => {
   });
 
   it('reads custom proxies and a provider API from the list', () => {
-    const list = ['https://p1.test', '|type=api|https://api.test/', 'nonsense', '|type=proxy|https://p2.test'];
+    const list = [
+      'https://p1.test',
+      '|type=api|https://api.test/',
+      'nonsense',
+      '|type=proxy|https://p2.test',
+    ];
     expect(customProxyUrls(list)).toEqual(['https://p1.test', 'https://p2.test']);
     expect(providerApiUrl(list)).toBe('https://api.test');
     expect(providerApiUrl(null)).toBeNull();
@@ -31,7 +43,11 @@ describe('proxy transport', () => {
     const tokens = new ScrapeTokenStore(() => 0);
     tokens.set(jwt(10));
     const fetchLike = vi.fn(async () => new Response('ok', { headers: { 'X-Token': jwt(20) } }));
-    const transport = createProxyTransport(['https://proxy.test/'], fetchLike as unknown as typeof fetch, tokens);
+    const transport = createProxyTransport(
+      ['https://proxy.test/'],
+      fetchLike as unknown as typeof fetch,
+      tokens,
+    );
     await transport.request('https://site.test/a?b=1', { method: 'GET', headers: { 'X-Referer': 'r' } });
     const [url, init] = fetchLike.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('https://proxy.test/?destination=https%3A%2F%2Fsite.test%2Fa%3Fb%3D1');

@@ -76,7 +76,11 @@ export interface ProxyRequestInit {
  * Sends requests through the viewer's simple proxies: `<proxy>?destination=<url>`, with the X-Token
  * header when we hold a token, and a returned X-Token stored for next time.
  */
-export function createProxyTransport(urls: readonly string[], fetchLike: typeof fetch = fetch, tokens: ScrapeTokenStore = scrapeTokens) {
+export function createProxyTransport(
+  urls: readonly string[],
+  fetchLike: typeof fetch = fetch,
+  tokens: ScrapeTokenStore = scrapeTokens,
+) {
   const next = makeBalancer(urls);
   return {
     async request(destination: string, init: ProxyRequestInit): Promise<Response> {
@@ -93,8 +97,15 @@ export function createProxyTransport(urls: readonly string[], fetchLike: typeof 
 }
 
 /** Downloads a text through a proxy (captions that need one). */
-export async function fetchTextViaProxy(urls: readonly string[], target: string, fetchLike: typeof fetch = fetch): Promise<string> {
-  const response = await createProxyTransport(urls, fetchLike).request(target, { method: 'GET', headers: {} });
+export async function fetchTextViaProxy(
+  urls: readonly string[],
+  target: string,
+  fetchLike: typeof fetch = fetch,
+): Promise<string> {
+  const response = await createProxyTransport(urls, fetchLike).request(target, {
+    method: 'GET',
+    headers: {},
+  });
   if (!response.ok) throw new Error(`proxy answered ${response.status}`);
   return response.text();
 }

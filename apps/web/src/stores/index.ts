@@ -2,10 +2,25 @@ import { isSignedIn, moveStoredSeed } from './account-store.ts';
 import { setOutboxRecording } from './library/library-store.ts';
 import { followOtherTabs, hydrateStores, persistedStores } from './persisted.ts';
 
-export { useAccountStore, isSignedIn, PROFILE_COLORS, PROFILE_ICONS, type Account, type AccountProfile } from './account-store.ts';
+export {
+  useAccountStore,
+  isSignedIn,
+  PROFILE_COLORS,
+  PROFILE_ICONS,
+  type Account,
+  type AccountProfile,
+} from './account-store.ts';
 export { useLibraryStore, type ProgressUpdate } from './library/library-store.ts';
 export { usePreferencesStore, THEMES, toTheme, type PreferencesData } from './preferences-store.ts';
-export { useSubtitlesStore, clampStyling, clampDelay, SUBTITLE_COLORS, SUBTITLE_LIMITS, DEFAULT_STYLING, type SubtitleStyling } from './subtitles-store.ts';
+export {
+  useSubtitlesStore,
+  clampStyling,
+  clampDelay,
+  SUBTITLE_COLORS,
+  SUBTITLE_LIMITS,
+  DEFAULT_STYLING,
+  type SubtitleStyling,
+} from './subtitles-store.ts';
 export { usePlayerPrefsStore, useOnboardingStore } from './player-prefs-store.ts';
 export { useMigrationStatus } from './migration-status.ts';
 export { useSessionStatus } from './session-status.ts';

@@ -12,6 +12,7 @@ interface MigrationStatus {
 export const useMigrationStatus = create<MigrationStatus>()((set) => ({
   failed: [],
   dismissed: false,
-  reportFailure: (store) => set((s) => ({ failed: s.failed.includes(store) ? s.failed : [...s.failed, store], dismissed: false })),
+  reportFailure: (store) =>
+    set((s) => ({ failed: s.failed.includes(store) ? s.failed : [...s.failed, store], dismissed: false })),
   dismiss: () => set({ dismissed: true }),
 }));

@@ -28,7 +28,11 @@ function makeStore(opts: { failAt?: number; legacy?: (s: KeyValueStorage) => unk
       },
       ...(opts.legacy ? { legacy: opts.legacy } : {}),
     },
-    (set) => ({ items: [], count: 0, add: (item) => set((s) => ({ items: [...s.items, item], count: s.count + 1 })) }),
+    (set) => ({
+      items: [],
+      count: 0,
+      add: (item) => set((s) => ({ items: [...s.items, item], count: s.count + 1 })),
+    }),
   );
   return { store, name, key: storageKey(name) };
 }
@@ -58,9 +62,18 @@ describe('versioned stores', () => {
     store.controls.hydrate();
     expect(store.getState()).toMatchObject({ items: ['x', 'y'], count: 2 });
     expect(JSON.parse(storage.getItem(key)!)).toEqual({ state: { items: ['x', 'y'], count: 2 }, version: 3 });
-    expect(JSON.parse(storage.getItem(backupKey(0, name))!)).toEqual({ state: { list: ['x', 'y'] }, version: 0 });
-    expect(JSON.parse(storage.getItem(backupKey(1, name))!)).toEqual({ state: { items: ['x', 'y'] }, version: 1 });
-    expect(JSON.parse(storage.getItem(backupKey(2, name))!)).toEqual({ state: { items: ['x', 'y'], n: 2 }, version: 2 });
+    expect(JSON.parse(storage.getItem(backupKey(0, name))!)).toEqual({
+      state: { list: ['x', 'y'] },
+      version: 0,
+    });
+    expect(JSON.parse(storage.getItem(backupKey(1, name))!)).toEqual({
+      state: { items: ['x', 'y'] },
+      version: 1,
+    });
+    expect(JSON.parse(storage.getItem(backupKey(2, name))!)).toEqual({
+      state: { items: ['x', 'y'], n: 2 },
+      version: 2,
+    });
     expect(useMigrationStatus.getState().failed).toEqual([]);
     expect(store.controls.needsMigration()).toBe(false);
   });
@@ -102,7 +115,9 @@ describe('versioned stores', () => {
   });
 
   it('reads the older clients’ data as version 0 when nothing of ours is stored, leaving theirs in place', () => {
-    const { store, key } = makeStore({ legacy: (s) => (s.getItem('__old') ? { list: JSON.parse(s.getItem('__old')!) } : null) });
+    const { store, key } = makeStore({
+      legacy: (s) => (s.getItem('__old') ? { list: JSON.parse(s.getItem('__old')!) } : null),
+    });
     storage.setItem('__old', '["a","b"]');
     expect(store.controls.needsMigration()).toBe(true);
     store.controls.hydrate();

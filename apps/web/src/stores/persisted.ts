@@ -24,7 +24,8 @@ export interface VersionedSpec<D> {
 }
 
 export const storageKey = (name: string) => `${STORAGE_PREFIX}${name}`;
-export const backupKey = (version: number | string, name: string) => `${STORAGE_PREFIX}backup:v${version}:${name}`;
+export const backupKey = (version: number | string, name: string) =>
+  `${STORAGE_PREFIX}backup:v${version}:${name}`;
 
 export interface PersistedStoreControls {
   readonly name: string;
@@ -42,7 +43,8 @@ export type PersistedStore<S> = UseBoundStore<StoreApi<S>> & { controls: Persist
 const registry: PersistedStoreControls[] = [];
 export const persistedStores = (): readonly PersistedStoreControls[] => registry;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A zustand store persisted under `marquee:<name>`. `data` keys of the state (those of `initial()`) are
@@ -79,7 +81,8 @@ export function createPersistedStore<D extends object, S extends D>(
       }
       try {
         const parsed: unknown = JSON.parse(raw);
-        if (!isRecord(parsed) || typeof parsed.version !== 'number' || !('state' in parsed)) throw new Error('not a versioned store');
+        if (!isRecord(parsed) || typeof parsed.version !== 'number' || !('state' in parsed))
+          throw new Error('not a versioned store');
         return parsed as unknown as StorageValue<unknown>;
       } catch (error) {
         s.setItem(backupKey('unreadable', spec.name), raw);
@@ -153,7 +156,8 @@ export function createPersistedStore<D extends object, S extends D>(
         storage,
         skipHydration: true,
         migrate,
-        partialize: (state) => Object.fromEntries(dataKeys.map((k) => [k, (state as Record<string, unknown>)[k]])),
+        partialize: (state) =>
+          Object.fromEntries(dataKeys.map((k) => [k, (state as Record<string, unknown>)[k]])),
         merge: (persisted, current) => ({ ...current, ...sanitize(persisted ?? spec.initial()) }),
       },
     ),
@@ -165,7 +169,16 @@ export function createPersistedStore<D extends object, S extends D>(
     needsMigration() {
       const s = appStorage();
       const raw = s.getItem(key);
-      if (raw === null) return spec.legacy ? (() => { try { return spec.legacy(s) != null; } catch { return true; } })() : false;
+      if (raw === null)
+        return spec.legacy
+          ? (() => {
+              try {
+                return spec.legacy(s) != null;
+              } catch {
+                return true;
+              }
+            })()
+          : false;
       try {
         return (JSON.parse(raw) as { version?: unknown }).version !== spec.version;
       } catch {

@@ -15,7 +15,10 @@ export type PlayerPrefsState = PlayerPrefsData & PlayerPrefsActions;
 const initial = (): PlayerPrefsData => ({ volume: 1, automaticQuality: true, lastChosenQuality: null });
 
 function sanitize(d: Record<string, any>, init: PlayerPrefsData): PlayerPrefsData {
-  const volume = typeof d.volume === 'number' && Number.isFinite(d.volume) ? Math.min(1, Math.max(0, d.volume)) : init.volume;
+  const volume =
+    typeof d.volume === 'number' && Number.isFinite(d.volume)
+      ? Math.min(1, Math.max(0, d.volume))
+      : init.volume;
   return {
     volume,
     automaticQuality: typeof d.automaticQuality === 'boolean' ? d.automaticQuality : init.automaticQuality,
@@ -33,7 +36,11 @@ export const usePlayerPrefsStore = createPersistedStore<PlayerPrefsData, PlayerP
       const quality = readLegacyState(storage, LEGACY_KEYS.quality);
       if (!volume && !quality) return null;
       const q = (quality?.quality ?? {}) as Record<string, unknown>;
-      return { volume: volume?.volume, automaticQuality: q.automaticQuality, lastChosenQuality: q.lastChosenQuality };
+      return {
+        volume: volume?.volume,
+        automaticQuality: q.automaticQuality,
+        lastChosenQuality: q.lastChosenQuality,
+      };
     },
     migrations: { 1: (old: Record<string, unknown>) => sanitize(old, initial()) },
     sanitize,
@@ -45,7 +52,10 @@ export const usePlayerPrefsStore = createPersistedStore<PlayerPrefsData, PlayerP
 export interface OnboardingData {
   completed: boolean;
 }
-export const useOnboardingStore = createPersistedStore<OnboardingData, OnboardingData & { setCompleted(v: boolean): void }>(
+export const useOnboardingStore = createPersistedStore<
+  OnboardingData,
+  OnboardingData & { setCompleted(v: boolean): void }
+>(
   {
     name: 'onboarding',
     version: 1,

@@ -31,7 +31,9 @@ const initial = (): PreferencesData => ({
 });
 
 export const toTheme = (v: unknown): PreferencesData['theme'] =>
-  typeof v === 'string' && (THEMES as readonly string[]).includes(v) && v !== 'default' ? (v as PreferencesData['theme']) : null;
+  typeof v === 'string' && (THEMES as readonly string[]).includes(v) && v !== 'default'
+    ? (v as PreferencesData['theme'])
+    : null;
 
 function sanitize(d: Record<string, unknown>, init: PreferencesData): PreferencesData {
   return {
@@ -39,8 +41,11 @@ function sanitize(d: Record<string, unknown>, init: PreferencesData): Preference
     theme: toTheme(d.theme),
     enableThumbnails: typeof d.enableThumbnails === 'boolean' ? d.enableThumbnails : init.enableThumbnails,
     enableAutoplay: typeof d.enableAutoplay === 'boolean' ? d.enableAutoplay : init.enableAutoplay,
-    sourceOrder: Array.isArray(d.sourceOrder) ? d.sourceOrder.filter((x): x is string => typeof x === 'string') : init.sourceOrder,
-    enableSourceOrder: typeof d.enableSourceOrder === 'boolean' ? d.enableSourceOrder : init.enableSourceOrder,
+    sourceOrder: Array.isArray(d.sourceOrder)
+      ? d.sourceOrder.filter((x): x is string => typeof x === 'string')
+      : init.sourceOrder,
+    enableSourceOrder:
+      typeof d.enableSourceOrder === 'boolean' ? d.enableSourceOrder : init.enableSourceOrder,
   };
 }
 

@@ -24,7 +24,12 @@ export interface SubtitlesData {
 }
 
 /** Limits of seed 000 §5. */
-export const SUBTITLE_LIMITS = { size: [0.01, 10], backgroundOpacity: [0, 1], backgroundBlur: [0, 1], delay: [-500, 500] } as const;
+export const SUBTITLE_LIMITS = {
+  size: [0.01, 10],
+  backgroundOpacity: [0, 1],
+  backgroundBlur: [0, 1],
+  delay: [-500, 500],
+} as const;
 /** The colours the caption settings offer (seed 001 §5). */
 export const SUBTITLE_COLORS = ['#ffffff', '#b0b0b0', '#80b1fa', '#e2e535'] as const;
 
@@ -33,10 +38,19 @@ const clamp = (v: unknown, [min, max]: readonly [number, number], fallback: numb
   return Math.min(max, Math.max(min, n));
 };
 
-export const DEFAULT_STYLING: SubtitleStyling = { color: '#ffffff', backgroundOpacity: 0.5, backgroundBlur: 0.5, size: 1, bold: false };
+export const DEFAULT_STYLING: SubtitleStyling = {
+  color: '#ffffff',
+  backgroundOpacity: 0.5,
+  backgroundBlur: 0.5,
+  size: 1,
+  bold: false,
+};
 
 /** Styling within its limits, the colour lower-cased. */
-export function clampStyling(s: Partial<Record<keyof SubtitleStyling, unknown>>, base: SubtitleStyling = DEFAULT_STYLING): SubtitleStyling {
+export function clampStyling(
+  s: Partial<Record<keyof SubtitleStyling, unknown>>,
+  base: SubtitleStyling = DEFAULT_STYLING,
+): SubtitleStyling {
   return {
     color: typeof s.color === 'string' && s.color ? s.color.toLowerCase() : base.color,
     backgroundOpacity: clamp(s.backgroundOpacity, SUBTITLE_LIMITS.backgroundOpacity, base.backgroundOpacity),
@@ -66,7 +80,8 @@ const initial = (): SubtitlesData => ({
 function sanitize(d: Record<string, any>, init: SubtitlesData): SubtitlesData {
   return {
     enabled: typeof d.enabled === 'boolean' ? d.enabled : init.enabled,
-    lastSelectedLanguage: typeof d.lastSelectedLanguage === 'string' && d.lastSelectedLanguage ? d.lastSelectedLanguage : null,
+    lastSelectedLanguage:
+      typeof d.lastSelectedLanguage === 'string' && d.lastSelectedLanguage ? d.lastSelectedLanguage : null,
     isOpenSubtitles: typeof d.isOpenSubtitles === 'boolean' ? d.isOpenSubtitles : init.isOpenSubtitles,
     overrideCasing: typeof d.overrideCasing === 'boolean' ? d.overrideCasing : init.overrideCasing,
     delay: clampDelay(typeof d.delay === 'number' ? d.delay : 0),

@@ -8,7 +8,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('value', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('metadata_cache_expires_at').on('metadata_cache').column('expires_at').execute();
+  await db.schema
+    .createIndex('metadata_cache_expires_at')
+    .on('metadata_cache')
+    .column('expires_at')
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -43,7 +43,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('auth_challenges_expires_at').on('auth_challenges').column('expires_at').execute();
+  await db.schema
+    .createIndex('auth_challenges_expires_at')
+    .on('auth_challenges')
+    .column('expires_at')
+    .execute();
 
   await db.schema
     .createTable('bookmarks')
@@ -73,7 +77,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('duration', 'bigint', (c) => c.notNull())
     .addColumn('watched', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
-    .addUniqueConstraint('progress_items_key', ['user_id', 'profile_id', 'tmdb_id', 'media_type', 'season_id', 'episode_id'])
+    .addUniqueConstraint('progress_items_key', [
+      'user_id',
+      'profile_id',
+      'tmdb_id',
+      'media_type',
+      'season_id',
+      'episode_id',
+    ])
     .execute();
 
   // Tombstones: a removal at deleted_at beats any write of a matching row made before it.
@@ -87,9 +98,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('season_id', 'varchar(64)', (c) => c.notNull())
     .addColumn('episode_id', 'varchar(64)', (c) => c.notNull())
     .addColumn('deleted_at', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('progress_deletions_pk', ['user_id', 'profile_id', 'tmdb_id', 'media_type', 'season_id', 'episode_id'])
+    .addPrimaryKeyConstraint('progress_deletions_pk', [
+      'user_id',
+      'profile_id',
+      'tmdb_id',
+      'media_type',
+      'season_id',
+      'episode_id',
+    ])
     .execute();
-  await db.schema.createIndex('progress_deletions_deleted_at').on('progress_deletions').column('deleted_at').execute();
+  await db.schema
+    .createIndex('progress_deletions_deleted_at')
+    .on('progress_deletions')
+    .column('deleted_at')
+    .execute();
 
   await db.schema
     .createTable('user_settings')
@@ -109,7 +131,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('id', 'varchar(128)', (c) => c.primaryKey())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('captcha_solutions_expires_at').on('captcha_solutions').column('expires_at').execute();
+  await db.schema
+    .createIndex('captcha_solutions_expires_at')
+    .on('captcha_solutions')
+    .column('expires_at')
+    .execute();
 
   // Secrets the instance generates for itself when the operator sets none (shared by every process).
   await db.schema

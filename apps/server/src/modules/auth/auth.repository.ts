@@ -16,7 +16,10 @@ export class ChallengesRepository {
   }
 
   async deleteExpired(now: number): Promise<number> {
-    const result = await this.db.deleteFrom('auth_challenges').where('expires_at', '<=', now).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('auth_challenges')
+      .where('expires_at', '<=', now)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

@@ -16,7 +16,10 @@ export class CaptchaSolutionsRepository {
   }
 
   async deleteExpired(now: number): Promise<number> {
-    const result = await this.db.deleteFrom('captcha_solutions').where('expires_at', '<=', now).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('captcha_solutions')
+      .where('expires_at', '<=', now)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

@@ -5,7 +5,11 @@ import { contractRoute } from '../../plugins/contract-route.ts';
 import { limit, type RateLimits } from '../../plugins/rate-limit.ts';
 import { AltchaCaptcha, type CaptchaVerifier } from './captcha.service.ts';
 
-export function registerCaptchaRoutes(app: FastifyInstance, captcha: CaptchaVerifier, limits: RateLimits): void {
+export function registerCaptchaRoutes(
+  app: FastifyInstance,
+  captcha: CaptchaVerifier,
+  limits: RateLimits,
+): void {
   contractRoute(app, e.captchaChallenge, async (_input, request, reply) => {
     if (!(captcha instanceof AltchaCaptcha)) throw notFound('This instance does not use ALTCHA');
     await limit(limits, reply, 'captcha_challenge', request.ip);

@@ -28,7 +28,12 @@ export const ALTCHA_TTL_MS = 10 * 60_000;
 export class AltchaCaptcha implements CaptchaVerifier {
   readonly provider = 'altcha' as const;
   constructor(
-    private readonly o: { hmacKey: string; maxNumber: number; solutions: CaptchaSolutionsRepository; now: () => number },
+    private readonly o: {
+      hmacKey: string;
+      maxNumber: number;
+      solutions: CaptchaSolutionsRepository;
+      now: () => number;
+    },
   ) {}
 
   async challenge(): Promise<AltchaChallenge> {
@@ -37,7 +42,13 @@ export class AltchaCaptcha implements CaptchaVerifier {
       maxNumber: this.o.maxNumber,
       expires: new Date(Date.now() + ALTCHA_TTL_MS),
     });
-    return { algorithm: c.algorithm, challenge: c.challenge, maxnumber: c.maxnumber ?? this.o.maxNumber, salt: c.salt, signature: c.signature };
+    return {
+      algorithm: c.algorithm,
+      challenge: c.challenge,
+      maxnumber: c.maxnumber ?? this.o.maxNumber,
+      salt: c.salt,
+      signature: c.signature,
+    };
   }
 
   async verify(token: string | undefined): Promise<void> {
@@ -93,9 +104,16 @@ export class SiteverifyCaptcha implements CaptchaVerifier {
       if (!response.ok) throw new Error(`siteverify answered ${response.status}`);
       answer = (await response.json()) as typeof answer;
     } catch (error) {
-      throw new AppError(503, 'captcha_unavailable', 'Captcha verification is unavailable, try again later', { cause: error });
+      throw new AppError(503, 'captcha_unavailable', 'Captcha verification is unavailable, try again later', {
+        cause: error,
+      });
     }
     if (answer.success !== true) throw invalid();
-    if (this.provider === 'recaptcha' && typeof answer.score === 'number' && answer.score < SiteverifyCaptcha.minScore) throw invalid();
+    if (
+      this.provider === 'recaptcha' &&
+      typeof answer.score === 'number' &&
+      answer.score < SiteverifyCaptcha.minScore
+    )
+      throw invalid();
   }
 }

@@ -15,7 +15,11 @@ export class InstanceSecretsRepository {
       .values({ name, value: randomBytes(32).toString('base64url'), created_at: now })
       .onConflict((oc) => oc.column('name').doNothing())
       .execute();
-    const row = await this.db.selectFrom('instance_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('instance_secrets')
+      .select('value')
+      .where('name', '=', name)
+      .executeTakeFirstOrThrow();
     return row.value;
   }
 }

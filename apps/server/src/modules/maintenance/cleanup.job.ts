@@ -45,11 +45,14 @@ export function scheduleCleanup(
       .finally(() => (running = undefined));
   };
   let interval: NodeJS.Timeout | undefined;
-  const first = setTimeout(() => {
-    tick();
-    interval = setInterval(tick, options.intervalMs);
-    interval.unref();
-  }, Math.floor(Math.random() * Math.min(options.intervalMs, 60_000)));
+  const first = setTimeout(
+    () => {
+      tick();
+      interval = setInterval(tick, options.intervalMs);
+      interval.unref();
+    },
+    Math.floor(Math.random() * Math.min(options.intervalMs, 60_000)),
+  );
   first.unref();
   // Stops the timers and waits for a pass in progress (the database closes right after).
   return async () => {

@@ -39,12 +39,22 @@ export class ImagesService {
     if (hit) return hit;
     let response: Response;
     try {
-      response = await this.fetchImpl(`${this.imageHost.replace(/\/+$/, '')}/${key}`, { signal: AbortSignal.timeout(10_000) });
+      response = await this.fetchImpl(`${this.imageHost.replace(/\/+$/, '')}/${key}`, {
+        signal: AbortSignal.timeout(10_000),
+      });
     } catch (error) {
       throw new AppError(503, 'metadata_unavailable', 'The image host cannot be reached', { cause: error });
     }
-    if (!response.ok) throw new AppError(response.status === 404 ? 404 : 502, response.status === 404 ? 'not_found' : 'metadata_bad_answer', 'Image not available');
-    const image = { body: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type') ?? 'image/jpeg' };
+    if (!response.ok)
+      throw new AppError(
+        response.status === 404 ? 404 : 502,
+        response.status === 404 ? 'not_found' : 'metadata_bad_answer',
+        'Image not available',
+      );
+    const image = {
+      body: Buffer.from(await response.arrayBuffer()),
+      contentType: response.headers.get('content-type') ?? 'image/jpeg',
+    };
     this.cache.set(key, image);
     return image;
   }

@@ -24,7 +24,10 @@ export class MetadataCacheRepository {
   }
 
   async deleteExpired(now: number): Promise<number> {
-    const result = await this.db.deleteFrom('metadata_cache').where('expires_at', '<=', now).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('metadata_cache')
+      .where('expires_at', '<=', now)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

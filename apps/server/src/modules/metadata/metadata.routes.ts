@@ -5,9 +5,15 @@ import { contractRoute } from '../../plugins/contract-route.ts';
 import type { ImagesService } from './images.service.ts';
 import type { MetadataService } from './metadata.service.ts';
 
-export function registerMetadataRoutes(app: FastifyInstance, metadata: MetadataService, images: ImagesService): void {
+export function registerMetadataRoutes(
+  app: FastifyInstance,
+  metadata: MetadataService,
+  images: ImagesService,
+): void {
   contractRoute(app, e.search, async ({ query }) => ({ results: await metadata.search(query.query) }));
-  contractRoute(app, e.list, async ({ params }) => ({ results: await metadata.list(params.type, params.list) }));
+  contractRoute(app, e.list, async ({ params }) => ({
+    results: await metadata.list(params.type, params.list),
+  }));
   contractRoute(app, e.genres, async ({ params }) => ({ genres: await metadata.genres(params.type) }));
   contractRoute(app, e.discover, async ({ params, query }) => ({
     results: await metadata.discover(params.type, query.genre, query.page),
@@ -15,7 +21,9 @@ export function registerMetadataRoutes(app: FastifyInstance, metadata: MetadataS
   contractRoute(app, e.details, async ({ params }) => metadata.details(params.type, params.id));
   contractRoute(app, e.season, async ({ params }) => metadata.season(params.id, params.number));
   contractRoute(app, e.findByImdb, async ({ params }) => metadata.findByImdb(params.imdbId));
-  contractRoute(app, e.legacyJustWatch, async ({ params }) => metadata.resolveJustWatch(params.type, params.id));
+  contractRoute(app, e.legacyJustWatch, async ({ params }) =>
+    metadata.resolveJustWatch(params.type, params.id),
+  );
 
   app.get(
     '/api/images/:size/*',

@@ -20,7 +20,14 @@ import type { TmdbApi, TmdbMovieItem, TmdbTvItem } from './tmdb/tmdb.types.ts';
 
 const HOUR = 3_600_000;
 /** How long answers from TMDB are kept in the shared cache, by kind of answer. */
-const CACHE_TTL = { details: 24 * HOUR, season: 6 * HOUR, list: HOUR, genres: 24 * HOUR, discover: HOUR, find: 24 * HOUR };
+const CACHE_TTL = {
+  details: 24 * HOUR,
+  season: 6 * HOUR,
+  list: HOUR,
+  genres: 24 * HOUR,
+  discover: HOUR,
+  find: 24 * HOUR,
+};
 
 export const POSTER_SIZE = 'w342';
 
@@ -103,8 +110,12 @@ export class MetadataService {
     }
     return this.cached(`list:${type}:${list}`, CACHE_TTL.list, async () =>
       type === 'movie'
-        ? (await this.api.movieList(list)).results.filter((m) => m.adult !== true).map((m) => this.fromMovie(m))
-        : (await this.api.tvList(list as 'top_rated' | 'popular')).results.filter((s) => s.adult !== true).map((s) => this.fromTv(s)),
+        ? (await this.api.movieList(list)).results
+            .filter((m) => m.adult !== true)
+            .map((m) => this.fromMovie(m))
+        : (await this.api.tvList(list as 'top_rated' | 'popular')).results
+            .filter((s) => s.adult !== true)
+            .map((s) => this.fromTv(s)),
     );
   }
 
@@ -115,8 +126,12 @@ export class MetadataService {
   discover(type: TmdbType, genre: number, page: number): Promise<MediaSummary[]> {
     return this.cached(`discover:${type}:${genre}:${page}`, CACHE_TTL.discover, async () =>
       type === 'movie'
-        ? (await this.api.discoverMovies(genre, page)).results.filter((m) => m.adult !== true).map((m) => this.fromMovie(m))
-        : (await this.api.discoverTv(genre, page)).results.filter((s) => s.adult !== true).map((s) => this.fromTv(s)),
+        ? (await this.api.discoverMovies(genre, page)).results
+            .filter((m) => m.adult !== true)
+            .map((m) => this.fromMovie(m))
+        : (await this.api.discoverTv(genre, page)).results
+            .filter((s) => s.adult !== true)
+            .map((s) => this.fromTv(s)),
     );
   }
 
@@ -193,10 +208,19 @@ export class MetadataService {
    */
   async resolveJustWatch(jwType: string, jwId: string): Promise<MediaSummary> {
     if (!this.legacy) throw notFound("Couldn't find that media", 'media_not_found');
-    const ids = await this.cached(`jw:${jwType}:${jwId}`, CACHE_TTL.find, () => this.legacy!.lookup(jwType, jwId));
+    const ids = await this.cached(`jw:${jwType}:${jwId}`, CACHE_TTL.find, () =>
+      this.legacy!.lookup(jwType, jwId),
+    );
     if (ids.tmdbId) {
       const details = await this.details(ids.kind === 'show' ? 'tv' : 'movie', ids.tmdbId);
-      return { id: details.id, type: details.type, title: details.title, year: details.year, releaseDate: details.releaseDate, poster: details.poster };
+      return {
+        id: details.id,
+        type: details.type,
+        title: details.title,
+        year: details.year,
+        releaseDate: details.releaseDate,
+        poster: details.poster,
+      };
     }
     if (ids.imdbId) return this.findByImdb(ids.imdbId);
     throw notFound("Couldn't find that media", 'media_not_found');

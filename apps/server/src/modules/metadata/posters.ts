@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 
 const escapeXml = (s: string) =>
-  s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c] as string);
+  s.replace(
+    /[<>&'"]/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c] as string,
+  );
 
 /** Splits a title into at most `maxLines` lines of about `width` characters. */
 export function wrapTitle(title: string, width = 14, maxLines = 4): string[] {
@@ -30,7 +33,7 @@ export function wrapTitle(title: string, width = 14, maxLines = 4): string[] {
  */
 export function renderPoster(input: { title: string; year: number | null; kind: 'movie' | 'tv' }): string {
   const hash = createHash('sha1').update(`${input.kind}:${input.title}`).digest();
-  const hue = (hash[0] as number) * 360 / 256;
+  const hue = ((hash[0] as number) * 360) / 256;
   const hue2 = (hue + 40 + ((hash[1] as number) % 80)) % 360;
   const lines = wrapTitle(input.title);
   const fontSize = lines.some((l) => l.length > 11) ? 30 : 36;
@@ -39,12 +42,14 @@ export function renderPoster(input: { title: string; year: number | null; kind: 
     .map((l, i) => `<text x="171" y="${(startY + i * fontSize * 1.15).toFixed(1)}">${escapeXml(l)}</text>`)
     .join('');
   const label = input.kind === 'movie' ? 'FILM' : 'SERIES';
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="342" height="513" viewBox="0 0 342 513" role="img" aria-label="${escapeXml(input.title)}">`
-    + `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue.toFixed(0)},55%,32%)"/><stop offset="1" stop-color="hsl(${hue2.toFixed(0)},60%,12%)"/></linearGradient></defs>`
-    + `<rect width="342" height="513" fill="url(#g)"/>`
-    + `<rect x="16" y="16" width="310" height="481" fill="none" stroke="rgba(255,255,255,.25)" stroke-width="2"/>`
-    + `<g fill="#fff" font-family="system-ui,sans-serif" font-weight="700" font-size="${fontSize}" text-anchor="middle">${text}</g>`
-    + `<text x="171" y="450" fill="rgba(255,255,255,.75)" font-family="system-ui,sans-serif" font-size="22" text-anchor="middle">${input.year ?? ''}</text>`
-    + `<text x="171" y="60" fill="rgba(255,255,255,.6)" font-family="system-ui,sans-serif" font-size="16" letter-spacing="6" text-anchor="middle">${label}</text>`
-    + `</svg>`;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="342" height="513" viewBox="0 0 342 513" role="img" aria-label="${escapeXml(input.title)}">` +
+    `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue.toFixed(0)},55%,32%)"/><stop offset="1" stop-color="hsl(${hue2.toFixed(0)},60%,12%)"/></linearGradient></defs>` +
+    `<rect width="342" height="513" fill="url(#g)"/>` +
+    `<rect x="16" y="16" width="310" height="481" fill="none" stroke="rgba(255,255,255,.25)" stroke-width="2"/>` +
+    `<g fill="#fff" font-family="system-ui,sans-serif" font-weight="700" font-size="${fontSize}" text-anchor="middle">${text}</g>` +
+    `<text x="171" y="450" fill="rgba(255,255,255,.75)" font-family="system-ui,sans-serif" font-size="22" text-anchor="middle">${input.year ?? ''}</text>` +
+    `<text x="171" y="60" fill="rgba(255,255,255,.6)" font-family="system-ui,sans-serif" font-size="16" letter-spacing="6" text-anchor="middle">${label}</text>` +
+    `</svg>`
+  );
 }

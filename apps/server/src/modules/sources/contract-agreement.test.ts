@@ -10,7 +10,16 @@ import type {
   SourceOutputSchema,
   StreamSchema,
 } from '@marquee/contract';
-import type { Caption, DiscoverEmbedsEvent, EmbedOutput, InitEvent, ProviderMeta, RunOutput, SourcererOutput, Stream } from '@marquee/providers';
+import type {
+  Caption,
+  DiscoverEmbedsEvent,
+  EmbedOutput,
+  InitEvent,
+  ProviderMeta,
+  RunOutput,
+  SourcererOutput,
+  Stream,
+} from '@marquee/providers';
 
 // The contract describes the wire; @marquee/providers produces it. `tsc -b` fails here if they drift.
 describe('contract and providers agree', () => {

@@ -24,12 +24,17 @@ describe('EventStream', () => {
     });
     const address = new URL(await app.listen({ port: 0, host: '127.0.0.1' }));
     // A raw connection, closed the way a browser closes an EventSource: the socket goes away.
-    const { headers, text, close } = await new Promise<{ headers: Record<string, unknown>; text: string; close: () => void }>((resolve, reject) => {
+    const { headers, text, close } = await new Promise<{
+      headers: Record<string, unknown>;
+      text: string;
+      close: () => void;
+    }>((resolve, reject) => {
       const req = request({ host: address.hostname, port: address.port, path: '/events' }, (res) => {
         let body = '';
         res.on('data', (chunk: Buffer) => {
           body += chunk.toString();
-          if (body.includes('data: 2')) resolve({ headers: res.headers, text: body, close: () => req.destroy() });
+          if (body.includes('data: 2'))
+            resolve({ headers: res.headers, text: body, close: () => req.destroy() });
         });
       });
       req.on('error', () => undefined);

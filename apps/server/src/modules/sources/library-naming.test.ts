@@ -16,15 +16,27 @@ describe('parseTitleName', () => {
   it.each([
     ['The Matrix (1999) [tmdbid-603]', { title: 'The Matrix', year: 1999, tmdbId: '603', imdbId: null }],
     ['The Matrix (1999) {tmdb-603}', { title: 'The Matrix', year: 1999, tmdbId: '603', imdbId: null }],
-    ['The Matrix (1999) [imdbid-tt0133093]', { title: 'The Matrix', year: 1999, tmdbId: null, imdbId: 'tt0133093' }],
-    ['Breaking Bad (2008) [tmdbid=1396]', { title: 'Breaking Bad', year: 2008, tmdbId: '1396', imdbId: null }],
+    [
+      'The Matrix (1999) [imdbid-tt0133093]',
+      { title: 'The Matrix', year: 1999, tmdbId: null, imdbId: 'tt0133093' },
+    ],
+    [
+      'Breaking Bad (2008) [tmdbid=1396]',
+      { title: 'Breaking Bad', year: 2008, tmdbId: '1396', imdbId: null },
+    ],
     ['Inception (2010) - 1080p', { title: 'Inception', year: 2010, tmdbId: null, imdbId: null }],
-    ['2001 A Space Odyssey (1968)', { title: '2001 A Space Odyssey', year: 1968, tmdbId: null, imdbId: null }],
+    [
+      '2001 A Space Odyssey (1968)',
+      { title: '2001 A Space Odyssey', year: 1968, tmdbId: null, imdbId: null },
+    ],
     ['Blade Runner 2049 (2017)', { title: 'Blade Runner 2049', year: 2017, tmdbId: null, imdbId: null }],
     ['The.Matrix.1999.1080p.BluRay', { title: 'The Matrix', year: 1999, tmdbId: null, imdbId: null }],
     ['Spider-Man No Way Home', { title: 'Spider-Man No Way Home', year: null, tmdbId: null, imdbId: null }],
     ['1917', { title: '1917', year: null, tmdbId: null, imdbId: null }],
-    ['Amélie (2001) [tmdbid-194] [Director’s Cut]', { title: 'Amélie', year: 2001, tmdbId: '194', imdbId: null }],
+    [
+      'Amélie (2001) [tmdbid-194] [Director’s Cut]',
+      { title: 'Amélie', year: 2001, tmdbId: '194', imdbId: null },
+    ],
   ])('%s', (name, expected) => {
     expect(parseTitleName(name)).toEqual(expected);
   });

@@ -114,19 +114,33 @@ export function showNameBeforeEpisode(fileName: string): string {
 /** "Season 01", "Season 1", "S01", "Series 2", "Staffel 3", "Saison 1", "Temporada 1"; "Specials" is season 0. */
 export function parseSeasonFolder(folderName: string): number | null {
   if (/^specials?$/i.test(folderName.trim())) return 0;
-  const match = /^(?:season|series|staffel|saison|temporada|stagione|s)[\s._-]*(\d{1,3})$/i.exec(folderName.trim());
+  const match = /^(?:season|series|staffel|saison|temporada|stagione|s)[\s._-]*(\d{1,3})$/i.exec(
+    folderName.trim(),
+  );
   return match ? Number(match[1]) : null;
 }
 
 /** Folders and file suffixes Jellyfin/Plex treat as extras, not the title itself. */
 const EXTRA_FOLDERS = new Set([
-  'extras', 'featurettes', 'behind the scenes', 'deleted scenes', 'interviews', 'scenes', 'shorts', 'trailers', 'samples', 'sample', 'other',
+  'extras',
+  'featurettes',
+  'behind the scenes',
+  'deleted scenes',
+  'interviews',
+  'scenes',
+  'shorts',
+  'trailers',
+  'samples',
+  'sample',
+  'other',
 ]);
 export function isExtrasFolder(folderName: string): boolean {
   return EXTRA_FOLDERS.has(folderName.trim().toLowerCase());
 }
 export function isExtraFile(baseName: string): boolean {
-  return /[-._ ](trailer|sample|featurette|behindthescenes|deleted|interview|scene|short|extra)$/i.test(baseName);
+  return /[-._ ](trailer|sample|featurette|behindthescenes|deleted|interview|scene|short|extra)$/i.test(
+    baseName,
+  );
 }
 
 /** The resolution a file name announces ("… - 1080p", "2160p", "4K"), else unknown. */
@@ -142,17 +156,80 @@ export function titleKey(title: string): string {
 }
 
 const THREE_LETTER: Readonly<Record<string, string>> = {
-  eng: 'en', fre: 'fr', fra: 'fr', spa: 'es', ger: 'de', deu: 'de', ita: 'it', por: 'pt', dut: 'nl', nld: 'nl',
-  swe: 'sv', nor: 'no', nob: 'nb', dan: 'da', fin: 'fi', pol: 'pl', cze: 'cs', ces: 'cs', hun: 'hu', rum: 'ro',
-  ron: 'ro', gre: 'el', ell: 'el', tur: 'tr', rus: 'ru', ukr: 'uk', ara: 'ar', heb: 'he', per: 'fa', fas: 'fa',
-  hin: 'hi', jpn: 'ja', kor: 'ko', chi: 'zh', zho: 'zh', vie: 'vi', tha: 'th', ind: 'id', may: 'ms', msa: 'ms',
+  eng: 'en',
+  fre: 'fr',
+  fra: 'fr',
+  spa: 'es',
+  ger: 'de',
+  deu: 'de',
+  ita: 'it',
+  por: 'pt',
+  dut: 'nl',
+  nld: 'nl',
+  swe: 'sv',
+  nor: 'no',
+  nob: 'nb',
+  dan: 'da',
+  fin: 'fi',
+  pol: 'pl',
+  cze: 'cs',
+  ces: 'cs',
+  hun: 'hu',
+  rum: 'ro',
+  ron: 'ro',
+  gre: 'el',
+  ell: 'el',
+  tur: 'tr',
+  rus: 'ru',
+  ukr: 'uk',
+  ara: 'ar',
+  heb: 'he',
+  per: 'fa',
+  fas: 'fa',
+  hin: 'hi',
+  jpn: 'ja',
+  kor: 'ko',
+  chi: 'zh',
+  zho: 'zh',
+  vie: 'vi',
+  tha: 'th',
+  ind: 'id',
+  may: 'ms',
+  msa: 'ms',
 };
 const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
-  english: 'en', french: 'fr', francais: 'fr', spanish: 'es', espanol: 'es', german: 'de', deutsch: 'de', italian: 'it',
-  portuguese: 'pt', dutch: 'nl', swedish: 'sv', norwegian: 'no', danish: 'da', finnish: 'fi', polish: 'pl',
-  czech: 'cs', hungarian: 'hu', romanian: 'ro', greek: 'el', turkish: 'tr', russian: 'ru', ukrainian: 'uk',
-  arabic: 'ar', hebrew: 'he', persian: 'fa', hindi: 'hi', japanese: 'ja', korean: 'ko', chinese: 'zh',
-  vietnamese: 'vi', thai: 'th', indonesian: 'id',
+  english: 'en',
+  french: 'fr',
+  francais: 'fr',
+  spanish: 'es',
+  espanol: 'es',
+  german: 'de',
+  deutsch: 'de',
+  italian: 'it',
+  portuguese: 'pt',
+  dutch: 'nl',
+  swedish: 'sv',
+  norwegian: 'no',
+  danish: 'da',
+  finnish: 'fi',
+  polish: 'pl',
+  czech: 'cs',
+  hungarian: 'hu',
+  romanian: 'ro',
+  greek: 'el',
+  turkish: 'tr',
+  russian: 'ru',
+  ukrainian: 'uk',
+  arabic: 'ar',
+  hebrew: 'he',
+  persian: 'fa',
+  hindi: 'hi',
+  japanese: 'ja',
+  korean: 'ko',
+  chinese: 'zh',
+  vietnamese: 'vi',
+  thai: 'th',
+  indonesian: 'id',
 };
 
 /**

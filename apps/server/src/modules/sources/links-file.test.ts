@@ -18,22 +18,38 @@ describe('LinksFile', () => {
     const file = write('a.json', {
       links: [
         { tmdbId: 603, url: 'https://cdn.example/matrix.m3u8' },
-        { type: 'tv', tmdbId: '1396', season: 1, episode: 2, qualities: { '720': 'https://cdn.example/bb.mp4' } },
+        {
+          type: 'tv',
+          tmdbId: '1396',
+          season: 1,
+          episode: 2,
+          qualities: { '720': 'https://cdn.example/bb.mp4' },
+        },
       ],
     });
     const links = new LinksFile(file);
-    expect(await links.find(matrix)).toEqual([{ type: 'movie', tmdbId: '603', url: 'https://cdn.example/matrix.m3u8' }]);
+    expect(await links.find(matrix)).toEqual([
+      { type: 'movie', tmdbId: '603', url: 'https://cdn.example/matrix.m3u8' },
+    ]);
     expect((await links.entries())[1]).toMatchObject({ type: 'show', tmdbId: '1396', season: 1, episode: 2 });
-    expect(await new LinksFile(write('b.json', [{ tmdbId: '1', url: 'https://x.example/a.mp4' }])).entries()).toHaveLength(1);
+    expect(
+      await new LinksFile(write('b.json', [{ tmdbId: '1', url: 'https://x.example/a.mp4' }])).entries(),
+    ).toHaveLength(1);
   });
 
   it('says what is wrong with a broken file', async () => {
     await expect(new LinksFile(write('c.json', '{nope')).entries()).rejects.toThrow(/not valid JSON/);
-    await expect(new LinksFile(write('d.json', [{ tmdbId: '1', url: 'javascript:alert(1)' }])).entries()).rejects.toThrow(/url/);
-    await expect(new LinksFile(write('e.json', [{ type: 'show', tmdbId: '1', url: 'https://x.example/a.mp4' }])).entries()).rejects.toThrow(
-      /season/,
+    await expect(
+      new LinksFile(write('d.json', [{ tmdbId: '1', url: 'javascript:alert(1)' }])).entries(),
+    ).rejects.toThrow(/url/);
+    await expect(
+      new LinksFile(
+        write('e.json', [{ type: 'show', tmdbId: '1', url: 'https://x.example/a.mp4' }]),
+      ).entries(),
+    ).rejects.toThrow(/season/);
+    await expect(new LinksFile(write('f.json', [{ tmdbId: '1' }])).entries()).rejects.toThrow(
+      /needs `url` or `qualities`/,
     );
-    await expect(new LinksFile(write('f.json', [{ tmdbId: '1' }])).entries()).rejects.toThrow(/needs `url` or `qualities`/);
     await expect(new LinksFile(path.join(dir, 'none.json')).entries()).rejects.toThrow(/not found/);
   });
 

@@ -17,16 +17,29 @@ const Entry = z
     url: httpUrl.optional(),
     qualities: z.partialRecord(Quality, httpUrl).optional(),
     format: z.enum(['hls', 'mp4', 'webm']).optional(),
-    captions: z.array(z.object({ language: z.string().min(2).max(16), url: httpUrl, needsProxy: z.boolean().optional() })).optional(),
+    captions: z
+      .array(
+        z.object({ language: z.string().min(2).max(16), url: httpUrl, needsProxy: z.boolean().optional() }),
+      )
+      .optional(),
     corsAllowed: z.boolean().optional(),
     headers: z.record(z.string(), z.string()).optional(),
   })
   .transform((e) => ({ ...e, type: e.type === 'tv' ? ('show' as const) : e.type }))
-  .refine((e) => e.url !== undefined || (e.qualities !== undefined && Object.keys(e.qualities).length > 0), 'needs `url` or `qualities`')
-  .refine((e) => e.type === 'movie' || (e.season !== undefined && e.episode !== undefined), 'a show link needs `season` and `episode`');
+  .refine(
+    (e) => e.url !== undefined || (e.qualities !== undefined && Object.keys(e.qualities).length > 0),
+    'needs `url` or `qualities`',
+  )
+  .refine(
+    (e) => e.type === 'movie' || (e.season !== undefined && e.episode !== undefined),
+    'a show link needs `season` and `episode`',
+  );
 
 /** The operator's file: `{"links": [...]}` or just the array. */
-export const LinksFileSchema = z.union([z.array(Entry), z.object({ links: z.array(Entry) }).transform((f) => f.links)]);
+export const LinksFileSchema = z.union([
+  z.array(Entry),
+  z.object({ links: z.array(Entry) }).transform((f) => f.links),
+]);
 
 export class LinksFileError extends Error {
   constructor(file: string, problem: string) {
@@ -47,7 +60,8 @@ export class LinksFile implements LinksLookup {
   async entries(): Promise<LinkEntry[]> {
     const info = await stat(this.file).catch(() => null);
     if (!info) throw new LinksFileError(this.file, 'not found');
-    if (this.cached && this.cached.mtimeMs === info.mtimeMs && this.cached.size === info.size) return this.cached.entries;
+    if (this.cached && this.cached.mtimeMs === info.mtimeMs && this.cached.size === info.size)
+      return this.cached.entries;
     let json: unknown;
     try {
       json = JSON.parse(await readFile(this.file, 'utf8'));

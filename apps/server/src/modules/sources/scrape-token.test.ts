@@ -13,11 +13,22 @@ describe(`scrape tokens (${testDialect})`, () => {
     const database = await createTestDatabase();
     databases.push(database);
     let now = Date.parse('2026-01-01T00:00:00Z');
-    const processA = new ScrapeTokens({ secrets: new InstanceSecretsRepository(database.db), ttlSeconds: 600, now: () => now });
-    const processB = new ScrapeTokens({ secrets: new InstanceSecretsRepository(database.db), ttlSeconds: 600, now: () => now });
+    const processA = new ScrapeTokens({
+      secrets: new InstanceSecretsRepository(database.db),
+      ttlSeconds: 600,
+      now: () => now,
+    });
+    const processB = new ScrapeTokens({
+      secrets: new InstanceSecretsRepository(database.db),
+      ttlSeconds: 600,
+      now: () => now,
+    });
     const token = await processA.issue();
     const [, payload] = token.split('.');
-    expect(JSON.parse(Buffer.from(payload!, 'base64url').toString())).toMatchObject({ exp: now / 1000 + 600, aud: 'marquee-scrape' });
+    expect(JSON.parse(Buffer.from(payload!, 'base64url').toString())).toMatchObject({
+      exp: now / 1000 + 600,
+      aud: 'marquee-scrape',
+    });
     expect(await processB.isValid(token)).toBe(true);
     now += 601_000;
     expect(await processA.isValid(token)).toBe(false);
@@ -33,7 +44,9 @@ describe(`scrape tokens (${testDialect})`, () => {
     expect(await mine.isValid(token)).toBe(false);
     const own = await mine.issue();
     const [header, payload, signature] = own.split('.');
-    const forged = Buffer.from(JSON.stringify({ aud: 'marquee-scrape', exp: 9_999_999_999 })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ aud: 'marquee-scrape', exp: 9_999_999_999 })).toString(
+      'base64url',
+    );
     expect(await mine.isValid(`${header}.${forged}.${signature}`)).toBe(false);
     expect(await mine.isValid(`${header}.${payload}.`)).toBe(false);
     expect(await mine.isValid('not-a-token')).toBe(false);

@@ -26,7 +26,8 @@ export class TakedownList {
     const info = await stat(this.file).catch(() => null);
     // A missing file is an empty list, not an outage: the operator may create it later.
     if (!info) return new Set();
-    if (this.fileCache?.mtimeMs === info.mtimeMs && this.fileCache.size === info.size) return this.fileCache.ids;
+    if (this.fileCache?.mtimeMs === info.mtimeMs && this.fileCache.size === info.size)
+      return this.fileCache.ids;
     const text = await readFile(this.file, 'utf8');
     const ids = new Set(
       text

@@ -35,7 +35,11 @@ export class SessionsRepository {
   }
 
   async touch(id: string, accessedAt: number, expiresAt: number): Promise<void> {
-    await this.db.updateTable('sessions').set({ accessed_at: accessedAt, expires_at: expiresAt }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('sessions')
+      .set({ accessed_at: accessedAt, expires_at: expiresAt })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Renames a session of `userId`; undefined when it is not theirs or does not exist. */

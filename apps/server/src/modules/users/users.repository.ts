@@ -37,7 +37,12 @@ export class UsersRepository {
   }
 
   async updateProfile(id: string, profile: string): Promise<UserRow | undefined> {
-    return this.db.updateTable('users').set({ profile }).where('id', '=', id).returningAll().executeTakeFirst();
+    return this.db
+      .updateTable('users')
+      .set({ profile })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
   }
 
   /** Removes the user and every row that belongs to them, in one transaction. True if the user existed. */
@@ -57,7 +62,9 @@ export class UsersRepository {
       .select(['namespace', (eb) => eb.fn.countAll<number | string>().as('count')])
       .groupBy('namespace')
       .execute();
-    const all = rows.map((r) => ({ namespace: r.namespace, count: Number(r.count) })).sort((a, b) => b.count - a.count);
+    const all = rows
+      .map((r) => ({ namespace: r.namespace, count: Number(r.count) }))
+      .sort((a, b) => b.count - a.count);
     const top = all.slice(0, limit);
     const rest = all.slice(limit).reduce((sum, r) => sum + r.count, 0);
     return rest > 0 ? [...top, { namespace: 'other', count: rest }] : top;
@@ -68,6 +75,7 @@ export class UsersRepository {
    * ends). SQLite transactions are already exclusive.
    */
   async lockUser(trx: Transaction<Database>, id: string): Promise<void> {
-    if (this.dialect === 'postgres') await trx.selectFrom('users').select('id').where('id', '=', id).forNoKeyUpdate().execute();
+    if (this.dialect === 'postgres')
+      await trx.selectFrom('users').select('id').where('id', '=', id).forNoKeyUpdate().execute();
   }
 }

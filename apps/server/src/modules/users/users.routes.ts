@@ -9,11 +9,15 @@ export function registerUserRoutes(app: FastifyInstance, users: UsersService): v
   contractRoute(app, e.me, async (_input, request) => users.me(authOf(request)));
   // Existing clients' "delete account" sends this GET (a client bug); it must answer 200.
   contractRoute(app, e.getUser, async (_input, request) => ({ user: await users.get(authOf(request)) }));
-  contractRoute(app, e.patchUser, async ({ body }, request) => users.updateProfile(authOf(request), body.profile));
+  contractRoute(app, e.patchUser, async ({ body }, request) =>
+    users.updateProfile(authOf(request), body.profile),
+  );
   contractRoute(app, e.deleteUser, async (_input, request) => users.delete(authOf(request)));
   contractRoute(app, e.userSessions, async (_input, request) => users.sessionsOf(authOf(request)));
   contractRoute(app, e.patchSession, async ({ params, body }, request) =>
     users.renameSession(authOf(request), params.sid, body.deviceName),
   );
-  contractRoute(app, e.deleteSession, async ({ params }, request) => users.deleteSession(authOf(request), params.sid));
+  contractRoute(app, e.deleteSession, async ({ params }, request) =>
+    users.deleteSession(authOf(request), params.sid),
+  );
 }

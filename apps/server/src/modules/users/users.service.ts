@@ -21,7 +21,10 @@ export class UsersService {
   ) {}
 
   async me(auth: AuthContext): Promise<{ user: User; session: Session }> {
-    const [user, session] = await Promise.all([this.users.findById(auth.userId), this.sessions.findById(auth.sessionId)]);
+    const [user, session] = await Promise.all([
+      this.users.findById(auth.userId),
+      this.sessions.findById(auth.sessionId),
+    ]);
     if (!user || !session) throw gone();
     return { user: toUserDto(user), session: toSessionDto(session) };
   }
@@ -34,7 +37,10 @@ export class UsersService {
 
   async updateProfile(auth: AuthContext, profile: UserProfile | undefined): Promise<User> {
     const user = profile
-      ? await this.users.updateProfile(auth.userId, JSON.stringify({ colorA: profile.colorA, colorB: profile.colorB, icon: profile.icon }))
+      ? await this.users.updateProfile(
+          auth.userId,
+          JSON.stringify({ colorA: profile.colorA, colorB: profile.colorB, icon: profile.icon }),
+        )
       : await this.users.findById(auth.userId);
     if (!user) throw gone();
     return toUserDto(user);
@@ -51,9 +57,14 @@ export class UsersService {
   }
 
   /** Renames one of the caller's sessions; another user's session is 403 and stays as it was. */
-  async renameSession(auth: AuthContext, sessionId: string, deviceName: string | undefined): Promise<Session> {
+  async renameSession(
+    auth: AuthContext,
+    sessionId: string,
+    deviceName: string | undefined,
+  ): Promise<Session> {
     const session = await this.sessions.findById(sessionId);
-    if (!session || session.expires_at <= this.now()) throw new AppError(404, 'session_not_found', 'Session cannot be found');
+    if (!session || session.expires_at <= this.now())
+      throw new AppError(404, 'session_not_found', 'Session cannot be found');
     if (session.user_id !== auth.userId) throw notYourSession();
     if (deviceName === undefined) return toSessionDto(session);
     const renamed = await this.sessions.renameOwned(sessionId, auth.userId, deviceName);

@@ -11,15 +11,25 @@ import { useRandomPhrase } from '../../lib/use-random-phrase.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { useAccountStore } from '../../stores/index.ts';
 
-const LandingPage = lazy(() => import('../../features/landing/landing-page.tsx').then((m) => ({ default: m.LandingPage })));
-const ProfilesPage = lazy(() => import('../../features/account/profiles-page.tsx').then((m) => ({ default: m.ProfilesPage })));
+const LandingPage = lazy(() =>
+  import('../../features/landing/landing-page.tsx').then((m) => ({ default: m.LandingPage })),
+);
+const ProfilesPage = lazy(() =>
+  import('../../features/account/profiles-page.tsx').then((m) => ({ default: m.ProfilesPage })),
+);
 
 /**
  * `/`: on a subscription site, the landing page for signed-out visitors, and "who's watching" after an
  * email sign-in until a profile is chosen (seed 001 §2); otherwise the home / browse screen.
  */
 export function HomeRoute() {
-  const landing = useAccountStore((s) => (s.account ? (s.account.kind === 'email' && s.account.profileId === undefined ? 'profiles' : null) : 'landing'));
+  const landing = useAccountStore((s) =>
+    s.account
+      ? s.account.kind === 'email' && s.account.profileId === undefined
+        ? 'profiles'
+        : null
+      : 'landing',
+  );
   const atRoot = useLocation().pathname === '/';
   if (atRoot && landing === 'landing' && runtimeConfig().variant === 'subscription') return <LandingPage />;
   if (atRoot && landing === 'profiles') return <ProfilesPage />;
@@ -36,7 +46,9 @@ function BrowseScreen() {
   return (
     <div className="pb-8">
       <div className="flex flex-col items-center pt-12 pb-6 text-center sm:pt-20">
-        <h1 className="max-w-3xl text-3xl font-bold text-fg sm:text-5xl" data-testid="greeting">{greeting}</h1>
+        <h1 className="max-w-3xl text-3xl font-bold text-fg sm:text-5xl" data-testid="greeting">
+          {greeting}
+        </h1>
       </div>
       <div className="sticky top-16 z-20 mx-auto max-w-2xl bg-bg/0 py-3">
         <SearchBar value={search.text} onChange={search.onChange} onClear={search.onClear} />

@@ -1,5 +1,9 @@
 import '../../lib/lazy-catalog.ts';
-import { OnboardingExtensionPage, OnboardingPage, OnboardingProxyPage } from '../../features/onboarding/index.ts';
+import {
+  OnboardingExtensionPage,
+  OnboardingPage,
+  OnboardingProxyPage,
+} from '../../features/onboarding/index.ts';
 
 /** Onboarding (client-behaviour §6.4): step 1 chooses, step 2 sets the extension or a proxy up. */
 export const OnboardingRoute = OnboardingPage;

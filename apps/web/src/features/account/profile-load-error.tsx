@@ -13,7 +13,9 @@ const restore = () => session().then((m) => m.restore());
 export function useProfileLoadFailure(): 'screen' | 'notice' | null {
   const failed = useSessionStatus((s) => s.restoreFailed);
   const neverLoaded = useAccountStore((s) => s.account !== null && s.lastRestoredAt === null);
-  const empty = useLibraryStore((s) => Object.keys(s.bookmarks).length === 0 && Object.keys(s.progress).length === 0);
+  const empty = useLibraryStore(
+    (s) => Object.keys(s.bookmarks).length === 0 && Object.keys(s.progress).length === 0,
+  );
   if (!failed) return null;
   return neverLoaded && empty ? 'screen' : 'notice';
 }
@@ -22,11 +24,17 @@ export function ProfileLoadErrorScreen() {
   const { t } = useTranslation();
   const backendUrl = useAccountStore((s) => s.backendUrl);
   return (
-    <div className="flex min-h-dvh flex-col items-center justify-center gap-4 p-6 text-center" role="alert" data-testid="profile-load-error">
+    <div
+      className="flex min-h-dvh flex-col items-center justify-center gap-4 p-6 text-center"
+      role="alert"
+      data-testid="profile-load-error"
+    >
       <h1 className="text-2xl font-bold text-fg">{t('account.loadFailed.title')}</h1>
       <p className="max-w-md text-fg-muted">{t('account.loadFailed.text')}</p>
       <div className="flex flex-wrap justify-center gap-3">
-        <Button variant="secondary" onClick={() => void logout()}>{t('account.loadFailed.logout')}</Button>
+        <Button variant="secondary" onClick={() => void logout()}>
+          {t('account.loadFailed.logout')}
+        </Button>
         {backendUrl && (
           <Button
             variant="secondary"
@@ -47,10 +55,18 @@ export function ProfileLoadNotice() {
   const { t } = useTranslation();
   const dismiss = useSessionStatus((s) => s.dismissFailure);
   return (
-    <div role="status" className="flex items-center justify-center gap-4 bg-amber-800 px-4 py-2 text-sm text-white" data-testid="profile-load-notice">
+    <div
+      role="status"
+      className="flex items-center justify-center gap-4 bg-amber-800 px-4 py-2 text-sm text-white"
+      data-testid="profile-load-notice"
+    >
       <span>{t('account.loadFailed.title')}</span>
-      <button type="button" className="font-semibold underline" onClick={() => void restore()}>{t('account.loadFailed.retry')}</button>
-      <button type="button" className="font-semibold underline" onClick={dismiss}>{t('global.dismiss')}</button>
+      <button type="button" className="font-semibold underline" onClick={() => void restore()}>
+        {t('account.loadFailed.retry')}
+      </button>
+      <button type="button" className="font-semibold underline" onClick={dismiss}>
+        {t('global.dismiss')}
+      </button>
     </div>
   );
 }

@@ -12,15 +12,24 @@ import { longDateTime } from '../../lib/membership-status.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { parsePromoRate } from './promo-rules.ts';
 
-const INPUT = 'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
+const INPUT =
+  'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
 const COLUMNS = ['code', 'rate', 'status', 'created', 'used'] as const;
 const forbidden = (e: unknown) => e instanceof ApiError && (e.status === 401 || e.status === 403);
 
 function StateBadge({ promo }: { promo: Promo }) {
   const { t } = useTranslation();
   const state = promo.isUsed ? 'used' : promo.isReserved ? 'reserved' : 'available';
-  const colors = { used: 'bg-surface-3 text-fg-muted', reserved: 'bg-amber-900/50 text-amber-200', available: 'bg-green-900/50 text-green-200' };
-  return <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${colors[state]}`}>{t(`admin.promos.states.${state}`)}</span>;
+  const colors = {
+    used: 'bg-surface-3 text-fg-muted',
+    reserved: 'bg-amber-900/50 text-amber-200',
+    available: 'bg-green-900/50 text-green-200',
+  };
+  return (
+    <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${colors[state]}`}>
+      {t(`admin.promos.states.${state}`)}
+    </span>
+  );
 }
 
 /** `/promos` (seed 001 §6, admins only; the app redirects others): every code, and a form to make one. */
@@ -28,7 +37,11 @@ export function PromosPage() {
   const { t, i18n } = useTranslation();
   usePageTitle(t('admin.promos.pageTitle'));
   const client = useQueryClient();
-  const promos = useQuery({ queryKey: ['promos'], queryFn: fetchPromos, retry: (n, e) => !forbidden(e) && n < 1 });
+  const promos = useQuery({
+    queryKey: ['promos'],
+    queryFn: fetchPromos,
+    retry: (n, e) => !forbidden(e) && n < 1,
+  });
   const [rate, setRate] = useState('');
   const [error, setError] = useState<string | null>(null);
   const create = useMutation({
@@ -37,7 +50,8 @@ export function PromosPage() {
       client.setQueryData(['promos'], answer.codes);
       setRate('');
     },
-    onError: (e) => setError(e instanceof ApiError && e.status !== 0 && e.message ? e.message : t('global.generic')),
+    onError: (e) =>
+      setError(e instanceof ApiError && e.status !== 0 && e.message ? e.message : t('global.generic')),
   });
   if (promos.isError && forbidden(promos.error)) return <Navigate replace to="/" />;
   const date = (iso: string | null) => (iso ? longDateTime(new Date(iso), i18n.language) : '');
@@ -60,20 +74,47 @@ export function PromosPage() {
         }}
       >
         <div className="flex-1">
-          <label htmlFor="promo-rate" className="mb-1 block text-sm font-semibold text-fg">{t('admin.promos.rate')}</label>
-          <input id="promo-rate" type="number" inputMode="numeric" min={1} max={100} step={1} value={rate} onChange={(e) => setRate(e.target.value)} placeholder={t('admin.promos.ratePlaceholder')} className={INPUT} />
+          <label htmlFor="promo-rate" className="mb-1 block text-sm font-semibold text-fg">
+            {t('admin.promos.rate')}
+          </label>
+          <input
+            id="promo-rate"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={100}
+            step={1}
+            value={rate}
+            onChange={(e) => setRate(e.target.value)}
+            placeholder={t('admin.promos.ratePlaceholder')}
+            className={INPUT}
+          />
           <p className="mt-1 text-xs text-fg-muted">{t('admin.promos.rateHint')}</p>
         </div>
-        <Button type="submit" disabled={create.isPending} className="sm:mb-5">{create.isPending ? t('admin.promos.creating') : t('admin.promos.create')}</Button>
+        <Button type="submit" disabled={create.isPending} className="sm:mb-5">
+          {create.isPending ? t('admin.promos.creating') : t('admin.promos.create')}
+        </Button>
       </form>
-      {error && <p role="alert" className="rounded-lg bg-red-900/40 px-3 py-2 text-sm text-red-200">{error}</p>}
+      {error && (
+        <p role="alert" className="rounded-lg bg-red-900/40 px-3 py-2 text-sm text-red-200">
+          {error}
+        </p>
+      )}
       {create.data && (
-        <p role="status" className="rounded-lg bg-green-900/40 px-3 py-2 text-green-100" data-testid="promo-created">
+        <p
+          role="status"
+          className="rounded-lg bg-green-900/40 px-3 py-2 text-green-100"
+          data-testid="promo-created"
+        >
           {t('admin.promos.created', { code: create.data.created.code, rate: create.data.created.rate })}
         </p>
       )}
       {promos.isPending && <PageLoading />}
-      {promos.isError && <p role="alert" className="text-red-300">{t('admin.promos.loadFailed')}</p>}
+      {promos.isError && (
+        <p role="alert" className="text-red-300">
+          {t('admin.promos.loadFailed')}
+        </p>
+      )}
       {promos.data?.length === 0 && <p className="text-fg-muted">{t('admin.promos.empty')}</p>}
       {promos.data && promos.data.length > 0 && (
         <div className="overflow-x-auto rounded-2xl bg-surface-2">
@@ -81,16 +122,22 @@ export function PromosPage() {
             <thead className="text-fg-muted">
               <tr>
                 {COLUMNS.map((c) => (
-                  <th key={c} scope="col" className="px-4 py-3 text-start font-semibold">{t(`admin.promos.columns.${c}`)}</th>
+                  <th key={c} scope="col" className="px-4 py-3 text-start font-semibold">
+                    {t(`admin.promos.columns.${c}`)}
+                  </th>
                 ))}
               </tr>
             </thead>
             <tbody>
               {promos.data.map((p) => (
                 <tr key={p.code} className="border-t border-white/5" data-testid="promo-row">
-                  <td className="px-4 py-3 font-mono text-fg" dir="ltr">{p.code}</td>
+                  <td className="px-4 py-3 font-mono text-fg" dir="ltr">
+                    {p.code}
+                  </td>
                   <td className="px-4 py-3 text-fg">{p.rate}%</td>
-                  <td className="px-4 py-3"><StateBadge promo={p} /></td>
+                  <td className="px-4 py-3">
+                    <StateBadge promo={p} />
+                  </td>
                   <td className="px-4 py-3 text-fg-muted">{date(p.createdAt)}</td>
                   <td className="px-4 py-3 text-fg-muted">{date(p.usedAt)}</td>
                 </tr>

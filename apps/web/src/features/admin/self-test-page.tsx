@@ -24,7 +24,13 @@ const BADGE: Record<SelfTestCheck['status'], string> = {
 export function SelfTestPage() {
   const { t, i18n } = useTranslation();
   usePageTitle(t('admin.selfTest.pageTitle'));
-  const test = useQuery({ queryKey: ['self-test'], queryFn: runSelfTest, retry: false, staleTime: Infinity, refetchOnWindowFocus: false });
+  const test = useQuery({
+    queryKey: ['self-test'],
+    queryFn: runSelfTest,
+    retry: false,
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
   if (test.isError && forbidden(test.error)) return <Navigate replace to="/" />;
   const report = test.data;
   return (
@@ -34,43 +40,79 @@ export function SelfTestPage() {
           <h1 className="text-3xl font-bold text-fg">{t('admin.selfTest.title')}</h1>
           <p className="mt-2 text-fg-muted">{t('admin.selfTest.intro')}</p>
         </div>
-        <Button onClick={() => void test.refetch()} disabled={test.isFetching} data-testid="self-test-run">{t('admin.selfTest.run')}</Button>
+        <Button onClick={() => void test.refetch()} disabled={test.isFetching} data-testid="self-test-run">
+          {t('admin.selfTest.run')}
+        </Button>
       </div>
       {test.isFetching && (
         <p role="status" className="flex items-center gap-3 text-fg-muted">
-          <span className="h-5 w-5 animate-spin rounded-full border-2 border-surface-3 border-t-accent" aria-hidden="true" />
+          <span
+            className="h-5 w-5 animate-spin rounded-full border-2 border-surface-3 border-t-accent"
+            aria-hidden="true"
+          />
           {t('admin.selfTest.running')}
         </p>
       )}
-      {test.isError && !test.isFetching && <p role="alert" className="rounded-lg bg-red-900/40 px-3 py-2 text-red-200">{t('admin.selfTest.failed')}</p>}
+      {test.isError && !test.isFetching && (
+        <p role="alert" className="rounded-lg bg-red-900/40 px-3 py-2 text-red-200">
+          {t('admin.selfTest.failed')}
+        </p>
+      )}
       {report && (
         <>
-          <div className={`rounded-2xl p-5 ${report.ok ? 'bg-green-900/30' : 'bg-red-900/30'}`} data-testid="self-test-summary">
-            <p className="text-xl font-bold text-fg">{report.ok ? t('admin.selfTest.summaryOk') : t('admin.selfTest.summaryFail')}</p>
-            <p className="mt-1 text-sm text-fg-muted">{t('admin.selfTest.ranAt', { date: longDateTime(new Date(report.startedAt), i18n.language), seconds: (report.durationMs / 1000).toFixed(1) })}</p>
+          <div
+            className={`rounded-2xl p-5 ${report.ok ? 'bg-green-900/30' : 'bg-red-900/30'}`}
+            data-testid="self-test-summary"
+          >
+            <p className="text-xl font-bold text-fg">
+              {report.ok ? t('admin.selfTest.summaryOk') : t('admin.selfTest.summaryFail')}
+            </p>
+            <p className="mt-1 text-sm text-fg-muted">
+              {t('admin.selfTest.ranAt', {
+                date: longDateTime(new Date(report.startedAt), i18n.language),
+                seconds: (report.durationMs / 1000).toFixed(1),
+              })}
+            </p>
           </div>
           <section aria-labelledby="checks-title">
-            <h2 id="checks-title" className="mb-3 text-xl font-bold text-fg">{t('admin.selfTest.checks')}</h2>
+            <h2 id="checks-title" className="mb-3 text-xl font-bold text-fg">
+              {t('admin.selfTest.checks')}
+            </h2>
             <ul className="flex flex-col gap-2">
               {report.checks.map((check) => (
-                <li key={check.id} className="flex flex-col gap-1 rounded-xl bg-surface-2 px-4 py-3 sm:flex-row sm:items-start sm:gap-4" data-testid="self-test-check" data-status={check.status}>
-                  <span className={`w-20 shrink-0 rounded-full px-2 py-0.5 text-center text-xs font-bold uppercase ${BADGE[check.status]}`}>{t(`admin.selfTest.status.${check.status}`)}</span>
+                <li
+                  key={check.id}
+                  className="flex flex-col gap-1 rounded-xl bg-surface-2 px-4 py-3 sm:flex-row sm:items-start sm:gap-4"
+                  data-testid="self-test-check"
+                  data-status={check.status}
+                >
+                  <span
+                    className={`w-20 shrink-0 rounded-full px-2 py-0.5 text-center text-xs font-bold uppercase ${BADGE[check.status]}`}
+                  >
+                    {t(`admin.selfTest.status.${check.status}`)}
+                  </span>
                   <div className="min-w-0 flex-1">
                     <p className="font-semibold text-fg">{check.name}</p>
                     <p className="break-words text-sm text-fg-muted">{check.reason}</p>
                   </div>
-                  <span className="shrink-0 font-mono text-xs text-fg-muted">{t('admin.selfTest.duration', { ms: Math.round(check.durationMs) })}</span>
+                  <span className="shrink-0 font-mono text-xs text-fg-muted">
+                    {t('admin.selfTest.duration', { ms: Math.round(check.durationMs) })}
+                  </span>
                 </li>
               ))}
             </ul>
           </section>
           <section aria-labelledby="config-title">
-            <h2 id="config-title" className="mb-3 text-xl font-bold text-fg">{t('admin.selfTest.config')}</h2>
+            <h2 id="config-title" className="mb-3 text-xl font-bold text-fg">
+              {t('admin.selfTest.config')}
+            </h2>
             <dl className="grid grid-cols-1 gap-x-6 gap-y-1 rounded-2xl bg-surface-2 p-5 font-mono text-sm sm:grid-cols-[max-content_1fr]">
               {Object.entries(report.config).map(([key, value]) => (
                 <div key={key} className="contents">
                   <dt className="text-fg-muted">{key}</dt>
-                  <dd className="break-all text-fg" dir="ltr">{String(value)}</dd>
+                  <dd className="break-all text-fg" dir="ltr">
+                    {String(value)}
+                  </dd>
                 </div>
               ))}
             </dl>

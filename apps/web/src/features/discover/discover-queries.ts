@@ -18,5 +18,6 @@ export const genresQuery = (type: TmdbType) =>
 export const discoverQuery = (type: TmdbType, genre: number, page: number) =>
   queryOptions({
     queryKey: ['discover', type, genre, page],
-    queryFn: ({ signal }) => apiGet<MediaList>(apiPaths.discover, { params: { type }, query: { genre, page }, signal }),
+    queryFn: ({ signal }) =>
+      apiGet<MediaList>(apiPaths.discover, { params: { type }, query: { genre, page }, signal }),
   });

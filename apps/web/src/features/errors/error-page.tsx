@@ -13,7 +13,13 @@ export function describeError(error: unknown): string {
 }
 
 /** The seed's error page: Reload the page, Show error details, and a copy button confirmed for 2 s. */
-export function ErrorPage({ error, onReload = () => window.location.reload() }: { error: unknown; onReload?: () => void }) {
+export function ErrorPage({
+  error,
+  onReload = () => window.location.reload(),
+}: {
+  error: unknown;
+  onReload?: () => void;
+}) {
   const { t } = useTranslation();
   const [showDetails, setShowDetails] = useState(false);
   const [copied, setCopied] = useState(false);
@@ -35,7 +41,10 @@ export function ErrorPage({ error, onReload = () => window.location.reload() }: 
   };
 
   return (
-    <div className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center gap-4 px-4 text-center" role="alert">
+    <div
+      className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center gap-4 px-4 text-center"
+      role="alert"
+    >
       <h1 className="text-2xl font-bold text-fg">{t('errors.title')}</h1>
       <p className="text-fg-muted">{error instanceof Error ? error.message : t('global.generic')}</p>
       <div className="flex flex-wrap justify-center gap-3">
@@ -46,7 +55,10 @@ export function ErrorPage({ error, onReload = () => window.location.reload() }: 
       </div>
       {showDetails && (
         <section className="w-full rounded-lg bg-surface-2 p-4 text-start" aria-label={t('errors.details')}>
-          <pre className="max-h-64 overflow-auto whitespace-pre-wrap break-words text-xs text-fg-muted" data-testid="error-details">
+          <pre
+            className="max-h-64 overflow-auto whitespace-pre-wrap break-words text-xs text-fg-muted"
+            data-testid="error-details"
+          >
             {details}
           </pre>
           <Button variant="secondary" className="mt-3" onClick={() => void copy()}>

@@ -15,7 +15,9 @@ export function AboutPage() {
       <Faq prefix="about.faq" count={5} />
       <div className="mt-8 flex flex-wrap gap-3">
         <ButtonLink to="/discover">{t('about.discover')}</ButtonLink>
-        <ButtonLink to="/support" variant="secondary">{t('about.support')}</ButtonLink>
+        <ButtonLink to="/support" variant="secondary">
+          {t('about.support')}
+        </ButtonLink>
       </div>
     </div>
   );

@@ -20,13 +20,21 @@ export function isInDowntime(window: { start: string; end: string } | null, now:
 export function DowntimeGate({ children }: { children: ReactNode }) {
   const { t, i18n } = useTranslation();
   const config = runtimeConfig();
-  const [dismissed, setDismissed] = useState(() => sessionStorage.getItem(DISMISSED_KEY) === config.downtime?.start);
+  const [dismissed, setDismissed] = useState(
+    () => sessionStorage.getItem(DISMISSED_KEY) === config.downtime?.start,
+  );
   if (dismissed || !config.downtime || !isInDowntime(config.downtime, clock.now())) return children;
-  const fmt = (iso: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const fmt = (iso: string) =>
+    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
   return (
-    <div className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 px-4 text-center" data-testid="downtime-notice">
+    <div
+      className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 px-4 text-center"
+      data-testid="downtime-notice"
+    >
       <h1 className="text-2xl font-bold text-fg">{t('downtime.title')}</h1>
-      <p className="text-fg-muted">{t('downtime.text', { start: fmt(config.downtime.start), end: fmt(config.downtime.end) })}</p>
+      <p className="text-fg-muted">
+        {t('downtime.text', { start: fmt(config.downtime.start), end: fmt(config.downtime.end) })}
+      </p>
       <Button
         onClick={() => {
           sessionStorage.setItem(DISMISSED_KEY, config.downtime?.start ?? '');

@@ -8,7 +8,9 @@ export function Faq({ prefix, count }: { prefix: string; count: number }) {
       {Array.from({ length: count }, (_, i) => (
         <details key={i} className="group rounded-lg bg-surface-2 px-4 py-3">
           <summary className="cursor-pointer list-none font-semibold text-fg marker:hidden">
-            <span className="me-2 inline-block transition-transform group-open:rotate-90 rtl:rotate-180">›</span>
+            <span className="me-2 inline-block transition-transform group-open:rotate-90 rtl:rotate-180">
+              ›
+            </span>
             {t(`${prefix}.q${i + 1}`)}
           </summary>
           <p className="mt-2 leading-relaxed text-fg-muted">{t(`${prefix}.a${i + 1}`)}</p>

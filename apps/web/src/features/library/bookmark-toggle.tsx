@@ -3,14 +3,29 @@ import { libraryKey, toMediaType, type LibraryMeta, type MediaSummary } from '@m
 import { useLibraryStore } from '../../stores/index.ts';
 
 /** A card or title as library metadata; null when the year is unknown (such titles cannot be bookmarked, seed 000 §5). */
-export function libraryMetaOf(media: Pick<MediaSummary, 'id' | 'type' | 'title' | 'year' | 'poster'>): LibraryMeta | null {
+export function libraryMetaOf(
+  media: Pick<MediaSummary, 'id' | 'type' | 'title' | 'year' | 'poster'>,
+): LibraryMeta | null {
   if (media.year === null) return null;
-  return { tmdbId: media.id, type: toMediaType(media.type), title: media.title, year: media.year, poster: media.poster };
+  return {
+    tmdbId: media.id,
+    type: toMediaType(media.type),
+    title: media.title,
+    year: media.year,
+    poster: media.poster,
+  };
 }
 
 function BookmarkIcon({ filled }: { filled: boolean }) {
   return (
-    <svg viewBox="0 0 24 24" className="h-5 w-5" fill={filled ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="2" aria-hidden="true">
+    <svg
+      viewBox="0 0 24 24"
+      className="h-5 w-5"
+      fill={filled ? 'currentColor' : 'none'}
+      stroke="currentColor"
+      strokeWidth="2"
+      aria-hidden="true"
+    >
       <path d="M6 3h12v18l-6-4-6 4z" strokeLinejoin="round" />
     </svg>
   );
@@ -21,12 +36,22 @@ export function useIsBookmarked(media: Pick<MediaSummary, 'id' | 'type'>): boole
 }
 
 /** The bookmark toggle; disabled (with a hint) when the year is unknown. `variant="title"` is the title page's labelled button. */
-export function BookmarkToggle({ media, variant = 'card' }: { media: MediaSummary; variant?: 'card' | 'title' }) {
+export function BookmarkToggle({
+  media,
+  variant = 'card',
+}: {
+  media: MediaSummary;
+  variant?: 'card' | 'title';
+}) {
   const { t } = useTranslation();
   const meta = libraryMetaOf(media);
   const bookmarked = useIsBookmarked(media);
   const toggle = useLibraryStore((s) => s.toggleBookmark);
-  const label = !meta ? t('library.bookmark.unavailable') : bookmarked ? t('library.bookmark.remove') : t('library.bookmark.add');
+  const label = !meta
+    ? t('library.bookmark.unavailable')
+    : bookmarked
+      ? t('library.bookmark.remove')
+      : t('library.bookmark.add');
   const onClick = () => meta && toggle(meta);
 
   if (variant === 'title') {

@@ -1,13 +1,25 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { continueWatching, encodeMediaKey, mediaPath, progressRatio, sortBookmarks, toTmdbType, type BookmarkEntry, type ContinueItem, type MediaSummary } from '@marquee/contract';
+import {
+  continueWatching,
+  encodeMediaKey,
+  mediaPath,
+  progressRatio,
+  sortBookmarks,
+  toTmdbType,
+  type BookmarkEntry,
+  type ContinueItem,
+  type MediaSummary,
+} from '@marquee/contract';
 import { MediaCard } from '../../components/media-card.tsx';
 import { useLibraryStore } from '../../stores/index.ts';
 
 const GRID = 'grid grid-cols-2 gap-x-4 gap-y-6 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-5 xl:grid-cols-6';
 
-const summaryOf = (b: Pick<BookmarkEntry, 'tmdbId' | 'type' | 'title' | 'year' | 'poster'>): MediaSummary => ({
+const summaryOf = (
+  b: Pick<BookmarkEntry, 'tmdbId' | 'type' | 'title' | 'year' | 'poster'>,
+): MediaSummary => ({
   id: b.tmdbId,
   type: toTmdbType(b.type),
   title: b.title,
@@ -34,7 +46,9 @@ export function BookmarksSection({ items }: { items: BookmarkEntry[] }) {
   if (items.length === 0) return null;
   return (
     <section aria-labelledby="bookmarks-heading" className="mb-10" data-testid="bookmarks-section">
-      <h2 id="bookmarks-heading" className="mb-4 text-xl font-bold text-fg">{t('library.bookmarks')}</h2>
+      <h2 id="bookmarks-heading" className="mb-4 text-xl font-bold text-fg">
+        {t('library.bookmarks')}
+      </h2>
       <ul className={GRID}>
         {items.map((b) => (
           <li key={`${b.type}:${b.tmdbId}`}>
@@ -51,11 +65,18 @@ function ContinueCard({ item }: { item: ContinueItem }) {
   const remove = useLibraryStore((s) => s.removeFromContinueWatching);
   const { entry, episode } = item;
   const season = episode ? entry.seasons[episode.seasonId] : undefined;
-  const to = mediaPath(encodeMediaKey(toTmdbType(entry.type), entry.tmdbId, entry.title), episode?.seasonId, episode?.id);
+  const to = mediaPath(
+    encodeMediaKey(toTmdbType(entry.type), entry.tmdbId, entry.title),
+    episode?.seasonId,
+    episode?.id,
+  );
   const percent = Math.round(progressRatio(item.progress) * 100);
   return (
     <div className="relative" data-testid="continue-card">
-      <Link to={to} className="group block rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent">
+      <Link
+        to={to}
+        className="group block rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent"
+      >
         <div className="relative aspect-[2/3] overflow-hidden rounded-lg bg-surface-2 shadow-md">
           <img
             src={entry.poster ?? '/placeholder.svg'}
@@ -64,7 +85,10 @@ function ContinueCard({ item }: { item: ContinueItem }) {
             className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105"
           />
           {episode && season && (
-            <span className="absolute bottom-3 start-2 rounded bg-black/80 px-2 py-0.5 text-xs font-semibold text-white" data-testid="episode-badge">
+            <span
+              className="absolute bottom-3 start-2 rounded bg-black/80 px-2 py-0.5 text-xs font-semibold text-white"
+              data-testid="episode-badge"
+            >
               {t('media.seasons.seasonEpisode', { season: season.number, episode: episode.number })}
             </span>
           )}
@@ -90,7 +114,16 @@ function ContinueCard({ item }: { item: ContinueItem }) {
         title={t('library.continue.removeShort')}
         data-testid="continue-remove"
       >
-        <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2.5" aria-hidden="true"><path d="M6 6l12 12M18 6 6 18" /></svg>
+        <svg
+          viewBox="0 0 24 24"
+          className="h-4 w-4"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2.5"
+          aria-hidden="true"
+        >
+          <path d="M6 6l12 12M18 6 6 18" />
+        </svg>
       </button>
     </div>
   );
@@ -102,7 +135,9 @@ export function ContinueWatchingSection({ items }: { items: ContinueItem[] }) {
   if (items.length === 0) return null;
   return (
     <section aria-labelledby="continue-heading" className="mb-10" data-testid="continue-section">
-      <h2 id="continue-heading" className="mb-4 text-xl font-bold text-fg">{t('library.continueWatching')}</h2>
+      <h2 id="continue-heading" className="mb-4 text-xl font-bold text-fg">
+        {t('library.continueWatching')}
+      </h2>
       <ul className={GRID}>
         {items.map((item) => (
           <li key={`${item.entry.type}:${item.entry.tmdbId}`}>

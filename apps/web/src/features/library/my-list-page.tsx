@@ -2,7 +2,12 @@ import { useTranslation } from 'react-i18next';
 import { ButtonLink } from '../../components/button.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { RejectedChanges } from './rejected-changes.tsx';
-import { BookmarksSection, ContinueWatchingSection, useBookmarks, useContinueWatching } from './library-sections.tsx';
+import {
+  BookmarksSection,
+  ContinueWatchingSection,
+  useBookmarks,
+  useContinueWatching,
+} from './library-sections.tsx';
 
 /** `/mylist`: everything the user keeps, or a way to discover titles when there is nothing yet. */
 export function MyListPage() {

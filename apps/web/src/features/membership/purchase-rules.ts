@@ -24,7 +24,8 @@ export type PurchaseError = 'planRequired' | 'applyPromoFirst' | 'cryptoRequired
 export const normalisePromo = (code: string) => code.trim().toUpperCase();
 
 /** The applied promo still matches what is typed (editing the field after Apply needs another Apply). */
-export const promoIsApplied = (d: Pick<PurchaseDraft, 'promoInput' | 'applied'>) => d.applied !== null && d.applied.code === normalisePromo(d.promoInput);
+export const promoIsApplied = (d: Pick<PurchaseDraft, 'promoInput' | 'applied'>) =>
+  d.applied !== null && d.applied.code === normalisePromo(d.promoInput);
 
 export function checkPurchase(d: PurchaseDraft): PurchaseError | null {
   if (d.planId === null) return 'planRequired';

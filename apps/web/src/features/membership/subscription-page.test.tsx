@@ -12,9 +12,38 @@ import { memoryStorage, setAppStorage } from '../../lib/storage.ts';
 import { initStores, useAccountStore } from '../../stores/index.ts';
 import { SubscriptionPage } from './subscription-page.tsx';
 
-const config = { variant: 'subscription', simulatedPayments: true, captcha: { provider: 'none', siteKey: null } } as unknown as RuntimeConfig;
-const user = { id: 'u1', fullname: 'Ada', email: 'ada@example.com', icon: 'cat', profiles: [], isAdmin: false, endSubcriptionDate: null, hasMembership: false };
-const payment = { id: 'p1', planId: 1, duration: 12, crypto: 'BTC', cryptoDisplayName: 'Bitcoin', cryptoAmount: '0.0005', wallet: 'bc1qwallet', amount: '22.50', currency: 'USD', discountRate: 25, promoCode: 'ABCD2345', status: 'pending', gateway: 'simulated', createdAt: '2026-01-01T00:00:00Z', paidAt: null };
+const config = {
+  variant: 'subscription',
+  simulatedPayments: true,
+  captcha: { provider: 'none', siteKey: null },
+} as unknown as RuntimeConfig;
+const user = {
+  id: 'u1',
+  fullname: 'Ada',
+  email: 'ada@example.com',
+  icon: 'cat',
+  profiles: [],
+  isAdmin: false,
+  endSubcriptionDate: null,
+  hasMembership: false,
+};
+const payment = {
+  id: 'p1',
+  planId: 1,
+  duration: 12,
+  crypto: 'BTC',
+  cryptoDisplayName: 'Bitcoin',
+  cryptoAmount: '0.0005',
+  wallet: 'bc1qwallet',
+  amount: '22.50',
+  currency: 'USD',
+  discountRate: 25,
+  promoCode: 'ABCD2345',
+  status: 'pending',
+  gateway: 'simulated',
+  createdAt: '2026-01-01T00:00:00Z',
+  paidAt: null,
+};
 
 let i18next: i18n;
 let posted: unknown[];
@@ -24,21 +53,53 @@ beforeEach(async () => {
   setRuntimeConfig(config);
   setAppStorage(memoryStorage());
   initStores();
-  useAccountStore.getState().setAccount({ kind: 'email', token: 't', userId: 'u1', sessionId: 's1', deviceName: 'x', seed: '', profile: { colorA: 'a', colorB: 'b', icon: 'cat' }, user });
+  useAccountStore.getState().setAccount({
+    kind: 'email',
+    token: 't',
+    userId: 'u1',
+    sessionId: 's1',
+    deviceName: 'x',
+    seed: '',
+    profile: { colorA: 'a', colorB: 'b', icon: 'cat' },
+    user,
+  });
   posted = [];
-  const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const json = (body: unknown, status = 200) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: string, init: RequestInit = {}) => {
       const path = new URL(input, 'http://localhost').pathname;
-      if (path === '/api/plans') return json({ plans: [{ id: 1, duration: 12, cost: 30, pref: 'year', currency: 'USD', monthlyCost: 2.5 }] });
-      if (path === '/shkeeper/list-cripto') return json({ crypto_list: [{ name: 'BTC', display_name: 'Bitcoin' }] });
-      if (path === '/promos/ABCD2345') return json({ code: { code: 'ABCD2345', isUsed: false, rate: 25 }, message: 'ok', error: false, errorCode: null });
+      if (path === '/api/plans')
+        return json({
+          plans: [{ id: 1, duration: 12, cost: 30, pref: 'year', currency: 'USD', monthlyCost: 2.5 }],
+        });
+      if (path === '/shkeeper/list-cripto')
+        return json({ crypto_list: [{ name: 'BTC', display_name: 'Bitcoin' }] });
+      if (path === '/promos/ABCD2345')
+        return json({
+          code: { code: 'ABCD2345', isUsed: false, rate: 25 },
+          message: 'ok',
+          error: false,
+          errorCode: null,
+        });
       if (path === '/customers/u1/suscription') {
         posted.push(JSON.parse(String(init.body)));
-        return json({ wallet: 'bc1qwallet', paymentUrl: 'data:image/png;base64,AAAA', user, error: false, errorType: null, message: 'Older links are no longer valid.', payment });
+        return json({
+          wallet: 'bc1qwallet',
+          paymentUrl: 'data:image/png;base64,AAAA',
+          user,
+          error: false,
+          errorType: null,
+          message: 'Older links are no longer valid.',
+          payment,
+        });
       }
-      if (path === '/api/payments/p1') return json({ payment, membership: { active: false, endSubcriptionDate: null, pendingPayment: payment } });
+      if (path === '/api/payments/p1')
+        return json({
+          payment,
+          membership: { active: false, endSubcriptionDate: null, pendingPayment: payment },
+        });
       return json({ message: 'not found' }, 404);
     }),
   );
@@ -71,7 +132,9 @@ describe('the membership purchase screen', () => {
     await screen.findByText('25% off applied');
     expect(screen.getByTestId('payment-total').textContent).toContain('$22.50');
     fireEvent.click(screen.getByRole('button', { name: 'Start payment' }));
-    expect(screen.getByTestId('payment-error').textContent).toBe('You have to select the cripto before starting payment process.');
+    expect(screen.getByTestId('payment-error').textContent).toBe(
+      'You have to select the cripto before starting payment process.',
+    );
     expect(posted).toEqual([]);
 
     await screen.findByRole('option', { name: 'Bitcoin' });

@@ -1,1 +1,6 @@
-export { OnboardingExtensionPage, OnboardingPage, OnboardingProxyPage, browserKind } from './onboarding-pages.tsx';
+export {
+  OnboardingExtensionPage,
+  OnboardingPage,
+  OnboardingProxyPage,
+  browserKind,
+} from './onboarding-pages.tsx';

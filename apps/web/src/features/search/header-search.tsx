@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { useSlashFocus } from './use-slash-focus.ts';
 import { useNavigate } from 'react-router';
 
-
 /** The signed-in header's search box (pages other than home): submitting opens /browse/{query}. "/" focuses it. */
 export function HeaderSearch() {
   const { t } = useTranslation();
@@ -25,7 +24,9 @@ export function HeaderSearch() {
         input.current?.blur();
       }}
     >
-      <label htmlFor="header-search" className="sr-only">{t('home.search.label')}</label>
+      <label htmlFor="header-search" className="sr-only">
+        {t('home.search.label')}
+      </label>
       <input
         ref={input}
         id="header-search"

@@ -18,10 +18,27 @@ export function SearchBar({ value, onChange, onClear }: SearchBarProps) {
   useSlashFocus(input);
 
   return (
-    <form role="search" className="relative w-full" onSubmit={(e) => { e.preventDefault(); input.current?.blur(); }}>
-      <label htmlFor="search-input" className="sr-only">{t('home.search.label')}</label>
-      <svg className="pointer-events-none absolute start-4 top-1/2 h-5 w-5 -translate-y-1/2 text-fg-muted" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-        <circle cx="11" cy="11" r="7" /><path d="m20 20-3.5-3.5" />
+    <form
+      role="search"
+      className="relative w-full"
+      onSubmit={(e) => {
+        e.preventDefault();
+        input.current?.blur();
+      }}
+    >
+      <label htmlFor="search-input" className="sr-only">
+        {t('home.search.label')}
+      </label>
+      <svg
+        className="pointer-events-none absolute start-4 top-1/2 h-5 w-5 -translate-y-1/2 text-fg-muted"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        aria-hidden="true"
+      >
+        <circle cx="11" cy="11" r="7" />
+        <path d="m20 20-3.5-3.5" />
       </svg>
       <input
         ref={input}
@@ -35,8 +52,25 @@ export function SearchBar({ value, onChange, onClear }: SearchBarProps) {
         className="h-14 w-full rounded-full border border-white/10 bg-surface-2 ps-12 pe-12 text-base text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none [&::-webkit-search-cancel-button]:hidden"
       />
       {value && (
-        <button type="button" onClick={() => { onClear(); input.current?.focus(); }} className="absolute end-3 top-1/2 -translate-y-1/2 rounded-full p-2 text-fg-muted hover:bg-surface-3 hover:text-fg" aria-label={t('home.search.clear')}>
-          <svg className="h-4 w-4" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" aria-hidden="true"><path d="M6 6l12 12M18 6 6 18" /></svg>
+        <button
+          type="button"
+          onClick={() => {
+            onClear();
+            input.current?.focus();
+          }}
+          className="absolute end-3 top-1/2 -translate-y-1/2 rounded-full p-2 text-fg-muted hover:bg-surface-3 hover:text-fg"
+          aria-label={t('home.search.clear')}
+        >
+          <svg
+            className="h-4 w-4"
+            viewBox="0 0 24 24"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2.5"
+            aria-hidden="true"
+          >
+            <path d="M6 6l12 12M18 6 6 18" />
+          </svg>
         </button>
       )}
     </form>

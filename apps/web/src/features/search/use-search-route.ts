@@ -23,5 +23,11 @@ export function useSearchRoute() {
   );
   const onClear = useCallback(() => onChange(''), [onChange]);
 
-  return { text, debounced: debounced.trim(), isDebouncing: text.trim() !== debounced.trim(), onChange, onClear };
+  return {
+    text,
+    debounced: debounced.trim(),
+    isDebouncing: text.trim() !== debounced.trim(),
+    onChange,
+    onClear,
+  };
 }

@@ -16,7 +16,8 @@ import { useAccountStore, type Account } from '../../stores/index.ts';
 import { DeleteAccount, DeviceList } from './account-section.tsx';
 import { Section } from './settings-ui.tsx';
 
-const INPUT = 'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
+const INPUT =
+  'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
 
 /** What an email account edits in the account section (saved with the save bar). */
 export interface EmailAccountDraft {
@@ -32,7 +33,17 @@ export const emailDraftOf = (account: Account): EmailAccountDraft => ({
 });
 
 /** Account (email accounts): name, icon, this device's name, the devices, household profiles. */
-export function EmailAccountSection({ account, draft, setDraft, deviceError }: { account: Account; draft: EmailAccountDraft; setDraft: (d: EmailAccountDraft) => void; deviceError: boolean }) {
+export function EmailAccountSection({
+  account,
+  draft,
+  setDraft,
+  deviceError,
+}: {
+  account: Account;
+  draft: EmailAccountDraft;
+  setDraft: (d: EmailAccountDraft) => void;
+  deviceError: boolean;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const user = account.user;
@@ -44,18 +55,44 @@ export function EmailAccountSection({ account, draft, setDraft, deviceError }: {
           <Avatar {...account.profile} icon={draft.icon} size={64} />
           <div className="min-w-0">
             <p className="truncate text-lg font-semibold text-fg">{draft.fullname}</p>
-            <p className="truncate text-sm text-fg-muted" data-testid="settings-email">{user?.email}</p>
+            <p className="truncate text-sm text-fg-muted" data-testid="settings-email">
+              {user?.email}
+            </p>
           </div>
         </div>
         <div>
-          <label htmlFor="settings-fullname" className="mb-1 block text-sm font-semibold text-fg">{t('accountSettings.account.fullname')}</label>
-          <input id="settings-fullname" value={draft.fullname} onChange={(e) => setDraft({ ...draft, fullname: e.target.value })} className={INPUT} autoComplete="name" />
+          <label htmlFor="settings-fullname" className="mb-1 block text-sm font-semibold text-fg">
+            {t('accountSettings.account.fullname')}
+          </label>
+          <input
+            id="settings-fullname"
+            value={draft.fullname}
+            onChange={(e) => setDraft({ ...draft, fullname: e.target.value })}
+            className={INPUT}
+            autoComplete="name"
+          />
         </div>
-        <IconChoices value={draft.icon} onChange={(icon) => setDraft({ ...draft, icon })} name="settings-icon" />
+        <IconChoices
+          value={draft.icon}
+          onChange={(icon) => setDraft({ ...draft, icon })}
+          name="settings-icon"
+        />
         <div>
-          <label htmlFor="settings-device" className="mb-1 block text-sm font-semibold text-fg">{t('auth.deviceName')}</label>
-          <input id="settings-device" value={draft.deviceName} onChange={(e) => setDraft({ ...draft, deviceName: e.target.value })} className={INPUT} aria-invalid={deviceError} />
-          {deviceError && <p className="mt-1 text-sm text-red-300" role="alert">{t('accountSettings.deviceLengthError')}</p>}
+          <label htmlFor="settings-device" className="mb-1 block text-sm font-semibold text-fg">
+            {t('auth.deviceName')}
+          </label>
+          <input
+            id="settings-device"
+            value={draft.deviceName}
+            onChange={(e) => setDraft({ ...draft, deviceName: e.target.value })}
+            className={INPUT}
+            aria-invalid={deviceError}
+          />
+          {deviceError && (
+            <p className="mt-1 text-sm text-red-300" role="alert">
+              {t('accountSettings.deviceLengthError')}
+            </p>
+          )}
         </div>
         <div>
           <h3 className="mb-2 text-sm font-semibold text-fg">{t('settings.account.devices.title')}</h3>
@@ -64,11 +101,17 @@ export function EmailAccountSection({ account, draft, setDraft, deviceError }: {
         <div className="rounded-xl bg-surface-1 p-4">
           <h3 className="font-semibold text-fg">{t('accountSettings.account.profiles')}</h3>
           <p className="mt-1 text-sm text-fg-muted">{t('accountSettings.account.profilesText')}</p>
-          <p className="mt-2 text-sm text-fg">{t('accountSettings.account.watchingAs', { name: watching?.fullname ?? user?.fullname ?? '' })}</p>
-          <ButtonLink to="/profiles" variant="secondary" className="mt-3">{t('accountSettings.account.manageProfiles')}</ButtonLink>
+          <p className="mt-2 text-sm text-fg">
+            {t('accountSettings.account.watchingAs', { name: watching?.fullname ?? user?.fullname ?? '' })}
+          </p>
+          <ButtonLink to="/profiles" variant="secondary" className="mt-3">
+            {t('accountSettings.account.manageProfiles')}
+          </ButtonLink>
         </div>
         <div className="flex flex-wrap gap-3">
-          <Button variant="secondary" onClick={() => void logout().then(() => navigate('/'))}>{t('account.menu.logout')}</Button>
+          <Button variant="secondary" onClick={() => void logout().then(() => navigate('/'))}>
+            {t('account.menu.logout')}
+          </Button>
           <DeleteAccount account={account} />
         </div>
       </div>
@@ -87,11 +130,19 @@ export function MembershipSection() {
       <div className="flex flex-col gap-4 rounded-xl bg-surface-1 p-5">
         <p className="text-sm font-semibold text-fg-muted">{t('accountSettings.membership.status')}</p>
         <p className="text-lg font-semibold text-fg" data-testid="membership-status">
-          {state === 'active' ? t('membership.status.activeUntil', { date }) : state === 'ended' ? t('membership.status.endedOn', { date }) : t('membership.status.none')}
+          {state === 'active'
+            ? t('membership.status.activeUntil', { date })
+            : state === 'ended'
+              ? t('membership.status.endedOn', { date })
+              : t('membership.status.none')}
         </p>
         <p className="text-sm text-fg-muted">{t('accountSettings.membership.note')}</p>
         <div>
-          <ButtonLink to="/subscription">{state === 'active' ? t('accountSettings.membership.extend') : t('accountSettings.membership.start')}</ButtonLink>
+          <ButtonLink to="/subscription">
+            {state === 'active'
+              ? t('accountSettings.membership.extend')
+              : t('accountSettings.membership.start')}
+          </ButtonLink>
         </div>
       </div>
     </Section>
@@ -110,7 +161,8 @@ export function SecuritySection() {
       setPassword('');
       setConfirm('');
     },
-    onError: (e) => setError(e instanceof ApiError && e.status !== 0 && e.message ? e.message : t('global.generic')),
+    onError: (e) =>
+      setError(e instanceof ApiError && e.status !== 0 && e.message ? e.message : t('global.generic')),
   });
   return (
     <Section id="security" title={t('accountSettings.sections.security')}>
@@ -129,21 +181,54 @@ export function SecuritySection() {
         <h3 className="font-semibold text-fg">{t('accountSettings.security.title')}</h3>
         <p className="text-sm text-fg-muted">{t('accountSettings.security.text')}</p>
         <div>
-          <label htmlFor="settings-password" className="mb-1 block text-sm font-semibold text-fg">{t('accountSettings.security.password')}</label>
-          <input id="settings-password" type="password" value={password} onChange={(e) => setPassword(e.target.value)} className={INPUT} autoComplete="new-password" />
+          <label htmlFor="settings-password" className="mb-1 block text-sm font-semibold text-fg">
+            {t('accountSettings.security.password')}
+          </label>
+          <input
+            id="settings-password"
+            type="password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            className={INPUT}
+            autoComplete="new-password"
+          />
         </div>
         <div>
-          <label htmlFor="settings-password-confirm" className="mb-1 block text-sm font-semibold text-fg">{t('accountSettings.security.confirm')}</label>
-          <input id="settings-password-confirm" type="password" value={confirm} onChange={(e) => setConfirm(e.target.value)} className={INPUT} autoComplete="new-password" />
+          <label htmlFor="settings-password-confirm" className="mb-1 block text-sm font-semibold text-fg">
+            {t('accountSettings.security.confirm')}
+          </label>
+          <input
+            id="settings-password-confirm"
+            type="password"
+            value={confirm}
+            onChange={(e) => setConfirm(e.target.value)}
+            className={INPUT}
+            autoComplete="new-password"
+          />
         </div>
-        {error && <p role="alert" className="rounded-lg bg-red-900/40 px-3 py-2 text-sm text-red-200" data-testid="password-error">{error}</p>}
-        {change.isSuccess && <p role="status" className="rounded-lg bg-green-900/40 px-3 py-2 text-sm text-green-200">{t('accountSettings.security.done')}</p>}
+        {error && (
+          <p
+            role="alert"
+            className="rounded-lg bg-red-900/40 px-3 py-2 text-sm text-red-200"
+            data-testid="password-error"
+          >
+            {error}
+          </p>
+        )}
+        {change.isSuccess && (
+          <p role="status" className="rounded-lg bg-green-900/40 px-3 py-2 text-sm text-green-200">
+            {t('accountSettings.security.done')}
+          </p>
+        )}
         <div>
-          <Button type="submit" disabled={change.isPending}>{change.isPending ? t('accountSettings.security.working') : t('accountSettings.security.submit')}</Button>
+          <Button type="submit" disabled={change.isPending}>
+            {change.isPending ? t('accountSettings.security.working') : t('accountSettings.security.submit')}
+          </Button>
         </div>
       </form>
     </Section>
   );
 }
 
-export const isProfileIcon = (icon: string): icon is ProfileIcon => (profileIcons as readonly string[]).includes(icon);
+export const isProfileIcon = (icon: string): icon is ProfileIcon =>
+  (profileIcons as readonly string[]).includes(icon);

@@ -3,17 +3,35 @@ import type { ReactNode } from 'react';
 export function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
     <section id={id} aria-labelledby={`${id}-heading`} className="scroll-mt-24 border-b border-white/5 pb-10">
-      <h2 id={`${id}-heading`} className="mb-6 text-2xl font-bold text-fg">{title}</h2>
+      <h2 id={`${id}-heading`} className="mb-6 text-2xl font-bold text-fg">
+        {title}
+      </h2>
       {children}
     </section>
   );
 }
 
-export function Toggle({ id, label, description, checked, onChange, disabled = false }: { id: string; label: string; description?: string; checked: boolean; onChange: (v: boolean) => void; disabled?: boolean }) {
+export function Toggle({
+  id,
+  label,
+  description,
+  checked,
+  onChange,
+  disabled = false,
+}: {
+  id: string;
+  label: string;
+  description?: string;
+  checked: boolean;
+  onChange: (v: boolean) => void;
+  disabled?: boolean;
+}) {
   return (
     <div className="flex items-start justify-between gap-6 rounded-xl bg-surface-1 p-4">
       <div>
-        <label htmlFor={id} className="font-semibold text-fg">{label}</label>
+        <label htmlFor={id} className="font-semibold text-fg">
+          {label}
+        </label>
         {description && <p className="mt-1 text-sm text-fg-muted">{description}</p>}
       </div>
       <input
@@ -29,12 +47,43 @@ export function Toggle({ id, label, description, checked, onChange, disabled = f
   );
 }
 
-export function Slider({ id, label, value, min, max, step, onChange, format }: { id: string; label: string; value: number; min: number; max: number; step: number; onChange: (v: number) => void; format: (v: number) => string }) {
+export function Slider({
+  id,
+  label,
+  value,
+  min,
+  max,
+  step,
+  onChange,
+  format,
+}: {
+  id: string;
+  label: string;
+  value: number;
+  min: number;
+  max: number;
+  step: number;
+  onChange: (v: number) => void;
+  format: (v: number) => string;
+}) {
   return (
     <div className="flex items-center gap-4">
-      <label htmlFor={id} className="w-40 shrink-0 text-sm font-semibold text-fg">{label}</label>
-      <input id={id} type="range" min={min} max={max} step={step} value={value} onChange={(e) => onChange(Number(e.target.value))} className="flex-1 accent-[var(--color-accent)]" />
-      <span className="w-14 text-end font-mono text-sm text-fg-muted" dir="ltr">{format(value)}</span>
+      <label htmlFor={id} className="w-40 shrink-0 text-sm font-semibold text-fg">
+        {label}
+      </label>
+      <input
+        id={id}
+        type="range"
+        min={min}
+        max={max}
+        step={step}
+        value={value}
+        onChange={(e) => onChange(Number(e.target.value))}
+        className="flex-1 accent-[var(--color-accent)]"
+      />
+      <span className="w-14 text-end font-mono text-sm text-fg-muted" dir="ltr">
+        {format(value)}
+      </span>
     </div>
   );
 }

@@ -4,10 +4,19 @@ import { move, orderSources } from './source-order.tsx';
 const src = (id: string, rank: number) => ({ type: 'source' as const, id, name: id, rank });
 
 describe("the viewer's source order", () => {
-  const sources = [src('sample', 1), src('library', 300), src('links', 200), { type: 'embed' as const, id: 'sample-hls', name: 'x', rank: 5 }];
+  const sources = [
+    src('sample', 1),
+    src('library', 300),
+    src('links', 200),
+    { type: 'embed' as const, id: 'sample-hls', name: 'x', rank: 5 },
+  ];
 
   it('puts the saved order first, then the remaining sources by rank; embeds and unknown ids are dropped', () => {
-    expect(orderSources(sources, ['sample', 'gone']).map((s) => s.id)).toEqual(['sample', 'library', 'links']);
+    expect(orderSources(sources, ['sample', 'gone']).map((s) => s.id)).toEqual([
+      'sample',
+      'library',
+      'links',
+    ]);
     expect(orderSources(sources, []).map((s) => s.id)).toEqual(['library', 'links', 'sample']);
   });
 

@@ -21,15 +21,24 @@ export function EpisodeList({ mediaKey, showId, season, currentEpisodeId }: Epis
   if (q.isPending) {
     return (
       <ul className="flex flex-col gap-2" aria-hidden="true">
-        {Array.from({ length: 4 }, (_, i) => <li key={i} className="h-14 animate-pulse rounded-lg bg-surface-2" />)}
+        {Array.from({ length: 4 }, (_, i) => (
+          <li key={i} className="h-14 animate-pulse rounded-lg bg-surface-2" />
+        ))}
       </ul>
     );
   }
-  if (q.isError) return <p className="text-fg-muted" role="alert">{t('media.seasons.loadFailed')}</p>;
+  if (q.isError)
+    return (
+      <p className="text-fg-muted" role="alert">
+        {t('media.seasons.loadFailed')}
+      </p>
+    );
   if (q.data.episodes.length === 0) return <p className="text-fg-muted">{t('media.seasons.empty')}</p>;
 
   const formatDate = (date: string) =>
-    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' }).format(
+      new Date(`${date}T00:00:00Z`),
+    );
 
   return (
     <ol className="flex flex-col gap-2" data-testid="episode-list">
@@ -37,11 +46,15 @@ export function EpisodeList({ mediaKey, showId, season, currentEpisodeId }: Epis
         const aired = episode.airDate ? isReleased({ releaseDate: episode.airDate }, clock.now()) : false;
         const label = (
           <>
-            <span className="w-12 shrink-0 font-mono text-sm text-fg-muted">{t('media.seasons.episodeNumber', { number: episode.number })}</span>
+            <span className="w-12 shrink-0 font-mono text-sm text-fg-muted">
+              {t('media.seasons.episodeNumber', { number: episode.number })}
+            </span>
             <span className="flex-1 truncate font-medium">{episode.title}</span>
             {!aired && (
               <span className="shrink-0 text-xs text-fg-muted">
-                {episode.airDate ? t('media.seasons.airsOn', { date: formatDate(episode.airDate) }) : t('media.seasons.unaired')}
+                {episode.airDate
+                  ? t('media.seasons.airsOn', { date: formatDate(episode.airDate) })
+                  : t('media.seasons.unaired')}
               </span>
             )}
           </>
@@ -58,7 +71,12 @@ export function EpisodeList({ mediaKey, showId, season, currentEpisodeId }: Epis
                 {label}
               </Link>
             ) : (
-              <div className={`${ROW} cursor-not-allowed bg-surface-2 opacity-50`} aria-disabled="true" data-testid="episode" data-unaired="true">
+              <div
+                className={`${ROW} cursor-not-allowed bg-surface-2 opacity-50`}
+                aria-disabled="true"
+                data-testid="episode"
+                data-unaired="true"
+              >
                 {label}
               </div>
             )}

@@ -12,12 +12,20 @@ export function MediaError({ kind, onRetry }: { kind: keyof typeof TEXT; onRetry
   const { t } = useTranslation();
   const [title, description] = TEXT[kind];
   return (
-    <div className="mx-auto flex min-h-[50vh] max-w-xl flex-col items-center justify-center gap-4 text-center" role="alert" data-testid="media-error">
+    <div
+      className="mx-auto flex min-h-[50vh] max-w-xl flex-col items-center justify-center gap-4 text-center"
+      role="alert"
+      data-testid="media-error"
+    >
       <h1 className="text-2xl font-bold text-fg">{t(title)}</h1>
       <p className="text-fg-muted">{t(description)}</p>
       <div className="flex gap-3">
         <ButtonLink to="/">{t('media.backHome')}</ButtonLink>
-        {onRetry && <Button variant="secondary" onClick={onRetry}>{t('media.tryAgain')}</Button>}
+        {onRetry && (
+          <Button variant="secondary" onClick={onRetry}>
+            {t('media.tryAgain')}
+          </Button>
+        )}
       </div>
     </div>
   );

@@ -16,7 +16,12 @@ describe('password change (seed 001 §5)', () => {
 });
 
 describe('register and login forms', () => {
-  const ok = { fullname: 'Ada Lovelace', email: 'ada@example.com', password: 'analytical', confirm: 'analytical' };
+  const ok = {
+    fullname: 'Ada Lovelace',
+    email: 'ada@example.com',
+    password: 'analytical',
+    confirm: 'analytical',
+  };
   it('requires fullname, email, password and its confirmation', () => {
     expect(checkRegister({ ...ok, fullname: '  ' })).toBe('fullnameRequired');
     expect(checkRegister({ ...ok, email: '' })).toBe('emailRequired');
@@ -27,7 +32,11 @@ describe('register and login forms', () => {
     expect(checkRegister(ok)).toBeNull();
   });
   it('never sends the confirmation; sends the captcha token when there is one', () => {
-    expect(registerBody({ ...ok, fullname: ' Ada ', email: ' ada@example.com ' }, null)).toEqual({ fullname: 'Ada', email: 'ada@example.com', password: 'analytical' });
+    expect(registerBody({ ...ok, fullname: ' Ada ', email: ' ada@example.com ' }, null)).toEqual({
+      fullname: 'Ada',
+      email: 'ada@example.com',
+      password: 'analytical',
+    });
     expect(registerBody(ok, 'altcha-token')).toMatchObject({ captchaToken: 'altcha-token' });
     expect(registerBody(ok, 'x')).not.toHaveProperty('confirm');
   });
@@ -37,7 +46,15 @@ describe('register and login forms', () => {
     expect(checkLogin({ email: 'a@b.c', password: 'x' })).toBeNull();
   });
   it('every error has a catalog text', () => {
-    for (const key of ['fullnameRequired', 'emailRequired', 'emailInvalid', 'passwordRequired', 'passwordShort', 'confirmRequired', 'passwordMismatch']) {
+    for (const key of [
+      'fullnameRequired',
+      'emailRequired',
+      'emailInvalid',
+      'passwordRequired',
+      'passwordShort',
+      'confirmRequired',
+      'passwordMismatch',
+    ]) {
       expect(en.customer.errors[key]).toBeTruthy();
     }
   });

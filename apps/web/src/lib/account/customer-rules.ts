@@ -26,7 +26,12 @@ export function checkLogin(v: { email: string; password: string }): CustomerForm
  * Register: fullname, email, password and its confirmation are required (seed 001 §5). The seed's
  * client did not compare the two passwords; we do (decision 042): a typo there locks the user out.
  */
-export function checkRegister(v: { fullname: string; email: string; password: string; confirm: string }): CustomerFormError | null {
+export function checkRegister(v: {
+  fullname: string;
+  email: string;
+  password: string;
+  confirm: string;
+}): CustomerFormError | null {
   if (!v.fullname.trim()) return 'fullnameRequired';
   if (!v.email.trim()) return 'emailRequired';
   if (!looksLikeEmail(v.email)) return 'emailInvalid';
@@ -47,6 +52,14 @@ export function checkPasswordChange(v: { password: string; confirm: string }): C
 }
 
 /** The register body: the confirmation is never sent (seed 001 §5). */
-export function registerBody(v: { fullname: string; email: string; password: string; confirm: string }, captchaToken: string | null) {
-  return { fullname: v.fullname.trim(), email: v.email.trim(), password: v.password, ...(captchaToken ? { captchaToken } : {}) };
+export function registerBody(
+  v: { fullname: string; email: string; password: string; confirm: string },
+  captchaToken: string | null,
+) {
+  return {
+    fullname: v.fullname.trim(),
+    email: v.email.trim(),
+    password: v.password,
+    ...(captchaToken ? { captchaToken } : {}),
+  };
 }

@@ -1,4 +1,11 @@
-import { accountPaths, customerPaths, type CustomerAuthResponse, type CustomerUser, type Session, type User } from '@marquee/contract';
+import {
+  accountPaths,
+  customerPaths,
+  type CustomerAuthResponse,
+  type CustomerUser,
+  type Session,
+  type User,
+} from '@marquee/contract';
 import { useAccountStore, type Account } from '../../stores/account-store.ts';
 import { appStorage } from '../storage.ts';
 import { accountRequest } from '../sync/account-api.ts';
@@ -33,8 +40,16 @@ async function signedIn(account: Account): Promise<void> {
  * POST /customers (seed 001 §7): fullname, email, password (the confirmation is not sent) and the
  * captcha token. No session: the user signs in next. Answers the server's message.
  */
-export async function registerWithEmail(body: { fullname: string; email: string; password: string; captchaToken?: string }): Promise<string> {
-  const answer = await accountRequest<{ message: string }>('POST', customerPaths.customers, { token: null, body });
+export async function registerWithEmail(body: {
+  fullname: string;
+  email: string;
+  password: string;
+  captchaToken?: string;
+}): Promise<string> {
+  const answer = await accountRequest<{ message: string }>('POST', customerPaths.customers, {
+    token: null,
+    body,
+  });
   return answer.message;
 }
 
@@ -46,7 +61,10 @@ export async function loginWithEmail(
   email: string,
   password: string,
 ): Promise<{ user: CustomerUser; failedSignIns: number }> {
-  const auth = await accountRequest<CustomerAuthResponse>('POST', customerPaths.auth, { token: null, body: { email: email.trim(), password } });
+  const auth = await accountRequest<CustomerAuthResponse>('POST', customerPaths.auth, {
+    token: null,
+    body: { email: email.trim(), password },
+  });
   await signedIn(emailAccount(auth.token, auth.user, auth.session));
   return { user: auth.user, failedSignIns: auth.failedSignIns ?? 0 };
 }

@@ -7,9 +7,19 @@ import { fetchCustomer } from './customer-api.ts';
  * The signed-in account's customer view (name, household profiles, admin flag, membership): the stored
  * one at once, refreshed from GET /customers (which stores what it gets). Works for both account kinds.
  */
-export function useCustomer(): { user: CustomerUser | null; isError: boolean; isPending: boolean; refetch: () => void } {
+export function useCustomer(): {
+  user: CustomerUser | null;
+  isError: boolean;
+  isPending: boolean;
+  refetch: () => void;
+} {
   const account = useAccountStore((s) => s.account);
-  const query = useQuery({ queryKey: ['customer', account?.userId], queryFn: fetchCustomer, enabled: account !== null, retry: 1 });
+  const query = useQuery({
+    queryKey: ['customer', account?.userId],
+    queryFn: fetchCustomer,
+    enabled: account !== null,
+    retry: 1,
+  });
   return {
     user: account?.user ?? query.data ?? null,
     isError: query.isError,

@@ -11,7 +11,11 @@ export interface AltchaSolution {
   took: number;
 }
 
-export function solveAltcha(challenge: AltchaChallenge, hash: HexHash, now: () => number = () => Date.now()): AltchaSolution | null {
+export function solveAltcha(
+  challenge: AltchaChallenge,
+  hash: HexHash,
+  now: () => number = () => Date.now(),
+): AltchaSolution | null {
   const started = now();
   const target = challenge.challenge.toLowerCase();
   for (let n = 0; n <= challenge.maxnumber; n++) {

@@ -1,8 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ExtensionClient, extensionStateOf, isSupportedVersion, windowRelayChannel, type MessagingChannel } from './messaging.ts';
+import {
+  ExtensionClient,
+  extensionStateOf,
+  isSupportedVersion,
+  windowRelayChannel,
+  type MessagingChannel,
+} from './messaging.ts';
 
 /** A fake relay: answers each message by name, or never. */
-function fakeChannel(replies: Record<string, unknown | ((body: unknown) => unknown)>): MessagingChannel & { sent: { name: string; body: unknown }[] } {
+function fakeChannel(
+  replies: Record<string, unknown | ((body: unknown) => unknown)>,
+): MessagingChannel & { sent: { name: string; body: unknown }[] } {
   const sent: { name: string; body: unknown }[] = [];
   return {
     sent,
@@ -42,10 +50,18 @@ describe('extension client', () => {
   it('maps hello replies to the six states', () => {
     expect(extensionStateOf(null)).toBe('unknown');
     expect(extensionStateOf({ success: false, error: 'boom' })).toBe('failed');
-    expect(extensionStateOf({ success: true, version: '1.0.0', allowed: true, hasPermission: true })).toBe('outdated');
-    expect(extensionStateOf({ success: true, version: '1.1.0', allowed: false, hasPermission: true })).toBe('disallowed');
-    expect(extensionStateOf({ success: true, version: '1.1.0', allowed: true, hasPermission: false })).toBe('noperms');
-    expect(extensionStateOf({ success: true, version: '1.1.0', allowed: true, hasPermission: true })).toBe('success');
+    expect(extensionStateOf({ success: true, version: '1.0.0', allowed: true, hasPermission: true })).toBe(
+      'outdated',
+    );
+    expect(extensionStateOf({ success: true, version: '1.1.0', allowed: false, hasPermission: true })).toBe(
+      'disallowed',
+    );
+    expect(extensionStateOf({ success: true, version: '1.1.0', allowed: true, hasPermission: false })).toBe(
+      'noperms',
+    );
+    expect(extensionStateOf({ success: true, version: '1.1.0', allowed: true, hasPermission: true })).toBe(
+      'success',
+    );
   });
 
   it('waits until the page is 500 ms old, then says hello with a 500 ms timeout', async () => {
@@ -60,7 +76,9 @@ describe('extension client', () => {
 
   it('no initial wait once the page is older than 500 ms; active after a good hello', async () => {
     let now = 2_000;
-    const channel = fakeChannel({ hello: { success: true, version: '1.1.3', allowed: true, hasPermission: true } });
+    const channel = fakeChannel({
+      hello: { success: true, version: '1.1.3', allowed: true, hasPermission: true },
+    });
     const sleep = vi.fn((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
     const client = new ExtensionClient(channel, { now: () => now, sleep });
     expect(await client.state()).toBe('success');
@@ -72,21 +90,34 @@ describe('extension client', () => {
   it('relays makeRequest, prepareStream and openPage with their bodies', async () => {
     const time = fakeTime();
     const channel = fakeChannel({
-      makeRequest: { success: true, response: { statusCode: 200, headers: {}, finalUrl: 'https://a.test/x', body: 'hi' } },
+      makeRequest: {
+        success: true,
+        response: { statusCode: 200, headers: {}, finalUrl: 'https://a.test/x', body: 'hi' },
+      },
       prepareStream: { success: true },
       openPage: { success: true },
     });
     const client = new ExtensionClient(channel, { now: () => 1_000, sleep: time.sleep });
     const reply = await client.makeRequest({ url: 'https://a.test/x', method: 'GET' });
     expect(reply).toMatchObject({ success: true, response: { body: 'hi' } });
-    await client.prepareStream({ ruleId: 1, targetDomains: ['a.test'], requestHeaders: { referer: 'https://a.test' } });
+    await client.prepareStream({
+      ruleId: 1,
+      targetDomains: ['a.test'],
+      requestHeaders: { referer: 'https://a.test' },
+    });
     await client.openPage('PermissionGrant', 'https://marquee.test/media/x');
     expect(channel.sent.map((m) => m.name)).toEqual(['makeRequest', 'prepareStream', 'openPage']);
-    expect(channel.sent[2]!.body).toEqual({ page: 'PermissionGrant', redirectUrl: 'https://marquee.test/media/x' });
+    expect(channel.sent[2]!.body).toEqual({
+      page: 'PermissionGrant',
+      redirectUrl: 'https://marquee.test/media/x',
+    });
   });
 
   it('a throwing channel means no extension', async () => {
-    const client = new ExtensionClient({ send: () => Promise.reject(new Error('gone')) }, { now: () => 1_000 });
+    const client = new ExtensionClient(
+      { send: () => Promise.reject(new Error('gone')) },
+      { now: () => 1_000 },
+    );
     expect(await client.state()).toBe('unknown');
   });
 
@@ -98,14 +129,27 @@ describe('extension client', () => {
       removeEventListener: (_: string, fn: (e: MessageEvent) => void) => listeners.delete(fn),
       postMessage: (data: unknown, origin: string) => {
         expect(origin).toBe('/');
-        queueMicrotask(() => [...listeners].forEach((fn) => fn({ data, source: fakeWindow } as unknown as MessageEvent)));
+        queueMicrotask(() =>
+          [...listeners].forEach((fn) => fn({ data, source: fakeWindow } as unknown as MessageEvent)),
+        );
       },
     } as unknown as Window;
     const relay = (event: MessageEvent) => {
       const data = event.data as { name: string; instanceId: string; relayed?: boolean };
       if (data.relayed) return;
-      fakeWindow.postMessage({ name: data.name, instanceId: 'someone-else', relayed: true, body: 'wrong' }, '/');
-      fakeWindow.postMessage({ name: data.name, instanceId: data.instanceId, relayed: true, body: { success: true, echoed: data.name } }, '/');
+      fakeWindow.postMessage(
+        { name: data.name, instanceId: 'someone-else', relayed: true, body: 'wrong' },
+        '/',
+      );
+      fakeWindow.postMessage(
+        {
+          name: data.name,
+          instanceId: data.instanceId,
+          relayed: true,
+          body: { success: true, echoed: data.name },
+        },
+        '/',
+      );
     };
     fakeWindow.addEventListener('message', relay);
     try {

@@ -100,7 +100,10 @@ export class ExtensionClient {
     try {
       const reply = (await (timeoutMs === undefined
         ? this.channel.send(name, body)
-        : Promise.race([this.channel.send(name, body), this.sleep(timeoutMs).then(() => null)]))) as ExtensionReply<T> | null;
+        : Promise.race([
+            this.channel.send(name, body),
+            this.sleep(timeoutMs).then(() => null),
+          ]))) as ExtensionReply<T> | null;
       if (!reply || typeof reply !== 'object') {
         this.active = false;
         return null;

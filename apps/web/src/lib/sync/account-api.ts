@@ -16,13 +16,18 @@ export interface AccountRequest {
 }
 
 /** The account server: the one chosen in settings, else this instance (same origin). */
-export const accountBaseUrl = (override?: string | null) => (override ?? useAccountStore.getState().backendUrl ?? '').replace(/\/+$/, '');
+export const accountBaseUrl = (override?: string | null) =>
+  (override ?? useAccountStore.getState().backendUrl ?? '').replace(/\/+$/, '');
 
 /**
  * One call to the account and sync API (paths from the contract's accountPaths). Non-2xx answers throw
  * an ApiError with the status and the server's error code; no answer at all throws status 0.
  */
-export async function accountRequest<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, request: AccountRequest = {}): Promise<T> {
+export async function accountRequest<T>(
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  request: AccountRequest = {},
+): Promise<T> {
   let url = accountBaseUrl(request.baseUrl) + buildPath(path, request.params);
   const search = new URLSearchParams();
   for (const [k, v] of Object.entries(request.query ?? {})) if (v !== undefined) search.set(k, v);
@@ -49,7 +54,11 @@ export async function accountRequest<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH'
     const err = body as Partial<ApiErrorBody> | null;
     // A validation failure says what is wrong in its issues ("Password must have at least 8 characters").
     const issues = [...new Set((err?.issues ?? []).map((i) => i.message).filter(Boolean))];
-    throw new ApiError(response.status, err?.code ?? 'unknown', issues.length ? issues.join(' ') : (err?.message ?? `HTTP ${response.status}`));
+    throw new ApiError(
+      response.status,
+      err?.code ?? 'unknown',
+      issues.length ? issues.join(' ') : (err?.message ?? `HTTP ${response.status}`),
+    );
   }
   return body as T;
 }

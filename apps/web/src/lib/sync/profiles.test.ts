@@ -1,13 +1,34 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { initStores, useAccountStore, useLibraryStore, usePreferencesStore, useSubtitlesStore, type Account } from '../../stores/index.ts';
+import {
+  initStores,
+  useAccountStore,
+  useLibraryStore,
+  usePreferencesStore,
+  useSubtitlesStore,
+  type Account,
+} from '../../stores/index.ts';
 import { coalesce, type OutboxOp } from '../../stores/library/outbox.ts';
 import { switchLibrary } from '../../stores/library/profiles.ts';
 import { memoryStorage, setAppStorage } from '../storage.ts';
-import { chooseProfile, changeSyncedSettings, logout, profileDeleted, restore, syncEngine } from './session.ts';
+import {
+  chooseProfile,
+  changeSyncedSettings,
+  logout,
+  profileDeleted,
+  restore,
+  syncEngine,
+} from './session.ts';
 
 /** A sync server with one library per household profile, chosen by the X-Profile-Id header. */
 function fakeServer() {
-  type Lib = { bookmarks: Array<{ tmdbId: string; meta: { title: string; year: number; type: string }; updatedAt: string }>; settings: Record<string, unknown> };
+  type Lib = {
+    bookmarks: Array<{
+      tmdbId: string;
+      meta: { title: string; year: number; type: string };
+      updatedAt: string;
+    }>;
+    settings: Record<string, unknown>;
+  };
   const s = {
     down: false,
     profiles: new Set(['kid']),
@@ -18,22 +39,42 @@ function fakeServer() {
     if (!s.libs.has(p)) s.libs.set(p, { bookmarks: [], settings: { id: 'u1' } });
     return s.libs.get(p)!;
   };
-  const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const json = (body: unknown, status = 200) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   const handler = async (input: string | URL | Request, init: RequestInit = {}) => {
     const url = new URL(String(input), 'http://localhost');
     const method = init.method ?? 'GET';
     const profile = (init.headers as Record<string, string> | undefined)?.['x-profile-id'] ?? '';
     s.calls.push(`${method} ${url.pathname} [${profile}]`);
     if (s.down) throw new TypeError('Failed to fetch');
-    if (profile && !s.profiles.has(profile)) return json({ code: 'profile_not_found', message: 'Profile not found' }, 404);
+    if (profile && !s.profiles.has(profile))
+      return json({ code: 'profile_not_found', message: 'Profile not found' }, 404);
     const body = init.body ? JSON.parse(String(init.body)) : undefined;
-    if (url.pathname === '/users/@me') return json({ user: { id: 'u1', profile: { colorA: '#2E5BFF', colorB: '#8C3DD6', icon: 'cat' } }, session: { id: 's1' } });
+    if (url.pathname === '/users/@me')
+      return json({
+        user: { id: 'u1', profile: { colorA: '#2E5BFF', colorB: '#8C3DD6', icon: 'cat' } },
+        session: { id: 's1' },
+      });
     if (url.pathname === '/customers')
-      return json({ user: { id: 'u1', fullname: 'Ada', email: 'ada@example.com', icon: 'cat', profiles: [...s.profiles].map((id) => ({ _id: id, fullname: id, icon: 'couch' })), isAdmin: false, endSubcriptionDate: null, hasMembership: false }, access_token: 't' });
+      return json({
+        user: {
+          id: 'u1',
+          fullname: 'Ada',
+          email: 'ada@example.com',
+          icon: 'cat',
+          profiles: [...s.profiles].map((id) => ({ _id: id, fullname: id, icon: 'couch' })),
+          isAdmin: false,
+          endSubcriptionDate: null,
+          hasMembership: false,
+        },
+        access_token: 't',
+      });
     if (url.pathname === '/users/u1/bookmarks' && method === 'GET') return json(lib(profile).bookmarks);
     if (url.pathname.startsWith('/users/u1/bookmarks/') && method === 'POST') {
       const l = lib(profile);
-      l.bookmarks = l.bookmarks.filter((b) => b.tmdbId !== body.tmdbId).concat([{ tmdbId: body.tmdbId, meta: body.meta, updatedAt: body.updatedAt }]);
+      l.bookmarks = l.bookmarks
+        .filter((b) => b.tmdbId !== body.tmdbId)
+        .concat([{ tmdbId: body.tmdbId, meta: body.meta, updatedAt: body.updatedAt }]);
       return json(body);
     }
     if (url.pathname === '/users/u1/progress') return json([]);
@@ -48,7 +89,15 @@ function fakeServer() {
   return { s, handler, lib };
 }
 
-const account: Account = { kind: 'email', token: 't', userId: 'u1', sessionId: 's1', deviceName: 'Laptop', seed: '', profile: { colorA: 'a', colorB: 'b', icon: 'cat' } };
+const account: Account = {
+  kind: 'email',
+  token: 't',
+  userId: 'u1',
+  sessionId: 's1',
+  deviceName: 'Laptop',
+  seed: '',
+  profile: { colorA: 'a', colorB: 'b', icon: 'cat' },
+};
 const matrix = { tmdbId: '603', type: 'movie' as const, title: 'The Matrix', year: 1999, poster: null };
 const alien = { tmdbId: '348', type: 'movie' as const, title: 'Alien', year: 1979, poster: null };
 const keys = () => Object.keys(useLibraryStore.getState().bookmarks).sort();
@@ -65,8 +114,16 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('switching household profiles (pure)', () => {
   it('stashes the library left and takes the chosen one out of the stash; the outbox is untouched', () => {
-    const state = { bookmarks: { 'movie:603': { ...matrix, updatedAt: 1 } }, progress: {}, profile: '', stash: {} };
-    const toKid = switchLibrary(state, 'kid', { enableAutoplay: false, subtitleStyling: { color: '#ffffff', backgroundOpacity: 0.5, backgroundBlur: 0, size: 1, bold: false } })!;
+    const state = {
+      bookmarks: { 'movie:603': { ...matrix, updatedAt: 1 } },
+      progress: {},
+      profile: '',
+      stash: {},
+    };
+    const toKid = switchLibrary(state, 'kid', {
+      enableAutoplay: false,
+      subtitleStyling: { color: '#ffffff', backgroundOpacity: 0.5, backgroundBlur: 0, size: 1, bold: false },
+    })!;
     expect(toKid.data.profile).toBe('kid');
     expect(toKid.data.bookmarks).toEqual({});
     expect(toKid.data.stash['']!.bookmarks).toEqual(state.bookmarks);
@@ -77,10 +134,32 @@ describe('switching household profiles (pure)', () => {
     expect(switchLibrary(back.data, '')).toBeNull();
   });
   it('coalescing never drops another profile’s pending change', () => {
-    const own: OutboxOp = { kind: 'bookmark-add', id: 'a', at: 1, type: 'movie', tmdbId: '603', meta: matrix };
-    const kid: OutboxOp = { kind: 'bookmark-remove', id: 'b', at: 2, type: 'movie', tmdbId: '603', profile: 'kid' };
+    const own: OutboxOp = {
+      kind: 'bookmark-add',
+      id: 'a',
+      at: 1,
+      type: 'movie',
+      tmdbId: '603',
+      meta: matrix,
+    };
+    const kid: OutboxOp = {
+      kind: 'bookmark-remove',
+      id: 'b',
+      at: 2,
+      type: 'movie',
+      tmdbId: '603',
+      profile: 'kid',
+    };
     expect(coalesce([own], kid).map((op) => op.id)).toEqual(['a', 'b']);
-    const kidAgain: OutboxOp = { kind: 'bookmark-add', id: 'c', at: 3, type: 'movie', tmdbId: '603', meta: matrix, profile: 'kid' };
+    const kidAgain: OutboxOp = {
+      kind: 'bookmark-add',
+      id: 'c',
+      at: 3,
+      type: 'movie',
+      tmdbId: '603',
+      meta: matrix,
+      profile: 'kid',
+    };
     expect(coalesce([own, kid], kidAgain).map((op) => op.id)).toEqual(['a', 'c']);
   });
 });
@@ -130,7 +209,10 @@ describe('switching household profiles (with the sync engine)', () => {
   it('each profile keeps its own autoplay and caption style', async () => {
     useAccountStore.getState().setAccount(account);
     await chooseProfile('kid');
-    changeSyncedSettings({ enableAutoplay: false, subtitleStyling: { color: '#e2e535', backgroundOpacity: 0.2, backgroundBlur: 0, size: 1.5, bold: true } });
+    changeSyncedSettings({
+      enableAutoplay: false,
+      subtitleStyling: { color: '#e2e535', backgroundOpacity: 0.2, backgroundBlur: 0, size: 1.5, bold: true },
+    });
     await syncEngine.flush();
     // A pass started by the restore may be the one that sends it.
     await vi.waitFor(() => expect(server.lib('kid').settings.enableAutoplay).toBe(false));

@@ -12,37 +12,103 @@ describe('wire shapes', () => {
       method: 'POST',
       path: '/users/:uid/bookmarks/:tmdbId',
       params: { uid: 'u', tmdbId: '1396' },
-      body: { tmdbId: '1396', meta: { title: 'Breaking Bad', year: 2008, type: 'show' }, updatedAt: '2026-01-02T03:04:05.000Z' },
+      body: {
+        tmdbId: '1396',
+        meta: { title: 'Breaking Bad', year: 2008, type: 'show' },
+        updatedAt: '2026-01-02T03:04:05.000Z',
+      },
     });
-    expect(requestFor({ id: '2', at, kind: 'bookmark-remove', type: 'movie', tmdbId: '603' }, 'u')).toMatchObject({
+    expect(
+      requestFor({ id: '2', at, kind: 'bookmark-remove', type: 'movie', tmdbId: '603' }, 'u'),
+    ).toMatchObject({
       method: 'DELETE',
       query: { type: 'movie', updatedAt: '2026-01-02T03:04:05.000Z' },
     });
     const put: OutboxOp = {
-      id: '3', at, kind: 'progress-put', type: 'show', tmdbId: '1396', meta, watched: 100.6, duration: 3000.2,
-      season: { id: 's1', number: 1, title: '' }, episode: { id: 'e2', number: 2, title: '' },
+      id: '3',
+      at,
+      kind: 'progress-put',
+      type: 'show',
+      tmdbId: '1396',
+      meta,
+      watched: 100.6,
+      duration: 3000.2,
+      season: { id: 's1', number: 1, title: '' },
+      episode: { id: 'e2', number: 2, title: '' },
     };
     expect(requestFor(put, 'u').body).toEqual({
-      tmdbId: '1396', meta: { title: 'Breaking Bad', year: 2008, type: 'show' }, watched: 101, duration: 3000,
-      seasonId: 's1', episodeId: 'e2', seasonNumber: 1, episodeNumber: 2, updatedAt: '2026-01-02T03:04:05.000Z',
+      tmdbId: '1396',
+      meta: { title: 'Breaking Bad', year: 2008, type: 'show' },
+      watched: 101,
+      duration: 3000,
+      seasonId: 's1',
+      episodeId: 'e2',
+      seasonNumber: 1,
+      episodeNumber: 2,
+      updatedAt: '2026-01-02T03:04:05.000Z',
     });
-    expect(requestFor({ id: '4', at, kind: 'progress-remove', type: 'show', tmdbId: '1396', episodeId: 'e2' }, 'u').body).toEqual({
-      type: 'show', episodeId: 'e2', updatedAt: '2026-01-02T03:04:05.000Z',
+    expect(
+      requestFor({ id: '4', at, kind: 'progress-remove', type: 'show', tmdbId: '1396', episodeId: 'e2' }, 'u')
+        .body,
+    ).toEqual({
+      type: 'show',
+      episodeId: 'e2',
+      updatedAt: '2026-01-02T03:04:05.000Z',
     });
   });
 
   it('synced caption size is kept within 1–200 %', () => {
-    const op: OutboxOp = { id: '5', at, kind: 'settings', settings: { subtitleStyling: { color: '#fff', backgroundOpacity: 0.5, backgroundBlur: 0, size: 6, bold: false } } };
+    const op: OutboxOp = {
+      id: '5',
+      at,
+      kind: 'settings',
+      settings: {
+        subtitleStyling: { color: '#fff', backgroundOpacity: 0.5, backgroundBlur: 0, size: 6, bold: false },
+      },
+    };
     expect((requestFor(op, 'u').body as any).subtitleStyling.size).toBe(2);
   });
 
   it('server lists become local entries keyed by kind; import sends them back with their times', () => {
     const data = libraryFromServer(
-      [{ tmdbId: '1396', meta: { title: 'Breaking Bad', year: 2008, type: 'show' }, updatedAt: '2026-01-01T00:00:00.000Z' }],
       [
-        { id: 'a', tmdbId: '1396', season: { id: null, number: null }, episode: { id: null, number: null }, meta: { title: 'Film 1396', year: 2001, type: 'movie' }, duration: '5000', watched: '60', updatedAt: '2026-01-01T00:00:00.000Z' },
-        { id: 'b', tmdbId: '1396', season: { id: 's1', number: 1 }, episode: { id: 'e1', number: 1 }, meta: { title: 'Breaking Bad', year: 2008, type: 'show' }, duration: '3000', watched: '100', updatedAt: '2026-01-01T00:00:00.000Z' },
-        { id: 'c', tmdbId: '1396', season: { id: 's1', number: 1 }, episode: { id: 'e2', number: 2 }, meta: { title: 'Breaking Bad', year: 2008, type: 'show' }, duration: '3000', watched: '200', updatedAt: '2026-01-03T00:00:00.000Z' },
+        {
+          tmdbId: '1396',
+          meta: { title: 'Breaking Bad', year: 2008, type: 'show' },
+          updatedAt: '2026-01-01T00:00:00.000Z',
+        },
+      ],
+      [
+        {
+          id: 'a',
+          tmdbId: '1396',
+          season: { id: null, number: null },
+          episode: { id: null, number: null },
+          meta: { title: 'Film 1396', year: 2001, type: 'movie' },
+          duration: '5000',
+          watched: '60',
+          updatedAt: '2026-01-01T00:00:00.000Z',
+        },
+        {
+          id: 'b',
+          tmdbId: '1396',
+          season: { id: 's1', number: 1 },
+          episode: { id: 'e1', number: 1 },
+          meta: { title: 'Breaking Bad', year: 2008, type: 'show' },
+          duration: '3000',
+          watched: '100',
+          updatedAt: '2026-01-01T00:00:00.000Z',
+        },
+        {
+          id: 'c',
+          tmdbId: '1396',
+          season: { id: 's1', number: 1 },
+          episode: { id: 'e2', number: 2 },
+          meta: { title: 'Breaking Bad', year: 2008, type: 'show' },
+          duration: '3000',
+          watched: '200',
+          updatedAt: '2026-01-03T00:00:00.000Z',
+        },
       ],
     );
     expect(Object.keys(data.bookmarks)).toEqual(['show:1396']);
@@ -50,8 +116,18 @@ describe('wire shapes', () => {
     expect(data.progress['movie:1396']!.progress).toEqual({ watched: 60, duration: 5000 });
     expect(data.progress['show:1396']!.updatedAt).toBe(Date.parse('2026-01-03T00:00:00.000Z'));
     const payload = importPayload(data);
-    expect(payload.bookmarks).toEqual([{ tmdbId: '1396', meta: { title: 'Breaking Bad', year: 2008, type: 'show' }, updatedAt: '2026-01-01T00:00:00.000Z' }]);
+    expect(payload.bookmarks).toEqual([
+      {
+        tmdbId: '1396',
+        meta: { title: 'Breaking Bad', year: 2008, type: 'show' },
+        updatedAt: '2026-01-01T00:00:00.000Z',
+      },
+    ]);
     expect(payload.progress).toHaveLength(3);
-    expect(payload.progress.find((p) => 'episodeId' in p && p.episodeId === 'e2')).toMatchObject({ seasonNumber: 1, episodeNumber: 2, watched: 200 });
+    expect(payload.progress.find((p) => 'episodeId' in p && p.episodeId === 'e2')).toMatchObject({
+      seasonNumber: 1,
+      episodeNumber: 2,
+      watched: 200,
+    });
   });
 });

@@ -1,4 +1,14 @@
-import { accountPaths, PROFILE_HEADER, libraryKey, mediaTypeOf, type Bookmark, type EpisodeProgress, type MediaType, type ProgressEntry, type ProgressListItem } from '@marquee/contract';
+import {
+  accountPaths,
+  PROFILE_HEADER,
+  libraryKey,
+  mediaTypeOf,
+  type Bookmark,
+  type EpisodeProgress,
+  type MediaType,
+  type ProgressEntry,
+  type ProgressListItem,
+} from '@marquee/contract';
 import type { LibraryData, OutboxOp, TitleMeta } from '../../stores/library/outbox.ts';
 
 /** Conversions between the library's local shapes and the sync API's wire shapes (sync-api-compat §1.1–§1.2). */
@@ -14,7 +24,8 @@ export interface WireRequest {
 }
 
 /** The header that selects a household profile's library on the sync routes ('' = the account's own: none). */
-export const profileHeaders = (profile: string | undefined): Record<string, string> | undefined => (profile ? { [PROFILE_HEADER]: profile } : undefined);
+export const profileHeaders = (profile: string | undefined): Record<string, string> | undefined =>
+  profile ? { [PROFILE_HEADER]: profile } : undefined;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const wireMeta = (type: MediaType, meta: TitleMeta) => ({
@@ -41,7 +52,12 @@ function requestBodyFor(op: OutboxOp, uid: string): WireRequest {
         body: { tmdbId: op.tmdbId, meta: wireMeta(op.type, op.meta), updatedAt: iso(op.at) },
       };
     case 'bookmark-remove':
-      return { method: 'DELETE', path: accountPaths.bookmark, params: { uid, tmdbId: op.tmdbId }, query: { type: op.type, updatedAt: iso(op.at) } };
+      return {
+        method: 'DELETE',
+        path: accountPaths.bookmark,
+        params: { uid, tmdbId: op.tmdbId },
+        query: { type: op.type, updatedAt: iso(op.at) },
+      };
     case 'progress-put':
       return {
         method: 'PUT',
@@ -53,7 +69,12 @@ function requestBodyFor(op: OutboxOp, uid: string): WireRequest {
           watched: Math.round(op.watched),
           duration: Math.round(op.duration),
           ...(op.season && op.episode
-            ? { seasonId: op.season.id, episodeId: op.episode.id, seasonNumber: op.season.number, episodeNumber: op.episode.number }
+            ? {
+                seasonId: op.season.id,
+                episodeId: op.episode.id,
+                seasonNumber: op.season.number,
+                episodeNumber: op.episode.number,
+              }
             : {}),
           updatedAt: iso(op.at),
         },
@@ -63,13 +84,25 @@ function requestBodyFor(op: OutboxOp, uid: string): WireRequest {
         method: 'DELETE',
         path: accountPaths.progressItem,
         params: { uid, tmdbId: op.tmdbId },
-        body: { type: op.type, ...(op.seasonId ? { seasonId: op.seasonId } : {}), ...(op.episodeId ? { episodeId: op.episodeId } : {}), updatedAt: iso(op.at) },
+        body: {
+          type: op.type,
+          ...(op.seasonId ? { seasonId: op.seasonId } : {}),
+          ...(op.episodeId ? { episodeId: op.episodeId } : {}),
+          updatedAt: iso(op.at),
+        },
       };
     case 'settings': {
       const styling = op.settings.subtitleStyling;
       // The synced caption size is 1–200 % (seed 001); this device may keep a larger one (seed 000 allows 10×).
-      const settings = styling ? { ...op.settings, subtitleStyling: { ...styling, size: Math.min(2, Math.max(0.01, styling.size)) } } : op.settings;
-      return { method: 'PUT', path: accountPaths.settings, params: { uid }, body: { ...settings, updatedAt: iso(op.at) } };
+      const settings = styling
+        ? { ...op.settings, subtitleStyling: { ...styling, size: Math.min(2, Math.max(0.01, styling.size)) } }
+        : op.settings;
+      return {
+        method: 'PUT',
+        path: accountPaths.settings,
+        params: { uid },
+        body: { ...settings, updatedAt: iso(op.at) },
+      };
     }
   }
 }
@@ -111,7 +144,14 @@ export function libraryFromServer(bookmarks: Bookmark[], progress: ProgressListI
     const value = { watched: Number(row.watched) || 0, duration: Number(row.duration) || 0 };
     if (type === 'show' && row.episode.id && row.season.id) {
       entry.seasons[row.season.id] ??= { id: row.season.id, number: row.season.number ?? 0, title: '' };
-      const episode: EpisodeProgress = { id: row.episode.id, number: row.episode.number ?? 0, title: '', seasonId: row.season.id, updatedAt: at, progress: value };
+      const episode: EpisodeProgress = {
+        id: row.episode.id,
+        number: row.episode.number ?? 0,
+        title: '',
+        seasonId: row.season.id,
+        updatedAt: at,
+        progress: value,
+      };
       entry.episodes[row.episode.id] = episode;
     } else if (type === 'movie') {
       entry.progress = value;
@@ -134,7 +174,9 @@ export function importPayload(data: LibraryData) {
   const progress = Object.values(data.progress).flatMap((entry) => {
     const meta = wireMeta(entry.type, entry);
     if (entry.type === 'movie') {
-      return entry.progress ? [{ tmdbId: entry.tmdbId, meta, ...entry.progress, updatedAt: iso(entry.updatedAt) }] : [];
+      return entry.progress
+        ? [{ tmdbId: entry.tmdbId, meta, ...entry.progress, updatedAt: iso(entry.updatedAt) }]
+        : [];
     }
     return Object.values(entry.episodes).map((ep) => ({
       tmdbId: entry.tmdbId,

@@ -1,4 +1,11 @@
-import { libraryKey, type BookmarkEntry, type EpisodeProgress, type MediaType, type ProgressEntry, type SeasonRef } from '@marquee/contract';
+import {
+  libraryKey,
+  type BookmarkEntry,
+  type EpisodeProgress,
+  type MediaType,
+  type ProgressEntry,
+  type SeasonRef,
+} from '@marquee/contract';
 import type { KeyValueStorage } from '../../lib/storage.ts';
 import type { LibraryData } from './outbox.ts';
 
@@ -26,19 +33,24 @@ export function readLegacyState(storage: KeyValueStorage, key: string): Record<s
   if (raw === null) return null;
   try {
     const parsed = JSON.parse(raw) as { state?: unknown };
-    return typeof parsed?.state === 'object' && parsed.state !== null ? (parsed.state as Record<string, unknown>) : null;
+    return typeof parsed?.state === 'object' && parsed.state !== null
+      ? (parsed.state as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
 }
 
-const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
+const isObj = (v: unknown): v is Record<string, any> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null =>
+  typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null;
 const num = (v: unknown): number | null => {
   const n = typeof v === 'string' ? Number(v) : v;
   return typeof n === 'number' && Number.isFinite(n) ? n : null;
 };
-const kind = (v: unknown): MediaType | null => (v === 'movie' ? 'movie' : v === 'show' || v === 'tv' || v === 'series' ? 'show' : null);
+const kind = (v: unknown): MediaType | null =>
+  v === 'movie' ? 'movie' : v === 'show' || v === 'tv' || v === 'series' ? 'show' : null;
 
 /** Library version 0 = what the older clients stored. */
 export interface LegacyLibrary {
@@ -64,7 +76,14 @@ export function convertLegacyLibrary(old: LegacyLibrary, now: number): LibraryDa
     const type = kind(value?.type);
     const title = str(value?.title);
     if (!isObj(value) || !type || !title || !str(id)) continue;
-    const entry: BookmarkEntry = { tmdbId: id, type, title, year: num(value.year), poster: str(value.poster), updatedAt: num(value.updatedAt) ?? now };
+    const entry: BookmarkEntry = {
+      tmdbId: id,
+      type,
+      title,
+      year: num(value.year),
+      poster: str(value.poster),
+      updatedAt: num(value.updatedAt) ?? now,
+    };
     data.bookmarks[libraryKey(type, id)] = entry;
   }
   for (const [id, value] of Object.entries(isObj(old.progress) ? old.progress : {})) {
@@ -100,7 +119,11 @@ export function convertLegacyLibrary(old: LegacyLibrary, now: number): LibraryDa
       seasons,
       episodes,
     };
-    if (type === 'movie' && isObj(value.progress)) entry.progress = { watched: num(value.progress.watched) ?? 0, duration: num(value.progress.duration) ?? 0 };
+    if (type === 'movie' && isObj(value.progress))
+      entry.progress = {
+        watched: num(value.progress.watched) ?? 0,
+        duration: num(value.progress.duration) ?? 0,
+      };
     if (type === 'movie' && !entry.progress) continue;
     if (type === 'show' && Object.keys(episodes).length === 0) continue;
     data.progress[libraryKey(type, id)] = entry;

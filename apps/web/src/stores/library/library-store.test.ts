@@ -17,7 +17,13 @@ function legacyStorage(): KeyValueStorage {
   return memoryStorage({
     '__MW::bookmarks': mw({
       bookmarks: {
-        '603': { title: 'The Matrix', year: 1999, poster: 'https://img/m.jpg', type: 'movie', updatedAt: 1_700_000_000_000 },
+        '603': {
+          title: 'The Matrix',
+          year: 1999,
+          poster: 'https://img/m.jpg',
+          type: 'movie',
+          updatedAt: 1_700_000_000_000,
+        },
         '999': { title: 'Anime thing', type: 'anime', updatedAt: 1 },
       },
       updateQueue: [{ id: '1', action: 'add', tmdbId: '603' }],
@@ -31,19 +37,44 @@ function legacyStorage(): KeyValueStorage {
           updatedAt: 1_700_000_500_000,
           seasons: { '3572': { id: '3572', number: 1, title: 'Season 1' } },
           episodes: {
-            '62085': { id: '62085', number: 2, title: 'Cat’s in the Bag', seasonId: '3572', updatedAt: 1_700_000_500_000, progress: { watched: 600, duration: 2900 } },
+            '62085': {
+              id: '62085',
+              number: 2,
+              title: 'Cat’s in the Bag',
+              seasonId: '3572',
+              updatedAt: 1_700_000_500_000,
+              progress: { watched: 600, duration: 2900 },
+            },
           },
         },
-        '680': { title: 'Pulp Fiction', year: 1994, type: 'movie', updatedAt: 1_700_000_100_000, progress: { watched: 1200, duration: 9000 } },
+        '680': {
+          title: 'Pulp Fiction',
+          year: 1994,
+          type: 'movie',
+          updatedAt: 1_700_000_100_000,
+          progress: { watched: 1200, duration: 9000 },
+        },
       },
       updateQueue: [],
     }),
     '__MW::auth': mw({
-      account: { token: 'jwt', userId: 'u1', sessionId: 's1', deviceName: 'a.b.c', seed: 'c2VlZA==', profile: { colorA: '#0A54FF', colorB: '#CF2E68', icon: 'cat' } },
+      account: {
+        token: 'jwt',
+        userId: 'u1',
+        sessionId: 's1',
+        deviceName: 'a.b.c',
+        seed: 'c2VlZA==',
+        profile: { colorA: '#0A54FF', colorB: '#CF2E68', icon: 'cat' },
+      },
       backendUrl: null,
       proxySet: ['https://proxy.example', 42],
     }),
-    '__MW::subtitles': mw({ enabled: true, lastSelectedLanguage: 'de', styling: { color: '#FFAA00', size: 50, backgroundOpacity: -1, backgroundBlur: 0.2 }, delay: 900 }),
+    '__MW::subtitles': mw({
+      enabled: true,
+      lastSelectedLanguage: 'de',
+      styling: { color: '#FFAA00', size: 50, backgroundOpacity: -1, backgroundBlur: 0.2 },
+      delay: 900,
+    }),
     '__MW::theme': mw({ theme: 'blue' }),
     '__MW::locale': mw({ language: 'fr' }),
     '__MW::preferences': mw({ enableThumbnails: true, enableAutoplay: false }),
@@ -66,20 +97,40 @@ describe('import of the older clients’ data on first start', () => {
 
     const lib = useLibraryStore.getState();
     expect(Object.keys(lib.bookmarks)).toEqual(['movie:603']);
-    expect(lib.bookmarks['movie:603']).toMatchObject({ title: 'The Matrix', year: 1999, poster: 'https://img/m.jpg', updatedAt: 1_700_000_000_000 });
+    expect(lib.bookmarks['movie:603']).toMatchObject({
+      title: 'The Matrix',
+      year: 1999,
+      poster: 'https://img/m.jpg',
+      updatedAt: 1_700_000_000_000,
+    });
     expect(Object.keys(lib.progress).sort()).toEqual(['movie:680', 'show:1396']);
     expect(lib.outbox).toEqual([]);
-    expect(continueWatching(lib.progress, lib.bookmarks).map((c) => c.entry.title)).toEqual(['Breaking Bad', 'Pulp Fiction']);
+    expect(continueWatching(lib.progress, lib.bookmarks).map((c) => c.entry.title)).toEqual([
+      'Breaking Bad',
+      'Pulp Fiction',
+    ]);
 
-    expect(useAccountStore.getState()).toMatchObject({ account: { userId: 'u1', token: 'jwt', profile: { icon: 'cat' } }, proxyUrls: ['https://proxy.example'] });
+    expect(useAccountStore.getState()).toMatchObject({
+      account: { userId: 'u1', token: 'jwt', profile: { icon: 'cat' } },
+      proxyUrls: ['https://proxy.example'],
+    });
     expect(useSubtitlesStore.getState()).toMatchObject({
       enabled: true,
       lastSelectedLanguage: 'de',
       delay: 500,
       styling: { color: '#ffaa00', size: 10, backgroundOpacity: 0, backgroundBlur: 0.2, bold: false },
     });
-    expect(usePreferencesStore.getState()).toMatchObject({ theme: 'blue', language: 'fr', enableThumbnails: true, enableAutoplay: false });
-    expect(usePlayerPrefsStore.getState()).toMatchObject({ volume: 0.4, automaticQuality: false, lastChosenQuality: '720' });
+    expect(usePreferencesStore.getState()).toMatchObject({
+      theme: 'blue',
+      language: 'fr',
+      enableThumbnails: true,
+      enableAutoplay: false,
+    });
+    expect(usePlayerPrefsStore.getState()).toMatchObject({
+      volume: 0.4,
+      automaticQuality: false,
+      lastChosenQuality: '720',
+    });
     expect(useOnboardingStore.getState().completed).toBe(true);
 
     expect(storage.getItem('__MW::progress')).toBe(before);
@@ -112,7 +163,14 @@ describe('library changes', () => {
   });
 
   it('signed in: the change and its outbox op are written together, in one storage write', () => {
-    useAccountStore.getState().setAccount({ token: 't', userId: 'u', sessionId: 's', deviceName: 'x', seed: 'y', profile: { colorA: 'a', colorB: 'b', icon: 'cat' } });
+    useAccountStore.getState().setAccount({
+      token: 't',
+      userId: 'u',
+      sessionId: 's',
+      deviceName: 'x',
+      seed: 'y',
+      profile: { colorA: 'a', colorB: 'b', icon: 'cat' },
+    });
     useLibraryStore.getState().toggleBookmark(matrix);
     const stored = JSON.parse(storage.getItem('marquee:library')!).state;
     expect(stored.bookmarks['movie:603']).toBeDefined();
@@ -124,7 +182,14 @@ describe('library changes', () => {
   });
 
   it('a change made after a newer one from another device is still ordered after it', () => {
-    useAccountStore.getState().setAccount({ token: 't', userId: 'u', sessionId: 's', deviceName: 'x', seed: 'y', profile: { colorA: 'a', colorB: 'b', icon: 'cat' } });
+    useAccountStore.getState().setAccount({
+      token: 't',
+      userId: 'u',
+      sessionId: 's',
+      deviceName: 'x',
+      seed: 'y',
+      profile: { colorA: 'a', colorB: 'b', icon: 'cat' },
+    });
     const future = Date.now() + 3_600_000;
     useLibraryStore.setState({ bookmarks: { 'movie:603': { ...matrix, updatedAt: future } } });
     useLibraryStore.getState().removeBookmark('movie', '603');
@@ -149,4 +214,3 @@ describe('library changes', () => {
     expect(Object.keys(useLibraryStore.getState().progress)).toEqual(['movie:1396']);
   });
 });
-

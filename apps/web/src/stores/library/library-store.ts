@@ -1,8 +1,26 @@
-import { libraryKey, type LibraryMeta, type MediaType, type ProgressEntry, type SeasonRef } from '@marquee/contract';
+import {
+  libraryKey,
+  type LibraryMeta,
+  type MediaType,
+  type ProgressEntry,
+  type SeasonRef,
+} from '@marquee/contract';
 import { clock } from '../../lib/clock.ts';
 import { createPersistedStore } from '../persisted.ts';
 import { convertLegacyLibrary, readLegacyLibrary, type LegacyLibrary } from './legacy.ts';
-import { applyOp, coalesce, latestTimeFor, mergeServerState, newOpId, opsOfProfile, type EpisodeRef, type LibraryData, type OutboxOp, type OutboxOpInput, type SyncedSettings } from './outbox.ts';
+import {
+  applyOp,
+  coalesce,
+  latestTimeFor,
+  mergeServerState,
+  newOpId,
+  opsOfProfile,
+  type EpisodeRef,
+  type LibraryData,
+  type OutboxOp,
+  type OutboxOpInput,
+  type SyncedSettings,
+} from './outbox.ts';
 
 /** A library this device keeps for a household profile that is not the active one (decision 042). */
 export interface StashedLibrary extends LibraryData {
@@ -52,7 +70,8 @@ export type LibraryState = LibraryStoreData & LibraryActions;
 
 const initial = (): LibraryStoreData => ({ bookmarks: {}, progress: {}, outbox: [], profile: '', stash: {} });
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Whether changes are recorded for the server (signed in). Set by the account store's owner at start. */
 let recording: () => boolean = () => false;
@@ -67,7 +86,12 @@ export const useLibraryStore = createPersistedStore<LibraryStoreData, LibrarySta
     initial,
     legacy: readLegacyLibrary,
     migrations: {
-      1: (old: LegacyLibrary): LibraryStoreData => ({ ...convertLegacyLibrary(old, clock.now().getTime()), outbox: [], profile: '', stash: {} }),
+      1: (old: LegacyLibrary): LibraryStoreData => ({
+        ...convertLegacyLibrary(old, clock.now().getTime()),
+        outbox: [],
+        profile: '',
+        stash: {},
+      }),
     },
     sanitize: (data: Record<string, unknown>, init) => ({
       bookmarks: isObj(data.bookmarks) ? (data.bookmarks as LibraryStoreData['bookmarks']) : init.bookmarks,
@@ -87,19 +111,37 @@ export const useLibraryStore = createPersistedStore<LibraryStoreData, LibrarySta
         const input = make(state);
         if (!input) return {};
         const at = Math.max(input.at, latestTimeFor(state, input) + 1);
-        const op = { ...input, at, id: newOpId(), ...(state.profile ? { profile: state.profile } : {}) } as OutboxOp;
+        const op = {
+          ...input,
+          at,
+          id: newOpId(),
+          ...(state.profile ? { profile: state.profile } : {}),
+        } as OutboxOp;
         const data = applyOp(state, op);
         return { ...data, outbox: recording() ? coalesce(state.outbox, op) : state.outbox };
       });
     const now = () => clock.now().getTime();
     const titleMeta = (m: LibraryMeta) => ({ title: m.title, year: m.year, poster: m.poster });
-    const add = (meta: LibraryMeta): OutboxOpInput => ({ kind: 'bookmark-add', type: meta.type, tmdbId: meta.tmdbId, meta: titleMeta(meta), at: now() });
-    const remove = (type: MediaType, tmdbId: string): OutboxOpInput => ({ kind: 'bookmark-remove', type, tmdbId, at: now() });
+    const add = (meta: LibraryMeta): OutboxOpInput => ({
+      kind: 'bookmark-add',
+      type: meta.type,
+      tmdbId: meta.tmdbId,
+      meta: titleMeta(meta),
+      at: now(),
+    });
+    const remove = (type: MediaType, tmdbId: string): OutboxOpInput => ({
+      kind: 'bookmark-remove',
+      type,
+      tmdbId,
+      at: now(),
+    });
 
     return {
       ...initial(),
       toggleBookmark: (meta) =>
-        change((state) => (state.bookmarks[libraryKey(meta.type, meta.tmdbId)] ? remove(meta.type, meta.tmdbId) : add(meta))),
+        change((state) =>
+          state.bookmarks[libraryKey(meta.type, meta.tmdbId)] ? remove(meta.type, meta.tmdbId) : add(meta),
+        ),
       addBookmark: (meta) => change(() => add(meta)),
       removeBookmark: (type, tmdbId) => change(() => remove(type, tmdbId)),
       saveProgress: (u) =>
@@ -113,15 +155,31 @@ export const useLibraryStore = createPersistedStore<LibraryStoreData, LibrarySta
           ...(u.season && u.episode ? { season: u.season, episode: u.episode } : {}),
           at: now(),
         })),
-      removeProgress: (type, tmdbId, target = {}) => change(() => ({ kind: 'progress-remove', type, tmdbId, ...target, at: now() })),
-      removeFromContinueWatching: (type, tmdbId) => change(() => ({ kind: 'progress-remove', type, tmdbId, at: now() })),
+      removeProgress: (type, tmdbId, target = {}) =>
+        change(() => ({ kind: 'progress-remove', type, tmdbId, ...target, at: now() })),
+      removeFromContinueWatching: (type, tmdbId) =>
+        change(() => ({ kind: 'progress-remove', type, tmdbId, at: now() })),
       queueSettings: (settings) =>
         set((state) =>
-          recording() ? { outbox: coalesce(state.outbox, { kind: 'settings', settings, id: newOpId(), at: now(), ...(state.profile ? { profile: state.profile } : {}) }) } : {},
+          recording()
+            ? {
+                outbox: coalesce(state.outbox, {
+                  kind: 'settings',
+                  settings,
+                  id: newOpId(),
+                  at: now(),
+                  ...(state.profile ? { profile: state.profile } : {}),
+                }),
+              }
+            : {},
         ),
       removeOp: (id) => set((state) => ({ outbox: state.outbox.filter((op) => op.id !== id) })),
       mergeServer: (server, profile) =>
-        set((state) => (profile !== undefined && profile !== state.profile ? {} : { ...mergeServerState(server, opsOfProfile(state.outbox, state.profile)) })),
+        set((state) =>
+          profile !== undefined && profile !== state.profile
+            ? {}
+            : { ...mergeServerState(server, opsOfProfile(state.outbox, state.profile)) },
+        ),
       clear: () => set(initial()),
     };
   },

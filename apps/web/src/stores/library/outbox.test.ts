@@ -5,8 +5,20 @@ const meta = { title: 'Breaking Bad', year: 2008, poster: null };
 const season = { id: 's1', number: 1, title: '' };
 const ep = (n: number) => ({ id: `e${n}`, number: n, title: '' });
 let seq = 0;
-const op = <K extends OutboxOp['kind']>(o: Omit<Extract<OutboxOp, { kind: K }>, 'id'> & { kind: K }) => ({ id: `op${++seq}`, ...o }) as unknown as OutboxOp;
-const put = (at: number, episode: number, watched = 100) => op({ kind: 'progress-put', type: 'show', tmdbId: '1396', meta, watched, duration: 3000, season, episode: ep(episode), at });
+const op = <K extends OutboxOp['kind']>(o: Omit<Extract<OutboxOp, { kind: K }>, 'id'> & { kind: K }) =>
+  ({ id: `op${++seq}`, ...o }) as unknown as OutboxOp;
+const put = (at: number, episode: number, watched = 100) =>
+  op({
+    kind: 'progress-put',
+    type: 'show',
+    tmdbId: '1396',
+    meta,
+    watched,
+    duration: 3000,
+    season,
+    episode: ep(episode),
+    at,
+  });
 const empty = (): LibraryData => ({ bookmarks: {}, progress: {} });
 
 describe('outbox coalescing', () => {
@@ -18,15 +30,29 @@ describe('outbox coalescing', () => {
   });
 
   it('a movie and a show with one TMDB number are different titles', () => {
-    const movie = op({ kind: 'progress-put', type: 'movie', tmdbId: '1396', meta, watched: 1, duration: 9, at: 1 });
+    const movie = op({
+      kind: 'progress-put',
+      type: 'movie',
+      tmdbId: '1396',
+      meta,
+      watched: 1,
+      duration: 9,
+      at: 1,
+    });
     const show = put(2, 1);
     expect(coalesce([movie], show)).toHaveLength(2);
   });
 
   it('a removal drops the pending writes it covers', () => {
-    const out = coalesce([put(1, 1), put(2, 2)], op({ kind: 'progress-remove', type: 'show', tmdbId: '1396', episodeId: 'e1', at: 3 }));
+    const out = coalesce(
+      [put(1, 1), put(2, 2)],
+      op({ kind: 'progress-remove', type: 'show', tmdbId: '1396', episodeId: 'e1', at: 3 }),
+    );
     expect(out.map((o) => o.kind)).toEqual(['progress-put', 'progress-remove']);
-    const all = coalesce([put(1, 1), put(2, 2)], op({ kind: 'progress-remove', type: 'show', tmdbId: '1396', at: 3 }));
+    const all = coalesce(
+      [put(1, 1), put(2, 2)],
+      op({ kind: 'progress-remove', type: 'show', tmdbId: '1396', at: 3 }),
+    );
     expect(all.map((o) => o.kind)).toEqual(['progress-remove']);
   });
 
@@ -37,15 +63,20 @@ describe('outbox coalescing', () => {
   });
 
   it('newer settings values replace pending ones field by field', () => {
-    const first = op({ kind: 'settings', settings: { applicationTheme: 'red', applicationLanguage: 'de' }, at: 1 });
+    const first = op({
+      kind: 'settings',
+      settings: { applicationTheme: 'red', applicationLanguage: 'de' },
+      at: 1,
+    });
     const second = op({ kind: 'settings', settings: { applicationTheme: 'blue' }, at: 2 });
     const out = coalesce([first], second);
     expect(out).toHaveLength(2);
     expect(out[0]).toMatchObject({ settings: { applicationLanguage: 'de' } });
-    expect(coalesce(out, op({ kind: 'settings', settings: { applicationLanguage: 'fr' }, at: 3 })).map((o) => (o as any).settings)).toEqual([
-      { applicationTheme: 'blue' },
-      { applicationLanguage: 'fr' },
-    ]);
+    expect(
+      coalesce(out, op({ kind: 'settings', settings: { applicationLanguage: 'fr' }, at: 3 })).map(
+        (o) => (o as any).settings,
+      ),
+    ).toEqual([{ applicationTheme: 'blue' }, { applicationLanguage: 'fr' }]);
   });
 });
 
@@ -64,9 +95,16 @@ describe('applying changes (last writer wins by change time)', () => {
   });
 
   it('a removal removes only what was changed at or before it', () => {
-    const d = [put(10, 1), put(30, 2), op({ kind: 'progress-remove', type: 'show', tmdbId: '1396', at: 20 })].reduce(applyOp, empty());
+    const d = [
+      put(10, 1),
+      put(30, 2),
+      op({ kind: 'progress-remove', type: 'show', tmdbId: '1396', at: 20 }),
+    ].reduce(applyOp, empty());
     expect(Object.keys(d.progress['show:1396']!.episodes)).toEqual(['e2']);
-    const gone = [put(10, 1), op({ kind: 'progress-remove', type: 'show', tmdbId: '1396', at: 20 })].reduce(applyOp, empty());
+    const gone = [put(10, 1), op({ kind: 'progress-remove', type: 'show', tmdbId: '1396', at: 20 })].reduce(
+      applyOp,
+      empty(),
+    );
     expect(gone.progress['show:1396']).toBeUndefined();
   });
 
@@ -81,7 +119,16 @@ describe('applying changes (last writer wins by change time)', () => {
 
 describe('restore merge', () => {
   const server: LibraryData = {
-    bookmarks: { 'movie:603': { tmdbId: '603', type: 'movie', title: 'The Matrix', year: 1999, poster: null, updatedAt: 100 } },
+    bookmarks: {
+      'movie:603': {
+        tmdbId: '603',
+        type: 'movie',
+        title: 'The Matrix',
+        year: 1999,
+        poster: null,
+        updatedAt: 100,
+      },
+    },
     progress: {},
   };
 
@@ -91,7 +138,10 @@ describe('restore merge', () => {
     const pendingOlder = op({ kind: 'bookmark-remove', type: 'movie', tmdbId: '603', at: 50 });
     expect(mergeServerState(server, [pendingOlder]).bookmarks['movie:603']).toBeDefined();
     const pendingAdd = op({ kind: 'bookmark-add', type: 'show', tmdbId: '1396', meta, at: 10 });
-    expect(Object.keys(mergeServerState(server, [pendingAdd]).bookmarks).sort()).toEqual(['movie:603', 'show:1396']);
+    expect(Object.keys(mergeServerState(server, [pendingAdd]).bookmarks).sort()).toEqual([
+      'movie:603',
+      'show:1396',
+    ]);
   });
 
   it('never replaces blindly: what is not pending comes from the server', () => {

@@ -10,18 +10,33 @@ export function switchLibrary(
   state: Pick<LibraryStoreData, 'bookmarks' | 'progress' | 'profile' | 'stash'>,
   to: string,
   leavingPrefs?: StashedLibrary['prefs'],
-): { data: Pick<LibraryStoreData, 'bookmarks' | 'progress' | 'profile' | 'stash'>; prefs: StashedLibrary['prefs'] | undefined } | null {
+): {
+  data: Pick<LibraryStoreData, 'bookmarks' | 'progress' | 'profile' | 'stash'>;
+  prefs: StashedLibrary['prefs'] | undefined;
+} | null {
   if (to === state.profile) return null;
   const { [to]: next, ...others } = state.stash;
-  const left: StashedLibrary = { bookmarks: state.bookmarks, progress: state.progress, ...(leavingPrefs ? { prefs: leavingPrefs } : {}) };
+  const left: StashedLibrary = {
+    bookmarks: state.bookmarks,
+    progress: state.progress,
+    ...(leavingPrefs ? { prefs: leavingPrefs } : {}),
+  };
   return {
-    data: { bookmarks: next?.bookmarks ?? {}, progress: next?.progress ?? {}, profile: to, stash: { ...others, [state.profile]: left } },
+    data: {
+      bookmarks: next?.bookmarks ?? {},
+      progress: next?.progress ?? {},
+      profile: to,
+      stash: { ...others, [state.profile]: left },
+    },
     prefs: next?.prefs,
   };
 }
 
 /** A deleted profile: its stash and its pending changes go (the server deleted its library). */
-export function forgetProfile(state: Pick<LibraryStoreData, 'outbox' | 'stash'>, profile: string): Pick<LibraryStoreData, 'outbox' | 'stash'> {
+export function forgetProfile(
+  state: Pick<LibraryStoreData, 'outbox' | 'stash'>,
+  profile: string,
+): Pick<LibraryStoreData, 'outbox' | 'stash'> {
   const { [profile]: _gone, ...stash } = state.stash;
   return { stash, outbox: state.outbox.filter((op) => (op.profile ?? '') !== profile) };
 }

@@ -34,7 +34,10 @@ export class JustWatchClient implements LegacyLookup {
     let response: Response;
     let body: unknown;
     try {
-      response = await this.fetchImpl(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(this.timeoutMs) });
+      response = await this.fetchImpl(url, {
+        headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
       body = response.ok ? await response.json() : null;
     } catch (error) {
       throw new AppError(503, 'legacy_metadata_unavailable', 'Failed to load API metadata', { cause: error });
@@ -44,8 +47,10 @@ export class JustWatchClient implements LegacyLookup {
     }
     if (!response.ok) throw new AppError(503, 'legacy_metadata_unavailable', 'Failed to load API metadata');
     const parsed = JustWatchTitle.safeParse(body);
-    if (!parsed.success) throw new AppError(503, 'legacy_metadata_unavailable', 'Failed to load API metadata');
-    const id = (provider: string) => parsed.data.external_ids.find((e) => e.provider === provider)?.external_id ?? null;
+    if (!parsed.success)
+      throw new AppError(503, 'legacy_metadata_unavailable', 'Failed to load API metadata');
+    const id = (provider: string) =>
+      parsed.data.external_ids.find((e) => e.provider === provider)?.external_id ?? null;
     return { kind, tmdbId: id('tmdb'), imdbId: id('imdb') };
   }
 }

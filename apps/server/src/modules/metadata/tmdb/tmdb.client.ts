@@ -83,7 +83,11 @@ export class TmdbClient implements TmdbApi {
     return this.get('/discover/tv', TmdbTvPage, { with_genres: String(genreId), page: String(page) });
   }
 
-  private async get<T extends z.ZodType>(path: string, schema: T, query: Record<string, string> = {}): Promise<z.infer<T>> {
+  private async get<T extends z.ZodType>(
+    path: string,
+    schema: T,
+    query: Record<string, string> = {},
+  ): Promise<z.infer<T>> {
     let body: unknown;
     try {
       body = await this.getFrom(this.options.baseUrl, this.options.timeoutMs, path, query);
@@ -105,7 +109,12 @@ export class TmdbClient implements TmdbApi {
     return parsed.data;
   }
 
-  private async getFrom(base: string, timeoutMs: number, path: string, query: Record<string, string>): Promise<unknown> {
+  private async getFrom(
+    base: string,
+    timeoutMs: number,
+    path: string,
+    query: Record<string, string>,
+  ): Promise<unknown> {
     const url = new URL(base.replace(/\/+$/, '') + path);
     url.searchParams.set('language', 'en-US');
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
@@ -120,18 +129,29 @@ export class TmdbClient implements TmdbApi {
       text = await response.text();
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
-      throw new HostFailure('transport', 0, undefined, timedOut ? `timed out after ${timeoutMs} ms` : String(error));
+      throw new HostFailure(
+        'transport',
+        0,
+        undefined,
+        timedOut ? `timed out after ${timeoutMs} ms` : String(error),
+      );
     }
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      if (!response.ok) throw new HostFailure('status', response.status, undefined, `HTTP ${response.status}`);
+      if (!response.ok)
+        throw new HostFailure('status', response.status, undefined, `HTTP ${response.status}`);
       throw new HostFailure('garbage', response.status, undefined, 'the answer is not JSON');
     }
     if (!response.ok) {
       const code = (body as { status_code?: unknown } | null)?.status_code;
-      throw new HostFailure('status', response.status, typeof code === 'number' ? code : undefined, `HTTP ${response.status}`);
+      throw new HostFailure(
+        'status',
+        response.status,
+        typeof code === 'number' ? code : undefined,
+        `HTTP ${response.status}`,
+      );
     }
     return body;
   }

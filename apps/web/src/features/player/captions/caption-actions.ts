@@ -37,7 +37,12 @@ function remember(language: string, opensubtitles: boolean) {
   const subtitles = useSubtitlesStore.getState();
   subtitles.setDelay(0);
   const changed = subtitles.lastSelectedLanguage !== language;
-  subtitles.setSubtitles({ enabled: true, lastSelectedLanguage: language, isOpenSubtitles: opensubtitles, overrideCasing: false });
+  subtitles.setSubtitles({
+    enabled: true,
+    lastSelectedLanguage: language,
+    isOpenSubtitles: opensubtitles,
+    overrideCasing: false,
+  });
   // The last chosen language follows the account (seed 001 §7: defaultSubtitleLanguage).
   if (changed && language !== 'custom') changeSyncedSettings({ defaultSubtitleLanguage: language });
 }
@@ -68,7 +73,10 @@ export function disableCaptions(): void {
 }
 
 /** The first caption in the viewer's last language (default English), or null. */
-export function captionFor(list: readonly CaptionListItem[], language: string | null): CaptionListItem | null {
+export function captionFor(
+  list: readonly CaptionListItem[],
+  language: string | null,
+): CaptionListItem | null {
   const wanted = language ?? 'en';
   return list.find((c) => c.language === wanted) ?? null;
 }
@@ -79,7 +87,10 @@ export async function toggleCaptions(): Promise<void> {
     disableCaptions();
     return;
   }
-  const item = captionFor(playerStore.getState().captionList, useSubtitlesStore.getState().lastSelectedLanguage);
+  const item = captionFor(
+    playerStore.getState().captionList,
+    useSubtitlesStore.getState().lastSelectedLanguage,
+  );
   if (item) await selectCaption(item).catch(() => undefined);
 }
 

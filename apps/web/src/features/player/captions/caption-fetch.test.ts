@@ -23,7 +23,9 @@ describe('caption downloads', () => {
     const direct = vi.fn(async () => 'direct');
     const proxy = vi.fn(async () => 'proxied');
     const extension = vi.fn(async () => 'from extension');
-    expect(await downloader.download({ url: 'u1', needsProxy: true }, { direct, proxy, extension })).toBe('from extension');
+    expect(await downloader.download({ url: 'u1', needsProxy: true }, { direct, proxy, extension })).toBe(
+      'from extension',
+    );
     expect(await downloader.download({ url: 'u2', needsProxy: true }, { direct, proxy })).toBe('proxied');
     expect(await downloader.download({ url: 'u3', needsProxy: true }, { direct })).toBe('direct');
   });
@@ -33,13 +35,26 @@ describe('caption downloads', () => {
     const fail = async () => {
       throw new Error('boom');
     };
-    await expect(downloader.download({ url: 'x', needsProxy: false }, { direct: fail })).rejects.toThrow('failed to get caption data');
-    await expect(downloader.download({ url: 'y', needsProxy: true }, { direct: fail, extension: fail })).rejects.toThrow('failed to get caption data from extension');
+    await expect(downloader.download({ url: 'x', needsProxy: false }, { direct: fail })).rejects.toThrow(
+      'failed to get caption data',
+    );
+    await expect(
+      downloader.download({ url: 'y', needsProxy: true }, { direct: fail, extension: fail }),
+    ).rejects.toThrow('failed to get caption data from extension');
   });
 
   it('sorts en, hi, fr, de, nl, pt first, then by name', () => {
-    const names: Record<string, string> = { es: 'Spanish', ar: 'Arabic', fr: 'French', en: 'English', pt: 'Portuguese' };
-    const sorted = sortCaptions(['es', 'ar', 'pt', 'fr', 'en'].map((language) => ({ language })), (c) => names[c]!);
+    const names: Record<string, string> = {
+      es: 'Spanish',
+      ar: 'Arabic',
+      fr: 'French',
+      en: 'English',
+      pt: 'Portuguese',
+    };
+    const sorted = sortCaptions(
+      ['es', 'ar', 'pt', 'fr', 'en'].map((language) => ({ language })),
+      (c) => names[c]!,
+    );
     expect(sorted.map((c) => c.language)).toEqual(['en', 'fr', 'pt', 'ar', 'es']);
   });
 });

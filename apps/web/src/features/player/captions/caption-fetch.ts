@@ -29,7 +29,10 @@ export class CaptionDownloader {
   private readonly cache = new Map<string, Entry>();
   constructor(private readonly now: () => number = () => Date.now()) {}
 
-  async download(caption: Pick<CaptionListItem, 'url' | 'needsProxy'>, transport: CaptionTransport): Promise<string> {
+  async download(
+    caption: Pick<CaptionListItem, 'url' | 'needsProxy'>,
+    transport: CaptionTransport,
+  ): Promise<string> {
     const hit = this.cache.get(caption.url);
     if (hit && this.now() - hit.at < CAPTION_CACHE_MS) return hit.text;
     if (hit) this.cache.delete(caption.url);
@@ -53,7 +56,10 @@ export const captionDownloader = new CaptionDownloader();
 
 /** Captions sorted for the menu: common languages first (en, hi, fr, de, nl, pt), then alphabetically. */
 const FIRST = ['en', 'hi', 'fr', 'de', 'nl', 'pt'];
-export function sortCaptions<T extends { language: string }>(list: readonly T[], name: (code: string) => string): T[] {
+export function sortCaptions<T extends { language: string }>(
+  list: readonly T[],
+  name: (code: string) => string,
+): T[] {
   return [...list].sort((a, b) => {
     const ia = FIRST.indexOf(a.language);
     const ib = FIRST.indexOf(b.language);

@@ -24,11 +24,17 @@ describe('caption text', () => {
     ];
     for (const attack of attacks) {
       const out = sanitizeCaption(attack);
-      expect(out).not.toMatch(/<script|onerror|onclick|ontoggle|javascript:|<img|<iframe|<a |<svg|<object|<style|style=/i);
+      expect(out).not.toMatch(
+        /<script|onerror|onclick|ontoggle|javascript:|<img|<iframe|<a |<svg|<object|<style|style=/i,
+      );
       expect(out).toContain('hello');
     }
     // Mutation-XSS shapes: whatever is left is inert.
-    for (const attack of ['<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>', '<noscript><p title="</noscript><img src=x onerror=alert(1)>">', '<form><math><mtext></form><form><mglyph><svg><mtext><style><path id="</style><img onerror=alert(1) src>">']) {
+    for (const attack of [
+      '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>',
+      '<noscript><p title="</noscript><img src=x onerror=alert(1)>">',
+      '<form><math><mtext></form><form><mglyph><svg><mtext><style><path id="</style><img onerror=alert(1) src>">',
+    ]) {
       expect(sanitizeCaption(attack)).not.toMatch(/<img|onerror|<svg|<style|<form|<math/i);
     }
   });
@@ -49,14 +55,18 @@ describe('caption text', () => {
   });
 
   it('style: 1.5 em × size, background opacity, blur up to 64 px, bold', () => {
-    expect(captionStyle({ color: '#e2e535', backgroundOpacity: 0.25, backgroundBlur: 1, size: 2, bold: true })).toMatchObject({
+    expect(
+      captionStyle({ color: '#e2e535', backgroundOpacity: 0.25, backgroundBlur: 1, size: 2, bold: true }),
+    ).toMatchObject({
       color: '#e2e535',
       fontSize: '3.000em',
       backgroundColor: 'rgba(0, 0, 0, 0.25)',
       backdropFilter: 'blur(64px)',
       fontWeight: 700,
     });
-    expect(captionStyle({ color: '#ffffff', backgroundOpacity: 0, backgroundBlur: 0, size: 0.01, bold: false })).toMatchObject({ fontSize: '0.015em', backdropFilter: 'none', fontWeight: 400 });
+    expect(
+      captionStyle({ color: '#ffffff', backgroundOpacity: 0, backgroundBlur: 0, size: 0.01, bold: false }),
+    ).toMatchObject({ fontSize: '0.015em', backdropFilter: 'none', fontWeight: 400 });
   });
 
   it('delay: −10…10 s in 0.1 s steps', () => {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CaptionParseError, formatSrtTime, parseCaptionFile, parseCaptions, parseCueTime, toSrt, visibleCues } from './parse.ts';
+import {
+  CaptionParseError,
+  formatSrtTime,
+  parseCaptionFile,
+  parseCaptions,
+  parseCueTime,
+  toSrt,
+  visibleCues,
+} from './parse.ts';
 
 const SRT = `1
 00:00:01,000 --> 00:00:03,500
@@ -55,8 +63,12 @@ describe('caption parsing', () => {
   it('"Invalid subtitle format" when nothing is a cue', () => {
     expect(() => parseCaptions('<html><body>not captions</body></html>')).toThrow('Invalid subtitle format');
     expect(() => parseCaptions('WEBVTT\n\nno timing here')).toThrow('Invalid subtitle format');
-    expect(() => parseCaptions('1\n00:00:05,000 --> 00:00:01,000\nends before it starts')).toThrow('Invalid subtitle format');
-    expect(() => parseCaptions('1\n00:00:99,000 --> 00:01:00,000\nbad seconds')).toThrow('Invalid subtitle format');
+    expect(() => parseCaptions('1\n00:00:05,000 --> 00:00:01,000\nends before it starts')).toThrow(
+      'Invalid subtitle format',
+    );
+    expect(() => parseCaptions('1\n00:00:99,000 --> 00:01:00,000\nbad seconds')).toThrow(
+      'Invalid subtitle format',
+    );
   });
 
   it('timestamps', () => {

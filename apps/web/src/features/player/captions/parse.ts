@@ -37,7 +37,10 @@ function cueFrom(lines: string[]): Cue | null {
   const start = parseCueTime(m[1]!);
   const end = parseCueTime(m[2]!);
   if (!Number.isFinite(start) || !Number.isFinite(end) || end < start) return null;
-  const text = lines.slice(timingIndex + 1).join('\n').trim();
+  const text = lines
+    .slice(timingIndex + 1)
+    .join('\n')
+    .trim();
   return { start, end, text };
 }
 
@@ -91,7 +94,9 @@ export function formatSrtTime(seconds: number): string {
 
 /** Cues back to SRT (the format the player keeps and offers for download). */
 export function toSrt(cues: readonly Cue[]): string {
-  return cues.map((c, i) => `${i + 1}\n${formatSrtTime(c.start)} --> ${formatSrtTime(c.end)}\n${c.text}\n`).join('\n');
+  return cues
+    .map((c, i) => `${i + 1}\n${formatSrtTime(c.start)} --> ${formatSrtTime(c.end)}\n${c.text}\n`)
+    .join('\n');
 }
 
 /** Cues visible at `time` with a delay: shown when start + delay ≤ time ≤ end + delay. */
@@ -104,7 +109,8 @@ export const uploadExtensions = ['srt', 'vtt', 'ass', 'ssa', 'sub', 'sbv', 'lrc'
 
 export async function parseCaptionFile(name: string, text: string): Promise<Cue[]> {
   const ext = name.toLowerCase().split('.').pop() ?? '';
-  if (ext === 'srt' || ext === 'vtt' || !(uploadExtensions as readonly string[]).includes(ext)) return parseCaptions(text);
+  if (ext === 'srt' || ext === 'vtt' || !(uploadExtensions as readonly string[]).includes(ext))
+    return parseCaptions(text);
   if (normalize(text).trim() === '') throw new CaptionParseError('Given text is empty');
   const subsrt = (await import('subsrt-ts')).default;
   let parsed: ReturnType<typeof subsrt.parse>;
@@ -113,7 +119,9 @@ export async function parseCaptionFile(name: string, text: string): Promise<Cue[
   } catch {
     throw new CaptionParseError('Invalid subtitle format');
   }
-  const cues = parsed.flatMap((c) => (c.type === 'caption' ? [{ start: c.start / 1000, end: c.end / 1000, text: c.text.trim() }] : []));
+  const cues = parsed.flatMap((c) =>
+    c.type === 'caption' ? [{ start: c.start / 1000, end: c.end / 1000, text: c.text.trim() }] : [],
+  );
   if (cues.length === 0) throw new CaptionParseError('Invalid subtitle format');
   return cues;
 }

@@ -34,7 +34,13 @@ export function makePlayerMeta(input: MetaInput): PlayerMeta {
   };
   if (input.type === 'movie') return base;
   if (!input.season || !input.episode) throw new MissingShowDataError();
-  return { ...base, season: input.season, episode: input.episode, episodes: input.episodes ?? [], seasons: input.seasons ?? [] };
+  return {
+    ...base,
+    season: input.season,
+    episode: input.episode,
+    episodes: input.episodes ?? [],
+    seasons: input.seasons ?? [],
+  };
 }
 
 /** The next episode: the next number of this season, or the first aired episode of the next season (found by the caller). */
@@ -55,6 +61,8 @@ export function previousEpisodeInSeason(meta: PlayerMeta): PlayerEpisode | null 
 /** The season after the current one (by number), if the show has one. */
 export function nextSeason(meta: PlayerMeta): PlayerSeason | null {
   if (meta.type !== 'show' || !meta.season || !meta.seasons) return null;
-  const later = meta.seasons.filter((s) => s.number > meta.season!.number).sort((a, b) => a.number - b.number);
+  const later = meta.seasons
+    .filter((s) => s.number > meta.season!.number)
+    .sort((a, b) => a.number - b.number);
   return later[0] ?? null;
 }

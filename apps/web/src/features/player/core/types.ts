@@ -40,8 +40,7 @@ export interface SourceFile {
 
 /** What the display loads: an HLS playlist, or files by quality. */
 export type PlayerSource =
-  | { type: 'hls'; url: string }
-  | { type: 'file'; qualities: Partial<Record<StreamQuality, SourceFile>> };
+  { type: 'hls'; url: string } | { type: 'file'; qualities: Partial<Record<StreamQuality, SourceFile>> };
 
 export interface CaptionListItem {
   id: string;

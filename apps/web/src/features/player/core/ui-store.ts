@@ -23,4 +23,4 @@ export const playerUi = createStore<PlayerUiState>()((set) => ({
   set: (patch) => set(() => patch),
 }));
 
-export const usePlayerUi = <T,>(selector: (s: PlayerUiState) => T): T => useStore(playerUi, selector);
+export const usePlayerUi = <T>(selector: (s: PlayerUiState) => T): T => useStore(playerUi, selector);

@@ -42,15 +42,25 @@ export async function setUpCasting(store: PlayerStore, currentUrl: () => string 
   const w = window as CastWindow;
   const framework = w.cast.framework;
   const context = framework.CastContext.getInstance();
-  context.setOptions({ receiverApplicationId: w.chrome.cast.media.DEFAULT_MEDIA_RECEIVER_APP_ID, autoJoinPolicy: w.chrome.cast.AutoJoinPolicy.ORIGIN_SCOPED });
+  context.setOptions({
+    receiverApplicationId: w.chrome.cast.media.DEFAULT_MEDIA_RECEIVER_APP_ID,
+    autoJoinPolicy: w.chrome.cast.AutoJoinPolicy.ORIGIN_SCOPED,
+  });
   store.getState().updateCapabilities({ canCast: true });
   const onSession = (event: { sessionState: string }) => {
-    if (event.sessionState !== framework.SessionState.SESSION_STARTED && event.sessionState !== framework.SessionState.SESSION_RESUMED) return;
+    if (
+      event.sessionState !== framework.SessionState.SESSION_STARTED &&
+      event.sessionState !== framework.SessionState.SESSION_RESUMED
+    )
+      return;
     const url = currentUrl();
     const session = context.getCurrentSession();
     if (!url || !session) return;
     const { meta, playback, source } = store.getState();
-    const info = new w.chrome.cast.media.MediaInfo(url, source?.type === 'hls' ? 'application/x-mpegurl' : 'video/mp4');
+    const info = new w.chrome.cast.media.MediaInfo(
+      url,
+      source?.type === 'hls' ? 'application/x-mpegurl' : 'video/mp4',
+    );
     info.streamType = w.chrome.cast.media.StreamType.BUFFERED;
     info.metadata = new w.chrome.cast.media.GenericMediaMetadata();
     info.metadata.title = meta?.title ?? '';

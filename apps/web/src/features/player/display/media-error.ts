@@ -22,6 +22,7 @@ export function videoError(error: MediaError | null): PlaybackError {
 
 /** hls.js fatal errors by type: network, media (decode), anything else generic. */
 export function hlsError(type: string, details: string): PlaybackError {
-  const code: PlaybackErrorCode = type === 'networkError' ? 'network' : type === 'mediaError' ? 'decode' : 'generic';
+  const code: PlaybackErrorCode =
+    type === 'networkError' ? 'network' : type === 'mediaError' ? 'decode' : 'generic';
   return { source: 'hls', code, message: details };
 }

@@ -48,7 +48,11 @@ export function newBatchId(): string {
 }
 
 /** POST /metrics/providers, ten items a request; failures are ignored (metrics never bother the viewer). */
-export async function reportScrape(items: ProviderMetricItem[], tool: ScrapeTool, fetchLike: typeof fetch = fetch): Promise<void> {
+export async function reportScrape(
+  items: ProviderMetricItem[],
+  tool: ScrapeTool,
+  fetchLike: typeof fetch = fetch,
+): Promise<void> {
   const batchId = newBatchId();
   for (let i = 0; i < items.length; i += 10) {
     await fetchLike(accountPaths.providerMetrics, {

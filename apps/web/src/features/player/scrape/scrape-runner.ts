@@ -1,5 +1,11 @@
 import { SCRAPE_TOKEN_HEADER, scrapeQuery, sourcePaths, type ScrapeMediaParams } from '@marquee/contract';
-import type { DiscoverEmbedsEvent, InitEvent, RunOutput, SourcererOutput, UpdateEvent } from '@marquee/providers';
+import type {
+  DiscoverEmbedsEvent,
+  InitEvent,
+  RunOutput,
+  SourcererOutput,
+  UpdateEvent,
+} from '@marquee/providers';
 import { scrapeTokens, type ScrapeTokenStore } from '../../../lib/proxy-transport.ts';
 import { useAccountStore } from '../../../stores/account-store.ts';
 import type { ScrapeState } from '../core/player-store.ts';
@@ -39,7 +45,10 @@ export class SegmentTracker {
  * This instance's scrape endpoints know who is asking (the subscription site gates playback on a
  * membership): the signed-in account's bearer token goes along. Never sent to another origin.
  */
-function scrapeHeaders(scrapeToken: string | null | undefined, toThisInstance: boolean): Record<string, string> {
+function scrapeHeaders(
+  scrapeToken: string | null | undefined,
+  toThisInstance: boolean,
+): Record<string, string> {
   const account = toThisInstance ? useAccountStore.getState().account?.token : undefined;
   return {
     accept: 'text/event-stream',
@@ -92,14 +101,19 @@ export async function scrapeOnServer(o: ServerScrapeOptions): Promise<ScrapeOutc
   const fetchLike = o.fetchLike ?? fetch;
   let token = tokens.header();
   for (let attempt = 0; attempt < 2; attempt++) {
-    const query = new URLSearchParams(scrapeQuery(o.media, { ...(o.sourceOrder?.length ? { sourceOrder: o.sourceOrder } : {}) }));
+    const query = new URLSearchParams(
+      scrapeQuery(o.media, { ...(o.sourceOrder?.length ? { sourceOrder: o.sourceOrder } : {}) }),
+    );
     const response = await fetchLike(`${o.base}${sourcePaths.scrape}?${query}`, {
       headers: scrapeHeaders(token, !o.base),
       ...(o.signal ? { signal: o.signal } : {}),
     });
     tokens.set(response.headers.get(SCRAPE_TOKEN_HEADER));
     if (!response.ok) {
-      const failure = failureOf(response.status, (await response.json().catch(() => null)) as ErrorBody | null);
+      const failure = failureOf(
+        response.status,
+        (await response.json().catch(() => null)) as ErrorBody | null,
+      );
       if (failure.kind === 'captcha' && attempt === 0 && o.solveCaptcha) {
         token = await o.solveCaptcha();
         continue;
@@ -111,7 +125,11 @@ export async function scrapeOnServer(o: ServerScrapeOptions): Promise<ScrapeOutc
   return { kind: 'captcha' };
 }
 
-async function readScrapeEvents(response: Response, tracker: SegmentTracker, tokens: ScrapeTokenStore): Promise<ScrapeOutcome> {
+async function readScrapeEvents(
+  response: Response,
+  tracker: SegmentTracker,
+  tokens: ScrapeTokenStore,
+): Promise<ScrapeOutcome> {
   for await (const { event, data } of readEventStream(response)) {
     let payload: unknown;
     try {
@@ -141,7 +159,9 @@ async function readScrapeEvents(response: Response, tracker: SegmentTracker, tok
         return { kind: 'notFound' };
       case 'error': {
         const error = payload as { name?: string; message?: string };
-        return error.name === 'NotFoundError' ? { kind: 'notFound' } : { kind: 'failed', message: error.message ?? 'scrape failed' };
+        return error.name === 'NotFoundError'
+          ? { kind: 'notFound' }
+          : { kind: 'failed', message: error.message ?? 'scrape failed' };
       }
       default:
         break;
@@ -183,11 +203,15 @@ async function scrapeOnce<T>(path: string, query: URLSearchParams, o: OneShotOpt
 }
 
 /** One source of this instance through `/scrape/source` (the browser cannot read the operator's files). */
-export function scrapeSourceOnServer(o: OneShotOptions & { id: string; media: ScrapeMediaParams }): Promise<SourcererOutput> {
+export function scrapeSourceOnServer(
+  o: OneShotOptions & { id: string; media: ScrapeMediaParams },
+): Promise<SourcererOutput> {
   return scrapeOnce(sourcePaths.scrapeSource, new URLSearchParams(scrapeQuery(o.media, { id: o.id })), o);
 }
 
 /** One embed URL through this instance's `/scrape/embed`. */
-export function scrapeEmbedOnServer(o: OneShotOptions & { id: string; url: string }): Promise<{ stream: RunOutput['stream'][] }> {
+export function scrapeEmbedOnServer(
+  o: OneShotOptions & { id: string; url: string },
+): Promise<{ stream: RunOutput['stream'][] }> {
   return scrapeOnce(sourcePaths.scrapeEmbed, new URLSearchParams({ id: o.id, url: o.url }), o);
 }

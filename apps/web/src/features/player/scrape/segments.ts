@@ -9,7 +9,8 @@ export const emptyScrapeState = (): ScrapeState => ({ order: [], segments: {}, c
 /** init: every source waits, in the run's order. */
 export function onInit(_state: ScrapeState, e: InitEvent, name: NameOf): ScrapeState {
   const segments: Record<string, ScrapeSegment> = {};
-  for (const id of e.sourceIds) segments[id] = { id, name: name(id, 'source'), status: 'waiting', percentage: 0 };
+  for (const id of e.sourceIds)
+    segments[id] = { id, name: name(id, 'source'), status: 'waiting', percentage: 0 };
   return { order: [...e.sourceIds], segments, current: null };
 }
 
@@ -18,7 +19,13 @@ export function onStart(state: ScrapeState, id: string): ScrapeState {
   const segments = { ...state.segments };
   const started = segments[id];
   const previous = state.current ? segments[state.current] : undefined;
-  if (previous && previous.status === 'pending' && !started?.parentId && !previous.parentId && previous.id !== id) {
+  if (
+    previous &&
+    previous.status === 'pending' &&
+    !started?.parentId &&
+    !previous.parentId &&
+    previous.id !== id
+  ) {
     segments[previous.id] = { ...previous, status: 'success', percentage: 100 };
   }
   if (started) segments[id] = { ...started, status: 'pending' };
@@ -39,7 +46,14 @@ export function onDiscoverEmbeds(state: ScrapeState, e: DiscoverEmbedsEvent, nam
   const segments = { ...state.segments };
   const ids = e.embeds.map((embed) => embed.id);
   for (const embed of e.embeds) {
-    segments[embed.id] = { id: embed.id, name: name(embed.embedScraperId, 'embed'), embedId: embed.embedScraperId, parentId: e.sourceId, status: 'waiting', percentage: 0 };
+    segments[embed.id] = {
+      id: embed.id,
+      name: name(embed.embedScraperId, 'embed'),
+      embedId: embed.embedScraperId,
+      parentId: e.sourceId,
+      status: 'waiting',
+      percentage: 0,
+    };
   }
   const order = state.order.filter((id) => !ids.includes(id));
   const at = order.indexOf(e.sourceId);
@@ -52,5 +66,10 @@ export function segmentTree(state: ScrapeState): { source: ScrapeSegment; embeds
   return state.order
     .map((id) => state.segments[id])
     .filter((s): s is ScrapeSegment => !!s && !s.parentId)
-    .map((source) => ({ source, embeds: state.order.map((id) => state.segments[id]).filter((s): s is ScrapeSegment => !!s && s.parentId === source.id) }));
+    .map((source) => ({
+      source,
+      embeds: state.order
+        .map((id) => state.segments[id])
+        .filter((s): s is ScrapeSegment => !!s && s.parentId === source.id),
+    }));
 }

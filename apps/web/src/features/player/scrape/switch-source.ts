@@ -20,7 +20,12 @@ function play(stream: Stream, sourceId: string, embedId: string | null) {
   playerStore.getState().setSource(source, { sourceId, embedId, isSample, captions, startAt: time });
 }
 
-export async function chooseEmbed(sourceId: string, embedId: string, url: string, signal?: AbortSignal): Promise<SourceChoice> {
+export async function chooseEmbed(
+  sourceId: string,
+  embedId: string,
+  url: string,
+  signal?: AbortSignal,
+): Promise<SourceChoice> {
   try {
     const out = await scrapeEmbedOnServer({ id: embedId, url, ...(signal ? { signal } : {}) });
     const stream = out.stream[0];
@@ -34,20 +39,30 @@ export async function chooseEmbed(sourceId: string, embedId: string, url: string
 }
 
 /** Runs one source of this instance; a single embed is run at once, several are offered. */
-export async function chooseSource(sourceId: string, meta: PlayerMeta, signal?: AbortSignal): Promise<SourceChoice> {
+export async function chooseSource(
+  sourceId: string,
+  meta: PlayerMeta,
+  signal?: AbortSignal,
+): Promise<SourceChoice> {
   try {
-    const out = await scrapeSourceOnServer({ id: sourceId, media: scrapeParamsOf(meta), ...(signal ? { signal } : {}) });
+    const out = await scrapeSourceOnServer({
+      id: sourceId,
+      media: scrapeParamsOf(meta),
+      ...(signal ? { signal } : {}),
+    });
     const stream = out.stream?.[0];
     if (stream) {
       play(stream, sourceId, null);
       return { kind: 'playing' };
     }
     if (out.embeds.length === 0) return { kind: 'noEmbeds' };
-    if (out.embeds.length === 1) return chooseEmbed(sourceId, out.embeds[0]!.embedId, out.embeds[0]!.url, signal);
+    if (out.embeds.length === 1)
+      return chooseEmbed(sourceId, out.embeds[0]!.embedId, out.embeds[0]!.url, signal);
     return { kind: 'embeds', embeds: out.embeds };
   } catch (error) {
     const message = (error as Error).message;
-    if ((error as Error).name === 'NotFoundError') return message === 'No embeds found' ? { kind: 'noEmbeds' } : { kind: 'noStream' };
+    if ((error as Error).name === 'NotFoundError')
+      return message === 'No embeds found' ? { kind: 'noEmbeds' } : { kind: 'noStream' };
     return { kind: 'failed', message };
   }
 }

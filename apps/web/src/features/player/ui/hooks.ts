@@ -12,7 +12,9 @@ export const CONTROLS_HIDE_MS = 3_000;
 const isTyping = (target: EventTarget | null) => {
   const el = target as HTMLElement | null;
   if (!el || !el.tagName) return false;
-  return el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable;
+  return (
+    el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable
+  );
 };
 
 export function showControls() {
@@ -142,7 +144,13 @@ export function useKeyboardShortcuts(o: { menuOpen: boolean; closeMenu(): void; 
 }
 
 /** Library metadata of what plays (year unknown stays null). */
-const libraryMeta = (meta: PlayerMeta) => ({ tmdbId: meta.tmdbId, type: meta.type, title: meta.title, year: meta.releaseYear, poster: meta.poster });
+const libraryMeta = (meta: PlayerMeta) => ({
+  tmdbId: meta.tmdbId,
+  type: meta.type,
+  title: meta.title,
+  year: meta.releaseYear,
+  poster: meta.poster,
+});
 
 export const PROGRESS_SAVE_MS = 3_000;
 
@@ -165,7 +173,10 @@ export function useProgressSaver(meta: PlayerMeta) {
         watched,
         duration,
         ...(meta.type === 'show' && meta.season && meta.episode
-          ? { season: { id: meta.season.id, number: meta.season.number, title: meta.season.title }, episode: { id: meta.episode.id, number: meta.episode.number, title: meta.episode.title } }
+          ? {
+              season: { id: meta.season.id, number: meta.season.number, title: meta.season.title },
+              episode: { id: meta.episode.id, number: meta.episode.number, title: meta.episode.title },
+            }
           : {}),
       });
     };
@@ -202,7 +213,10 @@ export function useRememberVolume() {
 }
 
 /** Media Session: title, show and artwork, and the keyboard/headset keys. */
-export function useMediaSession(meta: PlayerMeta, o: { next(): void; previous(): void; hasNext: boolean; hasPrevious: boolean }) {
+export function useMediaSession(
+  meta: PlayerMeta,
+  o: { next(): void; previous(): void; hasNext: boolean; hasPrevious: boolean },
+) {
   const actions = useRef(o);
   useEffect(() => {
     actions.current = o;
@@ -210,7 +224,10 @@ export function useMediaSession(meta: PlayerMeta, o: { next(): void; previous():
   useEffect(() => {
     if (!('mediaSession' in navigator)) return;
     const session = navigator.mediaSession;
-    const title = meta.type === 'show' && meta.season && meta.episode ? `S${meta.season.number} E${meta.episode.number}: ${meta.episode.title}` : meta.title;
+    const title =
+      meta.type === 'show' && meta.season && meta.episode
+        ? `S${meta.season.number} E${meta.episode.number}: ${meta.episode.title}`
+        : meta.title;
     try {
       session.metadata = new MediaMetadata({
         title,
@@ -269,7 +286,9 @@ export function useVolumeSupport() {
   useEffect(() => {
     volumeSupport ??= testVolumeSupport(1_000);
     let live = true;
-    void volumeSupport.then((ok) => live && playerStore.getState().updateCapabilities({ canChangeVolume: ok }));
+    void volumeSupport.then(
+      (ok) => live && playerStore.getState().updateCapabilities({ canChangeVolume: ok }),
+    );
     return () => {
       live = false;
     };
@@ -293,7 +312,10 @@ export function useControlsAutoHide(o: { menuOpen: boolean; hoveringBars: boolea
       timer.current = setTimeout(() => {
         const { playback } = playerStore.getState();
         const { hovering } = playerUi.getState();
-        const keep = state.current.menuOpen || state.current.hoveringBars || (playback.isPaused && hovering !== 'mobile');
+        const keep =
+          state.current.menuOpen ||
+          state.current.hoveringBars ||
+          (playback.isPaused && hovering !== 'mobile');
         if (!keep) playerUi.getState().set({ controlsVisible: false });
       }, CONTROLS_HIDE_MS);
     };

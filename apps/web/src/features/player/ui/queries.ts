@@ -6,5 +6,6 @@ import { apiGet } from '../../../lib/api.ts';
 export const seasonEpisodesQuery = (showId: string, number: number) =>
   queryOptions({
     queryKey: ['season', showId, number],
-    queryFn: ({ signal }) => apiGet<SeasonDetails>(apiPaths.season, { params: { id: showId, number }, signal }),
+    queryFn: ({ signal }) =>
+      apiGet<SeasonDetails>(apiPaths.season, { params: { id: showId, number }, signal }),
   });

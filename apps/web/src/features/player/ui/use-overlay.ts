@@ -19,7 +19,10 @@ export function useOverlayRoute() {
     (path: string) => {
       const params = new URLSearchParams(location.search);
       params.set('r', path);
-      navigate({ search: `?${params.toString()}` }, { state: { ...(location.state as object | null), overlayDepth: depth + 1 } });
+      navigate(
+        { search: `?${params.toString()}` },
+        { state: { ...(location.state as object | null), overlayDepth: depth + 1 } },
+      );
     },
     [location.search, location.state, navigate, depth],
   );
