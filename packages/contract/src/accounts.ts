@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { accountPaths as p } from './account-paths.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { accountRoutes } from './routes.ts';
 
 /*
  * Passphrase accounts, sessions, /meta and client metrics: the account backend protocol that existing
@@ -120,105 +120,90 @@ export const CaptchaMetricsBody = z.object({ success: z.boolean() });
 
 export const accountEndpoints = {
   meta: defineEndpoint({
-    method: 'GET',
-    path: p.meta,
+    ...accountRoutes.meta,
     summary: 'Instance name, version and captcha needs',
     response: Meta,
   }),
   captchaChallenge: defineEndpoint({
-    method: 'GET',
-    path: p.captchaChallenge,
+    ...accountRoutes.captchaChallenge,
     summary: 'A fresh ALTCHA challenge (only when CAPTCHA_PROVIDER=altcha)',
     response: AltchaChallenge,
   }),
   registerStart: defineEndpoint({
-    method: 'POST',
-    path: p.registerStart,
+    ...accountRoutes.registerStart,
     summary: 'Start registration: checks the captcha token, returns a challenge code to sign',
     body: RegisterStartBody,
     response: ChallengeResponse,
   }),
   registerComplete: defineEndpoint({
-    method: 'POST',
-    path: p.registerComplete,
+    ...accountRoutes.registerComplete,
     summary: 'Finish registration with the signed challenge; creates the user and a session',
     body: RegisterCompleteBody,
     response: AuthResponse,
   }),
   loginStart: defineEndpoint({
-    method: 'POST',
-    path: p.loginStart,
+    ...accountRoutes.loginStart,
     summary: 'Start login for a registered public key; returns a challenge code to sign',
     body: LoginStartBody,
     response: ChallengeResponse,
   }),
   loginComplete: defineEndpoint({
-    method: 'POST',
-    path: p.loginComplete,
+    ...accountRoutes.loginComplete,
     summary: 'Finish login with the signed challenge; creates a session',
     body: LoginCompleteBody,
     response: AuthResponse,
   }),
   me: defineEndpoint({
-    method: 'GET',
-    path: p.me,
+    ...accountRoutes.me,
     summary: 'The signed-in user and the calling session (bearer token)',
     response: z.object({ user: User, session: Session }),
   }),
   getUser: defineEndpoint({
-    method: 'GET',
-    path: p.user,
+    ...accountRoutes.getUser,
     summary: 'One user (yourself only)',
     params: UserIdParams,
     response: z.object({ user: User }),
   }),
   patchUser: defineEndpoint({
-    method: 'PATCH',
-    path: p.user,
+    ...accountRoutes.patchUser,
     summary: 'Change your profile colours and icon',
     params: UserIdParams,
     body: PatchUserBody,
     response: User,
   }),
   deleteUser: defineEndpoint({
-    method: 'DELETE',
-    path: p.user,
+    ...accountRoutes.deleteUser,
     summary: 'Delete your account and all its data',
     params: UserIdParams,
     response: z.object({ id: z.string() }),
   }),
   userSessions: defineEndpoint({
-    method: 'GET',
-    path: p.userSessions,
+    ...accountRoutes.userSessions,
     summary: 'Your live sessions (devices)',
     params: UserIdParams,
     response: z.array(Session),
   }),
   patchSession: defineEndpoint({
-    method: 'PATCH',
-    path: p.session,
+    ...accountRoutes.patchSession,
     summary: 'Rename one of your sessions (encrypted device name)',
     params: SessionIdParams,
     body: PatchSessionBody,
     response: Session,
   }),
   deleteSession: defineEndpoint({
-    method: 'DELETE',
-    path: p.session,
+    ...accountRoutes.deleteSession,
     summary: 'Sign one of your sessions out (idempotent)',
     params: SessionIdParams,
     response: z.object({ id: z.string() }),
   }),
   providerMetrics: defineEndpoint({
-    method: 'POST',
-    path: p.providerMetrics,
+    ...accountRoutes.providerMetrics,
     summary: 'Report scrape results (counted in Prometheus metrics)',
     body: ProviderMetricsBody,
     response: z.literal(true),
   }),
   captchaMetrics: defineEndpoint({
-    method: 'POST',
-    path: p.captchaMetrics,
+    ...accountRoutes.captchaMetrics,
     summary: 'Report a captcha solve',
     body: CaptchaMetricsBody,
     response: z.literal(true),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { Session, UserIdParams } from './accounts.ts';
-import { customerPaths as p, MAX_PROFILES, PASSWORD_MIN_LENGTH, profileIcons } from './customer-paths.ts';
+import { MAX_PROFILES, PASSWORD_MIN_LENGTH, profileIcons } from './customer-paths.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { customerRoutes } from './routes.ts';
 
 /*
  * Email accounts and household profiles: the customer backend of seed 001 §7 (field names as its client
@@ -99,60 +100,52 @@ export const CustomerMessageResponse = z.object({
 
 export const customerEndpoints = {
   register: defineEndpoint({
-    method: 'POST',
-    path: p.customers,
+    ...customerRoutes.register,
     summary: 'Register an email account (then sign in with POST /customers/auth)',
     body: CustomerRegisterBody,
     response: CustomerMessageResponse,
   }),
   login: defineEndpoint({
-    method: 'POST',
-    path: p.auth,
+    ...customerRoutes.login,
     summary: 'Sign in with email and password; the token is a bearer token for every signed-in route',
     body: CustomerAuthBody,
     response: CustomerAuthResponse,
   }),
   me: defineEndpoint({
-    method: 'GET',
-    path: p.customers,
+    ...customerRoutes.me,
     summary: 'The signed-in customer (token as X-auth-token or Authorization: Bearer)',
     response: CustomerMeResponse,
   }),
   update: defineEndpoint({
-    method: 'POST',
-    path: p.update,
+    ...customerRoutes.update,
     summary: 'Change your name and icon and, with `profiles`, replace your household profiles',
     params: UserIdParams,
     body: CustomerUpdateBody,
     response: CustomerUserResponse,
   }),
   password: defineEndpoint({
-    method: 'POST',
-    path: p.password,
+    ...customerRoutes.password,
     summary: 'Change your password (signs your other sessions out)',
     params: UserIdParams,
     body: CustomerPasswordBody,
     response: CustomerMessageResponse,
   }),
   createProfile: defineEndpoint({
-    method: 'POST',
-    path: p.profiles,
+    ...customerRoutes.createProfile,
     summary: 'Add a household profile (its library starts empty)',
     params: UserIdParams,
     body: ProfileInput,
     response: ProfileResponse,
   }),
   patchProfile: defineEndpoint({
-    method: 'PATCH',
-    path: p.profile,
+    ...customerRoutes.patchProfile,
     summary: 'Rename a household profile or change its icon',
     params: ProfileParams,
     body: ProfilePatchBody,
     response: ProfileResponse,
   }),
   deleteProfile: defineEndpoint({
-    method: 'DELETE',
-    path: p.profile,
+    ...customerRoutes.deleteProfile,
     summary: 'Delete a household profile and its library',
     params: ProfileParams,
     response: CustomerUserResponse,

@@ -2,6 +2,13 @@ import type { z } from 'zod';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** Method and path of an endpoint: what a client needs at run time (the schemas only give its types). */
+export interface Route {
+  method: HttpMethod;
+  /** Fastify-style path, `:name` for parameters. */
+  path: string;
+}
+
 /**
  * One endpoint declared as data. The server registers routes from these objects (so input is validated
  * and output serialised by the same schemas) and the web client derives its calls from them.

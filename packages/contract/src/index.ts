@@ -1,5 +1,6 @@
 export * from './api-paths.ts';
 export * from './endpoint.ts';
+export * from './routes.ts';
 export * from './errors.ts';
 export * from './media.ts';
 export * from './metadata.ts';

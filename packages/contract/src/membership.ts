@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { UserIdParams } from './accounts.ts';
 import { CustomerUser } from './customers.ts';
-import { customerPaths as p, PROMO_RATE_MAX, PROMO_RATE_MIN } from './customer-paths.ts';
+import { PROMO_RATE_MAX, PROMO_RATE_MIN } from './customer-paths.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { membershipRoutes } from './routes.ts';
 import { ErrorCode } from './errors.ts';
 
 /*
@@ -174,89 +175,76 @@ export type SelfTestResponse = z.infer<typeof SelfTestResponse>;
 
 export const membershipEndpoints = {
   plans: defineEndpoint({
-    method: 'GET',
-    path: p.plans,
+    ...membershipRoutes.plans,
     summary: 'Membership plans of this instance',
     response: PlansResponse,
   }),
   cryptoList: defineEndpoint({
-    method: 'GET',
-    path: p.cryptoList,
+    ...membershipRoutes.cryptoList,
     summary: 'Cryptocurrencies the payment gateway accepts now',
     response: CryptoListResponse,
   }),
   cryptoListAlias: defineEndpoint({
-    method: 'GET',
-    path: p.cryptoListAlias,
+    ...membershipRoutes.cryptoListAlias,
     summary: 'Same as /shkeeper/list-cripto',
     response: CryptoListResponse,
   }),
   subscribe: defineEndpoint({
-    method: 'POST',
-    path: p.subscription,
+    ...membershipRoutes.subscribe,
     summary: 'Start a membership payment: wallet and QR code (replaces your older unpaid payment request)',
     params: UserIdParams,
     body: SubscriptionBody,
     response: SubscriptionResponse,
   }),
   subscribeAlias: defineEndpoint({
-    method: 'POST',
-    path: p.subscriptionAlias,
+    ...membershipRoutes.subscribeAlias,
     summary: 'Same as /customers/:uid/suscription',
     params: UserIdParams,
     body: SubscriptionBody,
     response: SubscriptionResponse,
   }),
   membership: defineEndpoint({
-    method: 'GET',
-    path: p.membership,
+    ...membershipRoutes.membership,
     summary: 'Your membership and pending payment',
     response: MembershipResponse,
   }),
   payment: defineEndpoint({
-    method: 'GET',
-    path: p.payment,
+    ...membershipRoutes.payment,
     summary: 'One of your payments (poll while its QR code is shown)',
     params: PaymentParams,
     response: PaymentResponse,
   }),
   simulatePaid: defineEndpoint({
-    method: 'POST',
-    path: p.simulatePaid,
+    ...membershipRoutes.simulatePaid,
     summary: 'Simulated gateway only: pay one of your payments (sends the signed gateway callback)',
     params: PaymentParams,
     response: PaymentResponse,
   }),
   promos: defineEndpoint({
-    method: 'GET',
-    path: p.promos,
+    ...membershipRoutes.promos,
     summary: 'Admins: every promo code, newest first',
     response: PromoListResponse,
   }),
   createPromo: defineEndpoint({
-    method: 'POST',
-    path: p.promoCreate,
+    ...membershipRoutes.createPromo,
     summary: 'Admins: create a promo code (rate percent, default 10)',
     body: PromoCreateBody,
     response: PromoCreateResponse,
   }),
   checkPromo: defineEndpoint({
-    method: 'GET',
-    path: p.promo,
+    ...membershipRoutes.checkPromo,
     summary: 'Can this promo code be used for a payment now?',
     params: PromoParams,
     response: PromoCheckResponse,
   }),
   adminPayments: defineEndpoint({
-    method: 'GET',
-    path: p.adminPayments,
+    ...membershipRoutes.adminPayments,
     summary: 'Admins: payments, newest first, with what the gateway reported (under- and overpayments)',
     query: AdminPaymentsQuery,
     response: AdminPaymentsResponse,
   }),
   selfTest: defineEndpoint({
-    method: 'GET',
-    path: p.selfTest,
+    ...membershipRoutes.selfTest,
     summary: 'Admins: check configuration, database, metadata, Redis, payment gateway and providers',
     response: SelfTestResponse,
   }),

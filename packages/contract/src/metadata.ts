@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { apiPaths } from './api-paths.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { metadataRoutes } from './routes.ts';
 
 export const TmdbTypeSchema = z.enum(['movie', 'tv']);
 export const MediaTypeSchema = z.enum(['movie', 'show']);
@@ -68,29 +68,25 @@ const tmdbIdParam = z.string().regex(/^\d{1,10}$/, 'must be a numeric TMDB id');
 
 export const metadataEndpoints = {
   search: defineEndpoint({
-    method: 'GET',
-    path: apiPaths.search,
+    ...metadataRoutes.search,
     summary: 'Search movies and shows (adult results dropped, posters first)',
     query: z.object({ query: z.string().trim().min(1).max(200) }),
     response: MediaList,
   }),
   list: defineEndpoint({
-    method: 'GET',
-    path: apiPaths.list,
+    ...metadataRoutes.list,
     summary: 'A curated list: in cinemas, top rated, most popular',
     params: z.object({ type: TmdbTypeSchema, list: ListName }),
     response: MediaList,
   }),
   genres: defineEndpoint({
-    method: 'GET',
-    path: apiPaths.genres,
+    ...metadataRoutes.genres,
     summary: 'Genres of movies or shows (TMDB genre ids)',
     params: z.object({ type: TmdbTypeSchema }),
     response: z.object({ genres: z.array(Genre) }),
   }),
   discover: defineEndpoint({
-    method: 'GET',
-    path: apiPaths.discover,
+    ...metadataRoutes.discover,
     summary: 'Titles of one genre, most popular first',
     params: z.object({ type: TmdbTypeSchema }),
     query: z.object({
@@ -100,29 +96,25 @@ export const metadataEndpoints = {
     response: MediaList,
   }),
   details: defineEndpoint({
-    method: 'GET',
-    path: apiPaths.details,
+    ...metadataRoutes.details,
     summary: 'Details of a movie or show, with its seasons',
     params: z.object({ type: TmdbTypeSchema, id: tmdbIdParam }),
     response: MediaDetails,
   }),
   season: defineEndpoint({
-    method: 'GET',
-    path: apiPaths.season,
+    ...metadataRoutes.season,
     summary: 'Episodes of one season of a show',
     params: z.object({ id: tmdbIdParam, number: z.coerce.number().int().min(0).max(999) }),
     response: SeasonDetails,
   }),
   findByImdb: defineEndpoint({
-    method: 'GET',
-    path: apiPaths.findByImdb,
+    ...metadataRoutes.findByImdb,
     summary: 'Resolve an IMDb id to a TMDB movie or show',
     params: z.object({ imdbId: z.string().regex(/^tt\d{1,10}$/, 'must be an IMDb id (tt…)') }),
     response: MediaSummary,
   }),
   legacyJustWatch: defineEndpoint({
-    method: 'GET',
-    path: apiPaths.legacyJustWatch,
+    ...metadataRoutes.legacyJustWatch,
     summary: 'Resolve an old JustWatch media key (JW-…) to a TMDB title',
     params: z.object({ type: z.string().regex(/^[a-z]{0,16}$/), id: z.string().regex(/^\d{1,12}$/) }),
     response: MediaSummary,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { apiPaths } from './api-paths.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { configRoutes } from './routes.ts';
 
 export const Variant = z.enum(['discovery', 'subscription']);
 export type Variant = z.infer<typeof Variant>;
@@ -37,8 +37,7 @@ export type RuntimeConfig = z.infer<typeof RuntimeConfig>;
 
 export const configEndpoints = {
   runtimeConfig: defineEndpoint({
-    method: 'GET',
-    path: apiPaths.runtimeConfig,
+    ...configRoutes.runtimeConfig,
     summary: 'Runtime configuration of this instance for the web app',
     response: RuntimeConfig,
   }),

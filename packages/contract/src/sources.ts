@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
+import { sourceRoutes } from './routes.ts';
 import { ErrorCode } from './errors.ts';
-import { sourcePaths } from './source-paths.ts';
 
 // Wire shapes of the scrape API: the same as `@marquee/providers` types (a server test checks they agree).
 
@@ -189,29 +189,25 @@ export type ScrapeEmbedQuery = z.infer<typeof ScrapeEmbedQuery>;
  */
 export const sourcesEndpoints = {
   scrape: defineEndpoint({
-    method: 'GET',
-    path: sourcePaths.scrape,
+    ...sourceRoutes.scrape,
     summary: 'Scrape every source for a media (server-sent events)',
     query: ScrapeQuery,
     response: eventUnion(scrapeAllEvents),
   }),
   scrapeSource: defineEndpoint({
-    method: 'GET',
-    path: sourcePaths.scrapeSource,
+    ...sourceRoutes.scrapeSource,
     summary: 'Scrape one source for a media (server-sent events)',
     query: ScrapeSourceQuery,
     response: eventUnion(scrapeSourceEvents),
   }),
   scrapeEmbed: defineEndpoint({
-    method: 'GET',
-    path: sourcePaths.scrapeEmbed,
+    ...sourceRoutes.scrapeEmbed,
     summary: 'Scrape one embed URL (server-sent events)',
     query: ScrapeEmbedQuery,
     response: eventUnion(scrapeEmbedEvents),
   }),
   providerMetadata: defineEndpoint({
-    method: 'GET',
-    path: sourcePaths.providerMetadata,
+    ...sourceRoutes.providerMetadata,
     summary: 'Sources and embeds of this instance, as [embeds, sources]',
     response: z.tuple([z.array(ProviderMetaSchema), z.array(ProviderMetaSchema)]),
   }),

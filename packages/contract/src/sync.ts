@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { accountPaths as p } from './account-paths.ts';
 import { ChangeTime, IsoInstant, UserIdParams } from './accounts.ts';
 import { defineEndpoint } from './endpoint.ts';
+import { syncRoutes } from './routes.ts';
 import { syncMediaTypes } from './sync-rules.ts';
 
 /*
@@ -205,8 +205,7 @@ export type UserSettingsInput = z.infer<typeof UserSettingsInput>;
 
 export const syncEndpoints = {
   bookmarks: defineEndpoint({
-    method: 'GET',
-    path: p.bookmarks,
+    ...syncRoutes.bookmarks,
     summary:
       'Your bookmarks (with limit/cursor/updatedSince: one page of changes; If-None-Match: 304 when unchanged)',
     params: UserIdParams,
@@ -214,32 +213,28 @@ export const syncEndpoints = {
     response: z.union([z.array(Bookmark), BookmarksPage]),
   }),
   addBookmark: defineEndpoint({
-    method: 'POST',
-    path: p.bookmark,
+    ...syncRoutes.addBookmark,
     summary: 'Add or update a bookmark (idempotent; an older change never overwrites a newer one)',
     params: BookmarkParams,
     body: BookmarkInput,
     response: Bookmark,
   }),
   importBookmarks: defineEndpoint({
-    method: 'PUT',
-    path: p.bookmarks,
+    ...syncRoutes.importBookmarks,
     summary: 'Merge bookmarks into the account (never removes any)',
     params: UserIdParams,
     body: BookmarkImportBody,
     response: z.array(Bookmark),
   }),
   deleteBookmark: defineEndpoint({
-    method: 'DELETE',
-    path: p.bookmark,
+    ...syncRoutes.deleteBookmark,
     summary: 'Remove a bookmark (idempotent)',
     params: BookmarkParams,
     query: BookmarkDeleteQuery,
     response: z.object({ tmdbId: z.string() }),
   }),
   progress: defineEndpoint({
-    method: 'GET',
-    path: p.progress,
+    ...syncRoutes.progress,
     summary:
       'Your watch progress, one row per movie or episode (with limit/cursor/updatedSince: one page of changes; If-None-Match: 304 when unchanged)',
     params: UserIdParams,
@@ -247,39 +242,34 @@ export const syncEndpoints = {
     response: z.union([z.array(ProgressListItem), ProgressPage]),
   }),
   importProgress: defineEndpoint({
-    method: 'PUT',
-    path: p.progressImport,
+    ...syncRoutes.importProgress,
     summary: 'Merge progress into the account: per row, the later change wins',
     params: UserIdParams,
     body: ProgressImportBody,
     response: z.array(ProgressListItem),
   }),
   putProgress: defineEndpoint({
-    method: 'PUT',
-    path: p.progressItem,
+    ...syncRoutes.putProgress,
     summary: 'Save progress of a movie or an episode (last writer wins by updatedAt)',
     params: ProgressParams,
     body: ProgressInput,
     response: ProgressItem,
   }),
   deleteProgress: defineEndpoint({
-    method: 'DELETE',
-    path: p.progressItem,
+    ...syncRoutes.deleteProgress,
     summary: 'Remove progress of a title, a season or an episode',
     params: ProgressParams,
     body: ProgressDeleteBody,
     response: ProgressDeleteResponse,
   }),
   settings: defineEndpoint({
-    method: 'GET',
-    path: p.settings,
+    ...syncRoutes.settings,
     summary: 'Your synced settings',
     params: UserIdParams,
     response: UserSettings,
   }),
   putSettings: defineEndpoint({
-    method: 'PUT',
-    path: p.settings,
+    ...syncRoutes.putSettings,
     summary: 'Change synced settings (absent = unchanged, null = cleared)',
     params: UserIdParams,
     body: UserSettingsInput,
