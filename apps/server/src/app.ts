@@ -1,8 +1,6 @@
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { APP_VERSION, type RuntimeConfig } from '@marquee/contract';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Endpoint, RuntimeConfig } from '@marquee/contract';
 import type { Config } from './config.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/database.ts';
 import { registerAccountsAndSync, type AccountsOverrides } from './modules/accounts/accounts.module.ts';
@@ -28,6 +26,7 @@ import { registerBodyParsing } from './plugins/body-parsing.ts';
 import { registerCors } from './plugins/cors.ts';
 import { frameworkErrorOptions } from './plugins/framework-errors.ts';
 import { registerInputHygiene } from './plugins/input-hygiene.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
 
 export interface AppDependencies {
   /** An open database; when absent the app opens (and closes) the configured one. */
@@ -45,8 +44,17 @@ export interface AppDependencies {
   membership?: MembershipOverrides;
 }
 
+/** One method and URL the server answers, and the contract declaration it was registered from. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  contract: Endpoint | undefined;
+}
+
 export interface App {
   server: FastifyInstance;
+  /** Every route registered (HEAD routes Fastify adds included), in order; the contract tests read it. */
+  routes: readonly RegisteredRoute[];
   database: DatabaseHandle;
   metadata: MetadataService;
   runtimeConfig: () => RuntimeConfig;
@@ -76,6 +84,11 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     trustProxy: trustProxySetting(config.TRUST_PROXY),
     requestIdHeader: 'x-request-id',
     ...frameworkErrorOptions,
+  });
+  const routes: RegisteredRoute[] = [];
+  server.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat())
+      routes.push({ method, url: route.url, contract: route.config?.contract });
   });
   server.setValidatorCompiler(validatorCompiler);
   server.setSerializerCompiler(serializerCompiler);
@@ -124,18 +137,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   }
   const runtimeConfig = () => runtimeConfigFrom(config, api.kind, freeMovieTitle);
 
-  await server.register(fastifySwagger, {
-    openapi: {
-      info: {
-        title: 'Marquee API',
-        version: APP_VERSION,
-        description: 'Metadata, accounts and sync for Marquee.',
-      },
-    },
-    transform: jsonSchemaTransform,
-  });
-  server.get('/api/openapi.json', { schema: { hide: true } }, async () => server.swagger());
-  await server.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await registerOpenApi(server);
 
   registerHealthRoutes(server, database.db);
   registerConfigRoutes(server, runtimeConfig);
@@ -186,5 +188,5 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     if (ownsDatabase) await database.destroy();
   });
 
-  return { server, database, metadata, runtimeConfig };
+  return { server, routes, database, metadata, runtimeConfig };
 }

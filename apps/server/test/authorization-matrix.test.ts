@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorCodes } from '@marquee/contract';
+import {
+  buildPath,
+  errorCodes,
+  listEndpoints,
+  type Endpoint,
+  type SubscriptionResponse,
+} from '@marquee/contract';
+import { loginCustomer, signUp, TEST_PASSWORD_COST } from './customer-harness.ts';
 import {
   login,
   movieMeta,
@@ -12,69 +19,156 @@ import {
 import { testDialect } from './test-database.ts';
 
 const DAY = 24 * 60 * 60_000;
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-interface RouteCase {
-  method: Method;
-  path: (uid: string, sid: string) => string;
-  payload?: unknown;
+const ADMIN_EMAIL = 'matrix-admin@example.org';
+
+/** The ids a route's path needs, of the account whose data it touches. */
+interface Ids {
+  uid: string;
+  sid: string;
+  profileId: string;
+  paymentId: string;
 }
 
-/** Every route that acts on a user's data or a session, with a body that would succeed for its owner. */
-const routes: RouteCase[] = [
-  { method: 'GET', path: () => '/users/@me' },
-  { method: 'GET', path: (u) => `/users/${u}` },
-  {
-    method: 'PATCH',
-    path: (u) => `/users/${u}`,
+/** Who may call an endpoint and how to call it so that it succeeds for its rightful caller. */
+type Entry =
+  /** Anyone may call it (auth `none` / `optional`): nothing to refuse. */
+  | { access: 'public'; why: string }
+  | {
+      /** Signed-in callers (auth `session`). */
+      access: 'owner';
+      /** Path parameters besides those of Ids. */
+      params?: Record<string, string>;
+      payload?: unknown;
+      /**
+       * What another user's token gets on the victim's data: 403 (`:uid` is checked), 404 (the id is
+       * looked up among the caller's own rows), or `self` (the route is about the caller only).
+       */
+      foreign: 403 | 404 | 'self';
+      /** Only email accounts get 200 (the others answer a typed 400). */
+      emailOnly?: true;
+    }
+  | { access: 'admin'; payload?: unknown };
+
+const subscription = { planId: 2, criptoName: 'BTC', code: null };
+
+/**
+ * One entry per contract endpoint (contractEndpoints, by `group.name`): an endpoint without one fails the
+ * suite, so a new endpoint states who may call it and is tried with bad, foreign and admin-less tokens.
+ */
+const entries: Record<string, Entry> = {
+  'accounts.meta': { access: 'public', why: 'instance name and captcha needs' },
+  'accounts.captchaChallenge': { access: 'public', why: 'a captcha to solve before signing up' },
+  'accounts.registerStart': { access: 'public', why: 'sign-up' },
+  'accounts.registerComplete': { access: 'public', why: 'sign-up' },
+  'accounts.loginStart': { access: 'public', why: 'sign-in' },
+  'accounts.loginComplete': { access: 'public', why: 'sign-in' },
+  'accounts.me': { access: 'owner', foreign: 'self' },
+  'accounts.getUser': { access: 'owner', foreign: 403 },
+  'accounts.patchUser': {
+    access: 'owner',
+    foreign: 403,
     payload: { profile: { colorA: 'x', colorB: 'y', icon: 'z' } },
   },
-  { method: 'DELETE', path: (u) => `/users/${u}` },
-  { method: 'GET', path: (u) => `/users/${u}/sessions` },
-  { method: 'PATCH', path: (_u, s) => `/sessions/${s}`, payload: { deviceName: 'renamed' } },
-  { method: 'DELETE', path: (_u, s) => `/sessions/${s}` },
-  { method: 'GET', path: (u) => `/users/${u}/bookmarks` },
-  {
-    method: 'PUT',
-    path: (u) => `/users/${u}/bookmarks`,
+  'accounts.deleteUser': { access: 'owner', foreign: 403 },
+  'accounts.userSessions': { access: 'owner', foreign: 403 },
+  'accounts.patchSession': { access: 'owner', foreign: 403, payload: { deviceName: 'renamed' } },
+  'accounts.deleteSession': { access: 'owner', foreign: 403 },
+  'accounts.providerMetrics': { access: 'public', why: 'anonymous scrape statistics' },
+  'accounts.captchaMetrics': { access: 'public', why: 'anonymous captcha statistics' },
+  'sync.bookmarks': { access: 'owner', foreign: 403 },
+  'sync.importBookmarks': {
+    access: 'owner',
+    foreign: 403,
     payload: [{ tmdbId: '1', meta: movieMeta('Injected') }],
   },
-  {
-    method: 'POST',
-    path: (u) => `/users/${u}/bookmarks/2`,
+  'sync.addBookmark': {
+    access: 'owner',
+    foreign: 403,
+    params: { tmdbId: '2' },
     payload: { tmdbId: '2', meta: movieMeta('Injected') },
   },
-  { method: 'DELETE', path: (u) => `/users/${u}/bookmarks/603` },
-  { method: 'GET', path: (u) => `/users/${u}/progress` },
-  {
-    method: 'PUT',
-    path: (u) => `/users/${u}/progress/import`,
+  'sync.deleteBookmark': { access: 'owner', foreign: 403, params: { tmdbId: '603' } },
+  'sync.progress': { access: 'owner', foreign: 403 },
+  'sync.importProgress': {
+    access: 'owner',
+    foreign: 403,
     payload: [{ tmdbId: '3', meta: movieMeta('Injected'), duration: 10, watched: 5 }],
   },
-  {
-    method: 'PUT',
-    path: (u) => `/users/${u}/progress/4`,
+  'sync.putProgress': {
+    access: 'owner',
+    foreign: 403,
+    params: { tmdbId: '4' },
     payload: { meta: movieMeta('Injected'), duration: 10, watched: 5 },
   },
-  { method: 'DELETE', path: (u) => `/users/${u}/progress/1396`, payload: {} },
-  { method: 'GET', path: (u) => `/users/${u}/settings` },
-  { method: 'PUT', path: (u) => `/users/${u}/settings`, payload: { applicationTheme: 'injected' } },
-  // customer API (issue 6): any account kind
-  { method: 'GET', path: () => '/customers' },
-  { method: 'POST', path: (u) => `/customers/${u}/update`, payload: { fullname: 'Injected' } },
-  { method: 'POST', path: (u) => `/customers/${u}/profiles`, payload: { fullname: 'Injected', icon: 'cat' } },
-  {
-    method: 'POST',
-    path: (u) => `/customers/${u}/suscription`,
-    payload: { planId: 2, criptoName: 'BTC', code: null },
+  'sync.deleteProgress': { access: 'owner', foreign: 403, params: { tmdbId: '1396' }, payload: {} },
+  'sync.settings': { access: 'owner', foreign: 403 },
+  'sync.putSettings': { access: 'owner', foreign: 403, payload: { applicationTheme: 'injected' } },
+  'customers.register': { access: 'public', why: 'sign-up' },
+  'customers.login': { access: 'public', why: 'sign-in' },
+  'customers.me': { access: 'owner', foreign: 'self' },
+  'customers.update': { access: 'owner', foreign: 403, payload: { fullname: 'Injected' } },
+  'customers.password': {
+    access: 'owner',
+    foreign: 403,
+    emailOnly: true,
+    payload: { password: 'injected password', confirm: 'injected password' },
   },
-  {
-    method: 'POST',
-    path: (u) => `/customers/${u}/subscription`,
-    payload: { planId: 2, criptoName: 'BTC', code: null },
+  'customers.createProfile': {
+    access: 'owner',
+    foreign: 403,
+    payload: { fullname: 'Injected', icon: 'cat' },
   },
-];
-/** Routes about the caller only (no user id): another user's token just reads the other user. */
-const selfOnly = new Set(['/users/@me', '/customers']);
+  'customers.patchProfile': { access: 'owner', foreign: 403, payload: { fullname: 'Injected' } },
+  'customers.deleteProfile': { access: 'owner', foreign: 403 },
+  'membership.plans': { access: 'public', why: 'the landing page shows the prices' },
+  'membership.cryptoList': { access: 'public', why: 'payment options before signing in' },
+  'membership.cryptoListAlias': { access: 'public', why: 'payment options before signing in' },
+  'membership.subscribe': { access: 'owner', foreign: 403, payload: subscription },
+  'membership.subscribeAlias': { access: 'owner', foreign: 403, payload: subscription },
+  'membership.membership': { access: 'owner', foreign: 'self' },
+  'membership.payment': { access: 'owner', foreign: 404 },
+  'membership.simulatePaid': { access: 'owner', foreign: 404 },
+  'membership.promos': { access: 'admin' },
+  'membership.createPromo': { access: 'admin', payload: { rate: 20 } },
+  'membership.checkPromo': { access: 'owner', foreign: 'self', params: { code: 'NOSUCHCODE' } },
+  'membership.adminPayments': { access: 'admin' },
+  'membership.selfTest': { access: 'admin' },
+  'metadata.search': { access: 'public', why: 'catalogue' },
+  'metadata.list': { access: 'public', why: 'catalogue' },
+  'metadata.genres': { access: 'public', why: 'catalogue' },
+  'metadata.discover': { access: 'public', why: 'catalogue' },
+  'metadata.details': { access: 'public', why: 'catalogue' },
+  'metadata.season': { access: 'public', why: 'catalogue' },
+  'metadata.findByImdb': { access: 'public', why: 'catalogue' },
+  'metadata.legacyJustWatch': { access: 'public', why: 'catalogue' },
+  'config.runtimeConfig': { access: 'public', why: 'the web app reads it before anyone signs in' },
+  'sources.scrape': {
+    access: 'public',
+    why: 'captcha gate and membership gate instead (sources-api, playback-gating)',
+  },
+  'sources.scrapeSource': {
+    access: 'public',
+    why: 'captcha gate and membership gate instead (sources-api, playback-gating)',
+  },
+  'sources.scrapeEmbed': { access: 'public', why: 'captcha gate instead (sources-api)' },
+  'sources.providerMetadata': { access: 'public', why: 'the list of providers' },
+};
+
+const expectedAccess = { none: 'public', optional: 'public', session: 'owner', admin: 'admin' } as const;
+
+interface Case {
+  id: string;
+  endpoint: Endpoint;
+  entry: Exclude<Entry, { access: 'public' }>;
+}
+const cases: Case[] = listEndpoints().flatMap(({ id, endpoint }) => {
+  const entry = entries[id];
+  return entry && entry.access !== 'public' ? [{ id, endpoint, entry }] : [];
+});
+const label = (c: Case) => `${c.endpoint.method} ${c.endpoint.path}`;
+
+const urlOf = (c: Case, ids: Ids) =>
+  buildPath(c.endpoint.path, { ...ids, ...(c.entry.access === 'owner' ? c.entry.params : {}) });
 
 describe(`authorization matrix (${testDialect})`, () => {
   let t: SyncTestApp;
@@ -83,9 +177,37 @@ describe(`authorization matrix (${testDialect})`, () => {
   let expiredToken: string;
   let revokedToken: string;
   let snapshot: () => Promise<string>;
+  let victimIds: Ids;
+
+  /** A profile and a payment request of the account (the ids the profile and payment routes need). */
+  const dataOf = async (uid: string, sid: string, headers: Record<string, string>): Promise<Ids> => {
+    const profile = await t.server.inject({
+      method: 'POST',
+      url: `/customers/${uid}/profiles`,
+      headers,
+      payload: { fullname: 'Victim kid', icon: 'cat' },
+    });
+    const payment = await t.server.inject({
+      method: 'POST',
+      url: `/customers/${uid}/suscription`,
+      headers,
+      payload: subscription,
+    });
+    expect(profile.statusCode, profile.body).toBe(200);
+    expect(payment.statusCode, payment.body).toBe(200);
+    return {
+      uid,
+      sid,
+      profileId: (profile.json() as { profile: { _id: string } }).profile._id,
+      paymentId: (payment.json() as SubscriptionResponse).payment.id,
+    };
+  };
 
   beforeAll(async () => {
-    t = await startSyncApp({ deps: { accounts: { rateLimits: false } } });
+    t = await startSyncApp({
+      env: { ADMIN_EMAILS: ADMIN_EMAIL },
+      deps: { accounts: { rateLimits: false, passwordCost: TEST_PASSWORD_COST } },
+    });
     const stale = await register(t.server);
     t.clock.advance(22 * DAY);
     expiredToken = stale.token;
@@ -100,6 +222,7 @@ describe(`authorization matrix (${testDialect})`, () => {
     revokedToken = revoked.token;
     const u = victim.user.id;
     const h = victim.headers;
+    victimIds = await dataOf(victim.user.id, victim.session.id, h);
     await t.server.inject({
       method: 'POST',
       url: `/users/${u}/bookmarks/603`,
@@ -140,17 +263,12 @@ describe(`authorization matrix (${testDialect})`, () => {
   });
   afterAll(async () => t.close());
 
-  const send = (
-    route: RouteCase,
-    authorization: string | undefined,
-    uid = victim.user.id,
-    sid = victim.session.id,
-  ) =>
+  const send = (c: Case, authorization: string | undefined, ids: Ids = victimIds) =>
     t.server.inject({
-      method: route.method,
-      url: route.path(uid, sid),
+      method: c.endpoint.method,
+      url: urlOf(c, ids),
       headers: authorization === undefined ? {} : { authorization },
-      ...(route.payload !== undefined ? { payload: route.payload as object } : {}),
+      ...(c.entry.payload !== undefined ? { payload: c.entry.payload as object } : {}),
     });
 
   const expectError = (res: { statusCode: number; body: string }, status: number) => {
@@ -176,40 +294,72 @@ describe(`authorization matrix (${testDialect})`, () => {
       ['signed-out session', `Bearer ${revokedToken}`],
     ] as const;
 
-  it.each(routes.map((r) => [`${r.method} ${r.path(':uid', ':sid')}`, r] as const))(
+  it('has an entry for every contract endpoint, matching who the contract says may call it', () => {
+    const listed = listEndpoints();
+    const missing = listed.filter(({ id }) => !entries[id]).map(({ id }) => id);
+    expect(missing, 'endpoints without an authorization entry').toEqual([]);
+    expect(Object.keys(entries).filter((id) => !listed.some((e) => e.id === id))).toEqual([]);
+    for (const { id, endpoint } of listed)
+      expect(entries[id]!.access, `${id} (auth: ${endpoint.auth})`).toBe(expectedAccess[endpoint.auth]);
+  });
+
+  it.each(cases.map((c) => [label(c), c] as const))(
     '%s: 401 for every missing or bad token',
-    async (_name, route) => {
+    async (_name, c) => {
       const before = await snapshot();
-      for (const [, authorization] of badTokens()) expectError(await send(route, authorization), 401);
+      for (const [, authorization] of badTokens()) expectError(await send(c, authorization), 401);
       expect(await snapshot()).toBe(before);
     },
   );
 
   it.each(
-    routes
-      .filter((r) => !selfOnly.has(r.path('U', 'S')))
-      .map((r) => [`${r.method} ${r.path(':uid', ':sid')}`, r] as const),
-  )('%s: 403 with another user’s token, victim untouched', async (_name, route) => {
+    cases
+      .filter((c) => c.entry.access === 'owner' && c.entry.foreign !== 'self')
+      .map((c) => [label(c), c] as const),
+  )('%s: refused with another user’s token, victim untouched', async (_name, c) => {
     const before = await snapshot();
-    expectError(await send(route, `Bearer ${attacker.token}`), 403);
+    expectError(await send(c, `Bearer ${attacker.token}`), (c.entry as { foreign: number }).foreign);
     expect(await snapshot()).toBe(before);
   });
 
-  it('a user id that does not exist is 403 too (no existence oracle), and owners still get 200 everywhere', async () => {
-    for (const route of routes.filter((r) => r.path('U', 'S').includes('U'))) {
-      expectError(await send(route, `Bearer ${attacker.token}`, 'no-such-user'), 403);
-    }
-    const owner = await register(t.server);
-    const other = await login(t.server, owner.keys);
-    for (const route of routes) {
-      if (route.method === 'DELETE' && route.path('U', 'S') === '/users/U') continue; // covered in accounts-api
-      const res = await send(
-        route,
-        `Bearer ${owner.token}`,
-        owner.user.id,
-        route.method === 'DELETE' ? other.session.id : owner.session.id,
+  it.each(cases.filter((c) => c.entry.access === 'admin').map((c) => [label(c), c] as const))(
+    '%s: 403 for a signed-in account without the admin role, 200 for an admin',
+    async (_name, c) => {
+      const before = await snapshot();
+      expectError(await send(c, `Bearer ${attacker.token}`), 403);
+      expectError(await send(c, `Bearer ${victim.token}`), 403);
+      expect(await snapshot()).toBe(before);
+      const admin = await signUp(t.server, { email: ADMIN_EMAIL }).catch(() =>
+        loginCustomer(t.server, ADMIN_EMAIL),
       );
-      expect(res.statusCode, `${route.method} ${route.path('U', 'S')}: ${res.body}`).toBe(200);
+      const res = await send(c, `Bearer ${admin.token}`);
+      expect(res.statusCode, res.body).toBe(200);
+    },
+  );
+
+  it('a user id that does not exist is 403 too (no existence oracle), and owners still get 200 everywhere', async () => {
+    const uidCases = cases.filter((c) => c.endpoint.path.includes(':uid'));
+    expect(uidCases.length).toBeGreaterThan(20);
+    for (const c of uidCases) {
+      expectError(await send(c, `Bearer ${attacker.token}`, { ...victimIds, uid: 'no-such-user' }), 403);
+    }
+    // An email account: every signed-in route works for both kinds; the password route only for it.
+    const owner = await signUp(t.server);
+    const other = await loginCustomer(t.server, owner.email);
+    let ids = await dataOf(owner.user.id, other.session.id, owner.headers);
+    for (const c of cases.filter((x) => x.entry.access === 'owner')) {
+      if (c.id === 'accounts.deleteUser') continue; // covered in accounts-api
+      const res = await send(c, `Bearer ${owner.token}`, ids);
+      expect(res.statusCode, `${label(c)}: ${res.body}`).toBe(200);
+      // A new payment request supersedes the older one: later routes use the newest.
+      if (c.id.startsWith('membership.subscribe'))
+        ids = { ...ids, paymentId: (res.json() as SubscriptionResponse).payment.id };
+    }
+    // A passphrase account gets a typed 400 where only email accounts make sense.
+    const passphrase = await register(t.server);
+    for (const c of cases.filter((x) => x.entry.access === 'owner' && x.entry.emailOnly)) {
+      const res = await send(c, `Bearer ${passphrase.token}`, { ...victimIds, uid: passphrase.user.id });
+      expect(res.statusCode, res.body).toBe(400);
     }
   });
 });

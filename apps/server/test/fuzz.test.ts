@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorCodes } from '@marquee/contract';
+import { errorCodes, listEndpoints } from '@marquee/contract';
+import { signUp, TEST_PASSWORD_COST, type Customer } from './customer-harness.ts';
 import {
   login,
   movieMeta,
@@ -60,7 +61,7 @@ const randomNonObject = () => {
   }
 };
 
-type FieldKind = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'iso';
+type FieldKind = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'iso' | 'integerish' | 'rate';
 interface Field {
   path: (string | number)[];
   kind: FieldKind;
@@ -78,6 +79,10 @@ const wrongValues: Record<FieldKind, unknown[]> = {
   boolean: ['true', 1, 0, {}, [], 'yes'],
   object: ['x', 1, true, [], 'null'],
   array: ['x', 1, true, {}, 'a,b'],
+  /** An integer or a string of digits is valid: everything else. */
+  integerish: [true, {}, [], 'x', '1.5', 1.5, '', '-1'],
+  /** A promo rate: an integer 1–100, '' or null is valid. */
+  rate: ['x', true, {}, [], 0.5, '20'],
 };
 
 function setAt(target: unknown, path: (string | number)[], value: unknown, remove = false): unknown {
@@ -126,10 +131,13 @@ const progressFields = (prefix: (string | number)[]): Field[] => [
 ];
 
 interface RouteSpec {
+  /** The contract endpoint, `group.name` (contractEndpoints). */
+  id: string;
   name: string;
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'GET';
-  url: (u: SignedIn) => string;
-  auth: boolean;
+  url: (u: Callers) => string;
+  /** Whose token: none, the passphrase account, an email account, or an admin (email) account. */
+  auth: false | true | 'email' | 'admin';
   /** object: body must be an object (null allowed if nullable); array: body is an array. */
   body: 'object' | 'array' | 'none';
   nullableBody?: boolean;
@@ -137,7 +145,9 @@ interface RouteSpec {
   fields?: Field[];
   /** Random objects with random keys are invalid (the body has required fields). */
   hasRequired?: boolean;
-  badUrls?: (u: SignedIn) => string[];
+  badUrls?: (u: Callers) => string[];
+  /** Append random `?type=` queries (routes that read `type`, or whose other input is required). */
+  randomQuery?: false;
 }
 
 const progressItem = {
@@ -153,8 +163,43 @@ const progressItem = {
 };
 const badTmdbIds = ['x'.repeat(65), 'a%20b', '..%2F..', '%E2%9C%93', 'a;b', "1'--", '%00'];
 
+const ADMIN_EMAIL = 'fuzz-admin@example.org';
+
+/** The fuzzing callers: a passphrase account (`SignedIn` itself), an email account and an admin. */
+interface Callers extends SignedIn {
+  email: Customer;
+  admin: Customer;
+  profileId: string;
+}
+
+/** Invalid path segments and query values for every parameter this suite fuzzes: `~` fits no id pattern. */
+const badSegments = (n = 200) => Array.from({ length: n }, () => encodeURIComponent(`~${randomString(10)}`));
+const longSegments = (min: number, n = 200) => Array.from({ length: n }, (_, i) => 'x'.repeat(min + i));
+
+/** Endpoints with nothing this suite can fuzz, each with why (the ids they take are other suites'). */
+const notFuzzed: Record<string, string> = {
+  'accounts.meta': 'no input',
+  'accounts.captchaChallenge': 'no input',
+  'accounts.me': 'no input',
+  'accounts.getUser': 'only `:uid`, checked against the caller (authorization-matrix)',
+  'accounts.deleteUser': 'only `:uid`, checked against the caller (authorization-matrix)',
+  'accounts.userSessions': 'only `:uid`, checked against the caller (authorization-matrix)',
+  'accounts.deleteSession': 'only `:sid`: any id is a valid, idempotent sign-out (authorization-matrix)',
+  'sync.settings': 'only `:uid`, checked against the caller (authorization-matrix)',
+  'customers.me': 'no input',
+  'membership.plans': 'no input',
+  'membership.cryptoList': 'no input',
+  'membership.cryptoListAlias': 'no input',
+  'membership.membership': 'no input',
+  'membership.promos': 'no input',
+  'membership.selfTest': 'no input',
+  'config.runtimeConfig': 'no input',
+  'sources.providerMetadata': 'no input',
+};
+
 const specs: RouteSpec[] = [
   {
+    id: 'accounts.registerStart',
     name: 'POST /auth/register/start',
     method: 'POST',
     url: () => '/auth/register/start',
@@ -165,6 +210,7 @@ const specs: RouteSpec[] = [
     fields: [{ path: ['captchaToken'], kind: 'string', maxLength: 8192 }],
   },
   {
+    id: 'accounts.registerComplete',
     name: 'POST /auth/register/complete',
     method: 'POST',
     url: () => '/auth/register/complete',
@@ -191,6 +237,7 @@ const specs: RouteSpec[] = [
     ],
   },
   {
+    id: 'accounts.loginStart',
     name: 'POST /auth/login/start',
     method: 'POST',
     url: () => '/auth/login/start',
@@ -201,6 +248,7 @@ const specs: RouteSpec[] = [
     fields: [{ path: ['publicKey'], kind: 'string', required: true, maxLength: 128 }],
   },
   {
+    id: 'accounts.loginComplete',
     name: 'POST /auth/login/complete',
     method: 'POST',
     url: () => '/auth/login/complete',
@@ -215,6 +263,7 @@ const specs: RouteSpec[] = [
     ],
   },
   {
+    id: 'accounts.patchUser',
     name: 'PATCH /users/:uid',
     method: 'PATCH',
     url: (u) => `/users/${u.user.id}`,
@@ -230,6 +279,7 @@ const specs: RouteSpec[] = [
     ],
   },
   {
+    id: 'accounts.patchSession',
     name: 'PATCH /sessions/:sid',
     method: 'PATCH',
     url: (u) => `/sessions/${u.session.id}`,
@@ -239,6 +289,7 @@ const specs: RouteSpec[] = [
     fields: [{ path: ['deviceName'], kind: 'string', maxLength: 500 }],
   },
   {
+    id: 'sync.addBookmark',
     name: 'POST /users/:uid/bookmarks/:tmdbId',
     method: 'POST',
     url: (u) => `/users/${u.user.id}/bookmarks/603`,
@@ -254,6 +305,7 @@ const specs: RouteSpec[] = [
     badUrls: (u) => badTmdbIds.map((id) => `/users/${u.user.id}/bookmarks/${id}`),
   },
   {
+    id: 'sync.importBookmarks',
     name: 'PUT /users/:uid/bookmarks',
     method: 'PUT',
     url: (u) => `/users/${u.user.id}/bookmarks`,
@@ -267,6 +319,7 @@ const specs: RouteSpec[] = [
     ],
   },
   {
+    id: 'sync.deleteBookmark',
     name: 'DELETE /users/:uid/bookmarks/:tmdbId',
     method: 'DELETE',
     url: (u) => `/users/${u.user.id}/bookmarks/603`,
@@ -285,6 +338,7 @@ const specs: RouteSpec[] = [
     ],
   },
   {
+    id: 'sync.putProgress',
     name: 'PUT /users/:uid/progress/:tmdbId',
     method: 'PUT',
     url: (u) => `/users/${u.user.id}/progress/1396`,
@@ -296,6 +350,7 @@ const specs: RouteSpec[] = [
     badUrls: (u) => badTmdbIds.map((id) => `/users/${u.user.id}/progress/${id}`),
   },
   {
+    id: 'sync.importProgress',
     name: 'PUT /users/:uid/progress/import',
     method: 'PUT',
     url: (u) => `/users/${u.user.id}/progress/import`,
@@ -305,6 +360,7 @@ const specs: RouteSpec[] = [
     fields: [...progressFields([0]), { path: [0, 'tmdbId'], kind: 'string', required: true, maxLength: 64 }],
   },
   {
+    id: 'sync.deleteProgress',
     name: 'DELETE /users/:uid/progress/:tmdbId',
     method: 'DELETE',
     url: (u) => `/users/${u.user.id}/progress/1396`,
@@ -321,6 +377,7 @@ const specs: RouteSpec[] = [
     badUrls: (u) => badTmdbIds.map((id) => `/users/${u.user.id}/progress/${id}`),
   },
   {
+    id: 'sync.putSettings',
     name: 'PUT /users/:uid/settings',
     method: 'PUT',
     url: (u) => `/users/${u.user.id}/settings`,
@@ -343,6 +400,7 @@ const specs: RouteSpec[] = [
     ],
   },
   {
+    id: 'accounts.providerMetrics',
     name: 'POST /metrics/providers',
     method: 'POST',
     url: () => '/metrics/providers',
@@ -363,6 +421,7 @@ const specs: RouteSpec[] = [
     ],
   },
   {
+    id: 'accounts.captchaMetrics',
     name: 'POST /metrics/captcha',
     method: 'POST',
     url: () => '/metrics/captcha',
@@ -372,6 +431,257 @@ const specs: RouteSpec[] = [
     valid: { success: true },
     fields: [{ path: ['success'], kind: 'boolean', required: true }],
   },
+  {
+    id: 'sync.bookmarks',
+    name: 'GET /users/:uid/bookmarks',
+    method: 'GET',
+    url: (u) => `/users/${u.user.id}/bookmarks?limit=0`,
+    auth: true,
+    body: 'none',
+    randomQuery: false,
+    badUrls: (u) => [
+      ...['limit=0', 'limit=x', 'limit=2001', 'limit=-1', 'updatedSince=yesterday'].map(
+        (q) => `/users/${u.user.id}/bookmarks?${q}`,
+      ),
+      ...badSegments().map((v) => `/users/${u.user.id}/bookmarks?limit=${v}`),
+    ],
+  },
+  {
+    id: 'sync.progress',
+    name: 'GET /users/:uid/progress',
+    method: 'GET',
+    url: (u) => `/users/${u.user.id}/progress?limit=0`,
+    auth: true,
+    body: 'none',
+    randomQuery: false,
+    badUrls: (u) => [
+      ...['limit=0', 'limit=x', 'limit=2001', 'updatedSince=2024-13-01'].map(
+        (q) => `/users/${u.user.id}/progress?${q}`,
+      ),
+      ...badSegments().map((v) => `/users/${u.user.id}/progress?limit=${v}`),
+    ],
+  },
+  {
+    id: 'customers.register',
+    name: 'POST /customers',
+    method: 'POST',
+    url: () => '/customers',
+    auth: false,
+    body: 'object',
+    hasRequired: true,
+    valid: { fullname: 'Fuzz', email: 'fuzz@example.org', password: 'long enough password' },
+    fields: [
+      { path: ['fullname'], kind: 'string', required: true, maxLength: 100 },
+      { path: ['email'], kind: 'string', required: true, maxLength: 254 },
+      { path: ['password'], kind: 'string', required: true, maxLength: 1024 },
+      { path: ['captchaToken'], kind: 'string', maxLength: 8192 },
+    ],
+  },
+  {
+    id: 'customers.login',
+    name: 'POST /customers/auth',
+    method: 'POST',
+    url: () => '/customers/auth',
+    auth: false,
+    body: 'object',
+    hasRequired: true,
+    valid: { email: 'fuzz@example.org', password: 'long enough password', device: 'd' },
+    fields: [
+      { path: ['email'], kind: 'string', required: true, maxLength: 320 },
+      { path: ['password'], kind: 'string', required: true, maxLength: 1024 },
+      { path: ['device'], kind: 'string', maxLength: 500 },
+    ],
+  },
+  {
+    id: 'customers.update',
+    name: 'POST /customers/:uid/update',
+    method: 'POST',
+    url: (u) => `/customers/${u.email.user.id}/update`,
+    auth: 'email',
+    body: 'object',
+    valid: { fullname: 'F', icon: 'cat', profiles: [{ fullname: 'Kid', icon: 'couch' }] },
+    fields: [
+      { path: ['fullname'], kind: 'string', maxLength: 100 },
+      { path: ['icon'], kind: 'string' },
+      { path: ['profiles'], kind: 'array' },
+      { path: ['profiles', 0, 'fullname'], kind: 'string', required: true, maxLength: 100 },
+      { path: ['profiles', 0, 'icon'], kind: 'string', required: true },
+    ],
+  },
+  {
+    id: 'customers.password',
+    name: 'POST /customers/:uid/password',
+    method: 'POST',
+    url: (u) => `/customers/${u.email.user.id}/password`,
+    auth: 'email',
+    body: 'object',
+    hasRequired: true,
+    valid: { password: 'another long password', confirm: 'another long password' },
+    fields: [
+      { path: ['password'], kind: 'string', required: true, maxLength: 1024 },
+      { path: ['confirm'], kind: 'string', required: true, maxLength: 1024 },
+    ],
+  },
+  {
+    id: 'customers.createProfile',
+    name: 'POST /customers/:uid/profiles',
+    method: 'POST',
+    url: (u) => `/customers/${u.email.user.id}/profiles`,
+    auth: 'email',
+    body: 'object',
+    hasRequired: true,
+    valid: { fullname: 'Kid', icon: 'cat' },
+    fields: [
+      { path: ['fullname'], kind: 'string', required: true, maxLength: 100 },
+      { path: ['icon'], kind: 'string', required: true },
+    ],
+  },
+  {
+    id: 'customers.patchProfile',
+    name: 'PATCH /customers/:uid/profiles/:profileId',
+    method: 'PATCH',
+    url: (u) => `/customers/${u.email.user.id}/profiles/${u.profileId}`,
+    auth: 'email',
+    body: 'object',
+    valid: { fullname: 'Kid', icon: 'cat' },
+    fields: [
+      { path: ['fullname'], kind: 'string', maxLength: 100 },
+      { path: ['icon'], kind: 'string' },
+    ],
+    badUrls: (u) => longSegments(65, 20).map((id) => `/customers/${u.email.user.id}/profiles/${id}`),
+  },
+  {
+    id: 'customers.deleteProfile',
+    name: 'DELETE /customers/:uid/profiles/:profileId',
+    method: 'DELETE',
+    url: (u) => `/customers/${u.email.user.id}/profiles/${'x'.repeat(65)}`,
+    auth: 'email',
+    body: 'none',
+    badUrls: (u) => [
+      ...longSegments(65).map((id) => `/customers/${u.email.user.id}/profiles/${id}`),
+      `/customers/${u.email.user.id}/profiles/no-such-profile`,
+    ],
+  },
+  ...(['membership.subscribe', 'membership.subscribeAlias'] as const).map((id): RouteSpec => ({
+    id,
+    name: `POST /customers/:uid/${id.endsWith('Alias') ? 'subscription' : 'suscription'}`,
+    method: 'POST',
+    url: (u) => `/customers/${u.email.user.id}/${id.endsWith('Alias') ? 'subscription' : 'suscription'}`,
+    auth: 'email',
+    body: 'object',
+    hasRequired: true,
+    valid: { planId: 2, criptoName: 'BTC', code: null },
+    fields: [
+      { path: ['planId'], kind: 'integerish', required: true },
+      { path: ['criptoName'], kind: 'string', nullable: true, maxLength: 64 },
+      { path: ['cryptoName'], kind: 'string', nullable: true, maxLength: 64 },
+      { path: ['code'], kind: 'string', nullable: true, maxLength: 64 },
+    ],
+  })),
+  {
+    id: 'membership.payment',
+    name: 'GET /api/payments/:paymentId',
+    method: 'GET',
+    url: () => '/api/payments/no-such-payment',
+    auth: 'email',
+    body: 'none',
+    badUrls: () => longSegments(65).map((id) => `/api/payments/${id}`),
+  },
+  {
+    id: 'membership.simulatePaid',
+    name: 'POST /api/payments/:paymentId/simulate-paid',
+    method: 'POST',
+    url: () => '/api/payments/no-such-payment/simulate-paid',
+    auth: 'email',
+    body: 'none',
+    badUrls: () => longSegments(65).map((id) => `/api/payments/${id}/simulate-paid`),
+  },
+  {
+    id: 'membership.createPromo',
+    name: 'POST /promos/create',
+    method: 'POST',
+    url: () => '/promos/create',
+    auth: 'admin',
+    body: 'object',
+    nullableBody: true,
+    valid: { rate: 20 },
+    fields: [{ path: ['rate'], kind: 'rate', nullable: true, min: 1, max: 100 }],
+  },
+  {
+    id: 'membership.checkPromo',
+    name: 'GET /promos/:code',
+    method: 'GET',
+    url: () => `/promos/${'x'.repeat(65)}`,
+    auth: 'email',
+    body: 'none',
+    randomQuery: false,
+    badUrls: () => longSegments(65).map((code) => `/promos/${code}`),
+  },
+  {
+    id: 'membership.adminPayments',
+    name: 'GET /api/admin/payments',
+    method: 'GET',
+    url: () => '/api/admin/payments?limit=0',
+    auth: 'admin',
+    body: 'none',
+    randomQuery: false,
+    badUrls: () => [
+      ...['limit=501', 'limit=x', 'limit=1.5', 'settlement=paid', 'settlement='].map(
+        (q) => `/api/admin/payments?${q}`,
+      ),
+      ...badSegments().map((v) => `/api/admin/payments?settlement=${v}`),
+    ],
+  },
+  {
+    id: 'metadata.search',
+    name: 'GET /api/search',
+    method: 'GET',
+    url: () => '/api/search',
+    auth: false,
+    body: 'none',
+    badUrls: () => ['query=', 'query=%20%20', `query=${'a'.repeat(201)}`].map((q) => `/api/search?${q}`),
+  },
+  ...(
+    [
+      ['metadata.list', (v: string) => `/api/lists/movie/${v}`],
+      ['metadata.genres', (v: string) => `/api/genres/${v}`],
+      ['metadata.discover', (v: string) => `/api/discover/${v}?genre=28`],
+      ['metadata.details', (v: string) => `/api/media/movie/${v}`],
+      ['metadata.season', (v: string) => `/api/media/tv/1399/season/${v}`],
+      ['metadata.findByImdb', (v: string) => `/api/find/${v}`],
+      ['metadata.legacyJustWatch', (v: string) => `/api/legacy/justwatch/movie/${v}`],
+    ] as const
+  ).map(([id, url]): RouteSpec => ({
+    id,
+    name: `GET ${url(':param')}`,
+    method: 'GET',
+    url: () => url('~'),
+    auth: false,
+    body: 'none',
+    randomQuery: false,
+    badUrls: () => badSegments().map(url),
+  })),
+  ...(
+    [
+      ['sources.scrape', '/scrape'],
+      ['sources.scrapeSource', '/scrape/source'],
+      ['sources.scrapeEmbed', '/scrape/embed'],
+    ] as const
+  ).map(([id, path]): RouteSpec => ({
+    id,
+    name: `GET ${path}`,
+    method: 'GET',
+    url: () => path,
+    auth: false,
+    body: 'none',
+    badUrls: () => [
+      `${path}?type=movie&title=x&tmdbId=abc`,
+      `${path}?type=show&title=x&tmdbId=1`,
+      `${path}?type=movie&title=&tmdbId=1&id=`,
+      `${path}?id=${'x'.repeat(101)}&url=u`,
+      `${path}?type=movie&title=x&tmdbId=1&releaseYear=1`,
+    ],
+  })),
 ];
 
 const malformedJson = [
@@ -400,7 +710,7 @@ interface Case {
   contentType?: string;
 }
 
-function casesFor(spec: RouteSpec, u: SignedIn): Case[] {
+function casesFor(spec: RouteSpec, u: Callers): Case[] {
   const url = spec.url(u);
   const asJson = (v: unknown): Case => ({ url, payload: JSON.stringify(v), contentType: 'application/json' });
   const cases: Case[] = [];
@@ -421,8 +731,9 @@ function casesFor(spec: RouteSpec, u: SignedIn): Case[] {
       cases.push({ url: bad, payload: JSON.stringify(spec.valid ?? {}), contentType: 'application/json' });
   if (spec.body === 'none') {
     // Bodies are ignored there: fuzz the query and path only, many times over.
-    for (let i = 0; i < 200; i++)
-      cases.push({ url: `${url}?type=${encodeURIComponent(randomString(8) || 'x')}` });
+    if (spec.randomQuery !== false)
+      for (let i = 0; i < 200; i++)
+        cases.push({ url: `${url}?type=${encodeURIComponent(randomString(8) || 'x')}` });
     return cases;
   }
   for (const m of mutations(spec.valid, spec.fields ?? [])) cases.push(asJson(m));
@@ -460,12 +771,28 @@ function casesFor(spec: RouteSpec, u: SignedIn): Case[] {
 
 describe(`fuzzed bad input (${testDialect})`, () => {
   let t: SyncTestApp;
-  let user: SignedIn;
+  let user: Callers;
   let snapshot: () => Promise<string>;
 
   beforeAll(async () => {
-    t = await startSyncApp({ deps: { accounts: { rateLimits: false } } });
-    user = await register(t.server);
+    t = await startSyncApp({
+      env: { ADMIN_EMAILS: ADMIN_EMAIL },
+      deps: { accounts: { rateLimits: false, passwordCost: TEST_PASSWORD_COST } },
+    });
+    const passphrase = await register(t.server);
+    const email = await signUp(t.server);
+    const profile = await t.server.inject({
+      method: 'POST',
+      url: `/customers/${email.user.id}/profiles`,
+      headers: email.headers,
+      payload: { fullname: 'Kid', icon: 'cat' },
+    });
+    user = {
+      ...passphrase,
+      email,
+      admin: await signUp(t.server, { email: ADMIN_EMAIL }),
+      profileId: (profile.json() as { profile: { _id: string } }).profile._id,
+    };
     await login(t.server, user.keys);
     const h = user.headers;
     const u = user.user.id;
@@ -499,11 +826,36 @@ describe(`fuzzed bad input (${testDialect})`, () => {
           db.selectFrom('progress_deletions').selectAll().execute(),
           db.selectFrom('user_settings').selectAll().execute(),
           db.selectFrom('captcha_solutions').selectAll().execute(),
+          db.selectFrom('profiles').selectAll().orderBy('id').execute(),
+          db.selectFrom('payments').selectAll().orderBy('id').execute(),
+          db.selectFrom('promo_codes').selectAll().orderBy('code').execute(),
+          db.selectFrom('memberships').selectAll().execute(),
         ]),
       );
     };
   });
   afterAll(async () => t.close());
+
+  it('has a fuzz spec, or a reason there is none, for every contract endpoint', () => {
+    const listed = listEndpoints();
+    const specIds = specs.map((spec) => spec.id);
+    expect(new Set(specIds).size, 'one spec per endpoint').toBe(specIds.length);
+    const missing = listed.filter(({ id }) => !specIds.includes(id) && !notFuzzed[id]).map(({ id }) => id);
+    expect(missing, 'endpoints without a fuzz spec: add one (or a reason to notFuzzed)').toEqual([]);
+    for (const id of [...specIds, ...Object.keys(notFuzzed)])
+      expect(
+        listed.some((e) => e.id === id),
+        `${id} is not a contract endpoint`,
+      ).toBe(true);
+    for (const spec of specs) {
+      const { endpoint } = listed.find((e) => e.id === spec.id)!;
+      expect(spec.method, spec.id).toBe(endpoint.method);
+    }
+    // An endpoint without any input has nothing to fuzz; one with input needs a spec or a stated reason.
+    for (const { id, endpoint } of listed)
+      if (!endpoint.params && !endpoint.query && !endpoint.body && !specIds.includes(id))
+        expect(notFuzzed[id], id).toBe('no input');
+  });
 
   it.each(specs.map((s) => [s.name, s] as const))(
     '%s: hundreds of bad inputs → 4xx with a code, nothing written',
@@ -516,7 +868,13 @@ describe(`fuzzed bad input (${testDialect})`, () => {
           method: spec.method,
           url: c.url,
           headers: {
-            ...(spec.auth ? user.headers : {}),
+            ...(spec.auth === true
+              ? user.headers
+              : spec.auth === 'email'
+                ? user.email.headers
+                : spec.auth === 'admin'
+                  ? user.admin.headers
+                  : {}),
             ...(c.contentType ? { 'content-type': c.contentType } : {}),
           },
           ...(c.payload !== undefined ? { payload: c.payload } : {}),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint.ts';
+import { defineEndpoint, type EndpointErrors } from './endpoint.ts';
 import { metadataRoutes } from './routes.ts';
 
 export const TmdbTypeSchema = z.enum(['movie', 'tv']);
@@ -66,28 +66,50 @@ export type ListName = z.infer<typeof ListName>;
 
 const tmdbIdParam = z.string().regex(/^\d{1,10}$/, 'must be a numeric TMDB id');
 
+/**
+ * What TMDB's failures become (modules/metadata/tmdb/tmdb.client.ts `toAppError`); the embedded catalog
+ * answers none of them.
+ */
+const upstreamErrors = {
+  400: ['bad_request'],
+  502: ['metadata_bad_answer', 'metadata_auth_failed'],
+  503: ['metadata_unavailable', 'metadata_rate_limited'],
+} as const satisfies EndpointErrors;
+
 export const metadataEndpoints = {
   search: defineEndpoint({
     ...metadataRoutes.search,
     summary: 'Search movies and shows (adult results dropped, posters first)',
+    auth: 'none',
+    tags: ['metadata'],
+    errors: upstreamErrors,
     query: z.object({ query: z.string().trim().min(1).max(200) }),
     response: MediaList,
   }),
   list: defineEndpoint({
     ...metadataRoutes.list,
     summary: 'A curated list: in cinemas, top rated, most popular',
+    auth: 'none',
+    tags: ['metadata'],
+    errors: { ...upstreamErrors, 404: ['not_found'] },
     params: z.object({ type: TmdbTypeSchema, list: ListName }),
     response: MediaList,
   }),
   genres: defineEndpoint({
     ...metadataRoutes.genres,
     summary: 'Genres of movies or shows (TMDB genre ids)',
+    auth: 'none',
+    tags: ['metadata'],
+    errors: upstreamErrors,
     params: z.object({ type: TmdbTypeSchema }),
     response: z.object({ genres: z.array(Genre) }),
   }),
   discover: defineEndpoint({
     ...metadataRoutes.discover,
     summary: 'Titles of one genre, most popular first',
+    auth: 'none',
+    tags: ['metadata'],
+    errors: upstreamErrors,
     params: z.object({ type: TmdbTypeSchema }),
     query: z.object({
       genre: z.coerce.number().int().positive(),
@@ -98,24 +120,40 @@ export const metadataEndpoints = {
   details: defineEndpoint({
     ...metadataRoutes.details,
     summary: 'Details of a movie or show, with its seasons',
+    auth: 'none',
+    tags: ['metadata'],
+    errors: { ...upstreamErrors, 404: ['media_not_found'] },
     params: z.object({ type: TmdbTypeSchema, id: tmdbIdParam }),
     response: MediaDetails,
   }),
   season: defineEndpoint({
     ...metadataRoutes.season,
     summary: 'Episodes of one season of a show',
+    auth: 'none',
+    tags: ['metadata'],
+    errors: { ...upstreamErrors, 404: ['media_not_found'] },
     params: z.object({ id: tmdbIdParam, number: z.coerce.number().int().min(0).max(999) }),
     response: SeasonDetails,
   }),
   findByImdb: defineEndpoint({
     ...metadataRoutes.findByImdb,
     summary: 'Resolve an IMDb id to a TMDB movie or show',
+    auth: 'none',
+    tags: ['metadata'],
+    errors: { ...upstreamErrors, 404: ['media_not_found'] },
     params: z.object({ imdbId: z.string().regex(/^tt\d{1,10}$/, 'must be an IMDb id (tt…)') }),
     response: MediaSummary,
   }),
   legacyJustWatch: defineEndpoint({
     ...metadataRoutes.legacyJustWatch,
     summary: 'Resolve an old JustWatch media key (JW-…) to a TMDB title',
+    auth: 'none',
+    tags: ['metadata'],
+    errors: {
+      ...upstreamErrors,
+      404: ['media_not_found'],
+      503: [...upstreamErrors[503], 'legacy_metadata_unavailable'],
+    },
     params: z.object({ type: z.string().regex(/^[a-z]{0,16}$/), id: z.string().regex(/^\d{1,12}$/) }),
     response: MediaSummary,
   }),

@@ -39,6 +39,8 @@ export const configEndpoints = {
   runtimeConfig: defineEndpoint({
     ...configRoutes.runtimeConfig,
     summary: 'Runtime configuration of this instance for the web app',
+    auth: 'none',
+    tags: ['config'],
     response: RuntimeConfig,
   }),
 } as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint.ts';
+import { defineEndpoint, defineStream, type EndpointErrors } from './endpoint.ts';
 import { sourceRoutes } from './routes.ts';
 import { ErrorCode } from './errors.ts';
 
@@ -110,18 +110,6 @@ export type ScrapeAllEventData = ScrapeEventData<typeof scrapeAllEvents>;
 export type ScrapeSourceEventData = ScrapeEventData<typeof scrapeSourceEvents>;
 export type ScrapeEmbedEventData = ScrapeEventData<typeof scrapeEmbedEvents>;
 
-/** One event of a stream as `{event, data}`, for documentation and for clients that validate. */
-function eventUnion<M extends Record<string, z.ZodType>>(events: M) {
-  const options = Object.entries(events).map(([event, data]) => z.object({ event: z.literal(event), data }));
-  return z.discriminatedUnion(
-    'event',
-    options as unknown as [
-      z.ZodObject<{ event: z.ZodLiteral<string> }>,
-      ...z.ZodObject<{ event: z.ZodLiteral<string> }>[],
-    ],
-  );
-}
-
 // ---- queries ----
 
 const tmdbId = z.string().regex(/^\d{1,10}$/, 'must be a numeric TMDB id');
@@ -182,33 +170,57 @@ export type ScrapeEmbedQuery = z.infer<typeof ScrapeEmbedQuery>;
 
 // ---- endpoints ----
 
+/** Errors of every scrape stream before it starts (sources.service.ts `authorize`: the captcha gate). */
+const scrapeGateErrors = {
+  401: ['captcha_required', 'captcha_invalid'],
+  503: ['captcha_unavailable'],
+} as const satisfies EndpointErrors;
+/** A media's scrape: taken down (451), or the membership gate (`assertPlayable`, decision 041). */
+const mediaScrapeErrors = {
+  401: ['login_required', ...scrapeGateErrors[401]],
+  402: ['membership_required'],
+  451: ['media_removed'],
+  503: scrapeGateErrors[503],
+} as const satisfies EndpointErrors;
+
 /**
- * The scrape endpoints answer `text/event-stream`; `response` describes one event. Errors found before the
- * stream starts (bad query 400, captcha 401/403, removed media 451, unknown provider 404) are ordinary
- * JSON error bodies; later ones arrive as an `error` event.
+ * The scrape endpoints answer `text/event-stream` (`events`: each event's data by name). Errors found
+ * before the stream starts (bad query 400, captcha 401, membership 401/402, removed media 451, unknown
+ * provider 404) are ordinary JSON error bodies; later ones arrive as an `error` event.
  */
 export const sourcesEndpoints = {
-  scrape: defineEndpoint({
+  scrape: defineStream({
     ...sourceRoutes.scrape,
     summary: 'Scrape every source for a media (server-sent events)',
+    auth: 'optional',
+    tags: ['sources'],
+    errors: mediaScrapeErrors,
     query: ScrapeQuery,
-    response: eventUnion(scrapeAllEvents),
+    events: scrapeAllEvents,
   }),
-  scrapeSource: defineEndpoint({
+  scrapeSource: defineStream({
     ...sourceRoutes.scrapeSource,
     summary: 'Scrape one source for a media (server-sent events)',
+    auth: 'optional',
+    tags: ['sources'],
+    errors: { ...mediaScrapeErrors, 404: ['source_not_found'] },
     query: ScrapeSourceQuery,
-    response: eventUnion(scrapeSourceEvents),
+    events: scrapeSourceEvents,
   }),
-  scrapeEmbed: defineEndpoint({
+  scrapeEmbed: defineStream({
     ...sourceRoutes.scrapeEmbed,
     summary: 'Scrape one embed URL (server-sent events)',
+    auth: 'none',
+    tags: ['sources'],
+    errors: { ...scrapeGateErrors, 404: ['source_not_found'] },
     query: ScrapeEmbedQuery,
-    response: eventUnion(scrapeEmbedEvents),
+    events: scrapeEmbedEvents,
   }),
   providerMetadata: defineEndpoint({
     ...sourceRoutes.providerMetadata,
     summary: 'Sources and embeds of this instance, as [embeds, sources]',
+    auth: 'none',
+    tags: ['sources'],
     response: z.tuple([z.array(ProviderMetaSchema), z.array(ProviderMetaSchema)]),
   }),
 } as const;

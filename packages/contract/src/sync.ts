@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ChangeTime, IsoInstant, UserIdParams } from './accounts.ts';
-import { defineEndpoint } from './endpoint.ts';
+import { defineEndpoint, type EndpointErrors } from './endpoint.ts';
 import { syncRoutes } from './routes.ts';
 import { syncMediaTypes } from './sync-rules.ts';
 
@@ -203,11 +203,17 @@ export const UserSettingsInput = z.object({
 });
 export type UserSettingsInput = z.infer<typeof UserSettingsInput>;
 
+/** Every library route: an `X-Profile-Id` that is not one of the caller's profiles (decision 040). */
+const libraryErrors = { 404: ['profile_not_found'] } as const satisfies EndpointErrors;
+
 export const syncEndpoints = {
   bookmarks: defineEndpoint({
     ...syncRoutes.bookmarks,
     summary:
       'Your bookmarks (with limit/cursor/updatedSince: one page of changes; If-None-Match: 304 when unchanged)',
+    auth: 'session',
+    tags: ['sync'],
+    errors: { 400: ['bad_request'], ...libraryErrors },
     params: UserIdParams,
     query: LibraryReadQuery,
     response: z.union([z.array(Bookmark), BookmarksPage]),
@@ -215,6 +221,9 @@ export const syncEndpoints = {
   addBookmark: defineEndpoint({
     ...syncRoutes.addBookmark,
     summary: 'Add or update a bookmark (idempotent; an older change never overwrites a newer one)',
+    auth: 'session',
+    tags: ['sync'],
+    errors: { ...libraryErrors, 409: ['library_full'] },
     params: BookmarkParams,
     body: BookmarkInput,
     response: Bookmark,
@@ -222,6 +231,9 @@ export const syncEndpoints = {
   importBookmarks: defineEndpoint({
     ...syncRoutes.importBookmarks,
     summary: 'Merge bookmarks into the account (never removes any)',
+    auth: 'session',
+    tags: ['sync'],
+    errors: { ...libraryErrors, 409: ['library_full'], 429: ['rate_limited'] },
     params: UserIdParams,
     body: BookmarkImportBody,
     response: z.array(Bookmark),
@@ -229,6 +241,9 @@ export const syncEndpoints = {
   deleteBookmark: defineEndpoint({
     ...syncRoutes.deleteBookmark,
     summary: 'Remove a bookmark (idempotent)',
+    auth: 'session',
+    tags: ['sync'],
+    errors: libraryErrors,
     params: BookmarkParams,
     query: BookmarkDeleteQuery,
     response: z.object({ tmdbId: z.string() }),
@@ -237,6 +252,9 @@ export const syncEndpoints = {
     ...syncRoutes.progress,
     summary:
       'Your watch progress, one row per movie or episode (with limit/cursor/updatedSince: one page of changes; If-None-Match: 304 when unchanged)',
+    auth: 'session',
+    tags: ['sync'],
+    errors: { 400: ['bad_request'], ...libraryErrors },
     params: UserIdParams,
     query: LibraryReadQuery,
     response: z.union([z.array(ProgressListItem), ProgressPage]),
@@ -244,6 +262,9 @@ export const syncEndpoints = {
   importProgress: defineEndpoint({
     ...syncRoutes.importProgress,
     summary: 'Merge progress into the account: per row, the later change wins',
+    auth: 'session',
+    tags: ['sync'],
+    errors: { ...libraryErrors, 409: ['library_full'], 429: ['rate_limited'] },
     params: UserIdParams,
     body: ProgressImportBody,
     response: z.array(ProgressListItem),
@@ -251,6 +272,9 @@ export const syncEndpoints = {
   putProgress: defineEndpoint({
     ...syncRoutes.putProgress,
     summary: 'Save progress of a movie or an episode (last writer wins by updatedAt)',
+    auth: 'session',
+    tags: ['sync'],
+    errors: { ...libraryErrors, 409: ['library_full'] },
     params: ProgressParams,
     body: ProgressInput,
     response: ProgressItem,
@@ -258,6 +282,9 @@ export const syncEndpoints = {
   deleteProgress: defineEndpoint({
     ...syncRoutes.deleteProgress,
     summary: 'Remove progress of a title, a season or an episode',
+    auth: 'session',
+    tags: ['sync'],
+    errors: libraryErrors,
     params: ProgressParams,
     body: ProgressDeleteBody,
     response: ProgressDeleteResponse,
@@ -265,12 +292,18 @@ export const syncEndpoints = {
   settings: defineEndpoint({
     ...syncRoutes.settings,
     summary: 'Your synced settings',
+    auth: 'session',
+    tags: ['sync'],
+    errors: libraryErrors,
     params: UserIdParams,
     response: UserSettings,
   }),
   putSettings: defineEndpoint({
     ...syncRoutes.putSettings,
     summary: 'Change synced settings (absent = unchanged, null = cleared)',
+    auth: 'session',
+    tags: ['sync'],
+    errors: libraryErrors,
     params: UserIdParams,
     body: UserSettingsInput,
     response: UserSettings,

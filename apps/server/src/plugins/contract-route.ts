@@ -1,37 +1,91 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import type { Endpoint } from '@marquee/contract';
+import { isStreamEndpoint, type Endpoint, type StreamEndpoint } from '@marquee/contract';
+import { securityOf } from './openapi.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The contract declaration a route was registered from (the OpenAPI document reads it). */
+    contract?: Endpoint;
+  }
+}
 
 type Input<E extends Endpoint> =
   E extends Endpoint<infer P, infer Q, infer B>
     ? { params: z.infer<P>; query: z.infer<Q>; body: z.infer<B> }
     : never;
 
+/** What every contract route's schema carries besides its input and output: summary, tag, security. */
+function documentation(endpoint: Endpoint): FastifySchema {
+  const security = securityOf(endpoint.auth);
+  return {
+    summary: endpoint.summary,
+    tags: [...endpoint.tags],
+    ...(security ? { security } : {}),
+    ...(endpoint.params ? { params: endpoint.params } : {}),
+    ...(endpoint.query ? { querystring: endpoint.query } : {}),
+    ...(endpoint.body ? { body: endpoint.body } : {}),
+  };
+}
+
 /**
  * Registers a route from its contract declaration: the same zod schemas validate the input and
- * serialise (and strip) the output, and feed the OpenAPI document.
+ * serialise (and strip) the output, and feed the OpenAPI document (plugins/openapi.ts adds the error
+ * responses from the declaration).
  */
 export function contractRoute<E extends Endpoint>(
   app: FastifyInstance,
   endpoint: E,
   handler: (input: Input<E>, request: FastifyRequest, reply: FastifyReply) => Promise<z.infer<E['response']>>,
 ): void {
+  if (isStreamEndpoint(endpoint))
+    throw new Error(`${endpoint.method} ${endpoint.path} is a stream: register it with contractStream`);
   app.withTypeProvider<ZodTypeProvider>().route({
     method: endpoint.method,
     url: endpoint.path,
-    schema: {
-      summary: endpoint.summary,
-      ...(endpoint.params ? { params: endpoint.params } : {}),
-      ...(endpoint.query ? { querystring: endpoint.query } : {}),
-      ...(endpoint.body ? { body: endpoint.body } : {}),
-      response: { 200: endpoint.response },
-    },
+    config: { contract: endpoint },
+    schema: { ...documentation(endpoint), response: { 200: endpoint.response } },
     handler: (request, reply) =>
       handler(
         { params: request.params, query: request.query, body: request.body } as Input<E>,
         request,
         reply,
       ),
+  });
+}
+
+/**
+ * Registers a server-sent events route from its contract declaration: the query is validated by the
+ * contract, and the OpenAPI document shows `text/event-stream` with the union of the events. The handler
+ * writes the stream itself (modules/sources/event-stream.ts, with `endpoint.events`); the route's
+ * response schema is documentation only, since the stream bypasses serialisation.
+ */
+export function contractStream<E extends StreamEndpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  handler: (
+    input: { query: z.infer<NonNullable<E['query']>> },
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => Promise<void>,
+): void {
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: endpoint.method,
+    url: endpoint.path,
+    config: { contract: endpoint },
+    schema: {
+      ...documentation(endpoint),
+      description:
+        'Answers `text/event-stream`: each event is `event: <name>` and `data: <JSON>`; the schema is the union of the events as `{event, data}`. Errors found before the stream starts are JSON error bodies.',
+      response: {
+        200: {
+          description: 'The event stream',
+          content: { 'text/event-stream': { schema: endpoint.response } },
+        },
+      },
+    },
+    handler: (request, reply) =>
+      handler({ query: request.query } as { query: z.infer<NonNullable<E['query']>> }, request, reply),
   });
 }

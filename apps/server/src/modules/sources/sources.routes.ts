@@ -4,19 +4,16 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   SCRAPE_TOKEN_HEADER,
-  ScrapeEmbedQuery,
-  ScrapeQuery,
-  ScrapeSourceQuery,
-  scrapeAllEvents,
-  scrapeEmbedEvents,
-  scrapeSourceEvents,
+  type ScrapeQuery,
+  type ScrapeSourceQuery,
   sourcePaths,
   sourcesEndpoints as e,
+  type EndpointErrors,
 } from '@marquee/contract';
 import { describeError, NotFoundError, type ScrapeMedia } from '@marquee/providers';
 import { AppError } from '../../errors.ts';
 import { playbackTokenOf } from '../../plugins/auth.ts';
-import { contractRoute } from '../../plugins/contract-route.ts';
+import { contractRoute, contractStream } from '../../plugins/contract-route.ts';
 import { EventStream } from './event-stream.ts';
 import { sendMediaFile } from './media-files.ts';
 import type { SourcesService } from './sources.service.ts';
@@ -64,104 +61,92 @@ function errorEventData(error: unknown) {
   };
 }
 
+/**
+ * Media file routes are not contract routes (they answer bytes, with ranges); their errors, for the
+ * OpenAPI document: the signed URL (decision 071), takedowns, the membership gate, the file and range.
+ */
+const mediaFileErrors = {
+  400: ['validation_failed'],
+  401: ['login_required'],
+  402: ['membership_required'],
+  403: ['forbidden', 'media_url_invalid', 'media_url_expired'],
+  404: ['file_not_found'],
+  416: ['range_not_satisfiable'],
+  451: ['media_removed'],
+} as const satisfies EndpointErrors;
+
 export function registerSourcesRoutes(app: FastifyInstance, service: SourcesService): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const streamDescription =
-    'Answers text/event-stream; see the contract (packages/contract/src/sources.ts) for events.';
 
-  typed.get(
-    e.scrape.path,
-    { schema: { summary: e.scrape.summary, description: streamDescription, querystring: ScrapeQuery } },
-    async (request, reply) => {
-      const media = scrapeMediaOf(request.query);
-      await service.assertAvailable(media);
-      const viewer = await service.assertPlayable(playbackTokenOf(request), media);
-      const { freshToken } = await service.authorize(tokenOf(request, request.query), request.ip);
-      const stream = new EventStream(request, reply, scrapeAllEvents, streamHeaders(freshToken));
-      if (freshToken) stream.send('token', freshToken);
-      try {
-        const sourceOrder = request.query.sourceOrder
-          ?.split(',')
-          .map((s) => s.trim())
-          .filter(Boolean);
-        const output = await service.scrapeAll(media, {
-          origin: originOf(request),
-          signal: stream.signal,
-          viewer,
-          ...(sourceOrder?.length ? { sourceOrder } : {}),
-          events: {
-            init: (event) => stream.send('init', event),
-            start: (id) => stream.send('start', id),
-            update: (event) => stream.send('update', event),
-            discoverEmbeds: (event) => stream.send('discoverEmbeds', event),
-          },
-        });
-        if (output) stream.end('completed', output);
-        else stream.end('noOutput', '');
-      } catch (error) {
-        if (!stream.ended) request.log.warn({ err: error }, 'scrape failed');
-        stream.end('error', errorEventData(error));
-      }
-    },
-  );
+  contractStream(app, e.scrape, async ({ query }, request, reply) => {
+    const media = scrapeMediaOf(query);
+    await service.assertAvailable(media);
+    const viewer = await service.assertPlayable(playbackTokenOf(request), media);
+    const { freshToken } = await service.authorize(tokenOf(request, query), request.ip);
+    const stream = new EventStream(request, reply, e.scrape.events, streamHeaders(freshToken));
+    if (freshToken) stream.send('token', freshToken);
+    try {
+      const sourceOrder = query.sourceOrder
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const output = await service.scrapeAll(media, {
+        origin: originOf(request),
+        signal: stream.signal,
+        viewer,
+        ...(sourceOrder?.length ? { sourceOrder } : {}),
+        events: {
+          init: (event) => stream.send('init', event),
+          start: (id) => stream.send('start', id),
+          update: (event) => stream.send('update', event),
+          discoverEmbeds: (event) => stream.send('discoverEmbeds', event),
+        },
+      });
+      if (output) stream.end('completed', output);
+      else stream.end('noOutput', '');
+    } catch (error) {
+      if (!stream.ended) request.log.warn({ err: error }, 'scrape failed');
+      stream.end('error', errorEventData(error));
+    }
+  });
 
-  typed.get(
-    e.scrapeSource.path,
-    {
-      schema: {
-        summary: e.scrapeSource.summary,
-        description: streamDescription,
-        querystring: ScrapeSourceQuery,
-      },
-    },
-    async (request, reply) => {
-      const media = scrapeMediaOf(request.query);
-      if (!service.hasSource(request.query.id)) throw notFoundProvider('source', request.query.id);
-      await service.assertAvailable(media);
-      const viewer = await service.assertPlayable(playbackTokenOf(request), media);
-      const { freshToken } = await service.authorize(tokenOf(request, request.query), request.ip);
-      const stream = new EventStream(request, reply, scrapeSourceEvents, streamHeaders(freshToken));
-      if (freshToken) stream.send('token', freshToken);
-      try {
-        const output = await service.scrapeSource(request.query.id, media, {
-          origin: originOf(request),
-          signal: stream.signal,
-          viewer,
-          events: { update: (event) => stream.send('update', event) },
-        });
-        stream.end('completed', output);
-      } catch (error) {
-        stream.end('error', errorEventData(error));
-      }
-    },
-  );
+  contractStream(app, e.scrapeSource, async ({ query }, request, reply) => {
+    const media = scrapeMediaOf(query);
+    if (!service.hasSource(query.id)) throw notFoundProvider('source', query.id);
+    await service.assertAvailable(media);
+    const viewer = await service.assertPlayable(playbackTokenOf(request), media);
+    const { freshToken } = await service.authorize(tokenOf(request, query), request.ip);
+    const stream = new EventStream(request, reply, e.scrapeSource.events, streamHeaders(freshToken));
+    if (freshToken) stream.send('token', freshToken);
+    try {
+      const output = await service.scrapeSource(query.id, media, {
+        origin: originOf(request),
+        signal: stream.signal,
+        viewer,
+        events: { update: (event) => stream.send('update', event) },
+      });
+      stream.end('completed', output);
+    } catch (error) {
+      stream.end('error', errorEventData(error));
+    }
+  });
 
-  typed.get(
-    e.scrapeEmbed.path,
-    {
-      schema: {
-        summary: e.scrapeEmbed.summary,
-        description: streamDescription,
-        querystring: ScrapeEmbedQuery,
-      },
-    },
-    async (request, reply) => {
-      if (!service.hasEmbed(request.query.id)) throw notFoundProvider('embed', request.query.id);
-      const { freshToken } = await service.authorize(tokenOf(request, request.query), request.ip);
-      const stream = new EventStream(request, reply, scrapeEmbedEvents, streamHeaders(freshToken));
-      if (freshToken) stream.send('token', freshToken);
-      try {
-        const output = await service.scrapeEmbed(request.query.id, request.query.url, {
-          origin: originOf(request),
-          signal: stream.signal,
-          events: { update: (event) => stream.send('update', event) },
-        });
-        stream.end('completed', output);
-      } catch (error) {
-        stream.end('error', errorEventData(error));
-      }
-    },
-  );
+  contractStream(app, e.scrapeEmbed, async ({ query }, request, reply) => {
+    if (!service.hasEmbed(query.id)) throw notFoundProvider('embed', query.id);
+    const { freshToken } = await service.authorize(tokenOf(request, query), request.ip);
+    const stream = new EventStream(request, reply, e.scrapeEmbed.events, streamHeaders(freshToken));
+    if (freshToken) stream.send('token', freshToken);
+    try {
+      const output = await service.scrapeEmbed(query.id, query.url, {
+        origin: originOf(request),
+        signal: stream.signal,
+        events: { update: (event) => stream.send('update', event) },
+      });
+      stream.end('completed', output);
+    } catch (error) {
+      stream.end('error', errorEventData(error));
+    }
+  });
 
   // Preflights (X-Token) and the CORS headers of these routes: plugins/cors.ts.
   contractRoute(app, e.providerMetadata, async () => service.metadata());
@@ -171,7 +156,9 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
   typed.get(
     `${sourcePaths.sampleAssets}/:access/*`,
     {
+      config: { documentedErrors: mediaFileErrors },
       schema: {
+        tags: ['sources'],
         summary: 'Sample media (MP4, HLS, captions) with range requests, behind a signed access token',
         params: z.object({ access: z.string().max(2048), '*': z.string() }),
       },
@@ -187,7 +174,9 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
   typed.get(
     sourcePaths.libraryFile,
     {
+      config: { documentedErrors: mediaFileErrors },
       schema: {
+        tags: ['sources'],
         summary:
           'A video or subtitle file of the media library, with range requests, behind a signed access token',
         params: z.object({

@@ -1,0 +1,39 @@
+import { accountEndpoints } from './accounts.ts';
+import { customerEndpoints } from './customers.ts';
+import type { Endpoint } from './endpoint.ts';
+import { membershipEndpoints } from './membership.ts';
+import { metadataEndpoints } from './metadata.ts';
+import { configEndpoints } from './runtime-config.ts';
+import { sourcesEndpoints } from './sources.ts';
+import { syncEndpoints } from './sync.ts';
+
+/**
+ * Every endpoint declaration object, by group. The server registers each of these, and its tests
+ * (contract coverage, authorization matrix, fuzz) enumerate them from here: a declaration added to one
+ * of these objects is covered or the suites fail. A new `*Endpoints` object is added here.
+ */
+export const contractEndpoints = {
+  accounts: accountEndpoints,
+  sync: syncEndpoints,
+  customers: customerEndpoints,
+  membership: membershipEndpoints,
+  metadata: metadataEndpoints,
+  config: configEndpoints,
+  sources: sourcesEndpoints,
+} as const;
+
+export interface ListedEndpoint {
+  /** `group.name`, e.g. `sync.addBookmark`. */
+  id: string;
+  endpoint: Endpoint;
+}
+
+/** All endpoints of `contractEndpoints`, with their ids. */
+export function listEndpoints(): ListedEndpoint[] {
+  return Object.entries(contractEndpoints).flatMap(([group, endpoints]) =>
+    Object.entries(endpoints as Record<string, Endpoint>).map(([name, endpoint]) => ({
+      id: `${group}.${name}`,
+      endpoint,
+    })),
+  );
+}
