@@ -117,7 +117,14 @@ test.describe('library without an account', () => {
     ]);
     expect(JSON.parse(backup!)).toEqual({ state: { from: 'the future' }, version: 99 });
     expect(JSON.parse(current!)).toEqual({
-      state: { bookmarks: {}, progress: {}, outbox: [], profile: '', stash: {} },
+      state: {
+        bookmarks: {},
+        progress: {},
+        removals: { bookmarks: {}, progress: {} },
+        outbox: [],
+        profile: '',
+        stash: {},
+      },
       version: 1,
     });
     await page.getByRole('button', { name: 'Dismiss' }).click();
@@ -161,7 +168,14 @@ test.describe('accounts and sync', () => {
     await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
     await expect(bookmarksSection(page)).toHaveCount(0);
     const local = await page.evaluate(() => JSON.parse(localStorage.getItem('marquee:library')!).state);
-    expect(local).toEqual({ bookmarks: {}, progress: {}, outbox: [], profile: '', stash: {} });
+    expect(local).toEqual({
+      bookmarks: {},
+      progress: {},
+      removals: { bookmarks: {}, progress: {} },
+      outbox: [],
+      profile: '',
+      stash: {},
+    });
     // The session is gone on the server; the other device keeps its own.
     expect(
       (await request.get('/users/@me', { headers: { authorization: `Bearer ${account.token}` } })).status(),

@@ -12,6 +12,7 @@ export * from './library-rules.ts';
 export * from './account-paths.ts';
 export * from './accounts.ts';
 export * from './sync-rules.ts';
+export * from './sync-conformance.ts';
 export * from './sync.ts';
 export * from './source-paths.ts';
 export * from './quality.ts';
@@ -19,5 +20,6 @@ export * from './sources.ts';
 export * from './customer-paths.ts';
 export * from './customers.ts';
 export * from './membership.ts';
+export * from './endpoints.ts';
 
 export const APP_VERSION = '4.7.0';

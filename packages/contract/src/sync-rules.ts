@@ -22,7 +22,12 @@ export const SYNC_EPOCH_MS = Date.UTC(2021, 6, 13);
 export function clampChangeTime(ms: number, nowMs: number): number {
   return Math.min(Math.max(ms, SYNC_EPOCH_MS), nowMs);
 }
-/** The conflict rule: a change applies unless what is stored was made later. Equal times: the later arrival wins. */
+/**
+ * The conflict rule (decision 011), the one the server's SQL implements (`WHERE stored.updated_at <=
+ * excluded.updated_at`) and the web's outbox applies: a change applies unless what is held for its key
+ * — a row, or a removal covering it — was made later. Equal times: the later arrival wins. The cases
+ * both sides are run on: `sync-conformance.ts`.
+ */
 export function changeWins(incomingMs: number, storedMs: number | null | undefined): boolean {
   return storedMs == null || incomingMs >= storedMs;
 }

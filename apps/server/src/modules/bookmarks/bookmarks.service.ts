@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import {
+  changeWins,
   mediaTypeOf,
   type Bookmark,
   type BookmarkRemoval,
@@ -151,7 +152,7 @@ export class BookmarksService implements LibraryReader<BookmarksPage> {
       await this.versions.lock(trx, lib, 'bookmarks');
       const held = await this.bookmarks.find(lib, row.tmdb_id, row.media_type, trx);
       // Older than what is stored: nothing changes (and no change number is taken).
-      if (held && held.updated_at > row.updated_at) return held;
+      if (held && !changeWins(row.updated_at, held.updated_at)) return held;
       if ((!held || held.deleted) && (await this.bookmarks.countLive(lib, trx)) >= LIBRARY_LIMITS.bookmarks) {
         throw libraryFull('bookmarks');
       }

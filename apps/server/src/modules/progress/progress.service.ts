@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import {
+  changeWins,
   mediaTypeOf,
   type LibraryReadQuery,
   type ProgressInput,
@@ -68,9 +69,12 @@ const toRemovalDto = (d: DeletionRow): ProgressRemoval => ({
   removedAt: iso(d.deleted_at),
 });
 
-/** Whether a write loses to a recorded removal: an undated one (older clients) to any removal of its row. */
+/**
+ * Whether a write loses to a recorded removal: a dated one to a later removal (`changeWins`), an undated
+ * one (older clients) to any removal of its row (decision 072).
+ */
 const removedBefore = (deletions: DeletionRow[], row: ProgressRow, dated: boolean) =>
-  deletions.some((d) => deletionCovers(d, row) && (!dated || d.deleted_at > row.updated_at));
+  deletions.some((d) => deletionCovers(d, row) && (!dated || !changeWins(row.updated_at, d.deleted_at)));
 
 /**
  * Watch progress, one row per movie or episode, keyed by (title id, movie|show, season id, episode id)
@@ -180,7 +184,7 @@ export class ProgressService implements LibraryReader<ProgressPage> {
       }
       const stored = await this.progress.find(lib, row, trx);
       // Older than what is stored: nothing changes (and no change number is taken).
-      if (stored && stored.updated_at > row.updated_at) return toProgressDto(stored);
+      if (stored && !changeWins(row.updated_at, stored.updated_at)) return toProgressDto(stored);
       if (!stored && (await this.progress.count(lib, trx)) >= LIBRARY_LIMITS.progress)
         throw libraryFull('progress');
       row.seq = await this.versions.reserve(trx, lib, 'progress', 1);

@@ -197,6 +197,36 @@ describe('library changes', () => {
     expect(useLibraryStore.getState().outbox[0]!.at).toBe(future + 1);
   });
 
+  it('a bookmark added again after a removal with a fast clock is ordered after the removal', () => {
+    const future = Date.now() + 3_600_000;
+    useLibraryStore.setState({ removals: { bookmarks: { 'movie:603': future }, progress: {} } });
+    useLibraryStore.getState().addBookmark(matrix);
+    expect(useLibraryStore.getState().bookmarks['movie:603']!.updatedAt).toBe(future + 1);
+    expect(useLibraryStore.getState().removals.bookmarks).toEqual({});
+  });
+
+  it('restore keeps the removals known here and read, forgets old ones, and keeps late older writes out', () => {
+    const now = Date.now();
+    const old = now - 200 * 24 * 3_600_000;
+    useLibraryStore.setState({
+      removals: { bookmarks: { 'movie:1': now - 10, 'movie:2': old }, progress: {} },
+    });
+    useLibraryStore.getState().mergeServer({
+      bookmarks: {},
+      progress: {},
+      removals: { bookmarks: {}, progress: { 'show:7': [{ seasonId: '', episodeId: '', at: now - 5 }] } },
+    });
+    expect(useLibraryStore.getState().removals).toEqual({
+      bookmarks: { 'movie:1': now - 10 },
+      progress: { 'show:7': [{ seasonId: '', episodeId: '', at: now - 5 }] },
+    });
+    // A server answer without removals (an older server) keeps what this device knows.
+    useLibraryStore.getState().mergeServer({ bookmarks: {}, progress: {} });
+    expect(useLibraryStore.getState().removals.bookmarks).toEqual({ 'movie:1': now - 10 });
+    useLibraryStore.getState().clear();
+    expect(useLibraryStore.getState().removals).toEqual({ bookmarks: {}, progress: {} });
+  });
+
   it('progress of a movie and a show with the same TMDB number never collide; removal from continue watching', () => {
     const s = useLibraryStore.getState();
     s.saveProgress({ meta: { ...matrix, tmdbId: '1396' }, watched: 300, duration: 6000 });

@@ -12,13 +12,17 @@ import {
   applyOp,
   coalesce,
   latestTimeFor,
+  mergeRemovals,
   mergeServerState,
   newOpId,
+  noRemovals,
   opsOfProfile,
+  REMOVALS_KEPT_MS,
   type EpisodeRef,
   type LibraryData,
   type OutboxOp,
   type OutboxOpInput,
+  type Removals,
   type SyncedSettings,
 } from './outbox.ts';
 
@@ -29,6 +33,8 @@ export interface StashedLibrary extends LibraryData {
 }
 
 export interface LibraryStoreData extends LibraryData {
+  /** The active library's removals (a stashed library keeps its own). */
+  removals: Removals;
   /** Changes not yet acknowledged by the server, oldest first, of every profile. Kept only while signed in. */
   outbox: OutboxOp[];
   /** Whose library `bookmarks` and `progress` are: a household profile id, or '' for the account's own. */
@@ -60,7 +66,11 @@ interface LibraryActions {
   queueSettings(settings: SyncedSettings): void;
   /** The server acknowledged the op, or it can never succeed: it leaves the outbox. */
   removeOp(id: string): void;
-  /** Restore: the server's state with every pending change re-applied over it (ignored if `profile`'s library is no longer the active one). */
+  /**
+   * Restore: the server's state with every pending change re-applied over it (ignored if `profile`'s
+   * library is no longer the active one). Removals known here or read from the server are kept (those
+   * older than the server keeps its own are forgotten).
+   */
   mergeServer(server: LibraryData, profile?: string): void;
   /** Logout: forgets bookmarks, progress and pending changes. */
   clear(): void;
@@ -68,7 +78,14 @@ interface LibraryActions {
 
 export type LibraryState = LibraryStoreData & LibraryActions;
 
-const initial = (): LibraryStoreData => ({ bookmarks: {}, progress: {}, outbox: [], profile: '', stash: {} });
+const initial = (): LibraryStoreData => ({
+  bookmarks: {},
+  progress: {},
+  removals: noRemovals(),
+  outbox: [],
+  profile: '',
+  stash: {},
+});
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -88,6 +105,7 @@ export const useLibraryStore = createPersistedStore<LibraryStoreData, LibrarySta
     migrations: {
       1: (old: LegacyLibrary): LibraryStoreData => ({
         ...convertLegacyLibrary(old, clock.now().getTime()),
+        removals: noRemovals(),
         outbox: [],
         profile: '',
         stash: {},
@@ -96,6 +114,10 @@ export const useLibraryStore = createPersistedStore<LibraryStoreData, LibrarySta
     sanitize: (data: Record<string, unknown>, init) => ({
       bookmarks: isObj(data.bookmarks) ? (data.bookmarks as LibraryStoreData['bookmarks']) : init.bookmarks,
       progress: isObj(data.progress) ? (data.progress as LibraryStoreData['progress']) : init.progress,
+      removals:
+        isObj(data.removals) && isObj(data.removals.bookmarks) && isObj(data.removals.progress)
+          ? (data.removals as unknown as Removals)
+          : init.removals,
       outbox: Array.isArray(data.outbox) ? (data.outbox as OutboxOp[]) : init.outbox,
       profile: typeof data.profile === 'string' ? data.profile : init.profile,
       stash: isObj(data.stash) ? (data.stash as LibraryStoreData['stash']) : init.stash,
@@ -178,7 +200,16 @@ export const useLibraryStore = createPersistedStore<LibraryStoreData, LibrarySta
         set((state) =>
           profile !== undefined && profile !== state.profile
             ? {}
-            : { ...mergeServerState(server, opsOfProfile(state.outbox, state.profile)) },
+            : {
+                removals: noRemovals(),
+                ...mergeServerState(
+                  {
+                    ...server,
+                    removals: mergeRemovals(state.removals, server.removals, now() - REMOVALS_KEPT_MS),
+                  },
+                  opsOfProfile(state.outbox, state.profile),
+                ),
+              },
         ),
       clear: () => set(initial()),
     };

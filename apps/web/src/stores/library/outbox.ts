@@ -1,4 +1,5 @@
 import {
+  changeWins,
   libraryKey,
   type BookmarkEntry,
   type EpisodeProgress,
@@ -17,7 +18,29 @@ import {
 export interface LibraryData {
   bookmarks: Record<string, BookmarkEntry>;
   progress: Record<string, ProgressEntry>;
+  /** The removals this device knows of (absent: none). */
+  removals?: Removals;
 }
+
+/** A progress removal: a title (both ids ''), a season (`episodeId` ''), an episode; when it was made. */
+export interface ProgressRemovalMark {
+  seasonId: string;
+  episodeId: string;
+  at: number;
+}
+
+/**
+ * Removals are remembered, as the server remembers them (decision 011: tombstones), so a write that
+ * arrives later but was made before a removal does not bring back what the user removed.
+ */
+export interface Removals {
+  /** Bookmark key → when it was removed. */
+  bookmarks: Record<string, number>;
+  /** Progress key → its removals (the latest per title / season / episode). */
+  progress: Record<string, ProgressRemovalMark[]>;
+}
+
+export const noRemovals = (): Removals => ({ bookmarks: {}, progress: {} });
 
 /** What a title is, as sent with bookmarks and progress. */
 export type TitleMeta = Pick<LibraryMeta, 'title' | 'year' | 'poster'>;
@@ -153,16 +176,51 @@ export function coalesce(outbox: readonly OutboxOp[], op: OutboxOp): OutboxOp[] 
   return kept;
 }
 
-/** The latest change time the library holds for what `op` touches (to order a new change after it). */
+/** The later of two change times (undefined: nothing held). */
+const later = (a: number | undefined, b: number | undefined) =>
+  a === undefined ? b : b === undefined ? a : Math.max(a, b);
+
+/** Whether a progress removal covers a row of the title ('' = any season / episode). */
+const covers = (r: ProgressRemovalMark, seasonId: string, episodeId: string) =>
+  (r.seasonId === '' || r.seasonId === seasonId) && (r.episodeId === '' || r.episodeId === episodeId);
+
+/** The latest removal covering a progress row of the title, if any. */
+function removedAt(removals: Removals, key: string, seasonId: string, episodeId: string): number | undefined {
+  let at: number | undefined;
+  for (const r of removals.progress[key] ?? []) if (covers(r, seasonId, episodeId)) at = later(at, r.at);
+  return at;
+}
+
+/** Records a progress removal, keeping the latest per scope and dropping narrower ones it outdates. */
+function withRemoval(
+  marks: readonly ProgressRemovalMark[],
+  mark: ProgressRemovalMark,
+): ProgressRemovalMark[] {
+  const same = marks.find((r) => r.seasonId === mark.seasonId && r.episodeId === mark.episodeId);
+  if (same && same.at >= mark.at) return [...marks];
+  return [...marks.filter((r) => !(covers(mark, r.seasonId, r.episodeId) && r.at <= mark.at)), mark];
+}
+
+/** The season and episode a progress write names ('' for a movie or a show without an episode). */
+const rowIdsOf = (op: Extract<OutboxOpInput, { kind: 'progress-put' }>) =>
+  op.type === 'show' && op.episode && op.season
+    ? { seasonId: op.season.id, episodeId: op.episode.id }
+    : { seasonId: '', episodeId: '' };
+
+/** The latest change time the library holds for what `op` touches, removals included (to order a new change after it). */
 export function latestTimeFor(data: LibraryData, op: OutboxOpInput): number {
   if (op.kind === 'settings') return 0;
   const key = keyOf(op);
-  if (op.kind === 'bookmark-add' || op.kind === 'bookmark-remove') return data.bookmarks[key]?.updatedAt ?? 0;
+  const removals = data.removals ?? noRemovals();
+  if (op.kind === 'bookmark-add' || op.kind === 'bookmark-remove')
+    return later(data.bookmarks[key]?.updatedAt, removals.bookmarks[key]) ?? 0;
   const entry = data.progress[key];
-  if (!entry) return 0;
-  if (op.kind === 'progress-put')
-    return op.episode ? (entry.episodes[op.episode.id]?.updatedAt ?? 0) : entry.updatedAt;
-  return entry.updatedAt;
+  if (op.kind === 'progress-put') {
+    const { seasonId, episodeId } = rowIdsOf(op);
+    const held = op.episode ? entry?.episodes[op.episode.id]?.updatedAt : entry?.updatedAt;
+    return later(held, removedAt(removals, key, seasonId, episodeId)) ?? 0;
+  }
+  return entry?.updatedAt ?? 0;
 }
 
 const entryTime = (entry: ProgressEntry) =>
@@ -173,41 +231,54 @@ const entryTime = (entry: ProgressEntry) =>
   );
 
 /**
- * Applies one change with the server's rule, so re-applying pending ops over the server's state gives
- * what the server will hold once they arrive: a write applies unless what is held was changed later;
- * a removal removes only what was changed at or before it.
+ * Applies one change with the server's rule (`changeWins`, decision 011), so re-applying pending ops
+ * over the server's state gives what the server will hold once they arrive: a write applies unless
+ * what is held for its key — a row or a removal covering it — was changed later; a removal removes only
+ * what was changed at or before it, and is remembered. Equal times: the later arrival wins. The cases
+ * it must agree on with the server: `@marquee/contract` `syncConformanceCases`.
  */
 export function applyOp(data: LibraryData, op: OutboxOp | OutboxOpInput): LibraryData {
   if (op.kind === 'settings') return data;
   const key = keyOf(op);
+  const removals = data.removals ?? noRemovals();
   switch (op.kind) {
     case 'bookmark-add': {
-      const held = data.bookmarks[key];
-      if (held && held.updatedAt > op.at) return data;
+      if (!changeWins(op.at, later(data.bookmarks[key]?.updatedAt, removals.bookmarks[key]))) return data;
+      // The bookmark is newer than its removal: the removal no longer decides anything.
+      const { [key]: _outdated, ...tombstones } = removals.bookmarks;
       return {
         ...data,
         bookmarks: {
           ...data.bookmarks,
           [key]: { tmdbId: op.tmdbId, type: op.type, ...op.meta, updatedAt: op.at },
         },
+        removals: { ...removals, bookmarks: tombstones },
       };
     }
     case 'bookmark-remove': {
-      const held = data.bookmarks[key];
-      if (!held || held.updatedAt > op.at) return data;
+      if (!changeWins(op.at, later(data.bookmarks[key]?.updatedAt, removals.bookmarks[key]))) return data;
       const { [key]: _gone, ...bookmarks } = data.bookmarks;
-      return { ...data, bookmarks };
+      return {
+        ...data,
+        bookmarks,
+        removals: { ...removals, bookmarks: { ...removals.bookmarks, [key]: op.at } },
+      };
     }
     case 'progress-put': {
       const held = data.progress[key];
+      const { seasonId, episodeId } = rowIdsOf(op);
+      const heldTime = episodeId
+        ? held?.episodes[episodeId]?.updatedAt
+        : held?.progress
+          ? held.updatedAt
+          : undefined;
+      if (!changeWins(op.at, later(heldTime, removedAt(removals, key, seasonId, episodeId)))) return data;
       const base: ProgressEntry = held
         ? { ...held, title: op.meta.title, year: op.meta.year, poster: op.meta.poster }
         : { tmdbId: op.tmdbId, type: op.type, ...op.meta, updatedAt: 0, seasons: {}, episodes: {} };
       const value = { watched: op.watched, duration: op.duration };
       let entry: ProgressEntry;
       if (op.type === 'show' && op.episode && op.season) {
-        const heldEpisode = base.episodes[op.episode.id];
-        if (heldEpisode && heldEpisode.updatedAt > op.at) return data;
         const episode: EpisodeProgress = {
           ...op.episode,
           seasonId: op.season.id,
@@ -220,33 +291,56 @@ export function applyOp(data: LibraryData, op: OutboxOp | OutboxOpInput): Librar
           episodes: { ...base.episodes, [op.episode.id]: episode },
         };
       } else {
-        if (held?.progress && held.updatedAt > op.at) return data;
         entry = { ...base, progress: value, updatedAt: op.at };
       }
       entry.updatedAt = Math.max(entryTime(entry), entry.type === 'movie' ? entry.updatedAt : 0);
       return { ...data, progress: { ...data.progress, [key]: entry } };
     }
     case 'progress-remove': {
+      // A movie is removed whole, whatever else the op names (as the server does).
+      const seasonId = op.type === 'movie' ? '' : (op.seasonId ?? '');
+      const episodeId = op.type === 'movie' ? '' : (op.episodeId ?? '');
+      const marks = withRemoval(removals.progress[key] ?? [], { seasonId, episodeId, at: op.at });
+      const out: LibraryData = {
+        ...data,
+        removals: { ...removals, progress: { ...removals.progress, [key]: marks } },
+      };
       const held = data.progress[key];
-      if (!held) return data;
+      if (!held) return out;
       const covered = (ep: EpisodeProgress) =>
-        ep.updatedAt <= op.at &&
-        (op.episodeId ? ep.id === op.episodeId : op.seasonId ? ep.seasonId === op.seasonId : true);
+        changeWins(op.at, ep.updatedAt) && covers({ seasonId, episodeId, at: op.at }, ep.seasonId, ep.id);
       const episodes = Object.fromEntries(Object.entries(held.episodes).filter(([, ep]) => !covered(ep)));
       const keepsMovie =
-        held.type === 'movie' && !op.episodeId && !op.seasonId
-          ? held.updatedAt > op.at
+        held.type === 'movie' && !seasonId && !episodeId
+          ? !changeWins(op.at, held.updatedAt)
           : Boolean(held.progress);
       const { [key]: _gone, ...rest } = data.progress;
       if (Object.keys(episodes).length === 0 && !(held.type === 'movie' && keepsMovie))
-        return { ...data, progress: rest };
+        return { ...out, progress: rest };
       const usedSeasons = new Set(Object.values(episodes).map((e) => e.seasonId));
       const seasons = Object.fromEntries(Object.entries(held.seasons).filter(([id]) => usedSeasons.has(id)));
       const entry: ProgressEntry = { ...held, episodes, seasons };
       if (held.type === 'show') entry.updatedAt = entryTime(entry);
-      return { ...data, progress: { ...data.progress, [key]: entry } };
+      return { ...out, progress: { ...data.progress, [key]: entry } };
     }
   }
+}
+
+/** How long removals are remembered (the server purges its tombstones after as long). */
+export const REMOVALS_KEPT_MS = 180 * 24 * 60 * 60_000;
+
+/** The removals of both, the latest per key and scope, without those made before `since`. */
+export function mergeRemovals(a: Removals | undefined, b: Removals | undefined, since: number): Removals {
+  const out = noRemovals();
+  for (const source of [a, b]) {
+    if (!source) continue;
+    for (const [key, at] of Object.entries(source.bookmarks))
+      if (at >= since) out.bookmarks[key] = Math.max(at, out.bookmarks[key] ?? at);
+    for (const [key, marks] of Object.entries(source.progress))
+      for (const mark of marks)
+        if (mark.at >= since) out.progress[key] = withRemoval(out.progress[key] ?? [], mark);
+  }
+  return out;
 }
 
 /** Restore's merge: local := the server's state, then every pending change that is not older than what the server holds. */

@@ -1,4 +1,5 @@
 import type { LibraryStoreData, StashedLibrary } from './library-store.ts';
+import { noRemovals, type Removals } from './outbox.ts';
 
 /**
  * Switching household profiles (decision 042): the library of the profile left is stashed on this
@@ -7,11 +8,11 @@ import type { LibraryStoreData, StashedLibrary } from './library-store.ts';
  * Pure; `lib/sync/session.ts` applies it to the store.
  */
 export function switchLibrary(
-  state: Pick<LibraryStoreData, 'bookmarks' | 'progress' | 'profile' | 'stash'>,
+  state: Pick<LibraryStoreData, 'bookmarks' | 'progress' | 'profile' | 'stash'> & { removals?: Removals },
   to: string,
   leavingPrefs?: StashedLibrary['prefs'],
 ): {
-  data: Pick<LibraryStoreData, 'bookmarks' | 'progress' | 'profile' | 'stash'>;
+  data: Pick<LibraryStoreData, 'bookmarks' | 'progress' | 'removals' | 'profile' | 'stash'>;
   prefs: StashedLibrary['prefs'] | undefined;
 } | null {
   if (to === state.profile) return null;
@@ -19,12 +20,14 @@ export function switchLibrary(
   const left: StashedLibrary = {
     bookmarks: state.bookmarks,
     progress: state.progress,
+    removals: state.removals ?? noRemovals(),
     ...(leavingPrefs ? { prefs: leavingPrefs } : {}),
   };
   return {
     data: {
       bookmarks: next?.bookmarks ?? {},
       progress: next?.progress ?? {},
+      removals: next?.removals ?? noRemovals(),
       profile: to,
       stash: { ...others, [state.profile]: left },
     },

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import {
+  hasUndatedStep,
+  libraryKey,
+  syncConformanceCases,
+  type SyncCase,
+  type SyncCaseKind,
+  type SyncRemovalScope,
+} from '@marquee/contract';
+import { applyOp, mergeServerState, type LibraryData, type OutboxOp } from './outbox.ts';
+
+/*
+ * The contract's sync cases (decisions 011, 072) on the web's rule: the outbox's applyOp, and restore's
+ * mergeServerState (pending ops re-applied over the server's state). The server runs the same table
+ * through its routes (apps/server/test/sync-conformance.test.ts). Undated changes come only from the
+ * older clients; this client never makes one, so those cases are the server's alone.
+ */
+
+const MIN = 60_000;
+const BASE = Date.UTC(2026, 0, 1);
+const TMDB = '1396';
+const SEASON = { id: 's1', number: 1, title: '' };
+const EPISODE = { id: 'e1', number: 1, title: '' };
+const scopes: Record<SyncRemovalScope, { seasonId?: string; episodeId?: string }> = {
+  episode: { seasonId: 's1', episodeId: 'e1' },
+  season: { seasonId: 's1' },
+  title: {},
+  'other-episode': { seasonId: 's1', episodeId: 'e2' },
+  'other-season': { seasonId: 's2' },
+};
+
+let seq = 0;
+function write(kind: SyncCaseKind, at: number, value: number): OutboxOp {
+  const base = { id: `op${++seq}`, tmdbId: TMDB, at: BASE + at * MIN };
+  const meta = { title: `v${value}`, year: 2008, poster: null };
+  if (kind === 'bookmark') return { ...base, kind: 'bookmark-add', type: 'movie', meta };
+  const progress = { ...base, kind: 'progress-put' as const, meta, watched: value, duration: 3000 };
+  return kind === 'movie'
+    ? { ...progress, type: 'movie' }
+    : { ...progress, type: 'show', season: SEASON, episode: EPISODE };
+}
+function remove(kind: SyncCaseKind, at: number, scope: SyncRemovalScope = 'episode'): OutboxOp {
+  const base = { id: `op${++seq}`, tmdbId: TMDB, at: BASE + at * MIN };
+  if (kind === 'bookmark') return { ...base, kind: 'bookmark-remove', type: 'movie' };
+  return kind === 'movie'
+    ? { ...base, kind: 'progress-remove', type: 'movie' }
+    : { ...base, kind: 'progress-remove', type: 'show', ...scopes[scope] };
+}
+
+/** The ops a step is for this client: a dated import item is sent as the write it is (as `requeueLocalData` does). */
+function opsOf(kind: SyncCaseKind, step: SyncCase['steps'][number]): OutboxOp[] {
+  switch (step.op) {
+    case 'write':
+      return [write(kind, step.at!, step.value)];
+    case 'remove':
+      return [remove(kind, step.at, step.scope)];
+    case 'import':
+      return step.items.map((item) => write(kind, item.at!, item.value));
+  }
+}
+
+const startOps = (kind: SyncCaseKind, start: SyncCase['start']): OutboxOp[] =>
+  start === null
+    ? []
+    : 'row' in start
+      ? [write(kind, start.row.at, start.row.value)]
+      : [remove(kind, start.removedAt)];
+
+/** What the library holds for the case's key: nothing, or the row's change time (minutes) and value. */
+function heldOf(kind: SyncCaseKind, data: LibraryData): SyncCase['expected'] {
+  if (kind === 'bookmark') {
+    const b = data.bookmarks[libraryKey('movie', TMDB)];
+    return b ? { at: (b.updatedAt - BASE) / MIN, value: Number(b.title.slice(1)) } : null;
+  }
+  const entry = data.progress[libraryKey(kind === 'movie' ? 'movie' : 'show', TMDB)];
+  const row = kind === 'movie' ? entry?.progress && entry : entry?.episodes[EPISODE.id];
+  return row?.progress ? { at: (row.updatedAt - BASE) / MIN, value: row.progress.watched } : null;
+}
+
+const empty = (): LibraryData => ({ bookmarks: {}, progress: {} });
+const runs = syncConformanceCases.flatMap((c) => c.kinds.map((kind) => ({ ...c, kind })));
+const dated = runs.filter((r) => !hasUndatedStep(r));
+
+describe('sync conformance on the web client (contract cases)', () => {
+  it('runs every case our client can make (those without undated changes)', () => {
+    expect(dated.length).toBeGreaterThanOrEqual(70);
+    expect(runs.length - dated.length).toBeLessThanOrEqual(20);
+  });
+
+  describe.each(dated.map((r) => [`${r.kind}: ${r.name}`, r] as const))('%s', (_name, c) => {
+    it('applyOp, one change after another', () => {
+      const ops = [...startOps(c.kind, c.start), ...c.steps.flatMap((s) => opsOf(c.kind, s))];
+      expect(heldOf(c.kind, ops.reduce<LibraryData>(applyOp, empty()))).toEqual(c.expected);
+    });
+
+    it('restore: the steps pending over the server’s state', () => {
+      const server = startOps(c.kind, c.start).reduce<LibraryData>(applyOp, empty());
+      const pending = c.steps.flatMap((s) => opsOf(c.kind, s));
+      expect(heldOf(c.kind, mergeServerState(server, pending))).toEqual(c.expected);
+    });
+  });
+});
