@@ -119,7 +119,15 @@ export interface PlayerState {
   hideNextEpisode(): void;
   setPlayRequested(requested: boolean): void;
   requestPlay(): void;
+  /** Attaching a display carries out the requests that waited for one (see `request`). */
   attachDisplay(display: DisplayRequests | null): void;
+  /**
+   * A UI request: carried out by the display, or kept until one attaches (the latest of each kind, in
+   * order). A seek without a display moves where the source starts, which the display reads when it
+   * attaches. Fullscreen, picture in picture and AirPlay need the viewer's gesture, so a late call could
+   * only fail: they are not kept.
+   */
+  request<K extends keyof DisplayRequests>(name: K, ...args: Parameters<DisplayRequests[K]>): void;
 }
 
 export const initialPlayback = (): PlaybackFacts => ({
@@ -138,6 +146,18 @@ export const initialPlayback = (): PlaybackFacts => ({
   isFullscreen: false,
   isPictureInPicture: false,
 });
+
+/** Requests that only work inside the viewer's gesture (the browser refuses them later). */
+const GESTURE_ONLY: ReadonlySet<keyof DisplayRequests> = new Set([
+  'toggleFullscreen',
+  'togglePictureInPicture',
+  'startAirplay',
+]);
+
+interface PendingRequest {
+  name: keyof DisplayRequests;
+  args: unknown[];
+}
 
 const emptyScrape = (): ScrapeState => ({ order: [], segments: {}, current: null });
 
@@ -167,6 +187,8 @@ const cleared = () => ({
  * - setting meta may set a status and un-hides the next-episode button.
  */
 export function createPlayerStore() {
+  /** Requests waiting for a display, by kind (play and pause share one: the last word wins). */
+  const pending = new Map<string, PendingRequest>();
   return createStore<PlayerState>()((set, get) => ({
     ...cleared(),
     sourceVersion: 0,
@@ -234,6 +256,27 @@ export function createPlayerStore() {
     },
     attachDisplay: (display) => {
       if (get().display !== display) set(() => ({ display }));
+      if (!display || pending.size === 0) return;
+      const queued = [...pending.values()];
+      pending.clear();
+      for (const { name, args } of queued) (display[name] as (...a: unknown[]) => void).apply(display, args);
+    },
+    request: (name, ...args) => {
+      const display = get().display;
+      if (display) {
+        (display[name] as (...a: unknown[]) => void).apply(display, args);
+        return;
+      }
+      if (GESTURE_ONLY.has(name)) return;
+      if (name === 'seek') {
+        const startAt = Math.max(0, args[0] as number);
+        set((s) => ({ startAt, playback: { ...s.playback, time: startAt } }));
+        return;
+      }
+      const slot = name === 'play' || name === 'pause' ? 'playState' : name;
+      // Re-inserted so the queue keeps the order of the latest requests.
+      pending.delete(slot);
+      pending.set(slot, { name, args });
     },
   }));
 }
@@ -247,19 +290,25 @@ export function usePlayer<T>(selector: (state: PlayerState) => T): T {
   return useStore(playerStore, selector);
 }
 
-/** Requests from the UI to the display; ignored until a display is attached. */
-export const requests: DisplayRequests = {
-  play: () => playerStore.getState().display?.play(),
-  pause: () => playerStore.getState().display?.pause(),
-  seek: (time) => playerStore.getState().display?.seek(time),
-  setVolume: (volume) => playerStore.getState().display?.setVolume(volume),
-  setMuted: (muted) => playerStore.getState().display?.setMuted(muted),
-  setPlaybackRate: (rate) => playerStore.getState().display?.setPlaybackRate(rate),
-  setQuality: (quality) => playerStore.getState().display?.setQuality(quality),
-  toggleFullscreen: () => playerStore.getState().display?.toggleFullscreen(),
-  togglePictureInPicture: () => playerStore.getState().display?.togglePictureInPicture(),
-  startAirplay: () => playerStore.getState().display?.startAirplay(),
-};
+/** The UI's requests to a store's display; asked before a display attaches, they wait for it. */
+export function requestsTo(store: PlayerStore): DisplayRequests {
+  const r: PlayerState['request'] = (name, ...args) => store.getState().request(name, ...args);
+  return {
+    play: () => r('play'),
+    pause: () => r('pause'),
+    seek: (time) => r('seek', time),
+    setVolume: (volume) => r('setVolume', volume),
+    setMuted: (muted) => r('setMuted', muted),
+    setPlaybackRate: (rate) => r('setPlaybackRate', rate),
+    setQuality: (quality) => r('setQuality', quality),
+    toggleFullscreen: () => r('toggleFullscreen'),
+    togglePictureInPicture: () => r('togglePictureInPicture'),
+    startAirplay: () => r('startAirplay'),
+  };
+}
+
+/** Requests from the UI to the page's display. */
+export const requests: DisplayRequests = requestsTo(playerStore);
 
 /** Play or pause, whichever is not happening. */
 export function togglePlay(): void {

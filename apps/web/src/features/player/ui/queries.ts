@@ -1,11 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
-import { apiPaths, type SeasonDetails } from '@marquee/contract';
-import { apiGet } from '../../../lib/api.ts';
+import { mediaQueries } from '../../../lib/api/queries/media.ts';
 
-/** Same key as the title page's season query: one cache for both. */
-export const seasonEpisodesQuery = (showId: string, number: number) =>
-  queryOptions({
-    queryKey: ['season', showId, number],
-    queryFn: ({ signal }) =>
-      apiGet<SeasonDetails>(apiPaths.season, { params: { id: showId, number }, signal }),
-  });
+/** The title page's season query itself (lib/api/queries/media.ts): one cache for both. */
+export const seasonEpisodesQuery = mediaQueries.season;

@@ -1,0 +1,73 @@
+import { act, renderHook } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { CaptionFetchError } from '../captions/caption-fetch.ts';
+import { CaptionParseError } from '../captions/parse.ts';
+import type { CaptionListItem } from '../core/types.ts';
+import { captionErrorCode, useCaptionChoice, useCaptionUpload } from './use-caption-choice.ts';
+
+const item: CaptionListItem = {
+  id: 'c1',
+  language: 'en',
+  url: 'https://x/en.srt',
+  type: 'srt',
+  needsProxy: false,
+  opensubtitles: false,
+};
+
+describe('captionErrorCode', () => {
+  it('tells the failures apart by their class, never by showing their text', () => {
+    expect(captionErrorCode(new CaptionFetchError('failed to get caption data'))).toBe('fetch');
+    expect(captionErrorCode(new CaptionFetchError('failed to get caption data from extension'))).toBe(
+      'extension',
+    );
+    expect(captionErrorCode(new CaptionParseError('Given text is empty'))).toBe('empty');
+    expect(captionErrorCode(new CaptionParseError('Invalid subtitle format'))).toBe('invalid');
+  });
+
+  it('prefers a code the error carries; anything else is the fallback', () => {
+    expect(captionErrorCode(Object.assign(new Error('whatever'), { code: 'empty' }))).toBe('empty');
+    expect(captionErrorCode(Object.assign(new Error('x'), { code: 'ENOENT' }))).toBe('fetch');
+    expect(captionErrorCode(new Error('Given text is empty'))).toBe('fetch');
+    expect(captionErrorCode(null, 'read')).toBe('read');
+    expect(captionErrorCode('boom', 'read')).toBe('read');
+  });
+});
+
+describe('useCaptionChoice', () => {
+  it('loading, then idle when shown or the kind of failure', async () => {
+    let finish: (error?: Error) => void = () => undefined;
+    const select = vi.fn(
+      () => new Promise<void>((resolve, reject) => (finish = (e) => (e ? reject(e) : resolve()))),
+    );
+    const { result } = renderHook(() => useCaptionChoice(select));
+    expect(result.current.state).toEqual({ kind: 'idle' });
+    act(() => result.current.choose(item));
+    expect(select).toHaveBeenCalledWith(item);
+    expect(result.current.state).toEqual({ kind: 'loading' });
+    await act(async () => finish(new CaptionFetchError('failed to get caption data from extension')));
+    expect(result.current.state).toEqual({ kind: 'failed', code: 'extension' });
+    act(() => result.current.choose(item));
+    await act(async () => finish());
+    expect(result.current.state).toEqual({ kind: 'idle' });
+  });
+});
+
+describe('useCaptionUpload', () => {
+  it('parse failures by kind, an unreadable file as "read"; a new file clears the error', async () => {
+    const upload = vi
+      .fn<(file: File) => Promise<void>>()
+      .mockRejectedValueOnce(new CaptionParseError('Invalid subtitle format'))
+      .mockRejectedValueOnce(new DOMException('NotReadableError'))
+      .mockResolvedValueOnce(undefined);
+    const file = new File(['x'], 'a.srt');
+    const { result } = renderHook(() => useCaptionUpload(upload));
+    act(() => result.current.upload(undefined));
+    expect(upload).not.toHaveBeenCalled();
+    await act(async () => result.current.upload(file));
+    expect(result.current.error).toBe('invalid');
+    await act(async () => result.current.upload(file));
+    expect(result.current.error).toBe('read');
+    await act(async () => result.current.upload(file));
+    expect(result.current.error).toBeNull();
+  });
+});

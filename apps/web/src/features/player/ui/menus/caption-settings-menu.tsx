@@ -1,0 +1,169 @@
+import { useTranslation } from 'react-i18next';
+import { SUBTITLE_COLORS, useSubtitlesStore } from '../../../../stores/index.ts';
+import { CAPTION_DELAY_RANGE, clampDelaySetting } from '../../captions/caption-style.ts';
+import { MenuCard, ROW } from './menu-parts.tsx';
+
+function Slider({
+  label,
+  value,
+  min,
+  max,
+  step,
+  unit,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: number;
+  min: number;
+  max: number;
+  step: number;
+  unit: string;
+  onChange(v: number): void;
+  testId: string;
+}) {
+  return (
+    <div className="block px-3 py-2 text-sm">
+      <span className="flex justify-between">
+        <span>{label}</span>
+        <span className="tabular-nums text-white/70" data-testid={`${testId}-value`}>
+          {value}
+          {unit}
+        </span>
+      </span>
+      <input
+        type="range"
+        min={min}
+        max={max}
+        step={step}
+        value={value}
+        onChange={(e) => onChange(Number(e.target.value))}
+        className="mt-1 w-full accent-accent"
+        data-testid={testId}
+        aria-label={label}
+      />
+    </div>
+  );
+}
+
+/** `/settings/captions/settings`: delay, casing fix and the captions' look. */
+export function CaptionSettingsMenu({ back }: { back(): void }) {
+  const { t } = useTranslation();
+  const s = useSubtitlesStore();
+  const delay = clampDelaySetting(s.delay);
+  return (
+    <MenuCard
+      title={t('player.captions.settings')}
+      testId="caption-settings"
+      back={t('player.menu.back')}
+      onBack={back}
+    >
+      <div className="px-3 py-2 text-sm">
+        <span className="flex justify-between">
+          <span>{t('player.captions.delay')}</span>
+          <span className="tabular-nums text-white/70" data-testid="caption-delay-value">
+            {t('player.captions.seconds', { value: delay.toFixed(1) })}
+          </span>
+        </span>
+        <div className="mt-1 flex items-center gap-2">
+          <button
+            type="button"
+            className="rounded bg-white/10 px-2"
+            onClick={() => s.setDelay(clampDelaySetting(delay - 0.1))}
+            aria-label={t('player.captions.delayEarlier')}
+            data-testid="caption-delay-down"
+          >
+            ◀
+          </button>
+          <input
+            type="range"
+            min={CAPTION_DELAY_RANGE.min}
+            max={CAPTION_DELAY_RANGE.max}
+            step={CAPTION_DELAY_RANGE.step}
+            value={delay}
+            onChange={(e) => s.setDelay(clampDelaySetting(Number(e.target.value)))}
+            className="flex-1 accent-accent"
+            aria-label={t('player.captions.delay')}
+            data-testid="caption-delay"
+          />
+          <button
+            type="button"
+            className="rounded bg-white/10 px-2"
+            onClick={() => s.setDelay(clampDelaySetting(delay + 0.1))}
+            aria-label={t('player.captions.delayLater')}
+            data-testid="caption-delay-up"
+          >
+            ▶
+          </button>
+        </div>
+      </div>
+      <label className={ROW}>
+        <span className="flex-1">{t('player.captions.fixCapitalisation')}</span>
+        <input
+          type="checkbox"
+          checked={s.overrideCasing}
+          onChange={(e) => s.setSubtitles({ overrideCasing: e.target.checked })}
+          className="h-4 w-4 accent-accent"
+          data-testid="caption-fix-casing"
+        />
+      </label>
+      <label className={ROW}>
+        <span className="flex-1">{t('player.captions.bold')}</span>
+        <input
+          type="checkbox"
+          checked={s.styling.bold}
+          onChange={(e) => s.setStyling({ bold: e.target.checked })}
+          className="h-4 w-4 accent-accent"
+          data-testid="caption-bold"
+        />
+      </label>
+      <Slider
+        label={t('player.captions.backgroundOpacity')}
+        value={Math.round(s.styling.backgroundOpacity * 100)}
+        min={0}
+        max={100}
+        step={1}
+        unit="%"
+        onChange={(v) => s.setStyling({ backgroundOpacity: v / 100 })}
+        testId="caption-opacity"
+      />
+      <Slider
+        label={t('player.captions.backgroundBlur')}
+        value={Math.round(s.styling.backgroundBlur * 100)}
+        min={0}
+        max={100}
+        step={1}
+        unit="%"
+        onChange={(v) => s.setStyling({ backgroundBlur: v / 100 })}
+        testId="caption-blur"
+      />
+      <Slider
+        label={t('player.captions.textSize')}
+        value={Math.round(s.styling.size * 100)}
+        min={1}
+        max={200}
+        step={1}
+        unit="%"
+        onChange={(v) => s.setStyling({ size: v / 100 })}
+        testId="caption-size"
+      />
+      <div className="px-3 py-2 text-sm">
+        <p>{t('player.captions.color')}</p>
+        <div className="mt-2 flex gap-3">
+          {SUBTITLE_COLORS.map((color) => (
+            <button
+              key={color}
+              type="button"
+              className={`h-8 w-8 rounded-full border-2 ${s.styling.color === color ? 'border-accent' : 'border-transparent'}`}
+              style={{ backgroundColor: color }}
+              aria-label={t('player.captions.colorName', { color })}
+              aria-pressed={s.styling.color === color}
+              data-testid={`caption-color-${color.slice(1)}`}
+              onClick={() => s.setStyling({ color })}
+            />
+          ))}
+        </div>
+      </div>
+    </MenuCard>
+  );
+}

@@ -1,0 +1,113 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import type { i18n } from 'i18next';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { addLazyCatalog, initI18n } from '../../../../lib/i18n.ts';
+import { memoryStorage, setAppStorage } from '../../../../lib/storage.ts';
+import { player } from '../../../../locales/en.json';
+import { initStores } from '../../../../stores/index.ts';
+import { CaptionFetchError } from '../../captions/caption-fetch.ts';
+import { makePlayerMeta } from '../../core/meta.ts';
+import { playerStore } from '../../core/player-store.ts';
+import { OverlayHost } from './overlay-host.tsx';
+
+const actions = vi.hoisted(() => ({
+  selectCaption: vi.fn(),
+  uploadCaption: vi.fn(),
+}));
+vi.mock('../../captions/caption-actions.ts', async (original) => ({
+  ...(await original<object>()),
+  ...actions,
+}));
+vi.mock('../../../../lib/instance-providers.ts', () => ({ instanceProviders: async () => [] }));
+
+const movie = makePlayerMeta({
+  type: 'movie',
+  title: 'The Matrix',
+  releaseYear: 1999,
+  tmdbId: '603',
+  imdbId: null,
+  poster: null,
+  mediaKey: 'tmdb-movie-603-the-matrix',
+});
+const show = makePlayerMeta({
+  ...movie,
+  type: 'show',
+  season: { id: 's1', number: 1, title: 'Season 1' },
+  episode: { id: 'e1', number: 1, title: 'Pilot', airDate: '2020-01-01' },
+  episodes: [],
+  seasons: [{ id: 's1', number: 1, title: 'Season 1' }],
+});
+
+let i18next: i18n;
+beforeEach(async () => {
+  i18next = await initI18n();
+  addLazyCatalog({ player });
+  setAppStorage(memoryStorage());
+  initStores();
+  playerStore.getState().reset();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const renderHost = (route: string, meta = movie) =>
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <I18nextProvider i18n={i18next}>
+        <MemoryRouter>
+          <OverlayHost route={route} open={vi.fn()} close={vi.fn()} back={vi.fn()} meta={meta} />
+        </MemoryRouter>
+      </I18nextProvider>
+    </QueryClientProvider>,
+  );
+
+describe('OverlayHost', () => {
+  it.each([
+    ['/settings', 'settings-menu'],
+    ['/settings/quality', 'quality-menu'],
+    ['/settings/captions', 'captions-menu'],
+    ['/captions', 'captions-menu'],
+    ['/settings/captions/settings', 'caption-settings'],
+    ['/settings/source', 'source-menu'],
+    ['/settings/playback', 'playback-menu'],
+    ['/shortcuts', 'shortcuts-list'],
+  ])('%s opens %s', async (route, testId) => {
+    renderHost(route);
+    await act(async () => undefined);
+    expect(screen.getByTestId('overlay-host')).toBeTruthy();
+    expect(screen.getByTestId(testId).getAttribute('role')).toBe('dialog');
+  });
+
+  it('episodes only for shows; unknown routes show nothing', async () => {
+    // The season's episodes never arrive: only the menu's frame matters here.
+    vi.stubGlobal('fetch', () => new Promise(() => undefined));
+    renderHost('/episodes/seasons', show);
+    expect(screen.getByTestId('seasons-menu')).toBeTruthy();
+    renderHost('/episodes', movie).unmount();
+    renderHost('/nowhere').unmount();
+    expect(screen.getAllByTestId('overlay-host')).toHaveLength(1);
+  });
+
+  it('caption failures show their translated text, not the error', async () => {
+    playerStore
+      .getState()
+      .setCaptionList([
+        { id: 'c1', language: 'en', url: 'u', type: 'srt', needsProxy: true, opensubtitles: false },
+      ]);
+    actions.selectCaption.mockRejectedValueOnce(
+      new CaptionFetchError('failed to get caption data from extension'),
+    );
+    actions.uploadCaption.mockRejectedValueOnce(new Error('NotReadableError: internal detail'));
+    renderHost('/captions');
+    await act(async () => fireEvent.click(screen.getByTestId('caption-option')));
+    expect(screen.getByRole('alert').textContent).toBe(player.captions.errors.extension);
+    const file = new File(['x'], 'a.srt');
+    await act(async () =>
+      fireEvent.change(screen.getByTestId('caption-file'), { target: { files: [file] } }),
+    );
+    const texts = screen.getAllByRole('alert').map((a) => a.textContent);
+    expect(texts).toContain(player.captions.errors.read);
+    expect(texts.join(' ')).not.toContain('internal detail');
+  });
+});

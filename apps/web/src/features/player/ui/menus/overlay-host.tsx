@@ -1,0 +1,68 @@
+import type { ReactNode } from 'react';
+import type { PlayerMeta } from '../../core/types.ts';
+import { CaptionSettingsMenu } from './caption-settings-menu.tsx';
+import { CaptionsMenu } from './captions-menu.tsx';
+import { EpisodesMenu } from './episodes-menu.tsx';
+import type { OpenMenu } from './menu-parts.tsx';
+import { PlaybackMenu } from './playback-menu.tsx';
+import { QualityMenu } from './quality-menu.tsx';
+import { SettingsMenu } from './settings-menu.tsx';
+import { ShortcutsMenu } from './shortcuts-menu.tsx';
+import { SourceMenu } from './source-menu.tsx';
+
+/** The menu of a `?r=` route, or null. */
+function menuFor(
+  route: string,
+  { open, close, back, meta }: { open: OpenMenu; close(): void; back(): void; meta: PlayerMeta },
+): ReactNode {
+  switch (route) {
+    case '/settings':
+      return <SettingsMenu open={open} onClose={close} />;
+    case '/settings/quality':
+      return <QualityMenu back={back} close={close} />;
+    case '/settings/captions':
+      return <CaptionsMenu open={open} back={back} />;
+    case '/captions':
+      return <CaptionsMenu open={open} back={close} />;
+    case '/settings/captions/settings':
+      return <CaptionSettingsMenu back={back} />;
+    case '/settings/source':
+      return <SourceMenu back={back} close={close} meta={meta} />;
+    case '/settings/playback':
+      return <PlaybackMenu back={back} />;
+    case '/shortcuts':
+      return <ShortcutsMenu onClose={close} />;
+  }
+  if (route.startsWith('/episodes') && meta.type === 'show') {
+    const rest = route.slice('/episodes'.length).replace(/^\//, '');
+    return <EpisodesMenu meta={meta} seasonId={rest || null} open={open} back={back} onClose={close} />;
+  }
+  return null;
+}
+
+/** The open menu, from `?r=`. */
+export function OverlayHost({
+  route,
+  open,
+  close,
+  back,
+  meta,
+}: {
+  route: string | null;
+  open: OpenMenu;
+  close(): void;
+  back(): void;
+  meta: PlayerMeta;
+}) {
+  const content = route ? menuFor(route, { open, close, back, meta }) : null;
+  if (!content) return null;
+  return (
+    <div
+      className="absolute inset-0 z-30 flex items-end justify-end p-4 pb-24"
+      onPointerDown={(e) => e.target === e.currentTarget && close()}
+      data-testid="overlay-host"
+    >
+      {content}
+    </div>
+  );
+}

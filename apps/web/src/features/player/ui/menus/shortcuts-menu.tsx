@@ -1,0 +1,41 @@
+import { useTranslation } from 'react-i18next';
+import { MenuCard } from './menu-parts.tsx';
+
+/** The keys and what they do (their handler: `useKeyboardShortcuts` in ../hooks.ts). */
+export const SHORTCUTS: [string, string][] = [
+  ['Space / K', 'playPause'],
+  ['← / →', 'seek5'],
+  ['J / L', 'seek10'],
+  [', / .', 'frame'],
+  ['↑ / ↓', 'volume'],
+  ['M', 'mute'],
+  ['< / >', 'speed'],
+  ['F', 'fullscreen'],
+  ['C', 'captions'],
+  ['Esc', 'close'],
+  ['R', 'roll'],
+  ['?', 'help'],
+];
+
+export function ShortcutsMenu({ onClose }: { onClose(): void }) {
+  const { t } = useTranslation();
+  return (
+    <MenuCard
+      title={t('player.shortcuts.title')}
+      testId="shortcuts-list"
+      back={t('player.menu.close')}
+      onBack={onClose}
+    >
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 px-3 py-2 text-sm">
+        {SHORTCUTS.map(([keys, action]) => (
+          <div key={action} className="contents">
+            <dt>
+              <kbd className="rounded bg-white/15 px-1.5 py-0.5 font-mono text-xs">{keys}</kbd>
+            </dt>
+            <dd className="text-white/80">{t(`player.shortcuts.${action}`)}</dd>
+          </div>
+        ))}
+      </dl>
+    </MenuCard>
+  );
+}
