@@ -108,6 +108,43 @@ export default tseslint.config(
     },
   },
   {
+    // One client for our API (apps/web/src/lib/api): a call site names an endpoint of the contract and its
+    // inputs; it never fetches a URL itself nor picks the answer's type (the contract gives it).
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: [
+      'apps/web/src/lib/api/**',
+      // Tests build their transports (stubbed fetch, contract-typed handlers).
+      '**/*.test.{ts,tsx}',
+      // Exempt: the providers package's own fetcher for in-browser scraping asks the sources' sites, not our API.
+      'apps/web/src/features/player/scrape/browser-scrape.ts',
+      // Exempt: the viewer's own proxy (a service they configured, and its setup test), not our API.
+      'apps/web/src/lib/proxy-transport.ts',
+      'apps/web/src/lib/proxy-entries.ts',
+    ],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'Call our API through lib/api (api.<group>.<endpoint>, stream, ping).' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.name="fetch"]',
+          message: 'Call our API through lib/api (api.<group>.<endpoint>, stream, ping).',
+        },
+        {
+          selector:
+            "CallExpression[typeArguments][callee.object.object.name='api'], CallExpression[typeArguments][callee.object.object.object.name='api']",
+          message: 'The contract types every call of the API client: no type arguments.',
+        },
+        {
+          selector: 'CallExpression[typeArguments][callee.name=/^(stream|accountRequest|apiGet)$/]',
+          message: 'The contract types every call of the API client: no type arguments.',
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/src/**/*.tsx'],
     ignores: ['**/*.test.tsx'],
     rules: {

@@ -6,6 +6,7 @@ import { AccountMenu, ProfileLoadNotice, useProfileLoadFailure } from '../featur
 import { RejectedChanges } from '../features/library/index.ts';
 import { HeaderSearch } from '../features/search/index.ts';
 import { useAccountStore } from '../stores/index.ts';
+import { paths } from './paths.ts';
 
 /** The shared layout with what depends on the account: My List, the header search and the profile menu. */
 export function AppLayout() {
@@ -27,7 +28,7 @@ export function AppLayout() {
         signedIn
           ? {
               nav: (
-                <Link to="/mylist" className="text-sm font-semibold text-fg-muted hover:text-fg">
+                <Link to={paths.myList} className="text-sm font-semibold text-fg-muted hover:text-fg">
                   {t('navigation.myList')}
                 </Link>
               ),

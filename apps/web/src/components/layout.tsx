@@ -4,6 +4,7 @@ import { Link, Outlet, ScrollRestoration } from 'react-router';
 import { useIsOnline } from '../lib/online-status.ts';
 import { runtimeConfig } from '../lib/runtime-config.ts';
 import { ButtonLink } from './button.tsx';
+import { paths } from '../app/paths.ts';
 
 export function OfflineBanner() {
   const { t } = useTranslation();
@@ -30,7 +31,7 @@ export interface HeaderSlots {
 export function SignInButton() {
   const { t } = useTranslation();
   return (
-    <ButtonLink to="/login" variant="secondary">
+    <ButtonLink to={paths.login} variant="secondary">
       {t('navigation.signIn')}
     </ButtonLink>
   );
@@ -46,11 +47,11 @@ export function Header({ nav, end }: HeaderSlots = {}) {
         aria-label={t('navigation.home')}
       >
         {/* Named by its visible text (the instance's name), as a label must contain what is shown (WCAG 2.5.3). */}
-        <Link to="/" className="flex items-center gap-2 text-lg font-bold text-fg">
+        <Link to={paths.home} className="flex items-center gap-2 text-lg font-bold text-fg">
           <img src="/favicon.svg" alt="" width={28} height={28} />
           <span>{config.instanceName}</span>
         </Link>
-        <Link to="/discover" className="text-sm font-semibold text-fg-muted hover:text-fg">
+        <Link to={paths.discover} className="text-sm font-semibold text-fg-muted hover:text-fg">
           {t('navigation.discover')}
         </Link>
         {nav}
@@ -68,17 +69,17 @@ export function Footer() {
     <footer className="mt-16 border-t border-white/5">
       <div className="mx-auto flex max-w-screen-2xl flex-col gap-3 px-4 py-8 text-sm sm:px-6">
         <nav className="flex flex-wrap gap-x-6 gap-y-2" aria-label={t('footer.about')}>
-          <Link className={link} to="/about">
+          <Link className={link} to={paths.about}>
             {t('footer.about')}
           </Link>
-          <Link className={link} to="/support">
+          <Link className={link} to={paths.support}>
             {t('footer.support')}
           </Link>
-          <Link className={link} to="/jip">
+          <Link className={link} to={paths.jip}>
             {t('footer.credits')}
           </Link>
           {config.dmcaEmail && (
-            <Link className={link} to="/dmca">
+            <Link className={link} to={paths.dmca}>
               {t('footer.dmca')}
             </Link>
           )}

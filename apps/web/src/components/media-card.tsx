@@ -1,8 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { encodeMediaKey, isReleased, mediaPath, type MediaSummary } from '@marquee/contract';
+import { encodeMediaKey, isReleased, type MediaSummary } from '@marquee/contract';
 import { clock } from '../lib/clock.ts';
 import { useMediaActions } from './media-actions.tsx';
+import { paths } from '../app/paths.ts';
 
 /**
  * How the poster loads: `priority` for the few that are on screen first (the page's largest paint),
@@ -80,7 +81,7 @@ export function MediaCard({ media, width, titleText, posterLoading = 'lazy' }: M
   }
   const link = (
     <Link
-      to={mediaPath(encodeMediaKey(media.type, media.id, media.title))}
+      to={paths.media(encodeMediaKey(media.type, media.id, media.title))}
       className="group block shrink-0 rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent"
       style={style}
       data-testid="media-card"

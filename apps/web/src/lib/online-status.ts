@@ -1,5 +1,6 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { PING_INTERVAL_MS, apiPaths, shouldPing } from '@marquee/contract';
+import { PING_INTERVAL_MS, shouldPing } from '@marquee/contract';
+import { ping } from './api/index.ts';
 
 type Listener = () => void;
 
@@ -64,10 +65,7 @@ export class OnlineStatus {
   }
 }
 
-export const pingServer = async (signal: AbortSignal): Promise<boolean> => {
-  const response = await fetch(apiPaths.ping, { cache: 'no-store', signal });
-  return response.ok;
-};
+export const pingServer = ping;
 
 let shared: OnlineStatus | undefined;
 const sharedStatus = () => (shared ??= new OnlineStatus(pingServer));

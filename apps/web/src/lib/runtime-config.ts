@@ -1,4 +1,5 @@
 import type { RuntimeConfig } from '@marquee/contract';
+import { api } from './api/index.ts';
 
 declare global {
   interface Window {
@@ -12,14 +13,12 @@ let current: RuntimeConfig | undefined;
  * The instance's runtime configuration: inlined into index.html by the server, or fetched from
  * /api/config when the page was served without it (the Vite dev server).
  */
-export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promise<RuntimeConfig> {
+export async function loadRuntimeConfig(): Promise<RuntimeConfig> {
   if (window.__MARQUEE_CONFIG__) {
     current = window.__MARQUEE_CONFIG__;
     return current;
   }
-  const response = await fetchImpl('/api/config', { headers: { accept: 'application/json' } });
-  if (!response.ok) throw new Error(`Runtime configuration unavailable (HTTP ${response.status})`);
-  current = (await response.json()) as RuntimeConfig;
+  current = await api.config.runtimeConfig({ token: null });
   return current;
 }
 

@@ -3,11 +3,12 @@ import { Navigate } from 'react-router';
 import { PageLoading } from '../../components/layout.tsx';
 import { useCustomer } from '../../lib/account/use-customer.ts';
 import { useAccountStore } from '../../stores/index.ts';
+import { paths } from '../paths.ts';
 
 /** Signed-in only; others go to / (seed 001 §6: /subscription, /settings). */
 export function RequireSignedIn({ children }: { children: ReactNode }) {
   const signedIn = useAccountStore((s) => s.account !== null);
-  return signedIn ? children : <Navigate replace to="/" />;
+  return signedIn ? children : <Navigate replace to={paths.home} />;
 }
 
 /**
@@ -17,8 +18,8 @@ export function RequireSignedIn({ children }: { children: ReactNode }) {
 export function RequireAdmin({ children }: { children: ReactNode }) {
   const signedIn = useAccountStore((s) => s.account !== null);
   const customer = useCustomer();
-  if (!signedIn) return <Navigate replace to="/" />;
+  if (!signedIn) return <Navigate replace to={paths.home} />;
   if (customer.user?.isAdmin) return children;
   if (customer.isPending) return <PageLoading />;
-  return <Navigate replace to="/" />;
+  return <Navigate replace to={paths.home} />;
 }

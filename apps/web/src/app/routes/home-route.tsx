@@ -10,6 +10,7 @@ import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useRandomPhrase } from '../../lib/use-random-phrase.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { useAccountStore } from '../../stores/index.ts';
+import { paths } from '../paths.ts';
 
 const LandingPage = lazy(() =>
   import('../../features/landing/landing-page.tsx').then((m) => ({ default: m.LandingPage })),
@@ -61,7 +62,7 @@ function BrowseScreen() {
             empty={
               <div className="flex flex-col items-center gap-4 py-12 text-center">
                 <p className="max-w-md text-fg-muted">{t('home.empty.text')}</p>
-                <ButtonLink to="/discover">{t('home.empty.discover')}</ButtonLink>
+                <ButtonLink to={paths.discover}>{t('home.empty.discover')}</ButtonLink>
               </div>
             }
           />

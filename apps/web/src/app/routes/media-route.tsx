@@ -1,6 +1,6 @@
 import '../../lib/lazy-catalog.ts';
 import { useQuery } from '@tanstack/react-query';
-import { mediaPath, toMediaType, type MediaDetails } from '@marquee/contract';
+import { toMediaType, type MediaDetails } from '@marquee/contract';
 import { Suspense, useDeferredValue, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
 import { Footer } from '../../components/layout.tsx';
@@ -14,13 +14,14 @@ import {
 import { MediaError } from '../../features/title/media-error.tsx';
 import { MediaPage } from '../../features/title/media-page.tsx';
 import { resolveMediaKey } from '../../features/title/resolve-media-key.ts';
-import { detailsQuery, seasonQuery } from '../../features/title/title-queries.ts';
+import { mediaQueries } from '../../lib/api/queries/media.ts';
 import { extensionClient } from '../../lib/extension/messaging.ts';
 import { backTarget } from '../../lib/nav-history.ts';
 import { customProxyUrls } from '../../lib/proxy-transport.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { useAccountStore, useOnboardingStore } from '../../stores/index.ts';
 import { preloadablePage } from '../preloadable-page.tsx';
+import { paths } from '../paths.ts';
 
 // The player's code (controls, menus, scraping, captions) loads after this page first painted: the
 // title page and the player's placeholder show without waiting for it (see MediaRoute).
@@ -113,7 +114,7 @@ function Placeholder() {
 function FirstEpisodeRedirect({ mediaKey, details }: { mediaKey: string; details: MediaDetails }) {
   const location = useLocation();
   const season = details.seasons.find((s) => s.number === 1) ?? details.seasons[0];
-  const q = useQuery({ ...seasonQuery(details.id, season?.number ?? 1), enabled: !!season });
+  const q = useQuery({ ...mediaQueries.season(details.id, season?.number ?? 1), enabled: !!season });
   if (!season) return null;
   if (q.isPending) return <Placeholder />;
   if (q.isError) return <MediaError kind="failed" onRetry={() => void q.refetch()} />;
@@ -122,7 +123,7 @@ function FirstEpisodeRedirect({ mediaKey, details }: { mediaKey: string; details
   return (
     <Navigate
       replace
-      to={`${mediaPath(mediaKey, q.data.id, first.id)}${location.search}`}
+      to={`${paths.media(mediaKey, q.data.id, first.id)}${location.search}`}
       state={{ fromTitle: true } satisfies TitleRedirectState}
     />
   );
@@ -140,7 +141,7 @@ function ShowPlayer({
   episodeId: string;
 }) {
   const season = details.seasons.find((s) => s.id === seasonId);
-  const q = useQuery({ ...seasonQuery(details.id, season?.number ?? 0), enabled: !!season });
+  const q = useQuery({ ...mediaQueries.season(details.id, season?.number ?? 0), enabled: !!season });
   const meta = useMemo(() => {
     if (!season || !q.data) return null;
     const episode = q.data.episodes.find((e) => e.id === episodeId);
@@ -193,17 +194,12 @@ function PlayerSlot({ mediaKey, parts }: { mediaKey: string; parts: { type: 'mov
   const { season, episode } = useParams();
   const location = useLocation();
   const needsOnboarding = useNeedsOnboarding();
-  const q = useQuery(detailsQuery(parts.type, parts.id));
+  const q = useQuery(mediaQueries.details(parts.type, parts.id));
   // The player mounts in the background (React yields to the browser while it renders): no long task.
   const details = useDeferredValue(q.data);
   if (needsOnboarding === null) return <Placeholder />;
   if (needsOnboarding)
-    return (
-      <Navigate
-        replace
-        to={`/onboarding?redirect=${encodeURIComponent(location.pathname + location.search)}`}
-      />
-    );
+    return <Navigate replace to={paths.onboardingFor(location.pathname + location.search)} />;
   // The title page below says what went wrong.
   if (q.isError) return null;
   if (!details) return <Placeholder />;

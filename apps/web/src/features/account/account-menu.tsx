@@ -4,6 +4,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { Avatar } from '../../components/avatar.tsx';
 import { useDeviceName } from '../../lib/account/use-device-name.ts';
 import { useAccountStore } from '../../stores/index.ts';
+import { paths } from '../../app/paths.ts';
 
 const ITEM =
   'block w-full rounded-md px-3 py-2 text-start text-sm text-fg hover:bg-surface-3 focus-visible:bg-surface-3 focus-visible:outline-none';
@@ -70,23 +71,23 @@ export function AccountMenu() {
             </span>
           </div>
           <hr className="my-1 border-white/10" />
-          <Link role="menuitem" to="/settings" className={ITEM}>
+          <Link role="menuitem" to={paths.settings} className={ITEM}>
             {t('account.menu.profile')}
           </Link>
-          <Link role="menuitem" to="/subscription" className={ITEM}>
+          <Link role="menuitem" to={paths.subscription} className={ITEM}>
             {t('account.menu.membership')}
           </Link>
           {account.kind === 'email' && (
-            <Link role="menuitem" to="/profiles" className={ITEM}>
+            <Link role="menuitem" to={paths.profiles} className={ITEM}>
               {t('account.menu.switchProfile')}
             </Link>
           )}
           {account.user?.isAdmin && (
             <>
-              <Link role="menuitem" to="/admin" className={ITEM}>
+              <Link role="menuitem" to={paths.admin} className={ITEM}>
                 {t('account.menu.admin')}
               </Link>
-              <Link role="menuitem" to="/promos" className={ITEM}>
+              <Link role="menuitem" to={paths.promos} className={ITEM}>
                 {t('account.menu.promos')}
               </Link>
             </>
@@ -97,7 +98,9 @@ export function AccountMenu() {
             className={ITEM}
             onClick={() => {
               setOpen(false);
-              void import('../../lib/sync/session.ts').then((m) => m.logout()).then(() => navigate('/'));
+              void import('../../lib/sync/session.ts')
+                .then((m) => m.logout())
+                .then(() => navigate(paths.home));
             }}
           >
             {t('account.menu.logout')}

@@ -3,22 +3,17 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import { checkLogin, checkRegister, registerBody } from '../../lib/account/customer-rules.ts';
-import { ApiError } from '../../lib/api.ts';
+import { errorKey } from '../../lib/api/index.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { AuthCard, DismissibleAlert, FormError, SecretInput, TextField } from './auth-ui.tsx';
 import { Captcha } from './captcha.tsx';
+import { paths } from '../../app/paths.ts';
 
 const auth = () => import('../../lib/account/email-auth.ts');
 
-/** What the server said (seed 001 §8: its message is shown), or ours when it could not be reached. */
-function serverMessage(t: (k: string) => string, error: unknown): string {
-  if (error instanceof ApiError) {
-    if (error.status === 0) return t('customer.errors.network');
-    if (error.message) return error.message;
-  }
-  return t('global.generic');
-}
+/** What went wrong (seed 001 §8), in our words for the server's error code. */
+const serverMessage = (t: (k: string) => string, error: unknown): string => t(errorKey(error));
 
 /** Where the other sign-in method is offered, when the instance has both. */
 function OtherMethod({ to, label }: { to: string; label: string }) {
@@ -68,7 +63,7 @@ export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null })
     try {
       const signedIn = await (await auth()).loginWithEmail(email, password);
       if (signedIn.failedSignIns > 0) return setFailedSignIns(signedIn.failedSignIns);
-      void navigate('/');
+      void navigate(paths.home);
     } catch (err) {
       // A 401 (wrong email or password) is shown with the fields, as a validation error.
       setError(serverMessage(t, err));
@@ -89,8 +84,8 @@ export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null })
           {t('customer.login.failedSignIns', { count: failedSignIns })}
         </p>
         <div className="flex flex-wrap gap-3">
-          <Button onClick={() => void navigate('/settings')}>{t('customer.login.openSettings')}</Button>
-          <Button variant="secondary" onClick={() => void navigate('/')}>
+          <Button onClick={() => void navigate(paths.settings)}>{t('customer.login.openSettings')}</Button>
+          <Button variant="secondary" onClick={() => void navigate(paths.home)}>
             {t('customer.login.continue')}
           </Button>
         </div>
@@ -133,7 +128,7 @@ export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null })
       </form>
       <p className="mt-6 text-center text-sm text-fg-muted">
         {t('customer.login.noAccount')}{' '}
-        <Link to="/register" className="font-semibold text-fg-accent hover:underline">
+        <Link to={paths.register} className="font-semibold text-fg-accent hover:underline">
           {t('customer.login.register')}
         </Link>
       </p>
@@ -172,7 +167,7 @@ export function EmailRegisterForm({ otherMethod }: { otherMethod?: string | null
     setBusy(true);
     try {
       await (await auth()).registerWithEmail(registerBody(values, captchaToken));
-      void navigate('/login', {
+      void navigate(paths.login, {
         state: { registered: true, email: values.email.trim() } satisfies LoginState,
       });
     } catch (err) {
@@ -232,7 +227,7 @@ export function EmailRegisterForm({ otherMethod }: { otherMethod?: string | null
       </form>
       <p className="mt-6 text-center text-sm text-fg-muted">
         {t('customer.register.haveAccount')}{' '}
-        <Link to="/login" className="font-semibold text-fg-accent hover:underline">
+        <Link to={paths.login} className="font-semibold text-fg-accent hover:underline">
           {t('customer.register.login')}
         </Link>
       </p>

@@ -9,6 +9,7 @@ import { usePageTitle } from '../../lib/use-page-title.ts';
 import { authMethodOrder, chosenMethod } from './auth-methods.ts';
 import { AuthCard, FormError, INPUT, SecretInput } from './auth-ui.tsx';
 import { EmailLoginForm } from './email-forms.tsx';
+import { paths } from '../../app/paths.ts';
 
 export function authErrorMessage(t: (k: string) => string, error: unknown): string {
   const kind = error instanceof AuthError ? error.kind : 'failed';
@@ -50,7 +51,7 @@ function PassphraseLogin({ otherMethod }: { otherMethod: string | null }) {
     setBusy(true);
     try {
       await login(passphrase.trim().replace(/\s+/g, ' '), device);
-      void navigate('/');
+      void navigate(paths.home);
     } catch (err) {
       setError(authErrorMessage(t, err));
     } finally {
@@ -88,7 +89,7 @@ function PassphraseLogin({ otherMethod }: { otherMethod: string | null }) {
       </form>
       <p className="mt-6 text-center text-sm text-fg-muted">
         {t('auth.login.noAccount')}{' '}
-        <Link to="/register" className="font-semibold text-fg-accent hover:underline">
+        <Link to={paths.register} className="font-semibold text-fg-accent hover:underline">
           {t('auth.login.register')}
         </Link>
       </p>

@@ -15,10 +15,11 @@ import {
   updateCustomer,
 } from '../../lib/account/customer-api.ts';
 import { useCustomer } from '../../lib/account/use-customer.ts';
-import { ApiError } from '../../lib/api.ts';
+import { errorKey } from '../../lib/api/index.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { PROFILE_COLORS, useAccountStore } from '../../stores/index.ts';
 import { FormError, TextField } from './auth-ui.tsx';
+import { paths } from '../../app/paths.ts';
 
 const session = () => import('../../lib/sync/session.ts');
 
@@ -42,8 +43,7 @@ const colorsOf = (index: number) => ({
   colorB: PROFILE_COLORS[(index + 2) % PROFILE_COLORS.length]!,
 });
 
-const messageOf = (t: (k: string) => string, error: unknown) =>
-  error instanceof ApiError && error.status !== 0 && error.message ? error.message : t('global.generic');
+const messageOf = (t: (k: string) => string, error: unknown) => t(errorKey(error));
 
 function ProfileEditor({ tile, onDone }: { tile: Tile | null; onDone: () => void }) {
   const { t } = useTranslation();
@@ -145,7 +145,7 @@ export function ProfilesPage() {
   const [managing, setManaging] = useState(false);
   const [editing, setEditing] = useState<Tile | 'new' | null>(null);
 
-  if (!account || account.kind !== 'email') return <Navigate replace to="/" />;
+  if (!account || account.kind !== 'email') return <Navigate replace to={paths.home} />;
   if (!user) {
     if (customer.isError) {
       return (

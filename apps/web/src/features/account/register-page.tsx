@@ -6,16 +6,18 @@ import { COPY_CONFIRMATION_MS } from '@marquee/contract';
 import { Avatar } from '../../components/avatar.tsx';
 import { Button, ButtonLink } from '../../components/button.tsx';
 import { PageLoading } from '../../components/layout.tsx';
-import { fetchMeta, register } from '../../lib/account/auth.ts';
+import { register } from '../../lib/account/auth.ts';
+import { accountBaseUrl } from '../../lib/api/index.ts';
 import { newPassphrase } from '../../lib/account/passphrase.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
-import { accountBaseUrl } from '../../lib/sync/account-api.ts';
+import { accountQueries } from '../../lib/api/queries/account.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { PROFILE_COLORS, type AccountProfile } from '../../stores/index.ts';
 import { AuthCard, ColorPicker, FormError, IconPicker, INPUT, SecretInput } from './auth-ui.tsx';
 import { Captcha } from './captcha.tsx';
 import { EmailRegisterForm } from './email-forms.tsx';
 import { authErrorMessage, useAuthMethod } from './login-page.tsx';
+import { paths } from '../../app/paths.ts';
 
 type Step = 'trust' | 'passphrase' | 'profile' | 'verify';
 
@@ -31,8 +33,7 @@ function serverHost(): string {
 function TrustStep({ onTrust }: { onTrust: () => void }) {
   const { t } = useTranslation();
   const meta = useQuery({
-    queryKey: ['account-meta', accountBaseUrl()],
-    queryFn: () => fetchMeta(),
+    ...accountQueries.meta(),
     retry: 1,
   });
   if (meta.isPending) return <PageLoading />;
@@ -40,7 +41,7 @@ function TrustStep({ onTrust }: { onTrust: () => void }) {
     return (
       <div className="flex flex-col gap-4">
         <FormError message={t('auth.trust.failed', { host: serverHost() })} />
-        <ButtonLink to="/" variant="secondary">
+        <ButtonLink to={paths.home} variant="secondary">
           {t('auth.trust.back')}
         </ButtonLink>
       </div>
@@ -58,7 +59,7 @@ function TrustStep({ onTrust }: { onTrust: () => void }) {
       </div>
       <div className="flex flex-wrap gap-3">
         <Button onClick={onTrust}>{t('auth.trust.yes')}</Button>
-        <ButtonLink to="/" variant="secondary">
+        <ButtonLink to={paths.home} variant="secondary">
           {t('auth.trust.no')}
         </ButtonLink>
       </div>
@@ -204,7 +205,7 @@ function PassphraseRegister({ otherMethod }: { otherMethod: string | null }) {
     setBusy(true);
     try {
       await register({ passphrase, deviceName: device, profile, captchaToken: captchaToken ?? undefined });
-      void navigate('/');
+      void navigate(paths.home);
     } catch (err) {
       setError(authErrorMessage(t, err));
     } finally {
@@ -265,7 +266,7 @@ function PassphraseRegister({ otherMethod }: { otherMethod: string | null }) {
       {step !== 'verify' && (
         <p className="mt-6 text-center text-sm text-fg-muted">
           {t('auth.register.haveAccount')}{' '}
-          <Link to="/login" className="font-semibold text-fg-accent hover:underline">
+          <Link to={paths.login} className="font-semibold text-fg-accent hover:underline">
             {t('auth.register.login')}
           </Link>
         </p>

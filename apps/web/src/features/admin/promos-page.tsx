@@ -6,11 +6,13 @@ import { Navigate } from 'react-router';
 import type { Promo } from '@marquee/contract';
 import { Button } from '../../components/button.tsx';
 import { PageLoading } from '../../components/layout.tsx';
-import { createPromo, fetchPromos } from '../../lib/account/customer-api.ts';
-import { ApiError } from '../../lib/api.ts';
+import { createPromo } from '../../lib/account/customer-api.ts';
+import { ApiError, errorKey } from '../../lib/api/index.ts';
+import { adminQueries } from '../../lib/api/queries/admin.ts';
 import { longDateTime } from '../../lib/membership-status.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { parsePromoRate } from './promo-rules.ts';
+import { paths } from '../../app/paths.ts';
 
 const INPUT =
   'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
@@ -38,8 +40,7 @@ export function PromosPage() {
   usePageTitle(t('admin.promos.pageTitle'));
   const client = useQueryClient();
   const promos = useQuery({
-    queryKey: ['promos'],
-    queryFn: fetchPromos,
+    ...adminQueries.promos(),
     retry: (n, e) => !forbidden(e) && n < 1,
   });
   const [rate, setRate] = useState('');
@@ -47,13 +48,12 @@ export function PromosPage() {
   const create = useMutation({
     mutationFn: (value: number | undefined) => createPromo(value),
     onSuccess: (answer) => {
-      client.setQueryData(['promos'], answer.codes);
+      client.setQueryData(adminQueries.promos().queryKey, answer.codes);
       setRate('');
     },
-    onError: (e) =>
-      setError(e instanceof ApiError && e.status !== 0 && e.message ? e.message : t('global.generic')),
+    onError: (e) => setError(t(errorKey(e))),
   });
-  if (promos.isError && forbidden(promos.error)) return <Navigate replace to="/" />;
+  if (promos.isError && forbidden(promos.error)) return <Navigate replace to={paths.home} />;
   const date = (iso: string | null) => (iso ? longDateTime(new Date(iso), i18n.language) : '');
 
   return (

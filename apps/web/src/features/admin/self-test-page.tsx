@@ -4,10 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import type { SelfTestCheck } from '@marquee/contract';
 import { Button } from '../../components/button.tsx';
-import { runSelfTest } from '../../lib/account/customer-api.ts';
-import { ApiError } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api/index.ts';
+import { adminQueries } from '../../lib/api/queries/admin.ts';
 import { longDateTime } from '../../lib/membership-status.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { paths } from '../../app/paths.ts';
 
 const forbidden = (e: unknown) => e instanceof ApiError && (e.status === 401 || e.status === 403);
 const BADGE: Record<SelfTestCheck['status'], string> = {
@@ -24,14 +25,8 @@ const BADGE: Record<SelfTestCheck['status'], string> = {
 export function SelfTestPage() {
   const { t, i18n } = useTranslation();
   usePageTitle(t('admin.selfTest.pageTitle'));
-  const test = useQuery({
-    queryKey: ['self-test'],
-    queryFn: runSelfTest,
-    retry: false,
-    staleTime: Infinity,
-    refetchOnWindowFocus: false,
-  });
-  if (test.isError && forbidden(test.error)) return <Navigate replace to="/" />;
+  const test = useQuery(adminQueries.selfTest());
+  if (test.isError && forbidden(test.error)) return <Navigate replace to={paths.home} />;
   const report = test.data;
   return (
     <div className="mx-auto flex max-w-5xl flex-col gap-8 py-10">

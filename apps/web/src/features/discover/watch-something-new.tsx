@@ -3,13 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import {
   encodeMediaKey,
-  mediaPath,
   pressCountdown,
   tickCountdown,
   type CountdownState,
   type MediaSummary,
 } from '@marquee/contract';
 import { Button } from '../../components/button.tsx';
+import { paths } from '../../app/paths.ts';
 
 /**
  * Picks a random movie among those loaded, counts down 5 s and opens it; pressing again during the
@@ -29,7 +29,7 @@ export function WatchSomethingNew({ candidates }: { candidates: MediaSummary[] }
 
   useEffect(() => {
     if (state.phase === 'done' && pick)
-      void navigate(mediaPath(encodeMediaKey(pick.type, pick.id, pick.title)));
+      void navigate(paths.media(encodeMediaKey(pick.type, pick.id, pick.title)));
   }, [state, pick, navigate]);
 
   const press = () => {

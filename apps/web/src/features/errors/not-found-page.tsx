@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Button, ButtonLink } from '../../components/button.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { paths } from '../../app/paths.ts';
 
 export function NotFoundPage() {
   const { t } = useTranslation();
@@ -10,7 +11,7 @@ export function NotFoundPage() {
       <h1 className="text-2xl font-bold text-fg">{t('notFound.title')}</h1>
       <p className="text-fg-muted">{t('notFound.text')}</p>
       <div className="flex gap-3">
-        <ButtonLink to="/">{t('notFound.backHome')}</ButtonLink>
+        <ButtonLink to={paths.home}>{t('notFound.backHome')}</ButtonLink>
         <Button variant="secondary" onClick={() => window.location.reload()}>
           {t('notFound.tryAgain')}
         </Button>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ButtonLink } from '../../components/button.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { Faq } from './faq.tsx';
+import { paths } from '../../app/paths.ts';
 
 export function AboutPage() {
   const { t } = useTranslation();
@@ -14,8 +15,8 @@ export function AboutPage() {
       <h2 className="mt-10 text-xl font-bold text-fg">{t('about.faqTitle')}</h2>
       <Faq prefix="about.faq" count={5} />
       <div className="mt-8 flex flex-wrap gap-3">
-        <ButtonLink to="/discover">{t('about.discover')}</ButtonLink>
-        <ButtonLink to="/support" variant="secondary">
+        <ButtonLink to={paths.discover}>{t('about.discover')}</ButtonLink>
+        <ButtonLink to={paths.support} variant="secondary">
           {t('about.support')}
         </ButtonLink>
       </div>

@@ -3,14 +3,15 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { apiPaths, encodeMediaKey, mediaPath, MAX_PROFILES, type MediaDetails } from '@marquee/contract';
+import { encodeMediaKey, MAX_PROFILES } from '@marquee/contract';
 import { ButtonLink } from '../../components/button.tsx';
-import { fetchPlans } from '../../lib/account/customer-api.ts';
-import { apiGet } from '../../lib/api.ts';
+import { mediaQueries } from '../../lib/api/queries/media.ts';
+import { membershipQueries } from '../../lib/api/queries/membership.ts';
 import { cheapestPlan, formatMoney, planPeriod } from '../../lib/plans.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useAccountStore } from '../../stores/index.ts';
+import { paths } from '../../app/paths.ts';
 
 const FAQ_COUNT = 6;
 
@@ -56,7 +57,7 @@ function Block({
 /** The plans' prices (never hard-coded, PRODUCT.md §6): "Everything, from $2.50 a month" and each plan. */
 function PlanBanner() {
   const { t, i18n } = useTranslation();
-  const plans = useQuery({ queryKey: ['plans'], queryFn: fetchPlans, staleTime: 5 * 60_000 });
+  const plans = useQuery(membershipQueries.plans());
   const cheapest = plans.data ? cheapestPlan(plans.data) : undefined;
   if (!cheapest || !plans.data) return null;
   const money = (amount: number) => formatMoney(amount, cheapest.currency, i18n.language);
@@ -97,14 +98,12 @@ function FreeMovie() {
   const { t } = useTranslation();
   const free = runtimeConfig().freeMovieOfTheMonth;
   const details = useQuery({
-    queryKey: ['details', 'movie', free?.id],
-    queryFn: ({ signal }) =>
-      apiGet<MediaDetails>(apiPaths.details, { params: { type: 'movie', id: free!.id }, signal }),
+    ...mediaQueries.details('movie', free?.id ?? ''),
     enabled: free !== null,
     staleTime: 60 * 60_000,
   });
   if (!free) return null;
-  const to = mediaPath(encodeMediaKey('movie', free.id, free.title));
+  const to = paths.media(encodeMediaKey('movie', free.id, free.title));
   return (
     <section
       className="flex flex-col items-center gap-6 rounded-3xl bg-surface-2 p-6 sm:flex-row sm:p-8"
@@ -135,7 +134,7 @@ function FreeMovie() {
 
 function Faq() {
   const { t, i18n } = useTranslation();
-  const plans = useQuery({ queryKey: ['plans'], queryFn: fetchPlans, staleTime: 5 * 60_000 });
+  const plans = useQuery(membershipQueries.plans());
   const cheapest = plans.data ? cheapestPlan(plans.data) : undefined;
   const price = cheapest ? formatMoney(cheapest.monthlyCost, cheapest.currency, i18n.language) : '…';
   return (
@@ -178,14 +177,14 @@ export function LandingPage() {
         <p className="max-w-2xl text-lg text-fg-muted sm:text-xl">{t('landing.hero.text')}</p>
         <div className="flex flex-wrap justify-center gap-3">
           <ButtonLink
-            to={signedIn ? '/discover' : '/login'}
+            to={signedIn ? paths.discover : paths.login}
             className="px-8 py-3 text-base"
             data-testid="get-started"
           >
             {t('landing.hero.getStarted')}
           </ButtonLink>
           {!signedIn && (
-            <Link to="/register" className="self-center text-sm font-semibold text-fg hover:underline">
+            <Link to={paths.register} className="self-center text-sm font-semibold text-fg hover:underline">
               {t('customer.login.register')}
             </Link>
           )}

@@ -4,7 +4,6 @@ import { Link } from 'react-router';
 import {
   continueWatching,
   encodeMediaKey,
-  mediaPath,
   progressRatio,
   sortBookmarks,
   toTmdbType,
@@ -14,6 +13,7 @@ import {
 } from '@marquee/contract';
 import { MediaCard } from '../../components/media-card.tsx';
 import { useLibraryStore } from '../../stores/index.ts';
+import { paths } from '../../app/paths.ts';
 
 const GRID = 'grid grid-cols-2 gap-x-4 gap-y-6 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-5 xl:grid-cols-6';
 
@@ -65,7 +65,7 @@ function ContinueCard({ item }: { item: ContinueItem }) {
   const remove = useLibraryStore((s) => s.removeFromContinueWatching);
   const { entry, episode } = item;
   const season = episode ? entry.seasons[episode.seasonId] : undefined;
-  const to = mediaPath(
+  const to = paths.media(
     encodeMediaKey(toTmdbType(entry.type), entry.tmdbId, entry.title),
     episode?.seasonId,
     episode?.id,

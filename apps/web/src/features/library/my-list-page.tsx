@@ -8,6 +8,7 @@ import {
   useBookmarks,
   useContinueWatching,
 } from './library-sections.tsx';
+import { paths } from '../../app/paths.ts';
 
 /** `/mylist`: everything the user keeps, or a way to discover titles when there is nothing yet. */
 export function MyListPage() {
@@ -22,7 +23,7 @@ export function MyListPage() {
       {bookmarks.length === 0 && continuing.length === 0 ? (
         <div className="flex flex-col items-center gap-4 py-12 text-center" data-testid="mylist-empty">
           <p className="max-w-md text-fg-muted">{t('library.empty')}</p>
-          <ButtonLink to="/discover">{t('home.empty.discover')}</ButtonLink>
+          <ButtonLink to={paths.discover}>{t('home.empty.discover')}</ButtonLink>
         </div>
       ) : (
         <>

@@ -4,12 +4,13 @@ import type { i18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RuntimeConfig } from '@marquee/contract';
+import type { CustomerUser, Payment, RuntimeConfig } from '@marquee/contract';
 import { accountSettings, customer, membership } from '../../locales/en.json';
 import { addLazyCatalog, initI18n } from '../../lib/i18n.ts';
 import { setRuntimeConfig } from '../../lib/runtime-config.ts';
 import { memoryStorage, setAppStorage } from '../../lib/storage.ts';
 import { initStores, useAccountStore } from '../../stores/index.ts';
+import { contractServer, refuse } from '../../test/contract-server.ts';
 import { SubscriptionPage } from './subscription-page.tsx';
 
 const config = {
@@ -17,7 +18,7 @@ const config = {
   simulatedPayments: true,
   captcha: { provider: 'none', siteKey: null },
 } as unknown as RuntimeConfig;
-const user = {
+const user: CustomerUser = {
   id: 'u1',
   fullname: 'Ada',
   email: 'ada@example.com',
@@ -27,7 +28,7 @@ const user = {
   endSubcriptionDate: null,
   hasMembership: false,
 };
-const payment = {
+const payment: Payment = {
   id: 'p1',
   planId: 1,
   duration: 12,
@@ -64,28 +65,24 @@ beforeEach(async () => {
     user,
   });
   posted = [];
-  const json = (body: unknown, status = 200) =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init: RequestInit = {}) => {
-      const path = new URL(input, 'http://localhost').pathname;
-      if (path === '/api/plans')
-        return json({
-          plans: [{ id: 1, duration: 12, cost: 30, pref: 'year', currency: 'USD', monthlyCost: 2.5 }],
-        });
-      if (path === '/shkeeper/list-cripto')
-        return json({ crypto_list: [{ name: 'BTC', display_name: 'Bitcoin' }] });
-      if (path === '/promos/ABCD2345')
-        return json({
-          code: { code: 'ABCD2345', isUsed: false, rate: 25 },
-          message: 'ok',
-          error: false,
-          errorCode: null,
-        });
-      if (path === '/customers/u1/suscription') {
-        posted.push(JSON.parse(String(init.body)));
-        return json({
+  const server = contractServer({
+    membership: {
+      plans: () => ({
+        plans: [{ id: 1, duration: 12, cost: 30, pref: 'year', currency: 'USD', monthlyCost: 2.5 }],
+      }),
+      cryptoList: () => ({ crypto_list: [{ name: 'BTC', display_name: 'Bitcoin' }] }),
+      checkPromo: ({ params }) =>
+        params.code === 'ABCD2345'
+          ? {
+              code: { code: 'ABCD2345', isUsed: false, rate: 25 },
+              message: 'ok',
+              error: false,
+              errorCode: null,
+            }
+          : refuse(404, { code: 'promo_not_found' }),
+      subscribe: ({ body }) => {
+        posted.push(body);
+        return {
           wallet: 'bc1qwallet',
           paymentUrl: 'data:image/png;base64,AAAA',
           user,
@@ -93,16 +90,15 @@ beforeEach(async () => {
           errorType: null,
           message: 'Older links are no longer valid.',
           payment,
-        });
-      }
-      if (path === '/api/payments/p1')
-        return json({
-          payment,
-          membership: { active: false, endSubcriptionDate: null, pendingPayment: payment },
-        });
-      return json({ message: 'not found' }, 404);
-    }),
-  );
+        };
+      },
+      payment: () => ({
+        payment,
+        membership: { active: false, endSubcriptionDate: null, pendingPayment: payment },
+      }),
+    },
+  });
+  vi.stubGlobal('fetch', server.fetch);
 });
 afterEach(() => vi.unstubAllGlobals());
 
@@ -142,7 +138,10 @@ describe('the membership purchase screen', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Start payment' })));
     await waitFor(() => expect(screen.getByTestId('payment-panel')).toBeTruthy());
     expect(posted).toEqual([{ planId: 1, criptoName: 'BTC', code: 'ABCD2345' }]);
-    expect(screen.getByTestId('payment-warning').textContent).toBe('Older links are no longer valid.');
+    // Our words for it, never the server's message.
+    expect(screen.getByTestId('payment-warning').textContent).toBe(
+      'Payment links you generated earlier and have not paid are no longer valid: pay only with this one.',
+    );
     expect(screen.getByTestId('payment-wallet').textContent).toBe('bc1qwallet');
     expect(screen.getByRole('button', { name: 'Simulate payment' })).toBeTruthy();
   });

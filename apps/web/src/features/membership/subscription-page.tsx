@@ -7,16 +7,13 @@ import { Button, ButtonLink } from '../../components/button.tsx';
 import { PageLoading } from '../../components/layout.tsx';
 import {
   checkPromo,
-  fetchCryptos,
   fetchCustomer,
-  fetchPayment,
-  fetchPlans,
   simulatePaid,
   startPayment,
   storeUser,
-  type PaymentResponse,
 } from '../../lib/account/customer-api.ts';
-import { ApiError } from '../../lib/api.ts';
+import { codeKey, errorKey } from '../../lib/api/index.ts';
+import { membershipQueries } from '../../lib/api/queries/membership.ts';
 import { clock } from '../../lib/clock.ts';
 import { longDateTime, membershipState } from '../../lib/membership-status.ts';
 import { discountedCost, formatMoney, planPeriod } from '../../lib/plans.ts';
@@ -30,15 +27,13 @@ import {
   promoIsApplied,
   type AppliedPromo,
 } from './purchase-rules.ts';
+import { paths } from '../../app/paths.ts';
 
 /** How often the payment is asked about while its QR code is shown. */
 export const PAYMENT_POLL_MS = 3_000;
 
 const INPUT =
   'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
-
-const messageOf = (t: (k: string) => string, error: unknown) =>
-  error instanceof ApiError && error.status !== 0 && error.message ? error.message : t('global.generic');
 
 function usePrice() {
   const { t, i18n } = useTranslation();
@@ -78,12 +73,11 @@ function PaymentPanel({ started, onAnother }: { started: SubscriptionResponse; o
   const [copied, setCopied] = useState(false);
   const config = runtimeConfig();
   const payment = useQuery({
-    queryKey: ['payment', started.payment.id],
-    queryFn: () => fetchPayment(started.payment.id),
+    ...membershipQueries.payment(started.payment.id),
     initialData: {
       payment: started.payment,
       membership: { active: false, endSubcriptionDate: null, pendingPayment: started.payment },
-    } satisfies PaymentResponse,
+    },
     initialDataUpdatedAt: 0,
     refetchInterval: (q) => (q.state.data?.payment.status === 'pending' ? PAYMENT_POLL_MS : false),
   });
@@ -91,7 +85,8 @@ function PaymentPanel({ started, onAnother }: { started: SubscriptionResponse; o
   const paid = status === 'paid';
   const simulate = useMutation({
     mutationFn: () => simulatePaid(started.payment.id),
-    onSuccess: (answer) => client.setQueryData(['payment', started.payment.id], answer),
+    onSuccess: (answer) =>
+      client.setQueryData(membershipQueries.payment(started.payment.id).queryKey, answer),
   });
   // Paid: the account's membership changed; the server's user replaces the stored one.
   useEffect(() => {
@@ -112,7 +107,7 @@ function PaymentPanel({ started, onAnother }: { started: SubscriptionResponse; o
             {t('membership.success.text', { date: longDateTime(new Date(end), i18n.language) })}
           </p>
         )}
-        <ButtonLink to="/">{t('membership.success.watch')}</ButtonLink>
+        <ButtonLink to={paths.home}>{t('membership.success.watch')}</ButtonLink>
       </section>
     );
   }
@@ -139,7 +134,7 @@ function PaymentPanel({ started, onAnother }: { started: SubscriptionResponse; o
         className="rounded-lg bg-amber-900/40 px-3 py-2 text-sm text-amber-100"
         data-testid="payment-warning"
       >
-        {started.message}
+        {t('membership.pay.olderLinks')}
       </p>
       <div className="flex flex-col gap-6 sm:flex-row">
         <img
@@ -202,7 +197,7 @@ function PaymentPanel({ started, onAnother }: { started: SubscriptionResponse; o
           </Button>
           {simulate.isError && (
             <p role="alert" className="text-sm text-red-300">
-              {messageOf(t, simulate.error)}
+              {t(errorKey(simulate.error))}
             </p>
           )}
         </div>
@@ -225,8 +220,8 @@ export function SubscriptionPage() {
   const { t } = useTranslation();
   usePageTitle(t('membership.pageTitle'));
   const { money, period } = usePrice();
-  const plans = useQuery({ queryKey: ['plans'], queryFn: fetchPlans, staleTime: 5 * 60_000 });
-  const cryptos = useQuery({ queryKey: ['cryptos'], queryFn: fetchCryptos, staleTime: 60_000 });
+  const plans = useQuery(membershipQueries.plans());
+  const cryptos = useQuery(membershipQueries.cryptos());
   const [planId, setPlanId] = useState<number | null>(null);
   const [crypto, setCrypto] = useState('');
   const [hasPromo, setHasPromo] = useState(false);
@@ -248,11 +243,13 @@ export function SubscriptionPage() {
     onSuccess: (answer) => {
       if (!answer.error && answer.code) setApplied({ code: answer.code.code, rate: answer.code.rate });
       setPromoMessage({
-        text: answer.error ? answer.message : t('membership.promo.applied', { rate: answer.code?.rate ?? 0 }),
+        text: answer.error
+          ? t(codeKey(answer.errorCode))
+          : t('membership.promo.applied', { rate: answer.code?.rate ?? 0 }),
         ok: !answer.error,
       });
     },
-    onError: (e) => setPromoMessage({ text: messageOf(t, e), ok: false }),
+    onError: (e) => setPromoMessage({ text: t(errorKey(e)), ok: false }),
   });
 
   const start = useMutation({
@@ -261,10 +258,7 @@ export function SubscriptionPage() {
       storeUser(answer.user);
       setStarted(answer);
     },
-    onError: (e) =>
-      setError(
-        e instanceof ApiError && e.code === 'promo_used' ? t('membership.errors.promoUsed') : messageOf(t, e),
-      ),
+    onError: (e) => setError(t(errorKey(e))),
   });
 
   if (started) {

@@ -9,6 +9,7 @@ import { testProxy, type ProxyTestResult } from '../../lib/proxy-entries.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { isSignedIn, useAccountStore, useOnboardingStore } from '../../stores/index.ts';
+import { paths } from '../../app/paths.ts';
 
 /** Onboarding ends by going where the viewer wanted to go (`?redirect=`, same site only), else home. */
 export function useCompleteOnboarding() {
@@ -83,7 +84,7 @@ export function OnboardingPage() {
           </span>
           <h2 className="text-xl font-bold text-fg">{t('onboarding.start.extension.title')}</h2>
           <p className="flex-1 text-fg-muted">{t('onboarding.start.extension.text')}</p>
-          <ButtonLink to={`/onboarding/extension${search}`} data-testid="choose-extension">
+          <ButtonLink to={paths.onboardingExtension(search)} data-testid="choose-extension">
             {t('onboarding.start.extension.action')}
           </ButtonLink>
         </div>
@@ -93,7 +94,7 @@ export function OnboardingPage() {
           </span>
           <h2 className="text-xl font-bold text-fg">{t('onboarding.start.proxy.title')}</h2>
           <p className="flex-1 text-fg-muted">{t('onboarding.start.proxy.text')}</p>
-          <ButtonLink to={`/onboarding/proxy${search}`} variant="secondary" data-testid="choose-proxy">
+          <ButtonLink to={paths.onboardingProxy(search)} variant="secondary" data-testid="choose-proxy">
             {t('onboarding.start.proxy.action')}
           </ButtonLink>
         </div>
@@ -249,7 +250,7 @@ export function OnboardingExtensionPage() {
             </button>
           </p>
         )}
-        <Link to={`/onboarding${search}`} className="text-sm text-fg-muted hover:text-fg">
+        <Link to={paths.onboarding(search)} className="text-sm text-fg-muted hover:text-fg">
           {t('onboarding.back')}
         </Link>
       </div>
@@ -334,7 +335,7 @@ export function OnboardingProxyPage() {
         >
           {state === 'testing' ? t('onboarding.proxy.testing') : t('onboarding.proxy.submit')}
         </Button>
-        <Link to={`/onboarding${search}`} className="text-sm text-fg-muted hover:text-fg">
+        <Link to={paths.onboarding(search)} className="text-sm text-fg-muted hover:text-fg">
           {t('onboarding.back')}
         </Link>
       </form>

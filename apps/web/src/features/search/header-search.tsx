@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSlashFocus } from './use-slash-focus.ts';
 import { useNavigate } from 'react-router';
+import { paths } from '../../app/paths.ts';
 
 /** The signed-in header's search box (pages other than home): submitting opens /browse/{query}. "/" focuses it. */
 export function HeaderSearch() {
@@ -19,7 +20,7 @@ export function HeaderSearch() {
       onSubmit={(e) => {
         e.preventDefault();
         const q = text.trim();
-        if (q) void navigate(`/browse/${encodeURIComponent(q)}`);
+        if (q) void navigate(paths.browse(q));
         setText('');
         input.current?.blur();
       }}

@@ -1,10 +1,3 @@
-import { queryOptions } from '@tanstack/react-query';
-import { apiPaths, type MediaList } from '@marquee/contract';
-import { apiGet } from '../../lib/api.ts';
+import { searchQueries } from '../../lib/api/queries/search.ts';
 
-export const searchQuery = (query: string) =>
-  queryOptions({
-    queryKey: ['search', query.trim().toLowerCase()],
-    queryFn: ({ signal }) => apiGet<MediaList>(apiPaths.search, { query: { query: query.trim() }, signal }),
-    staleTime: 60 * 60_000,
-  });
+export const searchQuery = searchQueries.results;

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ButtonLink } from '../../components/button.tsx';
 import { MediaGrid, MediaGridSkeleton } from '../../components/media-card.tsx';
 import { searchQuery } from './search-queries.ts';
+import { paths } from '../../app/paths.ts';
 
 /** Results for a debounced query: skeleton while loading, the seed's failed and empty texts. */
 export function SearchResults({ query, isDebouncing }: { query: string; isDebouncing: boolean }) {
@@ -31,7 +32,7 @@ export function SearchResults({ query, isDebouncing }: { query: string; isDeboun
     return (
       <div className="flex flex-col items-center gap-4 py-16 text-center">
         <p className="text-fg-muted">{t('home.search.noResults')}</p>
-        <ButtonLink to="/discover" variant="secondary">
+        <ButtonLink to={paths.discover} variant="secondary">
           {t('home.search.discoverMore')}
         </ButtonLink>
       </div>
@@ -43,7 +44,7 @@ export function SearchResults({ query, isDebouncing }: { query: string; isDeboun
       <MediaGrid items={items} />
       <div className="mt-10 flex flex-col items-center gap-4">
         <p className="text-sm text-fg-muted">{t('home.search.allResults')}</p>
-        <ButtonLink to="/discover" variant="secondary">
+        <ButtonLink to={paths.discover} variant="secondary">
           {t('home.search.discoverMore')}
         </ButtonLink>
       </div>

@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { SEARCH_DEBOUNCE_MS } from '@marquee/contract';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
+import { paths } from '../../app/paths.ts';
 
 /**
  * The search text lives in the path (/browse/{query}) so results can be shared and survive reloads.
@@ -16,8 +17,8 @@ export function useSearchRoute() {
   const onChange = useCallback(
     (value: string) => {
       setText(value);
-      if (value.trim() === '') void navigate('/', { replace: true });
-      else void navigate(`/browse/${encodeURIComponent(value)}`, { replace: true });
+      if (value.trim() === '') void navigate(paths.home, { replace: true });
+      else void navigate(paths.browse(value), { replace: true });
     },
     [navigate],
   );

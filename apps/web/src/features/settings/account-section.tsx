@@ -2,9 +2,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { accountPaths, type Session } from '@marquee/contract';
+import { accountPaths } from '@marquee/contract';
 import { Avatar } from '../../components/avatar.tsx';
 import { Button, ButtonLink } from '../../components/button.tsx';
+import { api } from '../../lib/api/index.ts';
+import { accountQueries } from '../../lib/api/queries/account.ts';
 import { accountRequest } from '../../lib/sync/account-api.ts';
 import { logout } from '../../lib/sync/session.ts';
 import { useAccountStore, type Account, type AccountProfile } from '../../stores/index.ts';
@@ -23,10 +25,10 @@ interface DeviceRow {
 /** Sessions of the account, names decrypted; this device first, the others alphabetically. */
 function useDevices(account: Account) {
   return useQuery({
-    queryKey: ['sessions', account.userId, account.sessionId],
-    queryFn: async (): Promise<DeviceRow[]> => {
+    queryKey: accountQueries.sessionKeys.list(account.userId, account.sessionId),
+    queryFn: async ({ signal }): Promise<DeviceRow[]> => {
       const [sessions, { readDeviceName, accountDeviceKey }] = await Promise.all([
-        accountRequest<Session[]>('GET', accountPaths.userSessions, { params: { uid: account.userId } }),
+        api.account.userSessions({ params: { uid: account.userId }, signal }),
         import('../../lib/account/device-name.ts'),
       ]);
       // Email accounts name their devices in clear; passphrase accounts encrypt the name with their seed

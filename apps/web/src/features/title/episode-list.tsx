@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { isReleased, mediaPath, type SeasonSummary } from '@marquee/contract';
+import { isReleased, type SeasonSummary } from '@marquee/contract';
 import { clock } from '../../lib/clock.ts';
 import { seasonQuery } from './title-queries.ts';
+import { paths } from '../../app/paths.ts';
 
 const ROW = 'flex items-center gap-3 rounded-lg px-4 py-3 text-fg';
 
@@ -63,7 +64,7 @@ export function EpisodeList({ mediaKey, showId, season, currentEpisodeId }: Epis
           <li key={episode.id}>
             {aired ? (
               <Link
-                to={mediaPath(mediaKey, season.id, episode.id)}
+                to={paths.media(mediaKey, season.id, episode.id)}
                 className={`${ROW} ${episode.id === currentEpisodeId ? 'bg-accent/25 ring-1 ring-accent' : 'bg-surface-2 hover:bg-surface-3'}`}
                 aria-current={episode.id === currentEpisodeId ? 'true' : undefined}
                 data-testid="episode"

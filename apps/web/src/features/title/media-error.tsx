@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Button, ButtonLink } from '../../components/button.tsx';
+import { paths } from '../../app/paths.ts';
 
 /** "Couldn't find that media" (bad key, unknown id), "Failed to load metadata" (source down), "Failed to load API metadata" (legacy lookup down). */
 const TEXT = {
@@ -20,7 +21,7 @@ export function MediaError({ kind, onRetry }: { kind: keyof typeof TEXT; onRetry
       <h1 className="text-2xl font-bold text-fg">{t(title)}</h1>
       <p className="text-fg-muted">{t(description)}</p>
       <div className="flex gap-3">
-        <ButtonLink to="/">{t('media.backHome')}</ButtonLink>
+        <ButtonLink to={paths.home}>{t('media.backHome')}</ButtonLink>
         {onRetry && (
           <Button variant="secondary" onClick={onRetry}>
             {t('media.tryAgain')}

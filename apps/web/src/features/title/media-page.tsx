@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
-import { encodeMediaKey, mediaPath, type MediaDetails, type SeasonSummary } from '@marquee/contract';
+import { encodeMediaKey, type MediaDetails, type SeasonSummary } from '@marquee/contract';
 import { PageLoading } from '../../components/layout.tsx';
 import { useMediaActions } from '../../components/media-actions.tsx';
 import { isNotFound } from '../../lib/api.ts';
@@ -11,6 +11,7 @@ import { EpisodeList } from './episode-list.tsx';
 import { MediaError } from './media-error.tsx';
 import { resolveMediaKey } from './resolve-media-key.ts';
 import { detailsQuery, justWatchQuery } from './title-queries.ts';
+import { paths } from '../../app/paths.ts';
 
 /** Season 1 by default (so specials are never the default), else the first listed. */
 function defaultSeason(seasons: SeasonSummary[], seasonId?: string): SeasonSummary | undefined {
@@ -66,7 +67,8 @@ function SeasonPicker({
 export function MediaPage() {
   const { media = '', season, episode } = useParams();
   const resolved = resolveMediaKey(media);
-  if (resolved.kind === 'redirect') return <Navigate replace to={mediaPath(resolved.key, season, episode)} />;
+  if (resolved.kind === 'redirect')
+    return <Navigate replace to={paths.media(resolved.key, season, episode)} />;
   if (resolved.kind === 'invalid') return <MediaError kind="notFound" />;
   if (resolved.kind === 'justwatch')
     return <JustWatchRedirect jwType={resolved.jwType} id={resolved.id} season={season} episode={episode} />;
@@ -101,7 +103,10 @@ function JustWatchRedirect({
       <MediaError kind={isNotFound(q.error) ? 'notFound' : 'failedApi'} onRetry={() => void q.refetch()} />
     );
   return (
-    <Navigate replace to={mediaPath(encodeMediaKey(q.data.type, q.data.id, q.data.title), season, episode)} />
+    <Navigate
+      replace
+      to={paths.media(encodeMediaKey(q.data.type, q.data.id, q.data.title), season, episode)}
+    />
   );
 }
 

@@ -1,9 +1,8 @@
-import { accountPaths, type AltchaChallenge, type AuthResponse, type Meta } from '@marquee/contract';
+import type { AuthResponse } from '@marquee/contract';
 import { useAccountStore, type AccountProfile } from '../../stores/account-store.ts';
 import { usePreferencesStore } from '../../stores/preferences-store.ts';
 import { useSubtitlesStore } from '../../stores/subtitles-store.ts';
-import { ApiError } from '../api.ts';
-import { accountRequest } from '../sync/account-api.ts';
+import { api, ApiError } from '../api/index.ts';
 import { importLocalData, restore, syncEngine } from '../sync/session.ts';
 import { keepSeed } from './device-key.ts';
 import { encryptDeviceName } from './device-name.ts';
@@ -36,13 +35,7 @@ const toAuthError = (error: unknown): AuthError => {
   return new AuthError('failed', error);
 };
 
-export const fetchMeta = (baseUrl?: string | null) =>
-  accountRequest<Meta>('GET', accountPaths.meta, {
-    token: null,
-    ...(baseUrl !== undefined ? { baseUrl } : {}),
-  });
-export const fetchAltchaChallenge = () =>
-  accountRequest<AltchaChallenge>('GET', accountPaths.captchaChallenge, { token: null });
+export const fetchAltchaChallenge = () => api.account.captchaChallenge({ token: null });
 
 /**
  * Stores the new session (the seed's key in IndexedDB where the platform allows, else the seed in
@@ -71,20 +64,16 @@ export async function login(passphrase: string, deviceName: string): Promise<voi
   try {
     const seed = seedFromPassphrase(passphrase);
     const keys = keysFromSeed(seed);
-    const { challenge } = await accountRequest<{ challenge: string }>('POST', accountPaths.loginStart, {
-      token: null,
-      body: { publicKey: keys.publicKey },
-    });
+    const { challenge } = await api.account.loginStart({ token: null, body: { publicKey: keys.publicKey } });
     const encrypted = await encryptDeviceName(device, seed);
-    const auth = await accountRequest<AuthResponse>('POST', accountPaths.loginComplete, {
-      token: null,
-      body: {
-        namespace: NAMESPACE,
-        publicKey: keys.publicKey,
-        challenge: { code: challenge, signature: keys.sign(challenge) },
-        device: encrypted,
-      },
-    });
+    // `namespace` is not in our schema (accepted and ignored); servers of the older family expect it.
+    const body = {
+      namespace: NAMESPACE,
+      publicKey: keys.publicKey,
+      challenge: { code: challenge, signature: keys.sign(challenge) },
+      device: encrypted,
+    };
+    const auth = await api.account.loginComplete({ token: null, body });
     await signedIn(auth, encrypted, seed);
   } catch (error) {
     throw toAuthError(error);
@@ -103,14 +92,14 @@ export async function register(input: RegisterInput): Promise<void> {
   const device = input.deviceName.trim();
   if (!device) throw new AuthError('deviceName');
   try {
-    const { challenge } = await accountRequest<{ challenge: string }>('POST', accountPaths.registerStart, {
+    const { challenge } = await api.account.registerStart({
       token: null,
       body: input.captchaToken ? { captchaToken: input.captchaToken } : {},
     });
     const seed = seedFromPassphrase(input.passphrase);
     const keys = keysFromSeed(seed);
     const encrypted = await encryptDeviceName(device, seed);
-    const auth = await accountRequest<AuthResponse>('POST', accountPaths.registerComplete, {
+    const auth = await api.account.registerComplete({
       token: null,
       body: {
         namespace: NAMESPACE,
@@ -123,14 +112,16 @@ export async function register(input: RegisterInput): Promise<void> {
     await signedIn(auth, encrypted, seed);
     // A new account starts with this device's choices (proxy list left alone, as the older clients do).
     const prefs = usePreferencesStore.getState();
-    await accountRequest('PUT', accountPaths.settings, {
-      params: { uid: auth.user.id },
-      body: {
-        applicationLanguage: prefs.language ?? 'en',
-        applicationTheme: prefs.theme,
-        defaultSubtitleLanguage: useSubtitlesStore.getState().lastSelectedLanguage,
-      },
-    }).catch(() => undefined);
+    await api.sync
+      .putSettings({
+        params: { uid: auth.user.id },
+        body: {
+          applicationLanguage: prefs.language ?? 'en',
+          applicationTheme: prefs.theme,
+          defaultSubtitleLanguage: useSubtitlesStore.getState().lastSelectedLanguage,
+        },
+      })
+      .catch(() => undefined);
   } catch (error) {
     throw toAuthError(error);
   }

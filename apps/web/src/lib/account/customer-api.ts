@@ -1,34 +1,12 @@
-import {
-  customerPaths,
-  type CustomerProfile,
-  type CustomerUser,
-  type Payment,
-  type Plan,
-  type CryptoOption,
-  type PromoCheckResponse,
-  type Promo,
-  type ProfileIcon,
-  type SelfTestResponse,
-  type SubscriptionResponse,
-} from '@marquee/contract';
+import type { customerEndpoints, CustomerUser, membershipEndpoints } from '@marquee/contract';
 import { useAccountStore } from '../../stores/account-store.ts';
-import { ApiError } from '../api.ts';
-import { accountRequest } from '../sync/account-api.ts';
+import { api, ApiError, type ApiInput } from '../api/index.ts';
 
 /**
  * The customer API (email accounts, household profiles, memberships, promo codes, admin) as the web
- * calls it: paths from the contract, the signed-in account's token, the account server of this device.
- * Every answer that carries the user replaces the stored one (seed 001 §4, §7).
+ * calls it: thin wrappers over the contract's client (`api.customer.*`, `api.membership.*`) that fill in
+ * the signed-in account's id. Every answer that carries the user replaces the stored one (seed 001 §4, §7).
  */
-export interface MembershipResponse {
-  active: boolean;
-  endSubcriptionDate: string | null;
-  pendingPayment: Payment | null;
-}
-export interface PaymentResponse {
-  payment: Payment;
-  membership: MembershipResponse;
-}
 
 function currentAccount() {
   const account = useAccountStore.getState().account;
@@ -53,37 +31,30 @@ const withUser = <T extends { user: CustomerUser }>(answer: T): T => {
 };
 
 export const fetchCustomer = () =>
-  accountRequest<{ user: CustomerUser; access_token: string }>('GET', customerPaths.customers)
+  api.customer
+    .me()
     .then(withUser)
     .then((r) => r.user);
 
-export const updateCustomer = (body: { fullname?: string; icon?: ProfileIcon }) =>
-  accountRequest<{ user: CustomerUser }>('POST', customerPaths.update, { params: uid(), body })
+type Body<E> = ApiInput<E> extends { body?: infer B } ? NonNullable<B> : never;
+
+export const updateCustomer = (body: Body<typeof customerEndpoints.update>) =>
+  api.customer
+    .update({ params: uid(), body })
     .then(withUser)
     .then((r) => r.user);
 
-export const changePassword = (body: { password: string; confirm: string }) =>
-  accountRequest<{ user: CustomerUser; message: string }>('POST', customerPaths.password, {
-    params: uid(),
-    body,
-  }).then(withUser);
+export const changePassword = (body: Body<typeof customerEndpoints.password>) =>
+  api.customer.password({ params: uid(), body }).then(withUser);
 
-export const createProfile = (body: { fullname: string; icon: ProfileIcon }) =>
-  accountRequest<{ user: CustomerUser; profile: CustomerProfile }>('POST', customerPaths.profiles, {
-    params: uid(),
-    body,
-  }).then(withUser);
+export const createProfile = (body: Body<typeof customerEndpoints.createProfile>) =>
+  api.customer.createProfile({ params: uid(), body }).then(withUser);
 
-export const patchProfile = (profileId: string, body: { fullname?: string; icon?: ProfileIcon }) =>
-  accountRequest<{ user: CustomerUser; profile: CustomerProfile }>('PATCH', customerPaths.profile, {
-    params: { ...uid(), profileId },
-    body,
-  }).then(withUser);
+export const patchProfile = (profileId: string, body: Body<typeof customerEndpoints.patchProfile>) =>
+  api.customer.patchProfile({ params: { ...uid(), profileId }, body }).then(withUser);
 
 export async function deleteProfile(profileId: string): Promise<CustomerUser> {
-  const { user } = await accountRequest<{ user: CustomerUser }>('DELETE', customerPaths.profile, {
-    params: { ...uid(), profileId },
-  }).then(withUser);
+  const { user } = await api.customer.deleteProfile({ params: { ...uid(), profileId } }).then(withUser);
   const { profileDeleted } = await import('../sync/session.ts');
   profileDeleted(profileId);
   return user;
@@ -91,36 +62,15 @@ export async function deleteProfile(profileId: string): Promise<CustomerUser> {
 
 // ---- memberships ----
 
-export const fetchPlans = () =>
-  accountRequest<{ plans: Plan[] }>('GET', customerPaths.plans, { token: null }).then((r) => r.plans);
-export const fetchCryptos = () =>
-  accountRequest<{ crypto_list: CryptoOption[] }>('GET', customerPaths.cryptoList).then((r) => r.crypto_list);
-export const checkPromo = (code: string) =>
-  accountRequest<PromoCheckResponse>('GET', customerPaths.promo, { params: { code } });
-export const startPayment = (body: { planId: number; criptoName: string; code: string | null }) =>
-  accountRequest<SubscriptionResponse>('POST', customerPaths.subscription, {
-    params: uid(),
-    body,
-    timeoutMs: 45_000,
-  }).then(withUser);
-export const fetchMembership = () => accountRequest<MembershipResponse>('GET', customerPaths.membership);
-export const fetchPayment = (paymentId: string) =>
-  accountRequest<PaymentResponse>('GET', customerPaths.payment, { params: { paymentId } });
+export const checkPromo = (code: string) => api.membership.checkPromo({ params: { code } });
+export const startPayment = (body: Body<typeof membershipEndpoints.subscribe>) =>
+  api.membership.subscribe({ params: uid(), body, timeoutMs: 45_000 }).then(withUser);
+export const fetchMembership = () => api.membership.membership();
 export const simulatePaid = (paymentId: string) =>
-  accountRequest<PaymentResponse>('POST', customerPaths.simulatePaid, {
-    params: { paymentId },
-    timeoutMs: 45_000,
-  });
+  api.membership.simulatePaid({ params: { paymentId }, timeoutMs: 45_000 });
 
 // ---- admin ----
 
-export const fetchPromos = () =>
-  accountRequest<{ codes: Promo[] }>('GET', customerPaths.promos).then((r) => r.codes);
 /** `rate` integer percent; undefined = the server's default (10). */
 export const createPromo = (rate: number | undefined) =>
-  accountRequest<{ codes: Promo[]; created: Promo }>('POST', customerPaths.promoCreate, {
-    body: rate === undefined ? {} : { rate },
-  });
-/** Each check may take up to 20 s on the server. */
-export const runSelfTest = () =>
-  accountRequest<SelfTestResponse>('GET', customerPaths.selfTest, { timeoutMs: 180_000 });
+  api.membership.createPromo({ body: rate === undefined ? {} : { rate } });

@@ -1,14 +1,7 @@
-import {
-  accountPaths,
-  customerPaths,
-  type CustomerAuthResponse,
-  type CustomerUser,
-  type Session,
-  type User,
-} from '@marquee/contract';
+import type { CustomerUser, Session } from '@marquee/contract';
 import { useAccountStore, type Account } from '../../stores/account-store.ts';
 import { appStorage } from '../storage.ts';
-import { accountRequest } from '../sync/account-api.ts';
+import { api } from '../api/index.ts';
 import { ACCESS_TOKEN_KEY, importLocalData, restore, syncEngine } from '../sync/session.ts';
 
 /** The avatar colours the server gives email accounts (their avatar is the chosen icon on these). */
@@ -38,19 +31,15 @@ async function signedIn(account: Account): Promise<void> {
 
 /**
  * POST /customers (seed 001 §7): fullname, email, password (the confirmation is not sent) and the
- * captcha token. No session: the user signs in next. Answers the server's message.
+ * captcha token. No session: the user signs in next.
  */
 export async function registerWithEmail(body: {
   fullname: string;
   email: string;
   password: string;
   captchaToken?: string;
-}): Promise<string> {
-  const answer = await accountRequest<{ message: string }>('POST', customerPaths.customers, {
-    token: null,
-    body,
-  });
-  return answer.message;
+}): Promise<void> {
+  await api.customer.register({ token: null, body });
 }
 
 /**
@@ -61,7 +50,7 @@ export async function loginWithEmail(
   email: string,
   password: string,
 ): Promise<{ user: CustomerUser; failedSignIns: number }> {
-  const auth = await accountRequest<CustomerAuthResponse>('POST', customerPaths.auth, {
+  const auth = await api.customer.login({
     token: null,
     body: { email: email.trim(), password },
   });
@@ -77,10 +66,7 @@ export async function adoptAccessToken(): Promise<boolean> {
   const token = appStorage().getItem(ACCESS_TOKEN_KEY);
   if (!token || useAccountStore.getState().account) return false;
   try {
-    const [me, customer] = await Promise.all([
-      accountRequest<{ user: User; session: Session }>('GET', accountPaths.me, { token }),
-      accountRequest<{ user: CustomerUser }>('GET', customerPaths.customers, { token }),
-    ]);
+    const [me, customer] = await Promise.all([api.account.me({ token }), api.customer.me({ token })]);
     // A passphrase account cannot be adopted without its seed.
     if (!customer.user.email || useAccountStore.getState().account) return false;
     await signedIn(emailAccount(token, customer.user, me.session));

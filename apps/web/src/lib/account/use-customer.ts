@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { CustomerUser } from '@marquee/contract';
 import { useAccountStore } from '../../stores/account-store.ts';
+import { accountQueries } from '../api/queries/account.ts';
 import { fetchCustomer } from './customer-api.ts';
 
 /**
@@ -15,7 +16,7 @@ export function useCustomer(): {
 } {
   const account = useAccountStore((s) => s.account);
   const query = useQuery({
-    queryKey: ['customer', account?.userId],
+    queryKey: accountQueries.customerKey(account?.userId),
     queryFn: fetchCustomer,
     enabled: account !== null,
     retry: 1,

@@ -1,8 +1,5 @@
 import {
-  accountPaths,
-  buildPath,
   libraryKey,
-  type ApiErrorBody,
   type Bookmark,
   type BookmarkRemoval,
   type EpisodeProgress,
@@ -11,7 +8,7 @@ import {
   type ProgressRemoval,
 } from '@marquee/contract';
 import { applyOp, type LibraryData } from '../../stores/library/outbox.ts';
-import { ApiError } from '../api.ts';
+import { api, ApiError, type RawAnswer } from '../api/index.ts';
 import { appStorage, STORAGE_PREFIX } from '../storage.ts';
 import { libraryFromServer } from './wire.ts';
 
@@ -47,11 +44,6 @@ export interface ReadPage<K extends LibraryKind> {
   items: Rows[K]['item'][];
   removed: Rows[K]['removal'][];
 }
-interface WirePage<K extends LibraryKind> extends ReadPage<K> {
-  reset: boolean;
-  next: string | null;
-  version: string;
-}
 
 /** The answer of one read: nothing changed, or pages to apply (`full`: they are the whole library). */
 export type LibraryRead<K extends LibraryKind> =
@@ -66,27 +58,26 @@ export interface ReadTransport {
   now: () => number;
 }
 
-const paths = { bookmarks: accountPaths.bookmarks, progress: accountPaths.progress } as const;
+/** One page, or the whole list (the older family), as the sync endpoints answer. */
+type Answer = Awaited<ReturnType<typeof api.sync.bookmarks>> | Awaited<ReturnType<typeof api.sync.progress>>;
+type Page = Exclude<Answer, readonly unknown[]>;
 
+/** A conditional read (ETag/304): the raw mode of the client, so a 304 and the ETag come back. */
 async function get(
   t: ReadTransport,
   kind: LibraryKind,
   uid: string,
-  query: Record<string, string>,
+  query: { limit: number; updatedSince?: string; cursor?: string },
   extra: Record<string, string> = {},
-): Promise<Response> {
-  const url = `${t.baseUrl}${buildPath(paths[kind], { uid })}?${new URLSearchParams(query).toString()}`;
-  const headers: Record<string, string> = { accept: 'application/json', ...t.headers, ...extra };
-  if (t.token) headers.authorization = `Bearer ${t.token}`;
-  let response: Response;
-  try {
-    response = await fetch(url, { headers, signal: AbortSignal.timeout(20_000) });
-  } catch {
-    throw new ApiError(0, 'network_error', 'The server cannot be reached');
-  }
-  if (response.status === 304 || response.ok) return response;
-  const err = (await response.json().catch(() => null)) as Partial<ApiErrorBody> | null;
-  throw new ApiError(response.status, err?.code ?? 'unknown', err?.message ?? `HTTP ${response.status}`);
+): Promise<RawAnswer<Answer>> {
+  const input = {
+    params: { uid },
+    query,
+    baseUrl: t.baseUrl,
+    token: t.token,
+    headers: { ...t.headers, ...extra },
+  };
+  return kind === 'bookmarks' ? api.sync.bookmarks.raw(input) : api.sync.progress.raw(input);
 }
 
 /**
@@ -103,15 +94,20 @@ export async function readLibrary<K extends LibraryKind>(
     t,
     kind,
     uid,
-    { limit: String(LIBRARY_PAGE_ROWS), ...(mark ? { updatedSince: mark.version } : {}) },
+    { limit: LIBRARY_PAGE_ROWS, ...(mark ? { updatedSince: mark.version } : {}) },
     mark?.etag && t.baseUrl === '' ? { 'if-none-match': mark.etag } : {},
   );
-  if (first.status === 304) return { kind: 'unchanged' };
-  let body = (await first.json()) as WirePage<K> | Rows[K]['item'][];
+  if (first.notModified) return { kind: 'unchanged' };
   // A server of the older family: the whole list, and nothing to resume from.
-  if (Array.isArray(body))
-    return { kind: 'pages', full: true, pages: [{ items: body, removed: [] }], mark: null };
-  let response = first;
+  if (Array.isArray(first.data))
+    return {
+      kind: 'pages',
+      full: true,
+      pages: [{ items: first.data as Rows[K]['item'][], removed: [] }],
+      mark: null,
+    };
+  let body: Page = first.data;
+  let headers = first.headers;
   let full = mark === null;
   let pages: ReadPage<K>[] = [];
   for (let n = 0; ; n++) {
@@ -119,11 +115,15 @@ export async function readLibrary<K extends LibraryKind>(
       full = true;
       pages = [];
     }
-    pages.push({ items: body.items, removed: body.removed });
+    pages.push({ items: body.items, removed: body.removed } as ReadPage<K>);
     if (!body.next) break;
     if (n >= MAX_PAGES) throw new ApiError(0, 'unknown', 'The library has too many pages');
-    response = await get(t, kind, uid, { limit: String(LIBRARY_PAGE_ROWS), cursor: body.next });
-    body = (await response.json()) as WirePage<K>;
+    const next = await get(t, kind, uid, { limit: LIBRARY_PAGE_ROWS, cursor: body.next });
+    // A 304 answers only If-None-Match, which later pages do not send.
+    if (next.notModified || Array.isArray(next.data))
+      throw new ApiError(next.status, 'unknown', 'Not a page');
+    body = next.data;
+    headers = next.headers;
   }
   return {
     kind: 'pages',
@@ -131,7 +131,7 @@ export async function readLibrary<K extends LibraryKind>(
     pages,
     mark: {
       version: body.version,
-      etag: response.headers.get('etag'),
+      etag: headers.get('etag'),
       fullAt: full ? t.now() : (mark?.fullAt ?? t.now()),
     },
   };

@@ -1,11 +1,4 @@
-import {
-  accountPaths,
-  customerPaths,
-  type CustomerUser,
-  type User,
-  type Session,
-  type UserSettings,
-} from '@marquee/contract';
+import type { UserSettings } from '@marquee/contract';
 import { useAccountStore } from '../../stores/account-store.ts';
 import { useLibraryStore, type StashedLibrary } from '../../stores/library/library-store.ts';
 import { opsOfProfile, type OutboxOp, type SyncedSettings } from '../../stores/library/outbox.ts';
@@ -13,10 +6,9 @@ import { forgetProfile, switchLibrary } from '../../stores/library/profiles.ts';
 import { toTheme, usePreferencesStore } from '../../stores/preferences-store.ts';
 import { useSessionStatus } from '../../stores/session-status.ts';
 import { DEFAULT_STYLING, useSubtitlesStore } from '../../stores/subtitles-store.ts';
-import { ApiError } from '../api.ts';
+import { accountBaseUrl, api, ApiError } from '../api/index.ts';
 import { clock } from '../clock.ts';
 import { appStorage } from '../storage.ts';
-import { accountBaseUrl, accountRequest } from './account-api.ts';
 import {
   applyLibraryRead,
   forgetMarks,
@@ -28,7 +20,7 @@ import {
 } from './library-read.ts';
 import { useRejectedChanges } from './rejected-changes.ts';
 import { SYNC_INTERVAL_MS, SyncEngine, webLock } from './sync-engine.ts';
-import { importPayload, profileHeaders, requestFor } from './wire.ts';
+import { importPayload, profileHeaders, requestFor, type WireRequest } from './wire.ts';
 
 /** Where seed 000's customer client kept its token (seed 000 §3); kept in step for email accounts. */
 export const ACCESS_TOKEN_KEY = 'accessToken';
@@ -54,18 +46,28 @@ export const syncEngine = new SyncEngine({
   send: async (op: OutboxOp) => {
     const uid = account()?.userId;
     if (!uid) throw new ApiError(401, 'unauthorized', 'signed out');
-    const r = requestFor(op, uid);
-    await accountRequest(r.method, r.path, {
-      params: r.params,
-      ...(r.query ? { query: r.query } : {}),
-      ...(r.body !== undefined ? { body: r.body } : {}),
-      ...(r.headers ? { headers: r.headers } : {}),
-    });
+    await deliver(requestFor(op, uid));
   },
   onAuthError: () => void restore(),
   now: () => Date.now(),
   lock: webLock,
 });
+
+/** Sends one outbox op with the sync endpoint it names. */
+function deliver(r: WireRequest): Promise<unknown> {
+  switch (r.endpoint) {
+    case 'addBookmark':
+      return api.sync.addBookmark(r);
+    case 'deleteBookmark':
+      return api.sync.deleteBookmark(r);
+    case 'putProgress':
+      return api.sync.putProgress(r);
+    case 'deleteProgress':
+      return api.sync.deleteProgress(r);
+    case 'putSettings':
+      return api.sync.putSettings(r);
+  }
+}
 
 /** Writes the server's synced settings into their stores (only those it has), then pending local changes over them. */
 function applySettings(server: Partial<UserSettings>, pending: readonly OutboxOp[]) {
@@ -147,9 +149,9 @@ async function restoreOnce(): Promise<RestoreStep> {
     await drain().catch(() => undefined);
     const current = account();
     if (!current) return 'no-account';
-    let me: { user: User; session: Session };
+    let me;
     try {
-      me = await accountRequest(`GET`, accountPaths.me);
+      me = await api.account.me();
     } catch (error) {
       if (error instanceof ApiError && [400, 401, 403].includes(error.status)) return 'signed-out';
       return 'failed';
@@ -172,9 +174,9 @@ async function restoreOnce(): Promise<RestoreStep> {
     const [bookmarks, progress, settings, customer] = await Promise.all([
       readLibrary('bookmarks', uid, markOf('bookmarks'), transport),
       readLibrary('progress', uid, markOf('progress'), transport),
-      accountRequest<UserSettings>('GET', accountPaths.settings, { params: { uid }, headers }),
+      api.sync.settings({ params: { uid }, headers }),
       // The customer view (admin flag, membership, household profiles); servers of the older family have none.
-      accountRequest<{ user: CustomerUser }>('GET', customerPaths.customers).catch(() => null),
+      api.customer.me().catch(() => null),
     ]).catch((error: unknown) => {
       gone = error instanceof ApiError && error.code === 'profile_not_found';
       return [null, null, null, null] as const;
@@ -272,11 +274,13 @@ export async function logout(): Promise<void> {
   forgetMarks();
   syncEngine.stop();
   if (current) {
-    await accountRequest('DELETE', accountPaths.session, {
-      params: { sid: current.sessionId },
-      token: current.token,
-      timeoutMs: 5_000,
-    }).catch(() => undefined);
+    await api.account
+      .deleteSession({
+        params: { sid: current.sessionId },
+        token: current.token,
+        timeoutMs: 5_000,
+      })
+      .catch(() => undefined);
   }
 }
 
@@ -295,11 +299,9 @@ export async function importLocalData(): Promise<void> {
   try {
     await Promise.all([
       payload.bookmarks.length
-        ? accountRequest('PUT', accountPaths.bookmarks, { params: { uid }, body: payload.bookmarks })
+        ? api.sync.importBookmarks({ params: { uid }, body: payload.bookmarks })
         : null,
-      payload.progress.length
-        ? accountRequest('PUT', accountPaths.progressImport, { params: { uid }, body: payload.progress })
-        : null,
+      payload.progress.length ? api.sync.importProgress({ params: { uid }, body: payload.progress }) : null,
     ]);
   } catch {
     requeueLocalData();

@@ -9,8 +9,7 @@ describe('wire shapes', () => {
   it('every request carries its change time; removals name the kind', () => {
     const add: OutboxOp = { id: '1', at, kind: 'bookmark-add', type: 'show', tmdbId: '1396', meta };
     expect(requestFor(add, 'u')).toEqual({
-      method: 'POST',
-      path: '/users/:uid/bookmarks/:tmdbId',
+      endpoint: 'addBookmark',
       params: { uid: 'u', tmdbId: '1396' },
       body: {
         tmdbId: '1396',
@@ -21,7 +20,7 @@ describe('wire shapes', () => {
     expect(
       requestFor({ id: '2', at, kind: 'bookmark-remove', type: 'movie', tmdbId: '603' }, 'u'),
     ).toMatchObject({
-      method: 'DELETE',
+      endpoint: 'deleteBookmark',
       query: { type: 'movie', updatedAt: '2026-01-02T03:04:05.000Z' },
     });
     const put: OutboxOp = {

@@ -1,5 +1,4 @@
 import {
-  accountPaths,
   PROFILE_HEADER,
   libraryKey,
   mediaTypeOf,
@@ -8,20 +7,24 @@ import {
   type MediaType,
   type ProgressEntry,
   type ProgressListItem,
+  type syncEndpoints,
 } from '@marquee/contract';
+import type { ApiInput } from '../api/index.ts';
 import type { LibraryData, OutboxOp, TitleMeta } from '../../stores/library/outbox.ts';
 
 /** Conversions between the library's local shapes and the sync API's wire shapes (sync-api-compat §1.1–§1.2). */
 
-export interface WireRequest {
-  method: 'POST' | 'PUT' | 'DELETE';
-  path: string;
-  params: Record<string, string>;
-  query?: Record<string, string>;
-  body?: unknown;
-  /** X-Profile-Id when the op belongs to a household profile's library. */
-  headers?: Record<string, string>;
-}
+/** The sync endpoints an outbox op is delivered by. */
+export type WriteEndpoint =
+  'addBookmark' | 'deleteBookmark' | 'putProgress' | 'deleteProgress' | 'putSettings';
+
+/** One call of a sync endpoint (named as in the contract), its input typed by the contract. */
+export type WireRequest = {
+  [K in WriteEndpoint]: { endpoint: K } & ApiInput<(typeof syncEndpoints)[K]> & {
+      /** X-Profile-Id when the op belongs to a household profile's library. */
+      headers?: Record<string, string>;
+    };
+}[WriteEndpoint];
 
 /** The header that selects a household profile's library on the sync routes ('' = the account's own: none). */
 export const profileHeaders = (profile: string | undefined): Record<string, string> | undefined =>
@@ -46,22 +49,19 @@ function requestBodyFor(op: OutboxOp, uid: string): WireRequest {
   switch (op.kind) {
     case 'bookmark-add':
       return {
-        method: 'POST',
-        path: accountPaths.bookmark,
+        endpoint: 'addBookmark',
         params: { uid, tmdbId: op.tmdbId },
         body: { tmdbId: op.tmdbId, meta: wireMeta(op.type, op.meta), updatedAt: iso(op.at) },
       };
     case 'bookmark-remove':
       return {
-        method: 'DELETE',
-        path: accountPaths.bookmark,
+        endpoint: 'deleteBookmark',
         params: { uid, tmdbId: op.tmdbId },
         query: { type: op.type, updatedAt: iso(op.at) },
       };
     case 'progress-put':
       return {
-        method: 'PUT',
-        path: accountPaths.progressItem,
+        endpoint: 'putProgress',
         params: { uid, tmdbId: op.tmdbId },
         body: {
           tmdbId: op.tmdbId,
@@ -81,8 +81,7 @@ function requestBodyFor(op: OutboxOp, uid: string): WireRequest {
       };
     case 'progress-remove':
       return {
-        method: 'DELETE',
-        path: accountPaths.progressItem,
+        endpoint: 'deleteProgress',
         params: { uid, tmdbId: op.tmdbId },
         body: {
           type: op.type,
@@ -98,8 +97,7 @@ function requestBodyFor(op: OutboxOp, uid: string): WireRequest {
         ? { ...op.settings, subtitleStyling: { ...styling, size: Math.min(2, Math.max(0.01, styling.size)) } }
         : op.settings;
       return {
-        method: 'PUT',
-        path: accountPaths.settings,
+        endpoint: 'putSettings',
         params: { uid },
         body: { ...settings, updatedAt: iso(op.at) },
       };

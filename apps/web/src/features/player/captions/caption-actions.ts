@@ -1,4 +1,5 @@
 import { useAccountStore, useSubtitlesStore } from '../../../stores/index.ts';
+import { fetchExternalText } from '../../../lib/api/index.ts';
 import { extensionClient } from '../../../lib/extension/messaging.ts';
 import { customProxyUrls, fetchTextViaProxy } from '../../../lib/proxy-transport.ts';
 import { changeSyncedSettings } from '../../../lib/sync/session.ts';
@@ -7,17 +8,12 @@ import type { CaptionListItem, Cue } from '../core/types.ts';
 import { captionDownloader, type CaptionTransport } from './caption-fetch.ts';
 import { parseCaptionFile, parseCaptions, toSrt } from './parse.ts';
 
-async function directText(url: string): Promise<string> {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  return response.text();
-}
-
 function transport(): CaptionTransport {
   const proxies = customProxyUrls(useAccountStore.getState().proxyUrls);
   const ext = extensionClient();
   return {
-    direct: directText,
+    // A caption file of the source's site, not our API: the client's one helper for such files.
+    direct: (url: string) => fetchExternalText(url),
     ...(proxies.length ? { proxy: (url: string) => fetchTextViaProxy(proxies, url) } : {}),
     ...(ext.isActive()
       ? {

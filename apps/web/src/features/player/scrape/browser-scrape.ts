@@ -88,6 +88,7 @@ export async function scrapeInBrowser(o: BrowserScrapeOptions): Promise<ScrapeOu
   const providers = makeProviders({
     sources: o.instanceSources.filter((s) => s.type === 'source').map((s) => serverSource(s, o.mediaParams)),
     embeds: o.instanceSources.filter((s) => s.type === 'embed').map(serverEmbed),
+    // The providers package's own fetcher: requests to the sources' sites, not our API (lint-exempt).
     fetcher: makeStandardFetcher((input, init) => fetch(input, init)),
     proxiedFetcher:
       o.mode === 'extension'

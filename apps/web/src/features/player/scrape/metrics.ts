@@ -1,4 +1,4 @@
-import { accountPaths } from '@marquee/contract';
+import { api } from '../../../lib/api/index.ts';
 import type { ScrapeState } from '../core/player-store.ts';
 import type { PlayerMeta } from '../core/types.ts';
 
@@ -48,26 +48,16 @@ export function newBatchId(): string {
 }
 
 /** POST /metrics/providers, ten items a request; failures are ignored (metrics never bother the viewer). */
-export async function reportScrape(
-  items: ProviderMetricItem[],
-  tool: ScrapeTool,
-  fetchLike: typeof fetch = fetch,
-): Promise<void> {
+export async function reportScrape(items: ProviderMetricItem[], tool: ScrapeTool): Promise<void> {
   const batchId = newBatchId();
   for (let i = 0; i < items.length; i += 10) {
-    await fetchLike(accountPaths.providerMetrics, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ items: items.slice(i, i + 10), tool, batchId }),
-      keepalive: true,
-    }).catch(() => undefined);
+    // `batchId` is not in our schema (ignored); the family's metrics servers group reports by it.
+    const body = { items: items.slice(i, i + 10), tool, batchId };
+    // This instance counts them (not the account server), without the account's token.
+    await api.account.providerMetrics({ baseUrl: '', body, keepalive: true }).catch(() => undefined);
   }
 }
 
-export async function reportCaptcha(success: boolean, fetchLike: typeof fetch = fetch): Promise<void> {
-  await fetchLike(accountPaths.captchaMetrics, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ success }),
-  }).catch(() => undefined);
+export async function reportCaptcha(success: boolean): Promise<void> {
+  await api.account.captchaMetrics({ baseUrl: '', body: { success } }).catch(() => undefined);
 }

@@ -1,5 +1,6 @@
-import { mediaUrlExpiry, type ErrorCode, type ScrapeMediaParams } from '@marquee/contract';
+import { mediaUrlExpiry, type ScrapeMediaParams } from '@marquee/contract';
 import type { Stream } from '@marquee/providers';
+import { mediaUrlRefusal, type ApiErrorCode } from '../../../lib/api/index.ts';
 import type { PlayerState, PlayerStore } from '../core/player-store.ts';
 import type { PlayerSource } from '../core/types.ts';
 import { scrapeEmbedOnServer, scrapeSourceOnServer } from './scrape-runner.ts';
@@ -11,7 +12,7 @@ export const RENEW_BEFORE_MS = 5 * 60_000;
 const MIN_DELAY_MS = 5_000;
 
 /** Answers of the media routes that fresh URLs fix (decision 071). */
-const RENEWABLE: readonly ErrorCode[] = ['media_url_expired', 'media_url_invalid'];
+const RENEWABLE: readonly ApiErrorCode[] = ['media_url_expired', 'media_url_invalid'];
 
 export interface RenewalOptions {
   fetchLike?: typeof fetch;
@@ -44,18 +45,13 @@ export function sourceExpiry(source: PlayerSource | null): number | null {
 }
 
 /** Whether the server refuses the URL for a reason fresh URLs fix (it expired, or its key changed). */
-async function refusedAsStale(url: string, fetchLike: typeof fetch, signal: AbortSignal): Promise<boolean> {
-  try {
-    const response = await fetchLike(url, { headers: { range: 'bytes=0-0' }, signal });
-    if (response.status !== 403) {
-      await response.body?.cancel().catch(() => undefined);
-      return false;
-    }
-    const body = (await response.json().catch(() => null)) as { code?: ErrorCode } | null;
-    return body?.code !== undefined && RENEWABLE.includes(body.code);
-  } catch {
-    return false;
-  }
+async function refusedAsStale(
+  url: string,
+  fetchLike: typeof fetch | undefined,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const refusal = await mediaUrlRefusal(url, signal, fetchLike);
+  return refusal?.status === 403 && RENEWABLE.includes(refusal.code);
 }
 
 /** The same source (and embed) run again on this instance: the stream with fresh URLs, or null. */
@@ -85,7 +81,7 @@ export function keepMediaUrlsFresh(
   signal: AbortSignal,
   o: RenewalOptions = {},
 ): void {
-  const fetchLike = o.fetchLike ?? ((input, init) => fetch(input, init));
+  const fetchLike = o.fetchLike;
   const now = o.now ?? (() => Date.now());
   let timer: ReturnType<typeof setTimeout> | undefined;
   let version = -1;
@@ -102,7 +98,7 @@ export function keepMediaUrlsFresh(
     due = false;
     const at = state.playback.time;
     try {
-      const stream = await freshStream(state, media, { signal, fetchLike });
+      const stream = await freshStream(state, media, { signal, ...(fetchLike ? { fetchLike } : {}) });
       if (signal.aborted || !stream || store.getState().sourceVersion !== state.sourceVersion) return;
       const { source, captions, isSample } = playerSourceOf(stream);
       store.getState().setSource(source, {

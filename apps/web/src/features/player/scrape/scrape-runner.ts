@@ -1,15 +1,16 @@
-import { SCRAPE_TOKEN_HEADER, scrapeQuery, sourcePaths, type ScrapeMediaParams } from '@marquee/contract';
-import type {
-  DiscoverEmbedsEvent,
-  InitEvent,
-  RunOutput,
-  SourcererOutput,
-  UpdateEvent,
-} from '@marquee/providers';
+import {
+  SCRAPE_TOKEN_HEADER,
+  scrapeQuery,
+  sourceRoutes,
+  type ScrapeAllEventData,
+  type ScrapeEmbedEventData,
+  type ScrapeSourceEventData,
+  type ScrapeMediaParams,
+} from '@marquee/contract';
+import type { DiscoverEmbedsEvent, InitEvent, UpdateEvent } from '@marquee/providers';
+import { ApiError, STOP, stream } from '../../../lib/api/index.ts';
 import { scrapeTokens, type ScrapeTokenStore } from '../../../lib/proxy-transport.ts';
-import { useAccountStore } from '../../../stores/account-store.ts';
 import type { ScrapeState } from '../core/player-store.ts';
-import { readEventStream } from './event-stream.ts';
 import { emptyScrapeState, onDiscoverEmbeds, onInit, onStart, onUpdate, type NameOf } from './segments.ts';
 
 export type ScrapeFailure =
@@ -20,6 +21,8 @@ export type ScrapeFailure =
   | { kind: 'notFound' }
   | { kind: 'failed'; message: string };
 
+/** What a scrape found: the `completed` event's data, typed by the contract. */
+export type RunOutput = ScrapeAllEventData['completed'];
 export type ScrapeOutcome = { kind: 'found'; output: RunOutput } | ScrapeFailure;
 
 /** Turns runner events into the per-source list the scraping view shows. */
@@ -41,27 +44,6 @@ export class SegmentTracker {
   };
 }
 
-/**
- * This instance's scrape endpoints know who is asking (the subscription site gates playback on a
- * membership): the signed-in account's bearer token goes along. Never sent to another origin.
- */
-function scrapeHeaders(
-  scrapeToken: string | null | undefined,
-  toThisInstance: boolean,
-): Record<string, string> {
-  const account = toThisInstance ? useAccountStore.getState().account?.token : undefined;
-  return {
-    accept: 'text/event-stream',
-    ...(scrapeToken ? { [SCRAPE_TOKEN_HEADER]: scrapeToken } : {}),
-    ...(account ? { authorization: `Bearer ${account}` } : {}),
-  };
-}
-
-interface ErrorBody {
-  code?: string;
-  message?: string;
-}
-
 export interface ServerScrapeOptions {
   /** `''` for this instance, or a provider API's origin. */
   base: string;
@@ -75,8 +57,8 @@ export interface ServerScrapeOptions {
   fetchLike?: typeof fetch;
 }
 
-function failureOf(status: number, body: ErrorBody | null): ScrapeFailure {
-  switch (body?.code) {
+function failureOf(error: ApiError): ScrapeFailure {
+  switch (error.code) {
     case 'media_removed':
       return { kind: 'removed' };
     case 'captcha_required':
@@ -88,86 +70,99 @@ function failureOf(status: number, body: ErrorBody | null): ScrapeFailure {
     case 'login_required':
       return { kind: 'login' };
     default:
-      return { kind: 'failed', message: body?.message ?? `HTTP ${status}` };
+      return { kind: 'failed', message: error.message };
   }
 }
 
+/** The scrape query of a media as the contract types it (same fields and order as the family's clients). */
+const mediaQuery = (media: ScrapeMediaParams, extra: Parameters<typeof scrapeQuery>[1] = {}) => ({
+  ...scrapeQuery(media, extra),
+  type: media.type,
+  title: media.title,
+  tmdbId: media.tmdbId,
+});
+
 /**
- * Server-side scraping over the scrape API's event stream, read with fetch (not EventSource) so the
- * X-Token header can be sent and read. A captcha demand is solved once and the request repeated.
+ * What every scrape request carries. This instance's scrape endpoints know who is asking (the subscription
+ * site gates playback on a membership): the client sends the signed-in account's bearer token to this
+ * instance only — a provider API's origin (`base`) gets none. The X-Token answer header is kept, refusals included.
+ */
+function transport(
+  o: { base?: string; signal?: AbortSignal | undefined; fetchLike?: typeof fetch | undefined },
+  tokens: ScrapeTokenStore,
+  scrapeToken: string | null | undefined,
+) {
+  return {
+    ...(o.base ? { baseUrl: o.base } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.fetchLike ? { fetch: o.fetchLike } : {}),
+    ...(scrapeToken ? { headers: { [SCRAPE_TOKEN_HEADER]: scrapeToken } } : {}),
+    onResponse: ({ headers }: { headers: Headers }) => tokens.set(headers.get(SCRAPE_TOKEN_HEADER)),
+  };
+}
+
+/**
+ * Server-side scraping over the scrape API's event stream (the client's `stream`, over fetch so the
+ * X-Token header can be sent and read). A captcha demand is solved once and the request repeated.
  */
 export async function scrapeOnServer(o: ServerScrapeOptions): Promise<ScrapeOutcome> {
   const tokens = o.tokens ?? scrapeTokens;
-  const fetchLike = o.fetchLike ?? fetch;
   let token = tokens.header();
   for (let attempt = 0; attempt < 2; attempt++) {
-    const query = new URLSearchParams(
-      scrapeQuery(o.media, { ...(o.sourceOrder?.length ? { sourceOrder: o.sourceOrder } : {}) }),
-    );
-    const response = await fetchLike(`${o.base}${sourcePaths.scrape}?${query}`, {
-      headers: scrapeHeaders(token, !o.base),
-      ...(o.signal ? { signal: o.signal } : {}),
-    });
-    tokens.set(response.headers.get(SCRAPE_TOKEN_HEADER));
-    if (!response.ok) {
-      const failure = failureOf(
-        response.status,
-        (await response.json().catch(() => null)) as ErrorBody | null,
-      );
+    const query = mediaQuery(o.media, o.sourceOrder?.length ? { sourceOrder: o.sourceOrder } : {});
+    try {
+      return await readScrapeEvents({ query, ...transport(o, tokens, token) }, o.tracker, tokens);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status === 0) throw error;
+      const failure = failureOf(error);
       if (failure.kind === 'captcha' && attempt === 0 && o.solveCaptcha) {
         token = await o.solveCaptcha();
         continue;
       }
       return failure;
     }
-    return readScrapeEvents(response, o.tracker, tokens);
   }
   return { kind: 'captcha' };
 }
 
 async function readScrapeEvents(
-  response: Response,
+  input: Parameters<typeof stream<typeof sourceRoutes.scrape>>[1],
   tracker: SegmentTracker,
   tokens: ScrapeTokenStore,
 ): Promise<ScrapeOutcome> {
-  for await (const { event, data } of readEventStream(response)) {
-    let payload: unknown;
-    try {
-      payload = JSON.parse(data);
-    } catch {
-      continue;
-    }
-    switch (event) {
+  let outcome: ScrapeOutcome = { kind: 'failed', message: 'the scrape stream closed early' };
+  await stream(sourceRoutes.scrape, input, (e) => {
+    switch (e.event) {
       case 'token':
-        tokens.set(payload as string);
-        break;
+        tokens.set(e.data);
+        return;
       case 'init':
-        tracker.events.init(payload as InitEvent);
-        break;
+        tracker.events.init(e.data);
+        return;
       case 'start':
-        tracker.events.start(payload as string);
-        break;
+        tracker.events.start(e.data);
+        return;
       case 'update':
-        tracker.events.update(payload as UpdateEvent);
-        break;
+        tracker.events.update(e.data);
+        return;
       case 'discoverEmbeds':
-        tracker.events.discoverEmbeds(payload as DiscoverEmbedsEvent);
-        break;
+        tracker.events.discoverEmbeds(e.data);
+        return;
       case 'completed':
-        return { kind: 'found', output: payload as RunOutput };
+        outcome = { kind: 'found', output: e.data };
+        return STOP;
       case 'noOutput':
-        return { kind: 'notFound' };
-      case 'error': {
-        const error = payload as { name?: string; message?: string };
-        return error.name === 'NotFoundError'
-          ? { kind: 'notFound' }
-          : { kind: 'failed', message: error.message ?? 'scrape failed' };
-      }
-      default:
-        break;
+        outcome = { kind: 'notFound' };
+        return STOP;
+      case 'error':
+        outcome =
+          e.data.name === 'NotFoundError'
+            ? { kind: 'notFound' }
+            : { kind: 'failed', message: e.data.message };
+        return STOP;
     }
-  }
-  return { kind: 'failed', message: 'the scrape stream closed early' };
+  });
+  return outcome;
 }
 
 interface OneShotOptions {
@@ -176,42 +171,59 @@ interface OneShotOptions {
   fetchLike?: typeof fetch;
 }
 
-/**
- * One request to this instance's `/scrape/source` or `/scrape/embed`: sends the scrape token and the
- * account, keeps the token it gets back, and resolves to the `completed` payload (an `error` event is
- * thrown with its name).
- */
-async function scrapeOnce<T>(path: string, query: URLSearchParams, o: OneShotOptions): Promise<T> {
-  const tokens = o.tokens ?? scrapeTokens;
-  const response = await (o.fetchLike ?? fetch)(`${path}?${query}`, {
-    headers: scrapeHeaders(tokens.header(), true),
-    ...(o.signal ? { signal: o.signal } : {}),
-  });
-  tokens.set(response.headers.get(SCRAPE_TOKEN_HEADER));
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  for await (const { event, data } of readEventStream(response)) {
-    if (event === 'token') tokens.set(JSON.parse(data) as string);
-    if (event === 'completed') return JSON.parse(data) as T;
-    if (event === 'error') {
-      const error = JSON.parse(data) as { name: string; message: string };
-      const thrown = new Error(error.message);
-      thrown.name = error.name;
-      throw thrown;
-    }
-  }
-  throw new Error('the scrape stream closed early');
+/** An `error` event of a one-shot scrape, thrown with its name (NotFoundError stays recognisable). */
+function scrapeError(data: { name: string; message: string }): Error {
+  const thrown = new Error(data.message);
+  thrown.name = data.name;
+  return thrown;
 }
 
-/** One source of this instance through `/scrape/source` (the browser cannot read the operator's files). */
-export function scrapeSourceOnServer(
-  o: OneShotOptions & { id: string; media: ScrapeMediaParams },
-): Promise<SourcererOutput> {
-  return scrapeOnce(sourcePaths.scrapeSource, new URLSearchParams(scrapeQuery(o.media, { id: o.id })), o);
+/**
+ * One source of this instance through `/scrape/source` (the browser cannot read the operator's files):
+ * sends the scrape token and the account, keeps the token it gets back, and resolves to the `completed`
+ * data (an `error` event is thrown with its name).
+ */
+export async function scrapeSourceOnServer(o: OneShotOptions & { id: string; media: ScrapeMediaParams }) {
+  const tokens = o.tokens ?? scrapeTokens;
+  const out: { result: Settled<ScrapeSourceOutput> | null } = { result: null };
+  await stream(
+    sourceRoutes.scrapeSource,
+    { query: { ...mediaQuery(o.media), id: o.id }, ...transport(o, tokens, tokens.header()) },
+    (e) => {
+      if (e.event === 'token') tokens.set(e.data);
+      else if (e.event === 'completed') out.result = { done: e.data };
+      else if (e.event === 'error') out.result = { failed: scrapeError(e.data) };
+      else if (e.event === 'noOutput') out.result = { done: { embeds: [] } };
+      return out.result ? STOP : undefined;
+    },
+  );
+  return settle(out.result);
 }
 
 /** One embed URL through this instance's `/scrape/embed`. */
-export function scrapeEmbedOnServer(
-  o: OneShotOptions & { id: string; url: string },
-): Promise<{ stream: RunOutput['stream'][] }> {
-  return scrapeOnce(sourcePaths.scrapeEmbed, new URLSearchParams({ id: o.id, url: o.url }), o);
+export async function scrapeEmbedOnServer(o: OneShotOptions & { id: string; url: string }) {
+  const tokens = o.tokens ?? scrapeTokens;
+  const out: { result: Settled<ScrapeEmbedOutput> | null } = { result: null };
+  await stream(
+    sourceRoutes.scrapeEmbed,
+    { query: { id: o.id, url: o.url }, ...transport(o, tokens, tokens.header()) },
+    (e) => {
+      if (e.event === 'token') tokens.set(e.data);
+      else if (e.event === 'completed') out.result = { done: e.data };
+      else if (e.event === 'error') out.result = { failed: scrapeError(e.data) };
+      else if (e.event === 'noOutput') out.result = { done: { stream: [] } };
+      return out.result ? STOP : undefined;
+    },
+  );
+  return settle(out.result);
+}
+
+type ScrapeSourceOutput = ScrapeSourceEventData['completed'];
+type ScrapeEmbedOutput = ScrapeEmbedEventData['completed'];
+
+type Settled<T> = { done: T } | { failed: Error };
+function settle<T>(result: Settled<T> | null): T {
+  if (!result) throw new Error('the scrape stream closed early');
+  if ('failed' in result) throw result.failed;
+  return result.done;
 }

@@ -2,7 +2,6 @@ import { describe, expect, it, vi } from 'vitest';
 import { ScrapeTokenStore } from '../../../lib/proxy-transport.ts';
 import { useAccountStore } from '../../../stores/account-store.ts';
 import type { PlayerMeta } from '../core/types.ts';
-import { EventStreamParser } from './event-stream.ts';
 import { metricItems } from './metrics.ts';
 import { scrapeOnServer, SegmentTracker } from './scrape-runner.ts';
 import { segmentTree } from './segments.ts';
@@ -70,17 +69,6 @@ const RUN: [string, unknown][] = [
   ['update', { id: 'sample', percentage: 100, status: 'success' }],
   ['completed', { sourceId: 'sample', embedId: 'sample-hls', stream: hlsStream }],
 ];
-
-describe('event stream parser', () => {
-  it('joins data lines, skips comments, names unnamed events message', () => {
-    const parser = new EventStreamParser();
-    const out = parser.push(': hi\nevent: a\ndata: 1\ndata: 2\n\ndata: x\r\n\r\n');
-    expect(out).toEqual([
-      { event: 'a', data: '1\n2' },
-      { event: 'message', data: 'x' },
-    ]);
-  });
-});
 
 describe('server scrape', () => {
   it('drives the per-source list and returns the stream; stores the token', async () => {

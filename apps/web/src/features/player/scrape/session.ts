@@ -1,5 +1,6 @@
-import { accountPaths, type AltchaChallenge, type ScrapeMediaParams } from '@marquee/contract';
+import type { ScrapeMediaParams } from '@marquee/contract';
 import type { ScrapeMedia } from '@marquee/providers';
+import { api } from '../../../lib/api/index.ts';
 import { instanceProviders } from '../../../lib/instance-providers.ts';
 import { solveAltchaChallenge } from '../../../lib/captcha/solve.ts';
 import {
@@ -70,9 +71,9 @@ export { instanceProviders };
 
 async function solveCaptcha(): Promise<string> {
   try {
-    const response = await fetch(accountPaths.captchaChallenge);
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const token = await solveAltchaChallenge((await response.json()) as AltchaChallenge);
+    // This instance's challenge (its scrape endpoints check it), whatever account server is chosen.
+    const challenge = await api.account.captchaChallenge({ baseUrl: '', token: null });
+    const token = await solveAltchaChallenge(challenge);
     void reportCaptcha(true);
     return `altcha|${token}`;
   } catch (error) {

@@ -1,0 +1,105 @@
+import type { ApiErrorBody, ErrorCode } from '@marquee/contract';
+
+/** What went wrong, as a value: the server's error code, or one of ours when it never answered in its shape. */
+export type ApiErrorCode = ErrorCode | 'network_error' | 'unknown';
+
+/** One validation problem of a request (`validation_failed`): where, and the server's (English) words. */
+export interface ApiIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+/**
+ * Every failed call of the API client. UI code switches on `code` (see `errorKey`), never on `message`:
+ * the message is the server's English, kept for logs and tests only.
+ */
+export class ApiError extends Error {
+  constructor(
+    /** HTTP status; 0 when no answer came (offline, timeout, refused). */
+    readonly status: number,
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly issues: readonly ApiIssue[] = [],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** The error of a non-2xx answer, from its body when it has the contract's error shape. */
+export function errorFromAnswer(status: number, body: unknown): ApiError {
+  const err = (typeof body === 'object' && body !== null ? body : {}) as Partial<ApiErrorBody>;
+  return new ApiError(
+    status,
+    typeof err.code === 'string' ? err.code : 'unknown',
+    typeof err.message === 'string' ? err.message : `HTTP ${status}`,
+    Array.isArray(err.issues) ? err.issues : [],
+  );
+}
+
+export const networkError = () => new ApiError(0, 'network_error', 'The server cannot be reached');
+
+export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
+
+/** The title (or page) does not exist. */
+export const isNotFound = (error: unknown) =>
+  error instanceof ApiError && (error.code === 'media_not_found' || error.status === 404);
+
+/** No answer at all: offline, timed out, or the server refused the connection. */
+export const isNetworkError = (error: unknown) => error instanceof ApiError && error.status === 0;
+
+/** The token is missing, expired or revoked. */
+export const isUnauthorized = (error: unknown) => error instanceof ApiError && error.status === 401;
+
+/** A 4xx: asking again will not change the answer. */
+export const isClientError = (error: unknown) =>
+  error instanceof ApiError && error.status >= 400 && error.status < 500;
+
+/**
+ * The i18n key (in `errors.api.*`) that tells the user what a failure means. Codes without a text of
+ * their own fall back by status (network, server down, generic).
+ */
+export function errorKey(error: unknown): string {
+  if (!(error instanceof ApiError)) return 'errors.api.unknown';
+  return codeKey(error.code, error.status);
+}
+
+/** The i18n key of an error code (an ApiError's, or one an answer carries, like a promo check's `errorCode`). */
+export function codeKey(code: ApiErrorCode | null | undefined, status = 400): string {
+  if (code && code in API_ERROR_KEYS) return API_ERROR_KEYS[code as keyof typeof API_ERROR_KEYS];
+  if (status === 0) return 'errors.api.network_error';
+  if (status >= 500) return 'errors.api.internal_error';
+  return 'errors.api.unknown';
+}
+
+/** Codes with a text of their own (en.json `errors.api.<code>`). */
+const API_ERROR_KEYS = {
+  network_error: 'errors.api.network_error',
+  validation_failed: 'errors.api.validation_failed',
+  unauthorized: 'errors.api.unauthorized',
+  forbidden: 'errors.api.forbidden',
+  rate_limited: 'errors.api.rate_limited',
+  payload_too_large: 'errors.api.payload_too_large',
+  internal_error: 'errors.api.internal_error',
+  database_unavailable: 'errors.api.database_unavailable',
+  library_full: 'errors.api.library_full',
+  captcha_required: 'errors.api.captcha_required',
+  captcha_invalid: 'errors.api.captcha_invalid',
+  captcha_unavailable: 'errors.api.captcha_unavailable',
+  email_taken: 'errors.api.email_taken',
+  invalid_credentials: 'errors.api.invalid_credentials',
+  password_mismatch: 'errors.api.password_mismatch',
+  wrong_account_kind: 'errors.api.wrong_account_kind',
+  profile_not_found: 'errors.api.profile_not_found',
+  profile_limit: 'errors.api.profile_limit',
+  plan_not_found: 'errors.api.plan_not_found',
+  crypto_required: 'errors.api.crypto_required',
+  promo_not_found: 'errors.api.promo_not_found',
+  promo_used: 'errors.api.promo_used',
+  promo_reserved: 'errors.api.promo_reserved',
+  promo_already_used: 'errors.api.promo_already_used',
+  payment_not_found: 'errors.api.payment_not_found',
+  payment_gateway_unavailable: 'errors.api.payment_gateway_unavailable',
+  login_required: 'errors.api.login_required',
+  membership_required: 'errors.api.membership_required',
+} as const satisfies Partial<Record<ApiErrorCode, `errors.api.${string}`>>;
