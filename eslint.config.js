@@ -145,6 +145,25 @@ export default tseslint.config(
     },
   },
   {
+    // Schemas in the web app use lib/zod.ts's z (eval-free parsing under the CSP); types may come from zod.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/lib/zod.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'zod',
+              allowTypeImports: true,
+              message: 'Import z from lib/zod.ts (jitless: no eval under the CSP).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/src/**/*.tsx'],
     ignores: ['**/*.test.tsx'],
     rules: {

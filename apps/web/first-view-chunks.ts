@@ -11,6 +11,16 @@ type ModuleInfo = NonNullable<ReturnType<Rolldown.ChunkingContext['getModuleInfo
  * `/discover`, 95 with one file). A module is in the first view when a chain of static imports leads
  * to it from an entry.
  */
+const isZod = (id: string) => /[\\/]node_modules[\\/]zod[\\/]/.test(id);
+
+/**
+ * zod and the modules that use it at run time (the contract's schemas, the lazy forms' rules) stay out of
+ * the first view (lib/api/client.ts imports the contract's types only). The contract's barrel imports
+ * every schema module, so the import chain alone would count them in as soon as a lazy screen uses one.
+ */
+const isSchema = (id: string, info: (id: string) => ModuleInfo | null): boolean =>
+  isZod(id) || (info(id)?.importedIds.some(isZod) ?? false);
+
 export function firstViewChunk(): Rolldown.CodeSplittingGroup {
   const known = new Map<string, boolean>();
   const reached = (id: string, info: (id: string) => ModuleInfo | null): boolean => {
@@ -25,6 +35,7 @@ export function firstViewChunk(): Rolldown.CodeSplittingGroup {
   };
   return {
     debugName: 'first-view',
-    name: (id, ctx) => (reached(id, (m) => ctx.getModuleInfo(m)) ? 'index' : null),
+    name: (id, ctx) =>
+      !isSchema(id, (m) => ctx.getModuleInfo(m)) && reached(id, (m) => ctx.getModuleInfo(m)) ? 'index' : null,
   };
 }

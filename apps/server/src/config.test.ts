@@ -55,7 +55,7 @@ describe('loadConfig defaults', () => {
     expect(config.FREE_MOVIE_TMDB_ID).toBeUndefined();
   });
 
-  it('talks to TMDB on its two hosts with 5 s and 30 s timeouts (seed 000 §9)', () => {
+  it('talks to TMDB on its two hosts with 5 s and 30 s timeouts (the seed spec)', () => {
     expect(loadConfig({})).toMatchObject({
       TMDB_BASE_URL: 'https://api.themoviedb.org/3',
       TMDB_FALLBACK_URL: 'https://api.tmdb.org/3',

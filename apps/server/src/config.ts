@@ -172,7 +172,7 @@ export const PlanConfig = z.object({
   pref: z.enum(['month', 'year']).optional(),
 });
 export type PlanConfig = z.infer<typeof PlanConfig>;
-/** Seed 001 §3: plan 1 is 12 months at $30 per year, plan 2 is 1 month at $2.99 per month. */
+/** The subscription seed spec: plan 1 is 12 months at $30 per year, plan 2 is 1 month at $2.99 per month. */
 export const DEFAULT_PLANS: PlanConfig[] = [
   { id: 1, duration: 12, cost: 30, pref: 'year' },
   { id: 2, duration: 1, cost: 2.99, pref: 'month' },

@@ -15,4 +15,3 @@ export class AppError extends Error {
 
 export const notFound = (message = 'Not found', code: ErrorCode = 'not_found') =>
   new AppError(404, code, message);
-export const badRequest = (message: string) => new AppError(400, 'bad_request', message);

@@ -9,7 +9,7 @@ import { movieMeta, startSyncApp, type SyncTestApp } from './sync-harness.ts';
 import { testDialect } from './test-database.ts';
 
 /*
- * Issue 10 §5: on PostgreSQL a NUL byte in any string reached a query and answered 500 (15 routes,
+ * Decision 073: on PostgreSQL a NUL byte in any string reached a query and answered 500 (15 routes,
  * progress import included). Every string field of every route's parameters, query and body, taken
  * from the contract and from Fastify's own route list, now gets a 4xx in the app's shape, on both
  * databases; nothing is written. Decision 073.

@@ -131,7 +131,7 @@ describe(`CORS for clients on other origins (${testDialect})`, () => {
       expect.arrayContaining(['x-token', 'retry-after']),
     );
 
-    // A client must be able to read a 401 to sign out locally (sync-api-compat §7.8).
+    // A client must be able to read a 401 to sign out locally (the app family's sync API).
     const anonymous = await t.server.inject({ url: '/users/@me', headers: { origin: CLIENT } });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.headers['access-control-allow-origin']).toBe('*');

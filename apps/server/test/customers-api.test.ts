@@ -306,7 +306,7 @@ describe(`email accounts and household profiles (${testDialect})`, () => {
       expect((await call('DELETE', `/customers/${a.user.id}/profiles/${profile._id}`)).statusCode).toBe(404);
     });
 
-    it('replaces the whole list through POST /customers/:id/update (seed 001 §7) and limits it to five', async () => {
+    it('replaces the whole list through POST /customers/:id/update (the subscription seed spec) and limits it to five', async () => {
       const first = body<{ user: CustomerUser }>(
         await call('POST', `/customers/${a.user.id}/update`, {
           profiles: [

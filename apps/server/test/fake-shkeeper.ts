@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 /*
- * A local SHKeeper (reference/protocols.md §2) for tests: the merchant API over real HTTP with its
+ * A local SHKeeper (the app family's protocols) for tests: the merchant API over real HTTP with its
  * quirks (errors as HTTP 200 `{"status":"error"}`, invoices keyed by external_id + callback_url + fiat,
  * one address per crypto), and the notification side: `pay()` adds a confirmed transaction and POSTs
  * the callback exactly as SHKeeper does (compact sorted JSON, API key, timestamp and HMAC signature).

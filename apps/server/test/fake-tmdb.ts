@@ -1,12 +1,12 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { foldForSearch } from '@marquee/contract';
+import { foldForSearch } from '../src/modules/metadata/search-rules.ts';
 import { AppError } from '../src/errors.ts';
 import { Catalog, loadCatalogData } from '../src/modules/metadata/catalog/catalog.ts';
 import type { TmdbApi, TmdbMultiPage } from '../src/modules/metadata/tmdb/tmdb.types.ts';
 
 /**
- * A local stand-in for TMDB's v3 API (reference/protocols.md §1), answering from the embedded catalog
+ * A local stand-in for TMDB's v3 API (the app family's protocols), answering from the embedded catalog
  * in TMDB's own shapes: same paths, same auth, same error bodies, plus switches for the failures the
  * client must survive (slow host, 5xx, 429, garbage) and a log of every request it received.
  */

@@ -15,7 +15,7 @@ import { testConfig } from './sync-harness.ts';
 import { testDatabaseUrl } from './test-database.ts';
 
 /*
- * Issue 10 §1: one PostgreSQL connection reset made every server process exit, and while the database
+ * Decision 070: one PostgreSQL connection reset made every server process exit, and while the database
  * refused connections routes answered 500. These tests always run: on PostgreSQL (TEST_DATABASE_URL, else
  * the one CI and developer machines run at 127.0.0.1, as multi-process.test.ts) and on SQLite.
  */

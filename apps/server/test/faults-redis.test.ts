@@ -8,7 +8,7 @@ import { startSyncApp, type SyncTestApp } from './sync-harness.ts';
 import { testDialect } from './test-database.ts';
 
 /*
- * Issue 10 §6: with Redis down, sign-in, registration, imports, promo look-ups and payments took ~15 s
+ * Decision 070: with Redis down, sign-in, registration, imports, promo look-ups and payments took ~15 s
  * each. Redis here is a redis-server of this test's own, killed (like a crash) and started again.
  */
 describe(`Redis failing under load (${testDialect})`, () => {

@@ -5,7 +5,7 @@ import { startSyncApp, type SyncTestApp } from './sync-harness.ts';
 import { testDialect } from './test-database.ts';
 
 /*
- * Issue 10 §8: answers given outside the routes (bad URLs, unknown routes, wrong content types, bodies
+ * docs/security.md: answers given outside the routes (bad URLs, unknown routes, wrong content types, bodies
  * too large, requests Node cannot parse) use the app's `{errorType, code, message}` shape; /metrics
  * needs its token by default; an event stream honours `Connection: close`. Decision 073.
  */

@@ -7,7 +7,7 @@ import { startSyncApp, type SyncTestApp } from './sync-harness.ts';
 import { testDialect } from './test-database.ts';
 
 /*
- * Issue 10 §4 (decision 073): a promo code discounts one payment per account, and a paid notification
+ * Decision 073: a promo code discounts one payment per account, and a paid notification
  * extends a membership only when its balance covers what is due (1 %, at least 0.01, either way);
  * under- and overpayments are recorded and listed for the admins. Both gateways.
  */

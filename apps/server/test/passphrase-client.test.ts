@@ -7,7 +7,7 @@ import {
   OTHER_MNEMONIC,
 } from './passphrase-client.ts';
 
-// Test vectors from shared/reference/sync-api-compat.md §2.2 (computed with Node crypto and node-forge).
+// Test vectors from the app family's sync API (computed with Node crypto and node-forge).
 describe('passphrase test client', () => {
   it('derives the seed, public key and signature of the reference vectors', () => {
     const keys = deriveKeys(KNOWN_MNEMONIC);

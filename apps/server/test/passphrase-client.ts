@@ -7,7 +7,7 @@ import { wordlist } from '@scure/bip39/wordlists/english.js';
 
 /**
  * A passphrase-account client that does exactly what the app family's web clients do
- * (sync-api-compat.md §2): PBKDF2-HMAC-SHA256(mnemonic as typed, "mnemonic", 2048, 32) → seed →
+ * (the app family's sync API): PBKDF2-HMAC-SHA256(mnemonic as typed, "mnemonic", 2048, 32) → seed →
  * Ed25519 key pair and AES-256-GCM key; base64url keys and signatures; device names encrypted as
  * base64(iv).base64(ct).base64(tag) with a 16-byte IV.
  */

@@ -9,7 +9,7 @@ import { startSyncApp, type SyncTestApp } from './sync-harness.ts';
 import { createTestDatabase, testDialect, testRedisUrl, type TestDatabase } from './test-database.ts';
 
 /*
- * Issue 10 §7: ten wrong passwords from anywhere used to lock the owner out for ten minutes. Now the
+ * Decision 070: ten wrong passwords from anywhere used to lock the owner out for ten minutes. Now the
  * failing address waits (exponentially), the owner's address never does, and the owner is told.
  */
 

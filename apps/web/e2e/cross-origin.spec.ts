@@ -6,7 +6,7 @@ import { wordlist } from '@scure/bip39/wordlists/english.js';
 
 /*
  * An existing client of the app family (sudo-flix / movie-web), run on its own origin against the ALTCHA
- * instance of playwright.config.ts: it only speaks the account protocol (sync-api-compat.md §2), cannot
+ * instance of playwright.config.ts: it only speaks the account protocol (the app family's sync API), cannot
  * solve ALTCHA, and calls the API with fetch + `Authorization: Bearer` from another origin, so every
  * call needs CORS (preflights included). Decision 015.
  */
@@ -16,7 +16,7 @@ const api = `http://127.0.0.1:${process.env.E2E_ALTCHA_PORT ?? 4181}`;
 interface ClientConfig {
   api: string;
   mnemonic: string;
-  /** sync-api-compat §2.2 test vector: this mnemonic, and a code whose signature is known. */
+  /** the app family's sync API test vector: this mnemonic, and a code whose signature is known. */
   vector: { mnemonic: string; code: string };
 }
 
@@ -64,7 +64,7 @@ async function protocolClient(cfg: ClientConfig): Promise<Step[]> {
       publicKey: jwk.x!,
       sign: async (code: string) =>
         base64url(new Uint8Array(await crypto.subtle.sign('Ed25519', signingKey, utf8(code)))),
-      /** base64(iv).base64(ciphertext).base64(tag), 16-byte IV, 128-bit tag (§2.5). */
+      /** base64(iv).base64(ciphertext).base64(tag), 16-byte IV, 128-bit tag (the app family's sync API). */
       async encryptDevice(name: string) {
         const iv = crypto.getRandomValues(new Uint8Array(16));
         const sealed = new Uint8Array(
@@ -119,7 +119,7 @@ async function protocolClient(cfg: ClientConfig): Promise<Step[]> {
 
     const keys = await keysOf(cfg.mnemonic);
     const meta = await call('meta', 'GET', '/meta');
-    // The client asks for a reCAPTCHA token only when /meta says so (§7.13); it never knows ALTCHA.
+    // The client asks for a reCAPTCHA token only when /meta says so (the app family's sync API); it never knows ALTCHA.
     const start = await call('register start', 'POST', '/auth/register/start', {
       body: meta.hasCaptcha ? { captchaToken: 'unsolvable' } : {},
     });
@@ -227,7 +227,7 @@ test('an existing client on another origin registers without a captcha, signs in
     return step.body;
   };
 
-  // WebCrypto derives byte-identical keys and signatures (sync-api-compat §2.2 vectors).
+  // WebCrypto derives byte-identical keys and signatures (the app family's sync API vectors).
   expect(byName('test vector').body).toEqual({
     publicKey: '9icC8Nazxbe-I7xnJgSBc5sWSIkRChBlSOWULWtnxkA',
     signature: 'hLdbjm9sgkbWEXWVEWPMuAEjDqQ1MQvTOnyxTbofBoJQ9oLN_3mIgxLye2dC6UCIFc-v1180YvnKVeAR1UhYBg',

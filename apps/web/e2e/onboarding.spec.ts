@@ -11,7 +11,7 @@ import {
   WORKING_EXTENSION,
 } from './support/player.ts';
 
-/** A "simple proxy" (protocols.md §6.1): `?destination=` fetched and relayed, with permissive CORS. */
+/** A "simple proxy" (the app family's protocols): `?destination=` fetched and relayed, with permissive CORS. */
 function proxyServer(): Server {
   return createServer(async (req, res) => {
     const cors = {

@@ -225,6 +225,8 @@ test.describe('player', () => {
     await expect(page.getByTestId('caption-cue')).toHaveCount(0);
     await page.keyboard.press('k');
     await expect.poll(async () => (await videoState(page)).paused).toBe(false);
+    // The player knows it plays (its button offers Pause) before K toggles it again.
+    await expect(page.getByTestId('play-pause')).toHaveAttribute('aria-label', 'Pause');
     await page.keyboard.press('k');
     await expect.poll(async () => (await videoState(page)).paused).toBe(true);
     const at = await videoTime(page);

@@ -161,7 +161,7 @@ test.describe('settings', () => {
     expect(await storedAccountRaw(page)).toMatchObject({ seed: '', deviceKey: 'indexeddb' });
     expect(await page.evaluate(storedKeys)).toEqual([{ extractable: false, usages: ['decrypt', 'encrypt'] }]);
 
-    // The account as the older clients of the family store it (client-behaviour §2.1), with no key in IndexedDB.
+    // The account as the older clients of the family store it (the app family's client behaviour), with no key in IndexedDB.
     await page.evaluate(
       async ({ seed }) => {
         const { deviceKey: _, ...account } = JSON.parse(localStorage.getItem('marquee:account')!).state

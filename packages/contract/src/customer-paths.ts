@@ -64,8 +64,7 @@ export type ProfileIcon = (typeof profileIcons)[number];
 
 /** Household profiles an account may have besides its own. */
 export const MAX_PROFILES = 5;
-/** Promo discount rate bounds (percent) and the default when the admin leaves it empty. */
+/** Promo discount rate bounds (percent). */
 export const PROMO_RATE_MIN = 1;
 export const PROMO_RATE_MAX = 100;
-export const PROMO_RATE_DEFAULT = 10;
 export const PASSWORD_MIN_LENGTH = 8;

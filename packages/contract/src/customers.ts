@@ -5,7 +5,7 @@ import { defineEndpoint } from './endpoint.ts';
 import { customerRoutes } from './routes.ts';
 
 /*
- * Email accounts and household profiles: the customer backend of seed 001 §7 (field names as its client
+ * Email accounts and household profiles: the customer backend of the subscription seed spec (field names as its client
  * sends and reads them: `fullname`, `_id`, `endSubcriptionDate`). Failures answer the HTTP status with
  * the usual error body `{errorType, code, message}` (errors.ts); `message` is meant to be shown.
  * Decision: docs/decisions/040-customer-api.md.
@@ -20,7 +20,7 @@ export const CustomerProfile = z.object({
 });
 export type CustomerProfile = z.infer<typeof CustomerProfile>;
 
-/** The user as seed 001 §3 has it. Passphrase accounts have the same shape (email null, fullname ''). */
+/** The user as the subscription seed spec has it. Passphrase accounts have the same shape (email null, fullname ''). */
 export const CustomerUser = z.object({
   id: z.string(),
   fullname: z.string(),

@@ -20,7 +20,6 @@ export interface Route {
  * - `admin`: a session whose account has the admin role (403 `forbidden` otherwise).
  */
 export type EndpointAuth = 'none' | 'optional' | 'session' | 'admin';
-export const endpointAuths = ['none', 'optional', 'session', 'admin'] as const satisfies EndpointAuth[];
 
 /** One tag per server module; the OpenAPI document groups operations by them. */
 export const endpointTags = [

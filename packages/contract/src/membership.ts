@@ -7,7 +7,7 @@ import { membershipRoutes } from './routes.ts';
 import { ErrorCode } from './errors.ts';
 
 /*
- * Memberships paid through a crypto gateway, promo codes and the admin self-test. Seed 001 §3 and §7
+ * Memberships paid through a crypto gateway, promo codes and the admin self-test. The subscription seed spec's
  * field names (`criptoName`, `crypto_list`, `display_name`, `isUsed`) are kept on the wire.
  * Decision: docs/decisions/041-membership-payments.md.
  */
@@ -115,7 +115,7 @@ export const PromoCreateBody = z
 export const PromoCreateResponse = z.object({ codes: z.array(Promo), created: Promo });
 export const PromoParams = z.object({ code: z.string().min(1).max(64) });
 /**
- * Seed 001 §7: `code` {isUsed, rate} (null when unknown), a message to show, and `error` when the code
+ * The subscription seed spec: `code` {isUsed, rate} (null when unknown), a message to show, and `error` when the code
  * cannot be used; `errorCode` (ours) says why.
  */
 export const PromoCheckResponse = z.object({

@@ -3,7 +3,6 @@ import { defineEndpoint, type EndpointErrors } from './endpoint.ts';
 import { metadataRoutes } from './routes.ts';
 
 export const TmdbTypeSchema = z.enum(['movie', 'tv']);
-export const MediaTypeSchema = z.enum(['movie', 'show']);
 
 /** A title as it appears on cards: search results, carousels, lists. */
 export const MediaSummary = z.object({
@@ -59,8 +58,6 @@ export type SeasonDetails = z.infer<typeof SeasonDetails>;
 export const MediaList = z.object({ results: z.array(MediaSummary) });
 export type MediaList = z.infer<typeof MediaList>;
 
-export const movieListNames = ['now_playing', 'top_rated', 'popular'] as const;
-export const tvListNames = ['top_rated', 'popular'] as const;
 export const ListName = z.enum(['now_playing', 'top_rated', 'popular']);
 export type ListName = z.infer<typeof ListName>;
 

@@ -35,7 +35,11 @@ export function mediaUrlExpiry(url: string): number | null {
   return match ? parseInt(match[1]!, 36) * 1000 : null;
 }
 
-/** Request and response header carrying the scrape token (see ScrapeToken below). */
+/**
+ * Request and response header carrying the scrape token; also accepted as the `token` query parameter.
+ * Its value says how the caller proves itself: `altcha|<payload>` (or `turnstile|…`, `recaptcha|…`, per
+ * the instance's captcha) once, then the `jwt|<token>` the server answered with until it expires.
+ */
 export const SCRAPE_TOKEN_HEADER = 'x-token';
 
 /**
@@ -55,20 +59,6 @@ export const scrapeEventNames = [
   'noOutput',
   'error',
 ] as const;
-export type ScrapeEventName = (typeof scrapeEventNames)[number];
-export const terminalScrapeEvents: readonly ScrapeEventName[] = ['completed', 'noOutput', 'error'];
-
-export const scrapeStatuses = ['pending', 'success', 'notfound', 'failure'] as const;
-export type ScrapeStatusName = (typeof scrapeStatuses)[number];
-
-/**
- * How a scrape request proves its caller, sent as the `token` query parameter or the X-Token header:
- * `altcha|<payload>` (or `turnstile|…`, `recaptcha|…`, per the instance's captcha) once, then the
- * `jwt|<token>` the server answered with until it expires.
- */
-export type ScrapeTokenKind = 'jwt' | 'altcha' | 'turnstile' | 'recaptcha';
-export const formatScrapeToken = (kind: ScrapeTokenKind, value: string) => `${kind}|${value}`;
-
 export interface ScrapeMediaParams {
   type: 'movie' | 'show';
   title: string;

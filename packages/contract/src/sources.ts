@@ -13,7 +13,6 @@ export const CaptionSchema = z.object({
   needsProxy: z.boolean(),
   opensubtitles: z.boolean(),
 });
-export type CaptionWire = z.infer<typeof CaptionSchema>;
 
 export const QualitySchema = z.enum(['4k', '1080', '720', '480', '360', 'unknown']);
 export const StreamFileSchema = z.object({
@@ -40,7 +39,6 @@ export const StreamSchema = z.discriminatedUnion('type', [
     qualities: z.partialRecord(QualitySchema, StreamFileSchema),
   }),
 ]);
-export type StreamWire = z.infer<typeof StreamSchema>;
 
 export const RunOutputSchema = z.object({
   sourceId: z.string(),

@@ -17,11 +17,6 @@ export function mediaTypeOf(type: string, hasEpisode = false): (typeof syncMedia
   return hasEpisode ? 'show' : 'movie';
 }
 
-/** Change times before the app family existed, or in the future, are clamped (a fast clock must not win forever). */
-export const SYNC_EPOCH_MS = Date.UTC(2021, 6, 13);
-export function clampChangeTime(ms: number, nowMs: number): number {
-  return Math.min(Math.max(ms, SYNC_EPOCH_MS), nowMs);
-}
 /**
  * The conflict rule (decision 011), the one the server's SQL implements (`WHERE stored.updated_at <=
  * excluded.updated_at`) and the web's outbox applies: a change applies unless what is held for its key

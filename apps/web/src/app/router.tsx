@@ -86,7 +86,7 @@ export function routes(): RouteObject[] {
         { path: '/about', element: <AboutPage /> },
         { path: '/support', element: <SupportPage /> },
         { path: '/jip', element: <CreditsPage /> },
-        // Subscription site: /mylist is the browse screen of /browse (seed 001 §2).
+        // Subscription site: /mylist is the browse screen of /browse (the subscription seed spec).
         { path: '/mylist', element: config.variant === 'subscription' ? <HomeRoute /> : <MyListPage /> },
         { path: '/login', element: <LoginPage /> },
         { path: '/register', element: <RegisterPage /> },

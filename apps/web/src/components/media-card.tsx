@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { encodeMediaKey, isReleased, type MediaSummary } from '@marquee/contract';
+import { type MediaSummary } from '@marquee/contract';
+import { encodeMediaKey, isReleased } from '../lib/media-keys.ts';
 import { clock } from '../lib/clock.ts';
 import { useMediaActions } from './media-actions.tsx';
 import { paths } from '../app/paths.ts';

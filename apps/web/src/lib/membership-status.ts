@@ -12,7 +12,7 @@ export function membershipState(
   return { state: end.getTime() > now.getTime() ? 'active' : 'ended', end };
 }
 
-/** The membership end "as a long date-time" (seed 001 §3), in the UI language. */
+/** The membership end "as a long date-time" (the subscription seed spec), in the UI language. */
 export function longDateTime(date: Date, locale: string): string {
   try {
     return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }).format(date);

@@ -1,6 +1,6 @@
 /**
  * Where the player's back link goes: the most recent page that was not a player, an onboarding page or
- * a quick-search redirect (client-behaviour §1), else home. The router records every visited path.
+ * a quick-search redirect (the app family's client behaviour), else home. The router records every visited path.
  */
 const visited: string[] = [];
 const SKIP = [/^\/media\//, /^\/s\//, /^\/onboarding/];

@@ -1,11 +1,11 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { PING_INTERVAL_MS, shouldPing } from '@marquee/contract';
+import { PING_INTERVAL_MS, shouldPing } from './calendar.ts';
 import { ping } from './api/index.ts';
 
 type Listener = () => void;
 
 /**
- * The online check of seed 000 §4: a 5 s tick; while online only every 10th tick pings /ping.txt,
+ * The online check of the seed spec: a 5 s tick; while online only every 10th tick pings /ping.txt,
  * while offline every tick does; online is set only after a success, any failure sets offline.
  */
 export class OnlineStatus {

@@ -2,7 +2,7 @@ import type { Plan } from '@marquee/contract';
 
 /**
  * How membership prices read on screen. Prices always come from the server's plans (GET /api/plans),
- * never from text (PRODUCT.md §6); these only format them.
+ * never from text (the product brief); these only format them.
  */
 
 /** "$30", "$2.99", "2,99 €": whole amounts without cents, others with two decimals. */

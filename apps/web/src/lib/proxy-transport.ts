@@ -1,7 +1,7 @@
 import { parseProxyEntry } from './proxy-entries.ts';
 
 /**
- * The scrape token of the app family (client-behaviour §6.3): a JWT the server or proxy hands out
+ * The scrape token of the app family (the app family's client behaviour): a JWT the server or proxy hands out
  * (X-Token header or `token` event), kept in memory and sent back as `jwt|<token>` until it expires.
  */
 export class ScrapeTokenStore {

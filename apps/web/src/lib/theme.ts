@@ -1,4 +1,4 @@
-import { themeFor, type ThemeName } from '@marquee/contract';
+import { themeFor, type ThemeName } from './calendar.ts';
 import { clock } from './clock.ts';
 
 const CLASSES = ['theme-teal', 'theme-blue', 'theme-red', 'theme-gray'];

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { pickPhrase } from '@marquee/contract';
+import { pickPhrase } from './calendar.ts';
 
 /** A catalog entry with `.default` and `.extra[]`: the default, or 35 % of the time an extra; chosen once per mount. */
 export function useRandomPhrase(key: string, random: () => number = Math.random): string {

@@ -15,7 +15,7 @@ export interface AccountProfile {
 
 /**
  * A signed-in account. Passphrase accounts are stored as the older clients stored them
- * (client-behaviour §2.1), except that where the platform allows, the seed is not stored here but kept
+ * (the app family's client behaviour), except that where the platform allows, the seed is not stored here but kept
  * as a non-extractable key in IndexedDB (`deviceKey`, decision 074); email accounts (`kind: 'email'`,
  * decision 042) have no seed and keep their device name in clear.
  */

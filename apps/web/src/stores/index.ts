@@ -10,7 +10,7 @@ export {
   type Account,
   type AccountProfile,
 } from './account-store.ts';
-export { useLibraryStore, type ProgressUpdate } from './library/library-store.ts';
+export { useLibraryStore } from './library/library-store.ts';
 export { usePreferencesStore, THEMES, toTheme, type PreferencesData } from './preferences-store.ts';
 export {
   useSubtitlesStore,

@@ -1,4 +1,4 @@
-import type { ThemeName } from '@marquee/contract';
+import type { ThemeName } from '../lib/calendar.ts';
 import { createPersistedStore } from './persisted.ts';
 import { LEGACY_KEYS, readLegacyState } from './library/legacy.ts';
 

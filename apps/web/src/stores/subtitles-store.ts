@@ -23,14 +23,14 @@ export interface SubtitlesData {
   styling: SubtitleStyling;
 }
 
-/** Limits of seed 000 §5. */
+/** Limits of the seed spec. */
 export const SUBTITLE_LIMITS = {
   size: [0.01, 10],
   backgroundOpacity: [0, 1],
   backgroundBlur: [0, 1],
   delay: [-500, 500],
 } as const;
-/** The colours the caption settings offer (seed 001 §5). */
+/** The colours the caption settings offer (the subscription seed spec). */
 export const SUBTITLE_COLORS = ['#ffffff', '#b0b0b0', '#80b1fa', '#e2e535'] as const;
 
 const clamp = (v: unknown, [min, max]: readonly [number, number], fallback: number) => {

@@ -1,9 +1,20 @@
 import { describe, expect, it, vi } from 'vitest';
 import { FetchError, makeFullUrl, makeUseableFetcher } from './common.ts';
 import { makeExtensionFetcher, type ExtensionRequest, type ExtensionResult } from './extension.ts';
-import { makeProxyFetcher, simpleProxyTransport } from './proxy.ts';
+import { makeProxyFetcher, type ProxyTransport } from './proxy.ts';
 import { makeStandardFetcher } from './standard.ts';
 import type { FetchLike } from './types.ts';
+
+/** A transport to a plain proxy, `<proxyUrl>?destination=<target>` (the web app's own lives in lib/proxy-transport.ts). */
+function plainProxy(proxyUrl: string, fetchLike: FetchLike): ProxyTransport {
+  return {
+    request(destination, init) {
+      const url = new URL(proxyUrl);
+      url.searchParams.set('destination', destination);
+      return fetchLike(url.toString(), init);
+    },
+  };
+}
 
 const json = (body: unknown, init: ResponseInit = {}) =>
   new Response(JSON.stringify(body), {
@@ -65,9 +76,7 @@ describe('custom proxy fetcher', () => {
         { headers: { 'x-final-destination': 'https://site.example/after-redirect', 'x-set-cookie': 'a=b' } },
       ),
     );
-    const fetcher = makeUseableFetcher(
-      makeProxyFetcher(simpleProxyTransport('https://proxy.example/', fetchLike)),
-    );
+    const fetcher = makeUseableFetcher(makeProxyFetcher(plainProxy('https://proxy.example/', fetchLike)));
     const answer = await fetcher.full('https://site.example/page', {
       query: { id: '7' },
       headers: {

@@ -1,5 +1,5 @@
 import { makeFullUrl, readBody, serializeBody } from './common.ts';
-import type { Fetcher, FetchLike } from './types.ts';
+import type { Fetcher } from './types.ts';
 
 export interface ProxyRequestInit {
   method: string;
@@ -53,16 +53,5 @@ export function makeProxyFetcher(transport: ProxyTransport): Fetcher {
       finalUrl: response.headers.get('x-final-destination') ?? target,
       body: ops.method === 'HEAD' ? '' : await readBody(response),
     };
-  };
-}
-
-/** The plain transport: `<proxyUrl>?destination=<target>` with the same method, headers and body. */
-export function simpleProxyTransport(proxyUrl: string, fetchLike: FetchLike): ProxyTransport {
-  return {
-    request(destination, init) {
-      const url = new URL(proxyUrl);
-      url.searchParams.set('destination', destination);
-      return fetchLike(url.toString(), init);
-    },
   };
 }

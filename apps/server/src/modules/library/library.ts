@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import { clampChangeTime } from '@marquee/contract';
 import { AppError } from '../../errors.ts';
 import { authOf } from '../../plugins/auth.ts';
 
@@ -12,13 +11,15 @@ export interface LibraryRef {
   profileId: string;
 }
 
-export const accountLibrary = (userId: string): LibraryRef => ({ userId, profileId: '' });
-
 /** The library of a sync request: the caller's, in the profile X-Profile-Id selected (decision 040). */
 export function libraryOf(request: FastifyRequest): LibraryRef {
   const auth = authOf(request);
   return { userId: auth.userId, profileId: auth.profileId ?? '' };
 }
+
+/** Change times before the app family existed, or in the future, are clamped (a fast clock must not win forever). */
+const SYNC_EPOCH_MS = Date.UTC(2021, 6, 13);
+const clampChangeTime = (ms: number, nowMs: number) => Math.min(Math.max(ms, SYNC_EPOCH_MS), nowMs);
 
 /** When a change was made: the client's `updatedAt` (clamped to [sync epoch, now]) or, when it sent none, now. */
 export function changeTimeOf(updatedAt: string | undefined, now: number): number {

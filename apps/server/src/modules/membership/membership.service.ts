@@ -21,7 +21,7 @@ import { normalisePromoCode, PROMO_ALREADY_USED_MESSAGE, PROMO_RESERVATION_MS } 
 import { paymentUri, qrDataUrl } from './qr.ts';
 import { fiatMicros, formatFiat, settle, undiscounted, type Verdict } from './settlement.ts';
 
-/** Shown with every new payment request (seed 001 §4). */
+/** Shown with every new payment request (the subscription seed spec). */
 export const SUPERSEDE_WARNING =
   'Payment links you generated earlier and have not paid are no longer valid: pay only with this one.';
 

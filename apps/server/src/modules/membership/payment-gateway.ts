@@ -21,7 +21,7 @@ export interface Invoice {
   paymentUri: string | null;
 }
 
-/** A payment notification, as the gateway sent it (SHKeeper's body, protocols.md §2.5). */
+/** A payment notification, as the gateway sent it (SHKeeper's body, the app family's protocols). */
 export interface GatewayNotification {
   external_id: string;
   crypto?: string;
@@ -105,7 +105,7 @@ export function verifyCallback(
   return { ok: true, signed: false };
 }
 
-/** SHKeeper's callback body encoding: compact JSON with sorted keys (protocols.md §2.5). */
+/** SHKeeper's callback body encoding: compact JSON with sorted keys (the app family's protocols). */
 export function compactSortedJson(value: unknown): string {
   const sort = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sort);

@@ -1,6 +1,9 @@
 import { randomInt } from 'node:crypto';
-import { PROMO_RATE_DEFAULT, type Promo, type PromoCheckResponse } from '@marquee/contract';
+import { type Promo, type PromoCheckResponse } from '@marquee/contract';
 import type { PromoRow, PromosRepository } from './promos.repository.ts';
+
+/** The discount (percent) of a promo code whose admin left the rate empty. */
+const PROMO_RATE_DEFAULT = 10;
 
 /** An unpaid payment request holds its promo code this long; then another customer may use the code. */
 export const PROMO_RESERVATION_MS = 2 * 60 * 60_000;
@@ -33,7 +36,7 @@ export function toPromoDto(row: PromoRow, now: number): Promo {
   };
 }
 
-/** Promo codes: admins create and list them; customers check one before paying (seed 001 §4, §7). */
+/** Promo codes: admins create and list them; customers check one before paying (the subscription seed spec). */
 export class PromosService {
   constructor(
     private readonly promos: PromosRepository,
@@ -64,7 +67,7 @@ export class PromosService {
   }
 
   /**
-   * Seed 001 §7's answer; a code the caller already used (paid, or on a request still payable) or one
+   * The subscription seed spec's answer; a code the caller already used (paid, or on a request still payable) or one
    * held by someone else's unpaid request cannot be applied.
    */
   async check(userId: string, rawCode: string): Promise<PromoCheckResponse> {

@@ -31,7 +31,7 @@ interface ShkeeperAnswer {
 }
 
 /**
- * SHKeeper's merchant API (reference/protocols.md §2): `GET /api/v1/crypto` (no auth) and
+ * SHKeeper's merchant API (the app family's protocols): `GET /api/v1/crypto` (no auth) and
  * `POST /api/v1/{crypto}/payment_request` with `X-Shkeeper-Api-Key`. SHKeeper answers its errors with
  * HTTP 200 and `{"status":"error","message":…}`; those become 502 errors carrying its message.
  */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SEARCH_CACHE_SWEEP_MS, SEARCH_CACHE_TTL_MS } from '@marquee/contract';
+import { SEARCH_CACHE_SWEEP_MS, SEARCH_CACHE_TTL_MS } from './search-rules.ts';
 import { catalogData, withSearchExtras } from '../../../test/fake-tmdb.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/test-database.ts';
 import { AppError } from '../../errors.ts';

@@ -1,10 +1,5 @@
 import { LRUCache } from 'lru-cache';
 import {
-  SEARCH_CACHE_SWEEP_MS,
-  SEARCH_CACHE_TTL_MS,
-  keepSearchable,
-  postersFirst,
-  searchCacheKey,
   yearOf,
   type Genre,
   type ListName,
@@ -13,6 +8,13 @@ import {
   type SeasonDetails,
   type TmdbType,
 } from '@marquee/contract';
+import {
+  SEARCH_CACHE_SWEEP_MS,
+  SEARCH_CACHE_TTL_MS,
+  keepSearchable,
+  postersFirst,
+  searchCacheKey,
+} from './search-rules.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { LegacyLookup } from './justwatch/justwatch.client.ts';
 import type { MetadataCacheRepository } from './metadata-cache.repository.ts';
@@ -49,7 +51,7 @@ export class MetadataService {
   private readonly cache: MetadataCacheRepository | undefined;
   private readonly legacy: LegacyLookup | undefined;
   private readonly now: () => number;
-  /** Search answers for 1 h, swept every 2 min (seed 000 §9). */
+  /** Search answers for 1 h, swept every 2 min (the seed spec). */
   private readonly searchCache: LRUCache<string, MediaSummary[]>;
   private readonly sweepTimer: NodeJS.Timeout;
 

@@ -1,4 +1,4 @@
-import { foldForSearch } from '@marquee/contract';
+import { foldForSearch } from '../metadata/search-rules.ts';
 import type { CaptionType, Quality } from '@marquee/providers';
 
 // How Jellyfin and Plex users name their media folders, read back into titles, years, ids, episodes.

@@ -2,7 +2,7 @@ import { PromosPage } from '../../features/admin/promos-page.tsx';
 import { SelfTestPage } from '../../features/admin/self-test-page.tsx';
 import { RequireAdmin } from './guards.tsx';
 
-/** `/promos`: admins only (seed 001 §6). */
+/** `/promos`: admins only (the subscription seed spec). */
 export function PromosRoute() {
   return (
     <RequireAdmin>
@@ -11,7 +11,7 @@ export function PromosRoute() {
   );
 }
 
-/** `/admin`: the self-test panel, admins of either account kind (seed 000 §6). */
+/** `/admin`: the self-test panel, admins of either account kind (the seed spec). */
 export function AdminRoute() {
   return (
     <RequireAdmin>

@@ -1,7 +1,7 @@
 import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { greetingFor } from '@marquee/contract';
+import { greetingFor } from '../../lib/calendar.ts';
 import { ButtonLink } from '../../components/button.tsx';
 import { HomeLibrary } from '../../features/library/index.ts';
 import { SearchBar, SearchResults, useSearchRoute } from '../../features/search/index.ts';
@@ -21,7 +21,7 @@ const ProfilesPage = lazy(() =>
 
 /**
  * `/`: on a subscription site, the landing page for signed-out visitors, and "who's watching" after an
- * email sign-in until a profile is chosen (seed 001 §2); otherwise the home / browse screen.
+ * email sign-in until a profile is chosen (the subscription seed spec); otherwise the home / browse screen.
  */
 export function HomeRoute() {
   const landing = useAccountStore((s) =>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, useParams } from 'react-router';
-import { encodeMediaKey } from '@marquee/contract';
+import { encodeMediaKey } from '../../lib/media-keys.ts';
 import { PageLoading } from '../../components/layout.tsx';
 import { searchQuery } from '../../features/search/index.ts';
 import { paths } from '../paths.ts';

@@ -1,6 +1,7 @@
 import '../../lib/lazy-catalog.ts';
 import { useQuery } from '@tanstack/react-query';
-import { toMediaType, type MediaDetails } from '@marquee/contract';
+import { type MediaDetails } from '@marquee/contract';
+import { toMediaType } from '../../lib/media-keys.ts';
 import { Suspense, useDeferredValue, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
 import { Footer } from '../../components/layout.tsx';
@@ -31,7 +32,7 @@ const PlayerView = preloadablePage(
 );
 
 /**
- * Onboarding first (client-behaviour §6.4) when the instance asks for it and the viewer has neither
+ * Onboarding first (the app family's client behaviour) when the instance asks for it and the viewer has neither
  * finished it, nor a custom proxy, nor a working extension.
  */
 function useNeedsOnboarding(): boolean | null {

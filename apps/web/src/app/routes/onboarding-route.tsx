@@ -5,7 +5,7 @@ import {
   OnboardingProxyPage,
 } from '../../features/onboarding/index.ts';
 
-/** Onboarding (client-behaviour §6.4): step 1 chooses, step 2 sets the extension or a proxy up. */
+/** Onboarding (the app family's client behaviour): step 1 chooses, step 2 sets the extension or a proxy up. */
 export const OnboardingRoute = OnboardingPage;
 export const OnboardingExtensionRoute = OnboardingExtensionPage;
 export const OnboardingProxyRoute = OnboardingProxyPage;

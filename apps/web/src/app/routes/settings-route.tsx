@@ -2,7 +2,7 @@ import { SettingsPage } from '../../features/settings/settings-page.tsx';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { RequireSignedIn } from './guards.tsx';
 
-/** `/settings`: open to everyone on a discovery site (device settings); signed-in only on a subscription site (seed 001 §2). */
+/** `/settings`: open to everyone on a discovery site (device settings); signed-in only on a subscription site (the subscription seed spec). */
 export function SettingsRoute() {
   if (runtimeConfig().variant !== 'subscription') return <SettingsPage />;
   return (

@@ -1,7 +1,7 @@
 import { SubscriptionPage } from '../../features/membership/subscription-page.tsx';
 import { RequireSignedIn } from './guards.tsx';
 
-/** `/subscription`: signed-in only (seed 001 §6). */
+/** `/subscription`: signed-in only (the subscription seed spec). */
 export function SubscriptionRoute() {
   return (
     <RequireSignedIn>

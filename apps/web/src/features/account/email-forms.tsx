@@ -1,8 +1,18 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { Controller, useForm, type FieldErrors } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/button.tsx';
-import { checkLogin, checkRegister, registerBody } from '../../lib/account/customer-rules.ts';
+import {
+  CUSTOMER_ERROR_ORDER,
+  customerErrorField,
+  loginFormResolver,
+  registerFormResolver,
+  type LoginFormValues,
+  type RegisterFormValues,
+} from '../../lib/account/customer-forms.ts';
+import { registerBody } from '../../lib/account/customer-rules.ts';
+import { firstErrorKey } from '../../lib/account/form-resolver.ts';
 import { errorKey } from '../../lib/api/index.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
@@ -12,8 +22,16 @@ import { paths } from '../../app/paths.ts';
 
 const auth = () => import('../../lib/account/email-auth.ts');
 
-/** What went wrong (seed 001 §8), in our words for the server's error code. */
-const serverMessage = (t: (k: string) => string, error: unknown): string => t(errorKey(error));
+/** The one message a form shows (the first problem), and the focus on its field. */
+function useFirstProblem<T extends Record<string, unknown>>(prefix: string) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const show = (errors: FieldErrors<T>) => {
+    const key = firstErrorKey(errors, CUSTOMER_ERROR_ORDER);
+    setProblem(key);
+    if (key) document.getElementById(`${prefix}-${customerErrorField(key)}`)?.focus();
+  };
+  return { problem, setProblem, show };
+}
 
 /** Where the other sign-in method is offered, when the instance has both. */
 function OtherMethod({ to, label }: { to: string; label: string }) {
@@ -42,10 +60,12 @@ export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null })
   usePageTitle(t('customer.login.title'));
   const navigate = useNavigate();
   const state = (useLocation().state ?? {}) as LoginState;
-  const [email, setEmail] = useState(state.email ?? '');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useForm<LoginFormValues>({
+    defaultValues: { email: state.email ?? '', password: '' },
+    resolver: loginFormResolver,
+    shouldFocusError: false,
+  });
+  const { problem, setProblem, show } = useFirstProblem<LoginFormValues>('login');
   /** Wrong passwords tried on the account since its last sign-in: the owner reads this before going on. */
   const [failedSignIns, setFailedSignIns] = useState(0);
   const failedNotice = useRef<HTMLParagraphElement>(null);
@@ -54,22 +74,18 @@ export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null })
     if (failedSignIns > 0) failedNotice.current?.focus();
   }, [failedSignIns]);
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    const problem = checkLogin({ email, password });
-    if (problem) return setError(t(`customer.errors.${problem}`));
-    setError(null);
-    setBusy(true);
+  const submit = form.handleSubmit(async ({ email, password }) => {
+    setProblem(null);
     try {
       const signedIn = await (await auth()).loginWithEmail(email, password);
       if (signedIn.failedSignIns > 0) return setFailedSignIns(signedIn.failedSignIns);
       void navigate(paths.home);
     } catch (err) {
       // A 401 (wrong email or password) is shown with the fields, as a validation error.
-      setError(serverMessage(t, err));
-      setBusy(false);
+      setProblem(errorKey(err));
     }
-  };
+  }, show);
+  const busy = form.formState.isSubmitting;
 
   if (failedSignIns > 0) {
     return (
@@ -106,22 +122,34 @@ export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null })
         </p>
       )}
       <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" noValidate>
-        <TextField
-          id="login-email"
-          type="email"
-          label={t('customer.login.email')}
-          value={email}
-          onChange={setEmail}
-          autoComplete="email"
+        <Controller
+          control={form.control}
+          name="email"
+          render={({ field }) => (
+            <TextField
+              id="login-email"
+              type="email"
+              label={t('customer.login.email')}
+              value={field.value}
+              onChange={field.onChange}
+              autoComplete="email"
+            />
+          )}
         />
-        <SecretInput
-          id="login-password"
-          label={t('customer.login.password')}
-          value={password}
-          onChange={setPassword}
-          autoComplete="current-password"
+        <Controller
+          control={form.control}
+          name="password"
+          render={({ field }) => (
+            <SecretInput
+              id="login-password"
+              label={t('customer.login.password')}
+              value={field.value}
+              onChange={field.onChange}
+              autoComplete="current-password"
+            />
+          )}
         />
-        <FormError message={error} />
+        <FormError message={problem && t(problem)} />
         <Button type="submit" disabled={busy}>
           {busy ? t('customer.login.working') : t('customer.login.submit')}
         </Button>
@@ -146,70 +174,98 @@ export function EmailRegisterForm({ otherMethod }: { otherMethod?: string | null
   usePageTitle(t('customer.register.title'));
   const navigate = useNavigate();
   const config = runtimeConfig();
-  const [values, setValues] = useState({ fullname: '', email: '', password: '', confirm: '' });
-  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm<RegisterFormValues>({
+    defaultValues: { fullname: '', email: '', password: '', confirm: '' },
+    resolver: registerFormResolver,
+    shouldFocusError: false,
+  });
+  const { problem, setProblem, show } = useFirstProblem<RegisterFormValues>('register');
   const [alert, setAlert] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [captchaToken, setCaptchaToken] = useState<string | null>(null);
   // A captcha solution is good for one attempt: a refused registration gets a fresh one.
   const [captchaRound, setCaptchaRound] = useState(0);
   const needsCaptcha = config.captcha.provider !== 'none';
   const onToken = useCallback((token: string | null) => setCaptchaToken(token), []);
-  const field = (name: keyof typeof values) => (v: string) => setValues((s) => ({ ...s, [name]: v }));
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    setAlert(null);
-    const check = checkRegister(values);
-    if (check) return setProblem(t(`customer.errors.${check}`));
-    if (needsCaptcha && !captchaToken) return setProblem(t('customer.errors.captcha'));
+  const submit = form.handleSubmit(async () => {
+    if (needsCaptcha && !captchaToken) return setProblem('customer.errors.captcha');
     setProblem(null);
-    setBusy(true);
+    const values = form.getValues();
     try {
       await (await auth()).registerWithEmail(registerBody(values, captchaToken));
       void navigate(paths.login, {
         state: { registered: true, email: values.email.trim() } satisfies LoginState,
       });
     } catch (err) {
-      setAlert(serverMessage(t, err));
+      setAlert(t(errorKey(err)));
       if (needsCaptcha) setCaptchaRound((n) => n + 1);
-      setBusy(false);
     }
-  };
-
+  }, show);
+  const busy = form.formState.isSubmitting;
   return (
     <AuthCard title={t('customer.register.title')}>
       <p className="mb-6 text-sm text-fg-muted">{t('customer.register.description')}</p>
-      <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" noValidate>
+      <form
+        onSubmit={(e) => {
+          setAlert(null);
+          void submit(e);
+        }}
+        className="flex flex-col gap-4"
+        noValidate
+      >
         <DismissibleAlert message={alert} onDismiss={() => setAlert(null)} />
-        <TextField
-          id="register-fullname"
-          label={t('customer.register.fullname')}
-          value={values.fullname}
-          onChange={field('fullname')}
-          autoComplete="name"
+        <Controller
+          control={form.control}
+          name="fullname"
+          render={({ field }) => (
+            <TextField
+              id="register-fullname"
+              label={t('customer.register.fullname')}
+              value={field.value}
+              onChange={field.onChange}
+              autoComplete="name"
+            />
+          )}
         />
-        <TextField
-          id="register-email"
-          type="email"
-          label={t('customer.register.email')}
-          value={values.email}
-          onChange={field('email')}
-          autoComplete="email"
+        <Controller
+          control={form.control}
+          name="email"
+          render={({ field }) => (
+            <TextField
+              id="register-email"
+              type="email"
+              label={t('customer.register.email')}
+              value={field.value}
+              onChange={field.onChange}
+              autoComplete="email"
+            />
+          )}
         />
-        <SecretInput
-          id="register-password"
-          label={t('customer.register.password')}
-          value={values.password}
-          onChange={field('password')}
-          autoComplete="new-password"
+        <Controller
+          control={form.control}
+          name="password"
+          render={({ field }) => (
+            <SecretInput
+              id="register-password"
+              label={t('customer.register.password')}
+              value={field.value}
+              onChange={field.onChange}
+              autoComplete="new-password"
+            />
+          )}
         />
-        <SecretInput
-          id="register-confirm"
-          label={t('customer.register.confirm')}
-          value={values.confirm}
-          onChange={field('confirm')}
-          autoComplete="new-password"
+        <Controller
+          control={form.control}
+          name="confirm"
+          render={({ field }) => (
+            <SecretInput
+              id="register-confirm"
+              label={t('customer.register.confirm')}
+              value={field.value}
+              onChange={field.onChange}
+              autoComplete="new-password"
+            />
+          )}
         />
         <p className="-mt-2 text-xs text-fg-muted">{t('customer.register.passwordHint')}</p>
         {needsCaptcha && (
@@ -220,7 +276,7 @@ export function EmailRegisterForm({ otherMethod }: { otherMethod?: string | null
             onToken={onToken}
           />
         )}
-        <FormError message={problem} />
+        <FormError message={problem && t(problem)} />
         <Button type="submit" disabled={busy}>
           {busy ? t('customer.register.working') : t('customer.register.submit')}
         </Button>

@@ -1,17 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Controller, useForm, useWatch, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { COPY_CONFIRMATION_MS } from '@marquee/contract';
+import { COPY_CONFIRMATION_MS } from '../../lib/calendar.ts';
 import { Avatar } from '../../components/avatar.tsx';
 import { Button, ButtonLink } from '../../components/button.tsx';
 import { PageLoading } from '../../components/layout.tsx';
-import { register } from '../../lib/account/auth.ts';
+import { register as registerAccount } from '../../lib/account/auth.ts';
 import { accountBaseUrl } from '../../lib/api/index.ts';
+import { firstErrorKey, keyedZodResolver } from '../../lib/account/form-resolver.ts';
 import { newPassphrase } from '../../lib/account/passphrase.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { accountQueries } from '../../lib/api/queries/account.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { z } from '../../lib/zod.ts';
 import { PROFILE_COLORS, type AccountProfile } from '../../stores/index.ts';
 import { AuthCard, ColorPicker, FormError, IconPicker, INPUT, SecretInput } from './auth-ui.tsx';
 import { Captcha } from './captcha.tsx';
@@ -20,6 +23,31 @@ import { authErrorMessage, useAuthMethod } from './login-page.tsx';
 import { paths } from '../../app/paths.ts';
 
 type Step = 'trust' | 'passphrase' | 'profile' | 'verify';
+
+interface RegisterValues {
+  device: string;
+  profile: AccountProfile;
+  /** The passphrase as the user types it back. */
+  typed: string;
+}
+type RegisterForm = UseFormReturn<RegisterValues>;
+
+/** A device name as the contract allows it (not empty); the passphrase typed back exactly. */
+function registerResolver(passphrase: string) {
+  const schema = z.looseObject({
+    // The contract's PatchSessionBody.deviceName, restated (see lib/account/customer-forms.ts).
+    device: z.string().trim().min(1).max(500),
+    typed: z.string().refine((typed) => typed === passphrase),
+  });
+  return keyedZodResolver(schema, ({ path, value }) =>
+    path === 'typed'
+      ? 'auth.errors.noMatch'
+      : typeof value === 'string' && value.trim()
+        ? 'auth.errors.invalidData'
+        : 'auth.errors.deviceName',
+  ) as unknown as Resolver<RegisterValues>;
+}
+const REGISTER_ERROR_ORDER = ['auth.errors.noMatch', 'auth.errors.deviceName', 'auth.errors.invalidData'];
 
 function serverHost(): string {
   const base = accountBaseUrl();
@@ -104,29 +132,23 @@ function PassphraseStep({ passphrase, onNext }: { passphrase: string; onNext: ()
   );
 }
 
-function ProfileStep({
-  device,
-  setDevice,
-  profile,
-  setProfile,
-  onNext,
-}: {
-  device: string;
-  setDevice: (v: string) => void;
-  profile: AccountProfile;
-  setProfile: (p: AccountProfile) => void;
-  onNext: () => void;
-}) {
+function ProfileStep({ form, onNext }: { form: RegisterForm; onNext: () => void }) {
   const { t } = useTranslation();
   const [error, setError] = useState<string | null>(null);
+  const profile = useWatch({ control: form.control, name: 'profile' });
+  const deviceField = form.register('device');
+  const setProfile = (p: AccountProfile) => form.setValue('profile', p, { shouldDirty: true });
   return (
     <form
       className="flex flex-col gap-5"
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        if (!device.trim()) return setError(t('auth.errors.deviceName'));
-        onNext();
+        void form.trigger('device', { shouldFocus: true }).then((valid) => {
+          const problem = form.getFieldState('device').error?.message;
+          if (!valid) return setError(t(problem ?? 'auth.errors.deviceName'));
+          onNext();
+        });
       }}
     >
       <div className="flex items-center gap-4">
@@ -139,8 +161,7 @@ function ProfileStep({
         </label>
         <input
           id="register-device"
-          value={device}
-          onChange={(e) => setDevice(e.target.value)}
+          {...deviceField}
           placeholder={t('auth.deviceNamePlaceholder')}
           className={INPUT}
           autoComplete="off"
@@ -183,34 +204,49 @@ function PassphraseRegister({ otherMethod }: { otherMethod: string | null }) {
   const config = runtimeConfig();
   const [step, setStep] = useState<Step>('trust');
   const [passphrase] = useState(newPassphrase);
-  const [device, setDevice] = useState('');
-  const [profile, setProfile] = useState<AccountProfile>({
-    colorA: PROFILE_COLORS[0],
-    colorB: PROFILE_COLORS[0],
-    icon: 'userGroup',
+  const resolver = useMemo(() => registerResolver(passphrase), [passphrase]);
+  const form = useForm<RegisterValues>({
+    defaultValues: {
+      device: '',
+      profile: { colorA: PROFILE_COLORS[0], colorB: PROFILE_COLORS[0], icon: 'userGroup' },
+      typed: '',
+    },
+    resolver,
+    shouldFocusError: false,
   });
-  const [typed, setTyped] = useState('');
   const [captchaToken, setCaptchaToken] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const needsCaptcha = config.captcha.provider !== 'none';
   const onToken = useCallback((token: string | null) => setCaptchaToken(token), []);
+  const busy = form.formState.isSubmitting;
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
+  const send = form.handleSubmit(
+    async ({ device, profile }) => {
+      try {
+        await registerAccount({
+          passphrase,
+          deviceName: device,
+          profile,
+          captchaToken: captchaToken ?? undefined,
+        });
+        void navigate(paths.home);
+      } catch (err) {
+        setError(authErrorMessage(t, err));
+      }
+    },
+    (errors) => {
+      const key = firstErrorKey(errors, REGISTER_ERROR_ORDER);
+      setError(key && t(key));
+      if (key === 'auth.errors.noMatch') document.getElementById('verify-passphrase')?.focus();
+    },
+  );
+  const submit = (e: React.FormEvent) => {
     setError(null);
-    if (needsCaptcha && !captchaToken) return setError(t('auth.errors.captcha'));
-    if (typed !== passphrase) return setError(t('auth.errors.noMatch'));
-    if (!device.trim()) return setError(t('auth.errors.invalidData'));
-    setBusy(true);
-    try {
-      await register({ passphrase, deviceName: device, profile, captchaToken: captchaToken ?? undefined });
-      void navigate(paths.home);
-    } catch (err) {
-      setError(authErrorMessage(t, err));
-    } finally {
-      setBusy(false);
+    if (needsCaptcha && !captchaToken) {
+      e.preventDefault();
+      return setError(t('auth.errors.captcha'));
     }
+    void send(e);
   };
 
   const titles: Record<Step, string> = {
@@ -231,23 +267,21 @@ function PassphraseRegister({ otherMethod }: { otherMethod: string | null }) {
       </p>
       {step === 'trust' && <TrustStep onTrust={() => setStep('passphrase')} />}
       {step === 'passphrase' && <PassphraseStep passphrase={passphrase} onNext={() => setStep('profile')} />}
-      {step === 'profile' && (
-        <ProfileStep
-          device={device}
-          setDevice={setDevice}
-          profile={profile}
-          setProfile={setProfile}
-          onNext={() => setStep('verify')}
-        />
-      )}
+      {step === 'profile' && <ProfileStep form={form} onNext={() => setStep('verify')} />}
       {step === 'verify' && (
-        <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" noValidate>
+        <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
           <p className="text-sm text-fg-muted">{t('auth.verify.text')}</p>
-          <SecretInput
-            id="verify-passphrase"
-            label={t('auth.login.passphrase')}
-            value={typed}
-            onChange={setTyped}
+          <Controller
+            control={form.control}
+            name="typed"
+            render={({ field }) => (
+              <SecretInput
+                id="verify-passphrase"
+                label={t('auth.login.passphrase')}
+                value={field.value}
+                onChange={field.onChange}
+              />
+            )}
           />
           {needsCaptcha && (
             <Captcha provider={config.captcha.provider} siteKey={config.captcha.siteKey} onToken={onToken} />

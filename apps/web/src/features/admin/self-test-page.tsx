@@ -18,7 +18,7 @@ const BADGE: Record<SelfTestCheck['status'], string> = {
 };
 
 /**
- * `/admin` (seed 000 §6, admins of either account kind): the instance self-test — configuration,
+ * `/admin` (the seed spec, admins of either account kind): the instance self-test — configuration,
  * database, metadata source, Redis, payment gateway, every provider — each check with its result and
  * reason, and a button to run it again.
  */

@@ -1,6 +1,7 @@
 import { useDeferredValue, useEffect, useRef, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
-import { cardWidth, truncateTitle, type MediaSummary } from '@marquee/contract';
+import { type MediaSummary } from '@marquee/contract';
+import { cardWidth, truncateTitle } from './discover-rules.ts';
 import { MediaCard, MediaCardSkeleton, type PosterLoading } from '../../components/media-card.tsx';
 import { useViewportWidth } from '../../lib/use-viewport-width.ts';
 

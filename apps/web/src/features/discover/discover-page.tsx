@@ -1,6 +1,7 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type Genre, type MediaSummary } from '@marquee/contract';
 import {
   MOVIE_GENRE_PAGES,
   RANDOM_MOVIE_GENRES,
@@ -8,9 +9,7 @@ import {
   pickRandom,
   shuffle,
   toCarousel,
-  type Genre,
-  type MediaSummary,
-} from '@marquee/contract';
+} from './discover-rules.ts';
 import type { PosterLoading } from '../../components/media-card.tsx';
 import { useNearViewport } from '../../lib/use-near-viewport.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';

@@ -1,13 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import {
-  encodeMediaKey,
-  pressCountdown,
-  tickCountdown,
-  type CountdownState,
-  type MediaSummary,
-} from '@marquee/contract';
+import { type MediaSummary } from '@marquee/contract';
+import { encodeMediaKey } from '../../lib/media-keys.ts';
+import { pressCountdown, tickCountdown, type CountdownState } from './discover-rules.ts';
 import { Button } from '../../components/button.tsx';
 import { paths } from '../../app/paths.ts';
 

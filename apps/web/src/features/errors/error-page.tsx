@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { COPY_CONFIRMATION_MS } from '@marquee/contract';
+import { COPY_CONFIRMATION_MS } from '../../lib/calendar.ts';
 import { Button } from '../../components/button.tsx';
 
 /** First lines of the stack are enough to report a bug without drowning the reader. */

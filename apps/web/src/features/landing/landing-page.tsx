@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { encodeMediaKey, MAX_PROFILES } from '@marquee/contract';
+import { MAX_PROFILES } from '@marquee/contract';
+import { encodeMediaKey } from '../../lib/media-keys.ts';
 import { ButtonLink } from '../../components/button.tsx';
 import { mediaQueries } from '../../lib/api/queries/media.ts';
 import { membershipQueries } from '../../lib/api/queries/membership.ts';
@@ -54,7 +55,7 @@ function Block({
   );
 }
 
-/** The plans' prices (never hard-coded, PRODUCT.md §6): "Everything, from $2.50 a month" and each plan. */
+/** The plans' prices (never hard-coded, the product brief): "Everything, from $2.50 a month" and each plan. */
 function PlanBanner() {
   const { t, i18n } = useTranslation();
   const plans = useQuery(membershipQueries.plans());
@@ -162,7 +163,7 @@ function Faq() {
 }
 
 /**
- * The subscription site's landing page for signed-out visitors (seed 001 §1–§2): hero with Get started
+ * The subscription site's landing page for signed-out visitors (the subscription seed spec): hero with Get started
  * (→ /discover when signed in, else /login), the plan banner, the free movie of the month, feature
  * cards, watch everywhere, offline, FAQ.
  */

@@ -1,9 +1,11 @@
 import { useTranslation } from 'react-i18next';
-import { libraryKey, toMediaType, type LibraryMeta, type MediaSummary } from '@marquee/contract';
+import { type MediaSummary } from '@marquee/contract';
+import { libraryKey, type LibraryMeta } from '../../stores/library/library-rules.ts';
+import { toMediaType } from '../../lib/media-keys.ts';
 import { useLibraryStore } from '../../stores/index.ts';
 
-/** A card or title as library metadata; null when the year is unknown (such titles cannot be bookmarked, seed 000 §5). */
-export function libraryMetaOf(
+/** A card or title as library metadata; null when the year is unknown (such titles cannot be bookmarked, the seed spec). */
+function libraryMetaOf(
   media: Pick<MediaSummary, 'id' | 'type' | 'title' | 'year' | 'poster'>,
 ): LibraryMeta | null {
   if (media.year === null) return null;

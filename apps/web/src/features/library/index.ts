@@ -1,3 +1,3 @@
-export { BookmarkToggle, libraryMetaOf } from './bookmark-toggle.tsx';
+export { BookmarkToggle } from './bookmark-toggle.tsx';
 export { HomeLibrary } from './library-sections.tsx';
 export { RejectedChanges } from './rejected-changes.tsx';

@@ -1,16 +1,15 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { type MediaSummary } from '@marquee/contract';
 import {
   continueWatching,
-  encodeMediaKey,
   progressRatio,
   sortBookmarks,
-  toTmdbType,
   type BookmarkEntry,
   type ContinueItem,
-  type MediaSummary,
-} from '@marquee/contract';
+} from '../../stores/library/library-rules.ts';
+import { encodeMediaKey, toTmdbType } from '../../lib/media-keys.ts';
 import { MediaCard } from '../../components/media-card.tsx';
 import { useLibraryStore } from '../../stores/index.ts';
 import { paths } from '../../app/paths.ts';
@@ -40,7 +39,7 @@ export function useContinueWatching(): ContinueItem[] {
   return useMemo(() => continueWatching(progress, bookmarks), [bookmarks, progress]);
 }
 
-/** Bookmarks, most recent activity first (seed 000 §4). */
+/** Bookmarks, most recent activity first (the seed spec). */
 export function BookmarksSection({ items }: { items: BookmarkEntry[] }) {
   const { t } = useTranslation();
   if (items.length === 0) return null;
@@ -129,7 +128,7 @@ function ContinueCard({ item }: { item: ContinueItem }) {
   );
 }
 
-/** Continue Watching (seed 000 §4, §9): worth-resuming titles, not bookmarked, most recent first; each can be removed. */
+/** Continue Watching (the seed spec): worth-resuming titles, not bookmarked, most recent first; each can be removed. */
 export function ContinueWatchingSection({ items }: { items: ContinueItem[] }) {
   const { t } = useTranslation();
   if (items.length === 0) return null;

@@ -5,7 +5,7 @@ import { checkPurchase, paymentBody, promoIsApplied, type PurchaseDraft } from '
 const en = enCatalog as unknown as { membership: { errors: Record<string, string> } };
 const base: PurchaseDraft = { planId: 1, crypto: 'BTC', hasPromo: false, promoInput: '', applied: null };
 
-describe('membership purchase rules (seed 001 §5, §8)', () => {
+describe('membership purchase rules (the subscription seed spec)', () => {
   it('a ticked "I have promo code" needs the code applied first', () => {
     expect(checkPurchase({ ...base, hasPromo: true, promoInput: 'ABCD2345' })).toBe('applyPromoFirst');
     expect(en.membership.errors.applyPromoFirst).toBe('You should apply promo code before');

@@ -1,5 +1,5 @@
 /**
- * Client rules of the membership purchase (seed 001 §5, §8), checked before anything is sent. Each
+ * Client rules of the membership purchase (the subscription seed spec), checked before anything is sent. Each
  * answers the catalog key (under `membership.errors`) of the first problem, or null.
  */
 export interface AppliedPromo {
@@ -29,7 +29,7 @@ export const promoIsApplied = (d: Pick<PurchaseDraft, 'promoInput' | 'applied'>)
 
 export function checkPurchase(d: PurchaseDraft): PurchaseError | null {
   if (d.planId === null) return 'planRequired';
-  // 'I have promo code' ticked: the code must be applied first (seed 001 §5).
+  // 'I have promo code' ticked: the code must be applied first (the subscription seed spec).
   if (d.hasPromo && !promoIsApplied(d)) return 'applyPromoFirst';
   if (!d.crypto) return 'cryptoRequired';
   return null;

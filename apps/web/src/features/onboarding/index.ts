@@ -1,6 +1,1 @@
-export {
-  OnboardingExtensionPage,
-  OnboardingPage,
-  OnboardingProxyPage,
-  browserKind,
-} from './onboarding-pages.tsx';
+export { OnboardingExtensionPage, OnboardingPage, OnboardingProxyPage } from './onboarding-pages.tsx';

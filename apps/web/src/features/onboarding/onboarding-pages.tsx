@@ -156,7 +156,7 @@ export function browserKind(userAgent: string): BrowserKind {
   return 'unknown';
 }
 
-/** Extension status every second (seed 001 §9). */
+/** Extension status every second (the subscription seed spec). */
 function useExtensionStatus(): { state: ExtensionState | 'loading'; checks: number } {
   const [state, setState] = useState<ExtensionState | 'loading'>('loading');
   const [checks, setChecks] = useState(0);

@@ -1,5 +1,5 @@
 // What the title page needs at once; the player itself is view.ts, loaded lazily.
 export { PlayerPlaceholder } from './ui/player-placeholder.tsx';
-export { makePlayerMeta, MissingShowDataError } from './core/meta.ts';
+export { makePlayerMeta } from './core/meta.ts';
 export { startsOnOpen } from './core/autoplay.ts';
-export type { PlayerMeta, PlayerEpisode, PlayerSeason } from './core/types.ts';
+export type { PlayerMeta } from './core/types.ts';

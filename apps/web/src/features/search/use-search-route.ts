@@ -1,8 +1,10 @@
 import { useCallback, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { SEARCH_DEBOUNCE_MS } from '@marquee/contract';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
 import { paths } from '../../app/paths.ts';
+
+/** The search waits this long after the last keystroke. */
+const SEARCH_DEBOUNCE_MS = 500;
 
 /**
  * The search text lives in the path (/browse/{query}) so results can be shared and survive reloads.

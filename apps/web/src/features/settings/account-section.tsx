@@ -2,14 +2,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { accountPaths } from '@marquee/contract';
 import { Avatar } from '../../components/avatar.tsx';
 import { Button, ButtonLink } from '../../components/button.tsx';
 import { api } from '../../lib/api/index.ts';
 import { accountQueries } from '../../lib/api/queries/account.ts';
-import { accountRequest } from '../../lib/sync/account-api.ts';
 import { logout } from '../../lib/sync/session.ts';
-import { useAccountStore, type Account, type AccountProfile } from '../../stores/index.ts';
+import { useAccountStore, type Account } from '../../stores/index.ts';
+import type { AccountDraft } from './save-settings.ts';
 import { Section } from './settings-ui.tsx';
 import { ColorSwatches, IconChoices } from '../../components/profile-pickers.tsx';
 
@@ -54,8 +53,9 @@ export function DeviceList({ account }: { account: Account }) {
   const devices = useDevices(account);
   const client = useQueryClient();
   const remove = useMutation({
-    mutationFn: (sid: string) => accountRequest('DELETE', accountPaths.session, { params: { sid } }),
-    onSettled: () => client.invalidateQueries({ queryKey: ['sessions', account.userId] }),
+    mutationFn: (sid: string) => api.account.deleteSession({ params: { sid } }),
+    onSettled: () =>
+      client.invalidateQueries({ queryKey: accountQueries.sessionKeys.ofUser(account.userId) }),
   });
   if (devices.isPending) return <p className="text-fg-muted">{t('global.loading')}</p>;
   if (devices.isError)
@@ -96,7 +96,7 @@ export function DeleteAccount({ account }: { account: Account }) {
   const open = params.get('m') === 'delete-account';
   const [error, setError] = useState(false);
   const remove = useMutation({
-    mutationFn: () => accountRequest('DELETE', accountPaths.user, { params: { uid: account.userId } }),
+    mutationFn: () => api.account.deleteUser({ params: { uid: account.userId } }),
     onSuccess: async () => {
       await logout();
       void navigate('/');
@@ -151,11 +151,6 @@ export function DeleteAccount({ account }: { account: Account }) {
       )}
     </>
   );
-}
-
-export interface AccountDraft {
-  profile: AccountProfile;
-  deviceName: string;
 }
 
 export function AccountSection({

@@ -2,29 +2,22 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { profileIcons, type ProfileIcon } from '@marquee/contract';
 import { Avatar } from '../../components/avatar.tsx';
 import { Button, ButtonLink } from '../../components/button.tsx';
 import { IconChoices } from '../../components/profile-pickers.tsx';
 import { changePassword } from '../../lib/account/customer-api.ts';
 import { checkPasswordChange } from '../../lib/account/customer-rules.ts';
-import { ApiError } from '../../lib/api.ts';
+import { errorKey } from '../../lib/api/index.ts';
 import { clock } from '../../lib/clock.ts';
 import { longDateTime, membershipState } from '../../lib/membership-status.ts';
 import { logout } from '../../lib/sync/session.ts';
 import { useAccountStore, type Account } from '../../stores/index.ts';
 import { DeleteAccount, DeviceList } from './account-section.tsx';
+import type { EmailAccountDraft } from './save-settings.ts';
 import { Section } from './settings-ui.tsx';
 
 const INPUT =
   'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
-
-/** What an email account edits in the account section (saved with the save bar). */
-export interface EmailAccountDraft {
-  fullname: string;
-  icon: string;
-  deviceName: string;
-}
 
 export const emailDraftOf = (account: Account): EmailAccountDraft => ({
   fullname: account.user?.fullname ?? '',
@@ -161,8 +154,8 @@ export function SecuritySection() {
       setPassword('');
       setConfirm('');
     },
-    onError: (e) =>
-      setError(e instanceof ApiError && e.status !== 0 && e.message ? e.message : t('global.generic')),
+    // The error's code in our words, never the server's English.
+    onError: (e) => setError(t(errorKey(e))),
   });
   return (
     <Section id="security" title={t('accountSettings.sections.security')}>
@@ -229,6 +222,3 @@ export function SecuritySection() {
     </Section>
   );
 }
-
-export const isProfileIcon = (icon: string): icon is ProfileIcon =>
-  (profileIcons as readonly string[]).includes(icon);

@@ -1,23 +1,17 @@
 import '../../lib/account-catalog.ts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { accountPaths, APP_VERSION } from '@marquee/contract';
-import { updateCustomer } from '../../lib/account/customer-api.ts';
+import { APP_VERSION } from '@marquee/contract';
 import { Button } from '../../components/button.tsx';
+import { firstErrorKey } from '../../lib/account/form-resolver.ts';
 import { useDeviceName } from '../../lib/account/use-device-name.ts';
+import { accountBaseUrl } from '../../lib/api/index.ts';
 import { LANGUAGES, languageNames, startLanguage } from '../../lib/languages.ts';
-import {
-  cleanProxyList,
-  normalizeServerUrl,
-  parseProxyEntry,
-  testProxy,
-  type ProxyTestResult,
-} from '../../lib/proxy-entries.ts';
+import { cleanProxyList, parseProxyEntry, testProxy, type ProxyTestResult } from '../../lib/proxy-entries.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
-import { accountBaseUrl, accountRequest } from '../../lib/sync/account-api.ts';
-import { changeSyncedSettings, logout } from '../../lib/sync/session.ts';
 import { applyTheme } from '../../lib/theme.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import {
@@ -27,40 +21,24 @@ import {
   useAccountStore,
   usePreferencesStore,
   useSubtitlesStore,
-  type PreferencesData,
   type SubtitleStyling,
 } from '../../stores/index.ts';
-import { AccountSection, type AccountDraft } from './account-section.tsx';
+import { AccountSection } from './account-section.tsx';
+import { emailDraftOf, EmailAccountSection, MembershipSection, SecuritySection } from './email-sections.tsx';
+import { saveSettings, type SaveResult, type SettingsValues } from './save-settings.ts';
 import {
-  emailDraftOf,
-  EmailAccountSection,
-  isProfileIcon,
-  MembershipSection,
-  SecuritySection,
-  type EmailAccountDraft,
-} from './email-sections.tsx';
+  saveResultText,
+  SETTINGS_ERROR_ORDER,
+  settingsErrorInput,
+  settingsResolver,
+} from './settings-form.ts';
 import { Section, Slider, Toggle } from './settings-ui.tsx';
 import { SourceOrderSetting } from './source-order.tsx';
 
 const INPUT =
   'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
 
-interface Draft {
-  account: AccountDraft | null;
-  /** Email accounts (instead of `account`). */
-  email: EmailAccountDraft | null;
-  language: string;
-  theme: PreferencesData['theme'];
-  enableThumbnails: boolean;
-  enableAutoplay: boolean;
-  enableSourceOrder: boolean;
-  sourceOrder: string[];
-  styling: SubtitleStyling;
-  proxyEnabled: boolean;
-  proxyUrls: string[];
-  serverEnabled: boolean;
-  serverUrl: string;
-}
+type Draft = SettingsValues;
 
 /** What is saved now, in the draft's shape. */
 function useSaved(): Draft {
@@ -216,21 +194,10 @@ const EMAIL_SECTIONS = [
 ] as const;
 type SectionId = (typeof EMAIL_SECTIONS)[number];
 
-/** Draft device names must not be empty (seed 001 §5, key deviceLengthError); an unchanged one is left alone. */
-function deviceNameMissing(draft: Draft, saved: Draft): boolean {
-  if (draft.email) return !draft.email.deviceName.trim();
-  return Boolean(
-    draft.account &&
-    saved.account &&
-    draft.account.deviceName !== saved.account.deviceName &&
-    !draft.account.deviceName.trim(),
-  );
-}
-
 /**
  * `/settings` (client-behaviour §7): every edit is a draft until Save; Reset throws the draft away.
- * Language, theme and proxy list sync to the account through the outbox; profile and device name are
- * saved on the server directly; a new account server signs out first.
+ * The form (react-hook-form) holds the draft; `saveSettings` saves it section by section and says which
+ * sections were saved and which failed, which the page tells the user (and keeps the unsaved values).
  */
 export function SettingsPage() {
   const { t, i18n } = useTranslation();
@@ -239,10 +206,12 @@ export function SettingsPage() {
   const queryClient = useQueryClient();
   const config = runtimeConfig();
   const saved = useSaved();
-  const [draft, setDraft] = useState<Draft>(saved);
-  const [touched, setTouched] = useState(false);
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const resolver = useMemo(() => settingsResolver(saved), [saved]);
+  const form = useForm<Draft>({ defaultValues: saved, resolver, shouldFocusError: false });
+  const draft = useWatch({ control: form.control }) as Draft;
+  const { isDirty, isSubmitting, errors } = form.formState;
+  const [result, setResult] = useState<SaveResult | null>(null);
+  const resultRef = useRef<HTMLParagraphElement>(null);
   const account = useAccountStore((s) => s.account);
   const oneAtATime = account?.kind === 'email';
   const sections: readonly SectionId[] = oneAtATime ? EMAIL_SECTIONS : SECTIONS;
@@ -254,15 +223,17 @@ export function SettingsPage() {
     SectionId,
     boolean
   >;
-  const [deviceError, setDeviceError] = useState(false);
+  const errorKey = firstErrorKey(errors, SETTINGS_ERROR_ORDER);
+  const deviceError = errorKey === 'accountSettings.deviceLengthError';
 
   // Until the user edits something, the draft follows what is saved (the device name decrypts late; a sync may land).
   useEffect(() => {
-    if (!touched) setDraft(saved);
-  }, [saved, touched]);
+    if (!isDirty) form.reset(saved);
+  }, [saved, isDirty, form]);
   const edit = (patch: Partial<Draft>) => {
-    setTouched(true);
-    setDraft((d) => ({ ...d, ...patch }));
+    setResult(null);
+    for (const [name, value] of Object.entries(patch))
+      form.setValue(name as keyof Draft, value as never, { shouldDirty: true });
   };
   const changed = !same(draft, saved);
 
@@ -272,95 +243,34 @@ export function SettingsPage() {
   }, [draft.theme]);
   useEffect(() => () => applyTheme(usePreferencesStore.getState().theme), []);
 
+  // The outcome of a save is announced and focused, so keyboard and screen-reader users land on it.
+  useEffect(() => {
+    if (result) resultRef.current?.focus();
+  }, [result]);
+
   const reset = () => {
-    setDraft(saved);
-    setTouched(false);
-    setError(null);
-    setDeviceError(false);
+    form.reset(saved);
+    setResult(null);
   };
 
-  const save = async () => {
-    setError(null);
-    if (deviceNameMissing(draft, saved)) {
-      setDeviceError(true);
-      if (oneAtATime) setChosen('account');
-      return setError(t('accountSettings.deviceLengthError'));
-    }
-    if (draft.email && !draft.email.fullname.trim()) {
-      if (oneAtATime) setChosen('account');
-      return setError(t('customer.errors.fullnameRequired'));
-    }
-    setDeviceError(false);
-    setSaving(true);
-    try {
-      const serverUrl = draft.serverEnabled ? normalizeServerUrl(draft.serverUrl) || null : null;
-      const serverChanged = serverUrl !== (saved.serverEnabled ? saved.serverUrl : null);
-      if (serverChanged) {
-        // Another account server: this account does not live there.
-        await logout();
-        useAccountStore.getState().setBackendUrl(serverUrl);
-      }
-      const synced: Parameters<typeof changeSyncedSettings>[0] = {};
-      if (draft.language !== saved.language) synced.applicationLanguage = draft.language;
-      if (draft.theme !== saved.theme) synced.applicationTheme = draft.theme;
-      const proxies = draft.proxyEnabled ? cleanProxyList(draft.proxyUrls) : null;
-      if (!same(proxies, saved.proxyEnabled ? saved.proxyUrls : null)) synced.proxyUrls = proxies;
-      if (draft.enableAutoplay !== saved.enableAutoplay) synced.enableAutoplay = draft.enableAutoplay;
-      if (!same(draft.styling, saved.styling)) synced.subtitleStyling = draft.styling;
-      if (Object.keys(synced).length) changeSyncedSettings(synced);
-      usePreferencesStore.getState().setPreferences({
-        enableThumbnails: draft.enableThumbnails,
-        enableSourceOrder: draft.enableSourceOrder,
-        sourceOrder: draft.sourceOrder,
-      });
-
-      const current = useAccountStore.getState().account;
-      if (!serverChanged && current && draft.email && saved.email) {
-        const { fullname, icon, deviceName } = draft.email;
-        if (fullname.trim() !== saved.email.fullname || icon !== saved.email.icon) {
-          // The answer's user replaces the stored one.
-          await updateCustomer({ fullname: fullname.trim(), ...(isProfileIcon(icon) ? { icon } : {}) });
-        }
-        if (deviceName.trim() !== saved.email.deviceName) {
-          await accountRequest('PATCH', accountPaths.session, {
-            params: { sid: current.sessionId },
-            body: { deviceName: deviceName.trim() },
-          });
-          useAccountStore.getState().updateAccount({ deviceName: deviceName.trim() });
-        }
-      }
-      if (!serverChanged && current && draft.account && saved.account) {
-        if (!same(draft.account.profile, saved.account.profile)) {
-          await accountRequest('PATCH', accountPaths.user, {
-            params: { uid: current.userId },
-            body: { profile: draft.account.profile },
-          });
-          useAccountStore.getState().updateAccount({ profile: draft.account.profile });
-        }
-        const name = draft.account.deviceName.trim();
-        if (name && name !== saved.account.deviceName) {
-          const { accountDeviceKey, encryptDeviceName } = await import('../../lib/account/device-name.ts');
-          // The seed, or its key in IndexedDB (decision 074); gone only if the site's storage was cleared.
-          const key = await accountDeviceKey(current);
-          if (!key) throw new Error('no device-name key');
-          const blob = await encryptDeviceName(name, key);
-          await accountRequest('PATCH', accountPaths.session, {
-            params: { sid: current.sessionId },
-            body: { deviceName: blob },
-          });
-          useAccountStore.getState().updateAccount({ deviceName: blob });
-        }
-      }
-      setTouched(false);
-      // The device list shows this device's new name.
-      void queryClient.invalidateQueries({ queryKey: ['sessions'] });
-      if (serverChanged) void navigate('/');
-    } catch {
-      setError(t('global.generic'));
-    } finally {
-      setSaving(false);
-    }
+  const onInvalid = (problems: FieldErrors<Draft>) => {
+    setResult(null);
+    const key = firstErrorKey(problems, SETTINGS_ERROR_ORDER);
+    if (oneAtATime) setChosen('account');
+    // After the section shows: the field with the problem takes the focus.
+    if (key) setTimeout(() => document.getElementById(settingsErrorInput(key))?.focus());
   };
+
+  const save = form.handleSubmit(async () => {
+    setResult(null);
+    const values = form.getValues();
+    const outcome = await saveSettings(values, saved, { queryClient });
+    // Everything saved: the draft follows what is saved again. Otherwise it keeps every value, so the
+    // sections that failed can be saved again.
+    if (!outcome.failed.length) form.reset(values);
+    setResult(outcome);
+    if (outcome.serverChanged && outcome.saved.includes('server')) void navigate('/');
+  }, onInvalid);
 
   const autoplayAllowed =
     config.allowAutoplay || (draft.proxyEnabled && cleanProxyList(draft.proxyUrls).length > 0);
@@ -654,18 +564,31 @@ export function SettingsPage() {
         )}
       </div>
 
+      {result && (
+        <div className={`fixed inset-x-0 z-40 px-4 ${changed ? 'bottom-20' : 'bottom-4'}`}>
+          <p
+            ref={resultRef}
+            tabIndex={-1}
+            role={result.failed.length ? 'alert' : 'status'}
+            className={`mx-auto max-w-xl rounded-lg px-4 py-3 text-sm shadow-xl focus:outline-none focus-visible:ring-2 focus-visible:ring-accent ${result.failed.length ? 'bg-red-900/90 text-red-100' : 'bg-green-900/90 text-green-100'}`}
+            data-testid="save-result"
+          >
+            {saveResultText(result, t, i18n.language)}
+          </p>
+        </div>
+      )}
       {changed && (
         <div
           className="fixed inset-x-0 bottom-0 z-40 border-t border-white/10 bg-surface-2/95 backdrop-blur"
           data-testid="save-bar"
         >
           <div className="mx-auto flex max-w-screen-2xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
-            <p className="text-sm text-fg">{error ?? t('settings.unsaved')}</p>
+            <p className="text-sm text-fg">{errorKey ? t(errorKey) : t('settings.unsaved')}</p>
             <div className="flex gap-3">
               <Button variant="secondary" onClick={reset}>
                 {t('settings.reset')}
               </Button>
-              <Button onClick={() => void save()} disabled={saving}>
+              <Button onClick={() => void save()} disabled={isSubmitting}>
                 {t('settings.save')}
               </Button>
             </div>

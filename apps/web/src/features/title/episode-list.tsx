@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { isReleased, type SeasonSummary } from '@marquee/contract';
+import { type SeasonSummary } from '@marquee/contract';
+import { isReleased } from '../../lib/media-keys.ts';
 import { clock } from '../../lib/clock.ts';
 import { seasonQuery } from './title-queries.ts';
 import { paths } from '../../app/paths.ts';

@@ -1,4 +1,4 @@
-import { decodeMediaKey, parseLegacyMediaKey, type MediaKeyParts } from '@marquee/contract';
+import { decodeMediaKey, parseLegacyMediaKey, type MediaKeyParts } from '../../lib/media-keys.ts';
 
 export type ResolvedKey =
   | { kind: 'current'; parts: MediaKeyParts }

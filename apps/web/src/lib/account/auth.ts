@@ -8,7 +8,7 @@ import { keepSeed } from './device-key.ts';
 import { encryptDeviceName } from './device-name.ts';
 import { isValidPassphrase, keysFromSeed, seedFromPassphrase } from './passphrase.ts';
 
-/** Every client of this app family sends this namespace (sync-api-compat §2). */
+/** Every client of this app family sends this namespace (the app family's sync API). */
 export const NAMESPACE = 'movie-web';
 
 export type AuthErrorKind =
@@ -56,7 +56,7 @@ async function signedIn(auth: AuthResponse, encryptedDevice: string, seed: Uint8
   await restore();
 }
 
-/** Login (client-behaviour §3.4): check the words, derive keys, sign the server's challenge. */
+/** Login (the app family's client behaviour): check the words, derive keys, sign the server's challenge. */
 export async function login(passphrase: string, deviceName: string): Promise<void> {
   if (!isValidPassphrase(passphrase)) throw new AuthError('invalidPassphrase');
   const device = deviceName.trim();
@@ -87,7 +87,7 @@ export interface RegisterInput {
   captchaToken?: string | undefined;
 }
 
-/** Registration (client-behaviour §3.3, verify step onwards). */
+/** Registration (the app family's client behaviour, verify step onwards). */
 export async function register(input: RegisterInput): Promise<void> {
   const device = input.deviceName.trim();
   if (!device) throw new AuthError('deviceName');

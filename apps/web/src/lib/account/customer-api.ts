@@ -5,7 +5,7 @@ import { api, ApiError, type ApiInput } from '../api/index.ts';
 /**
  * The customer API (email accounts, household profiles, memberships, promo codes, admin) as the web
  * calls it: thin wrappers over the contract's client (`api.customer.*`, `api.membership.*`) that fill in
- * the signed-in account's id. Every answer that carries the user replaces the stored one (seed 001 §4, §7).
+ * the signed-in account's id. Every answer that carries the user replaces the stored one (the subscription seed spec).
  */
 
 function currentAccount() {
@@ -65,7 +65,6 @@ export async function deleteProfile(profileId: string): Promise<CustomerUser> {
 export const checkPromo = (code: string) => api.membership.checkPromo({ params: { code } });
 export const startPayment = (body: Body<typeof membershipEndpoints.subscribe>) =>
   api.membership.subscribe({ params: uid(), body, timeoutMs: 45_000 }).then(withUser);
-export const fetchMembership = () => api.membership.membership();
 export const simulatePaid = (paymentId: string) =>
   api.membership.simulatePaid({ params: { paymentId }, timeoutMs: 45_000 });
 

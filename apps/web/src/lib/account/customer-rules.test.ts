@@ -4,7 +4,7 @@ import { checkLogin, checkPasswordChange, checkRegister, registerBody } from './
 
 const en = enCatalog as unknown as { customer: { errors: Record<string, string> } };
 
-describe('password change (seed 001 §5)', () => {
+describe('password change (the subscription seed spec)', () => {
   it('needs both fields, equal: otherwise "Password didn\'t match"', () => {
     expect(checkPasswordChange({ password: '', confirm: '' })).toBe('passwordRequired');
     expect(checkPasswordChange({ password: 'longenough1', confirm: '' })).toBe('confirmRequired');

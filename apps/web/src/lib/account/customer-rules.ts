@@ -1,7 +1,7 @@
 import { PASSWORD_MIN_LENGTH } from '@marquee/contract';
 
 /**
- * Client-side rules of the email-account forms (seed 001 §5). Each check answers the catalog key of
+ * Client-side rules of the email-account forms (the subscription seed spec). Each check answers the catalog key of
  * the first problem (under `customer.errors`), or null when the form may be sent. The server checks
  * again; its message is shown when it refuses.
  */
@@ -23,7 +23,7 @@ export function checkLogin(v: { email: string; password: string }): CustomerForm
 }
 
 /**
- * Register: fullname, email, password and its confirmation are required (seed 001 §5). The seed's
+ * Register: fullname, email, password and its confirmation are required (the subscription seed spec). The seed's
  * client did not compare the two passwords; we do (decision 042): a typo there locks the user out.
  */
 export function checkRegister(v: {
@@ -42,7 +42,7 @@ export function checkRegister(v: {
   return null;
 }
 
-/** Password change: both fields required and equal, otherwise "Password didn't match" (seed 001 §5, §8). */
+/** Password change: both fields required and equal, otherwise "Password didn't match" (the subscription seed spec). */
 export function checkPasswordChange(v: { password: string; confirm: string }): CustomerFormError | null {
   if (!v.password) return 'passwordRequired';
   if (!v.confirm) return 'confirmRequired';
@@ -51,7 +51,7 @@ export function checkPasswordChange(v: { password: string; confirm: string }): C
   return null;
 }
 
-/** The register body: the confirmation is never sent (seed 001 §5). */
+/** The register body: the confirmation is never sent (the subscription seed spec). */
 export function registerBody(
   v: { fullname: string; email: string; password: string; confirm: string },
   captchaToken: string | null,

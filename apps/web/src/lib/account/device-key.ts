@@ -5,7 +5,7 @@ import { fromBase64, toBase64 } from './base64.ts';
 /*
  * Where a passphrase account keeps the key of its device names (docs/decisions/074). The seed is the
  * account itself (the Ed25519 private key): after sign-in it is only needed as the AES-256-GCM key of
- * the device names (sync-api-compat §2.5). Where the page has WebCrypto and IndexedDB, that key is
+ * the device names (the app family's sync API). Where the page has WebCrypto and IndexedDB, that key is
  * imported as a non-extractable CryptoKey and kept in IndexedDB (a structured clone keeps it
  * non-extractable), and no seed is stored in localStorage: a script injected into the page can use the
  * key while it runs, but never read the seed. Plain-http instances reached by address have no

@@ -5,7 +5,7 @@ import { fromBase64, toBase64 } from './base64.ts';
 import { loadDeviceKey } from './device-key.ts';
 
 /*
- * The device name of a session is the only thing a passphrase account encrypts (sync-api-compat §2.5):
+ * The device name of a session is the only thing a passphrase account encrypts (the app family's sync API):
  * AES-256-GCM, key = the 32-byte seed, random 16-byte IV, 128-bit tag, sent as
  * base64(iv).base64(ciphertext).base64(tag). With the non-extractable key kept in IndexedDB
  * (decision 074) WebCrypto does it; with the seed itself, a pure implementation, because WebCrypto is

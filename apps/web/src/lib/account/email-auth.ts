@@ -30,7 +30,7 @@ async function signedIn(account: Account): Promise<void> {
 }
 
 /**
- * POST /customers (seed 001 §7): fullname, email, password (the confirmation is not sent) and the
+ * POST /customers (the subscription seed spec): fullname, email, password (the confirmation is not sent) and the
  * captcha token. No session: the user signs in next.
  */
 export async function registerWithEmail(body: {

@@ -5,7 +5,7 @@ import { isValidPassphrase, keysFromSeed, newPassphrase, seedFromPassphrase } fr
 
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 
-describe('passphrase crypto (test vectors of sync-api-compat §2.2)', () => {
+describe('passphrase crypto (test vectors of the sync API of the app family)', () => {
   it('derives the seed, the public key and the signature the app family computes', () => {
     const seed = seedFromPassphrase(
       'awkward safe differ large subway junk gallery flight left glue fault glory',

@@ -39,21 +39,9 @@ export function errorFromAnswer(status: number, body: unknown): ApiError {
 
 export const networkError = () => new ApiError(0, 'network_error', 'The server cannot be reached');
 
-export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
-
 /** The title (or page) does not exist. */
 export const isNotFound = (error: unknown) =>
   error instanceof ApiError && (error.code === 'media_not_found' || error.status === 404);
-
-/** No answer at all: offline, timed out, or the server refused the connection. */
-export const isNetworkError = (error: unknown) => error instanceof ApiError && error.status === 0;
-
-/** The token is missing, expired or revoked. */
-export const isUnauthorized = (error: unknown) => error instanceof ApiError && error.status === 401;
-
-/** A 4xx: asking again will not change the answer. */
-export const isClientError = (error: unknown) =>
-  error instanceof ApiError && error.status >= 400 && error.status < 500;
 
 /**
  * The i18n key (in `errors.api.*`) that tells the user what a failure means. Codes without a text of

@@ -1,7 +1,7 @@
 import type { AltchaChallenge } from '@marquee/contract';
 
 /**
- * ALTCHA v1 proof of work (protocols.md §3.1): find n in 0…maxnumber with hex(SHA(salt + n)) equal to
+ * ALTCHA v1 proof of work (the app family's protocols): find n in 0…maxnumber with hex(SHA(salt + n)) equal to
  * the challenge; the token is base64(JSON{algorithm, challenge, number, salt, signature, took}).
  */
 export type HexHash = (algorithm: string, text: string) => string;

@@ -1,5 +1,5 @@
 /**
- * Client of the app family's browser extension (protocols.md §6.2): messages `hello`, `makeRequest`,
+ * Client of the app family's browser extension (the app family's protocols): messages `hello`, `makeRequest`,
  * `prepareStream`, `openPage` relayed over window.postMessage by the extension's content script. Every
  * message waits until the page is 500 ms old (the extension's relay needs that long); `hello` gives up
  * after 500 ms (no extension).

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Bookmark, ProgressListItem, ProgressRemoval } from '@marquee/contract';
 import { initStores, useAccountStore, useLibraryStore } from '../../stores/index.ts';
-import type { LibraryData } from '../../stores/library/outbox.ts';
+import { applyOp, type LibraryData, type OutboxOpInput } from '../../stores/library/outbox.ts';
 import { memoryStorage, setAppStorage } from '../storage.ts';
 import { applyLibraryRead, readLibrary, type LibraryRead, type ReadTransport } from './library-read.ts';
 import { logout, restore, syncEngine } from './session.ts';
@@ -321,7 +321,7 @@ describe('applyLibraryRead', () => {
               updatedAt: new Date(t0).toISOString(),
             },
           ],
-          removed: [{ tmdbId: '1', type: 'movie', removedAt: new Date(t0 - HOUR).toISOString() }],
+          removed: [{ tmdbId: '1', type: 'movie', removedAt: new Date(t0 + HOUR).toISOString() }],
         },
       ],
       mark: null,
@@ -336,6 +336,48 @@ describe('applyLibraryRead', () => {
     });
     expect(Object.keys(full.progress['show:7']!.episodes)).toEqual(['e9']);
     expect(applyLibraryRead(held, 'progress', { kind: 'unchanged' })).toBe(held);
+  });
+
+  it('remembers the bookmark removals the server names, so an older add replayed over them stays out', () => {
+    const removed = (tmdbId: string, at: number) => ({
+      tmdbId,
+      type: 'movie' as const,
+      removedAt: new Date(at).toISOString(),
+    });
+    const withSecond: LibraryData = {
+      ...held,
+      bookmarks: {
+        ...held.bookmarks,
+        'movie:2': {
+          tmdbId: '2',
+          type: 'movie',
+          title: 'Two',
+          year: 2001,
+          poster: null,
+          updatedAt: t0 + 2 * HOUR,
+        },
+      },
+    };
+    const out = applyLibraryRead(withSecond, 'bookmarks', {
+      kind: 'pages',
+      full: false,
+      // movie:1 removed after it was bookmarked; movie:2's removal is older than its bookmark (the server's rule keeps it).
+      pages: [{ items: [], removed: [removed('1', t0 + HOUR), removed('2', t0 + HOUR)] }],
+      mark: null,
+    });
+    expect(Object.keys(out.bookmarks)).toEqual(['movie:2']);
+    expect(out.removals?.bookmarks).toEqual({ 'movie:1': t0 + HOUR });
+
+    // A pending add made before the removal, replayed over the server's state, does not bring it back; a later one does.
+    const add = (at: number): OutboxOpInput => ({
+      kind: 'bookmark-add',
+      type: 'movie',
+      tmdbId: '1',
+      meta: { title: 'One', year: 2000, poster: null },
+      at,
+    });
+    expect(applyOp(out, add(t0 + HOUR / 2)).bookmarks['movie:1']).toBeUndefined();
+    expect(applyOp(out, add(t0 + 2 * HOUR)).bookmarks['movie:1']).toMatchObject({ updatedAt: t0 + 2 * HOUR });
   });
 });
 

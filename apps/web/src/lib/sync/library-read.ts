@@ -1,12 +1,10 @@
 import {
-  libraryKey,
   type Bookmark,
   type BookmarkRemoval,
-  type EpisodeProgress,
-  type ProgressEntry,
   type ProgressListItem,
   type ProgressRemoval,
 } from '@marquee/contract';
+import type { EpisodeProgress, ProgressEntry } from '../../stores/library/library-rules.ts';
 import { applyOp, type LibraryData } from '../../stores/library/outbox.ts';
 import { api, ApiError, type RawAnswer } from '../api/index.ts';
 import { appStorage, STORAGE_PREFIX } from '../storage.ts';
@@ -182,10 +180,18 @@ export function applyLibraryRead<K extends LibraryKind>(
   let out: LibraryData = read.full ? { ...data, [kind]: {} } : data;
   for (const page of read.pages) {
     if (kind === 'bookmarks') {
-      const bookmarks = { ...out.bookmarks };
-      for (const r of page.removed as BookmarkRemoval[]) delete bookmarks[libraryKey(r.type, r.tmdbId)];
-      Object.assign(bookmarks, libraryFromServer(page.items as Bookmark[], []).bookmarks);
-      out = { ...out, bookmarks };
+      // Through the store's op, so the removal is remembered (a late, older add stays out) as the server does.
+      for (const r of page.removed as BookmarkRemoval[])
+        out = applyOp(out, {
+          kind: 'bookmark-remove',
+          type: r.type,
+          tmdbId: r.tmdbId,
+          at: time(r.removedAt),
+        });
+      out = {
+        ...out,
+        bookmarks: { ...out.bookmarks, ...libraryFromServer(page.items as Bookmark[], []).bookmarks },
+      };
     } else {
       for (const r of page.removed as ProgressRemoval[]) {
         out = applyOp(out, {

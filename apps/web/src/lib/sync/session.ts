@@ -22,10 +22,10 @@ import { useRejectedChanges } from './rejected-changes.ts';
 import { SYNC_INTERVAL_MS, SyncEngine, webLock } from './sync-engine.ts';
 import { importPayload, profileHeaders, requestFor, type WireRequest } from './wire.ts';
 
-/** Where seed 000's customer client kept its token (seed 000 §3); kept in step for email accounts. */
+/** Where seed 000's customer client kept its token (the seed spec); kept in step for email accounts. */
 export const ACCESS_TOKEN_KEY = 'accessToken';
 
-/** Account restore cadence (seed 000 §4, §9). */
+/** Account restore cadence (the seed spec). */
 export const RESTORE_INTERVAL_MS = 12 * 60 * 60_000;
 export { useSessionStatus };
 
@@ -116,7 +116,7 @@ type RestoreStep = RestoreResult | 'profile-gone';
 let lastPullAt = 0;
 
 /**
- * Account restore (seed 000 §4, PRODUCT.md §3): pending changes are sent first, then the account's
+ * Account restore (the seed spec, the product brief): pending changes are sent first, then the account's
  * bookmarks, progress and settings are fetched and MERGED — the server's state with every change still
  * pending applied over it. 400/401/403 from /users/@me → logout; other failures keep everything local.
  */
@@ -212,7 +212,7 @@ async function restoreOnce(): Promise<RestoreStep> {
   return result ?? 'failed';
 }
 
-/** The preferences each household profile keeps for itself (seed 001 §3). */
+/** The preferences each household profile keeps for itself (the subscription seed spec). */
 const profilePrefs = (): NonNullable<StashedLibrary['prefs']> => ({
   enableAutoplay: usePreferencesStore.getState().enableAutoplay,
   subtitleStyling: { ...useSubtitlesStore.getState().styling },
@@ -265,7 +265,7 @@ export function profileDeleted(profileId: string): void {
   }
 }
 
-/** Logout (seed 000 §4): delete the session (errors ignored), then forget the account, bookmarks, progress and outbox. */
+/** Logout (the seed spec): delete the session (errors ignored), then forget the account, bookmarks, progress and outbox. */
 export async function logout(): Promise<void> {
   const current = account();
   useAccountStore.getState().setAccount(null);

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { OutboxOp } from '../../stores/library/outbox.ts';
-import { ApiError } from '../api.ts';
+import { ApiError } from '../api/index.ts';
 import { backoffDelay } from './backoff.ts';
 import { SyncEngine } from './sync-engine.ts';
 

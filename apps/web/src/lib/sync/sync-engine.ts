@@ -1,5 +1,5 @@
 import type { OutboxOp } from '../../stores/library/outbox.ts';
-import { ApiError } from '../api.ts';
+import { ApiError } from '../api/index.ts';
 import { backoffDelay } from './backoff.ts';
 
 /** The seed's sync cadence: the outbox is looked at every 5 s (and right after each change). */

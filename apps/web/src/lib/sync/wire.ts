@@ -1,18 +1,16 @@
 import {
   PROFILE_HEADER,
-  libraryKey,
   mediaTypeOf,
   type Bookmark,
-  type EpisodeProgress,
-  type MediaType,
-  type ProgressEntry,
   type ProgressListItem,
   type syncEndpoints,
 } from '@marquee/contract';
+import { libraryKey, type EpisodeProgress, type ProgressEntry } from '../../stores/library/library-rules.ts';
+import { type MediaType } from '../media-keys.ts';
 import type { ApiInput } from '../api/index.ts';
 import type { LibraryData, OutboxOp, TitleMeta } from '../../stores/library/outbox.ts';
 
-/** Conversions between the library's local shapes and the sync API's wire shapes (sync-api-compat §1.1–§1.2). */
+/** Conversions between the library's local shapes and the sync API's wire shapes (the app family's sync API). */
 
 /** The sync endpoints an outbox op is delivered by. */
 export type WriteEndpoint =

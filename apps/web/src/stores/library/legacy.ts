@@ -1,16 +1,11 @@
-import {
-  libraryKey,
-  type BookmarkEntry,
-  type EpisodeProgress,
-  type MediaType,
-  type ProgressEntry,
-  type SeasonRef,
-} from '@marquee/contract';
+import { type SeasonRef } from './library-rules.ts';
+import { libraryKey, type BookmarkEntry, type EpisodeProgress, type ProgressEntry } from './library-rules.ts';
+import { type MediaType } from '../../lib/media-keys.ts';
 import type { KeyValueStorage } from '../../lib/storage.ts';
 import type { LibraryData } from './outbox.ts';
 
 /**
- * Data of the older clients of this app family (client-behaviour.md §2.1): zustand stores persisted
+ * Data of the older clients of this app family (the app family's client behaviour): zustand stores persisted
  * as `{state, version: 0}` under `__MW::bookmarks` and `__MW::progress`, keyed by the bare TMDB id
  * with the kind inside. We read them, never change or remove them.
  */

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { continueWatching } from '@marquee/contract';
+import { continueWatching } from './library-rules.ts';
 import { memoryStorage, setAppStorage, type KeyValueStorage } from '../../lib/storage.ts';
 import { useAccountStore } from '../account-store.ts';
 import { useMigrationStatus } from '../migration-status.ts';
@@ -12,7 +12,7 @@ import { useLibraryStore } from './library-store.ts';
 
 const mw = (state: unknown) => JSON.stringify({ state, version: 0 });
 
-/** What movie-web / sudo-flix store (client-behaviour §2.1), with a movie and a show sharing TMDB id 1396. */
+/** What movie-web / sudo-flix store (the app family's client behaviour), with a movie and a show sharing TMDB id 1396. */
 function legacyStorage(): KeyValueStorage {
   return memoryStorage({
     '__MW::bookmarks': mw({

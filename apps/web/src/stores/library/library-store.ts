@@ -1,10 +1,6 @@
-import {
-  libraryKey,
-  type LibraryMeta,
-  type MediaType,
-  type ProgressEntry,
-  type SeasonRef,
-} from '@marquee/contract';
+import { type SeasonRef } from './library-rules.ts';
+import { libraryKey, type LibraryMeta, type ProgressEntry } from './library-rules.ts';
+import { type MediaType } from '../../lib/media-keys.ts';
 import { clock } from '../../lib/clock.ts';
 import { createPersistedStore } from '../persisted.ts';
 import { convertLegacyLibrary, readLegacyLibrary, type LegacyLibrary } from './legacy.ts';
@@ -28,7 +24,7 @@ import {
 
 /** A library this device keeps for a household profile that is not the active one (decision 042). */
 export interface StashedLibrary extends LibraryData {
-  /** The profile's own preferences (seed 001 §3): restored when it becomes active again. */
+  /** The profile's own preferences (the subscription seed spec): restored when it becomes active again. */
   prefs?: { enableAutoplay: boolean; subtitleStyling: NonNullable<SyncedSettings['subtitleStyling']> };
 }
 

@@ -1,13 +1,13 @@
+import { changeWins } from '@marquee/contract';
+import { type SeasonRef } from './library-rules.ts';
 import {
-  changeWins,
   libraryKey,
   type BookmarkEntry,
   type EpisodeProgress,
   type LibraryMeta,
-  type MediaType,
   type ProgressEntry,
-  type SeasonRef,
-} from '@marquee/contract';
+} from './library-rules.ts';
+import { type MediaType } from '../../lib/media-keys.ts';
 
 /**
  * The outbox (docs/decisions/031): every change to the library or to synced settings is applied
@@ -51,7 +51,7 @@ export interface SyncedSettings {
   applicationTheme?: string | null;
   defaultSubtitleLanguage?: string | null;
   proxyUrls?: string[] | null;
-  /** Ours (per-profile preferences, seed 001 §3); servers of the older family ignore them. */
+  /** Ours (per-profile preferences, the subscription seed spec); servers of the older family ignore them. */
   enableAutoplay?: boolean | null;
   subtitleStyling?: {
     color: string;

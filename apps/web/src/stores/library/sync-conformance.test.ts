@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   hasUndatedStep,
-  libraryKey,
   syncConformanceCases,
   type SyncCase,
   type SyncCaseKind,
   type SyncRemovalScope,
 } from '@marquee/contract';
+import { libraryKey } from './library-rules.ts';
 import { applyOp, mergeServerState, type LibraryData, type OutboxOp } from './outbox.ts';
 
 /*

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { foldForSearch } from '@marquee/contract';
+import { foldForSearch } from '../search-rules.ts';
 import { AppError } from '../../../errors.ts';
 import { CATALOG_DIR } from '../../../paths.ts';
 import type {

@@ -39,7 +39,7 @@ function remember(language: string, opensubtitles: boolean) {
     isOpenSubtitles: opensubtitles,
     overrideCasing: false,
   });
-  // The last chosen language follows the account (seed 001 §7: defaultSubtitleLanguage).
+  // The last chosen language follows the account (the subscription seed spec: defaultSubtitleLanguage).
   if (changed && language !== 'custom') changeSyncedSettings({ defaultSubtitleLanguage: language });
 }
 

@@ -43,6 +43,24 @@ describe('caption downloads', () => {
     ).rejects.toThrow('failed to get caption data from extension');
   });
 
+  it('sets the code of the failure where it throws: fetch, or extension when the extension fetched', async () => {
+    const downloader = new CaptionDownloader();
+    const fail = async () => {
+      throw new Error('boom');
+    };
+    await expect(
+      downloader.download({ url: 'x', needsProxy: false }, { direct: fail }),
+    ).rejects.toMatchObject({
+      code: 'fetch',
+    });
+    await expect(
+      downloader.download({ url: 'y', needsProxy: true }, { direct: fail, proxy: fail }),
+    ).rejects.toMatchObject({ code: 'fetch' });
+    await expect(
+      downloader.download({ url: 'z', needsProxy: true }, { direct: fail, extension: fail }),
+    ).rejects.toMatchObject({ code: 'extension' });
+  });
+
   it('sorts en, hi, fr, de, nl, pt first, then by name', () => {
     const names: Record<string, string> = {
       es: 'Spanish',

@@ -1,9 +1,14 @@
 import type { CaptionListItem } from '../core/types.ts';
 
-/** Why a caption download failed; the messages are the seed's texts. */
+const FETCH_MESSAGES = {
+  fetch: 'failed to get caption data',
+  extension: 'failed to get caption data from extension',
+} as const;
+
+/** Why a caption download failed: `code` says through what (the UI switches on it); the message is the seed's text. */
 export class CaptionFetchError extends Error {
-  constructor(message: 'failed to get caption data' | 'failed to get caption data from extension') {
-    super(message);
+  constructor(readonly code: keyof typeof FETCH_MESSAGES) {
+    super(FETCH_MESSAGES[code]);
     this.name = 'CaptionFetchError';
   }
 }
@@ -24,7 +29,7 @@ interface Entry {
   at: number;
 }
 
-/** Downloads caption files, cached by URL for 24 h (seed 001 §7, §9). */
+/** Downloads caption files, cached by URL for 24 h (the subscription seed spec). */
 export class CaptionDownloader {
   private readonly cache = new Map<string, Entry>();
   constructor(private readonly now: () => number = () => Date.now()) {}
@@ -39,12 +44,12 @@ export class CaptionDownloader {
     let text: string;
     if (caption.needsProxy && transport.extension) {
       text = await transport.extension(caption.url).catch(() => {
-        throw new CaptionFetchError('failed to get caption data from extension');
+        throw new CaptionFetchError('extension');
       });
     } else {
       const via = caption.needsProxy && transport.proxy ? transport.proxy : transport.direct;
       text = await via(caption.url).catch(() => {
-        throw new CaptionFetchError('failed to get caption data');
+        throw new CaptionFetchError('fetch');
       });
     }
     this.cache.set(caption.url, { text, at: this.now() });

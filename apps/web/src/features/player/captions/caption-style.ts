@@ -8,7 +8,7 @@ export interface CaptionStyling {
   bold: boolean;
 }
 
-/** Seed 001 §9: font 1.5 em × size; background blur up to 64 px. */
+/** The subscription seed spec: font 1.5 em × size; background blur up to 64 px. */
 export function captionStyle(s: CaptionStyling): CSSProperties {
   const blur = Math.round(Math.max(0, Math.min(1, s.backgroundBlur)) * 64);
   return {
@@ -21,9 +21,8 @@ export function captionStyle(s: CaptionStyling): CSSProperties {
   };
 }
 
-/** The settings' limits (seed 001 §5): delay −10…10 s by 0.1, size 1–200 %, opacity and blur 0–100 %. */
+/** The caption delay setting: −10…10 s in steps of 0.1 s (the other limits: SUBTITLE_LIMITS in the subtitles store). */
 export const CAPTION_DELAY_RANGE = { min: -10, max: 10, step: 0.1 } as const;
-export const CAPTION_SIZE_PERCENT = { min: 1, max: 200 } as const;
 
 export const clampDelaySetting = (value: number) =>
   Math.round(Math.max(CAPTION_DELAY_RANGE.min, Math.min(CAPTION_DELAY_RANGE.max, value)) * 10) / 10;

@@ -60,6 +60,21 @@ describe('caption parsing', () => {
     expect(() => parseCaptions(' \n\t\n')).toThrow(CaptionParseError);
   });
 
+  it('sets the code of a refusal where it throws: empty or invalid', async () => {
+    const codeOf = (text: string) => {
+      try {
+        parseCaptions(text);
+      } catch (error) {
+        return error instanceof CaptionParseError ? error.code : 'not a parse error';
+      }
+      return 'parsed';
+    };
+    expect(codeOf(' \n')).toBe('empty');
+    expect(codeOf('WEBVTT\n\nno timing here')).toBe('invalid');
+    await expect(parseCaptionFile('movie.ass', '')).rejects.toMatchObject({ code: 'empty' });
+    await expect(parseCaptionFile('movie.sbv', 'garbage')).rejects.toMatchObject({ code: 'invalid' });
+  });
+
   it('"Invalid subtitle format" when nothing is a cue', () => {
     expect(() => parseCaptions('<html><body>not captions</body></html>')).toThrow('Invalid subtitle format');
     expect(() => parseCaptions('WEBVTT\n\nno timing here')).toThrow('Invalid subtitle format');

@@ -1,9 +1,14 @@
 import type { Cue } from '../core/types.ts';
 
-/** Why a caption file was refused; the message is the seed's text. */
+const PARSE_MESSAGES = {
+  empty: 'Given text is empty',
+  invalid: 'Invalid subtitle format',
+} as const;
+
+/** Why a caption file was refused: `code` says which way (the UI switches on it); the message is the seed's text. */
 export class CaptionParseError extends Error {
-  constructor(message: 'Given text is empty' | 'Invalid subtitle format') {
-    super(message);
+  constructor(readonly code: keyof typeof PARSE_MESSAGES) {
+    super(PARSE_MESSAGES[code]);
     this.name = 'CaptionParseError';
   }
 }
@@ -69,17 +74,15 @@ function parseSrt(text: string): Cue[] {
   return cues;
 }
 
-export type CaptionFormat = 'srt' | 'vtt';
-
 /**
  * Parses SRT or WebVTT (detected from the text). "Given text is empty" for an empty file, "Invalid
  * subtitle format" when nothing in it is a cue.
  */
 export function parseCaptions(input: string): Cue[] {
   const text = normalize(input);
-  if (text.trim() === '') throw new CaptionParseError('Given text is empty');
+  if (text.trim() === '') throw new CaptionParseError('empty');
   const cues = /^WEBVTT(?:[ \t].*)?(?:\n|$)/.test(text) ? parseVtt(text) : parseSrt(text);
-  if (cues.length === 0) throw new CaptionParseError('Invalid subtitle format');
+  if (cues.length === 0) throw new CaptionParseError('invalid');
   return cues.sort((a, b) => a.start - b.start);
 }
 
@@ -111,17 +114,17 @@ export async function parseCaptionFile(name: string, text: string): Promise<Cue[
   const ext = name.toLowerCase().split('.').pop() ?? '';
   if (ext === 'srt' || ext === 'vtt' || !(uploadExtensions as readonly string[]).includes(ext))
     return parseCaptions(text);
-  if (normalize(text).trim() === '') throw new CaptionParseError('Given text is empty');
+  if (normalize(text).trim() === '') throw new CaptionParseError('empty');
   const subsrt = (await import('subsrt-ts')).default;
   let parsed: ReturnType<typeof subsrt.parse>;
   try {
     parsed = subsrt.parse(normalize(text), { format: ext });
   } catch {
-    throw new CaptionParseError('Invalid subtitle format');
+    throw new CaptionParseError('invalid');
   }
   const cues = parsed.flatMap((c) =>
     c.type === 'caption' ? [{ start: c.start / 1000, end: c.end / 1000, text: c.text.trim() }] : [],
   );
-  if (cues.length === 0) throw new CaptionParseError('Invalid subtitle format');
+  if (cues.length === 0) throw new CaptionParseError('invalid');
   return cues;
 }

@@ -50,7 +50,7 @@ const show = (episode = 2) =>
     ],
   });
 
-describe('player meta (seed 001 §3)', () => {
+describe('player meta (the subscription seed spec)', () => {
   it("a show without season and episode fails with 'missing show data'", () => {
     expect(() => makePlayerMeta({ ...movie, type: 'show' })).toThrow(MissingShowDataError);
     expect(() => makePlayerMeta({ ...movie, type: 'show' })).toThrow('missing show data');
@@ -94,7 +94,7 @@ describe('timestamps (?t=)', () => {
   });
 });
 
-describe('autoplay rule (seed 000 §6)', () => {
+describe('autoplay rule (the seed spec)', () => {
   const base = {
     enableAutoplay: true,
     mediaType: 'show' as const,
@@ -146,7 +146,7 @@ describe('autoplay rule (seed 000 §6)', () => {
   });
 });
 
-describe('status machine (seed 001 §4)', () => {
+describe('status machine (the subscription seed spec)', () => {
   it('idle → scraping → playing; a display error → playbackError; reset → idle and clears', () => {
     const store = createPlayerStore();
     expect(store.getState().status).toBe('idle');

@@ -1,4 +1,4 @@
-import type { StreamQuality } from '@marquee/contract';
+import type { StreamQuality } from './quality.ts';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import type {
@@ -180,7 +180,7 @@ const cleared = () => ({
 });
 
 /**
- * The player's one store (house rule 6). The status machine of seed 001 §4:
+ * The player's one store (house rule 6). The status machine of the subscription seed spec:
  * - setting a source or a source id moves it to `playing`;
  * - a display error moves it to `playbackError`;
  * - reset returns to `idle` and clears meta, thumbnails and progress;

@@ -1,4 +1,4 @@
-import type { StreamQuality } from '@marquee/contract';
+import type { StreamQuality } from './quality.ts';
 
 export type PlayerStatus = 'idle' | 'scraping' | 'playing' | 'scrapeNotFound' | 'playbackError';
 
@@ -15,7 +15,7 @@ export interface PlayerSeason {
   title: string;
 }
 
-/** What is playing (seed 001 §3): shows also name their season and episode. */
+/** What is playing (the subscription seed spec): shows also name their season and episode. */
 export interface PlayerMeta {
   type: 'movie' | 'show';
   title: string;
@@ -68,7 +68,7 @@ export interface SelectedCaption {
   srtData: string;
 }
 
-/** Playback error codes (seed 000 §8) and where the error came from. */
+/** Playback error codes (the seed spec) and where the error came from. */
 export type PlaybackErrorCode = 'aborted' | 'decode' | 'generic' | 'network' | 'notSupported';
 export interface PlaybackError {
   source: 'video' | 'hls';

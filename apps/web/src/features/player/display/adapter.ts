@@ -1,4 +1,4 @@
-import type { QualityPreference, StreamQuality } from '@marquee/contract';
+import type { QualityPreference, StreamQuality } from '../core/quality.ts';
 import type { PlaybackError, PlayerSource } from '../core/types.ts';
 
 /** What an adapter reports back (the display turns it into store updates). */

@@ -1,4 +1,4 @@
-import type { QualityPreference, StreamQuality } from '@marquee/contract';
+import type { QualityPreference, StreamQuality } from '../core/quality.ts';
 import type { DisplayRequests, PlaybackFacts, PlayerStore } from '../core/player-store.ts';
 import type { PlayerSource } from '../core/types.ts';
 import type { AdapterLoader, PlaybackAdapter } from './adapter.ts';
@@ -64,7 +64,7 @@ export function createDisplay(o: DisplayOptions): () => void {
     }
   };
 
-  /** The first play of a source: media starts loading now (PRODUCT.md §7: nothing before Play). */
+  /** The first play of a source: media starts loading now (the product brief: nothing before Play). */
   const begin = () => {
     if (!adapter || started) return;
     started = true;

@@ -1,4 +1,4 @@
-import { isStreamQuality, selectQuality, sortQualities, type StreamQuality } from '@marquee/contract';
+import { isStreamQuality, selectQuality, sortQualities, type StreamQuality } from '../core/quality.ts';
 import type { PlayerSource } from '../core/types.ts';
 import {
   ElementListeners,

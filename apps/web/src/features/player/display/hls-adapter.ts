@@ -1,4 +1,4 @@
-import { selectQuality, sortQualities, type StreamQuality } from '@marquee/contract';
+import { selectQuality, sortQualities, type StreamQuality } from '../core/quality.ts';
 // hls.js's ES module build has no worker inside; its worker is its own file, served from this origin.
 import hlsWorkerUrl from 'hls.js/dist/hls.worker.js?url';
 import type { PlayerSource } from '../core/types.ts';

@@ -1,4 +1,4 @@
-import { isStreamQuality, type StreamQuality } from '@marquee/contract';
+import { isStreamQuality, type StreamQuality } from '../core/quality.ts';
 import type { Stream } from '@marquee/providers';
 import type { CaptionListItem, PlayerSource, SourceFile } from '../core/types.ts';
 

@@ -7,23 +7,12 @@ import type { CaptionListItem } from '../core/types.ts';
 /** Why a caption could not be shown; each has its text under `player.captions.errors.<code>`. */
 export type CaptionErrorCode = 'fetch' | 'extension' | 'empty' | 'invalid' | 'read';
 
-const CODES: readonly CaptionErrorCode[] = ['fetch', 'extension', 'empty', 'invalid', 'read'];
-
-// The captions module's errors carry the seed's texts; these are the only values their constructors take.
-const EXTENSION_FETCH: ConstructorParameters<typeof CaptionFetchError>[0] =
-  'failed to get caption data from extension';
-const EMPTY_TEXT: ConstructorParameters<typeof CaptionParseError>[0] = 'Given text is empty';
-
 /**
- * The kind of a caption failure, from the error's class (and its `code` when it has one). Anything
- * else is a failed download (choosing) or an unreadable file (uploading).
+ * The kind of a caption failure: the captions module's errors carry it as their `code`. Anything else
+ * is a failed download (choosing) or an unreadable file (uploading).
  */
 export function captionErrorCode(error: unknown, fallback: CaptionErrorCode = 'fetch'): CaptionErrorCode {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && (CODES as readonly string[]).includes(code))
-    return code as CaptionErrorCode;
-  if (error instanceof CaptionParseError) return error.message === EMPTY_TEXT ? 'empty' : 'invalid';
-  if (error instanceof CaptionFetchError) return error.message === EXTENSION_FETCH ? 'extension' : 'fetch';
+  if (error instanceof CaptionFetchError || error instanceof CaptionParseError) return error.code;
   return fallback;
 }
 

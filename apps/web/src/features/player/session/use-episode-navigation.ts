@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { isReleased } from '@marquee/contract';
+import { isReleased } from '../../../lib/media-keys.ts';
 import { useNavigate } from 'react-router';
 import { clock } from '../../../lib/clock.ts';
 import { nextEpisodeInSeason, nextSeason, previousEpisodeInSeason } from '../core/meta.ts';

@@ -1,4 +1,4 @@
-import { libraryKey } from '@marquee/contract';
+import { libraryKey } from '../../../stores/library/library-rules.ts';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';

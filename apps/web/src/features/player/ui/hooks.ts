@@ -49,7 +49,7 @@ export function changeSpeed(step: 1 | -1) {
 }
 
 /**
- * The shortcut set of client-behaviour §5.5 (letters in either case; ignored while typing):
+ * The shortcut set of the app family's client behaviour (letters in either case; ignored while typing):
  * ↑/↓ volume ±0.15, M mute, →/← ±5 s, L/J ±10 s, ./, ±1 s while paused, >/< speed, F fullscreen,
  * Space/K play-pause, C captions, Escape closes a menu, R rolls the player, ? lists the shortcuts.
  */

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { isReleased, libraryKey, mediaPath } from '@marquee/contract';
+import { isReleased, mediaPath } from '../../../../lib/media-keys.ts';
+import { libraryKey } from '../../../../stores/library/library-rules.ts';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { clock } from '../../../../lib/clock.ts';

@@ -1,4 +1,4 @@
-import type { StreamQuality } from '@marquee/contract';
+import type { StreamQuality } from '../../core/quality.ts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../icons.tsx';

@@ -95,9 +95,7 @@ describe('OverlayHost', () => {
       .setCaptionList([
         { id: 'c1', language: 'en', url: 'u', type: 'srt', needsProxy: true, opensubtitles: false },
       ]);
-    actions.selectCaption.mockRejectedValueOnce(
-      new CaptionFetchError('failed to get caption data from extension'),
-    );
+    actions.selectCaption.mockRejectedValueOnce(new CaptionFetchError('extension'));
     actions.uploadCaption.mockRejectedValueOnce(new Error('NotReadableError: internal detail'));
     renderHost('/captions');
     await act(async () => fireEvent.click(screen.getByTestId('caption-option')));

@@ -1,4 +1,4 @@
-import { sortQualities, type StreamQuality } from '@marquee/contract';
+import { sortQualities, type StreamQuality } from '../../core/quality.ts';
 import { useTranslation } from 'react-i18next';
 import { usePlayerPrefsStore } from '../../../../stores/index.ts';
 import { requests, usePlayer } from '../../core/player-store.ts';

@@ -6,7 +6,7 @@ import {
   keepSearchable,
   postersFirst,
   searchCacheKey,
-} from './search.ts';
+} from './search-rules.ts';
 
 describe('keepSearchable', () => {
   it('keeps movies and shows and drops people, adult titles and unknown kinds', () => {
@@ -97,7 +97,7 @@ describe('search cache', () => {
     expect(searchCacheKey('alien 3')).not.toBe(searchCacheKey('alien'));
   });
 
-  it('keeps answers 1 hour and sweeps every 2 minutes (seed 000 §9)', () => {
+  it('keeps answers 1 hour and sweeps every 2 minutes (the seed spec)', () => {
     expect(SEARCH_CACHE_TTL_MS).toBe(3_600_000);
     expect(SEARCH_CACHE_SWEEP_MS).toBe(120_000);
   });

@@ -4,7 +4,6 @@ import {
   PING_INTERVAL_MS,
   PING_ONLINE_EVERY,
   greetingFor,
-  nextOnlineState,
   pickPhrase,
   shouldPing,
   themeFor,
@@ -99,12 +98,5 @@ describe('online ping', () => {
     expect(offline.every(Boolean)).toBe(true);
     const online = Array.from({ length: 30 }, (_, i) => i + 1).filter((tick) => shouldPing(tick, true));
     expect(online).toEqual([10, 20, 30]);
-  });
-
-  it('goes offline on any failure and back online only after a success', () => {
-    expect(nextOnlineState(true, false)).toBe(false);
-    expect(nextOnlineState(false, false)).toBe(false);
-    expect(nextOnlineState(false, true)).toBe(true);
-    expect(nextOnlineState(true, true)).toBe(true);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * Library rules shared by the web app and tests (seed 000 §3, §4, §9; PRODUCT.md §3). Pure: no schemas.
+ * The web app's library rules: Continue Watching, bookmark order, resume points (the seed spec; decision 030).
+ * Pure: no schemas.
  */
-import type { MediaType } from './media.ts';
+import type { MediaType } from '../../lib/media-keys.ts';
 
 export const MIN_WATCHED_SECONDS = 20;
 export const MIN_REMAINING_SECONDS = 120;
@@ -78,7 +79,7 @@ export interface ContinueItem {
 
 /**
  * Continue Watching: titles with progress worth resuming (the same thresholds for a show's resume
- * episode as for a movie, as seed 000 §4 states), bookmarked ones excluded (they show under Bookmarks),
+ * episode as for a movie, as the seed spec states), bookmarked ones excluded (they show under Bookmarks),
  * titles the user removed from the row excluded until they are watched again, most recent first.
  */
 export function continueWatching(

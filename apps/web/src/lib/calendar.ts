@@ -1,4 +1,4 @@
-/** Time-of-day and calendar rules of seed 000 §9. */
+/** Time-of-day and calendar rules of the web app (greeting, phrases, theme, online ping, copy confirmation). */
 
 export type Greeting = 'night' | 'morning' | 'day' | '420' | '69';
 
@@ -37,11 +37,6 @@ export const PING_ONLINE_EVERY = 10;
 /** Whether a ping request goes out on this tick: every tick while offline, every 10th while online. */
 export function shouldPing(tick: number, isOnline: boolean): boolean {
   return !isOnline || tick % PING_ONLINE_EVERY === 0;
-}
-
-/** Offline is set by any failure; online only after a success. */
-export function nextOnlineState(_current: boolean, pingSucceeded: boolean): boolean {
-  return pingSucceeded;
 }
 
 export const COPY_CONFIRMATION_MS = 2_000;

@@ -57,7 +57,7 @@ const bookmark = (type: 'movie' | 'show', id: string, updatedAt: number): Bookma
   updatedAt,
 });
 
-describe('library rules (seed 000 §4, §9)', () => {
+describe('library rules (the seed spec)', () => {
   it('worth resuming: at least 20 s watched and more than 120 s left', () => {
     expect(isWorthResuming({ watched: 19, duration: 1000 })).toBe(false);
     expect(isWorthResuming({ watched: 20, duration: 1000 })).toBe(true);

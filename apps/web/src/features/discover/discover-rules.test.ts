@@ -13,7 +13,7 @@ import {
   toCarousel,
   truncateTitle,
   type CountdownState,
-} from './discover.ts';
+} from './discover-rules.ts';
 
 /** mulberry32: a tiny seeded generator, so "random" tests are reproducible. */
 function seeded(seed: number): () => number {
@@ -27,7 +27,7 @@ function seeded(seed: number): () => number {
   };
 }
 
-describe('discover constants (seed 000 §9)', () => {
+describe('discover constants (the seed spec)', () => {
   it('match the specification', () => {
     expect(CAROUSEL_SIZE).toBe(20);
     expect(RANDOM_MOVIE_GENRES).toBe(4);

@@ -1,10 +1,9 @@
-/** Search rules of seed 000 §5 and §9. */
+/** The server's search rules: what a search answers, in which order, and how long it is cached. */
 
-import { foldLetters } from './media.ts';
+import { foldLetters } from '@marquee/contract';
 
 export const SEARCH_CACHE_TTL_MS = 60 * 60 * 1000;
 export const SEARCH_CACHE_SWEEP_MS = 2 * 60 * 1000;
-export const SEARCH_DEBOUNCE_MS = 500;
 
 export interface RawSearchHit {
   media_type?: string;

@@ -1,4 +1,4 @@
-/** Discover page rules of seed 000 §2 and §9. */
+/** Discover page rules of the seed spec. */
 
 export const CAROUSEL_SIZE = 20;
 export const RANDOM_MOVIE_GENRES = 4;

@@ -1,0 +1,4 @@
+import { profileIcons, type ProfileIcon } from '@marquee/contract';
+
+export const isProfileIcon = (icon: string): icon is ProfileIcon =>
+  (profileIcons as readonly string[]).includes(icon);

@@ -1,0 +1,67 @@
+import type { Resolver } from 'react-hook-form';
+import { z } from '../../lib/zod.ts';
+import { keyedZodResolver, type FormIssue } from '../../lib/account/form-resolver.ts';
+import type { SaveResult, SaveSection, SettingsValues } from './save-settings.ts';
+
+/** The messages of the settings form, first shown first. */
+export const SETTINGS_ERROR_ORDER = [
+  'accountSettings.deviceLengthError',
+  'customer.errors.fullnameRequired',
+  'customer.errors.fullnameLong',
+] as const;
+
+function settingsIssueKey({ path, code }: FormIssue): string {
+  if (path.endsWith('deviceName')) return 'accountSettings.deviceLengthError';
+  if (path === 'email.fullname')
+    return code === 'too_big' ? 'customer.errors.fullnameLong' : 'customer.errors.fullnameRequired';
+  return 'errors.api.validation_failed';
+}
+
+/**
+ * The rules of the settings form: an email account's name as the contract has it; a device name may
+ * not be empty (seed 001 §5, key deviceLengthError) — for passphrase accounts only when it was changed.
+ */
+export function settingsResolver(saved: SettingsValues): Resolver<SettingsValues> {
+  // The contract's PatchSessionBody.deviceName and ProfileInput.fullname, restated (see lib/account/customer-forms.ts).
+  const deviceName = z.string().min(1).max(500);
+  const fullname = z.string().trim().min(1).max(100);
+  const schema = z
+    .looseObject({
+      email: z
+        .looseObject({
+          fullname,
+          deviceName: z.string().trim().pipe(deviceName),
+        })
+        .nullable(),
+      account: z.looseObject({ deviceName: z.string() }).nullable(),
+    })
+    .superRefine((v, ctx) => {
+      const name = v.account?.deviceName;
+      if (name !== undefined && saved.account && name !== saved.account.deviceName && !name.trim())
+        ctx.addIssue({ code: 'custom', path: ['account', 'deviceName'], message: 'empty' });
+    });
+  return keyedZodResolver(schema, settingsIssueKey) as unknown as Resolver<SettingsValues>;
+}
+
+/** The field a message belongs to, by its input's id (focus moves there). */
+export const settingsErrorInput = (key: string) =>
+  key === 'accountSettings.deviceLengthError' ? 'settings-device' : 'settings-fullname';
+
+/** The result of a save as one sentence's parts: 'Saved', or what was saved and what failed and why. */
+export function saveResultText(
+  result: SaveResult,
+  t: (key: string, options?: Record<string, unknown>) => string,
+  language: string,
+): string {
+  if (!result.failed.length) return t('settings.saveResult.saved');
+  const list = (sections: SaveSection[]) =>
+    new Intl.ListFormat(language, { type: 'conjunction' }).format(
+      [...new Set(sections)].map((s) => t(`settings.saveResult.sections.${s}`)),
+    );
+  const reason = [...new Set(result.failed.map((f) => t(f.reason)))].join(' ');
+  const failed = list(result.failed.map((f) => f.section));
+  const text = result.saved.length
+    ? t('settings.saveResult.partial', { saved: list(result.saved), failed, reason })
+    : t('settings.saveResult.none', { failed, reason });
+  return text.charAt(0).toLocaleUpperCase(language) + text.slice(1);
+}
