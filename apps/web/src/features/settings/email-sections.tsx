@@ -1,12 +1,17 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Avatar } from '../../components/avatar.tsx';
 import { Button, ButtonLink } from '../../components/button.tsx';
 import { IconChoices } from '../../components/profile-pickers.tsx';
 import { changePassword } from '../../lib/account/customer-api.ts';
-import { checkPasswordChange } from '../../lib/account/customer-rules.ts';
+import {
+  CUSTOMER_ERROR_ORDER,
+  passwordChangeResolver,
+  type PasswordChangeValues,
+} from '../../lib/account/customer-forms.ts';
+import { firstErrorKey } from '../../lib/account/form-resolver.ts';
 import { errorKey } from '../../lib/api/index.ts';
 import { clock } from '../../lib/clock.ts';
 import { longDateTime, membershipState } from '../../lib/membership-status.ts';
@@ -143,32 +148,31 @@ export function MembershipSection() {
 }
 
 /** Security: a new password, typed twice ('Password didn't match'); the server's message on refusal. */
+/** The password form's field names (not text the user reads). */
+const FIELDS = { password: 'password', confirm: 'confirm' } as const;
+
 export function SecuritySection() {
   const { t } = useTranslation();
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const change = useMutation({
-    mutationFn: () => changePassword({ password, confirm }),
-    onSuccess: () => {
-      setPassword('');
-      setConfirm('');
-    },
-    // The error's code in our words, never the server's English.
-    onError: (e) => setError(t(errorKey(e))),
+  const form = useForm<PasswordChangeValues>({
+    resolver: passwordChangeResolver,
+    defaultValues: { password: '', confirm: '' },
+    shouldFocusError: true,
   });
+  const change = useMutation({
+    mutationFn: (values: PasswordChangeValues) => changePassword(values),
+    onSuccess: () => form.reset({ password: '', confirm: '' }),
+  });
+  // One message at a time, the form's own checks first (their order), then the server's answer by code.
+  const problem = firstErrorKey(form.formState.errors, CUSTOMER_ERROR_ORDER);
+  const error = problem ? t(problem) : change.isError ? t(errorKey(change.error)) : null;
   return (
     <Section id="security" title={t('accountSettings.sections.security')}>
       <form
         className="flex max-w-md flex-col gap-4 rounded-xl bg-surface-1 p-5"
         noValidate
         onSubmit={(e) => {
-          e.preventDefault();
           change.reset();
-          const problem = checkPasswordChange({ password, confirm });
-          if (problem) return setError(t(`customer.errors.${problem}`));
-          setError(null);
-          change.mutate();
+          void form.handleSubmit((values) => change.mutate(values))(e);
         }}
       >
         <h3 className="font-semibold text-fg">{t('accountSettings.security.title')}</h3>
@@ -180,8 +184,8 @@ export function SecuritySection() {
           <input
             id="settings-password"
             type="password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
+            {...form.register(FIELDS.password)}
+            aria-invalid={form.formState.errors.password ? true : undefined}
             className={INPUT}
             autoComplete="new-password"
           />
@@ -193,8 +197,8 @@ export function SecuritySection() {
           <input
             id="settings-password-confirm"
             type="password"
-            value={confirm}
-            onChange={(e) => setConfirm(e.target.value)}
+            {...form.register(FIELDS.confirm)}
+            aria-invalid={form.formState.errors.confirm ? true : undefined}
             className={INPUT}
             autoComplete="new-password"
           />

@@ -3,6 +3,7 @@ import type { FieldErrors, ResolverOptions } from 'react-hook-form';
 import {
   CUSTOMER_ERROR_ORDER,
   loginFormResolver,
+  passwordChangeResolver,
   registerFormResolver,
   type RegisterFormValues,
 } from './customer-forms.ts';
@@ -51,5 +52,19 @@ describe('customer form schemas', () => {
     expect(await problem(' ', 'x')).toBe('customer.errors.emailRequired');
     expect(await problem('ada@example.com', '')).toBe('customer.errors.passwordRequired');
     expect(await problem('ada@example.com', 'x')).toBeNull();
+  });
+});
+
+describe('password change form (Settings → Security)', () => {
+  const problem = async (password: string, confirm: string) => {
+    const { errors } = await passwordChangeResolver({ password, confirm }, undefined, options as never);
+    return firstErrorKey(errors as FieldErrors, CUSTOMER_ERROR_ORDER);
+  };
+  it('needs both fields, long enough and equal: otherwise "Password didn\'t match"', async () => {
+    expect(await problem('', '')).toBe('customer.errors.passwordRequired');
+    expect(await problem('longenough1', '')).toBe('customer.errors.confirmRequired');
+    expect(await problem('longenough1', 'longenough2')).toBe('customer.errors.passwordMismatch');
+    expect(await problem('short', 'short')).toBe('customer.errors.passwordShort');
+    expect(await problem('longenough1', 'longenough1')).toBeNull();
   });
 });

@@ -62,6 +62,13 @@ export const registerFormSchema = z
 export type RegisterFormValues = z.input<typeof registerFormSchema>;
 export const registerFormResolver = keyedZodResolver(registerFormSchema, customerIssueKey);
 
+/** A new password for the signed-in email account, typed twice (Settings → Security). */
+export const passwordChangeSchema = z
+  .object({ password: Password, confirm: z.string().min(1) })
+  .refine((v) => v.password === v.confirm, { path: ['confirm'] });
+export type PasswordChangeValues = z.input<typeof passwordChangeSchema>;
+export const passwordChangeResolver = keyedZodResolver(passwordChangeSchema, customerIssueKey);
+
 /** The field a message belongs to (focus moves there). */
 export function customerErrorField(errorKey: string): 'fullname' | 'email' | 'password' | 'confirm' {
   if (errorKey.includes('fullname')) return 'fullname';
