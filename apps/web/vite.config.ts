@@ -1,12 +1,12 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import { catalogs } from './catalogs-plugin.ts';
 import { defineConfig } from 'vite';
 import { accountPaths } from '../../packages/contract/src/account-paths.ts';
 import { apiPaths } from '../../packages/contract/src/api-paths.ts';
 import { customerPaths } from '../../packages/contract/src/customer-paths.ts';
 import * as routeTables from '../../packages/contract/src/routes.ts';
 import { sourcePaths } from '../../packages/contract/src/source-paths.ts';
-import { firstViewCatalog } from './catalog-plugin.ts';
 import { delivery } from './delivery-plugin.ts';
 import { firstViewChunk } from './first-view-chunks.ts';
 
@@ -28,7 +28,7 @@ const pagesToo = new Set<string>([customerPaths.promos]);
 const isNavigation = (accept: string | undefined) => /text\/html/.test(accept ?? '');
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), firstViewCatalog(), delivery()],
+  plugins: [react(), tailwindcss(), catalogs(), delivery()],
   build: {
     outDir: 'dist',
     sourcemap: false,

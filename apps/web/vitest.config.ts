@@ -1,9 +1,9 @@
 import react from '@vitejs/plugin-react';
+import { catalogs } from './catalogs-plugin.ts';
 import { defineProject } from 'vitest/config';
-import { firstViewCatalog } from './catalog-plugin.ts';
 
 export default defineProject({
-  plugins: [react(), firstViewCatalog()],
+  plugins: [react(), catalogs()],
   test: {
     name: 'web',
     root: 'apps/web',

@@ -1,12 +1,13 @@
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { App } from './app/app.tsx';
-import { preloadRouteCode } from './app/router.tsx';
+import { pageNamespaces, preloadRouteCode } from './app/router.tsx';
 import { MigrationScreen } from './components/migration-screen.tsx';
 import { clock } from './lib/clock.ts';
 import { initI18n } from './lib/i18n.ts';
+import { startLanguage } from './lib/languages.ts';
 import { loadRuntimeConfig } from './lib/runtime-config.ts';
-import { initStores, storesNeedMigration } from './stores/index.ts';
+import { initStores, storedLanguage, storesNeedMigration } from './stores/index.ts';
 import './index.css';
 
 // `?now=2026-04-20T10:00:00Z` pins the clock (used by the e2e suite to check date rules).
@@ -25,7 +26,13 @@ const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() 
 async function boot() {
   const root = createRoot(document.getElementById('root') as HTMLElement);
   try {
-    const [, i18n] = await Promise.all([loadRuntimeConfig(), initI18n(), routeCode]);
+    // The first render is in the viewer's language: the one chosen here before, else the browser's.
+    const language = startLanguage(storedLanguage());
+    const [, i18n] = await Promise.all([
+      loadRuntimeConfig(),
+      initI18n(language, pageNamespaces(window.location.pathname)),
+      routeCode,
+    ]);
     // Stored data is migrated before anything reads it; the screen shows while that runs.
     if (storesNeedMigration()) {
       root.render(

@@ -10,7 +10,7 @@ import { paths } from './paths.ts';
 
 /** The shared layout with what depends on the account: My List, the header search and the profile menu. */
 export function AppLayout() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['navigation']);
   const signedIn = useAccountStore((s) => s.account !== null);
   const failure = useProfileLoadFailure();
   const { pathname } = useLocation();

@@ -1,9 +1,11 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { RouteError } from '../features/errors/route-error.tsx';
 import { NotFoundPage } from '../features/errors/not-found-page.tsx';
 import { PageLoading } from '../components/layout.tsx';
+import { preloadNamespaces } from '../lib/i18n.ts';
 import { recordVisit } from '../lib/nav-history.ts';
+import type { Namespace } from '../locales/resources.ts';
 import { runtimeConfig } from '../lib/runtime-config.ts';
 import { AppLayout } from './app-layout.tsx';
 import { preloadablePage } from './preloadable-page.tsx';
@@ -14,50 +16,109 @@ import { LegacySearchRoute, QuickSearchRoute } from './routes/legacy-routes.tsx'
 // Everything but the home and Discover pages (the two the header leads to; Discover's code is 4 KB on
 // the wire, and loading it on demand cost a phone a round trip before its first poster) loads on demand.
 // The player with the title page below it; hls.js loads later still, only for HLS sources.
+/**
+ * The catalog namespaces of each lazily loaded page beside those of the layout (LAYOUT_NAMESPACES):
+ * they load together with the page's code. Each component's `useTranslation([...])` lists what it uses
+ * (and would load anything missing), so this table only saves a round trip.
+ */
+const PAGE_NAMESPACES = {
+  media: ['player', 'auth'],
+  discover: ['discover'],
+  onboarding: ['onboarding'],
+  about: ['about'],
+  support: ['support'],
+  jip: ['jip'],
+  dmca: ['dmca'],
+  notFound: ['notFound'],
+  account: ['auth', 'customer'],
+  settings: ['settings', 'accountSettings', 'auth', 'customer', 'membership'],
+  subscription: ['membership', 'customer', 'accountSettings', 'landing'],
+  admin: ['admin'],
+} as const satisfies Record<string, readonly Namespace[]>;
+
+/** A page whose code and catalog namespaces load on demand, in parallel. */
+function page<M>(
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType,
+  namespaces: readonly Namespace[],
+) {
+  return lazy(() =>
+    Promise.all([load(), preloadNamespaces(namespaces)]).then(([module]) => ({ default: pick(module) })),
+  );
+}
+
+// Everything but the home and Discover pages (the two the header leads to; Discover's code is 4 KB on
+// the wire, and loading it on demand cost a phone a round trip before its first poster) loads on demand.
+// The player with the title page below it; hls.js loads later still, only for HLS sources.
 const MediaRoute = preloadablePage(
-  () => import('./routes/media-route.tsx'),
+  () =>
+    Promise.all([import('./routes/media-route.tsx'), preloadNamespaces(PAGE_NAMESPACES.media)]).then(
+      ([module]) => module,
+    ),
   (m) => m.MediaRoute,
 );
-const OnboardingRoute = lazy(() =>
-  import('./routes/onboarding-route.tsx').then((m) => ({ default: m.OnboardingRoute })),
+const onboarding = () => import('./routes/onboarding-route.tsx');
+const OnboardingRoute = page(onboarding, (m) => m.OnboardingRoute, PAGE_NAMESPACES.onboarding);
+const OnboardingExtensionRoute = page(
+  onboarding,
+  (m) => m.OnboardingExtensionRoute,
+  PAGE_NAMESPACES.onboarding,
 );
-const OnboardingExtensionRoute = lazy(() =>
-  import('./routes/onboarding-route.tsx').then((m) => ({ default: m.OnboardingExtensionRoute })),
+const OnboardingProxyRoute = page(onboarding, (m) => m.OnboardingProxyRoute, PAGE_NAMESPACES.onboarding);
+const AboutPage = page(
+  () => import('../features/info/about-page.tsx'),
+  (m) => m.AboutPage,
+  PAGE_NAMESPACES.about,
 );
-const OnboardingProxyRoute = lazy(() =>
-  import('./routes/onboarding-route.tsx').then((m) => ({ default: m.OnboardingProxyRoute })),
+const SupportPage = page(
+  () => import('../features/info/support-page.tsx'),
+  (m) => m.SupportPage,
+  PAGE_NAMESPACES.support,
 );
-const AboutPage = lazy(() =>
-  import('../features/info/about-page.tsx').then((m) => ({ default: m.AboutPage })),
+const CreditsPage = page(
+  () => import('../features/info/credits-page.tsx'),
+  (m) => m.CreditsPage,
+  PAGE_NAMESPACES.jip,
 );
-const SupportPage = lazy(() =>
-  import('../features/info/support-page.tsx').then((m) => ({ default: m.SupportPage })),
+const DmcaPage = page(
+  () => import('../features/info/dmca-page.tsx'),
+  (m) => m.DmcaPage,
+  PAGE_NAMESPACES.dmca,
 );
-const CreditsPage = lazy(() =>
-  import('../features/info/credits-page.tsx').then((m) => ({ default: m.CreditsPage })),
+const MyListPage = page(
+  () => import('../features/library/my-list-page.tsx'),
+  (m) => m.MyListPage,
+  [],
 );
-const DmcaPage = lazy(() => import('../features/info/dmca-page.tsx').then((m) => ({ default: m.DmcaPage })));
-const MyListPage = lazy(() =>
-  import('../features/library/my-list-page.tsx').then((m) => ({ default: m.MyListPage })),
+const LoginPage = page(
+  () => import('../features/account/login-page.tsx'),
+  (m) => m.LoginPage,
+  PAGE_NAMESPACES.account,
 );
-const LoginPage = lazy(() =>
-  import('../features/account/login-page.tsx').then((m) => ({ default: m.LoginPage })),
+const RegisterPage = page(
+  () => import('../features/account/register-page.tsx'),
+  (m) => m.RegisterPage,
+  PAGE_NAMESPACES.account,
 );
-const RegisterPage = lazy(() =>
-  import('../features/account/register-page.tsx').then((m) => ({ default: m.RegisterPage })),
-);
-const SettingsRoute = lazy(() =>
-  import('./routes/settings-route.tsx').then((m) => ({ default: m.SettingsRoute })),
+const SettingsRoute = page(
+  () => import('./routes/settings-route.tsx'),
+  (m) => m.SettingsRoute,
+  PAGE_NAMESPACES.settings,
 );
 // Subscription site: membership, household profiles, admin pages (all lazy; guards inside).
-const SubscriptionRoute = lazy(() =>
-  import('./routes/subscription-route.tsx').then((m) => ({ default: m.SubscriptionRoute })),
+const SubscriptionRoute = page(
+  () => import('./routes/subscription-route.tsx'),
+  (m) => m.SubscriptionRoute,
+  PAGE_NAMESPACES.subscription,
 );
-const ProfilesPage = lazy(() =>
-  import('../features/account/profiles-page.tsx').then((m) => ({ default: m.ProfilesPage })),
+const ProfilesPage = page(
+  () => import('../features/account/profiles-page.tsx'),
+  (m) => m.ProfilesPage,
+  PAGE_NAMESPACES.account,
 );
-const PromosRoute = lazy(() => import('./routes/admin-routes.tsx').then((m) => ({ default: m.PromosRoute })));
-const AdminRoute = lazy(() => import('./routes/admin-routes.tsx').then((m) => ({ default: m.AdminRoute })));
+const admin = () => import('./routes/admin-routes.tsx');
+const PromosRoute = page(admin, (m) => m.PromosRoute, PAGE_NAMESPACES.admin);
+const AdminRoute = page(admin, (m) => m.AdminRoute, PAGE_NAMESPACES.admin);
 
 export function routes(): RouteObject[] {
   const config = runtimeConfig();
@@ -109,6 +170,13 @@ export function routes(): RouteObject[] {
  */
 export function preloadRouteCode(pathname: string): Promise<void> {
   return pathname.startsWith('/media/') ? MediaRoute.preload().catch(() => undefined) : Promise.resolve();
+}
+
+/** The catalog namespaces of the page being opened, loaded with the layout's before the first render. */
+export function pageNamespaces(pathname: string): readonly Namespace[] {
+  if (pathname.startsWith('/media/')) return PAGE_NAMESPACES.media;
+  if (pathname === '/discover') return PAGE_NAMESPACES.discover;
+  return [];
 }
 
 export function createRouter() {

@@ -30,7 +30,7 @@ export interface MediaCardProps {
  * Unreleased label, are dimmed and are not links.
  */
 export function MediaCard({ media, width, titleText, posterLoading = 'lazy' }: MediaCardProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['media']);
   const actions = useMediaActions();
   const released = isReleased({ releaseDate: media.releaseDate, year: media.year }, clock.now());
   const title = titleText ?? media.title;

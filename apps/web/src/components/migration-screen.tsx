@@ -3,7 +3,7 @@ import { useMigrationStatus } from '../stores/index.ts';
 
 /** Shown while start-up migrates stored data (the seed spec: the migration-in-progress screen). */
 export function MigrationScreen() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['global', 'screens']);
   return (
     <div
       className="flex min-h-dvh flex-col items-center justify-center gap-4"
@@ -21,7 +21,7 @@ export function MigrationScreen() {
 
 /** "Failed to migrate your data", until dismissed. */
 export function MigrationFailedBanner() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['global', 'screens']);
   const failed = useMigrationStatus((s) => s.failed.length > 0 && !s.dismissed);
   const dismiss = useMigrationStatus((s) => s.dismiss);
   if (!failed) return null;

@@ -13,7 +13,7 @@ export function ColorSwatches({
   onChange: (c: string) => void;
   name: string;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['auth']);
   return (
     <fieldset>
       <legend className="mb-2 text-sm font-semibold text-fg">{label}</legend>
@@ -49,7 +49,7 @@ export function IconChoices({
   onChange: (icon: string) => void;
   name?: string;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['auth']);
   return (
     <fieldset>
       <legend className="mb-2 text-sm font-semibold text-fg">{t('auth.profile.icon')}</legend>

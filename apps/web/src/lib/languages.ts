@@ -62,17 +62,24 @@ export function languageNames(code: string, uiLanguage = 'en'): { native: string
   };
 }
 
-/** The language to start in: the chosen one, else the browser's if we list it, else English. */
+/** The listed language a tag means ("fr-CA" → fr, "pt" → pt-BR, "zh-Hans-CN" → zh), or null. */
+export function listedLanguage(tag: string): (typeof LANGUAGES)[number] | null {
+  const lower = tag.toLowerCase();
+  const exact = LANGUAGES.find((l) => l.toLowerCase() === lower);
+  if (exact) return exact;
+  const base = lower.split('-')[0];
+  if (base === 'no' || base === 'nn') return 'nb';
+  return LANGUAGES.find((l) => l.split('-')[0] === base) ?? null;
+}
+
+/** The language to start in: the chosen one, else the first of the browser's we list, else English. */
 export function startLanguage(
   chosen: string | null,
   browser: readonly string[] = typeof navigator !== 'undefined' ? navigator.languages : [],
 ): string {
-  if (chosen) return chosen;
-  for (const tag of browser) {
-    const exact = LANGUAGES.find((l) => l.toLowerCase() === tag.toLowerCase());
-    if (exact) return exact;
-    const base = LANGUAGES.find((l) => l === tag.split('-')[0]);
-    if (base) return base;
+  for (const tag of chosen ? [chosen, ...browser] : browser) {
+    const listed = listedLanguage(tag);
+    if (listed) return listed;
   }
   return 'en';
 }

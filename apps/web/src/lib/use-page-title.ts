@@ -4,7 +4,7 @@ import { runtimeConfig } from './runtime-config.ts';
 
 /** Sets the document title to "<page> - <instance name>", or just the instance name. */
 export function usePageTitle(title?: string | null): void {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['global']);
   useEffect(() => {
     const name = runtimeConfig().instanceName;
     document.title = title ? t('global.pageTitle', { title, name }) : name;

@@ -11,7 +11,13 @@ export {
   type AccountProfile,
 } from './account-store.ts';
 export { useLibraryStore } from './library/library-store.ts';
-export { usePreferencesStore, THEMES, toTheme, type PreferencesData } from './preferences-store.ts';
+export {
+  usePreferencesStore,
+  storedLanguage,
+  THEMES,
+  toTheme,
+  type PreferencesData,
+} from './preferences-store.ts';
 export {
   useSubtitlesStore,
   clampStyling,

@@ -1,5 +1,6 @@
 import type { ThemeName } from '../lib/calendar.ts';
-import { createPersistedStore } from './persisted.ts';
+import { appStorage, type KeyValueStorage } from '../lib/storage.ts';
+import { createPersistedStore, storageKey } from './persisted.ts';
 import { LEGACY_KEYS, readLegacyState } from './library/legacy.ts';
 
 export const THEMES = ['default', 'blue', 'teal', 'red', 'gray'] as const satisfies readonly ThemeName[];
@@ -70,3 +71,21 @@ export const usePreferencesStore = createPersistedStore<PreferencesData, Prefere
     setPreferences: (patch) => set(() => patch),
   }),
 );
+
+/**
+ * The UI language stored on this device (ours, else the older clients'), read before the stores start:
+ * the first render's catalogs load in it. null when none was chosen.
+ */
+export function storedLanguage(storage: KeyValueStorage = appStorage()): string | null {
+  const parse = (raw: string | null): unknown => {
+    try {
+      return raw ? (JSON.parse(raw) as { state?: { language?: unknown } }).state?.language : null;
+    } catch {
+      return null;
+    }
+  };
+  const ours = parse(storage.getItem(storageKey('preferences')));
+  if (typeof ours === 'string' && ours) return ours;
+  const legacy = readLegacyState(storage, LEGACY_KEYS.locale)?.language;
+  return typeof legacy === 'string' && legacy ? legacy : null;
+}

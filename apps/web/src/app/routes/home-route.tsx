@@ -39,7 +39,7 @@ export function HomeRoute() {
 
 /** `/`, `/browse/{query}` (and `/mylist` on a subscription site): greeting, search, then results or the home sections. */
 function BrowseScreen() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['home']);
   const search = useSearchRoute();
   const greeting = useRandomPhrase(`home.titles.${greetingFor(clock.now())}`);
   usePageTitle(search.text ? search.text : null);

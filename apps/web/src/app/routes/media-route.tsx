@@ -1,4 +1,3 @@
-import '../../lib/lazy-catalog.ts';
 import { useQuery } from '@tanstack/react-query';
 import { type MediaDetails } from '@marquee/contract';
 import { toMediaType } from '../../lib/media-keys.ts';

@@ -1,4 +1,3 @@
-import '../../lib/lazy-catalog.ts';
 import {
   OnboardingExtensionPage,
   OnboardingPage,

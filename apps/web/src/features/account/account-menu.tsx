@@ -11,7 +11,7 @@ const ITEM =
 
 /** The signed-in header's profile menu: Profile, Start a membership, Log out (seed 000 §2). */
 export function AccountMenu() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['account']);
   const account = useAccountStore((s) => s.account);
   const deviceName = useDeviceName(account);
   const [open, setOpen] = useState(false);

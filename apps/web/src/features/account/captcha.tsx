@@ -57,7 +57,7 @@ export function Captcha({
   siteKey: string | null;
   onToken: (token: string | null) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['auth']);
   const [status, setStatus] = useState<Status>('working');
   const [attempt, setAttempt] = useState(0);
   const [turnstileEl, setTurnstileEl] = useState<HTMLDivElement | null>(null);

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import {
+  type CustomerErrorKey,
   CUSTOMER_ERROR_ORDER,
   customerErrorField,
   loginFormResolver,
@@ -13,7 +14,7 @@ import {
 } from '../../lib/account/customer-forms.ts';
 import { registerBody } from '../../lib/account/customer-rules.ts';
 import { firstErrorKey } from '../../lib/account/form-resolver.ts';
-import { errorKey } from '../../lib/api/index.ts';
+import { errorKey, type ErrorKey } from '../../lib/api/index.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { AuthCard, DismissibleAlert, FormError, SecretInput, TextField } from './auth-ui.tsx';
@@ -24,7 +25,9 @@ const auth = () => import('../../lib/account/email-auth.ts');
 
 /** The one message a form shows (the first problem), and the focus on its field. */
 function useFirstProblem<T extends Record<string, unknown>>(prefix: string) {
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<CustomerErrorKey | ErrorKey | 'customer.errors.captcha' | null>(
+    null,
+  );
   const show = (errors: FieldErrors<T>) => {
     const key = firstErrorKey(errors, CUSTOMER_ERROR_ORDER);
     setProblem(key);
@@ -56,7 +59,7 @@ interface LoginState {
 
 /** `/login` with email and password (seed 001 §2): success stores the user and goes to /. */
 export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['customer', 'errors']);
   usePageTitle(t('customer.login.title'));
   const navigate = useNavigate();
   const state = (useLocation().state ?? {}) as LoginState;
@@ -170,7 +173,7 @@ export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null })
  * The confirmation is not sent; the server's refusal shows in a dismissible alert; success goes to /login.
  */
 export function EmailRegisterForm({ otherMethod }: { otherMethod?: string | null }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['customer', 'errors']);
   usePageTitle(t('customer.register.title'));
   const navigate = useNavigate();
   const config = runtimeConfig();

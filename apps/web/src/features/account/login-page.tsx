@@ -1,4 +1,3 @@
-import '../../lib/account-catalog.ts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -11,9 +10,10 @@ import { AuthCard, FormError, INPUT, SecretInput } from './auth-ui.tsx';
 import { EmailLoginForm } from './email-forms.tsx';
 import { paths } from '../../app/paths.ts';
 
-export function authErrorMessage(t: (k: string) => string, error: unknown): string {
+/** The catalog key of a failed passphrase sign-in or registration. */
+export function authErrorKey(error: unknown) {
   const kind = error instanceof AuthError ? error.kind : 'failed';
-  return t(`auth.errors.${kind}`);
+  return `auth.errors.${kind}` as const;
 }
 
 /** The sign-in methods of this instance, the one shown, and a link to the other (if enabled). */
@@ -37,7 +37,7 @@ export function LoginPage() {
 
 /** The 12-word passphrase and a name for this device (client-behaviour §3.4). */
 function PassphraseLogin({ otherMethod }: { otherMethod: string | null }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['auth', 'customer']);
   usePageTitle(t('auth.login.title'));
   const navigate = useNavigate();
   const [passphrase, setPassphrase] = useState('');
@@ -53,7 +53,7 @@ function PassphraseLogin({ otherMethod }: { otherMethod: string | null }) {
       await login(passphrase.trim().replace(/\s+/g, ' '), device);
       void navigate(paths.home);
     } catch (err) {
-      setError(authErrorMessage(t, err));
+      setError(t(authErrorKey(err)));
     } finally {
       setBusy(false);
     }

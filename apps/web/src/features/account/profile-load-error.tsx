@@ -21,7 +21,7 @@ export function useProfileLoadFailure(): 'screen' | 'notice' | null {
 }
 
 export function ProfileLoadErrorScreen() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['account', 'global']);
   const backendUrl = useAccountStore((s) => s.backendUrl);
   return (
     <div
@@ -52,7 +52,7 @@ export function ProfileLoadErrorScreen() {
 }
 
 export function ProfileLoadNotice() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['account', 'global']);
   const dismiss = useSessionStatus((s) => s.dismissFailure);
   return (
     <div

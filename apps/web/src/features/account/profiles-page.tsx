@@ -1,4 +1,3 @@
-import '../../lib/account-catalog.ts';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -43,10 +42,8 @@ const colorsOf = (index: number) => ({
   colorB: PROFILE_COLORS[(index + 2) % PROFILE_COLORS.length]!,
 });
 
-const messageOf = (t: (k: string) => string, error: unknown) => t(errorKey(error));
-
 function ProfileEditor({ tile, onDone }: { tile: Tile | null; onDone: () => void }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['customer', 'errors']);
   const [name, setName] = useState(tile?.name ?? '');
   const [icon, setIcon] = useState<string>(tile?.icon ?? 'cat');
   const [confirming, setConfirming] = useState(false);
@@ -59,12 +56,12 @@ function ProfileEditor({ tile, onDone }: { tile: Tile | null; onDone: () => void
       else await patchProfile(tile.id, body);
     },
     onSuccess: onDone,
-    onError: (e) => setError(messageOf(t, e)),
+    onError: (e) => setError(t(errorKey(e))),
   });
   const remove = useMutation({
     mutationFn: () => deleteProfile(tile!.id),
     onSuccess: onDone,
-    onError: (e) => setError(messageOf(t, e)),
+    onError: (e) => setError(t(errorKey(e))),
   });
   return (
     <form
@@ -135,7 +132,7 @@ function ProfileEditor({ tile, onDone }: { tile: Tile | null; onDone: () => void
  * Shown at / after an email sign-in until a profile is chosen, and at /profiles to switch.
  */
 export function ProfilesPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['customer', 'errors']);
   usePageTitle(t('customer.profiles.pageTitle'));
   const navigate = useNavigate();
   const [params] = useSearchParams();

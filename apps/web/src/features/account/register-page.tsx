@@ -19,7 +19,7 @@ import { PROFILE_COLORS, type AccountProfile } from '../../stores/index.ts';
 import { AuthCard, ColorPicker, FormError, IconPicker, INPUT, SecretInput } from './auth-ui.tsx';
 import { Captcha } from './captcha.tsx';
 import { EmailRegisterForm } from './email-forms.tsx';
-import { authErrorMessage, useAuthMethod } from './login-page.tsx';
+import { authErrorKey, useAuthMethod } from './login-page.tsx';
 import { paths } from '../../app/paths.ts';
 
 type Step = 'trust' | 'passphrase' | 'profile' | 'verify';
@@ -39,7 +39,7 @@ function registerResolver(passphrase: string) {
     device: z.string().trim().min(1).max(500),
     typed: z.string().refine((typed) => typed === passphrase),
   });
-  return keyedZodResolver(schema, ({ path, value }) =>
+  return keyedZodResolver(schema, ({ path, value }): (typeof REGISTER_ERROR_ORDER)[number] =>
     path === 'typed'
       ? 'auth.errors.noMatch'
       : typeof value === 'string' && value.trim()
@@ -47,7 +47,11 @@ function registerResolver(passphrase: string) {
         : 'auth.errors.deviceName',
   ) as unknown as Resolver<RegisterValues>;
 }
-const REGISTER_ERROR_ORDER = ['auth.errors.noMatch', 'auth.errors.deviceName', 'auth.errors.invalidData'];
+const REGISTER_ERROR_ORDER = [
+  'auth.errors.noMatch',
+  'auth.errors.deviceName',
+  'auth.errors.invalidData',
+] as const;
 
 function serverHost(): string {
   const base = accountBaseUrl();
@@ -59,7 +63,7 @@ function serverHost(): string {
 }
 
 function TrustStep({ onTrust }: { onTrust: () => void }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['auth', 'customer']);
   const meta = useQuery({
     ...accountQueries.meta(),
     retry: 1,
@@ -96,7 +100,7 @@ function TrustStep({ onTrust }: { onTrust: () => void }) {
 }
 
 function PassphraseStep({ passphrase, onNext }: { passphrase: string; onNext: () => void }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['auth', 'customer']);
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;
@@ -133,7 +137,7 @@ function PassphraseStep({ passphrase, onNext }: { passphrase: string; onNext: ()
 }
 
 function ProfileStep({ form, onNext }: { form: RegisterForm; onNext: () => void }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['auth', 'customer']);
   const [error, setError] = useState<string | null>(null);
   const profile = useWatch({ control: form.control, name: 'profile' });
   const deviceField = form.register('device');
@@ -145,7 +149,7 @@ function ProfileStep({ form, onNext }: { form: RegisterForm; onNext: () => void 
       onSubmit={(e) => {
         e.preventDefault();
         void form.trigger('device', { shouldFocus: true }).then((valid) => {
-          const problem = form.getFieldState('device').error?.message;
+          const problem = firstErrorKey(form.formState.errors, REGISTER_ERROR_ORDER);
           if (!valid) return setError(t(problem ?? 'auth.errors.deviceName'));
           onNext();
         });
@@ -198,7 +202,7 @@ export function RegisterPage() {
 
 /** Trust the server, note the passphrase, set up the profile, type the passphrase back (client-behaviour §3.3). */
 function PassphraseRegister({ otherMethod }: { otherMethod: string | null }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['auth', 'customer']);
   usePageTitle(t('auth.register.title'));
   const navigate = useNavigate();
   const config = runtimeConfig();
@@ -231,7 +235,7 @@ function PassphraseRegister({ otherMethod }: { otherMethod: string | null }) {
         });
         void navigate(paths.home);
       } catch (err) {
-        setError(authErrorMessage(t, err));
+        setError(t(authErrorKey(err)));
       }
     },
     (errors) => {

@@ -1,4 +1,3 @@
-import '../../lib/account-catalog.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,7 +19,7 @@ const COLUMNS = ['code', 'rate', 'status', 'created', 'used'] as const;
 const forbidden = (e: unknown) => e instanceof ApiError && (e.status === 401 || e.status === 403);
 
 function StateBadge({ promo }: { promo: Promo }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['admin', 'errors']);
   const state = promo.isUsed ? 'used' : promo.isReserved ? 'reserved' : 'available';
   const colors = {
     used: 'bg-surface-3 text-fg-muted',
@@ -36,7 +35,7 @@ function StateBadge({ promo }: { promo: Promo }) {
 
 /** `/promos` (the subscription seed spec, admins only; the app redirects others): every code, and a form to make one. */
 export function PromosPage() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(['admin', 'errors']);
   usePageTitle(t('admin.promos.pageTitle'));
   const client = useQueryClient();
   const promos = useQuery({

@@ -1,4 +1,3 @@
-import '../../lib/account-catalog.ts';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
@@ -23,7 +22,7 @@ const BADGE: Record<SelfTestCheck['status'], string> = {
  * reason, and a button to run it again.
  */
 export function SelfTestPage() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(['admin']);
   usePageTitle(t('admin.selfTest.pageTitle'));
   const test = useQuery(adminQueries.selfTest());
   if (test.isError && forbidden(test.error)) return <Navigate replace to={paths.home} />;

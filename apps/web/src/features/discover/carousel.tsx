@@ -78,7 +78,7 @@ export function Carousel({
   posterLoading = 'lazy',
   urgent = false,
 }: CarouselProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['discover']);
   const viewportWidth = useViewportWidth();
   const width = cardWidth(viewportWidth);
   const inView = cardsInView(viewportWidth, width);

@@ -107,7 +107,7 @@ const GenreRow = memo(function GenreRow({
   index,
   onLoaded,
 }: RowProps & { type: 'movie' | 'tv'; genre: Genre; pages: number }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['discover']);
   const row = useLazyRow(index);
   const { items, isError } = useGenreRow(type, genre.id, pages, row.near);
   useReportLoaded(items, onLoaded);
@@ -126,7 +126,7 @@ const GenreRow = memo(function GenreRow({
 });
 
 export function DiscoverPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['discover']);
   usePageTitle(t('discover.pageTitle'));
   // Ten rows appear at once when the genres are picked: they render in the background (React yields to
   // the browser meanwhile) while placeholders of their height stand in.

@@ -12,7 +12,7 @@ import { paths } from '../../app/paths.ts';
  * countdown cancels.
  */
 export function WatchSomethingNew({ candidates }: { candidates: MediaSummary[] }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['discover']);
   const navigate = useNavigate();
   const [state, setState] = useState<CountdownState>({ phase: 'idle' });
   const [pick, setPick] = useState<MediaSummary | null>(null);

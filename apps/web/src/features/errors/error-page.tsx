@@ -20,7 +20,7 @@ export function ErrorPage({
   error: unknown;
   onReload?: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['errors', 'global']);
   const [showDetails, setShowDetails] = useState(false);
   const [copied, setCopied] = useState(false);
   const details = describeError(error);

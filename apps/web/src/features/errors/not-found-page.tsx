@@ -4,7 +4,7 @@ import { usePageTitle } from '../../lib/use-page-title.ts';
 import { paths } from '../../app/paths.ts';
 
 export function NotFoundPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['notFound']);
   usePageTitle(t('notFound.pageTitle'));
   return (
     <div className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center gap-4 text-center">

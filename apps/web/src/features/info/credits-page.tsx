@@ -1,4 +1,3 @@
-import '../../lib/info-catalog.ts';
 import { useTranslation } from 'react-i18next';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
@@ -21,7 +20,7 @@ const PROJECTS = [
 
 /** Credits: the open-source projects Marquee stands on, and TMDB's required attribution. */
 export function CreditsPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['jip']);
   usePageTitle(t('jip.pageTitle'));
   const embedded = runtimeConfig().metadataSource === 'catalog';
   return (

@@ -1,11 +1,10 @@
-import '../../lib/info-catalog.ts';
 import { useTranslation } from 'react-i18next';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 
 /** Registered only when a DMCA address is configured (the router checks). */
 export function DmcaPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['dmca']);
   usePageTitle(t('dmca.pageTitle'));
   const email = runtimeConfig().dmcaEmail ?? '';
   return (

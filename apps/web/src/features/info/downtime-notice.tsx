@@ -18,7 +18,7 @@ export function isInDowntime(window: { start: string; end: string } | null, now:
  * per tab session (dismissed with a button).
  */
 export function DowntimeGate({ children }: { children: ReactNode }) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(['downtime']);
   const config = runtimeConfig();
   const [dismissed, setDismissed] = useState(
     () => sessionStorage.getItem(DISMISSED_KEY) === config.downtime?.start,

@@ -1,4 +1,3 @@
-import '../../lib/account-catalog.ts';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +13,8 @@ import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useAccountStore } from '../../stores/index.ts';
 import { paths } from '../../app/paths.ts';
 
-const FAQ_COUNT = 6;
+/** The FAQ's entries (`landing.faq.q<n>` / `a<n>`). */
+const FAQ = [1, 2, 3, 4, 5, 6] as const;
 
 function Icon({ d }: { d: string }) {
   return (
@@ -57,7 +57,7 @@ function Block({
 
 /** The plans' prices (never hard-coded, the product brief): "Everything, from $2.50 a month" and each plan. */
 function PlanBanner() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(['customer', 'landing', 'media', 'membership']);
   const plans = useQuery(membershipQueries.plans());
   const cheapest = plans.data ? cheapestPlan(plans.data) : undefined;
   if (!cheapest || !plans.data) return null;
@@ -96,7 +96,7 @@ function PlanBanner() {
 
 /** The free movie of the month (runtime configuration), with its poster when the metadata has one. */
 function FreeMovie() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['customer', 'landing', 'media', 'membership']);
   const free = runtimeConfig().freeMovieOfTheMonth;
   const details = useQuery({
     ...mediaQueries.details('movie', free?.id ?? ''),
@@ -134,7 +134,7 @@ function FreeMovie() {
 }
 
 function Faq() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(['customer', 'landing', 'media', 'membership']);
   const plans = useQuery(membershipQueries.plans());
   const cheapest = plans.data ? cheapestPlan(plans.data) : undefined;
   const price = cheapest ? formatMoney(cheapest.monthlyCost, cheapest.currency, i18n.language) : '…';
@@ -144,16 +144,16 @@ function Faq() {
         {t('landing.faq.title')}
       </h2>
       <div className="flex flex-col gap-3" data-testid="faq">
-        {Array.from({ length: FAQ_COUNT }, (_, i) => (
-          <details key={i} className="group rounded-xl bg-surface-2 px-5 py-4">
+        {FAQ.map((n) => (
+          <details key={n} className="group rounded-xl bg-surface-2 px-5 py-4">
             <summary className="cursor-pointer list-none text-lg font-semibold text-fg marker:hidden">
               <span className="me-2 inline-block transition-transform group-open:rotate-90 rtl:rotate-180">
                 ›
               </span>
-              {t(`landing.faq.q${i + 1}`)}
+              {t(`landing.faq.q${n}`)}
             </summary>
             <p className="mt-3 leading-relaxed text-fg-muted">
-              {t(`landing.faq.a${i + 1}`, { price, count: MAX_PROFILES })}
+              {t(`landing.faq.a${n}`, { price, count: MAX_PROFILES })}
             </p>
           </details>
         ))}
@@ -168,7 +168,7 @@ function Faq() {
  * cards, watch everywhere, offline, FAQ.
  */
 export function LandingPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['customer', 'landing', 'media', 'membership']);
   usePageTitle(t('landing.pageTitle'));
   const signedIn = useAccountStore((s) => s.account !== null);
   return (

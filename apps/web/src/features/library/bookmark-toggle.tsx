@@ -45,7 +45,7 @@ export function BookmarkToggle({
   media: MediaSummary;
   variant?: 'card' | 'title';
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['library']);
   const meta = libraryMetaOf(media);
   const bookmarked = useIsBookmarked(media);
   const toggle = useLibraryStore((s) => s.toggleBookmark);

@@ -12,7 +12,7 @@ import { paths } from '../../app/paths.ts';
 
 /** `/mylist`: everything the user keeps, or a way to discover titles when there is nothing yet. */
 export function MyListPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['home', 'library']);
   usePageTitle(t('library.myList'));
   const bookmarks = useBookmarks();
   const continuing = useContinueWatching();

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { rejectedChangesFile, useRejectedChanges } from '../../lib/sync/rejected-changes.ts';
 import { describeOp, type RejectedOp } from '../../stores/library/outbox.ts';
 
-const REASONS = new Set([
+const REASONS = [
   'validation_failed',
   'bad_request',
   'payload_too_large',
@@ -12,9 +12,11 @@ const REASONS = new Set([
   'unauthorized',
   'forbidden',
   'unsendable',
-]);
+] as const;
+type Reason = (typeof REASONS)[number];
+const isReason = (code: string): code is Reason => (REASONS as readonly string[]).includes(code);
 /** The reason's key: the server's code when we have a text for it, else the generic one. */
-const reasonKey = (code: string) => `library.rejected.reasons.${REASONS.has(code) ? code : 'other'}`;
+const reasonKey = (code: string) => `library.rejected.reasons.${isReason(code) ? code : 'other'}` as const;
 
 function saveFile(rejected: readonly RejectedOp[]) {
   const url = URL.createObjectURL(rejectedChangesFile(rejected));
@@ -26,7 +28,7 @@ function saveFile(rejected: readonly RejectedOp[]) {
 }
 
 function RejectedList({ rejected }: { rejected: readonly RejectedOp[] }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['global', 'library']);
   return (
     <ul className="mt-2 space-y-1 text-left" data-testid="rejected-changes-list">
       {rejected.map((r) => {
@@ -48,7 +50,7 @@ function RejectedList({ rejected }: { rejected: readonly RejectedOp[] }) {
  * (`banner`, new refusals only), or the whole list with export on My List (`panel`).
  */
 export function RejectedChanges({ variant = 'banner' }: { variant?: 'banner' | 'panel' }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['global', 'library']);
   const all = useRejectedChanges((s) => s.rejected);
   const [open, setOpen] = useState(false);
   const shown = variant === 'banner' ? all.filter((r) => !r.seen) : all;

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import enCatalog from '../../locales/en.json';
 import { checkPurchase, paymentBody, promoIsApplied, type PurchaseDraft } from './purchase-rules.ts';
 
-const en = enCatalog as unknown as { membership: { errors: Record<string, string> } };
+import membership from '../../locales/en/membership.json';
+
+const en = { membership };
 const base: PurchaseDraft = { planId: 1, crypto: 'BTC', hasPromo: false, promoInput: '', applied: null };
 
 describe('membership purchase rules (the subscription seed spec)', () => {

@@ -5,8 +5,7 @@ import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CustomerUser, Payment, RuntimeConfig } from '@marquee/contract';
-import { accountSettings, customer, membership } from '../../locales/en.json';
-import { addLazyCatalog, initI18n } from '../../lib/i18n.ts';
+import { initI18n, NAMESPACES } from '../../lib/i18n.ts';
 import { setRuntimeConfig } from '../../lib/runtime-config.ts';
 import { memoryStorage, setAppStorage } from '../../lib/storage.ts';
 import { initStores, useAccountStore } from '../../stores/index.ts';
@@ -49,8 +48,7 @@ const payment: Payment = {
 let i18next: i18n;
 let posted: unknown[];
 beforeEach(async () => {
-  i18next = await initI18n();
-  addLazyCatalog({ accountSettings, customer, membership });
+  i18next = await initI18n('en', NAMESPACES);
   setRuntimeConfig(config);
   setAppStorage(memoryStorage());
   initStores();

@@ -1,4 +1,3 @@
-import '../../lib/account-catalog.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -36,7 +35,7 @@ const INPUT =
   'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
 
 function usePrice() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(['errors', 'membership']);
   return {
     money: (amount: number, currency: string) => formatMoney(amount, currency, i18n.language),
     period: (plan: Plan) => {
@@ -47,7 +46,7 @@ function usePrice() {
 }
 
 function MembershipStatus() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(['errors', 'membership']);
   const user = useAccountStore((s) => s.account?.user);
   const { state, end } = membershipState(user, clock.now());
   const date = end ? longDateTime(end, i18n.language) : '';
@@ -67,7 +66,7 @@ function MembershipStatus() {
 
 /** The wallet, the QR code, the warning about older links, and the payment's progress (polled). */
 function PaymentPanel({ started, onAnother }: { started: SubscriptionResponse; onAnother: () => void }) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(['errors', 'membership']);
   const { money } = usePrice();
   const client = useQueryClient();
   const [copied, setCopied] = useState(false);
@@ -217,7 +216,7 @@ function PaymentPanel({ started, onAnother }: { started: SubscriptionResponse; o
  * links are lost, polled until paid. Signed-in only (the app redirects others).
  */
 export function SubscriptionPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['errors', 'membership']);
   usePageTitle(t('membership.pageTitle'));
   const { money, period } = usePrice();
   const plans = useQuery(membershipQueries.plans());

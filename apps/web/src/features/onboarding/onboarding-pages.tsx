@@ -25,7 +25,7 @@ export function useCompleteOnboarding() {
 }
 
 function Stepper({ current }: { current: 1 | 2 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['onboarding']);
   return (
     <p
       className="text-sm font-semibold uppercase tracking-wider text-fg-accent"
@@ -62,7 +62,7 @@ const CARD = 'flex flex-col gap-3 rounded-xl border border-white/10 bg-surface-2
 
 /** Step 1 of 2: extension or custom proxy; the default setup only when the instance has sources. */
 export function OnboardingPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['onboarding']);
   const { search } = useLocation();
   const [params, setParams] = useSearchParams();
   const complete = useCompleteOnboarding();
@@ -182,7 +182,7 @@ function useExtensionStatus(): { state: ExtensionState | 'loading'; checks: numb
   return { state, checks };
 }
 
-const STATUS_TEXT: Record<ExtensionState | 'loading', string> = {
+const STATUS_TEXT = {
   loading: 'onboarding.extension.status.loading',
   unknown: 'onboarding.extension.status.notEnabled',
   failed: 'onboarding.extension.status.failed',
@@ -190,11 +190,11 @@ const STATUS_TEXT: Record<ExtensionState | 'loading', string> = {
   disallowed: 'onboarding.extension.status.permission',
   noperms: 'onboarding.extension.status.permission',
   success: 'onboarding.extension.status.working',
-};
+} as const satisfies Record<ExtensionState | 'loading', string>;
 
 /** Step 2 of 2 (extension): how to install it here, and its live status. */
 export function OnboardingExtensionPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['onboarding']);
   const { search } = useLocation();
   const complete = useCompleteOnboarding();
   const kind = browserKind(navigator.userAgent);
@@ -258,15 +258,15 @@ export function OnboardingExtensionPage() {
   );
 }
 
-const PROXY_ERRORS: Record<Exclude<ProxyTestResult, 'ok'>, string> = {
+const PROXY_ERRORS = {
   invalidUrl: 'onboarding.proxy.errors.invalidUrl',
   unreachable: 'onboarding.proxy.errors.unreachable',
   notProxy: 'onboarding.proxy.errors.notProxy',
-};
+} as const satisfies Record<Exclude<ProxyTestResult, 'ok'>, string>;
 
 /** Step 2 of 2 (custom proxy): a URL, tested, then kept as the viewer's only proxy (and synced). */
 export function OnboardingProxyPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['onboarding']);
   const { search } = useLocation();
   const complete = useCompleteOnboarding();
   const install = runtimeConfig().links.proxyInstall;

@@ -6,7 +6,7 @@ import { paths } from '../../app/paths.ts';
 
 /** The signed-in header's search box (pages other than home): submitting opens /browse/{query}. "/" focuses it. */
 export function HeaderSearch() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['home', 'navigation']);
   const navigate = useNavigate();
   const [text, setText] = useState('');
   const input = useRef<HTMLInputElement>(null);

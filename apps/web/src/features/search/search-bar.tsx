@@ -11,7 +11,7 @@ export interface SearchBarProps {
 
 /** The search box: "/" focuses it when no input has focus; Enter blurs it; the clear button resets. */
 export function SearchBar({ value, onChange, onClear }: SearchBarProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['home']);
   const placeholder = useRandomPhrase('home.search.placeholder');
   const input = useRef<HTMLInputElement>(null);
 

@@ -8,7 +8,7 @@ import { paths } from '../../app/paths.ts';
 
 /** Results for a debounced query: skeleton while loading, the seed's failed and empty texts. */
 export function SearchResults({ query, isDebouncing }: { query: string; isDebouncing: boolean }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['home']);
   const result = useQuery({ ...searchQuery(query), enabled: query.trim().length > 0 });
   // The grid renders in the background (React yields to the browser while it does): no long task on a phone.
   const data = useDeferredValue(result.data);

@@ -42,7 +42,15 @@ export function EmailAccountSection({
   setDraft: (d: EmailAccountDraft) => void;
   deviceError: boolean;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation([
+    'account',
+    'accountSettings',
+    'auth',
+    'customer',
+    'errors',
+    'membership',
+    'settings',
+  ]);
   const navigate = useNavigate();
   const user = account.user;
   const watching = account.profileId ? user?.profiles.find((p) => p._id === account.profileId) : undefined;
@@ -119,7 +127,15 @@ export function EmailAccountSection({
 
 /** Membership: when it ends (a long date-time) or 'No membership active', and the way to start or extend one. */
 export function MembershipSection() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation([
+    'account',
+    'accountSettings',
+    'auth',
+    'customer',
+    'errors',
+    'membership',
+    'settings',
+  ]);
   const user = useAccountStore((s) => s.account?.user);
   const { state, end } = membershipState(user, clock.now());
   const date = end ? longDateTime(end, i18n.language) : '';
@@ -152,7 +168,15 @@ export function MembershipSection() {
 const FIELDS = { password: 'password', confirm: 'confirm' } as const;
 
 export function SecuritySection() {
-  const { t } = useTranslation();
+  const { t } = useTranslation([
+    'account',
+    'accountSettings',
+    'auth',
+    'customer',
+    'errors',
+    'membership',
+    'settings',
+  ]);
   const form = useForm<PasswordChangeValues>({
     resolver: passwordChangeResolver,
     defaultValues: { password: '', confirm: '' },

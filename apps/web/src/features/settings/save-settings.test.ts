@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CustomerUser, RuntimeConfig } from '@marquee/contract';
@@ -62,8 +63,11 @@ const base: SettingsValues = {
 const emailSaved: SettingsValues = { ...base, email: { fullname: 'Ada', icon: 'cat', deviceName: 'Laptop' } };
 const passphraseSaved: SettingsValues = { ...base, account: { profile, deviceName: 'Laptop' } };
 
-const t = (key: string, o: Record<string, unknown> = {}) =>
-  key + (Object.keys(o).length ? JSON.stringify(o) : '');
+// Echoes the key and its values, so the tests read which texts a result is made of.
+const t = ((key: string, o: Record<string, unknown> = {}) =>
+  key + (Object.keys(o).length ? JSON.stringify(o) : '')) as unknown as TFunction<
+  readonly ['errors', 'settings']
+>;
 
 let server: ReturnType<typeof contractServer>;
 function serve(handlers: Handlers) {

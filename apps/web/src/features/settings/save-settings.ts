@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { updateCustomer } from '../../lib/account/customer-api.ts';
 import { accountQueries } from '../../lib/api/queries/account.ts';
-import { api, ApiError, errorKey, type ApiErrorCode } from '../../lib/api/index.ts';
+import { api, ApiError, errorKey, type ApiErrorCode, type ErrorKey } from '../../lib/api/index.ts';
 import { cleanProxyList, normalizeServerUrl } from '../../lib/proxy-entries.ts';
 import { changeSyncedSettings, logout } from '../../lib/sync/session.ts';
 import {
@@ -59,7 +59,7 @@ export interface SaveFailure {
   section: SaveSection;
   code: SaveFailureCode;
   /** The i18n key that tells the user why. */
-  reason: string;
+  reason: ErrorKey | 'settings.saveResult.noDeviceKey';
 }
 
 export interface SaveResult {

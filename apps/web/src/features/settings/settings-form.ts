@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import type { Resolver } from 'react-hook-form';
 import { z } from '../../lib/zod.ts';
 import { keyedZodResolver, type FormIssue } from '../../lib/account/form-resolver.ts';
@@ -8,9 +9,10 @@ export const SETTINGS_ERROR_ORDER = [
   'accountSettings.deviceLengthError',
   'customer.errors.fullnameRequired',
   'customer.errors.fullnameLong',
+  'errors.api.validation_failed',
 ] as const;
 
-function settingsIssueKey({ path, code }: FormIssue): string {
+function settingsIssueKey({ path, code }: FormIssue): (typeof SETTINGS_ERROR_ORDER)[number] {
   if (path.endsWith('deviceName')) return 'accountSettings.deviceLengthError';
   if (path === 'email.fullname')
     return code === 'too_big' ? 'customer.errors.fullnameLong' : 'customer.errors.fullnameRequired';
@@ -50,7 +52,7 @@ export const settingsErrorInput = (key: string) =>
 /** The result of a save as one sentence's parts: 'Saved', or what was saved and what failed and why. */
 export function saveResultText(
   result: SaveResult,
-  t: (key: string, options?: Record<string, unknown>) => string,
+  t: TFunction<readonly ['errors', 'settings']>,
   language: string,
 ): string {
   if (!result.failed.length) return t('settings.saveResult.saved');

@@ -1,4 +1,3 @@
-import '../../lib/account-catalog.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
@@ -96,7 +95,7 @@ function ProxyRow({
   onRemove: () => void;
   index: number;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['accountSettings', 'auth', 'customer', 'errors', 'settings']);
   const [result, setResult] = useState<ProxyTestResult | 'testing' | null>(null);
   const invalid = value.trim() !== '' && parseProxyEntry(value) === null;
   const message = invalid ? 'invalidUrl' : result;
@@ -157,7 +156,7 @@ function ProxyRow({
 }
 
 function CaptionPreview({ styling }: { styling: SubtitleStyling }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['accountSettings', 'auth', 'customer', 'errors', 'settings']);
   return (
     <div
       className="flex h-40 items-end justify-center rounded-xl bg-gradient-to-br from-indigo-900 via-slate-800 to-amber-800 p-6"
@@ -200,7 +199,8 @@ type SectionId = (typeof EMAIL_SECTIONS)[number];
  * sections were saved and which failed, which the page tells the user (and keeps the unsaved values).
  */
 export function SettingsPage() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(['accountSettings', 'auth', 'customer', 'errors', 'settings']);
+  const { t: tResult } = useTranslation(['errors', 'settings']);
   usePageTitle(t('settings.title'));
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -573,7 +573,7 @@ export function SettingsPage() {
             className={`mx-auto max-w-xl rounded-lg px-4 py-3 text-sm shadow-xl focus:outline-none focus-visible:ring-2 focus-visible:ring-accent ${result.failed.length ? 'bg-red-900/90 text-red-100' : 'bg-green-900/90 text-green-100'}`}
             data-testid="save-result"
           >
-            {saveResultText(result, t, i18n.language)}
+            {saveResultText(result, tResult, i18n.language)}
           </p>
         </div>
       )}

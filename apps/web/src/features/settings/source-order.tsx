@@ -37,7 +37,7 @@ export function SourceOrderSetting({
   order: string[];
   onChange: (patch: { enableSourceOrder?: boolean; sourceOrder?: string[] }) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['settings']);
   const [sources, setSources] = useState<InstanceProvider[] | null>(null);
   useEffect(() => {
     let live = true;

@@ -18,7 +18,7 @@ interface EpisodeListProps {
 
 /** Episodes of one season; those not aired yet are shown but disabled. */
 export function EpisodeList({ mediaKey, showId, season, currentEpisodeId }: EpisodeListProps) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(['media']);
   const q = useQuery(seasonQuery(showId, season.number));
   if (q.isPending) {
     return (

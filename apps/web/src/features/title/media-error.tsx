@@ -10,7 +10,7 @@ const TEXT = {
 } as const;
 
 export function MediaError({ kind, onRetry }: { kind: keyof typeof TEXT; onRetry?: () => void }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['media']);
   const [title, description] = TEXT[kind];
   return (
     <div

@@ -30,7 +30,7 @@ function SeasonPicker({
   seasonId?: string | undefined;
   episodeId?: string | undefined;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['media']);
   const [selectedId, setSelectedId] = useState(() => defaultSeason(details.seasons, seasonId)?.id);
   const selected = details.seasons.find((s) => s.id === selectedId) ?? defaultSeason(details.seasons);
   if (!selected) return <p className="text-fg-muted">{t('media.seasons.empty')}</p>;
@@ -124,7 +124,7 @@ function MediaDetailsView({
   seasonId?: string | undefined;
   episodeId?: string | undefined;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['media']);
   const actions = useMediaActions();
   const q = useQuery(detailsQuery(type, id));
   usePageTitle(q.data?.title ?? null);

@@ -16,23 +16,27 @@ const Fullname = z.string().trim().min(1).max(100);
 const Email = z.string().trim().max(254).pipe(z.email());
 const Password = z.string().min(PASSWORD_MIN_LENGTH).max(1024);
 
-const key = (problem: CustomerFormError | 'fullnameLong' | 'passwordLong') => `customer.errors.${problem}`;
+const key = <P extends CustomerFormError | 'fullnameLong' | 'passwordLong'>(problem: P) =>
+  `customer.errors.${problem}` as const;
 const isBlank = (value: unknown) => typeof value !== 'string' || value.trim() === '';
 
 /** Which message first when several fields are wrong (the order of the form's own checks). */
 export const CUSTOMER_ERROR_ORDER = [
-  'fullnameRequired',
-  'fullnameLong',
-  'emailRequired',
-  'emailInvalid',
-  'passwordRequired',
-  'confirmRequired',
-  'passwordShort',
-  'passwordLong',
-  'passwordMismatch',
-].map((problem) => `customer.errors.${problem}`);
+  key('fullnameRequired'),
+  key('fullnameLong'),
+  key('emailRequired'),
+  key('emailInvalid'),
+  key('passwordRequired'),
+  key('confirmRequired'),
+  key('passwordShort'),
+  key('passwordLong'),
+  key('passwordMismatch'),
+  'errors.api.validation_failed',
+] as const;
 
-function customerIssueKey({ path, code, value }: FormIssue): string {
+export type CustomerErrorKey = (typeof CUSTOMER_ERROR_ORDER)[number];
+
+function customerIssueKey({ path, code, value }: FormIssue): CustomerErrorKey {
   switch (path) {
     case 'fullname':
       return code === 'too_big' ? key('fullnameLong') : key('fullnameRequired');

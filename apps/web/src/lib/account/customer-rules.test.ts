@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import enCatalog from '../../locales/en.json';
 import { registerBody } from './customer-rules.ts';
 
-const en = enCatalog as unknown as { customer: { errors: Record<string, string> } };
+import customer from '../../locales/en/customer.json';
+
+const en = { customer };
 
 describe('register body and messages', () => {
   const ok = {
@@ -29,7 +30,7 @@ describe('register body and messages', () => {
       'passwordShort',
       'confirmRequired',
       'passwordMismatch',
-    ]) {
+    ] as const) {
       expect(en.customer.errors[key]).toBeTruthy();
     }
     // The seed's words for two passwords that differ.

@@ -24,9 +24,9 @@ const valueAt = (values: unknown, path: string): unknown =>
  * issue (path, code, value) to a key, so the contract's schemas give the rules and never zod's (or the
  * contract's) English. Resolves to the schema's output (trimmed values).
  */
-export function keyedZodResolver<In extends FieldValues, Out>(
+export function keyedZodResolver<In extends FieldValues, Out, Key extends string>(
   schema: z.ZodType<Out, In>,
-  keyOf: (issue: FormIssue) => string,
+  keyOf: (issue: FormIssue) => Key,
 ): Resolver<In, unknown, Out> {
   const base = zodResolver(schema) as unknown as Resolver<In, unknown, Out>;
   return async (values, context, options) => {
@@ -49,8 +49,11 @@ function rekey(errors: FieldErrors, prefix: string, values: unknown, keyOf: (i: 
   }
 }
 
-/** The first key, in `order`, among the form's errors (the one message a form shows at a time). */
-export function firstErrorKey(errors: FieldErrors, order: readonly string[]): string | null {
+/**
+ * The first key, in `order`, among the form's errors (the one message a form shows at a time). `order`
+ * lists every key the form's resolver gives, so the result is a catalog key the types know.
+ */
+export function firstErrorKey<Key extends string>(errors: FieldErrors, order: readonly Key[]): Key | null {
   const keys = new Set<string>();
   const collect = (e: FieldErrors) => {
     for (const error of Object.values(e)) {
@@ -61,5 +64,5 @@ export function firstErrorKey(errors: FieldErrors, order: readonly string[]): st
     }
   };
   collect(errors);
-  return order.find((key) => keys.has(key)) ?? [...keys][0] ?? null;
+  return order.find((key) => keys.has(key)) ?? null;
 }

@@ -47,20 +47,20 @@ export const isNotFound = (error: unknown) =>
  * The i18n key (in `errors.api.*`) that tells the user what a failure means. Codes without a text of
  * their own fall back by status (network, server down, generic).
  */
-export function errorKey(error: unknown): string {
+export function errorKey(error: unknown): ErrorKey {
   if (!(error instanceof ApiError)) return 'errors.api.unknown';
   return codeKey(error.code, error.status);
 }
 
 /** The i18n key of an error code (an ApiError's, or one an answer carries, like a promo check's `errorCode`). */
-export function codeKey(code: ApiErrorCode | null | undefined, status = 400): string {
+export function codeKey(code: ApiErrorCode | null | undefined, status = 400): ErrorKey {
   if (code && code in API_ERROR_KEYS) return API_ERROR_KEYS[code as keyof typeof API_ERROR_KEYS];
   if (status === 0) return 'errors.api.network_error';
   if (status >= 500) return 'errors.api.internal_error';
   return 'errors.api.unknown';
 }
 
-/** Codes with a text of their own (en.json `errors.api.<code>`). */
+/** Codes with a text of their own (`errors.api.<code>` in the errors namespace). */
 const API_ERROR_KEYS = {
   network_error: 'errors.api.network_error',
   validation_failed: 'errors.api.validation_failed',
@@ -91,3 +91,6 @@ const API_ERROR_KEYS = {
   login_required: 'errors.api.login_required',
   membership_required: 'errors.api.membership_required',
 } as const satisfies Partial<Record<ApiErrorCode, `errors.api.${string}`>>;
+
+/** The catalog key of an error's text (typed: each is checked against the English catalog). */
+export type ErrorKey = (typeof API_ERROR_KEYS)[keyof typeof API_ERROR_KEYS] | 'errors.api.unknown';

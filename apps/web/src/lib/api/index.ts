@@ -7,6 +7,14 @@ export {
   type CallOptions,
   type RawAnswer,
 } from './client.ts';
-export { ApiError, codeKey, errorKey, isNotFound, type ApiErrorCode, type ApiIssue } from './errors.ts';
+export {
+  ApiError,
+  codeKey,
+  errorKey,
+  isNotFound,
+  type ApiErrorCode,
+  type ErrorKey,
+  type ApiIssue,
+} from './errors.ts';
 export { fetchExternalText, mediaUrlRefusal, ping } from './external.ts';
 export { STOP, stream, type StreamEvent, type StreamEventOf, type StreamRoute } from './stream.ts';

@@ -38,7 +38,7 @@ export function ControlButton({
 }
 
 export function PlayPauseButton() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['player']);
   const paused = usePlayer((s) => s.playback.isPaused);
   return (
     <ControlButton
@@ -51,7 +51,7 @@ export function PlayPauseButton() {
 }
 
 export function SkipButtons() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['player']);
   return (
     <>
       <ControlButton
@@ -72,7 +72,7 @@ export function SkipButtons() {
 
 /** Mute toggle and slider (the slider is hidden where the device cannot change the volume). */
 export function VolumeControl() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['player']);
   const volume = usePlayer((s) => s.playback.volume);
   const muted = usePlayer((s) => s.playback.muted);
   const canChange = usePlayer((s) => s.capabilities.canChangeVolume);
@@ -139,7 +139,7 @@ function formatClock(language: string, at: Date): string {
 
 /** Elapsed / duration, or the time left and when it ends; a click switches. */
 export function TimeDisplay() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(['player']);
   const time = usePlayer((s) => s.playback.time);
   const duration = usePlayer((s) => s.playback.duration);
   const rate = usePlayer((s) => s.playback.playbackRate);
@@ -176,7 +176,7 @@ export function TimeDisplay() {
 
 /** The seek bar: played and buffered ranges, a hover time (and thumbnail), drag to seek. */
 export function ProgressBar() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['player']);
   const time = usePlayer((s) => s.playback.time);
   const duration = usePlayer((s) => s.playback.duration);
   const buffered = usePlayer((s) => s.playback.buffered);

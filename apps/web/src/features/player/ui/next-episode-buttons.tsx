@@ -7,7 +7,7 @@ import { Icon } from './icons.tsx';
 
 /** Replay and Next episode (or season), near the end of an episode. */
 export function NextEpisodeButtons({ next, goNext }: { next: NextEpisode; goNext(): void }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['player']);
   const time = usePlayer((s) => s.playback.time);
   const duration = usePlayer((s) => s.playback.duration);
   const hasPlayed = usePlayer((s) => s.playback.hasPlayedOnce);

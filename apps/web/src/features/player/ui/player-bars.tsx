@@ -29,7 +29,7 @@ export function TopBar({
   shown,
   onHover,
 }: BarProps & { meta: PlayerMeta; backTo: string; titleActions?: ReactNode }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['media', 'player']);
   const isSample = usePlayer((s) => s.isSample);
   const episodeLabel =
     meta.type === 'show' && meta.season && meta.episode
@@ -76,7 +76,7 @@ export function BottomBar({
   shown,
   onHover,
 }: BarProps & { meta: PlayerMeta; openMenu(path: string): void }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['media', 'player']);
   const isFullscreen = usePlayer((s) => s.playback.isFullscreen);
   const caps = usePlayer((s) => s.capabilities);
   return (

@@ -9,7 +9,7 @@ import { SearchingView } from './status-views.tsx';
  * waits for the details to show something.
  */
 export function PlayerPlaceholder({ backTo }: { backTo: string }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['player']);
   return (
     <div
       className="relative h-[100dvh] w-full select-none overflow-hidden bg-black text-white"

@@ -42,7 +42,7 @@ export interface PlayerViewProps {
 
 /** The spinner while media loads, and the big Play button before the first frame (or when autoplay was refused). */
 function PlaybackIndicators() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['global', 'player']);
   const isLoading = usePlayer((s) => s.playback.isLoading);
   const isPaused = usePlayer((s) => s.playback.isPaused);
   const hasPlayed = usePlayer((s) => s.playback.hasPlayedOnce);

@@ -48,7 +48,7 @@ function Slider({
 
 /** `/settings/captions/settings`: delay, casing fix and the captions' look. */
 export function CaptionSettingsMenu({ back }: { back(): void }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['player']);
   const s = useSubtitlesStore();
   const delay = clampDelaySetting(s.delay);
   return (

@@ -24,7 +24,7 @@ export function EpisodesMenu({
   back(): void;
   onClose(): void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['global', 'library', 'media', 'player']);
   const navigate = useNavigate();
   const season = meta.seasons?.find((s) => s.id === (seasonId ?? meta.season?.id)) ?? meta.season;
   const q = useQuery({ ...seasonEpisodesQuery(meta.tmdbId, season?.number ?? 1), enabled: !!season });

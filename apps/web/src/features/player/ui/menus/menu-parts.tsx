@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import type { StreamQuality } from '../../core/quality.ts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -85,7 +86,7 @@ export function RowSpinner({ label }: { label?: string }) {
 
 /** A caption language's name in the interface language ("custom" and "und" have their own). */
 export function useLanguageName() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(['player']);
   return (code: string) => {
     if (code === 'custom') return t('player.captions.custom');
     if (code === 'und') return t('player.captions.unknownLanguage');
@@ -97,5 +98,5 @@ export function useLanguageName() {
   };
 }
 
-export const qualityLabel = (q: StreamQuality, t: (k: string) => string) =>
+export const qualityLabel = (q: StreamQuality, t: TFunction<readonly ['player']>) =>
   q === 'unknown' ? t('player.quality.unknown') : q === '4k' ? '4K' : `${q}p`;

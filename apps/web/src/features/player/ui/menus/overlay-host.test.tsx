@@ -4,9 +4,9 @@ import type { i18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { addLazyCatalog, initI18n } from '../../../../lib/i18n.ts';
+import { initI18n, NAMESPACES } from '../../../../lib/i18n.ts';
+import player from '../../../../locales/en/player.json';
 import { memoryStorage, setAppStorage } from '../../../../lib/storage.ts';
-import { player } from '../../../../locales/en.json';
 import { initStores } from '../../../../stores/index.ts';
 import { CaptionFetchError } from '../../captions/caption-fetch.ts';
 import { makePlayerMeta } from '../../core/meta.ts';
@@ -43,8 +43,7 @@ const show = makePlayerMeta({
 
 let i18next: i18n;
 beforeEach(async () => {
-  i18next = await initI18n();
-  addLazyCatalog({ player });
+  i18next = await initI18n('en', NAMESPACES);
   setAppStorage(memoryStorage());
   initStores();
   playerStore.getState().reset();

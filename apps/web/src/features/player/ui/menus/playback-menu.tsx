@@ -5,7 +5,7 @@ import { MenuCard } from './menu-parts.tsx';
 
 /** `/settings/playback`: the playback speed. */
 export function PlaybackMenu({ back }: { back(): void }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['player']);
   const rate = usePlayer((s) => s.playback.playbackRate);
   return (
     <MenuCard

@@ -7,7 +7,7 @@ import { MenuCard, qualityLabel, ROW } from './menu-parts.tsx';
 
 /** `/settings/quality`: the usual qualities (those this source lacks disabled) and "automatic". */
 export function QualityMenu({ back, close }: { back(): void; close(): void }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['player']);
   const qualities = usePlayer((s) => s.qualities);
   const current = usePlayer((s) => s.currentQuality);
   const automatic = usePlayerPrefsStore((s) => s.automaticQuality);

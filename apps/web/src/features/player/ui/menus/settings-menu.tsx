@@ -7,7 +7,7 @@ import { MenuCard, MenuLink, qualityLabel, ROW, useLanguageName, type OpenMenu }
 
 /** `/settings`: quality, source, subtitles, playback speed and the shortcuts. */
 export function SettingsMenu({ open, onClose }: { open: OpenMenu; onClose(): void }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['player']);
   const languageName = useLanguageName();
   const quality = usePlayer((s) => s.currentQuality);
   const automatic = usePlayerPrefsStore((s) => s.automaticQuality);

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { MenuCard } from './menu-parts.tsx';
 
 /** The keys and what they do (their handler: `useKeyboardShortcuts` in ../hooks.ts). */
-export const SHORTCUTS: [string, string][] = [
+export const SHORTCUTS = [
   ['Space / K', 'playPause'],
   ['← / →', 'seek5'],
   ['J / L', 'seek10'],
@@ -15,10 +15,10 @@ export const SHORTCUTS: [string, string][] = [
   ['Esc', 'close'],
   ['R', 'roll'],
   ['?', 'help'],
-];
+] as const satisfies readonly (readonly [string, string])[];
 
 export function ShortcutsMenu({ onClose }: { onClose(): void }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['player']);
   return (
     <MenuCard
       title={t('player.shortcuts.title')}

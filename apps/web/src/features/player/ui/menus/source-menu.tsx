@@ -8,15 +8,15 @@ import { MenuCard, ROW, RowSpinner } from './menu-parts.tsx';
 
 type Refusal = Extract<SourceChoice, { kind: 'noStream' | 'noEmbeds' | 'failed' }>['kind'];
 
-const REFUSAL_KEYS: Record<Refusal, string> = {
+const REFUSAL_KEYS = {
   noStream: 'player.scraping.noStream',
   noEmbeds: 'player.scraping.noEmbeds',
   failed: 'player.scraping.failed',
-};
+} as const satisfies Record<Refusal, string>;
 
 /** `/settings/source`: this instance's sources; one with several embeds offers them. */
 export function SourceMenu({ back, close, meta }: { back(): void; close(): void; meta: PlayerMeta }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['player']);
   const current = usePlayer((s) => s.sourceId);
   const { sources, names, state, chooseSource, chooseEmbed } = useSourceSwitch(meta, close);
   return (

@@ -1,4 +1,0 @@
-declare module 'virtual:first-view-catalog' {
-  const catalog: Record<string, unknown>;
-  export default catalog;
-}
