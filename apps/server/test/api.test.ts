@@ -15,7 +15,15 @@ import {
 } from '@marquee/contract';
 import { buildApp, type App } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { FAKE_IMAGE_BYTES, FAKE_TMDB_READ_TOKEN, type FakeTmdb, startFakeTmdbPair } from './fake-tmdb.ts';
+import {
+  catalogData,
+  FAKE_IMAGE_BYTES,
+  FAKE_OVERVIEWS,
+  FAKE_TMDB_READ_TOKEN,
+  FAKE_UNNAMED_GENRE,
+  type FakeTmdb,
+  startFakeTmdbPair,
+} from './fake-tmdb.ts';
 import { createTestDatabase, testDialect } from './test-database.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'marquee-api-'));
@@ -602,7 +610,43 @@ describe(`HTTP API in TMDB mode (${testDialect})`, () => {
       .map((r) => r.key)
       .sort();
     // details:movie:603 is the free movie of the month, looked up at start.
-    expect(keys).toEqual(['details:movie:155', 'details:movie:603', 'list:movie:popular', 'season:1399:1']);
+    expect(keys).toEqual([
+      'details:movie:155:en',
+      'details:movie:603:en',
+      'list:movie:popular:en',
+      'season:1399:1:en',
+    ]);
+  });
+
+  it('answers a French viewer in French, in English where TMDB has no translation, cached per language', async () => {
+    const { titles, genres } = catalogData();
+    const shawshank = MediaDetails.parse(json(await get('/api/media/movie/278?language=fr')));
+    expect(shawshank.title).toBe(titles?.movie['278']?.fr);
+    expect(shawshank.title).not.toBe('The Shawshank Redemption');
+    expect(shawshank.overview).toBe(FAKE_OVERVIEWS.movie[278]?.fr);
+    expect(primary.requestsTo('/movie/278')[0]?.query.language).toBe('fr');
+
+    // No French overview at TMDB (an empty string): the English one, from one more (cached) call.
+    const english = MediaDetails.parse(json(await get('/api/media/movie/155')));
+    const french = MediaDetails.parse(json(await get('/api/media/movie/155?language=fr')));
+    expect(english.overview).toBeTruthy();
+    expect(french.overview).toBe(english.overview);
+    expect(primary.requestsTo('/movie/155').map((r) => r.query.language)).toEqual(['en-US', 'fr']);
+    await get('/api/media/movie/155?language=fr');
+    expect(primary.requestsTo('/movie/155')).toHaveLength(2);
+
+    // Genre names in French; one TMDB names null in French reads in English.
+    const list = json(await get('/api/genres/movie?language=fr')) as { genres: { id: number; name: string }[] };
+    const name = (id: number) => list.genres.find((g) => g.id === id)?.name;
+    expect(name(28)).toBe(genres?.movie['28']?.fr);
+    expect(name(FAKE_UNNAMED_GENRE.id)).toBe('TV Movie');
+
+    // Chinese goes to TMDB as zh-CN; a language outside the 40 is refused.
+    await get('/api/media/movie/603?language=zh');
+    expect(primary.requestsTo('/movie/603').at(-1)?.query.language).toBe('zh-CN');
+    const refused = await get('/api/media/movie/603?language=xx');
+    expect(refused.statusCode).toBe(400);
+    expect(ApiErrorBody.parse(json(refused)).code).toBe('validation_failed');
   });
 
   it('answers 404 media_not_found for titles TMDB does not know', async () => {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { foldForSearch } from '../src/modules/metadata/search-rules.ts';
 import { AppError } from '../src/errors.ts';
 import { Catalog, loadCatalogData } from '../src/modules/metadata/catalog/catalog.ts';
+import { UI_LANGUAGES, type UiLanguage } from '@marquee/contract';
 import type { TmdbApi, TmdbMultiPage } from '../src/modules/metadata/tmdb/tmdb.types.ts';
 
 /**
@@ -177,8 +178,8 @@ export const DEFAULT_SEARCH_EXTRAS: SearchExtra[] = [
 export function withSearchExtras(source: TmdbApi, extras: SearchExtra[] = DEFAULT_SEARCH_EXTRAS): TmdbApi {
   return {
     kind: source.kind,
-    async searchMulti(query) {
-      const page = await source.searchMulti(query);
+    async searchMulti(query, language) {
+      const page = await source.searchMulti(query, language);
       const folded = foldForSearch(query);
       const hits = folded
         ? extras.filter((e) => e.matches.some((m) => folded.includes(m))).map((e) => e.item)
@@ -186,15 +187,15 @@ export function withSearchExtras(source: TmdbApi, extras: SearchExtra[] = DEFAUL
       const results = [...(hits as TmdbMultiPage['results']), ...page.results];
       return { ...page, results, total_results: page.total_results + hits.length };
     },
-    movie: (id) => source.movie(id),
-    tv: (id) => source.tv(id),
-    season: (showId, seasonNumber) => source.season(showId, seasonNumber),
-    find: (imdbId) => source.find(imdbId),
-    movieList: (list) => source.movieList(list),
-    tvList: (list) => source.tvList(list),
-    genres: (kind) => source.genres(kind),
-    discoverMovies: (genreId, page) => source.discoverMovies(genreId, page),
-    discoverTv: (genreId, page) => source.discoverTv(genreId, page),
+    movie: (id, language) => source.movie(id, language),
+    tv: (id, language) => source.tv(id, language),
+    season: (showId, seasonNumber, language) => source.season(showId, seasonNumber, language),
+    find: (imdbId, language) => source.find(imdbId, language),
+    movieList: (list, language) => source.movieList(list, language),
+    tvList: (list, language) => source.tvList(list, language),
+    genres: (kind, language) => source.genres(kind, language),
+    discoverMovies: (genreId, page, language) => source.discoverMovies(genreId, page, language),
+    discoverTv: (genreId, page, language) => source.discoverTv(genreId, page, language),
   };
 }
 
@@ -364,8 +365,23 @@ export class FakeTmdb {
   }
 
   private async route(path: string, params: URLSearchParams): Promise<unknown> {
+    const language = uiLanguageOf(params.get('language'));
+    const answer = await this.answer(path, params, language);
+    return language === 'en' ? answer : translated(answer, path, language);
+  }
+
+  private async answer(path: string, params: URLSearchParams, language: UiLanguage): Promise<unknown> {
     const page = pageOf(params);
-    const api = this.source;
+    const source = this.source;
+    // Every call in the asked language (titles and genre names from the catalog's translations).
+    const api = new Proxy(source, {
+      get: (target, property) => {
+        const value = Reflect.get(target, property) as unknown;
+        return typeof value === 'function'
+          ? (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, [...args, language])
+          : value;
+      },
+    });
     let m: RegExpExecArray | null;
 
     if (path === '/configuration') {
@@ -440,6 +456,55 @@ export class FakeTmdb {
     }
     throw new TmdbHttpError(404);
   }
+}
+
+/** The UI language a TMDB `language` parameter names (`fr`, `fr-FR`, `zh-CN`, `pt-BR`); English otherwise. */
+function uiLanguageOf(tag: string | null): UiLanguage {
+  if (!tag) return 'en';
+  const exact = UI_LANGUAGES.find((l) => l.toLowerCase() === tag.toLowerCase());
+  return exact ?? UI_LANGUAGES.find((l) => l === tag.split('-')[0]) ?? 'en';
+}
+
+/**
+ * Overviews the fake has in other languages, by kind and id. As TMDB does, any other overview in a
+ * language other than English is an empty string (no translation), and a genre without a name in the
+ * language is `null` (FAKE_UNNAMED_GENRE in French).
+ */
+export const FAKE_OVERVIEWS: Record<'movie' | 'tv', Record<number, Partial<Record<UiLanguage, string>>>> = {
+  movie: {
+    278: {
+      fr: "Un banquier condamné à perpétuité pour un meurtre qu'il dit ne pas avoir commis passe vingt ans dans une prison brutale, s'y fait un ami et garde l'espoir.",
+      ja: '無実を訴えながら終身刑に服す銀行員が、過酷な刑務所で20年を過ごし、友情と希望を失わずに生きる。',
+    },
+  },
+  tv: {},
+};
+/** A genre the fake's French genre list names `null`, as TMDB does for some genres in some languages. */
+export const FAKE_UNNAMED_GENRE = { kind: 'movie' as const, id: 10770, language: 'fr' as const };
+
+function translated(answer: unknown, path: string, language: UiLanguage): unknown {
+  const kindOf = (item: Record<string, unknown>): 'movie' | 'tv' =>
+    item.media_type === 'tv' || ('name' in item && 'first_air_date' in item) ? 'tv' : 'movie';
+  const walk = (value: unknown, kind?: 'movie' | 'tv'): unknown => {
+    if (Array.isArray(value)) return value.map((v) => walk(v, kind));
+    if (!value || typeof value !== 'object') return value;
+    const item = { ...(value as Record<string, unknown>) };
+    if (typeof item.id === 'number' && typeof item.overview === 'string') {
+      const k = kind ?? kindOf(item);
+      item.overview = FAKE_OVERVIEWS[k][item.id]?.[language] ?? '';
+    }
+    for (const key of ['results', 'movie_results', 'tv_results', 'episodes']) {
+      if (key in item) item[key] = walk(item[key], key === 'episodes' ? undefined : key.startsWith('tv') ? 'tv' : key.startsWith('movie') ? 'movie' : kind);
+    }
+    if (Array.isArray(item.genres) && path.startsWith('/genre/') && language === FAKE_UNNAMED_GENRE.language) {
+      item.genres = (item.genres as { id: number; name: string }[]).map((g) =>
+        path === `/genre/${FAKE_UNNAMED_GENRE.kind}/list` && g.id === FAKE_UNNAMED_GENRE.id ? { ...g, name: null } : g,
+      );
+    }
+    return item;
+  };
+  const kind = /^\/(movie|tv)\//.exec(path)?.[1] as 'movie' | 'tv' | undefined;
+  return walk(answer, kind);
 }
 
 /** TMDB's page rule: absent → 1; otherwise an integer 1–500, else 400 with code 22. */

@@ -18,3 +18,4 @@ export * from './membership.ts';
 export * from './endpoints.ts';
 
 export const APP_VERSION = '4.7.0';
+export * from './languages.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint, type EndpointErrors } from './endpoint.ts';
+import { UI_LANGUAGES } from './languages.ts';
 import { metadataRoutes } from './routes.ts';
 
 export const TmdbTypeSchema = z.enum(['movie', 'tv']);
@@ -61,6 +62,10 @@ export type MediaList = z.infer<typeof MediaList>;
 export const ListName = z.enum(['now_playing', 'top_rated', 'popular']);
 export type ListName = z.infer<typeof ListName>;
 
+/** The language titles, overviews and genre names come in (English where the source has none). */
+const language = z.enum(UI_LANGUAGES).default('en');
+const inLanguage = z.object({ language });
+
 const tmdbIdParam = z.string().regex(/^\d{1,10}$/, 'must be a numeric TMDB id');
 
 /**
@@ -80,7 +85,7 @@ export const metadataEndpoints = {
     auth: 'none',
     tags: ['metadata'],
     errors: upstreamErrors,
-    query: z.object({ query: z.string().trim().min(1).max(200) }),
+    query: z.object({ query: z.string().trim().min(1).max(200), language }),
     response: MediaList,
   }),
   list: defineEndpoint({
@@ -90,6 +95,7 @@ export const metadataEndpoints = {
     tags: ['metadata'],
     errors: { ...upstreamErrors, 404: ['not_found'] },
     params: z.object({ type: TmdbTypeSchema, list: ListName }),
+    query: inLanguage,
     response: MediaList,
   }),
   genres: defineEndpoint({
@@ -99,6 +105,7 @@ export const metadataEndpoints = {
     tags: ['metadata'],
     errors: upstreamErrors,
     params: z.object({ type: TmdbTypeSchema }),
+    query: inLanguage,
     response: z.object({ genres: z.array(Genre) }),
   }),
   discover: defineEndpoint({
@@ -111,6 +118,7 @@ export const metadataEndpoints = {
     query: z.object({
       genre: z.coerce.number().int().positive(),
       page: z.coerce.number().int().min(1).max(500).default(1),
+      language,
     }),
     response: MediaList,
   }),
@@ -121,6 +129,7 @@ export const metadataEndpoints = {
     tags: ['metadata'],
     errors: { ...upstreamErrors, 404: ['media_not_found'] },
     params: z.object({ type: TmdbTypeSchema, id: tmdbIdParam }),
+    query: inLanguage,
     response: MediaDetails,
   }),
   season: defineEndpoint({
@@ -130,6 +139,7 @@ export const metadataEndpoints = {
     tags: ['metadata'],
     errors: { ...upstreamErrors, 404: ['media_not_found'] },
     params: z.object({ id: tmdbIdParam, number: z.coerce.number().int().min(0).max(999) }),
+    query: inLanguage,
     response: SeasonDetails,
   }),
   findByImdb: defineEndpoint({
@@ -139,6 +149,7 @@ export const metadataEndpoints = {
     tags: ['metadata'],
     errors: { ...upstreamErrors, 404: ['media_not_found'] },
     params: z.object({ imdbId: z.string().regex(/^tt\d{1,10}$/, 'must be an IMDb id (tt…)') }),
+    query: inLanguage,
     response: MediaSummary,
   }),
   legacyJustWatch: defineEndpoint({
@@ -152,6 +163,7 @@ export const metadataEndpoints = {
       503: [...upstreamErrors[503], 'legacy_metadata_unavailable'],
     },
     params: z.object({ type: z.string().regex(/^[a-z]{0,16}$/), id: z.string().regex(/^\d{1,12}$/) }),
+    query: inLanguage,
     response: MediaSummary,
   }),
 } as const;

@@ -55,7 +55,7 @@ export function MediaCard({ media, width, titleText, posterLoading = 'lazy' }: M
       </div>
       <div className="mt-2 px-0.5">
         {/* Always two lines high, so a row's height is known before its titles are (no layout shift). */}
-        <p className="line-clamp-2 min-h-10 text-sm font-semibold text-fg" title={media.title}>
+        <p className="line-clamp-2 min-h-10 text-sm font-semibold text-fg" title={media.title} dir="auto">
           {title}
         </p>
         <p className="text-xs text-fg-muted">

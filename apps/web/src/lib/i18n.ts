@@ -1,9 +1,10 @@
-import i18next, { type i18n } from 'i18next';
+import i18next, { type FormatterModule, type i18n } from 'i18next';
 import resourcesToBackend from 'i18next-resources-to-backend';
 import languages, { namespaces } from 'virtual:catalogs';
 import { initReactI18next } from 'react-i18next';
 import { LAYOUT_NAMESPACES } from '../locales/namespaces.ts';
 import type { Namespace } from '../locales/resources.ts';
+import type { UiLanguage } from '@marquee/contract';
 import { LANGUAGES } from './languages.ts';
 
 /**
@@ -51,6 +52,24 @@ function followDocument(language: string) {
 }
 
 /**
+ * Every value put into a text (a title, a name, a time, a count) is a bidi isolate in right-to-left
+ * languages (U+2068 … U+2069), so "Fight Club!" or "1:05:00" inside an Arabic sentence keeps its own
+ * order and does not drag the sentence's punctuation around. The catalogs use no `{{value, format}}`
+ * formats, so this is the whole formatter.
+ */
+const bidiIsolation: FormatterModule = {
+  type: 'formatter',
+  init: () => undefined,
+  add: () => undefined,
+  addCached: () => undefined,
+  // Objects (returnObjects, nesting) pass through as they are.
+  format: (value: unknown, _format?: string, language?: string) =>
+    (language && isRtl(language) && (typeof value === 'string' || typeof value === 'number')
+      ? `\u2068${value}\u2069`
+      : value) as string,
+};
+
+/**
  * Starts i18next in `language` with the layout's namespaces and `extra` ones (the opened page's),
  * loaded in parallel; resolves when they are there, so the first render is in the viewer's language.
  */
@@ -60,6 +79,7 @@ export async function initI18n(language = 'en', extra: readonly Namespace[] = []
   await instance
     .use(resourcesToBackend(load))
     .use(initReactI18next)
+    .use(bidiIsolation)
     .init({
       lng: language,
       supportedLngs: [...LANGUAGES],
@@ -69,7 +89,7 @@ export async function initI18n(language = 'en', extra: readonly Namespace[] = []
       defaultNS: 'global',
       nsSeparator: '.',
       keySeparator: '.',
-      interpolation: { escapeValue: false },
+      interpolation: { escapeValue: false, alwaysFormat: true },
       returnObjects: false,
     });
   followDocument(instance.language);
@@ -88,6 +108,13 @@ export async function changeLanguage(instance: i18n, language: string): Promise<
 }
 
 let current: i18n | undefined;
+
+/**
+ * The language metadata (titles, overviews, genre names) is asked for in: the UI's. Query keys carry it,
+ * so switching languages refetches (and keeps each language's answers apart in the cache).
+ */
+export const contentLanguage = (): UiLanguage =>
+  (LANGUAGES as readonly string[]).includes(current?.language ?? '') ? (current?.language as UiLanguage) : 'en';
 
 /**
  * Loads the namespaces a page is about to need, beside its code (a page's `useTranslation` would

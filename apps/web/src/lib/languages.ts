@@ -1,49 +1,7 @@
-/**
- * The 40 UI languages. English is the only complete catalog: the others fall back to English text
- * until translated, but switch the layout direction (ar, fa, he are right to left) and date formats.
- */
-export const LANGUAGES = [
-  'en',
-  'ar',
-  'bg',
-  'bn',
-  'ca',
-  'cs',
-  'da',
-  'de',
-  'el',
-  'es',
-  'et',
-  'fa',
-  'fi',
-  'fr',
-  'gl',
-  'he',
-  'hi',
-  'hu',
-  'id',
-  'it',
-  'ja',
-  'ko',
-  'lt',
-  'nb',
-  'nl',
-  'pl',
-  'pt-BR',
-  'pt-PT',
-  'ro',
-  'ru',
-  'sk',
-  'sl',
-  'sr',
-  'sv',
-  'ta',
-  'th',
-  'tr',
-  'uk',
-  'vi',
-  'zh',
-] as const;
+import { UI_LANGUAGES } from '@marquee/contract';
+
+/** The 40 UI languages (the contract's list), each with a complete catalog in src/locales. */
+export const LANGUAGES = UI_LANGUAGES;
 
 const displayName = (code: string, inLanguage: string) => {
   try {

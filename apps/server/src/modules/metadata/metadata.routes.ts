@@ -10,19 +10,27 @@ export function registerMetadataRoutes(
   metadata: MetadataService,
   images: ImagesService,
 ): void {
-  contractRoute(app, e.search, async ({ query }) => ({ results: await metadata.search(query.query) }));
-  contractRoute(app, e.list, async ({ params }) => ({
-    results: await metadata.list(params.type, params.list),
+  contractRoute(app, e.search, async ({ query }) => ({ results: await metadata.search(query.query, query.language) }));
+  contractRoute(app, e.list, async ({ params, query }) => ({
+    results: await metadata.list(params.type, params.list, query.language),
   }));
-  contractRoute(app, e.genres, async ({ params }) => ({ genres: await metadata.genres(params.type) }));
+  contractRoute(app, e.genres, async ({ params, query }) => ({
+    genres: await metadata.genres(params.type, query.language),
+  }));
   contractRoute(app, e.discover, async ({ params, query }) => ({
-    results: await metadata.discover(params.type, query.genre, query.page),
+    results: await metadata.discover(params.type, query.genre, query.page, query.language),
   }));
-  contractRoute(app, e.details, async ({ params }) => metadata.details(params.type, params.id));
-  contractRoute(app, e.season, async ({ params }) => metadata.season(params.id, params.number));
-  contractRoute(app, e.findByImdb, async ({ params }) => metadata.findByImdb(params.imdbId));
-  contractRoute(app, e.legacyJustWatch, async ({ params }) =>
-    metadata.resolveJustWatch(params.type, params.id),
+  contractRoute(app, e.details, async ({ params, query }) =>
+    metadata.details(params.type, params.id, query.language),
+  );
+  contractRoute(app, e.season, async ({ params, query }) =>
+    metadata.season(params.id, params.number, query.language),
+  );
+  contractRoute(app, e.findByImdb, async ({ params, query }) =>
+    metadata.findByImdb(params.imdbId, query.language),
+  );
+  contractRoute(app, e.legacyJustWatch, async ({ params, query }) =>
+    metadata.resolveJustWatch(params.type, params.id, query.language),
   );
 
   app.get(

@@ -190,6 +190,36 @@ describe('catalog search', () => {
   });
 });
 
+describe('the viewer\'s language (embedded catalog)', () => {
+  const { titles, genres } = catalogData();
+  const french = titles?.movie['278']?.fr as string;
+
+  it('names well-known titles by their release title in the viewer\'s language, others in English', async () => {
+    const metadata = service(catalog());
+    expect((await metadata.details('movie', '278', 'fr')).title).toBe(french);
+    expect((await metadata.details('movie', '278')).title).toBe('The Shawshank Redemption');
+    const popular = await metadata.list('movie', 'popular', 'fr');
+    for (const card of popular) {
+      expect(card.title).toBe(titles?.movie[card.id]?.fr ?? catalogData().movies.find((m) => String(m.id) === card.id)?.title);
+    }
+  });
+
+  it('finds a title by its translated name, first for a viewer of that language', async () => {
+    const metadata = service(catalog());
+    const hits = await metadata.search(french.toUpperCase(), 'fr');
+    expect(hits[0]).toMatchObject({ id: '278', title: french });
+    // Another viewer typing the French title finds it too, under the title they read.
+    expect((await metadata.search(french, 'en'))[0]).toMatchObject({ id: '278', title: 'The Shawshank Redemption' });
+  });
+
+  it('names genres in the viewer\'s language', async () => {
+    const metadata = service(catalog());
+    const list = await metadata.genres('tv', 'ja');
+    expect(list.find((g) => g.id === 18)?.name).toBe(genres?.tv['18']?.ja);
+    expect((await metadata.details('movie', '278', 'ja')).genres.map((g) => g.name)).toContain(genres?.movie['18']?.ja);
+  });
+});
+
 describe('details and seasons', () => {
   it('maps a movie', async () => {
     const movie = await service(catalog()).details('movie', '603');
@@ -390,7 +420,7 @@ describe('shared cache of TMDB answers', () => {
     const row = await database.db
       .selectFrom('metadata_cache')
       .selectAll()
-      .where('key', '=', 'details:movie:603')
+      .where('key', '=', 'details:movie:603:en')
       .executeTakeFirstOrThrow();
     expect(row.expires_at).toBe(T0 + 24 * HOUR);
     expect(JSON.parse(row.value)).toEqual(first);

@@ -7,6 +7,7 @@ import {
   type MediaSummary,
   type SeasonDetails,
   type TmdbType,
+  type UiLanguage,
 } from '@marquee/contract';
 import {
   SEARCH_CACHE_SWEEP_MS,
@@ -92,90 +93,115 @@ export class MetadataService {
     return this.searchCache.size;
   }
 
-  async search(query: string): Promise<MediaSummary[]> {
-    const key = searchCacheKey(query);
+  async search(query: string, language: UiLanguage = 'en'): Promise<MediaSummary[]> {
+    const key = `${language}:${searchCacheKey(query)}`;
     const cached = this.searchCache.get(key);
     if (cached) return cached;
-    const page = await this.api.searchMulti(query.trim());
+    const page = await this.api.searchMulti(query.trim(), language);
+    const hits = keepSearchable(page.results);
+    const english = await this.englishFor(language, hits, () =>
+      this.api.searchMulti(query.trim(), 'en').then((p) => keepSearchable(p.results)),
+    );
     const results = postersFirst(
-      keepSearchable(page.results).map((hit) =>
-        hit.media_type === 'movie' ? this.fromMovie(hit as TmdbMovieItem) : this.fromTv(hit as TmdbTvItem),
-      ),
+      hits.map((hit) => {
+        const fallback = english?.get(`${hit.media_type}:${hit.id}`);
+        return hit.media_type === 'movie'
+          ? this.fromMovie(hit as TmdbMovieItem, fallback as TmdbMovieItem | undefined)
+          : this.fromTv(hit as TmdbTvItem, fallback as TmdbTvItem | undefined);
+      }),
     );
     this.searchCache.set(key, results);
     return results;
   }
 
-  list(type: TmdbType, list: ListName): Promise<MediaSummary[]> {
+  list(type: TmdbType, list: ListName, language: UiLanguage = 'en'): Promise<MediaSummary[]> {
     if (type === 'tv' && list === 'now_playing') {
       return Promise.reject(new AppError(404, 'not_found', 'Shows have no "in cinemas" list'));
     }
-    return this.cached(`list:${type}:${list}`, CACHE_TTL.list, async () =>
-      type === 'movie'
-        ? (await this.api.movieList(list)).results
-            .filter((m) => m.adult !== true)
-            .map((m) => this.fromMovie(m))
-        : (await this.api.tvList(list as 'top_rated' | 'popular')).results
-            .filter((s) => s.adult !== true)
-            .map((s) => this.fromTv(s)),
+    return this.cached(`list:${type}:${list}:${language}`, CACHE_TTL.list, () =>
+      this.summaries(type, language, (lang) =>
+        type === 'movie'
+          ? this.api.movieList(list, lang)
+          : this.api.tvList(list as 'top_rated' | 'popular', lang),
+      ),
     );
   }
 
-  genres(type: TmdbType): Promise<Genre[]> {
-    return this.cached(`genres:${type}`, CACHE_TTL.genres, async () => (await this.api.genres(type)).genres);
+  genres(type: TmdbType, language: UiLanguage = 'en'): Promise<Genre[]> {
+    return this.cached(`genres:${type}:${language}`, CACHE_TTL.genres, async () => {
+      const { genres } = await this.api.genres(type, language);
+      // TMDB answers `name: null` for a genre it has no name for in a language: English then.
+      const english = genres.some((g) => !g.name)
+        ? new Map((await this.genres(type, 'en')).map((g) => [g.id, g.name]))
+        : undefined;
+      return genres.map((g) => ({ id: g.id, name: g.name || english?.get(g.id) || String(g.id) }));
+    });
   }
 
-  discover(type: TmdbType, genre: number, page: number): Promise<MediaSummary[]> {
-    return this.cached(`discover:${type}:${genre}:${page}`, CACHE_TTL.discover, async () =>
-      type === 'movie'
-        ? (await this.api.discoverMovies(genre, page)).results
-            .filter((m) => m.adult !== true)
-            .map((m) => this.fromMovie(m))
-        : (await this.api.discoverTv(genre, page)).results
-            .filter((s) => s.adult !== true)
-            .map((s) => this.fromTv(s)),
+  discover(type: TmdbType, genre: number, page: number, language: UiLanguage = 'en'): Promise<MediaSummary[]> {
+    return this.cached(`discover:${type}:${genre}:${page}:${language}`, CACHE_TTL.discover, () =>
+      this.summaries(type, language, (lang) =>
+        type === 'movie' ? this.api.discoverMovies(genre, page, lang) : this.api.discoverTv(genre, page, lang),
+      ),
     );
   }
 
-  details(type: TmdbType, id: string): Promise<MediaDetails> {
-    return this.cached(`details:${type}:${id}`, CACHE_TTL.details, async () => {
-      if (type === 'movie') {
-        const movie = await this.api.movie(Number(id));
-        return {
-          ...this.fromMovie(movie),
-          overview: movie.overview || null,
-          backdrop: this.imageUrl(movie.backdrop_path, 'w1280'),
-          genres: movie.genres ?? [],
-          runtime: movie.runtime ?? null,
-          imdbId: movie.imdb_id ?? movie.external_ids?.imdb_id ?? null,
-          seasons: [],
-        };
+  details(type: TmdbType, id: string, language: UiLanguage = 'en'): Promise<MediaDetails> {
+    return this.cached(`details:${type}:${id}:${language}`, CACHE_TTL.details, async () => {
+      const local = await this.detailsIn(type, id, language);
+      if (language === 'en' || (local.overview && local.poster && local.genres.every((g) => g.name))) {
+        return local;
       }
-      const show = await this.api.tv(Number(id));
+      // What TMDB has no translation for (an overview, a localised poster, a genre's name) reads in English.
+      const english = await this.details(type, id, 'en');
+      const genreNames = new Map(english.genres.map((g) => [g.id, g.name]));
       return {
-        ...this.fromTv(show),
-        overview: show.overview || null,
-        backdrop: this.imageUrl(show.backdrop_path, 'w1280'),
-        genres: show.genres ?? [],
-        runtime: show.episode_run_time?.[0] ?? null,
-        imdbId: show.external_ids?.imdb_id ?? null,
-        seasons: (show.seasons ?? [])
-          .map((s) => ({
-            id: String(s.id),
-            number: s.season_number,
-            title: s.name,
-            episodeCount: s.episode_count ?? 0,
-            airDate: s.air_date || null,
-          }))
-          .sort((a, b) => a.number - b.number),
+        ...local,
+        overview: local.overview ?? english.overview,
+        poster: local.poster ?? english.poster,
+        backdrop: local.backdrop ?? english.backdrop,
+        genres: local.genres.map((g) => ({ id: g.id, name: g.name || genreNames.get(g.id) || String(g.id) })),
       };
     });
   }
 
-  season(showId: string, seasonNumber: number): Promise<SeasonDetails> {
-    return this.cached(`season:${showId}:${seasonNumber}`, CACHE_TTL.season, async () => {
-      const season = await this.api.season(Number(showId), seasonNumber);
+  private async detailsIn(type: TmdbType, id: string, language: UiLanguage): Promise<MediaDetails> {
+    if (type === 'movie') {
+      const movie = await this.api.movie(Number(id), language);
       return {
+        ...this.fromMovie(movie),
+        overview: movie.overview || null,
+        backdrop: this.imageUrl(movie.backdrop_path, 'w1280'),
+        genres: (movie.genres ?? []).map((g) => ({ id: g.id, name: g.name ?? '' })),
+        runtime: movie.runtime ?? null,
+        imdbId: movie.imdb_id ?? movie.external_ids?.imdb_id ?? null,
+        seasons: [],
+      };
+    }
+    const show = await this.api.tv(Number(id), language);
+    return {
+      ...this.fromTv(show),
+      overview: show.overview || null,
+      backdrop: this.imageUrl(show.backdrop_path, 'w1280'),
+      genres: (show.genres ?? []).map((g) => ({ id: g.id, name: g.name ?? '' })),
+      runtime: show.episode_run_time?.[0] ?? null,
+      imdbId: show.external_ids?.imdb_id ?? null,
+      seasons: (show.seasons ?? [])
+        .map((s) => ({
+          id: String(s.id),
+          number: s.season_number,
+          title: s.name,
+          episodeCount: s.episode_count ?? 0,
+          airDate: s.air_date || null,
+        }))
+        .sort((a, b) => a.number - b.number),
+    };
+  }
+
+  season(showId: string, seasonNumber: number, language: UiLanguage = 'en'): Promise<SeasonDetails> {
+    return this.cached(`season:${showId}:${seasonNumber}:${language}`, CACHE_TTL.season, async () => {
+      const season = await this.api.season(Number(showId), seasonNumber, language);
+      const local: SeasonDetails = {
         id: String(season.id),
         number: season.season_number,
         title: season.name,
@@ -189,12 +215,23 @@ export class MetadataService {
           }))
           .sort((a, b) => a.number - b.number),
       };
+      if (language === 'en' || local.episodes.every((e) => e.overview && e.title)) return local;
+      // Episodes TMDB has no translation for keep their English overview (and name, if it has none).
+      const english = new Map((await this.season(showId, seasonNumber, 'en')).episodes.map((e) => [e.number, e]));
+      return {
+        ...local,
+        episodes: local.episodes.map((e) => ({
+          ...e,
+          title: e.title || english.get(e.number)?.title || e.title,
+          overview: e.overview ?? english.get(e.number)?.overview ?? null,
+        })),
+      };
     });
   }
 
-  async findByImdb(imdbId: string): Promise<MediaSummary> {
-    const found = await this.cached(`find:${imdbId}`, CACHE_TTL.find, async () => {
-      const result = await this.api.find(imdbId);
+  async findByImdb(imdbId: string, language: UiLanguage = 'en'): Promise<MediaSummary> {
+    const found = await this.cached(`find:${imdbId}:${language}`, CACHE_TTL.find, async () => {
+      const result = await this.api.find(imdbId, language);
       const movie = result.movie_results[0];
       if (movie) return this.fromMovie(movie);
       const show = result.tv_results[0];
@@ -205,16 +242,52 @@ export class MetadataService {
   }
 
   /**
+   * Cards of a list in `language`; titles TMDB has no translation or poster for in it get the English
+   * ones (one more call, for the same list in English, cached like any other).
+   */
+  private async summaries(
+    type: TmdbType,
+    language: UiLanguage,
+    load: (language: UiLanguage) => Promise<{ results: (TmdbMovieItem | TmdbTvItem)[] }>,
+  ): Promise<MediaSummary[]> {
+    const visible = async (lang: UiLanguage) => (await load(lang)).results.filter((item) => item.adult !== true);
+    const items = await visible(language);
+    const english = await this.englishFor(
+      language,
+      items.map((item) => ({ ...item, media_type: type })),
+      async () => (await visible('en')).map((item) => ({ ...item, media_type: type })),
+    );
+    return items.map((item) => {
+      const fallback = english?.get(`${type}:${item.id}`);
+      return type === 'movie'
+        ? this.fromMovie(item as TmdbMovieItem, fallback as TmdbMovieItem | undefined)
+        : this.fromTv(item as TmdbTvItem, fallback as TmdbTvItem | undefined);
+    });
+  }
+
+  /** The English versions of hits that lack a title or poster in `language`, by `type:id`; else undefined. */
+  private async englishFor<T extends { id: number; media_type?: string; poster_path?: string | null }>(
+    language: UiLanguage,
+    hits: readonly (T & { title?: string; name?: string })[],
+    loadEnglish: () => Promise<T[]>,
+  ): Promise<Map<string, T> | undefined> {
+    if (language === 'en' || this.api.kind === 'catalog') return undefined;
+    if (hits.every((h) => (h.title || h.name) && h.poster_path)) return undefined;
+    const english = await loadEnglish();
+    return new Map(english.map((h) => [`${h.media_type}:${h.id}`, h]));
+  }
+
+  /**
    * An old `JW-{type}-{id}` key → the TMDB title: through the JustWatch lookup's TMDB id, or its IMDb id
    * and TMDB's find. Movies and shows both resolve (the older clients failed on shows).
    */
-  async resolveJustWatch(jwType: string, jwId: string): Promise<MediaSummary> {
+  async resolveJustWatch(jwType: string, jwId: string, language: UiLanguage = 'en'): Promise<MediaSummary> {
     if (!this.legacy) throw notFound("Couldn't find that media", 'media_not_found');
     const ids = await this.cached(`jw:${jwType}:${jwId}`, CACHE_TTL.find, () =>
       this.legacy!.lookup(jwType, jwId),
     );
     if (ids.tmdbId) {
-      const details = await this.details(ids.kind === 'show' ? 'tv' : 'movie', ids.tmdbId);
+      const details = await this.details(ids.kind === 'show' ? 'tv' : 'movie', ids.tmdbId, language);
       return {
         id: details.id,
         type: details.type,
@@ -224,7 +297,7 @@ export class MetadataService {
         poster: details.poster,
       };
     }
-    if (ids.imdbId) return this.findByImdb(ids.imdbId);
+    if (ids.imdbId) return this.findByImdb(ids.imdbId, language);
     throw notFound("Couldn't find that media", 'media_not_found');
   }
 
@@ -234,25 +307,26 @@ export class MetadataService {
     return `/api/images/${size}/${path.replace(/^\/+/, '')}`;
   }
 
-  private fromMovie(m: TmdbMovieItem): MediaSummary {
+  /** A card; `english` fills what the viewer's language lacks (title, poster). */
+  private fromMovie(m: TmdbMovieItem, english?: TmdbMovieItem): MediaSummary {
     return {
       id: String(m.id),
       type: 'movie',
-      title: m.title,
+      title: m.title || english?.title || '',
       year: yearOf(m.release_date),
       releaseDate: m.release_date || null,
-      poster: this.imageUrl(m.poster_path),
+      poster: this.imageUrl(m.poster_path ?? english?.poster_path),
     };
   }
 
-  private fromTv(s: TmdbTvItem): MediaSummary {
+  private fromTv(s: TmdbTvItem, english?: TmdbTvItem): MediaSummary {
     return {
       id: String(s.id),
       type: 'tv',
-      title: s.name,
+      title: s.name || english?.name || '',
       year: yearOf(s.first_air_date),
       releaseDate: s.first_air_date || null,
-      poster: this.imageUrl(s.poster_path),
+      poster: this.imageUrl(s.poster_path ?? english?.poster_path),
     };
   }
 

@@ -103,7 +103,9 @@ function ContinueCard({ item }: { item: ContinueItem }) {
             />
           </div>
         </div>
-        <p className="mt-2 line-clamp-2 px-0.5 text-sm font-semibold text-fg">{entry.title}</p>
+        <p className="mt-2 line-clamp-2 px-0.5 text-sm font-semibold text-fg" dir="auto">
+          {entry.title}
+        </p>
       </Link>
       <button
         type="button"

@@ -51,7 +51,7 @@ export function EpisodeList({ mediaKey, showId, season, currentEpisodeId }: Epis
             <span className="w-12 shrink-0 font-mono text-sm text-fg-muted">
               {t('media.seasons.episodeNumber', { number: episode.number })}
             </span>
-            <span className="flex-1 truncate font-medium">{episode.title}</span>
+            <bdi className="flex-1 truncate font-medium">{episode.title}</bdi>
             {!aired && (
               <span className="shrink-0 text-xs text-fg-muted">
                 {episode.airDate

@@ -156,7 +156,9 @@ function MediaDetailsView({
           <p className="text-sm font-semibold uppercase tracking-wider text-fg-accent">
             {t(`media.types.${d.type}`)}
           </p>
-          <h1 className="mt-1 text-3xl font-bold text-fg sm:text-4xl">{d.title}</h1>
+          <h1 className="mt-1 text-3xl font-bold text-fg sm:text-4xl" dir="auto">
+            {d.title}
+          </h1>
           <p className="mt-2 flex flex-wrap gap-x-3 text-fg-muted">
             <span>{d.year ?? t('media.yearUnknown')}</span>
             {d.runtime ? <span>{t('media.runtime', { minutes: d.runtime })}</span> : null}

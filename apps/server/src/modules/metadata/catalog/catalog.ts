@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { foldForSearch } from '../search-rules.ts';
 import { AppError } from '../../../errors.ts';
 import { CATALOG_DIR } from '../../../paths.ts';
+import type { UiLanguage } from '@marquee/contract';
 import type {
   TmdbApi,
   TmdbFindResult,
@@ -134,9 +135,31 @@ function paginate<T>(items: T[], page: number) {
 
 const notFound = () => new AppError(404, 'media_not_found', "Couldn't find that media");
 
-export function loadCatalogData(): { movies: CatalogMovie[]; shows: CatalogShow[] } {
+/** Names by kind and TMDB id, then by UI language: `{ movie: { "278": { fr: "Les Évadés" } } }`. */
+export type CatalogNames = Record<TmdbKind, Record<string, Partial<Record<UiLanguage, string>>>>;
+
+export interface CatalogData {
+  movies: CatalogMovie[];
+  shows: CatalogShow[];
+  /** Genre names in the UI languages (English ones are MOVIE_GENRES / TV_GENRES). */
+  genres?: CatalogNames;
+  /** Release titles of well-known titles in the languages they are known in. */
+  titles?: CatalogNames;
+}
+
+export function loadCatalogData(): CatalogData {
   const read = (name: string) => JSON.parse(readFileSync(path.join(CATALOG_DIR, name), 'utf8')) as unknown;
-  return { movies: read('movies.json') as CatalogMovie[], shows: read('shows.json') as CatalogShow[] };
+  // The translations are optional: a catalog without them reads in English.
+  const names = (name: string) =>
+    existsSync(path.join(CATALOG_DIR, name)) ? (read(name) as CatalogNames) : undefined;
+  const genres = names('genres.json');
+  const titles = names('titles.json');
+  return {
+    movies: read('movies.json') as CatalogMovie[],
+    shows: read('shows.json') as CatalogShow[],
+    ...(genres ? { genres } : {}),
+    ...(titles ? { titles } : {}),
+  };
 }
 
 interface Indexed<T> {
@@ -155,27 +178,33 @@ export class Catalog implements TmdbApi {
   private readonly movies: Map<number, CatalogMovie>;
   private readonly shows: Map<number, CatalogShow>;
   private readonly index: Indexed<{ kind: TmdbKind; id: number; popularity: number }>[];
+  private readonly genreNames: CatalogNames;
+  private readonly titles: CatalogNames;
 
   constructor(
-    data: { movies: CatalogMovie[]; shows: CatalogShow[] },
+    data: CatalogData,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.movies = new Map(data.movies.map((m) => [m.id, m]));
     this.shows = new Map(data.shows.map((s) => [s.id, s]));
+    this.genreNames = data.genres ?? { movie: {}, tv: {} };
+    this.titles = data.titles ?? { movie: {}, tv: {} };
+    // A title is found by its English, original and translated titles (a French viewer types "Les Évadés").
+    const otherTitles = (kind: TmdbKind, id: number) => Object.values(this.titles[kind][String(id)] ?? {});
     this.index = [
       ...data.movies.map((m) => ({
         item: { kind: 'movie' as const, id: m.id, popularity: m.popularity },
         title: m.title,
-        alt: m.original_title,
+        alt: [m.original_title, ...otherTitles('movie', m.id)],
       })),
       ...data.shows.map((s) => ({
         item: { kind: 'tv' as const, id: s.id, popularity: s.popularity },
         title: s.name,
-        alt: s.original_name,
+        alt: [s.original_name, ...otherTitles('tv', s.id)],
       })),
     ].map(({ item, title, alt }) => ({
       item,
-      folded: `${foldForSearch(title)}|${foldForSearch(alt)}`,
+      folded: [title, ...alt].map(foldForSearch).join('|'),
       words: title
         .split(/[\s\-:\u2013\u2014]+/) // hyphens, colons, en and em dashes
         .map(foldForSearch)
@@ -187,16 +216,19 @@ export class Catalog implements TmdbApi {
     return { movies: this.movies.size, shows: this.shows.size };
   }
 
-  async searchMulti(query: string): Promise<TmdbMultiPage> {
+  async searchMulti(query: string, language: UiLanguage = 'en'): Promise<TmdbMultiPage> {
     const folded = foldForSearch(query);
     const queryWords = query.split(/\s+/).map(foldForSearch).filter(Boolean);
     if (!folded) return paginate([], 1);
     const scored: { score: number; popularity: number; kind: TmdbKind; id: number }[] = [];
     for (const entry of this.index) {
       let score = 0;
-      const [primary] = entry.folded.split('|');
-      if (primary === folded) score = 4;
-      else if (primary?.startsWith(folded)) score = 3;
+      // The title as the viewer sees it (their language's, else English) ranks first.
+      const [english] = entry.folded.split('|');
+      const local = this.localTitle(entry.item.kind, entry.item.id, language);
+      const primary = local ? [english, foldForSearch(local)] : [english];
+      if (primary.includes(folded)) score = 4;
+      else if (primary.some((title) => title?.startsWith(folded))) score = 3;
       else if (entry.folded.includes(folded)) score = 2;
       else if (queryWords.length > 1 && queryWords.every((w) => entry.words.some((t) => t.startsWith(w))))
         score = 1;
@@ -206,30 +238,32 @@ export class Catalog implements TmdbApi {
     scored.sort((a, b) => b.score - a.score || b.popularity - a.popularity);
     const results = scored.map((hit) =>
       hit.kind === 'movie'
-        ? { ...this.movieItem(this.movies.get(hit.id) as CatalogMovie), media_type: 'movie' as const }
-        : { ...this.tvItem(this.shows.get(hit.id) as CatalogShow), media_type: 'tv' as const },
+        ? { ...this.movieItem(this.movies.get(hit.id) as CatalogMovie, language), media_type: 'movie' as const }
+        : { ...this.tvItem(this.shows.get(hit.id) as CatalogShow, language), media_type: 'tv' as const },
     );
     return paginate(results, 1);
   }
 
-  async movie(id: number): Promise<TmdbMovieDetails> {
+  async movie(id: number, language: UiLanguage = 'en'): Promise<TmdbMovieDetails> {
     const movie = this.movies.get(id);
     if (!movie) throw notFound();
+    const genres = this.genreList('movie', language);
     return {
-      ...this.movieItem(movie),
+      ...this.movieItem(movie, language),
       imdb_id: movie.imdb_id,
       runtime: movie.runtime,
-      genres: movie.genre_ids.map((g) => MOVIE_GENRES.find((x) => x.id === g)).filter((g) => g !== undefined),
+      genres: movie.genre_ids.map((g) => genres.find((x) => x.id === g)).filter((g) => g !== undefined),
       external_ids: { imdb_id: movie.imdb_id },
     };
   }
 
-  async tv(id: number): Promise<TmdbTvDetails> {
+  async tv(id: number, language: UiLanguage = 'en'): Promise<TmdbTvDetails> {
     const show = this.shows.get(id);
     if (!show) throw notFound();
+    const genres = this.genreList('tv', language);
     return {
-      ...this.tvItem(show),
-      genres: show.genre_ids.map((g) => TV_GENRES.find((x) => x.id === g)).filter((g) => g !== undefined),
+      ...this.tvItem(show, language),
+      genres: show.genre_ids.map((g) => genres.find((x) => x.id === g)).filter((g) => g !== undefined),
       episode_run_time: show.seasons[0]?.episodes[0] ? [show.seasons[0].episodes[0].runtime] : [],
       seasons: show.seasons.map((s) => ({
         id: catalogSeasonId(show.id, s.season_number),
@@ -242,7 +276,7 @@ export class Catalog implements TmdbApi {
     };
   }
 
-  async season(showId: number, seasonNumber: number): Promise<TmdbSeasonDetails> {
+  async season(showId: number, seasonNumber: number, _language: UiLanguage = 'en'): Promise<TmdbSeasonDetails> {
     const season = this.shows.get(showId)?.seasons.find((s) => s.season_number === seasonNumber);
     if (!season) throw notFound();
     return {
@@ -261,16 +295,18 @@ export class Catalog implements TmdbApi {
     };
   }
 
-  async find(imdbId: string): Promise<TmdbFindResult> {
+  async find(imdbId: string, language: UiLanguage = 'en'): Promise<TmdbFindResult> {
     return {
       movie_results: [...this.movies.values()]
         .filter((m) => m.imdb_id === imdbId)
-        .map((m) => this.movieItem(m)),
-      tv_results: [...this.shows.values()].filter((s) => s.imdb_id === imdbId).map((s) => this.tvItem(s)),
+        .map((m) => this.movieItem(m, language)),
+      tv_results: [...this.shows.values()]
+        .filter((s) => s.imdb_id === imdbId)
+        .map((s) => this.tvItem(s, language)),
     };
   }
 
-  async movieList(list: TmdbListName): Promise<TmdbMoviePage> {
+  async movieList(list: TmdbListName, language: UiLanguage = 'en'): Promise<TmdbMoviePage> {
     const today = this.today();
     const released = [...this.movies.values()].filter((m) => m.release_date <= today);
     let items: CatalogMovie[];
@@ -288,12 +324,12 @@ export class Catalog implements TmdbApi {
       items = [...this.movies.values()].sort(byPopularity);
     }
     return paginate(
-      items.map((m) => this.movieItem(m)),
+      items.map((m) => this.movieItem(m, language)),
       1,
     );
   }
 
-  async tvList(list: Exclude<TmdbListName, 'now_playing'>): Promise<TmdbTvPage> {
+  async tvList(list: Exclude<TmdbListName, 'now_playing'>, language: UiLanguage = 'en'): Promise<TmdbTvPage> {
     const today = this.today();
     const shows = [...this.shows.values()].filter((s) => s.first_air_date <= today);
     const items =
@@ -301,40 +337,53 @@ export class Catalog implements TmdbApi {
         ? shows.filter((s) => s.vote_count >= 100).sort(byRating)
         : shows.sort(byPopularity);
     return paginate(
-      items.map((s) => this.tvItem(s)),
+      items.map((s) => this.tvItem(s, language)),
       1,
     );
   }
 
-  async genres(kind: TmdbKind): Promise<TmdbGenreList> {
-    return { genres: kind === 'movie' ? MOVIE_GENRES : TV_GENRES };
+  async genres(kind: TmdbKind, language: UiLanguage = 'en'): Promise<TmdbGenreList> {
+    return { genres: this.genreList(kind, language) };
   }
 
-  async discoverMovies(genreId: number, page: number): Promise<TmdbMoviePage> {
+  async discoverMovies(genreId: number, page: number, language: UiLanguage = 'en'): Promise<TmdbMoviePage> {
     const items = [...this.movies.values()].filter((m) => m.genre_ids.includes(genreId)).sort(byPopularity);
     return paginate(
-      items.map((m) => this.movieItem(m)),
+      items.map((m) => this.movieItem(m, language)),
       page,
     );
   }
 
-  async discoverTv(genreId: number, page: number): Promise<TmdbTvPage> {
+  async discoverTv(genreId: number, page: number, language: UiLanguage = 'en'): Promise<TmdbTvPage> {
     const items = [...this.shows.values()].filter((s) => s.genre_ids.includes(genreId)).sort(byPopularity);
     return paginate(
-      items.map((s) => this.tvItem(s)),
+      items.map((s) => this.tvItem(s, language)),
       page,
     );
+  }
+
+  /** The genres of a kind with their names in `language` (English where the catalog has none). */
+  private genreList(kind: TmdbKind, language: UiLanguage = 'en'): TmdbGenreList['genres'] {
+    return (kind === 'movie' ? MOVIE_GENRES : TV_GENRES).map((g) => ({
+      id: g.id,
+      name: this.genreNames[kind][String(g.id)]?.[language] ?? g.name,
+    }));
+  }
+
+  /** A title's release title in `language`, when the catalog knows it. */
+  private localTitle(kind: TmdbKind, id: number, language: UiLanguage = 'en'): string | undefined {
+    return this.titles[kind][String(id)]?.[language];
   }
 
   private today() {
     return this.now().toISOString().slice(0, 10);
   }
 
-  private movieItem(m: CatalogMovie): TmdbMovieItem {
+  private movieItem(m: CatalogMovie, language: UiLanguage = 'en'): TmdbMovieItem {
     return {
       id: m.id,
       adult: m.adult,
-      title: m.title,
+      title: this.localTitle('movie', m.id, language) ?? m.title,
       poster_path: catalogPosterPath('movie', m.id),
       backdrop_path: null,
       release_date: m.release_date,
@@ -344,11 +393,11 @@ export class Catalog implements TmdbApi {
     };
   }
 
-  private tvItem(s: CatalogShow): TmdbTvItem {
+  private tvItem(s: CatalogShow, language: UiLanguage = 'en'): TmdbTvItem {
     return {
       id: s.id,
       adult: s.adult,
-      name: s.name,
+      name: this.localTitle('tv', s.id, language) ?? s.name,
       poster_path: catalogPosterPath('tv', s.id),
       backdrop_path: null,
       first_air_date: s.first_air_date,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { UiLanguage } from '@marquee/contract';
 import { AppError } from '../../../errors.ts';
 import {
   TmdbFindResult,
@@ -35,11 +36,21 @@ class HostFailure extends Error {
   }
 }
 
+/**
+ * TMDB's language tag for a UI language: English as `en-US` (as before), Chinese as mainland Simplified
+ * (`zh-CN`), regional tags as they are (`pt-BR`), the rest as ISO 639-1 codes TMDB takes alone.
+ */
+export function tmdbLanguage(language: UiLanguage = 'en'): string {
+  if (language === 'en') return 'en-US';
+  if (language === 'zh') return 'zh-CN';
+  return language;
+}
+
 /** A v4 read token is a JWT (three dot-separated parts); anything else is treated as a v3 key. */
 const isReadToken = (key: string) => key.split('.').length === 3;
 
 /**
- * TMDB v3 over HTTP: bearer read token (or v3 `api_key`), `language=en-US`, 5 s on the primary host
+ * TMDB v3 over HTTP: bearer read token (or v3 `api_key`), `language` the viewer's, 5 s on the primary host
  * and, on a transport failure, a 5xx or an answer that is not TMDB's (an ISP's block page), one more
  * try on the fallback host with 30 s. TMDB's own 4xx verdicts (bad key, not found, rate limited) are
  * final. Errors become typed AppErrors; a 2xx of the wrong shape is `metadata_bad_answer`.
@@ -52,42 +63,52 @@ export class TmdbClient implements TmdbApi {
     this.fetch = options.fetch ?? globalThis.fetch;
   }
 
-  searchMulti(query: string) {
-    return this.get('/search/multi', TmdbMultiPage, { query, include_adult: 'false', page: '1' });
+  searchMulti(query: string, language: UiLanguage = 'en') {
+    return this.get('/search/multi', TmdbMultiPage, language, { query, include_adult: 'false', page: '1' });
   }
-  movie(id: number) {
-    return this.get(`/movie/${id}`, TmdbMovieDetails, { append_to_response: 'external_ids' });
+  movie(id: number, language: UiLanguage = 'en') {
+    return this.get(`/movie/${id}`, TmdbMovieDetails, language, { append_to_response: 'external_ids' });
   }
-  tv(id: number) {
-    return this.get(`/tv/${id}`, TmdbTvDetails, { append_to_response: 'external_ids' });
+  tv(id: number, language: UiLanguage = 'en') {
+    return this.get(`/tv/${id}`, TmdbTvDetails, language, { append_to_response: 'external_ids' });
   }
-  season(showId: number, seasonNumber: number) {
-    return this.get(`/tv/${showId}/season/${seasonNumber}`, TmdbSeasonDetails);
+  season(showId: number, seasonNumber: number, language: UiLanguage = 'en') {
+    return this.get(`/tv/${showId}/season/${seasonNumber}`, TmdbSeasonDetails, language);
   }
-  find(imdbId: string) {
-    return this.get(`/find/${encodeURIComponent(imdbId)}`, TmdbFindResult, { external_source: 'imdb_id' });
+  find(imdbId: string, language: UiLanguage = 'en') {
+    return this.get(`/find/${encodeURIComponent(imdbId)}`, TmdbFindResult, language, {
+      external_source: 'imdb_id',
+    });
   }
-  movieList(list: TmdbListName) {
-    return this.get(`/movie/${list}`, TmdbMoviePage, { page: '1' });
+  movieList(list: TmdbListName, language: UiLanguage = 'en') {
+    return this.get(`/movie/${list}`, TmdbMoviePage, language, { page: '1' });
   }
-  tvList(list: Exclude<TmdbListName, 'now_playing'>) {
-    return this.get(`/tv/${list}`, TmdbTvPage, { page: '1' });
+  tvList(list: Exclude<TmdbListName, 'now_playing'>, language: UiLanguage = 'en') {
+    return this.get(`/tv/${list}`, TmdbTvPage, language, { page: '1' });
   }
-  genres(kind: TmdbKind) {
-    return this.get(`/genre/${kind}/list`, TmdbGenreList);
+  genres(kind: TmdbKind, language: UiLanguage = 'en') {
+    return this.get(`/genre/${kind}/list`, TmdbGenreList, language);
   }
-  discoverMovies(genreId: number, page: number) {
-    return this.get('/discover/movie', TmdbMoviePage, { with_genres: String(genreId), page: String(page) });
+  discoverMovies(genreId: number, page: number, language: UiLanguage = 'en') {
+    return this.get('/discover/movie', TmdbMoviePage, language, {
+      with_genres: String(genreId),
+      page: String(page),
+    });
   }
-  discoverTv(genreId: number, page: number) {
-    return this.get('/discover/tv', TmdbTvPage, { with_genres: String(genreId), page: String(page) });
+  discoverTv(genreId: number, page: number, language: UiLanguage = 'en') {
+    return this.get('/discover/tv', TmdbTvPage, language, {
+      with_genres: String(genreId),
+      page: String(page),
+    });
   }
 
   private async get<T extends z.ZodType>(
     path: string,
     schema: T,
+    language: UiLanguage,
     query: Record<string, string> = {},
   ): Promise<z.infer<T>> {
+    query = { language: tmdbLanguage(language), ...query };
     let body: unknown;
     try {
       body = await this.getFrom(this.options.baseUrl, this.options.timeoutMs, path, query);
@@ -116,7 +137,6 @@ export class TmdbClient implements TmdbApi {
     query: Record<string, string>,
   ): Promise<unknown> {
     const url = new URL(base.replace(/\/+$/, '') + path);
-    url.searchParams.set('language', 'en-US');
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (isReadToken(this.options.apiKey)) headers.authorization = `Bearer ${this.options.apiKey}`;

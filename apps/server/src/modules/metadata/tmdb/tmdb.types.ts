@@ -1,3 +1,4 @@
+import type { UiLanguage } from '@marquee/contract';
 import { z } from 'zod';
 
 /**
@@ -57,7 +58,8 @@ export type TmdbTvPage = z.infer<typeof TmdbTvPage>;
 export const TmdbMultiPage = page(TmdbMultiItem);
 export type TmdbMultiPage = z.infer<typeof TmdbMultiPage>;
 
-const TmdbGenre = z.object({ id: z.number().int(), name: z.string() });
+// TMDB's genre lists answer `name: null` in languages without a name for a genre (the service fills in English).
+const TmdbGenre = z.object({ id: z.number().int(), name: z.string().nullable() });
 export const TmdbGenreList = z.object({ genres: z.array(TmdbGenre) });
 export type TmdbGenreList = z.infer<typeof TmdbGenreList>;
 
@@ -121,14 +123,14 @@ export type TmdbListName = 'now_playing' | 'top_rated' | 'popular';
  */
 export interface TmdbApi {
   readonly kind: 'tmdb' | 'catalog';
-  searchMulti(query: string): Promise<TmdbMultiPage>;
-  movie(id: number): Promise<TmdbMovieDetails>;
-  tv(id: number): Promise<TmdbTvDetails>;
-  season(showId: number, seasonNumber: number): Promise<TmdbSeasonDetails>;
-  find(imdbId: string): Promise<TmdbFindResult>;
-  movieList(list: TmdbListName): Promise<TmdbMoviePage>;
-  tvList(list: Exclude<TmdbListName, 'now_playing'>): Promise<TmdbTvPage>;
-  genres(kind: TmdbKind): Promise<TmdbGenreList>;
-  discoverMovies(genreId: number, page: number): Promise<TmdbMoviePage>;
-  discoverTv(genreId: number, page: number): Promise<TmdbTvPage>;
+  searchMulti(query: string, language?: UiLanguage): Promise<TmdbMultiPage>;
+  movie(id: number, language?: UiLanguage): Promise<TmdbMovieDetails>;
+  tv(id: number, language?: UiLanguage): Promise<TmdbTvDetails>;
+  season(showId: number, seasonNumber: number, language?: UiLanguage): Promise<TmdbSeasonDetails>;
+  find(imdbId: string, language?: UiLanguage): Promise<TmdbFindResult>;
+  movieList(list: TmdbListName, language?: UiLanguage): Promise<TmdbMoviePage>;
+  tvList(list: Exclude<TmdbListName, 'now_playing'>, language?: UiLanguage): Promise<TmdbTvPage>;
+  genres(kind: TmdbKind, language?: UiLanguage): Promise<TmdbGenreList>;
+  discoverMovies(genreId: number, page: number, language?: UiLanguage): Promise<TmdbMoviePage>;
+  discoverTv(genreId: number, page: number, language?: UiLanguage): Promise<TmdbTvPage>;
 }

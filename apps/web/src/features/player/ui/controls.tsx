@@ -164,7 +164,8 @@ export function TimeDisplay() {
       aria-label={t('player.controls.timeFormat')}
     >
       {format === 'regular' ? (
-        <span>
+        // Elapsed first in every language: times read left to right in right-to-left players too.
+        <span dir="ltr">
           <span data-testid="time-elapsed">{formatTime(time)}</span> / {formatTime(duration)}
         </span>
       ) : (
@@ -220,7 +221,7 @@ export function ProgressBar() {
     >
       {hoverTime !== null && (
         <div
-          className="pointer-events-none absolute bottom-6 -translate-x-1/2 rounded bg-black/80 p-1 text-center text-xs tabular-nums"
+          className="pointer-events-none absolute bottom-6 -translate-x-1/2 rounded bg-black/80 p-1 text-center text-xs tabular-nums rtl:translate-x-1/2"
           style={{ insetInlineStart: `${(hover ?? 0) * 100}%` }}
         >
           {thumb && (
@@ -256,7 +257,7 @@ export function ProgressBar() {
           style={{ width: `${shown * 100}%` }}
         />
         <div
-          className="absolute top-1/2 h-3 w-3 -translate-x-1/2 -translate-y-1/2 rounded-full bg-white opacity-0 group-hover:opacity-100"
+          className="absolute top-1/2 h-3 w-3 -translate-x-1/2 -translate-y-1/2 rounded-full bg-white opacity-0 group-hover:opacity-100 rtl:translate-x-1/2"
           style={{ insetInlineStart: `${shown * 100}%` }}
         />
       </div>

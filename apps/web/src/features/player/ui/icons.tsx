@@ -27,9 +27,13 @@ const PATHS = {
 
 export type IconName = keyof typeof PATHS;
 
+/** Icons that point along the reading direction: mirrored in right-to-left languages. */
+const DIRECTIONAL = new Set<IconName>(['arrowLeft', 'chevronRight', 'next']);
+
 export function Icon({ name, className = 'h-6 w-6' }: { name: IconName; className?: string }) {
+  const mirrored = DIRECTIONAL.has(name) ? ' rtl:-scale-x-100' : '';
   return (
-    <svg viewBox="0 0 24 24" className={className} fill="currentColor" aria-hidden="true">
+    <svg viewBox="0 0 24 24" className={className + mirrored} fill="currentColor" aria-hidden="true">
       <path d={PATHS[name]} />
     </svg>
   );

@@ -51,9 +51,9 @@ export function TopBar({
       </Link>
       <span className="text-white/40">/</span>
       <h2 className="min-w-0 truncate text-sm font-semibold" data-testid="player-title">
-        {meta.title}
+        <bdi>{meta.title}</bdi>
         {episodeLabel && <span className="ms-2 text-white/70">{episodeLabel}</span>}
-        {meta.episode && <span className="ms-2 hidden text-white/60 xl:inline">{meta.episode.title}</span>}
+        {meta.episode && <bdi className="ms-2 hidden text-white/60 xl:inline">{meta.episode.title}</bdi>}
       </h2>
       {isSample && (
         <span

@@ -1,25 +1,31 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { TmdbType } from '@marquee/contract';
+import { contentLanguage } from '../../i18n.ts';
 import { api } from '../client.ts';
 
-/** Titles of this instance's metadata: details, seasons, old JustWatch keys. Key prefix `['media']`. */
+/**
+ * Titles of this instance's metadata (details, seasons, old JustWatch keys), in the UI's language.
+ * Key prefix `['media']`.
+ */
 export const mediaQueries = {
   all: ['media'] as const,
-  details: (type: TmdbType, id: string) =>
+  details: (type: TmdbType, id: string, language = contentLanguage()) =>
     queryOptions({
-      queryKey: [...mediaQueries.all, 'details', type, id] as const,
-      queryFn: ({ signal }) => api.metadata.details({ params: { type, id }, signal }),
+      queryKey: [...mediaQueries.all, 'details', type, id, language] as const,
+      queryFn: ({ signal }) => api.metadata.details({ params: { type, id }, query: { language }, signal }),
     }),
   /** One cache for the title page's episode list and the player's episode picker. */
-  season: (showId: string, number: number) =>
+  season: (showId: string, number: number, language = contentLanguage()) =>
     queryOptions({
-      queryKey: [...mediaQueries.all, 'season', showId, number] as const,
-      queryFn: ({ signal }) => api.metadata.season({ params: { id: showId, number }, signal }),
+      queryKey: [...mediaQueries.all, 'season', showId, number, language] as const,
+      queryFn: ({ signal }) =>
+        api.metadata.season({ params: { id: showId, number }, query: { language }, signal }),
     }),
-  justWatch: (jwType: string, id: string) =>
+  justWatch: (jwType: string, id: string, language = contentLanguage()) =>
     queryOptions({
-      queryKey: [...mediaQueries.all, 'legacy-justwatch', jwType, id] as const,
-      queryFn: ({ signal }) => api.metadata.legacyJustWatch({ params: { type: jwType, id }, signal }),
+      queryKey: [...mediaQueries.all, 'legacy-justwatch', jwType, id, language] as const,
+      queryFn: ({ signal }) =>
+        api.metadata.legacyJustWatch({ params: { type: jwType, id }, query: { language }, signal }),
       staleTime: Infinity,
     }),
 };

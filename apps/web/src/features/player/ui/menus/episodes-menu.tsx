@@ -89,7 +89,7 @@ export function EpisodesMenu({
                   <span className="w-10 shrink-0 rounded bg-white/10 px-1 text-center font-mono text-xs">
                     {t('media.seasons.episodeNumber', { number: e.number })}
                   </span>
-                  <span className="flex-1 truncate">{e.title}</span>
+                  <bdi className="flex-1 truncate">{e.title}</bdi>
                   {percent > 0 && (
                     <span
                       className="h-4 w-4 rounded-full"

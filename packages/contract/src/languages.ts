@@ -1,0 +1,48 @@
+/**
+ * The 40 UI languages (seed 000), English first. The web app's catalogs exist for exactly these (its
+ * completeness check), and metadata answers are asked for in one of them (`?language=`).
+ */
+export const UI_LANGUAGES = [
+  'en',
+  'ar',
+  'bg',
+  'bn',
+  'ca',
+  'cs',
+  'da',
+  'de',
+  'el',
+  'es',
+  'et',
+  'fa',
+  'fi',
+  'fr',
+  'gl',
+  'he',
+  'hi',
+  'hu',
+  'id',
+  'it',
+  'ja',
+  'ko',
+  'lt',
+  'nb',
+  'nl',
+  'pl',
+  'pt-BR',
+  'pt-PT',
+  'ro',
+  'ru',
+  'sk',
+  'sl',
+  'sr',
+  'sv',
+  'ta',
+  'th',
+  'tr',
+  'uk',
+  'vi',
+  'zh',
+] as const;
+
+export type UiLanguage = (typeof UI_LANGUAGES)[number];
