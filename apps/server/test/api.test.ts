@@ -636,7 +636,9 @@ describe(`HTTP API in TMDB mode (${testDialect})`, () => {
     expect(primary.requestsTo('/movie/155')).toHaveLength(2);
 
     // Genre names in French; one TMDB names null in French reads in English.
-    const list = json(await get('/api/genres/movie?language=fr')) as { genres: { id: number; name: string }[] };
+    const list = json(await get('/api/genres/movie?language=fr')) as {
+      genres: { id: number; name: string }[];
+    };
     const name = (id: number) => list.genres.find((g) => g.id === id)?.name;
     expect(name(28)).toBe(genres?.movie['28']?.fr);
     expect(name(FAKE_UNNAMED_GENRE.id)).toBe('TV Movie');

@@ -494,11 +494,27 @@ function translated(answer: unknown, path: string, language: UiLanguage): unknow
       item.overview = FAKE_OVERVIEWS[k][item.id]?.[language] ?? '';
     }
     for (const key of ['results', 'movie_results', 'tv_results', 'episodes']) {
-      if (key in item) item[key] = walk(item[key], key === 'episodes' ? undefined : key.startsWith('tv') ? 'tv' : key.startsWith('movie') ? 'movie' : kind);
+      if (key in item)
+        item[key] = walk(
+          item[key],
+          key === 'episodes'
+            ? undefined
+            : key.startsWith('tv')
+              ? 'tv'
+              : key.startsWith('movie')
+                ? 'movie'
+                : kind,
+        );
     }
-    if (Array.isArray(item.genres) && path.startsWith('/genre/') && language === FAKE_UNNAMED_GENRE.language) {
+    if (
+      Array.isArray(item.genres) &&
+      path.startsWith('/genre/') &&
+      language === FAKE_UNNAMED_GENRE.language
+    ) {
       item.genres = (item.genres as { id: number; name: string }[]).map((g) =>
-        path === `/genre/${FAKE_UNNAMED_GENRE.kind}/list` && g.id === FAKE_UNNAMED_GENRE.id ? { ...g, name: null } : g,
+        path === `/genre/${FAKE_UNNAMED_GENRE.kind}/list` && g.id === FAKE_UNNAMED_GENRE.id
+          ? { ...g, name: null }
+          : g,
       );
     }
     return item;

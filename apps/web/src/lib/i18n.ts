@@ -114,7 +114,9 @@ let current: i18n | undefined;
  * so switching languages refetches (and keeps each language's answers apart in the cache).
  */
 export const contentLanguage = (): UiLanguage =>
-  (LANGUAGES as readonly string[]).includes(current?.language ?? '') ? (current?.language as UiLanguage) : 'en';
+  (LANGUAGES as readonly string[]).includes(current?.language ?? '')
+    ? (current?.language as UiLanguage)
+    : 'en';
 
 /**
  * Loads the namespaces a page is about to need, beside its code (a page's `useTranslation` would

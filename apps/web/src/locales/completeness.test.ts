@@ -17,13 +17,18 @@ import {
 const root = import.meta.dirname;
 const catalogs = readCatalogs(root);
 const english = catalogs.get('en') as Map<string, Leaf>;
-const sameAsEnglish = JSON.parse(readFileSync(path.join(root, 'same-as-english.json'), 'utf8')) as SameAsEnglish;
+const sameAsEnglish = JSON.parse(
+  readFileSync(path.join(root, 'same-as-english.json'), 'utf8'),
+) as SameAsEnglish;
 
 describe('the UI catalogs', () => {
   it('every language the picker offers is complete', () => {
     const reports = LANGUAGES.map((l) => checkLanguage(l, english, catalogs.get(l), sameAsEnglish));
     const gaps = reports.filter((r) => problems(r) > 0);
-    expect(gaps.map((r) => r.language), `${table(reports)}\n\n${gaps.map((r) => details(r)).join('\n')}`).toEqual([]);
+    expect(
+      gaps.map((r) => r.language),
+      `${table(reports)}\n\n${gaps.map((r) => details(r)).join('\n')}`,
+    ).toEqual([]);
   });
 
   it('holds no catalog for a language the picker does not offer', () => {
@@ -42,7 +47,8 @@ describe('the UI catalogs', () => {
     for (const [key, entry] of Object.entries(sameAsEnglish)) {
       expect(bases.has(key), key).toBe(true);
       expect(entry.reason.length, key).toBeGreaterThan(3);
-      for (const l of entry.languages) expect(l === '*' || (LANGUAGES as readonly string[]).includes(l), l).toBe(true);
+      for (const l of entry.languages)
+        expect(l === '*' || (LANGUAGES as readonly string[]).includes(l), l).toBe(true);
     }
   });
 });
@@ -68,7 +74,13 @@ describe('the completeness check', () => {
 
   it('reports missing keys, lost or invented placeholders, wrong plural forms and English left over', () => {
     const ru = flatten({
-      ns: { title: 'Привет {{user}}', items_one: 'Один', items_other: '{{count}}', brand: 'Marquee', extra: 'x' },
+      ns: {
+        title: 'Привет {{user}}',
+        items_one: 'Один',
+        items_other: '{{count}}',
+        brand: 'Marquee',
+        extra: 'x',
+      },
     });
     const report = checkLanguage('ru', en, ru, allow);
     expect(report.extra).toEqual(['ns.extra']);

@@ -10,7 +10,9 @@ export function registerMetadataRoutes(
   metadata: MetadataService,
   images: ImagesService,
 ): void {
-  contractRoute(app, e.search, async ({ query }) => ({ results: await metadata.search(query.query, query.language) }));
+  contractRoute(app, e.search, async ({ query }) => ({
+    results: await metadata.search(query.query, query.language),
+  }));
   contractRoute(app, e.list, async ({ params, query }) => ({
     results: await metadata.list(params.type, params.list, query.language),
   }));

@@ -190,17 +190,19 @@ describe('catalog search', () => {
   });
 });
 
-describe('the viewer\'s language (embedded catalog)', () => {
+describe("the viewer's language (embedded catalog)", () => {
   const { titles, genres } = catalogData();
   const french = titles?.movie['278']?.fr as string;
 
-  it('names well-known titles by their release title in the viewer\'s language, others in English', async () => {
+  it("names well-known titles by their release title in the viewer's language, others in English", async () => {
     const metadata = service(catalog());
     expect((await metadata.details('movie', '278', 'fr')).title).toBe(french);
     expect((await metadata.details('movie', '278')).title).toBe('The Shawshank Redemption');
     const popular = await metadata.list('movie', 'popular', 'fr');
     for (const card of popular) {
-      expect(card.title).toBe(titles?.movie[card.id]?.fr ?? catalogData().movies.find((m) => String(m.id) === card.id)?.title);
+      expect(card.title).toBe(
+        titles?.movie[card.id]?.fr ?? catalogData().movies.find((m) => String(m.id) === card.id)?.title,
+      );
     }
   });
 
@@ -209,14 +211,19 @@ describe('the viewer\'s language (embedded catalog)', () => {
     const hits = await metadata.search(french.toUpperCase(), 'fr');
     expect(hits[0]).toMatchObject({ id: '278', title: french });
     // Another viewer typing the French title finds it too, under the title they read.
-    expect((await metadata.search(french, 'en'))[0]).toMatchObject({ id: '278', title: 'The Shawshank Redemption' });
+    expect((await metadata.search(french, 'en'))[0]).toMatchObject({
+      id: '278',
+      title: 'The Shawshank Redemption',
+    });
   });
 
-  it('names genres in the viewer\'s language', async () => {
+  it("names genres in the viewer's language", async () => {
     const metadata = service(catalog());
     const list = await metadata.genres('tv', 'ja');
     expect(list.find((g) => g.id === 18)?.name).toBe(genres?.tv['18']?.ja);
-    expect((await metadata.details('movie', '278', 'ja')).genres.map((g) => g.name)).toContain(genres?.movie['18']?.ja);
+    expect((await metadata.details('movie', '278', 'ja')).genres.map((g) => g.name)).toContain(
+      genres?.movie['18']?.ja,
+    );
   });
 });
 

@@ -138,10 +138,17 @@ export class MetadataService {
     });
   }
 
-  discover(type: TmdbType, genre: number, page: number, language: UiLanguage = 'en'): Promise<MediaSummary[]> {
+  discover(
+    type: TmdbType,
+    genre: number,
+    page: number,
+    language: UiLanguage = 'en',
+  ): Promise<MediaSummary[]> {
     return this.cached(`discover:${type}:${genre}:${page}:${language}`, CACHE_TTL.discover, () =>
       this.summaries(type, language, (lang) =>
-        type === 'movie' ? this.api.discoverMovies(genre, page, lang) : this.api.discoverTv(genre, page, lang),
+        type === 'movie'
+          ? this.api.discoverMovies(genre, page, lang)
+          : this.api.discoverTv(genre, page, lang),
       ),
     );
   }
@@ -217,7 +224,9 @@ export class MetadataService {
       };
       if (language === 'en' || local.episodes.every((e) => e.overview && e.title)) return local;
       // Episodes TMDB has no translation for keep their English overview (and name, if it has none).
-      const english = new Map((await this.season(showId, seasonNumber, 'en')).episodes.map((e) => [e.number, e]));
+      const english = new Map(
+        (await this.season(showId, seasonNumber, 'en')).episodes.map((e) => [e.number, e]),
+      );
       return {
         ...local,
         episodes: local.episodes.map((e) => ({
@@ -250,7 +259,8 @@ export class MetadataService {
     language: UiLanguage,
     load: (language: UiLanguage) => Promise<{ results: (TmdbMovieItem | TmdbTvItem)[] }>,
   ): Promise<MediaSummary[]> {
-    const visible = async (lang: UiLanguage) => (await load(lang)).results.filter((item) => item.adult !== true);
+    const visible = async (lang: UiLanguage) =>
+      (await load(lang)).results.filter((item) => item.adult !== true);
     const items = await visible(language);
     const english = await this.englishFor(
       language,

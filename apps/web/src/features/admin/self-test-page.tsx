@@ -64,7 +64,10 @@ export function SelfTestPage() {
             <p className="mt-1 text-sm text-fg-muted">
               {t('admin.selfTest.ranAt', {
                 date: longDateTime(new Date(report.startedAt), i18n.language),
-                seconds: (report.durationMs / 1000).toFixed(1),
+                seconds: new Intl.NumberFormat(i18n.language, {
+                  maximumFractionDigits: 1,
+                  minimumFractionDigits: 1,
+                }).format(report.durationMs / 1000),
               })}
             </p>
           </div>

@@ -8,11 +8,15 @@ import { PageLoading } from '../../components/layout.tsx';
 import { useMediaActions } from '../../components/media-actions.tsx';
 import { isNotFound } from '../../lib/api/index.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { useSeasonLabel } from '../../lib/use-season-label.ts';
 import { EpisodeList } from './episode-list.tsx';
 import { MediaError } from './media-error.tsx';
 import { resolveMediaKey } from './resolve-media-key.ts';
 import { detailsQuery, justWatchQuery } from './title-queries.ts';
 import { paths } from '../../app/paths.ts';
+
+/** Genres as a short list in the viewer's language ("Drama, Crime"). */
+const GENRE_LIST: Intl.ListFormatOptions = { style: 'short', type: 'unit' };
 
 /** Season 1 by default (so specials are never the default), else the first listed. */
 function defaultSeason(seasons: SeasonSummary[], seasonId?: string): SeasonSummary | undefined {
@@ -31,6 +35,7 @@ function SeasonPicker({
   episodeId?: string | undefined;
 }) {
   const { t } = useTranslation(['media']);
+  const seasonLabel = useSeasonLabel();
   const [selectedId, setSelectedId] = useState(() => defaultSeason(details.seasons, seasonId)?.id);
   const selected = details.seasons.find((s) => s.id === selectedId) ?? defaultSeason(details.seasons);
   if (!selected) return <p className="text-fg-muted">{t('media.seasons.empty')}</p>;
@@ -50,7 +55,7 @@ function SeasonPicker({
           >
             {details.seasons.map((s) => (
               <option key={s.id} value={s.id}>
-                {s.title}
+                {seasonLabel(s)}
               </option>
             ))}
           </select>
@@ -124,7 +129,7 @@ function MediaDetailsView({
   seasonId?: string | undefined;
   episodeId?: string | undefined;
 }) {
-  const { t } = useTranslation(['media']);
+  const { t, i18n } = useTranslation(['media']);
   const actions = useMediaActions();
   const q = useQuery(detailsQuery(type, id));
   usePageTitle(q.data?.title ?? null);
@@ -162,9 +167,16 @@ function MediaDetailsView({
           <p className="mt-2 flex flex-wrap gap-x-3 text-fg-muted">
             <span>{d.year ?? t('media.yearUnknown')}</span>
             {d.runtime ? <span>{t('media.runtime', { minutes: d.runtime })}</span> : null}
-            {d.genres.length > 0 && <span>{d.genres.map((g) => g.name).join(', ')}</span>}
+            {d.genres.length > 0 && (
+              <span>
+                {new Intl.ListFormat(i18n.language, GENRE_LIST).format(d.genres.map((g) => g.name))}
+              </span>
+            )}
           </p>
-          <p className="mt-4 max-w-3xl leading-relaxed text-fg">{d.overview ?? t('media.overviewMissing')}</p>
+          {/* An overview may be in English (no translation at the source): it keeps its own direction. */}
+          <p className="mt-4 max-w-3xl leading-relaxed text-fg" dir={d.overview ? 'auto' : undefined}>
+            {d.overview ?? t('media.overviewMissing')}
+          </p>
           {actions.title && <div className="mt-6 flex flex-wrap gap-3">{actions.title(d)}</div>}
         </div>
       </div>

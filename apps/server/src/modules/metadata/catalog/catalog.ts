@@ -238,7 +238,10 @@ export class Catalog implements TmdbApi {
     scored.sort((a, b) => b.score - a.score || b.popularity - a.popularity);
     const results = scored.map((hit) =>
       hit.kind === 'movie'
-        ? { ...this.movieItem(this.movies.get(hit.id) as CatalogMovie, language), media_type: 'movie' as const }
+        ? {
+            ...this.movieItem(this.movies.get(hit.id) as CatalogMovie, language),
+            media_type: 'movie' as const,
+          }
         : { ...this.tvItem(this.shows.get(hit.id) as CatalogShow, language), media_type: 'tv' as const },
     );
     return paginate(results, 1);
@@ -276,7 +279,11 @@ export class Catalog implements TmdbApi {
     };
   }
 
-  async season(showId: number, seasonNumber: number, _language: UiLanguage = 'en'): Promise<TmdbSeasonDetails> {
+  async season(
+    showId: number,
+    seasonNumber: number,
+    _language: UiLanguage = 'en',
+  ): Promise<TmdbSeasonDetails> {
     const season = this.shows.get(showId)?.seasons.find((s) => s.season_number === seasonNumber);
     if (!season) throw notFound();
     return {

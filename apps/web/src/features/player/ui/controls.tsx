@@ -158,7 +158,7 @@ export function TimeDisplay() {
   return (
     <button
       type="button"
-      className="rounded px-2 py-1 text-sm tabular-nums text-white/90 hover:bg-white/10"
+      className="whitespace-nowrap rounded px-2 py-1 text-sm tabular-nums text-white/90 hover:bg-white/10"
       onClick={() => playerUi.getState().set({ timeFormat: format === 'regular' ? 'remaining' : 'regular' })}
       data-testid="time"
       aria-label={t('player.controls.timeFormat')}

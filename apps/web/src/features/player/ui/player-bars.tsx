@@ -89,8 +89,12 @@ export function BottomBar({
       <ProgressBar />
       <div className="flex items-center gap-1">
         <PlayPauseButton />
-        <SkipButtons />
-        <VolumeControl />
+        {/* On a phone (under 480 px) the bar keeps what fits one line: play, time, the menus and
+            fullscreen; seeking is the bar and the keys, volume the phone's own buttons. */}
+        <span className="contents max-[479px]:hidden">
+          <SkipButtons />
+          <VolumeControl />
+        </span>
         <TimeDisplay />
         <div className="ms-auto flex items-center gap-1">
           {meta.type === 'show' && (
@@ -119,6 +123,7 @@ export function BottomBar({
               label={t('player.controls.pip')}
               onClick={() => requests.togglePictureInPicture()}
               testId="pip"
+              className="max-[479px]:hidden"
             />
           )}
           {caps.canAirplay && (

@@ -48,7 +48,7 @@ function Slider({
 
 /** `/settings/captions/settings`: delay, casing fix and the captions' look. */
 export function CaptionSettingsMenu({ back }: { back(): void }) {
-  const { t } = useTranslation(['player']);
+  const { t, i18n } = useTranslation(['player']);
   const s = useSubtitlesStore();
   const delay = clampDelaySetting(s.delay);
   return (
@@ -62,7 +62,12 @@ export function CaptionSettingsMenu({ back }: { back(): void }) {
         <span className="flex justify-between">
           <span>{t('player.captions.delay')}</span>
           <span className="tabular-nums text-white/70" data-testid="caption-delay-value">
-            {t('player.captions.seconds', { value: delay.toFixed(1) })}
+            {t('player.captions.seconds', {
+              value: new Intl.NumberFormat(i18n.language, {
+                minimumFractionDigits: 1,
+                maximumFractionDigits: 1,
+              }).format(delay),
+            })}
           </span>
         </span>
         <div className="mt-1 flex items-center gap-2">

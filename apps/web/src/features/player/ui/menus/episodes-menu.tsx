@@ -9,6 +9,7 @@ import type { PlayerMeta } from '../../core/types.ts';
 import { Icon } from '../icons.tsx';
 import { seasonEpisodesQuery } from '../queries.ts';
 import { MenuCard, ROW, type OpenMenu } from './menu-parts.tsx';
+import { useSeasonLabel } from '../../../../lib/use-season-label.ts';
 
 /** `/episodes[/<season id>]`: a season's episodes (with progress); `/episodes/seasons` lists the seasons. */
 export function EpisodesMenu({
@@ -25,6 +26,7 @@ export function EpisodesMenu({
   onClose(): void;
 }) {
   const { t } = useTranslation(['global', 'library', 'media', 'player']);
+  const seasonLabel = useSeasonLabel();
   const navigate = useNavigate();
   const season = meta.seasons?.find((s) => s.id === (seasonId ?? meta.season?.id)) ?? meta.season;
   const q = useQuery({ ...seasonEpisodesQuery(meta.tmdbId, season?.number ?? 1), enabled: !!season });
@@ -46,7 +48,7 @@ export function EpisodesMenu({
                 onClick={() => open(`/episodes/${s.id}`)}
                 data-testid="season-option"
               >
-                <span className="flex-1">{s.title}</span>
+                <span className="flex-1">{seasonLabel(s)}</span>
                 <Icon name="chevronRight" className="h-4 w-4 text-white/50" />
               </button>
             </li>
@@ -57,7 +59,7 @@ export function EpisodesMenu({
   }
   return (
     <MenuCard
-      title={season?.title ?? t('player.episodes.title')}
+      title={season ? seasonLabel(season) : t('player.episodes.title')}
       testId="episodes-menu"
       back={t('player.episodes.seasons')}
       onBack={seasonId ? back : () => open('/episodes/seasons')}
