@@ -9,7 +9,7 @@ import { SelfTestService } from './modules/admin/self-test.service.ts';
 import { registerConfigRoutes } from './modules/config/config.routes.ts';
 import { runtimeConfigFrom } from './modules/config/runtime-config.ts';
 import { registerHealthRoutes } from './modules/health/health.routes.ts';
-import { Catalog, loadCatalogData } from './modules/metadata/catalog/catalog.ts';
+import { Catalog, LazyCatalog, loadCatalogData } from './modules/metadata/catalog/catalog.ts';
 import { ImagesService } from './modules/metadata/images.service.ts';
 import { MetadataCacheRepository } from './modules/metadata/metadata-cache.repository.ts';
 import { registerMetadataRoutes } from './modules/metadata/metadata.routes.ts';
@@ -61,10 +61,9 @@ export interface App {
 }
 
 let sharedCatalog: Catalog | undefined;
-/** The catalog JSON is parsed once per process (tests build many apps). */
-function defaultCatalog(now: () => Date): Catalog {
-  sharedCatalog ??= new Catalog(loadCatalogData(), now);
-  return sharedCatalog;
+/** The catalog JSON is parsed once per process (tests build many apps), when a title is first asked for. */
+function defaultCatalog(now: () => Date): LazyCatalog {
+  return new LazyCatalog(() => (sharedCatalog ??= new Catalog(loadCatalogData(), now)));
 }
 
 function trustProxySetting(value: string): boolean | string[] {

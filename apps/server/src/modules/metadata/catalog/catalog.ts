@@ -420,3 +420,51 @@ const byRating = (
   a: { vote_average: number; vote_count: number },
   b: { vote_average: number; vote_count: number },
 ) => b.vote_average - a.vote_average || b.vote_count - a.vote_count;
+
+/**
+ * The embedded catalog, read from disk on its first use rather than at start: a server that is not asked
+ * for titles (a sync-only instance, one idling between visits) does not hold the parsed JSON and its index
+ * (a few MiB of an idle process's ~80).
+ */
+export class LazyCatalog implements TmdbApi {
+  readonly kind = 'catalog' as const;
+  private loaded: Catalog | undefined;
+
+  constructor(private readonly load: () => Catalog) {}
+
+  private get catalog(): Catalog {
+    this.loaded ??= this.load();
+    return this.loaded;
+  }
+
+  searchMulti(query: string, language?: UiLanguage) {
+    return this.catalog.searchMulti(query, language);
+  }
+  movie(id: number, language?: UiLanguage) {
+    return this.catalog.movie(id, language);
+  }
+  tv(id: number, language?: UiLanguage) {
+    return this.catalog.tv(id, language);
+  }
+  season(showId: number, seasonNumber: number, language?: UiLanguage) {
+    return this.catalog.season(showId, seasonNumber, language);
+  }
+  find(imdbId: string, language?: UiLanguage) {
+    return this.catalog.find(imdbId, language);
+  }
+  movieList(list: TmdbListName, language?: UiLanguage) {
+    return this.catalog.movieList(list, language);
+  }
+  tvList(list: Exclude<TmdbListName, 'now_playing'>, language?: UiLanguage) {
+    return this.catalog.tvList(list, language);
+  }
+  genres(kind: TmdbKind, language?: UiLanguage) {
+    return this.catalog.genres(kind, language);
+  }
+  discoverMovies(genreId: number, page: number, language?: UiLanguage) {
+    return this.catalog.discoverMovies(genreId, page, language);
+  }
+  discoverTv(genreId: number, page: number, language?: UiLanguage) {
+    return this.catalog.discoverTv(genreId, page, language);
+  }
+}
