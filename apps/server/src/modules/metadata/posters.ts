@@ -41,7 +41,12 @@ export function renderPoster(input: { title: string; year: number | null; kind: 
   const text = lines
     .map((l, i) => `<text x="171" y="${(startY + i * fontSize * 1.15).toFixed(1)}">${escapeXml(l)}</text>`)
     .join('');
-  const label = input.kind === 'movie' ? 'FILM' : 'SERIES';
+  // No words beside the title: the poster is the same image for viewers of every language (the card under
+  // it says "Movie" or "Show" in theirs). A film strip or a screen marks the kind instead.
+  const mark =
+    input.kind === 'movie'
+      ? '<g fill="rgba(255,255,255,.55)"><rect x="151" y="42" width="40" height="28" rx="3"/><rect x="145" y="46" width="4" height="4"/><rect x="145" y="54" width="4" height="4"/><rect x="145" y="62" width="4" height="4"/><rect x="193" y="46" width="4" height="4"/><rect x="193" y="54" width="4" height="4"/><rect x="193" y="62" width="4" height="4"/></g>'
+      : '<g fill="none" stroke="rgba(255,255,255,.55)" stroke-width="3"><rect x="149" y="42" width="44" height="28" rx="3"/><path d="M163 76h16"/></g>';
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="342" height="513" viewBox="0 0 342 513" role="img" aria-label="${escapeXml(input.title)}">` +
     `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue.toFixed(0)},55%,32%)"/><stop offset="1" stop-color="hsl(${hue2.toFixed(0)},60%,12%)"/></linearGradient></defs>` +
@@ -49,7 +54,7 @@ export function renderPoster(input: { title: string; year: number | null; kind: 
     `<rect x="16" y="16" width="310" height="481" fill="none" stroke="rgba(255,255,255,.25)" stroke-width="2"/>` +
     `<g fill="#fff" font-family="system-ui,sans-serif" font-weight="700" font-size="${fontSize}" text-anchor="middle">${text}</g>` +
     `<text x="171" y="450" fill="rgba(255,255,255,.75)" font-family="system-ui,sans-serif" font-size="22" text-anchor="middle">${input.year ?? ''}</text>` +
-    `<text x="171" y="60" fill="rgba(255,255,255,.6)" font-family="system-ui,sans-serif" font-size="16" letter-spacing="6" text-anchor="middle">${label}</text>` +
+    mark +
     `</svg>`
   );
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it, expect } from 'vitest';
+import { UI_LANGUAGES } from '@marquee/contract';
 import { CATALOG_DIR } from '../../../paths.ts';
 
 // Validates the embedded offline catalog (movies.json / shows.json).
@@ -227,5 +228,41 @@ describe('embedded catalog: shows.json', () => {
       s.seasons.some((season) => season.episodes.some((ep) => ep.air_date > TODAY)),
     );
     expect(airing.length).toBeGreaterThanOrEqual(MIN_SHOWS_WITH_UNAIRED_EPISODES);
+  });
+});
+
+describe('embedded catalog: genres.json and titles.json (other languages)', () => {
+  const languages = UI_LANGUAGES.filter((l) => l !== 'en');
+  const genres = load<Record<'movie' | 'tv', Record<string, Record<string, string>>>>('genres.json');
+  const titles = load<Record<'movie' | 'tv', Record<string, Record<string, string>>>>('titles.json');
+
+  it('names every genre in every UI language other than English', () => {
+    for (const [kind, ids] of [
+      ['movie', MOVIE_GENRES],
+      ['tv', TV_GENRES],
+    ] as const) {
+      expect(Object.keys(genres[kind]).map(Number).sort()).toEqual([...ids].sort());
+      for (const [id, names] of Object.entries(genres[kind])) {
+        expect(Object.keys(names).sort(), `${kind} genre ${id}`).toEqual([...languages].sort());
+        for (const name of Object.values(names)) expect(name.trim().length).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('translates only titles of the catalog, in UI languages, never to the English title', () => {
+    const english = {
+      movie: new Map(movies.map((m) => [String(m.id), m.title])),
+      tv: new Map(shows.map((s) => [String(s.id), s.name])),
+    };
+    for (const kind of ['movie', 'tv'] as const) {
+      for (const [id, byLanguage] of Object.entries(titles[kind])) {
+        expect(english[kind].has(id), `${kind} ${id}`).toBe(true);
+        for (const [language, title] of Object.entries(byLanguage)) {
+          expect((languages as readonly string[]).includes(language), `${kind} ${id} ${language}`).toBe(true);
+          expect(title.trim().length).toBeGreaterThan(0);
+          expect(title).not.toBe(english[kind].get(id));
+        }
+      }
+    }
   });
 });
