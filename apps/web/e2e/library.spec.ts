@@ -155,7 +155,12 @@ test.describe('accounts and sync', () => {
 
     const other = await browser.newContext();
     const phone = await other.newPage();
-    await login(phone, passphrase, 'Phone');
+    // As a phone types it: a capital first letter and stray spaces are the same passphrase.
+    await login(
+      phone,
+      ` ${passphrase.charAt(0).toUpperCase()}${passphrase.slice(1).replace(/ /g, '  ')} `,
+      'Phone',
+    );
     await expect(bookmarksSection(phone).getByTestId('media-card')).toHaveCount(2);
     await phone.getByTestId('account-menu-button').click();
     await expect(phone.getByTestId('account-device-name')).toHaveText('Phone');

@@ -1,8 +1,12 @@
 import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import { AuthError, login } from '../../lib/account/auth.ts';
+import { firstErrorKey, keyedZodResolver } from '../../lib/account/form-resolver.ts';
+import { isValidPassphrase, normalizePassphrase } from '../../lib/account/passphrase.ts';
+import { z } from '../../lib/zod.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { authMethodOrder, chosenMethod } from './auth-methods.ts';
@@ -35,39 +39,63 @@ export function LoginPage() {
   );
 }
 
+const PASSPHRASE_LOGIN_ERRORS = ['auth.errors.invalidPassphrase', 'auth.errors.deviceName'] as const;
+
+/** The passphrase as typed (case and spaces aside) must be a valid one; the device needs a name. */
+const passphraseLoginResolver = keyedZodResolver(
+  z.object({
+    passphrase: z.string().transform(normalizePassphrase).refine(isValidPassphrase),
+    // The contract's PatchSessionBody.deviceName, restated (see lib/account/customer-forms.ts).
+    device: z.string().trim().min(1).max(500),
+  }),
+  ({ path }): (typeof PASSPHRASE_LOGIN_ERRORS)[number] =>
+    path === 'passphrase' ? 'auth.errors.invalidPassphrase' : 'auth.errors.deviceName',
+);
+
 /** The 12-word passphrase and a name for this device (client-behaviour §3.4). */
 function PassphraseLogin({ otherMethod }: { otherMethod: string | null }) {
   const { t } = useTranslation(['auth', 'customer']);
   usePageTitle(t('auth.login.title'));
   const navigate = useNavigate();
-  const [passphrase, setPassphrase] = useState('');
-  const [device, setDevice] = useState('');
+  const form = useForm({ resolver: passphraseLoginResolver, defaultValues: { passphrase: '', device: '' } });
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const busy = form.formState.isSubmitting;
+  const deviceField = form.register('device');
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    setBusy(true);
-    try {
-      await login(passphrase.trim().replace(/\s+/g, ' '), device);
-      void navigate(paths.home);
-    } catch (err) {
-      setError(t(authErrorKey(err)));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = form.handleSubmit(
+    async ({ passphrase, device }) => {
+      setError(null);
+      try {
+        await login(passphrase, device);
+        void navigate(paths.home);
+      } catch (err) {
+        setError(t(authErrorKey(err)));
+      }
+    },
+    (errors) => {
+      const key = firstErrorKey(errors, PASSPHRASE_LOGIN_ERRORS);
+      setError(key && t(key));
+      document
+        .getElementById(key === 'auth.errors.deviceName' ? 'login-device' : 'login-passphrase')
+        ?.focus();
+    },
+  );
 
   return (
     <AuthCard title={t('auth.login.title')}>
       <p className="mb-6 text-sm text-fg-muted">{t('auth.login.description')}</p>
       <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" noValidate>
-        <SecretInput
-          id="login-passphrase"
-          label={t('auth.login.passphrase')}
-          value={passphrase}
-          onChange={setPassphrase}
+        <Controller
+          control={form.control}
+          name="passphrase"
+          render={({ field }) => (
+            <SecretInput
+              id="login-passphrase"
+              label={t('auth.login.passphrase')}
+              value={field.value}
+              onChange={field.onChange}
+            />
+          )}
         />
         <div>
           <label htmlFor="login-device" className="mb-1 block text-sm font-semibold text-fg">
@@ -75,8 +103,7 @@ function PassphraseLogin({ otherMethod }: { otherMethod: string | null }) {
           </label>
           <input
             id="login-device"
-            value={device}
-            onChange={(e) => setDevice(e.target.value)}
+            {...deviceField}
             placeholder={t('auth.deviceNamePlaceholder')}
             className={INPUT}
             autoComplete="off"

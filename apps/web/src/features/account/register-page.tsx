@@ -10,7 +10,7 @@ import { PageLoading } from '../../components/layout.tsx';
 import { register as registerAccount } from '../../lib/account/auth.ts';
 import { accountBaseUrl } from '../../lib/api/index.ts';
 import { firstErrorKey, keyedZodResolver } from '../../lib/account/form-resolver.ts';
-import { newPassphrase } from '../../lib/account/passphrase.ts';
+import { newPassphrase, normalizePassphrase } from '../../lib/account/passphrase.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { accountQueries } from '../../lib/api/queries/account.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
@@ -32,12 +32,12 @@ interface RegisterValues {
 }
 type RegisterForm = UseFormReturn<RegisterValues>;
 
-/** A device name as the contract allows it (not empty); the passphrase typed back exactly. */
+/** A device name as the contract allows it (not empty); the passphrase typed back (case and spaces aside). */
 function registerResolver(passphrase: string) {
   const schema = z.looseObject({
     // The contract's PatchSessionBody.deviceName, restated (see lib/account/customer-forms.ts).
     device: z.string().trim().min(1).max(500),
-    typed: z.string().refine((typed) => typed === passphrase),
+    typed: z.string().refine((typed) => normalizePassphrase(typed) === passphrase),
   });
   return keyedZodResolver(schema, ({ path, value }): (typeof REGISTER_ERROR_ORDER)[number] =>
     path === 'typed'

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { fromBase64, toBase64 } from './base64.ts';
 import { decryptDeviceName, encryptDeviceName, readDeviceName } from './device-name.ts';
-import { isValidPassphrase, keysFromSeed, newPassphrase, seedFromPassphrase } from './passphrase.ts';
+import {
+  isValidPassphrase,
+  keysFromSeed,
+  newPassphrase,
+  normalizePassphrase,
+  seedFromPassphrase,
+} from './passphrase.ts';
 
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 
@@ -47,5 +53,22 @@ describe('passphrase crypto (test vectors of the sync API of the app family)', (
     // Another key, or a tampered blob, does not decrypt.
     expect(await readDeviceName(blob, new Uint8Array(32))).toBeNull();
     expect(await readDeviceName('garbage', seed)).toBeNull();
+  });
+});
+
+describe('a passphrase as people type it', () => {
+  const words = 'awkward safe differ large subway junk gallery flight left glue fault glory';
+  it('is the same passphrase with a capital first word, doubled spaces or a line break', () => {
+    for (const typed of [
+      'Awkward safe differ large subway junk gallery flight left glue fault glory',
+      '  awkward  safe differ large subway junk gallery flight left glue fault glory ',
+      'AWKWARD SAFE DIFFER LARGE\nSUBWAY JUNK GALLERY FLIGHT LEFT GLUE FAULT GLORY',
+    ]) {
+      expect(normalizePassphrase(typed)).toBe(words);
+      expect(isValidPassphrase(normalizePassphrase(typed))).toBe(true);
+    }
+  });
+  it('still refuses a wrong word', () => {
+    expect(isValidPassphrase(normalizePassphrase(words.replace('glory', 'glorious')))).toBe(false);
   });
 });

@@ -18,6 +18,12 @@ export const newPassphrase = () => generateMnemonic(wordlist);
 /** The login form's check: 12 (or more) known words with a valid checksum. */
 export const isValidPassphrase = (text: string) => validateMnemonic(text, wordlist);
 
+/**
+ * The passphrase as typed, in the form its words are checked in: lower case, single spaces, no space
+ * at the ends (a phone capitalises the first word; a paste brings line breaks).
+ */
+export const normalizePassphrase = (typed: string) => typed.trim().toLowerCase().replace(/\s+/g, ' ');
+
 export function seedFromPassphrase(passphrase: string): Uint8Array {
   const enc = new TextEncoder();
   return pbkdf2(sha256, enc.encode(passphrase), enc.encode('mnemonic'), { c: 2048, dkLen: 32 });
