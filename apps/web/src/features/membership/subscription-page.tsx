@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { Plan, SubscriptionResponse } from '@marquee/contract';
 import { Button, ButtonLink } from '../../components/button.tsx';
@@ -11,6 +12,7 @@ import {
   startPayment,
   storeUser,
 } from '../../lib/account/customer-api.ts';
+import { firstErrorKey } from '../../lib/account/form-resolver.ts';
 import { codeKey, errorKey } from '../../lib/api/index.ts';
 import { membershipQueries } from '../../lib/api/queries/membership.ts';
 import { clock } from '../../lib/clock.ts';
@@ -210,6 +212,46 @@ function PaymentPanel({ started, onAnother }: { started: SubscriptionResponse; o
   );
 }
 
+interface PurchaseFields {
+  planId: number | null;
+  crypto: string;
+  hasPromo: boolean;
+  promoInput: string;
+}
+
+interface PurchaseContext {
+  /** The code the server accepted with "Apply". */
+  applied: AppliedPromo | null;
+  /** The plan shown as chosen before the viewer picks one. */
+  firstPlan: number | null;
+}
+
+const PURCHASE_FIELD = {
+  planRequired: 'planId',
+  applyPromoFirst: 'promoInput',
+  cryptoRequired: 'crypto',
+} as const;
+const PURCHASE_ERROR_KEYS = [
+  'membership.errors.planRequired',
+  'membership.errors.applyPromoFirst',
+  'membership.errors.cryptoRequired',
+] as const;
+
+/** The purchase rules (purchase-rules.ts) as the form's resolver: the first problem, on its field. */
+const purchaseResolver: Resolver<PurchaseFields, PurchaseContext> = (values, context) => {
+  const problem = checkPurchase({
+    ...values,
+    planId: values.planId ?? context?.firstPlan ?? null,
+    crypto: values.crypto || null,
+    applied: context?.applied ?? null,
+  });
+  if (!problem) return { values, errors: {} };
+  return {
+    values: {},
+    errors: { [PURCHASE_FIELD[problem]]: { type: 'purchase', message: `membership.errors.${problem}` } },
+  };
+};
+
 /**
  * `/subscription` (seed 001 §2, §4): choose a plan and a crypto option, optionally a promo code (which
  * must be applied first), then start the payment: wallet, QR code and the warning that older unpaid
@@ -221,26 +263,41 @@ export function SubscriptionPage() {
   const { money, period } = usePrice();
   const plans = useQuery(membershipQueries.plans());
   const cryptos = useQuery(membershipQueries.cryptos());
-  const [planId, setPlanId] = useState<number | null>(null);
-  const [crypto, setCrypto] = useState('');
-  const [hasPromo, setHasPromo] = useState(false);
-  const [promoInput, setPromoInput] = useState('');
+  // What the viewer picks is the form; what the server answered (the applied code, the payment) is not.
   const [applied, setApplied] = useState<AppliedPromo | null>(null);
   const [promoMessage, setPromoMessage] = useState<{ text: string; ok: boolean } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [serverError, setServerError] = useState<string | null>(null);
   const [started, setStarted] = useState<SubscriptionResponse | null>(null);
+  const form = useForm<PurchaseFields, PurchaseContext>({
+    resolver: purchaseResolver,
+    context: { applied, firstPlan: plans.data?.[0]?.id ?? null },
+    defaultValues: { planId: null, crypto: '', hasPromo: false, promoInput: '' },
+  });
+  const { planId, crypto, hasPromo, promoInput } = useWatch({ control: form.control });
 
   const plan = plans.data?.find((p) => p.id === (planId ?? plans.data[0]?.id)) ?? null;
-  const draft = { planId: plan?.id ?? null, crypto: crypto || null, hasPromo, promoInput, applied };
+  const draft = {
+    planId: plan?.id ?? null,
+    crypto: crypto || null,
+    hasPromo: hasPromo ?? false,
+    promoInput: promoInput ?? '',
+    applied,
+  };
+  const problem = firstErrorKey(form.formState.errors, PURCHASE_ERROR_KEYS);
+  const error = problem ? t(problem) : serverError;
 
   const apply = useMutation({
-    mutationFn: () => checkPromo(normalisePromo(promoInput)),
+    mutationFn: () => checkPromo(normalisePromo(draft.promoInput)),
     onMutate: () => {
       setApplied(null);
       setPromoMessage(null);
     },
     onSuccess: (answer) => {
-      if (!answer.error && answer.code) setApplied({ code: answer.code.code, rate: answer.code.rate });
+      if (!answer.error && answer.code) {
+        setApplied({ code: answer.code.code, rate: answer.code.rate });
+        // "Apply the code first" no longer holds.
+        form.clearErrors('promoInput');
+      }
       setPromoMessage({
         text: answer.error
           ? t(codeKey(answer.errorCode))
@@ -257,7 +314,7 @@ export function SubscriptionPage() {
       storeUser(answer.user);
       setStarted(answer);
     },
-    onError: (e) => setError(t(errorKey(e))),
+    onError: (e) => setServerError(t(errorKey(e))),
   });
 
   if (started) {
@@ -269,8 +326,7 @@ export function SubscriptionPage() {
           onAnother={() => {
             setStarted(null);
             setApplied(null);
-            setPromoInput('');
-            setHasPromo(false);
+            form.reset();
             setPromoMessage(null);
           }}
         />
@@ -278,7 +334,10 @@ export function SubscriptionPage() {
     );
   }
 
-  const showApplied = hasPromo && promoIsApplied(draft) && applied;
+  const cryptoField = form.register('crypto');
+  const hasPromoField = form.register('hasPromo');
+  const promoField = form.register('promoInput');
+  const showApplied = draft.hasPromo && promoIsApplied(draft) && applied;
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-8 py-10">
       <div className="flex flex-col gap-3">
@@ -290,11 +349,8 @@ export function SubscriptionPage() {
         className="flex flex-col gap-8"
         noValidate
         onSubmit={(e) => {
-          e.preventDefault();
-          const problem = checkPurchase(draft);
-          if (problem) return setError(t(`membership.errors.${problem}`));
-          setError(null);
-          start.mutate();
+          setServerError(null);
+          void form.handleSubmit(() => start.mutate())(e);
         }}
       >
         <fieldset className="flex flex-col gap-3">
@@ -317,7 +373,7 @@ export function SubscriptionPage() {
                   name="plan"
                   className="sr-only"
                   checked={plan?.id === p.id}
-                  onChange={() => setPlanId(p.id)}
+                  onChange={() => form.setValue('planId', p.id)}
                 />
                 <span className="text-2xl font-bold text-fg">
                   {money(p.cost, p.currency)}{' '}
@@ -341,13 +397,7 @@ export function SubscriptionPage() {
           <label htmlFor="crypto" className="text-sm font-semibold text-fg">
             {t('membership.crypto.label')}
           </label>
-          <select
-            id="crypto"
-            value={crypto}
-            onChange={(e) => setCrypto(e.target.value)}
-            className={INPUT}
-            data-testid="crypto-select"
-          >
+          <select id="crypto" {...cryptoField} className={INPUT} data-testid="crypto-select">
             <option value="">{t('membership.crypto.placeholder')}</option>
             {cryptos.data?.map((c) => (
               <option key={c.name} value={c.name}>
@@ -367,15 +417,10 @@ export function SubscriptionPage() {
 
         <div className="flex flex-col gap-3">
           <label className="flex items-center gap-3 text-fg">
-            <input
-              type="checkbox"
-              checked={hasPromo}
-              onChange={(e) => setHasPromo(e.target.checked)}
-              className="h-4 w-4 accent-[var(--color-accent)]"
-            />
+            <input type="checkbox" {...hasPromoField} className="h-4 w-4 accent-[var(--color-accent)]" />
             {t('membership.promo.checkbox')}
           </label>
-          {hasPromo && (
+          {draft.hasPromo && (
             <div className="flex flex-col gap-2">
               <label htmlFor="promo-code" className="text-sm font-semibold text-fg">
                 {t('membership.promo.label')}
@@ -383,8 +428,7 @@ export function SubscriptionPage() {
               <div className="flex gap-2">
                 <input
                   id="promo-code"
-                  value={promoInput}
-                  onChange={(e) => setPromoInput(e.target.value)}
+                  {...promoField}
                   className={`${INPUT} font-mono uppercase`}
                   autoComplete="off"
                   spellCheck={false}
@@ -392,7 +436,7 @@ export function SubscriptionPage() {
                 <Button
                   variant="secondary"
                   onClick={() => apply.mutate()}
-                  disabled={!promoInput.trim() || apply.isPending}
+                  disabled={!draft.promoInput.trim() || apply.isPending}
                 >
                   {apply.isPending ? t('membership.promo.applying') : t('membership.promo.apply')}
                 </Button>
