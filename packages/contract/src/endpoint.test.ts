@@ -22,7 +22,12 @@ describe('metadata endpoint inputs', () => {
   const search = metadataEndpoints.search.query!;
 
   it('accepts a search of 1 to 200 characters, trimmed', () => {
-    expect(search.parse({ query: '  alien ' })).toEqual({ query: 'alien' });
+    expect(search.parse({ query: '  alien ' })).toEqual({ query: 'alien', language: 'en' });
+    expect(search.parse({ query: 'alien', language: 'pt-BR' })).toEqual({
+      query: 'alien',
+      language: 'pt-BR',
+    });
+    expect(search.safeParse({ query: 'alien', language: 'pt' }).success).toBe(false);
     expect(search.safeParse({ query: 'a'.repeat(200) }).success).toBe(true);
   });
 
@@ -45,7 +50,7 @@ describe('metadata endpoint inputs', () => {
 
   it('defaults the discover page to 1 and bounds it to TMDB’s 1–500', () => {
     const discover = metadataEndpoints.discover.query!;
-    expect(discover.parse({ genre: '28' })).toEqual({ genre: 28, page: 1 });
+    expect(discover.parse({ genre: '28' })).toEqual({ genre: 28, page: 1, language: 'en' });
     expect(discover.safeParse({ genre: '28', page: '501' }).success).toBe(false);
     expect(discover.safeParse({ genre: 'action' }).success).toBe(false);
   });
