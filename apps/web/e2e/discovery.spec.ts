@@ -231,7 +231,7 @@ test.describe('app shell', () => {
     // Old JustWatch keys need the legacy lookup, which this offline instance cannot reach.
     await page.goto('/media/JW-movie-12345');
     await expect(page.getByText('Failed to load API metadata')).toBeVisible();
-    await page.route('**/api/legacy/justwatch/movie/777', (route) =>
+    await page.route('**/api/legacy/justwatch/movie/777?**', (route) =>
       route.fulfill({
         json: {
           id: '603',
