@@ -9,7 +9,7 @@ import { paths } from '../../app/paths.ts';
 const ITEM =
   'block w-full rounded-md px-3 py-2 text-start text-sm text-fg hover:bg-surface-3 focus-visible:bg-surface-3 focus-visible:outline-none';
 
-/** The signed-in header's profile menu: Profile, Start a membership, Log out (seed 000 §2). */
+/** The signed-in header's profile menu: Profile, Start a membership, Log out. */
 export function AccountMenu() {
   const { t } = useTranslation(['account']);
   const account = useAccountStore((s) => s.account);

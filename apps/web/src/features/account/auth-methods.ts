@@ -2,7 +2,7 @@ import type { AuthMethod, RuntimeConfig } from '@marquee/contract';
 
 /**
  * The sign-in methods /login and /register offer, first shown first: the subscription variant leads
- * with email, the discovery variant with the passphrase (PRODUCT.md §1); only enabled ones.
+ * with email, the discovery variant with the passphrase; only enabled ones.
  */
 export function authMethodOrder(config: Pick<RuntimeConfig, 'variant' | 'authMethods'>): AuthMethod[] {
   const enabled = config.authMethods.length ? config.authMethods : (['passphrase'] as AuthMethod[]);

@@ -84,7 +84,7 @@ export {
   IconChoices as IconPicker,
 } from '../../components/profile-pickers.tsx';
 
-/** The server's message in an alert the user can dismiss (registration errors, seed 001 §8). */
+/** The server's message in an alert the user can dismiss (registration errors). */
 export function DismissibleAlert({ message, onDismiss }: { message: string | null; onDismiss: () => void }) {
   const { t } = useTranslation(['auth', 'global']);
   if (!message) return null;

@@ -57,7 +57,7 @@ interface LoginState {
   email?: string;
 }
 
-/** `/login` with email and password (seed 001 §2): success stores the user and goes to /. */
+/** `/login` with email and password: success stores the user and goes to /. */
 export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null }) {
   const { t } = useTranslation(['customer', 'errors']);
   usePageTitle(t('customer.login.title'));
@@ -169,7 +169,7 @@ export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null })
 }
 
 /**
- * `/register` with full name, email, password, its confirmation and the captcha (seed 001 §2, §5).
+ * `/register` with full name, email, password, its confirmation and the captcha.
  * The confirmation is not sent; the server's refusal shows in a dismissible alert; success goes to /login.
  */
 export function EmailRegisterForm({ otherMethod }: { otherMethod?: string | null }) {

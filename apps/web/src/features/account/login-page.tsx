@@ -52,7 +52,7 @@ const passphraseLoginResolver = keyedZodResolver(
     path === 'passphrase' ? 'auth.errors.invalidPassphrase' : 'auth.errors.deviceName',
 );
 
-/** The 12-word passphrase and a name for this device (client-behaviour §3.4). */
+/** The 12-word passphrase and a name for this device. */
 function PassphraseLogin({ otherMethod }: { otherMethod: string | null }) {
   const { t } = useTranslation(['auth', 'customer']);
   usePageTitle(t('auth.login.title'));

@@ -127,7 +127,7 @@ function ProfileEditor({ tile, onDone }: { tile: Tile | null; onDone: () => void
 }
 
 /**
- * "Who's watching?" (PRODUCT.md §2): the account's own profile and its household profiles; choosing
+ * "Who's watching?": the account's own profile and its household profiles; choosing
  * one switches the library on this device. "Manage profiles" adds, renames, re-icons and deletes them.
  * Shown at / after an email sign-in until a profile is chosen, and at /profiles to switch.
  */

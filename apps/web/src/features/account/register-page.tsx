@@ -200,7 +200,7 @@ export function RegisterPage() {
   );
 }
 
-/** Trust the server, note the passphrase, set up the profile, type the passphrase back (client-behaviour §3.3). */
+/** Trust the server, note the passphrase, set up the profile, type the passphrase back. */
 function PassphraseRegister({ otherMethod }: { otherMethod: string | null }) {
   const { t } = useTranslation(['auth', 'customer']);
   usePageTitle(t('auth.register.title'));

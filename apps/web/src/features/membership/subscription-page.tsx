@@ -253,7 +253,7 @@ const purchaseResolver: Resolver<PurchaseFields, PurchaseContext> = (values, con
 };
 
 /**
- * `/subscription` (seed 001 §2, §4): choose a plan and a crypto option, optionally a promo code (which
+ * `/subscription`: choose a plan and a crypto option, optionally a promo code (which
  * must be applied first), then start the payment: wallet, QR code and the warning that older unpaid
  * links are lost, polled until paid. Signed-in only (the app redirects others).
  */

@@ -65,7 +65,7 @@ export function DeviceList({ account }: { account: Account }) {
       </p>
     );
   return (
-    // At most 18 rem high (seed 001 §9); the rest scrolls.
+    // At most 18 rem high; the rest scrolls.
     <ul className="flex max-h-[18rem] flex-col gap-2 overflow-y-auto" data-testid="device-list">
       {devices.data.map((d) => (
         <li

@@ -81,7 +81,7 @@ function failureOf(section: SaveSection, error: unknown): SaveFailure {
 }
 
 /**
- * Saves the settings form (client-behaviour §7): a new account server signs out first; language, theme,
+ * Saves the settings form: a new account server signs out first; language, theme,
  * proxies, autoplay and captions go to the outbox; thumbnails and source order stay on this device; the
  * account's name, icon, profile and device name are sent to the account server. Each section is tried
  * even when an earlier one failed, and the answer says which were saved and which failed with what code:

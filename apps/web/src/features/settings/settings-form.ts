@@ -21,7 +21,7 @@ function settingsIssueKey({ path, code }: FormIssue): (typeof SETTINGS_ERROR_ORD
 
 /**
  * The rules of the settings form: an email account's name as the contract has it; a device name may
- * not be empty (seed 001 §5, key deviceLengthError) — for passphrase accounts only when it was changed.
+ * not be empty — for passphrase accounts only when it was changed.
  */
 export function settingsResolver(saved: SettingsValues): Resolver<SettingsValues> {
   // The contract's PatchSessionBody.deviceName and ProfileInput.fullname, restated (see lib/account/customer-forms.ts).

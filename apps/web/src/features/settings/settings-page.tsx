@@ -181,7 +181,7 @@ function CaptionPreview({ styling }: { styling: SubtitleStyling }) {
 }
 
 const SECTIONS = ['account', 'preferences', 'appearance', 'captions', 'connections'] as const;
-/** Email accounts (seed 001 §2): account, membership and security first; the sidebar shows one section at a time. */
+/** Email accounts: account, membership and security first; the sidebar shows one section at a time. */
 const EMAIL_SECTIONS = [
   'account',
   'membership',
@@ -194,7 +194,7 @@ const EMAIL_SECTIONS = [
 type SectionId = (typeof EMAIL_SECTIONS)[number];
 
 /**
- * `/settings` (client-behaviour §7): every edit is a draft until Save; Reset throws the draft away.
+ * `/settings`: every edit is a draft until Save; Reset throws the draft away.
  * The form (react-hook-form) holds the draft; `saveSettings` saves it section by section and says which
  * sections were saved and which failed, which the page tells the user (and keeps the unsaved values).
  */
@@ -343,7 +343,7 @@ export function SettingsPage() {
         ) : (
           <>
             <AccountSection draft={draft.account} setDraft={(a) => edit({ account: a })} />
-            {/* Either kind of account can hold a membership (PRODUCT.md §2). */}
+            {/* Either kind of account can hold a membership. */}
             {account && config.variant === 'subscription' && <MembershipSection />}
           </>
         )}
