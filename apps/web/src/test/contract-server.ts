@@ -18,7 +18,7 @@ import type {
   sourcesEndpoints,
   syncEndpoints,
 } from '@marquee/contract';
-import type { ApiOutput } from '../lib/api/index.ts';
+import type { ApiOutput, StreamEventOf, StreamRoute } from '../lib/api/index.ts';
 
 /*
  * A fake server for web tests whose handlers the contract types: each is named by its endpoint and must
@@ -113,4 +113,29 @@ export function contractServer(handlers: Handlers) {
     return json({ errorType: 'message', code: 'route_not_found', message: 'not found' }, 404);
   };
   return { fetch: fetchLike as typeof fetch, requests };
+}
+
+/**
+ * An event-stream answer of a stream route, its events typed by the contract's event schemas. The bytes
+ * come in awkward 7-byte chunks, so events and even lines cross chunk borders as on a real network.
+ */
+export function eventStream<R extends StreamRoute>(
+  _route: R,
+  events: readonly StreamEventOf<R>[],
+  init: { status?: number; headers?: Record<string, string> } = {},
+): Response {
+  const body = events
+    .map(({ event, data }) => `id: 1\nevent: ${String(event)}\ndata: ${JSON.stringify(data)}\n\n`)
+    .join(': keep-alive\n\n');
+  const bytes = new TextEncoder().encode(body);
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (let i = 0; i < bytes.length; i += 7) controller.enqueue(bytes.slice(i, i + 7));
+      controller.close();
+    },
+  });
+  return new Response(stream, {
+    status: init.status ?? 200,
+    headers: { 'content-type': 'text/event-stream', ...init.headers },
+  });
 }

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ScrapeMediaParams } from '@marquee/contract';
+import { sourceRoutes, type ScrapeMediaParams } from '@marquee/contract';
+import type { StreamEventOf } from '../../../lib/api/index.ts';
+import { contractServer, eventStream } from '../../../test/contract-server.ts';
 import { createPlayerStore, type PlayerStore } from '../core/player-store.ts';
 import type { PlayerSource } from '../core/types.ts';
 import { keepMediaUrlsFresh, RENEW_BEFORE_MS, sourceExpiry } from './renewal.ts';
@@ -20,11 +22,11 @@ const fileSource = (url: string): PlayerSource => ({
   qualities: { '1080': { type: 'mp4', url } },
 });
 
-const sse = (events: [string, unknown][]) =>
-  new Response(events.map(([e, d]) => `event: ${e}\ndata: ${JSON.stringify(d)}\n\n`).join(''), {
-    headers: { 'content-type': 'text/event-stream' },
-  });
-const fileStream = (url: string) => ({
+type FoundStream = Extract<
+  StreamEventOf<typeof sourceRoutes.scrapeEmbed>,
+  { event: 'completed' }
+>['data']['stream'][number];
+const fileStream = (url: string): FoundStream => ({
   id: 'library',
   type: 'file',
   qualities: { '1080': { type: 'mp4', url } },
@@ -38,27 +40,41 @@ interface Server {
   fetchLike: typeof fetch;
   calls: { url: string; range: string | null }[];
 }
-/** This instance as the player sees it: /scrape/source and /scrape/embed answer fresh URLs, media answer `media`. */
+/**
+ * This instance as the player sees it: its scrape routes (typed by the contract) answer fresh URLs, and
+ * the media URLs themselves (signed file links, not API routes) answer `media`.
+ */
 function server(o: { media: () => Response; fresh: () => string; sample?: boolean }): Server {
   const calls: Server['calls'] = [];
-  const fetchLike = (async (input: string, init?: RequestInit) => {
+  const api = contractServer({
+    sources: {
+      scrapeSource: () =>
+        eventStream(sourceRoutes.scrapeSource, [
+          {
+            event: 'completed',
+            data: o.sample
+              ? { embeds: [{ embedId: 'sample-file', url: o.fresh() }], stream: [] }
+              : { embeds: [], stream: [fileStream(o.fresh())] },
+          },
+        ]),
+      scrapeEmbed: ({ query }) =>
+        eventStream(sourceRoutes.scrapeEmbed, [
+          {
+            event: 'completed',
+            data: {
+              stream: [
+                { ...fileStream(`${query.url}/mp4/sample-720p.mp4`), id: 'sample-file', isSample: true },
+              ],
+            },
+          },
+        ]),
+    },
+  });
+  const fetchLike: typeof fetch = async (input, init) => {
     const url = String(input);
     calls.push({ url, range: new Headers(init?.headers).get('range') });
-    if (url.startsWith('/scrape/source')) {
-      if (!o.sample) return sse([['completed', { embeds: [], stream: [fileStream(o.fresh())] }]]);
-      return sse([['completed', { embeds: [{ embedId: 'sample-file', url: o.fresh() }], stream: [] }]]);
-    }
-    if (url.startsWith('/scrape/embed')) {
-      const base = new URL(url, origin()).searchParams.get('url')!;
-      return sse([
-        [
-          'completed',
-          { stream: [{ ...fileStream(`${base}/mp4/sample-720p.mp4`), id: 'sample-file', isSample: true }] },
-        ],
-      ]);
-    }
-    return o.media();
-  }) as unknown as typeof fetch;
+    return url.startsWith('/scrape/') ? api.fetch(input, init) : o.media();
+  };
   return { fetchLike, calls };
 }
 

@@ -1,34 +1,22 @@
-import { describe, expect, it, vi } from 'vitest';
+import { sourceRoutes } from '@marquee/contract';
+import { describe, expect, it } from 'vitest';
+import type { StreamEventOf } from '../../../lib/api/index.ts';
 import { ScrapeTokenStore } from '../../../lib/proxy-transport.ts';
 import { useAccountStore } from '../../../stores/account-store.ts';
+import { contractServer, eventStream, refuse } from '../../../test/contract-server.ts';
 import type { PlayerMeta } from '../core/types.ts';
 import { metricItems } from './metrics.ts';
 import { scrapeOnServer, SegmentTracker } from './scrape-runner.ts';
 import { segmentTree } from './segments.ts';
 import { playerSourceOf, streamHosts } from './stream-source.ts';
 
-const sse = (events: [string, unknown][]) =>
-  events.map(([e, d]) => `id: 1\nevent: ${e}\ndata: ${JSON.stringify(d)}\n\n`).join(': keep-alive\n\n');
-
-function streamResponse(body: string, init: ResponseInit = {}) {
-  const bytes = new TextEncoder().encode(body);
-  // Split into awkward chunks: events and even lines cross chunk borders.
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (let i = 0; i < bytes.length; i += 7) controller.enqueue(bytes.slice(i, i + 7));
-      controller.close();
-    },
-  });
-  return new Response(stream, {
-    headers: { 'content-type': 'text/event-stream', ...(init.headers ?? {}) },
-    status: init.status ?? 200,
-  });
-}
-
 const media = { type: 'movie' as const, title: 'The Matrix', releaseYear: 1999, tmdbId: '603' };
 const names = (id: string) =>
   ({ sample: 'Sample', 'sample-hls': 'Sample HLS', 'sample-file': 'Sample MP4' })[id] ?? id;
-const hlsStream = {
+type ScrapeEvent = StreamEventOf<typeof sourceRoutes.scrape>;
+type FoundStream = Extract<ScrapeEvent, { event: 'completed' }>['data']['stream'];
+
+const hlsStream: FoundStream = {
   id: 's',
   type: 'hls',
   playlist: 'https://x.test/master.m3u8',
@@ -46,47 +34,62 @@ const hlsStream = {
   isSample: true,
 };
 
-const RUN: [string, unknown][] = [
-  ['token', 'tok.en.jwt'],
-  ['init', { sourceIds: ['links', 'sample'] }],
-  ['start', 'links'],
-  ['update', { id: 'links', percentage: 0, status: 'pending' }],
-  ['update', { id: 'links', percentage: 100, status: 'notfound', reason: 'no link for this title' }],
-  ['start', 'sample'],
-  ['update', { id: 'sample', percentage: 0, status: 'pending' }],
-  [
-    'discoverEmbeds',
-    {
+const RUN: ScrapeEvent[] = [
+  { event: 'token', data: 'tok.en.jwt' },
+  { event: 'init', data: { sourceIds: ['links', 'sample'] } },
+  { event: 'start', data: 'links' },
+  { event: 'update', data: { id: 'links', percentage: 0, status: 'pending' } },
+  {
+    event: 'update',
+    data: { id: 'links', percentage: 100, status: 'notfound', reason: 'no link for this title' },
+  },
+  { event: 'start', data: 'sample' },
+  { event: 'update', data: { id: 'sample', percentage: 0, status: 'pending' } },
+  {
+    event: 'discoverEmbeds',
+    data: {
       sourceId: 'sample',
       embeds: [
         { id: 'sample-0', embedScraperId: 'sample-hls' },
         { id: 'sample-1', embedScraperId: 'sample-file' },
       ],
     },
-  ],
-  ['start', 'sample-0'],
-  ['update', { id: 'sample-0', percentage: 100, status: 'success' }],
-  ['update', { id: 'sample', percentage: 100, status: 'success' }],
-  ['completed', { sourceId: 'sample', embedId: 'sample-hls', stream: hlsStream }],
+  },
+  { event: 'start', data: 'sample-0' },
+  { event: 'update', data: { id: 'sample-0', percentage: 100, status: 'success' } },
+  { event: 'update', data: { id: 'sample', percentage: 100, status: 'success' } },
+  { event: 'completed', data: { sourceId: 'sample', embedId: 'sample-hls', stream: hlsStream } },
 ];
+
+/** This instance's scrape route answering `answer` (typed by the contract), and what it was asked. */
+const scrapeServer = (answer: () => ScrapeEvent[] | ReturnType<typeof refuse> | Response) =>
+  contractServer({
+    sources: {
+      scrape: () => {
+        const a = answer();
+        return Array.isArray(a) ? eventStream(sourceRoutes.scrape, a) : a;
+      },
+    },
+  });
 
 describe('server scrape', () => {
   it('drives the per-source list and returns the stream; stores the token', async () => {
     const states: unknown[] = [];
     const tracker = new SegmentTracker(names, (s) => states.push(s));
     const tokens = new ScrapeTokenStore();
-    const fetchLike = vi.fn(async () => streamResponse(sse(RUN)));
+    const server = scrapeServer(() => RUN);
     const outcome = await scrapeOnServer({
       base: '',
       media,
       sourceOrder: ['links'],
       tracker,
       tokens,
-      fetchLike: fetchLike as unknown as typeof fetch,
+      fetchLike: server.fetch,
     });
     expect(outcome).toMatchObject({ kind: 'found', output: { sourceId: 'sample', embedId: 'sample-hls' } });
-    const [url] = fetchLike.mock.calls[0] as unknown as [string];
-    expect(url).toBe('/scrape?type=movie&title=The+Matrix&tmdbId=603&releaseYear=1999&sourceOrder=links');
+    expect(server.requests[0]?.url).toBe(
+      '/scrape?type=movie&title=The+Matrix&tmdbId=603&releaseYear=1999&sourceOrder=links',
+    );
     expect(tokens.header()).toBe('jwt|tok.en.jwt');
     const tree = segmentTree(tracker.state);
     expect(
@@ -99,26 +102,27 @@ describe('server scrape', () => {
   });
 
   it('noOutput and a NotFoundError error event are "not found"; other errors fail', async () => {
-    for (const [events, kind] of [
-      [[['noOutput', '']], 'notFound'],
-      [[['error', { name: 'NotFoundError', message: 'nothing' }]], 'notFound'],
-      [[['error', { name: 'Error', message: 'boom' }]], 'failed'],
-    ] as const) {
+    const cases: [ScrapeEvent[], string][] = [
+      [[{ event: 'noOutput', data: '' }], 'notFound'],
+      [[{ event: 'error', data: { name: 'NotFoundError', message: 'nothing' } }], 'notFound'],
+      [[{ event: 'error', data: { name: 'Error', message: 'boom' } }], 'failed'],
+    ];
+    for (const [events, kind] of cases) {
       const tracker = new SegmentTracker(names, () => undefined);
       const out = await scrapeOnServer({
         base: '',
         media,
         tracker,
         tokens: new ScrapeTokenStore(),
-        fetchLike: (async () => streamResponse(sse(events as never))) as unknown as typeof fetch,
+        fetchLike: scrapeServer(() => events).fetch,
       });
       expect(out.kind).toBe(kind);
     }
   });
 
   it('JSON errors before the stream: media_removed, membership_required', async () => {
-    const json = (status: number, code: string) => async () =>
-      new Response(JSON.stringify({ errorType: 'message', code, message: code }), { status });
+    const refusing = (status: number, code: 'media_removed' | 'membership_required' | 'login_required') =>
+      scrapeServer(() => refuse(status, { code })).fetch;
     const tracker = new SegmentTracker(names, () => undefined);
     expect(
       await scrapeOnServer({
@@ -126,7 +130,7 @@ describe('server scrape', () => {
         media,
         tracker,
         tokens: new ScrapeTokenStore(),
-        fetchLike: json(451, 'media_removed') as unknown as typeof fetch,
+        fetchLike: refusing(451, 'media_removed'),
       }),
     ).toEqual({ kind: 'removed' });
     expect(
@@ -135,7 +139,7 @@ describe('server scrape', () => {
         media,
         tracker,
         tokens: new ScrapeTokenStore(),
-        fetchLike: json(403, 'membership_required') as unknown as typeof fetch,
+        fetchLike: refusing(403, 'membership_required'),
       }),
     ).toEqual({ kind: 'membership' });
     // Signed out on a subscription site: the viewer is sent to sign in, not to buy.
@@ -145,17 +149,14 @@ describe('server scrape', () => {
         media,
         tracker,
         tokens: new ScrapeTokenStore(),
-        fetchLike: json(401, 'login_required') as unknown as typeof fetch,
+        fetchLike: refusing(401, 'login_required'),
       }),
     ).toEqual({ kind: 'login' });
   });
 
   it("sends the signed-in account's token to this instance only (membership is checked there)", async () => {
-    const seen: { url: string; auth: string | null }[] = [];
-    const fetchLike = (async (url: string, init?: RequestInit) => {
-      seen.push({ url, auth: new Headers(init?.headers).get('authorization') });
-      return streamResponse(sse(RUN));
-    }) as unknown as typeof fetch;
+    const server = scrapeServer(() => RUN);
+    const fetchLike = server.fetch;
     const tracker = new SegmentTracker(names, () => undefined);
     useAccountStore.setState({ account: null });
     await scrapeOnServer({ base: '', media, tracker, tokens: new ScrapeTokenStore(), fetchLike });
@@ -179,18 +180,23 @@ describe('server scrape', () => {
       fetchLike,
     });
     useAccountStore.setState({ account: null });
-    expect(seen.map((r) => r.auth)).toEqual([null, 'Bearer tok-123', null]);
+    expect(server.requests.map((r) => new Headers(r.init.headers).get('authorization'))).toEqual([
+      null,
+      'Bearer tok-123',
+      null,
+    ]);
   });
 
   it('captcha_required: solves once and retries with X-Token altcha|…', async () => {
-    const fetchLike = vi
-      .fn()
-      .mockResolvedValueOnce(
-        new Response(JSON.stringify({ code: 'captcha_required', message: 'x' }), { status: 401 }),
-      )
-      .mockResolvedValueOnce(
-        streamResponse(sse([['noOutput', '']]), { headers: { 'X-Token': 'fresh.jwt.token' } }),
-      );
+    let calls = 0;
+    const server = scrapeServer(() =>
+      calls++ === 0
+        ? refuse(401, { code: 'captcha_required' })
+        : eventStream(sourceRoutes.scrape, [{ event: 'noOutput', data: '' }], {
+            headers: { 'X-Token': 'fresh.jwt.token' },
+          }),
+    );
+    const fetchLike = server.fetch;
     const tokens = new ScrapeTokenStore();
     const tracker = new SegmentTracker(names, () => undefined);
     const out = await scrapeOnServer({
@@ -202,7 +208,7 @@ describe('server scrape', () => {
       solveCaptcha: async () => 'altcha|payload',
     });
     expect(out.kind).toBe('notFound');
-    expect((fetchLike.mock.calls[1]![1] as RequestInit).headers).toMatchObject({
+    expect(server.requests[1]?.init.headers).toMatchObject({
       'x-token': 'altcha|payload',
     });
     expect(tokens.header()).toBe('jwt|fresh.jwt.token');
@@ -215,10 +221,7 @@ describe('server scrape', () => {
       media,
       tracker,
       tokens: new ScrapeTokenStore(),
-      fetchLike: (async () =>
-        new Response(JSON.stringify({ code: 'captcha_required' }), {
-          status: 401,
-        })) as unknown as typeof fetch,
+      fetchLike: scrapeServer(() => refuse(401, { code: 'captcha_required' })).fetch,
     });
     expect(out.kind).toBe('captcha');
   });
@@ -232,7 +235,7 @@ describe('scrape reports and streams', () => {
       media,
       tracker,
       tokens: new ScrapeTokenStore(),
-      fetchLike: (async () => streamResponse(sse(RUN))) as unknown as typeof fetch,
+      fetchLike: scrapeServer(() => RUN).fetch,
     });
     const meta = {
       type: 'show',
