@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildPath,
   errorCodes,
+  errorResponses,
   listEndpoints,
   type Endpoint,
+  type ErrorStatus,
   type SubscriptionResponse,
 } from '@marquee/contract';
 import { loginCustomer, signUp, TEST_PASSWORD_COST } from './customer-harness.ts';
@@ -271,11 +273,14 @@ describe(`authorization matrix (${testDialect})`, () => {
       ...(c.entry.payload !== undefined ? { payload: c.entry.payload as object } : {}),
     });
 
-  const expectError = (res: { statusCode: number; body: string }, status: number) => {
+  const expectError = (res: { statusCode: number; body: string }, status: number, c?: Case) => {
     expect(res.statusCode, res.body).toBe(status);
     const parsed = JSON.parse(res.body) as { errorType: string; code: string };
     expect(parsed.errorType).toBe('message');
     expect(errorCodes).toContain(parsed.code);
+    // A refusal the contract declares for this route and status (so OpenAPI and clients know it).
+    if (c)
+      expect(errorResponses(c.endpoint).get(status as ErrorStatus) ?? [], res.body).toContain(parsed.code);
     // Never a trace of the victim's data in an error.
     expect(res.body).not.toContain(victim.user.id);
     expect(res.body).not.toContain('Victim');
@@ -307,7 +312,7 @@ describe(`authorization matrix (${testDialect})`, () => {
     '%s: 401 for every missing or bad token',
     async (_name, c) => {
       const before = await snapshot();
-      for (const [, authorization] of badTokens()) expectError(await send(c, authorization), 401);
+      for (const [, authorization] of badTokens()) expectError(await send(c, authorization), 401, c);
       expect(await snapshot()).toBe(before);
     },
   );
@@ -318,7 +323,7 @@ describe(`authorization matrix (${testDialect})`, () => {
       .map((c) => [label(c), c] as const),
   )('%s: refused with another user’s token, victim untouched', async (_name, c) => {
     const before = await snapshot();
-    expectError(await send(c, `Bearer ${attacker.token}`), (c.entry as { foreign: number }).foreign);
+    expectError(await send(c, `Bearer ${attacker.token}`), (c.entry as { foreign: number }).foreign, c);
     expect(await snapshot()).toBe(before);
   });
 
@@ -326,8 +331,8 @@ describe(`authorization matrix (${testDialect})`, () => {
     '%s: 403 for a signed-in account without the admin role, 200 for an admin',
     async (_name, c) => {
       const before = await snapshot();
-      expectError(await send(c, `Bearer ${attacker.token}`), 403);
-      expectError(await send(c, `Bearer ${victim.token}`), 403);
+      expectError(await send(c, `Bearer ${attacker.token}`), 403, c);
+      expectError(await send(c, `Bearer ${victim.token}`), 403, c);
       expect(await snapshot()).toBe(before);
       const admin = await signUp(t.server, { email: ADMIN_EMAIL }).catch(() =>
         loginCustomer(t.server, ADMIN_EMAIL),
@@ -341,7 +346,7 @@ describe(`authorization matrix (${testDialect})`, () => {
     const uidCases = cases.filter((c) => c.endpoint.path.includes(':uid'));
     expect(uidCases.length).toBeGreaterThan(20);
     for (const c of uidCases) {
-      expectError(await send(c, `Bearer ${attacker.token}`, { ...victimIds, uid: 'no-such-user' }), 403);
+      expectError(await send(c, `Bearer ${attacker.token}`, { ...victimIds, uid: 'no-such-user' }), 403, c);
     }
     // An email account: every signed-in route works for both kinds; the password route only for it.
     const owner = await signUp(t.server);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorCodes, listEndpoints } from '@marquee/contract';
+import { errorCodes, errorResponses, listEndpoints, type ErrorStatus } from '@marquee/contract';
 import { signUp, TEST_PASSWORD_COST, type Customer } from './customer-harness.ts';
 import {
   login,
@@ -15,7 +15,8 @@ import { testDialect } from './test-database.ts';
 /*
  * Generated bad input for every route: malformed JSON, wrong content types, oversized bodies, wrongly
  * typed / missing / oversized fields, random JSON of the wrong shape, bad path and query values.
- * Every answer must be a 4xx carrying a known error code (never a 5xx), and nothing may be written.
+ * Every answer must be a 4xx carrying an error code the contract declares for that route and status
+ * (never a 5xx), and nothing may be written.
  */
 
 function prng(seed: number) {
@@ -862,6 +863,8 @@ describe(`fuzzed bad input (${testDialect})`, () => {
     async (_name, spec) => {
       const before = await snapshot();
       const cases = casesFor(spec, user);
+      // What the contract says this route answers (its own errors, those its shape implies, the shared ones).
+      const declared = errorResponses(listEndpoints().find((e) => e.id === spec.id)!.endpoint);
       expect(cases.length).toBeGreaterThanOrEqual(200);
       for (const c of cases) {
         const res = await t.server.inject({
@@ -883,6 +886,10 @@ describe(`fuzzed bad input (${testDialect})`, () => {
         expect(res.statusCode >= 400 && res.statusCode < 500, label).toBe(true);
         const parsed = JSON.parse(res.body) as { code?: string; errorType?: string };
         expect(errorCodes, label).toContain(parsed.code);
+        expect(
+          declared.get(res.statusCode as ErrorStatus) ?? [],
+          `${label}: not declared by the contract`,
+        ).toContain(parsed.code);
         expect(['validation', 'message'], label).toContain(parsed.errorType);
       }
       expect(await snapshot()).toBe(before);

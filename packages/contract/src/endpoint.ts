@@ -48,7 +48,8 @@ export const endpointTagDescriptions: Record<EndpointTag, string> = {
 };
 
 /** HTTP statuses of error answers. */
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 416 | 429 | 451 | 500 | 502 | 503;
+export type ErrorStatus =
+  400 | 401 | 402 | 403 | 404 | 409 | 413 | 414 | 415 | 416 | 429 | 451 | 500 | 502 | 503;
 /** Error codes (errors.ts) a route answers, by HTTP status. */
 export type EndpointErrors = Partial<Record<ErrorStatus, readonly ErrorCode[]>>;
 
@@ -137,13 +138,16 @@ export const sharedErrors = {
 
 /**
  * Every error answer of an endpoint, by status: its own `errors` plus those its shape implies —
- * input (400 `validation_failed`), a JSON body (400 `bad_request` for malformed JSON, 413, 415), who may
- * call it (401 `unauthorized`; 403 `forbidden` for a `:uid` path or the admin role) and `sharedErrors`.
+ * input (400 `validation_failed`), path parameters (414 `bad_request` for an overlong one), a request that
+ * may carry a body, with a schema for it or not (400 `bad_request` for malformed JSON, 413, 415), who may call
+ * it (401 `unauthorized`; 403 `forbidden` for a `:uid` path or the admin role) and `sharedErrors`.
+ * The fuzz suite checks every error it provokes against this list.
  */
 export function errorResponses(endpoint: Endpoint): Map<ErrorStatus, ErrorCode[]> {
   const implied: EndpointErrors[] = [];
   if (endpoint.params || endpoint.query || endpoint.body) implied.push({ 400: ['validation_failed'] });
-  if (endpoint.body)
+  if (endpoint.params) implied.push({ 414: ['bad_request'] });
+  if (endpoint.body || endpoint.method !== 'GET')
     implied.push({ 400: ['bad_request'], 413: ['payload_too_large'], 415: ['unsupported_media_type'] });
   if (endpoint.auth === 'session' || endpoint.auth === 'admin') implied.push({ 401: ['unauthorized'] });
   if (endpoint.auth === 'admin' || (endpoint.auth === 'session' && endpoint.path.includes(':uid')))
