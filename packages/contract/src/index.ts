@@ -17,5 +17,5 @@ export * from './customers.ts';
 export * from './membership.ts';
 export * from './endpoints.ts';
 
-export const APP_VERSION = '4.7.0';
+export * from './version.ts';
 export * from './languages.ts';

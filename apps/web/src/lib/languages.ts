@@ -1,4 +1,4 @@
-import { UI_LANGUAGES } from '@marquee/contract';
+import { UI_LANGUAGES } from '@marquee/contract/values';
 
 /** The 40 UI languages (the contract's list), each with a complete catalog in src/locales. */
 export const LANGUAGES = UI_LANGUAGES;

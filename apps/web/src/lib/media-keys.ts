@@ -1,5 +1,6 @@
 // Media kinds, media keys and media paths of the web app; built on the contract's TMDB kinds and letter folding.
-import { foldLetters, type TmdbType } from '@marquee/contract';
+import { foldLetters } from '@marquee/contract/values';
+import type { TmdbType } from '@marquee/contract';
 
 /** Our library's media kinds (bookmarks, progress). */
 export type MediaType = 'movie' | 'show';

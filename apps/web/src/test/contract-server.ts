@@ -6,9 +6,8 @@ import {
   metadataRoutes,
   sourceRoutes,
   syncRoutes,
-  type ApiErrorBody,
-  type Route,
-} from '@marquee/contract';
+} from '@marquee/contract/values';
+import type { ApiErrorBody, Route } from '@marquee/contract';
 import type {
   accountEndpoints,
   configEndpoints,

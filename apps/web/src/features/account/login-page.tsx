@@ -1,3 +1,4 @@
+import { PatchSessionBody } from '@marquee/contract';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -45,8 +46,8 @@ const PASSPHRASE_LOGIN_ERRORS = ['auth.errors.invalidPassphrase', 'auth.errors.d
 const passphraseLoginResolver = keyedZodResolver(
   z.object({
     passphrase: z.string().transform(normalizePassphrase).refine(isValidPassphrase),
-    // The contract's PatchSessionBody.deviceName, restated (see lib/account/customer-forms.ts).
-    device: z.string().trim().min(1).max(500),
+    // The contract's rule for a device name, on the name as trimmed.
+    device: z.string().trim().pipe(PatchSessionBody.shape.deviceName.unwrap()),
   }),
   ({ path }): (typeof PASSPHRASE_LOGIN_ERRORS)[number] =>
     path === 'passphrase' ? 'auth.errors.invalidPassphrase' : 'auth.errors.deviceName',

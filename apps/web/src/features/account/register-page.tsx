@@ -1,3 +1,4 @@
+import { PatchSessionBody } from '@marquee/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch, type Resolver, type UseFormReturn } from 'react-hook-form';
@@ -35,8 +36,8 @@ type RegisterForm = UseFormReturn<RegisterValues>;
 /** A device name as the contract allows it (not empty); the passphrase typed back (case and spaces aside). */
 function registerResolver(passphrase: string) {
   const schema = z.looseObject({
-    // The contract's PatchSessionBody.deviceName, restated (see lib/account/customer-forms.ts).
-    device: z.string().trim().min(1).max(500),
+    // The contract's rule for a device name, on the name as trimmed.
+    device: z.string().trim().pipe(PatchSessionBody.shape.deviceName.unwrap()),
     typed: z.string().refine((typed) => normalizePassphrase(typed) === passphrase),
   });
   return keyedZodResolver(schema, ({ path, value }): (typeof REGISTER_ERROR_ORDER)[number] =>

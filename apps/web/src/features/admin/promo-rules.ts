@@ -1,4 +1,4 @@
-import { PROMO_RATE_MAX, PROMO_RATE_MIN } from '@marquee/contract';
+import { PROMO_RATE_MAX, PROMO_RATE_MIN } from '@marquee/contract/values';
 
 /**
  * The new promo rate (the subscription seed spec): a number, sent as an integer; empty means the server's default (10).

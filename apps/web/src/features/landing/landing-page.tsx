@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { MAX_PROFILES } from '@marquee/contract';
+import { MAX_PROFILES } from '@marquee/contract/values';
 import { encodeMediaKey } from '../../lib/media-keys.ts';
 import { ButtonLink } from '../../components/button.tsx';
 import { mediaQueries } from '../../lib/api/queries/media.ts';

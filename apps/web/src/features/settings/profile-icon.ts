@@ -1,4 +1,5 @@
-import { profileIcons, type ProfileIcon } from '@marquee/contract';
+import { profileIcons } from '@marquee/contract/values';
+import type { ProfileIcon } from '@marquee/contract';
 
 export const isProfileIcon = (icon: string): icon is ProfileIcon =>
   (profileIcons as readonly string[]).includes(icon);

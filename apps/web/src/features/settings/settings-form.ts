@@ -1,3 +1,4 @@
+import { PatchSessionBody, ProfileInput } from '@marquee/contract';
 import type { TFunction } from 'i18next';
 import type { Resolver } from 'react-hook-form';
 import { z } from '../../lib/zod.ts';
@@ -24,9 +25,9 @@ function settingsIssueKey({ path, code }: FormIssue): (typeof SETTINGS_ERROR_ORD
  * not be empty — for passphrase accounts only when it was changed.
  */
 export function settingsResolver(saved: SettingsValues): Resolver<SettingsValues> {
-  // The contract's PatchSessionBody.deviceName and ProfileInput.fullname, restated (see lib/account/customer-forms.ts).
-  const deviceName = z.string().min(1).max(500);
-  const fullname = z.string().trim().min(1).max(100);
+  // The contract's rules for a device name and a profile's name (the server checks the same).
+  const deviceName = PatchSessionBody.shape.deviceName.unwrap();
+  const fullname = ProfileInput.shape.fullname;
   const schema = z
     .looseObject({
       email: z

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { APP_VERSION } from '@marquee/contract';
+import { APP_VERSION } from '@marquee/contract/values';
 import { Button } from '../../components/button.tsx';
 import { firstErrorKey } from '../../lib/account/form-resolver.ts';
 import { useDeviceName } from '../../lib/account/use-device-name.ts';

@@ -1,20 +1,16 @@
-import { PASSWORD_MIN_LENGTH } from '@marquee/contract';
+import { CustomerRegisterBody } from '@marquee/contract';
 import { z } from '../zod.ts';
 import type { CustomerFormError } from './customer-rules.ts';
 import { keyedZodResolver, type FormIssue } from './form-resolver.ts';
 
 /*
- * The email-account forms' schemas (the subscription seed spec): the field rules of the contract's
- * CustomerRegisterBody / CustomerAuthBody plus what only the form has (the confirmation). Messages are
- * keys under `customer.errors`; the server checks again.
- *
- * The rules are restated, not imported: the contract's barrel imports every schema module, so using one
- * puts it (and zod) in the first view's chunk, over the 150 KB budget. Only its schema-free constants
- * come from the contract; zod itself is kept to lazy chunks by first-view-chunks.ts.
+ * The email-account forms' schemas (the subscription seed spec): the field rules are the contract's
+ * CustomerRegisterBody ones, plus what only the form has (the confirmation). Messages are keys under
+ * `customer.errors` (the keyed resolver maps each issue to one, never to the contract's English); the
+ * server checks again. The contract's schemas and zod stay out of the first view: the web takes its other
+ * contract values from `@marquee/contract/values`, so only these lazily loaded forms import the barrel.
  */
-const Fullname = z.string().trim().min(1).max(100);
-const Email = z.string().trim().max(254).pipe(z.email());
-const Password = z.string().min(PASSWORD_MIN_LENGTH).max(1024);
+const { fullname: Fullname, email: Email, password: Password } = CustomerRegisterBody.shape;
 
 const key = <P extends CustomerFormError | 'fullnameLong' | 'passwordLong'>(problem: P) =>
   `customer.errors.${problem}` as const;

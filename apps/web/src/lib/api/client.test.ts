@@ -1,4 +1,4 @@
-import { sourceRoutes } from '@marquee/contract';
+import { sourceRoutes } from '@marquee/contract/values';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { contractServer, refuse } from '../../test/contract-server.ts';
 import { initStores, useAccountStore } from '../../stores/index.ts';

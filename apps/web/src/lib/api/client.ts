@@ -6,8 +6,8 @@ import {
   metadataRoutes,
   sourceRoutes,
   syncRoutes,
-  type Route,
-} from '@marquee/contract';
+} from '@marquee/contract/values';
+import type { Route } from '@marquee/contract';
 // Types only: the endpoint declarations hold zod schemas, which must stay out of the first view's bundle.
 import type {
   accountEndpoints,

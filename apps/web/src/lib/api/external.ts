@@ -1,4 +1,4 @@
-import { apiPaths } from '@marquee/contract';
+import { apiPaths } from '@marquee/contract/values';
 import { ApiError, errorFromAnswer, networkError } from './errors.ts';
 
 /*

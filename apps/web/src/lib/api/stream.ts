@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { scrapeEventNames, sourceRoutes } from '@marquee/contract';
+import { scrapeEventNames, sourceRoutes } from '@marquee/contract/values';
 // Types only (see client.ts): event data types come from the contract's event schemas.
 import type {
   ScrapeAllEventData,

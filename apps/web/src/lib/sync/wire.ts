@@ -1,10 +1,5 @@
-import {
-  PROFILE_HEADER,
-  mediaTypeOf,
-  type Bookmark,
-  type ProgressListItem,
-  type syncEndpoints,
-} from '@marquee/contract';
+import { PROFILE_HEADER, mediaTypeOf } from '@marquee/contract/values';
+import type { Bookmark, ProgressListItem, syncEndpoints } from '@marquee/contract';
 import { libraryKey, type EpisodeProgress, type ProgressEntry } from '../../stores/library/library-rules.ts';
 import { type MediaType } from '../media-keys.ts';
 import type { ApiInput } from '../api/index.ts';

@@ -1,4 +1,4 @@
-import { changeWins } from '@marquee/contract';
+import { changeWins } from '@marquee/contract/values';
 import { type SeasonRef } from './library-rules.ts';
 import {
   libraryKey,

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  hasUndatedStep,
-  syncConformanceCases,
-  type SyncCase,
-  type SyncCaseKind,
-  type SyncRemovalScope,
-} from '@marquee/contract';
+import { hasUndatedStep, syncConformanceCases } from '@marquee/contract/values';
+import type { SyncCase, SyncCaseKind, SyncRemovalScope } from '@marquee/contract';
 import { libraryKey } from './library-rules.ts';
 import { applyOp, mergeServerState, type LibraryData, type OutboxOp } from './outbox.ts';
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { sourceRoutes, type ScrapeMediaParams } from '@marquee/contract';
+import { sourceRoutes } from '@marquee/contract/values';
+import type { ScrapeMediaParams } from '@marquee/contract';
 import type { StreamEventOf } from '../../../lib/api/index.ts';
 import { contractServer, eventStream } from '../../../test/contract-server.ts';
 import { createPlayerStore, type PlayerStore } from '../core/player-store.ts';

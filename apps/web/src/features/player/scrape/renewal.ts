@@ -1,4 +1,5 @@
-import { mediaUrlExpiry, type ScrapeMediaParams } from '@marquee/contract';
+import { mediaUrlExpiry } from '@marquee/contract/values';
+import type { ScrapeMediaParams } from '@marquee/contract';
 import type { Stream } from '@marquee/providers';
 import { mediaUrlRefusal, type ApiErrorCode } from '../../../lib/api/index.ts';
 import type { PlayerState, PlayerStore } from '../core/player-store.ts';

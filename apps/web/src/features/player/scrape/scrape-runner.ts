@@ -1,11 +1,9 @@
-import {
-  SCRAPE_TOKEN_HEADER,
-  scrapeQuery,
-  sourceRoutes,
-  type ScrapeAllEventData,
-  type ScrapeEmbedEventData,
-  type ScrapeSourceEventData,
-  type ScrapeMediaParams,
+import { SCRAPE_TOKEN_HEADER, scrapeQuery, sourceRoutes } from '@marquee/contract/values';
+import type {
+  ScrapeAllEventData,
+  ScrapeEmbedEventData,
+  ScrapeSourceEventData,
+  ScrapeMediaParams,
 } from '@marquee/contract';
 import type { DiscoverEmbedsEvent, InitEvent, UpdateEvent } from '@marquee/providers';
 import { ApiError, STOP, stream } from '../../../lib/api/index.ts';

@@ -1,4 +1,4 @@
-import { sourceRoutes } from '@marquee/contract';
+import { sourceRoutes } from '@marquee/contract/values';
 import { describe, expect, it } from 'vitest';
 import type { StreamEventOf } from '../../../lib/api/index.ts';
 import { ScrapeTokenStore } from '../../../lib/proxy-transport.ts';
