@@ -16,77 +16,94 @@ import {
   useSessionStatus,
 } from './session.ts';
 import { useRejectedChanges } from './rejected-changes.ts';
+import { contractServer, refuse } from '../../test/contract-server.ts';
+import type { Bookmark, UserSettings } from '@marquee/contract';
 
-/** A small stand-in for the sync API: enough state to check what the client sends and how it merges. */
+const T0 = '2026-01-01T00:00:00.000Z';
+const sessionOf = (id: string) => ({
+  id,
+  userId: 'u1',
+  createdAt: T0,
+  accessedAt: T0,
+  device: 'enc',
+  userAgent: 'test',
+});
+
+/**
+ * The sync API as the contract types it, with enough state to check what the client sends and how it
+ * merges: each handler answers its endpoint's response type.
+ */
 function fakeServer() {
   const s = {
     meStatus: 200,
     down: false,
-    bookmarks: [] as Array<{
-      tmdbId: string;
-      meta: { title: string; year: number | null; type: string };
-      updatedAt: string;
-    }>,
-    progress: [] as any[],
+    bookmarks: [] as Bookmark[],
+    /** What the client imported, as it sent it. */
+    progress: [] as Record<string, unknown>[],
     settings: {
       id: 'u1',
-      applicationTheme: null as string | null,
-      applicationLanguage: null as string | null,
+      applicationTheme: null,
+      applicationLanguage: null,
       defaultSubtitleLanguage: null,
       proxyUrls: null,
-    },
+      enableAutoplay: null,
+      subtitleStyling: null,
+    } as UserSettings,
     calls: [] as string[],
     /** Bookmarks the server refuses for good (400). */
     refuse: new Set<string>(),
   };
-  const json = (body: unknown, status = 200) =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const api = contractServer({
+    account: {
+      me: () =>
+        s.meStatus === 200
+          ? {
+              user: {
+                id: 'u1',
+                namespace: 'movie-web',
+                publicKey: 'pk',
+                roles: [],
+                createdAt: T0,
+                profile: { colorA: '#0A54FF', colorB: '#2ECFA8', icon: 'couch' },
+              },
+              session: sessionOf('s1'),
+            }
+          : refuse(s.meStatus as 401, { code: 'unauthorized' }),
+      patchSession: ({ params }) => sessionOf(params.sid ?? 's1'),
+      deleteSession: ({ params }) => ({ id: params.sid ?? 's1' }),
+    },
+    sync: {
+      bookmarks: () => s.bookmarks,
+      importBookmarks: ({ body }) => {
+        for (const b of body as Bookmark[])
+          if (!s.bookmarks.some((x) => x.tmdbId === b.tmdbId)) s.bookmarks.push(b);
+        return s.bookmarks;
+      },
+      addBookmark: ({ body }) => {
+        const b = body as Bookmark;
+        if (s.refuse.has(b.tmdbId))
+          return refuse(400, { code: 'validation_failed', errorType: 'validation' });
+        s.bookmarks = s.bookmarks.filter((x) => x.tmdbId !== b.tmdbId).concat([b]);
+        return b;
+      },
+      deleteBookmark: ({ params }) => {
+        s.bookmarks = s.bookmarks.filter((b) => b.tmdbId !== params.tmdbId);
+        return { tmdbId: params.tmdbId! };
+      },
+      progress: () => [],
+      importProgress: ({ body }) => {
+        s.progress.push(...(body as Record<string, unknown>[]));
+        return [];
+      },
+      settings: () => s.settings,
+      putSettings: ({ body }) => Object.assign(s.settings, body),
+    },
+  });
   const handler = async (input: string | URL | Request, init: RequestInit = {}) => {
     const url = new URL(String(input), 'http://localhost');
-    const method = init.method ?? 'GET';
-    s.calls.push(`${method} ${url.pathname}`);
+    s.calls.push(`${init.method ?? 'GET'} ${url.pathname}`);
     if (s.down) throw new TypeError('Failed to fetch');
-    const body = init.body ? JSON.parse(String(init.body)) : undefined;
-    if (url.pathname === '/users/@me')
-      return s.meStatus === 200
-        ? json({
-            user: { id: 'u1', profile: { colorA: '#0A54FF', colorB: '#2ECFA8', icon: 'couch' } },
-            session: { id: 's1' },
-          })
-        : json({ message: 'no' }, s.meStatus);
-    if (url.pathname === '/users/u1/bookmarks' && method === 'GET') return json(s.bookmarks);
-    if (url.pathname === '/users/u1/bookmarks' && method === 'PUT') {
-      for (const b of body) if (!s.bookmarks.some((x) => x.tmdbId === b.tmdbId)) s.bookmarks.push(b);
-      return json(s.bookmarks);
-    }
-    if (url.pathname.startsWith('/users/u1/bookmarks/') && method === 'POST' && s.refuse.has(body.tmdbId))
-      return json(
-        { errorType: 'validation', code: 'validation_failed', message: 'The request is not valid' },
-        400,
-      );
-    if (url.pathname.startsWith('/users/u1/bookmarks/') && method === 'POST') {
-      s.bookmarks = s.bookmarks
-        .filter((b) => b.tmdbId !== body.tmdbId)
-        .concat([{ tmdbId: body.tmdbId, meta: body.meta, updatedAt: body.updatedAt }]);
-      return json(body);
-    }
-    if (url.pathname.startsWith('/users/u1/bookmarks/') && method === 'DELETE') {
-      const id = url.pathname.split('/').pop();
-      s.bookmarks = s.bookmarks.filter((b) => b.tmdbId !== id);
-      return json({ tmdbId: id });
-    }
-    if (url.pathname === '/users/u1/progress') return json(s.progress);
-    if (url.pathname === '/users/u1/progress/import') {
-      s.progress.push(...body);
-      return json([]);
-    }
-    if (url.pathname === '/users/u1/settings' && method === 'GET') return json(s.settings);
-    if (url.pathname === '/users/u1/settings' && method === 'PUT') {
-      Object.assign(s.settings, body);
-      return json(s.settings);
-    }
-    if (url.pathname.startsWith('/sessions/')) return json({ id: 's1' });
-    return json({ message: 'not found' }, 404);
+    return api.fetch(input, init);
   };
   return { s, handler };
 }
@@ -190,7 +207,7 @@ describe('sign-in import, settings and logout', () => {
       duration: 8000,
       meta: { type: 'movie', title: 'The Matrix' },
     });
-    expect(typeof server.s.progress[0].updatedAt).toBe('string');
+    expect(typeof server.s.progress[0]?.updatedAt).toBe('string');
   });
 
   it('when the import cannot reach the server, the local items become outbox ops', async () => {
