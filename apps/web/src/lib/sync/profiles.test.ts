@@ -9,6 +9,8 @@ import {
 } from '../../stores/index.ts';
 import { coalesce, type OutboxOp } from '../../stores/library/outbox.ts';
 import { switchLibrary } from '../../stores/library/profiles.ts';
+import type { Bookmark, UserSettings } from '@marquee/contract';
+import { contractServer } from '../../test/contract-server.ts';
 import { memoryStorage, setAppStorage } from '../storage.ts';
 import {
   chooseProfile,
@@ -19,16 +21,15 @@ import {
   syncEngine,
 } from './session.ts';
 
-/** A sync server with one library per household profile, chosen by the X-Profile-Id header. */
+const T0 = '2026-01-01T00:00:00.000Z';
+const session = { id: 's1', userId: 'u1', createdAt: T0, accessedAt: T0, device: 'enc', userAgent: 'test' };
+
+/**
+ * A sync server with one library per household profile, chosen by the X-Profile-Id header; its
+ * handlers answer what the contract types for each endpoint.
+ */
 function fakeServer() {
-  type Lib = {
-    bookmarks: Array<{
-      tmdbId: string;
-      meta: { title: string; year: number; type: string };
-      updatedAt: string;
-    }>;
-    settings: Record<string, unknown>;
-  };
+  type Lib = { bookmarks: Bookmark[]; settings: UserSettings };
   const s = {
     down: false,
     profiles: new Set(['kid']),
@@ -36,55 +37,77 @@ function fakeServer() {
     calls: [] as string[],
   };
   const lib = (p: string) => {
-    if (!s.libs.has(p)) s.libs.set(p, { bookmarks: [], settings: { id: 'u1' } });
+    if (!s.libs.has(p))
+      s.libs.set(p, {
+        bookmarks: [],
+        settings: {
+          id: 'u1',
+          applicationTheme: null,
+          applicationLanguage: null,
+          defaultSubtitleLanguage: null,
+          proxyUrls: null,
+          enableAutoplay: null,
+          subtitleStyling: null,
+        },
+      });
     return s.libs.get(p)!;
   };
-  const json = (body: unknown, status = 200) =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-  const handler = async (input: string | URL | Request, init: RequestInit = {}) => {
-    const url = new URL(String(input), 'http://localhost');
-    const method = init.method ?? 'GET';
-    const profile = (init.headers as Record<string, string> | undefined)?.['x-profile-id'] ?? '';
-    s.calls.push(`${method} ${url.pathname} [${profile}]`);
-    if (s.down) throw new TypeError('Failed to fetch');
-    if (profile && !s.profiles.has(profile))
-      return json({ code: 'profile_not_found', message: 'Profile not found' }, 404);
-    const body = init.body ? JSON.parse(String(init.body)) : undefined;
-    if (url.pathname === '/users/@me')
-      return json({
-        user: { id: 'u1', profile: { colorA: '#2E5BFF', colorB: '#8C3DD6', icon: 'cat' } },
-        session: { id: 's1' },
-      });
-    if (url.pathname === '/customers')
-      return json({
+  const profileOf = (headers: Headers) => headers.get('x-profile-id') ?? '';
+  const api = contractServer({
+    account: {
+      me: () => ({
+        user: {
+          id: 'u1',
+          namespace: 'movie-web',
+          publicKey: null,
+          roles: [],
+          createdAt: T0,
+          profile: { colorA: '#2E5BFF', colorB: '#8C3DD6', icon: 'cat' },
+        },
+        session,
+      }),
+      patchSession: () => session,
+      deleteSession: () => ({ id: 's1' }),
+    },
+    customer: {
+      me: () => ({
         user: {
           id: 'u1',
           fullname: 'Ada',
           email: 'ada@example.com',
           icon: 'cat',
-          profiles: [...s.profiles].map((id) => ({ _id: id, fullname: id, icon: 'couch' })),
+          profiles: [...s.profiles].map((id) => ({ _id: id, fullname: id, icon: 'couch' as const })),
           isAdmin: false,
           endSubcriptionDate: null,
           hasMembership: false,
         },
         access_token: 't',
-      });
-    if (url.pathname === '/users/u1/bookmarks' && method === 'GET') return json(lib(profile).bookmarks);
-    if (url.pathname.startsWith('/users/u1/bookmarks/') && method === 'POST') {
-      const l = lib(profile);
-      l.bookmarks = l.bookmarks
-        .filter((b) => b.tmdbId !== body.tmdbId)
-        .concat([{ tmdbId: body.tmdbId, meta: body.meta, updatedAt: body.updatedAt }]);
-      return json(body);
-    }
-    if (url.pathname === '/users/u1/progress') return json([]);
-    if (url.pathname === '/users/u1/settings' && method === 'GET') return json(lib(profile).settings);
-    if (url.pathname === '/users/u1/settings' && method === 'PUT') {
-      Object.assign(lib(profile).settings, body);
-      return json(lib(profile).settings);
-    }
-    if (url.pathname.startsWith('/sessions/')) return json({ id: 's1' });
-    return json({ message: 'not found' }, 404);
+      }),
+    },
+    sync: {
+      bookmarks: ({ headers }) => lib(profileOf(headers)).bookmarks,
+      addBookmark: ({ headers, body }) => {
+        const l = lib(profileOf(headers));
+        const b = body as Bookmark;
+        l.bookmarks = l.bookmarks.filter((x) => x.tmdbId !== b.tmdbId).concat([b]);
+        return b;
+      },
+      progress: () => [],
+      settings: ({ headers }) => lib(profileOf(headers)).settings,
+      putSettings: ({ headers, body }) => Object.assign(lib(profileOf(headers)).settings, body),
+    },
+  });
+  const handler = async (input: string | URL | Request, init: RequestInit = {}) => {
+    const url = new URL(String(input), 'http://localhost');
+    const profile = profileOf(new Headers(init.headers));
+    s.calls.push(`${init.method ?? 'GET'} ${url.pathname} [${profile}]`);
+    if (s.down) throw new TypeError('Failed to fetch');
+    if (profile && !s.profiles.has(profile))
+      return new Response(
+        JSON.stringify({ errorType: 'message', code: 'profile_not_found', message: 'Profile not found' }),
+        { status: 404, headers: { 'content-type': 'application/json' } },
+      );
+    return api.fetch(input, init);
   };
   return { s, handler, lib };
 }
@@ -216,7 +239,7 @@ describe('switching household profiles (with the sync engine)', () => {
     await syncEngine.flush();
     // A pass started by the restore may be the one that sends it.
     await vi.waitFor(() => expect(server.lib('kid').settings.enableAutoplay).toBe(false));
-    expect(server.lib('').settings.enableAutoplay).toBeUndefined();
+    expect(server.lib('').settings.enableAutoplay).toBeNull();
 
     await chooseProfile('');
     expect(usePreferencesStore.getState().enableAutoplay).toBe(true);
