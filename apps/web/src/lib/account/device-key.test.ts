@@ -1,3 +1,4 @@
+import { contractServer } from '../../test/contract-server.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initStores, useAccountStore } from '../../stores/index.ts';
 import { memoryStorage, setAppStorage, type KeyValueStorage } from '../storage.ts';
@@ -34,23 +35,49 @@ const valuesWithSeed = (storage: KeyValueStorage) =>
     storage.getItem(k)!.includes(seedText),
   );
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const T0 = '2026-01-01T00:00:00.000Z';
 
-/** Enough of the account server for a sign-in; the restore after it fails (the server is "down" for it). */
+/**
+ * Enough of the account server for a sign-in, typed by the contract; everything else (the restore after
+ * it) answers 503, as a server that is down for it.
+ */
 function fakeAuthServer() {
   const sent: { device?: string } = {};
+  const session = (device: string) => ({
+    id: 's1',
+    userId: 'u1',
+    createdAt: T0,
+    accessedAt: T0,
+    device,
+    userAgent: 'test',
+  });
+  const api = contractServer({
+    account: {
+      loginStart: () => ({ challenge: 'c1' }),
+      loginComplete: ({ body }) => {
+        const { device } = body as { device: string };
+        sent.device = device;
+        return {
+          user: {
+            id: 'u1',
+            namespace: 'movie-web',
+            publicKey: 'pk',
+            roles: [],
+            createdAt: T0,
+            profile: { colorA: '#0A54FF', colorB: '#2ECFA8', icon: 'couch' },
+          },
+          session: session(device),
+          token: 'tok',
+        };
+      },
+      patchSession: () => session(sent.device ?? ''),
+    },
+  });
   const handler = async (input: string | URL | Request, init: RequestInit = {}) => {
-    const url = new URL(String(input), 'http://localhost');
-    const body = init.body ? JSON.parse(String(init.body)) : undefined;
-    if (url.pathname === '/auth/login/start') return json({ challenge: 'c1' });
-    if (url.pathname === '/auth/login/complete') {
-      sent.device = body.device;
-      const profile = { colorA: '#0A54FF', colorB: '#2ECFA8', icon: 'couch' };
-      return json({ user: { id: 'u1', profile }, session: { id: 's1', device: body.device }, token: 'tok' });
-    }
-    if (url.pathname === '/sessions/s1') return json({ id: 's1' });
-    return json({ message: 'down' }, 503);
+    const answer = await api.fetch(input, init);
+    return answer.status === 404
+      ? Response.json({ errorType: 'message', code: 'internal_error', message: 'down' }, { status: 503 })
+      : answer;
   };
   return { sent, handler };
 }
