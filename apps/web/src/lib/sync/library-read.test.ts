@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Bookmark, ProgressListItem, ProgressRemoval } from '@marquee/contract';
 import { initStores, useAccountStore, useLibraryStore } from '../../stores/index.ts';
 import { applyOp, type LibraryData, type OutboxOpInput } from '../../stores/library/outbox.ts';
+import { contractServer, type FakeRequest } from '../../test/contract-server.ts';
 import { memoryStorage, setAppStorage } from '../storage.ts';
 import { applyLibraryRead, readLibrary, type LibraryRead, type ReadTransport } from './library-read.ts';
 import { logout, restore, syncEngine } from './session.ts';
@@ -23,6 +24,39 @@ function pagedServer() {
       status: 200,
       headers: { 'content-type': 'application/json', etag: etag(), ...headers },
     });
+
+  const T0 = '2026-01-01T00:00:00.000Z';
+  const session = { id: 's1', userId: 'u1', createdAt: T0, accessedAt: T0, device: 'x', userAgent: 'test' };
+  // The account routes answer what the contract types; the reads answer pages with their own headers.
+  const api = contractServer({
+    account: {
+      me: () => ({
+        user: {
+          id: 'u1',
+          namespace: 'movie-web',
+          publicKey: 'pk',
+          roles: [],
+          createdAt: T0,
+          profile: { colorA: 'a', colorB: 'b', icon: 'cat' },
+        },
+        session,
+      }),
+      patchSession: () => session,
+    },
+    sync: {
+      settings: () => ({
+        id: 'u1',
+        applicationTheme: null,
+        applicationLanguage: null,
+        defaultSubtitleLanguage: null,
+        proxyUrls: null,
+        enableAutoplay: null,
+        subtitleStyling: null,
+      }),
+      bookmarks: (request) => s.read('bookmarks', request),
+      progress: (request) => s.read('progress', request),
+    },
+  });
 
   const s = {
     requests,
@@ -74,32 +108,8 @@ function pagedServer() {
         seq: ++version,
       });
     },
-    handler: async (input: string | URL | Request, init: RequestInit = {}) => {
-      const url = new URL(String(input), 'http://localhost');
-      const headers = new Headers(init.headers);
-      const query = Object.fromEntries(url.searchParams);
-      requests.push({ path: url.pathname, query, ifNoneMatch: headers.get('if-none-match') });
-      if (url.pathname === '/users/@me')
-        return json({
-          user: { id: 'u1', profile: { colorA: 'a', colorB: 'b', icon: 'cat' } },
-          session: { id: 's1' },
-        });
-      if (url.pathname === '/users/u1/settings')
-        return json({
-          id: 'u1',
-          applicationTheme: null,
-          applicationLanguage: null,
-          defaultSubtitleLanguage: null,
-          proxyUrls: null,
-        });
-      if (url.pathname.startsWith('/sessions/')) return json({ id: 's1' });
-      const kind =
-        url.pathname === '/users/u1/bookmarks'
-          ? 'bookmarks'
-          : url.pathname === '/users/u1/progress'
-            ? 'progress'
-            : null;
-      if (!kind) return new Response('{}', { status: 404 });
+    /** One read of `kind`: a page of changes after a number, or 304 while If-None-Match is current. */
+    read(kind: 'bookmarks' | 'progress', { query, headers }: FakeRequest): Response {
       if (headers.get('if-none-match') === etag() && !query.cursor)
         return new Response(null, { status: 304, headers: { etag: etag() } });
       // A change number this server never gave out: everything again, from the start.
@@ -120,7 +130,7 @@ function pagedServer() {
                 seq: b.seq,
                 item: b.deleted ? null : b.row,
                 removal: b.deleted
-                  ? { tmdbId: b.row.tmdbId, type: 'movie', removedAt: b.row.updatedAt }
+                  ? { tmdbId: b.row.tmdbId, type: 'movie' as const, removedAt: b.row.updatedAt }
                   : null,
               }))
           : [
@@ -140,6 +150,16 @@ function pagedServer() {
         next: changes.length > s.pageSize ? `${page.at(-1)!.seq}.${floor}.0` : null,
         version: String(version),
       });
+    },
+    handler: async (input: string | URL | Request, init: RequestInit = {}) => {
+      const url = new URL(String(input), 'http://localhost');
+      const headers = new Headers(init.headers);
+      requests.push({
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        ifNoneMatch: headers.get('if-none-match'),
+      });
+      return api.fetch(input, init);
     },
   };
   return s;
