@@ -17,13 +17,8 @@ const CONTRACT_BARREL_IMPORT = {
   message:
     'Import contract values from @marquee/contract/values; the barrel is for types (and form schemas).',
 };
-/** Lazily loaded forms that build on the contract's schemas. */
-const FORM_SCHEMA_FILES = [
-  'apps/web/src/lib/account/customer-forms.ts',
-  'apps/web/src/features/settings/settings-form.ts',
-  'apps/web/src/features/account/login-page.tsx',
-  'apps/web/src/features/account/register-page.tsx',
-];
+/** The one web module that takes schemas from the contract's barrel (after setting zod's jitless mode). */
+const FORM_SCHEMA_FILES = ['apps/web/src/lib/contract-schemas.ts'];
 
 export default tseslint.config(
   {

@@ -11,10 +11,12 @@ type ModuleInfo = NonNullable<ReturnType<Rolldown.ChunkingContext['getModuleInfo
  * `/discover`, 95 with one file). A module is in the first view when a chain of static imports leads
  * to it from an entry.
  */
-const isZod = (id: string) => /[\\/]node_modules[\\/]zod[\\/]/.test(id);
+const isZod = (id: string) =>
+  /[\\/]node_modules[\\/]zod[\\/]/.test(id) || /[\\/]packages[\\/]contract[\\/]src[\\/]z\.ts$/.test(id);
 
 /**
- * zod and the modules that use it at run time (the contract's schemas, the lazy forms' rules) stay out of
+ * zod (and the contract's `z.ts`, which sets it up) and the modules that use it at run time (the contract's
+ * schemas, the lazy forms' rules) stay out of
  * the first view (lib/api/client.ts imports the contract's types only). The contract's barrel imports
  * every schema module, so the import chain alone would count them in as soon as a lazy screen uses one.
  */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './z.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { accountRoutes } from './routes.ts';
 

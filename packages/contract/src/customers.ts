@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './z.ts';
 import { Session, UserIdParams } from './accounts.ts';
 import { MAX_PROFILES, PASSWORD_MIN_LENGTH, profileIcons } from './customer-paths.ts';
 import { defineEndpoint } from './endpoint.ts';

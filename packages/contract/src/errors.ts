@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './z.ts';
 
 /** Every error code the API can answer with. Clients switch on `code`, never on `message`. */
 export const errorCodes = [

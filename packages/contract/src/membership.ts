@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './z.ts';
 import { UserIdParams } from './accounts.ts';
 import { CustomerUser } from './customers.ts';
 import { PROMO_RATE_MAX, PROMO_RATE_MIN } from './customer-paths.ts';

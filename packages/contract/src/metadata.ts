@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './z.ts';
 import { defineEndpoint, type EndpointErrors } from './endpoint.ts';
 import { UI_LANGUAGES } from './languages.ts';
 import { metadataRoutes } from './routes.ts';

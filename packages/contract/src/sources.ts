@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './z.ts';
 import { defineEndpoint, defineStream, type EndpointErrors } from './endpoint.ts';
 import { sourceRoutes } from './routes.ts';
 import { ErrorCode } from './errors.ts';

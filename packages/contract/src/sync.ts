@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './z.ts';
 import { ChangeTime, IsoInstant, UserIdParams } from './accounts.ts';
 import { defineEndpoint, type EndpointErrors } from './endpoint.ts';
 import { syncRoutes } from './routes.ts';

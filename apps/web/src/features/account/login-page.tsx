@@ -1,4 +1,4 @@
-import { PatchSessionBody } from '@marquee/contract';
+import { PatchSessionBody } from '../../lib/contract-schemas.ts';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import { PatchSessionBody } from '@marquee/contract';
+import { PatchSessionBody } from '../../lib/contract-schemas.ts';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch, type Resolver, type UseFormReturn } from 'react-hook-form';

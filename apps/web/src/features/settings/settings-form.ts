@@ -1,4 +1,4 @@
-import { PatchSessionBody, ProfileInput } from '@marquee/contract';
+import { PatchSessionBody, ProfileInput } from '../../lib/contract-schemas.ts';
 import type { TFunction } from 'i18next';
 import type { Resolver } from 'react-hook-form';
 import { z } from '../../lib/zod.ts';

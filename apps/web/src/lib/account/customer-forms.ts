@@ -1,4 +1,4 @@
-import { CustomerRegisterBody } from '@marquee/contract';
+import { CustomerRegisterBody } from '../contract-schemas.ts';
 import { z } from '../zod.ts';
 import type { CustomerFormError } from './customer-rules.ts';
 import { keyedZodResolver, type FormIssue } from './form-resolver.ts';
