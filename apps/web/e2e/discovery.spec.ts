@@ -191,6 +191,21 @@ test.describe('discover', () => {
 });
 
 test.describe('app shell', () => {
+  test("the browser's offline event shows the banner at once, not at the next ping", async ({
+    page,
+    context,
+  }) => {
+    await page.clock.install();
+    await page.goto('/');
+    await expect(page.getByTestId('greeting')).toBeVisible();
+    await context.setOffline(true);
+    // No clock time passes: the event alone shows it.
+    await expect(page.getByTestId('offline-banner')).toBeVisible();
+    await context.setOffline(false);
+    // Back online, it pings at once; a success hides the banner.
+    await expect(page.getByTestId('offline-banner')).toHaveCount(0);
+  });
+
   test('offline banner appears when the ping fails and goes after it succeeds', async ({ page }) => {
     await page.clock.install();
     await page.goto('/');

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { OnlineStatus } from './online-status.ts';
 
 function harness(results: boolean[]) {
@@ -46,5 +46,41 @@ describe('online status (the seed spec: ping every 5 s, every 10th tick while on
     });
     for (let i = 0; i < 10; i += 1) await status.onTick();
     expect(status.isOnline).toBe(false);
+  });
+});
+
+describe("online status and the browser's own events", () => {
+  it('goes offline at once on the offline event, and checks at once on the online event', async () => {
+    const events = new EventTarget();
+    let pings = 0;
+    let answer = false;
+    const status = new OnlineStatus(
+      async () => {
+        pings += 1;
+        return answer;
+      },
+      60_000,
+      events,
+    );
+    status.start();
+    try {
+      events.dispatchEvent(new Event('offline'));
+      expect(status.isOnline).toBe(false);
+      expect(pings).toBe(0);
+
+      // Back online: one ping now, not at the next tick; still offline until a ping succeeds.
+      events.dispatchEvent(new Event('online'));
+      await vi.waitFor(() => expect(pings).toBe(1));
+      expect(status.isOnline).toBe(false);
+      answer = true;
+      events.dispatchEvent(new Event('online'));
+      await vi.waitFor(() => expect(status.isOnline).toBe(true));
+      expect(pings).toBe(2);
+    } finally {
+      status.stop();
+    }
+    // Stopped: the events no longer reach it.
+    events.dispatchEvent(new Event('offline'));
+    expect(status.isOnline).toBe(true);
   });
 });

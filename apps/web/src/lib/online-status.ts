@@ -7,6 +7,8 @@ type Listener = () => void;
 /**
  * The online check of the seed spec: a 5 s tick; while online only every 10th tick pings /ping.txt,
  * while offline every tick does; online is set only after a success, any failure sets offline.
+ * The browser's own `offline` event sets offline at once (the banner shows without waiting up to 50 s
+ * for the next ping), and its `online` event pings right away instead of at the next tick.
  */
 export class OnlineStatus {
   private online = true;
@@ -18,7 +20,17 @@ export class OnlineStatus {
   constructor(
     private readonly ping: (signal: AbortSignal) => Promise<boolean>,
     private readonly intervalMs = PING_INTERVAL_MS,
+    private readonly events:
+      Pick<Window, 'addEventListener' | 'removeEventListener'> | undefined = typeof window !== 'undefined'
+      ? window
+      : undefined,
   ) {}
+
+  private readonly onOffline = () => {
+    this.inflight?.abort();
+    this.set(false);
+  };
+  private readonly onOnline = () => void this.check();
 
   get isOnline() {
     return this.online;
@@ -32,18 +44,27 @@ export class OnlineStatus {
   start(): void {
     if (this.timer) return;
     this.timer = setInterval(() => void this.onTick(), this.intervalMs);
+    this.events?.addEventListener('offline', this.onOffline);
+    this.events?.addEventListener('online', this.onOnline);
   }
 
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
     this.inflight?.abort();
+    this.events?.removeEventListener('offline', this.onOffline);
+    this.events?.removeEventListener('online', this.onOnline);
   }
 
   /** One tick; exposed so tests can drive the schedule without waiting. */
   async onTick(): Promise<void> {
     this.tick += 1;
     if (!shouldPing(this.tick, this.online)) return;
+    await this.check();
+  }
+
+  /** Pings now; online only after a success. */
+  private async check(): Promise<void> {
     this.inflight?.abort();
     const controller = new AbortController();
     this.inflight = controller;
