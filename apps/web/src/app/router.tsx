@@ -18,7 +18,7 @@ import { LegacySearchRoute, QuickSearchRoute } from './routes/legacy-routes.tsx'
 // The player with the title page below it; hls.js loads later still, only for HLS sources.
 /**
  * The catalog namespaces of each lazily loaded page beside those of the layout (LAYOUT_NAMESPACES):
- * they load together with the page's code. Each component's `useTranslation([...])` lists what it uses
+ * they load together with the page's code. Each component's `useTranslation(['...'])` lists what it uses
  * (and would load anything missing), so this table only saves a round trip.
  */
 const PAGE_NAMESPACES = {

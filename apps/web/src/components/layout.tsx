@@ -7,7 +7,7 @@ import { ButtonLink } from './button.tsx';
 import { paths } from '../app/paths.ts';
 
 export function OfflineBanner() {
-  const { t } = useTranslation(['footer', 'global', 'navigation']);
+  const { t } = useTranslation(['navigation']);
   const online = useIsOnline();
   if (online) return null;
   return (
@@ -29,7 +29,7 @@ export interface HeaderSlots {
 }
 
 export function SignInButton() {
-  const { t } = useTranslation(['footer', 'global', 'navigation']);
+  const { t } = useTranslation(['navigation']);
   return (
     <ButtonLink to={paths.login} variant="secondary">
       {t('navigation.signIn')}
@@ -38,7 +38,7 @@ export function SignInButton() {
 }
 
 export function Header({ nav, end }: HeaderSlots = {}) {
-  const { t } = useTranslation(['footer', 'global', 'navigation']);
+  const { t } = useTranslation(['navigation']);
   const config = runtimeConfig();
   return (
     <header className="sticky top-0 z-30 border-b border-white/5 bg-bg/85 backdrop-blur">
@@ -62,7 +62,7 @@ export function Header({ nav, end }: HeaderSlots = {}) {
 }
 
 export function Footer() {
-  const { t } = useTranslation(['footer', 'global', 'navigation']);
+  const { t } = useTranslation(['footer', 'global']);
   const config = runtimeConfig();
   const link = 'text-fg-muted hover:text-fg';
   return (
@@ -92,7 +92,7 @@ export function Footer() {
 }
 
 export function PageLoading() {
-  const { t } = useTranslation(['footer', 'global', 'navigation']);
+  const { t } = useTranslation(['global']);
   return (
     <div className="flex min-h-[40vh] items-center justify-center" role="status">
       <span
@@ -105,7 +105,7 @@ export function PageLoading() {
 }
 
 export function Layout({ header, banners }: { header?: HeaderSlots; banners?: ReactNode } = {}) {
-  const { t } = useTranslation(['footer', 'global', 'navigation']);
+  const { t } = useTranslation(['global']);
   return (
     <div className="flex min-h-dvh flex-col">
       <a

@@ -3,7 +3,7 @@ import { useMigrationStatus } from '../stores/index.ts';
 
 /** Shown while start-up migrates stored data (the seed spec: the migration-in-progress screen). */
 export function MigrationScreen() {
-  const { t } = useTranslation(['global', 'screens']);
+  const { t } = useTranslation(['screens']);
   return (
     <div
       className="flex min-h-dvh flex-col items-center justify-center gap-4"

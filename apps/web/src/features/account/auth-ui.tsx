@@ -50,7 +50,7 @@ export function SecretInput({
   label: string;
   autoComplete?: string;
 }) {
-  const { t } = useTranslation(['auth', 'global']);
+  const { t } = useTranslation(['auth']);
   const [shown, setShown] = useState(false);
   return (
     <div>
@@ -86,7 +86,7 @@ export {
 
 /** The server's message in an alert the user can dismiss (registration errors). */
 export function DismissibleAlert({ message, onDismiss }: { message: string | null; onDismiss: () => void }) {
-  const { t } = useTranslation(['auth', 'global']);
+  const { t } = useTranslation(['global']);
   if (!message) return null;
   return (
     <div

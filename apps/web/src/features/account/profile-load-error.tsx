@@ -21,7 +21,7 @@ export function useProfileLoadFailure(): 'screen' | 'notice' | null {
 }
 
 export function ProfileLoadErrorScreen() {
-  const { t } = useTranslation(['account', 'global']);
+  const { t } = useTranslation(['account']);
   const backendUrl = useAccountStore((s) => s.backendUrl);
   return (
     <div

@@ -133,7 +133,7 @@ function ProfileEditor({ tile, onDone }: { tile: Tile | null; onDone: () => void
  * Shown at / after an email sign-in until a profile is chosen, and at /profiles to switch.
  */
 export function ProfilesPage() {
-  const { t } = useTranslation(['customer', 'errors']);
+  const { t } = useTranslation(['customer']);
   usePageTitle(t('customer.profiles.pageTitle'));
   const navigate = useNavigate();
   const [params] = useSearchParams();

@@ -64,7 +64,7 @@ function serverHost(): string {
 }
 
 function TrustStep({ onTrust }: { onTrust: () => void }) {
-  const { t } = useTranslation(['auth', 'customer']);
+  const { t } = useTranslation(['auth']);
   const meta = useQuery({
     ...accountQueries.meta(),
     retry: 1,
@@ -101,7 +101,7 @@ function TrustStep({ onTrust }: { onTrust: () => void }) {
 }
 
 function PassphraseStep({ passphrase, onNext }: { passphrase: string; onNext: () => void }) {
-  const { t } = useTranslation(['auth', 'customer']);
+  const { t } = useTranslation(['auth']);
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;
@@ -138,7 +138,7 @@ function PassphraseStep({ passphrase, onNext }: { passphrase: string; onNext: ()
 }
 
 function ProfileStep({ form, onNext }: { form: RegisterForm; onNext: () => void }) {
-  const { t } = useTranslation(['auth', 'customer']);
+  const { t } = useTranslation(['auth']);
   const [error, setError] = useState<string | null>(null);
   const profile = useWatch({ control: form.control, name: 'profile' });
   const deviceField = form.register('device');

@@ -19,7 +19,7 @@ const COLUMNS = ['code', 'rate', 'status', 'created', 'used'] as const;
 const forbidden = (e: unknown) => e instanceof ApiError && (e.status === 401 || e.status === 403);
 
 function StateBadge({ promo }: { promo: Promo }) {
-  const { t } = useTranslation(['admin', 'errors']);
+  const { t } = useTranslation(['admin']);
   const state = promo.isUsed ? 'used' : promo.isReserved ? 'reserved' : 'available';
   const colors = {
     used: 'bg-surface-3 text-fg-muted',

@@ -57,7 +57,7 @@ function Block({
 
 /** The plans' prices (never hard-coded, the product brief): "Everything, from $2.50 a month" and each plan. */
 function PlanBanner() {
-  const { t, i18n } = useTranslation(['customer', 'landing', 'media', 'membership']);
+  const { t, i18n } = useTranslation(['landing', 'membership']);
   const plans = useQuery(membershipQueries.plans());
   const cheapest = plans.data ? cheapestPlan(plans.data) : undefined;
   if (!cheapest || !plans.data) return null;
@@ -96,7 +96,7 @@ function PlanBanner() {
 
 /** The free movie of the month (runtime configuration), with its poster when the metadata has one. */
 function FreeMovie() {
-  const { t } = useTranslation(['customer', 'landing', 'media', 'membership']);
+  const { t } = useTranslation(['landing', 'media']);
   const free = runtimeConfig().freeMovieOfTheMonth;
   const details = useQuery({
     ...mediaQueries.details('movie', free?.id ?? ''),
@@ -134,7 +134,7 @@ function FreeMovie() {
 }
 
 function Faq() {
-  const { t, i18n } = useTranslation(['customer', 'landing', 'media', 'membership']);
+  const { t, i18n } = useTranslation(['landing']);
   const plans = useQuery(membershipQueries.plans());
   const cheapest = plans.data ? cheapestPlan(plans.data) : undefined;
   const price = cheapest ? formatMoney(cheapest.monthlyCost, cheapest.currency, i18n.language) : '…';
@@ -168,7 +168,7 @@ function Faq() {
  * cards, watch everywhere, offline, FAQ.
  */
 export function LandingPage() {
-  const { t } = useTranslation(['customer', 'landing', 'media', 'membership']);
+  const { t } = useTranslation(['customer', 'landing']);
   usePageTitle(t('landing.pageTitle'));
   const signedIn = useAccountStore((s) => s.account !== null);
   return (

@@ -41,7 +41,7 @@ export function useContinueWatching(): ContinueItem[] {
 
 /** Bookmarks, most recent activity first (the seed spec). */
 export function BookmarksSection({ items }: { items: BookmarkEntry[] }) {
-  const { t } = useTranslation(['library', 'media']);
+  const { t } = useTranslation(['library']);
   if (items.length === 0) return null;
   return (
     <section aria-labelledby="bookmarks-heading" className="mb-10" data-testid="bookmarks-section">
@@ -132,7 +132,7 @@ function ContinueCard({ item }: { item: ContinueItem }) {
 
 /** Continue Watching (the seed spec): worth-resuming titles, not bookmarked, most recent first; each can be removed. */
 export function ContinueWatchingSection({ items }: { items: ContinueItem[] }) {
-  const { t } = useTranslation(['library', 'media']);
+  const { t } = useTranslation(['library']);
   if (items.length === 0) return null;
   return (
     <section aria-labelledby="continue-heading" className="mb-10" data-testid="continue-section">

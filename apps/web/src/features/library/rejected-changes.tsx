@@ -28,7 +28,7 @@ function saveFile(rejected: readonly RejectedOp[]) {
 }
 
 function RejectedList({ rejected }: { rejected: readonly RejectedOp[] }) {
-  const { t } = useTranslation(['global', 'library']);
+  const { t } = useTranslation(['library']);
   return (
     <ul className="mt-2 space-y-1 text-left" data-testid="rejected-changes-list">
       {rejected.map((r) => {

@@ -37,7 +37,7 @@ const INPUT =
   'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
 
 function usePrice() {
-  const { t, i18n } = useTranslation(['errors', 'membership']);
+  const { t, i18n } = useTranslation(['membership']);
   return {
     money: (amount: number, currency: string) => formatMoney(amount, currency, i18n.language),
     period: (plan: Plan) => {
@@ -48,7 +48,7 @@ function usePrice() {
 }
 
 function MembershipStatus() {
-  const { t, i18n } = useTranslation(['errors', 'membership']);
+  const { t, i18n } = useTranslation(['membership']);
   const user = useAccountStore((s) => s.account?.user);
   const { state, end } = membershipState(user, clock.now());
   const date = end ? longDateTime(end, i18n.language) : '';

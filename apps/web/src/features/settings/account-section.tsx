@@ -49,7 +49,7 @@ function useDevices(account: Account) {
 }
 
 export function DeviceList({ account }: { account: Account }) {
-  const { t } = useTranslation(['account', 'auth', 'global', 'navigation', 'settings']);
+  const { t } = useTranslation(['global', 'settings']);
   const devices = useDevices(account);
   const client = useQueryClient();
   const remove = useMutation({
@@ -90,7 +90,7 @@ export function DeviceList({ account }: { account: Account }) {
 }
 
 export function DeleteAccount({ account }: { account: Account }) {
-  const { t } = useTranslation(['account', 'auth', 'global', 'navigation', 'settings']);
+  const { t } = useTranslation(['global', 'settings']);
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const open = params.get('m') === 'delete-account';
@@ -160,7 +160,7 @@ export function AccountSection({
   draft: AccountDraft | null;
   setDraft: (d: AccountDraft) => void;
 }) {
-  const { t } = useTranslation(['account', 'auth', 'global', 'navigation', 'settings']);
+  const { t } = useTranslation(['account', 'auth', 'navigation', 'settings']);
   const account = useAccountStore((s) => s.account);
   const navigate = useNavigate();
   const [editing, setEditing] = useState(false);

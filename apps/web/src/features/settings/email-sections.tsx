@@ -42,15 +42,7 @@ export function EmailAccountSection({
   setDraft: (d: EmailAccountDraft) => void;
   deviceError: boolean;
 }) {
-  const { t } = useTranslation([
-    'account',
-    'accountSettings',
-    'auth',
-    'customer',
-    'errors',
-    'membership',
-    'settings',
-  ]);
+  const { t } = useTranslation(['account', 'accountSettings', 'auth', 'settings']);
   const navigate = useNavigate();
   const user = account.user;
   const watching = account.profileId ? user?.profiles.find((p) => p._id === account.profileId) : undefined;
@@ -127,15 +119,7 @@ export function EmailAccountSection({
 
 /** Membership: when it ends (a long date-time) or 'No membership active', and the way to start or extend one. */
 export function MembershipSection() {
-  const { t, i18n } = useTranslation([
-    'account',
-    'accountSettings',
-    'auth',
-    'customer',
-    'errors',
-    'membership',
-    'settings',
-  ]);
+  const { t, i18n } = useTranslation(['accountSettings', 'membership']);
   const user = useAccountStore((s) => s.account?.user);
   const { state, end } = membershipState(user, clock.now());
   const date = end ? longDateTime(end, i18n.language) : '';
@@ -168,15 +152,7 @@ export function MembershipSection() {
 const FIELDS = { password: 'password', confirm: 'confirm' } as const;
 
 export function SecuritySection() {
-  const { t } = useTranslation([
-    'account',
-    'accountSettings',
-    'auth',
-    'customer',
-    'errors',
-    'membership',
-    'settings',
-  ]);
+  const { t } = useTranslation(['accountSettings', 'customer', 'errors']);
   const form = useForm<PasswordChangeValues>({
     resolver: passwordChangeResolver,
     defaultValues: { password: '', confirm: '' },

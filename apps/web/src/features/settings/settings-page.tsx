@@ -95,7 +95,7 @@ function ProxyRow({
   onRemove: () => void;
   index: number;
 }) {
-  const { t } = useTranslation(['accountSettings', 'auth', 'customer', 'errors', 'settings']);
+  const { t } = useTranslation(['settings']);
   const [result, setResult] = useState<ProxyTestResult | 'testing' | null>(null);
   const invalid = value.trim() !== '' && parseProxyEntry(value) === null;
   const message = invalid ? 'invalidUrl' : result;
@@ -156,7 +156,7 @@ function ProxyRow({
 }
 
 function CaptionPreview({ styling }: { styling: SubtitleStyling }) {
-  const { t } = useTranslation(['accountSettings', 'auth', 'customer', 'errors', 'settings']);
+  const { t } = useTranslation(['settings']);
   return (
     <div
       className="flex h-40 items-end justify-center rounded-xl bg-gradient-to-br from-indigo-900 via-slate-800 to-amber-800 p-6"

@@ -1,3 +1,4 @@
+import { testSession, testUser } from '../../test/account-fixtures.ts';
 import { contractServer } from '../../test/contract-server.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initStores, useAccountStore } from '../../stores/index.ts';
@@ -35,22 +36,12 @@ const valuesWithSeed = (storage: KeyValueStorage) =>
     storage.getItem(k)!.includes(seedText),
   );
 
-const T0 = '2026-01-01T00:00:00.000Z';
-
 /**
  * Enough of the account server for a sign-in, typed by the contract; everything else (the restore after
  * it) answers 503, as a server that is down for it.
  */
 function fakeAuthServer() {
   const sent: { device?: string } = {};
-  const session = (device: string) => ({
-    id: 's1',
-    userId: 'u1',
-    createdAt: T0,
-    accessedAt: T0,
-    device,
-    userAgent: 'test',
-  });
   const api = contractServer({
     account: {
       loginStart: () => ({ challenge: 'c1' }),
@@ -58,19 +49,12 @@ function fakeAuthServer() {
         const { device } = body as { device: string };
         sent.device = device;
         return {
-          user: {
-            id: 'u1',
-            namespace: 'movie-web',
-            publicKey: 'pk',
-            roles: [],
-            createdAt: T0,
-            profile: { colorA: '#0A54FF', colorB: '#2ECFA8', icon: 'couch' },
-          },
-          session: session(device),
+          user: testUser({ colorA: '#0A54FF', colorB: '#2ECFA8', icon: 'couch' }),
+          session: testSession(device),
           token: 'tok',
         };
       },
-      patchSession: () => session(sent.device ?? ''),
+      patchSession: () => testSession(sent.device ?? ''),
     },
   });
   const handler = async (input: string | URL | Request, init: RequestInit = {}) => {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Bookmark, ProgressListItem, ProgressRemoval } from '@marquee/contract';
 import { initStores, useAccountStore, useLibraryStore } from '../../stores/index.ts';
 import { applyOp, type LibraryData, type OutboxOpInput } from '../../stores/library/outbox.ts';
+import { emptySettings, testSession, testUser } from '../../test/account-fixtures.ts';
 import { contractServer, type FakeRequest } from '../../test/contract-server.ts';
 import { memoryStorage, setAppStorage } from '../storage.ts';
 import { applyLibraryRead, readLibrary, type LibraryRead, type ReadTransport } from './library-read.ts';
@@ -25,34 +26,15 @@ function pagedServer() {
       headers: { 'content-type': 'application/json', etag: etag(), ...headers },
     });
 
-  const T0 = '2026-01-01T00:00:00.000Z';
-  const session = { id: 's1', userId: 'u1', createdAt: T0, accessedAt: T0, device: 'x', userAgent: 'test' };
+  const session = testSession('x');
   // The account routes answer what the contract types; the reads answer pages with their own headers.
   const api = contractServer({
     account: {
-      me: () => ({
-        user: {
-          id: 'u1',
-          namespace: 'movie-web',
-          publicKey: 'pk',
-          roles: [],
-          createdAt: T0,
-          profile: { colorA: 'a', colorB: 'b', icon: 'cat' },
-        },
-        session,
-      }),
+      me: () => ({ user: testUser({ colorA: 'a', colorB: 'b', icon: 'cat' }), session }),
       patchSession: () => session,
     },
     sync: {
-      settings: () => ({
-        id: 'u1',
-        applicationTheme: null,
-        applicationLanguage: null,
-        defaultSubtitleLanguage: null,
-        proxyUrls: null,
-        enableAutoplay: null,
-        subtitleStyling: null,
-      }),
+      settings: emptySettings,
       bookmarks: (request) => s.read('bookmarks', request),
       progress: (request) => s.read('progress', request),
     },

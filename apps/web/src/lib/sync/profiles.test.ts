@@ -10,6 +10,7 @@ import {
 import { coalesce, type OutboxOp } from '../../stores/library/outbox.ts';
 import { switchLibrary } from '../../stores/library/profiles.ts';
 import type { Bookmark, UserSettings } from '@marquee/contract';
+import { emptySettings, testSession, testUser } from '../../test/account-fixtures.ts';
 import { contractServer } from '../../test/contract-server.ts';
 import { memoryStorage, setAppStorage } from '../storage.ts';
 import {
@@ -21,8 +22,7 @@ import {
   syncEngine,
 } from './session.ts';
 
-const T0 = '2026-01-01T00:00:00.000Z';
-const session = { id: 's1', userId: 'u1', createdAt: T0, accessedAt: T0, device: 'enc', userAgent: 'test' };
+const session = testSession();
 
 /**
  * A sync server with one library per household profile, chosen by the X-Profile-Id header; its
@@ -37,35 +37,13 @@ function fakeServer() {
     calls: [] as string[],
   };
   const lib = (p: string) => {
-    if (!s.libs.has(p))
-      s.libs.set(p, {
-        bookmarks: [],
-        settings: {
-          id: 'u1',
-          applicationTheme: null,
-          applicationLanguage: null,
-          defaultSubtitleLanguage: null,
-          proxyUrls: null,
-          enableAutoplay: null,
-          subtitleStyling: null,
-        },
-      });
+    if (!s.libs.has(p)) s.libs.set(p, { bookmarks: [], settings: emptySettings() });
     return s.libs.get(p)!;
   };
   const profileOf = (headers: Headers) => headers.get('x-profile-id') ?? '';
   const api = contractServer({
     account: {
-      me: () => ({
-        user: {
-          id: 'u1',
-          namespace: 'movie-web',
-          publicKey: null,
-          roles: [],
-          createdAt: T0,
-          profile: { colorA: '#2E5BFF', colorB: '#8C3DD6', icon: 'cat' },
-        },
-        session,
-      }),
+      me: () => ({ user: testUser({ colorA: '#2E5BFF', colorB: '#8C3DD6', icon: 'cat' }, null), session }),
       patchSession: () => session,
       deleteSession: () => ({ id: 's1' }),
     },

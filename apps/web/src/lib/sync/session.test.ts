@@ -17,17 +17,8 @@ import {
 } from './session.ts';
 import { useRejectedChanges } from './rejected-changes.ts';
 import { contractServer, refuse } from '../../test/contract-server.ts';
-import type { Bookmark, UserSettings } from '@marquee/contract';
-
-const T0 = '2026-01-01T00:00:00.000Z';
-const sessionOf = (id: string) => ({
-  id,
-  userId: 'u1',
-  createdAt: T0,
-  accessedAt: T0,
-  device: 'enc',
-  userAgent: 'test',
-});
+import type { Bookmark } from '@marquee/contract';
+import { emptySettings, testSession, testUser } from '../../test/account-fixtures.ts';
 
 /**
  * The sync API as the contract types it, with enough state to check what the client sends and how it
@@ -40,15 +31,7 @@ function fakeServer() {
     bookmarks: [] as Bookmark[],
     /** What the client imported, as it sent it. */
     progress: [] as Record<string, unknown>[],
-    settings: {
-      id: 'u1',
-      applicationTheme: null,
-      applicationLanguage: null,
-      defaultSubtitleLanguage: null,
-      proxyUrls: null,
-      enableAutoplay: null,
-      subtitleStyling: null,
-    } as UserSettings,
+    settings: emptySettings(),
     calls: [] as string[],
     /** Bookmarks the server refuses for good (400). */
     refuse: new Set<string>(),
@@ -58,18 +41,11 @@ function fakeServer() {
       me: () =>
         s.meStatus === 200
           ? {
-              user: {
-                id: 'u1',
-                namespace: 'movie-web',
-                publicKey: 'pk',
-                roles: [],
-                createdAt: T0,
-                profile: { colorA: '#0A54FF', colorB: '#2ECFA8', icon: 'couch' },
-              },
-              session: sessionOf('s1'),
+              user: testUser({ colorA: '#0A54FF', colorB: '#2ECFA8', icon: 'couch' }),
+              session: testSession(),
             }
           : refuse(s.meStatus as 401, { code: 'unauthorized' }),
-      patchSession: ({ params }) => sessionOf(params.sid ?? 's1'),
+      patchSession: ({ params }) => testSession('enc', params.sid ?? 's1'),
       deleteSession: ({ params }) => ({ id: params.sid ?? 's1' }),
     },
     sync: {

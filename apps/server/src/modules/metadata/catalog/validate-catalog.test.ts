@@ -256,9 +256,9 @@ describe('embedded catalog: genres.json and titles.json (other languages)', () =
     };
     for (const kind of ['movie', 'tv'] as const) {
       for (const [id, byLanguage] of Object.entries(titles[kind])) {
-        expect(english[kind].has(id), `${kind} ${id}`).toBe(true);
+        expect([...english[kind].keys()], `${kind} ${id}`).toContain(id);
         for (const [language, title] of Object.entries(byLanguage)) {
-          expect((languages as readonly string[]).includes(language), `${kind} ${id} ${language}`).toBe(true);
+          expect(languages, `${kind} ${id}`).toContain(language);
           expect(title.trim().length).toBeGreaterThan(0);
           expect(title).not.toBe(english[kind].get(id));
         }

@@ -76,7 +76,7 @@ export function BottomBar({
   shown,
   onHover,
 }: BarProps & { meta: PlayerMeta; openMenu(path: string): void }) {
-  const { t } = useTranslation(['media', 'player']);
+  const { t } = useTranslation(['player']);
   const isFullscreen = usePlayer((s) => s.playback.isFullscreen);
   const caps = usePlayer((s) => s.capabilities);
   return (

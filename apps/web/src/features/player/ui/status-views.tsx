@@ -46,7 +46,7 @@ function StatusCircle({ segment }: { segment: ScrapeSegment }) {
 }
 
 function SegmentRow({ segment, nested }: { segment: ScrapeSegment; nested?: boolean }) {
-  const { t } = useTranslation(['auth', 'errors', 'media', 'player']);
+  const { t } = useTranslation(['player']);
   const text =
     segment.status === 'pending'
       ? t('player.scraping.items.pending')
@@ -73,7 +73,7 @@ function SegmentRow({ segment, nested }: { segment: ScrapeSegment; nested?: bool
 
 /** The scraping screen's frame: the run's state (or a spinner while nothing is known yet) and the way out. */
 function ScrapingFrame({ children }: { children: ReactNode }) {
-  const { t } = useTranslation(['auth', 'errors', 'media', 'player']);
+  const { t } = useTranslation(['player']);
   return (
     <div
       className="absolute inset-0 z-20 flex flex-col items-center justify-center gap-6 bg-black/80 p-6 text-white"
@@ -94,7 +94,7 @@ function ScrapingFrame({ children }: { children: ReactNode }) {
 
 /** Before any source reports: also what the page shows while the title's details load (the same box, so nothing moves). */
 export function SearchingView() {
-  const { t } = useTranslation(['auth', 'errors', 'media', 'player']);
+  const { t } = useTranslation(['player']);
   return (
     <ScrapingFrame>
       <div className="flex flex-col items-center gap-3" role="status">
@@ -110,7 +110,7 @@ export function SearchingView() {
 
 /** Each source's state while the run goes on; the current one stands out. */
 export function ScrapingView() {
-  const { t } = useTranslation(['auth', 'errors', 'media', 'player']);
+  const { t } = useTranslation(['player']);
   const scrape = usePlayer((s) => s.scrape);
   const tree = segmentTree(scrape);
   if (tree.length === 0) return <SearchingView />;
@@ -142,7 +142,7 @@ export function ScrapingView() {
 }
 
 function DetailsDialog({ text, onClose }: { text: string; onClose(): void }) {
-  const { t } = useTranslation(['auth', 'errors', 'media', 'player']);
+  const { t } = useTranslation(['errors', 'player']);
   const [copied, setCopied] = useState(false);
   return (
     <div
@@ -192,7 +192,7 @@ function ErrorCard({
   children?: ReactNode;
   details?: string;
 }) {
-  const { t } = useTranslation(['auth', 'errors', 'media', 'player']);
+  const { t } = useTranslation(['player']);
   const [open, setOpen] = useState(false);
   return (
     <div
@@ -220,7 +220,7 @@ function ErrorCard({
 
 /** "We couldn't find that" with the report of every source (or "Failed to scrape" when the run broke). */
 export function ScrapeNotFoundView({ failure }: { failure: string | null }) {
-  const { t } = useTranslation(['auth', 'errors', 'media', 'player']);
+  const { t } = useTranslation(['player']);
   const scrape = usePlayer((s) => s.scrape);
   const details = [
     `url: ${window.location.href}`,
@@ -244,7 +244,7 @@ export function ScrapeNotFoundView({ failure }: { failure: string | null }) {
 }
 
 export function PlaybackErrorView() {
-  const { t } = useTranslation(['auth', 'errors', 'media', 'player']);
+  const { t } = useTranslation(['player']);
   const error = usePlayer((s) => s.error);
   const code = error?.code ?? 'generic';
   return (
@@ -258,7 +258,7 @@ export function PlaybackErrorView() {
 
 /** Screens that come before playback: removed media, extension permission, captcha, membership. */
 export function ProblemView({ problem, onRetry }: { problem: SessionProblem; onRetry(): void }) {
-  const { t } = useTranslation(['auth', 'errors', 'media', 'player']);
+  const { t } = useTranslation(['auth', 'media', 'player']);
   switch (problem.kind) {
     case 'removed':
       return <ErrorCard title={t('media.errors.removed')} text={t('player.problems.removedText')} />;

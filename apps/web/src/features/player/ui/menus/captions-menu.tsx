@@ -14,7 +14,7 @@ import { Icon } from '../icons.tsx';
 import { MenuCard, ROW, RowSpinner, useLanguageName, type OpenMenu } from './menu-parts.tsx';
 
 function CaptionError({ code }: { code: CaptionErrorCode }) {
-  const { t } = useTranslation(['global', 'player']);
+  const { t } = useTranslation(['player']);
   return (
     <p className="px-3 pb-2 text-xs text-red-400" role="alert">
       {t(`player.captions.errors.${code}`)}
@@ -23,7 +23,7 @@ function CaptionError({ code }: { code: CaptionErrorCode }) {
 }
 
 function CaptionRow({ item, name }: { item: CaptionListItem; name: string }) {
-  const { t } = useTranslation(['global', 'player']);
+  const { t } = useTranslation(['global']);
   const selected = usePlayer((s) => s.caption?.id === item.id);
   const { state, choose } = useCaptionChoice();
   return (
@@ -47,7 +47,7 @@ function CaptionRow({ item, name }: { item: CaptionListItem; name: string }) {
 
 /** `/captions` and `/settings/captions`: off, upload, the source's captions and OpenSubtitles'. */
 export function CaptionsMenu({ open, back }: { open: OpenMenu; back(): void }) {
-  const { t } = useTranslation(['global', 'player']);
+  const { t } = useTranslation(['player']);
   const languageName = useLanguageName();
   const list = usePlayer((s) => s.captionList);
   const caption = usePlayer((s) => s.caption);
