@@ -187,6 +187,7 @@ const notFuzzed: Record<string, string> = {
   'accounts.userSessions': 'only `:uid`, checked against the caller (authorization-matrix)',
   'accounts.deleteSession': 'only `:sid`: any id is a valid, idempotent sign-out (authorization-matrix)',
   'sync.settings': 'only `:uid`, checked against the caller (authorization-matrix)',
+  'sync.events': 'only `:uid` (no query fields), checked against the caller (authorization-matrix)',
   'customers.me': 'no input',
   'membership.plans': 'no input',
   'membership.cryptoList': 'no input',

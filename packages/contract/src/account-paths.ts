@@ -20,7 +20,23 @@ export const accountPaths = {
   progressImport: '/users/:uid/progress/import',
   progressItem: '/users/:uid/progress/:tmdbId',
   settings: '/users/:uid/settings',
+  events: '/users/:uid/events',
   metrics: '/metrics',
   providerMetrics: '/metrics/providers',
   captchaMetrics: '/metrics/captcha',
 } as const;
+
+/**
+ * Events of the library stream (`GET /users/:uid/events`, text/event-stream; decision 079): `ready` once
+ * connected (the client then reads what changed since its own marks: that is the catch-up), `changed`
+ * when another device changed a kind of this library, `resync` when the server may have missed changes
+ * (its event bus reconnected): read everything changed since the marks again.
+ */
+export const libraryEventNames = ['ready', 'changed', 'resync'] as const;
+/** What a `changed` event names. */
+export const libraryChangeKinds = ['bookmarks', 'progress', 'settings'] as const;
+/**
+ * The device's clock when it sent a change (epoch milliseconds): the server corrects the change's
+ * `updatedAt` by the difference to its own clock (decision 079). Sent by our client to this instance only.
+ */
+export const CLIENT_TIME_HEADER = 'x-client-time';

@@ -41,6 +41,7 @@ export const syncRoutes = {
   deleteProgress: { method: 'DELETE', path: accountPaths.progressItem },
   settings: { method: 'GET', path: accountPaths.settings },
   putSettings: { method: 'PUT', path: accountPaths.settings },
+  events: { method: 'GET', path: accountPaths.events },
 } as const satisfies Record<string, Route>;
 
 /** Routes of `customerEndpoints`. */

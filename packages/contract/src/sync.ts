@@ -1,6 +1,7 @@
 import { z } from './z.ts';
 import { ChangeTime, IsoInstant, UserIdParams } from './accounts.ts';
-import { defineEndpoint, type EndpointErrors } from './endpoint.ts';
+import { libraryChangeKinds } from './account-paths.ts';
+import { defineEndpoint, defineStream, type EndpointErrors } from './endpoint.ts';
 import { syncRoutes } from './routes.ts';
 import { syncMediaTypes } from './sync-rules.ts';
 
@@ -203,6 +204,18 @@ export const UserSettingsInput = z.object({
 });
 export type UserSettingsInput = z.infer<typeof UserSettingsInput>;
 
+// ---- live changes (decision 079) ----
+
+export const LibraryChangeKind = z.enum(libraryChangeKinds);
+export type LibraryChangeKind = z.infer<typeof LibraryChangeKind>;
+export const libraryEvents = {
+  /** Connected: `heartbeatMs` is how often a comment line arrives (a client may treat silence past it as a dead stream). */
+  ready: z.object({ heartbeatMs: z.number().int().positive() }),
+  changed: z.object({ kind: LibraryChangeKind }),
+  resync: z.object({}),
+};
+export type LibraryEventData = { [K in keyof typeof libraryEvents]: z.infer<(typeof libraryEvents)[K]> };
+
 /** Every library route: an `X-Profile-Id` that is not one of the caller's profiles (decision 040). */
 const libraryErrors = { 404: ['profile_not_found'] } as const satisfies EndpointErrors;
 
@@ -307,5 +320,16 @@ export const syncEndpoints = {
     params: UserIdParams,
     body: UserSettingsInput,
     response: UserSettings,
+  }),
+  events: defineStream({
+    ...syncRoutes.events,
+    summary:
+      'Server-sent events: `changed` when another device changes this library (bookmarks, progress or settings); `ready` on connecting, `resync` when changes may have been missed — then read what changed since your last read',
+    auth: 'session',
+    tags: ['sync'],
+    errors: { ...libraryErrors, 429: ['rate_limited'] },
+    params: UserIdParams,
+    query: z.object({}),
+    events: libraryEvents,
   }),
 } as const;

@@ -201,8 +201,17 @@ export interface Database {
   user_settings: UserSettingsTable;
   captcha_solutions: CaptchaSolutionsTable;
   instance_secrets: InstanceSecretsTable;
+  job_runs: JobRunsTable;
   profiles: ProfilesTable;
   memberships: MembershipsTable;
   payments: PaymentsTable;
   promo_codes: PromoCodesTable;
+}
+
+/** When each background job may run next, across every process (decision 079). */
+export interface JobRunsTable {
+  name: string;
+  next_run_at: number;
+  /** The process that last ran it (host and pid), for the logs. */
+  holder: string;
 }

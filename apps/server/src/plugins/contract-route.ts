@@ -65,7 +65,7 @@ export function contractStream<E extends StreamEndpoint>(
   app: FastifyInstance,
   endpoint: E,
   handler: (
-    input: { query: z.infer<NonNullable<E['query']>> },
+    input: { query: z.infer<NonNullable<E['query']>>; params: z.infer<NonNullable<E['params']>> },
     request: FastifyRequest,
     reply: FastifyReply,
   ) => Promise<void>,
@@ -86,6 +86,13 @@ export function contractStream<E extends StreamEndpoint>(
       },
     },
     handler: (request, reply) =>
-      handler({ query: request.query } as { query: z.infer<NonNullable<E['query']>> }, request, reply),
+      handler(
+        { query: request.query, params: request.params } as {
+          query: z.infer<NonNullable<E['query']>>;
+          params: z.infer<NonNullable<E['params']>>;
+        },
+        request,
+        reply,
+      ),
   });
 }

@@ -4,6 +4,7 @@ import * as m002 from './2026-11-21-002-accounts.ts';
 import * as m003 from './2026-11-21-003-subscription.ts';
 import * as m004payments from './2026-11-23-004-payment-settlement.ts';
 import * as m005library from './2026-11-24-001-library-changes.ts';
+import * as m006jobs from './2026-11-25-001-job-runs.ts';
 
 /** Every migration, in order. Names sort by date so both dialects apply them in the same order. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21-003-subscription': m003,
   '2026-11-23-004-payment-settlement': m004payments,
   '2026-11-24-001-library-changes': m005library,
+  '2026-11-25-001-job-runs': m006jobs,
 };

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import { syncEndpoints as e, type Endpoint, type LibraryChangeKind } from '@marquee/contract';
 import type { Config } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { requireSession } from '../../plugins/auth.ts';
@@ -33,7 +34,11 @@ import {
   type CaptchaVerifier,
 } from '../captcha/captcha.service.ts';
 import { InstanceSecretsRepository } from '../instance/instance-secrets.repository.ts';
+import { ProcessEventBus, RedisEventBus, type EventBus } from '../live/event-bus.ts';
+import { correctChangeTimes } from '../live/device-clock.ts';
+import { LIVE_DEFAULTS, LiveStreams, registerLiveRoutes, type LiveOptions } from '../live/live.routes.ts';
 import { scheduleCleanup } from '../maintenance/cleanup.job.ts';
+import { JobRuns } from '../maintenance/job-runs.ts';
 import { registerMetaRoutes } from '../meta/meta.routes.ts';
 import { registerMetricsRoutes } from '../metrics/metrics.routes.ts';
 import { metricsFor } from '../metrics/metrics.ts';
@@ -48,6 +53,17 @@ import { registerUserRoutes } from '../users/users.routes.ts';
 import { UsersRepository } from '../users/users.repository.ts';
 import { UsersService } from '../users/users.service.ts';
 
+/** The library writes other devices hear about, and what they change. */
+const libraryWriteKinds = new Map<Endpoint, LibraryChangeKind>([
+  [e.addBookmark, 'bookmarks'],
+  [e.importBookmarks, 'bookmarks'],
+  [e.deleteBookmark, 'bookmarks'],
+  [e.putProgress, 'progress'],
+  [e.importProgress, 'progress'],
+  [e.deleteProgress, 'progress'],
+  [e.putSettings, 'settings'],
+]);
+
 /** What tests (and only tests) replace in the account and sync server. */
 export interface AccountsOverrides {
   /** Different bucket sizes, or false to switch rate limits off (fuzz tests). */
@@ -57,6 +73,8 @@ export interface AccountsOverrides {
   cleanupIntervalMs?: number;
   /** Cheaper password hashing, so suites that register many email accounts stay fast. */
   passwordCost?: ScryptCost;
+  /** Library streams: heartbeat, maximum age, streams per account. */
+  live?: Partial<LiveOptions>;
 }
 
 /** What the other modules (memberships, admin tools) use of the account server. */
@@ -67,6 +85,8 @@ export interface AccountsHandle {
   users: UsersRepository;
   /** The shared Redis connection when REDIS_URL is set (rate limits; the self-test pings it). */
   redis: Redis | undefined;
+  /** The library streams of this process and the event bus that feeds them. */
+  live: LiveStreams;
 }
 
 export interface AccountsContext {
@@ -135,6 +155,14 @@ export async function registerAccountsAndSync(
     }),
   });
 
+  const bus: EventBus =
+    redis && config.REDIS_URL
+      ? new RedisEventBus(redis, config.REDIS_PREFIX, server.log)
+      : new ProcessEventBus();
+  const live = new LiveStreams(bus, { ...LIVE_DEFAULTS, ...ctx.overrides?.live });
+  // Streams end before the server waits for its connections to close: clients reconnect elsewhere.
+  server.addHook('preClose', async () => live.closeAll());
+
   const users = new UsersRepository(db, database.dialect);
   const sessions = new SessionsRepository(db);
   const challenges = new ChallengesRepository(db);
@@ -182,6 +210,15 @@ export async function registerAccountsAndSync(
     registerCustomerRoutes(scope, customers);
     await scope.register(async (library) => {
       selectProfileLibrary(library, customers);
+      // Change times in the server's clock (decision 079), then the other devices hear of the write.
+      library.addHook('preHandler', async (request) => {
+        if (request.method !== 'GET') correctChangeTimes(request, now());
+      });
+      library.addHook('onResponse', async (request, reply) => {
+        const kind = libraryWriteKinds.get(request.routeOptions.config.contract!);
+        if (kind && reply.statusCode < 300) live.announce(request, kind);
+      });
+      registerLiveRoutes(library, live);
       registerBookmarkRoutes(library, new BookmarksService(db, bookmarksRepo, now), limits);
       registerProgressRoutes(library, new ProgressService(db, progressRepo, users, now), limits);
       registerSettingsRoutes(library, new SettingsService(db, new SettingsRepository(db), users, now));
@@ -190,11 +227,17 @@ export async function registerAccountsAndSync(
 
   const stopCleanup = scheduleCleanup(
     { challenges, sessions, captchaSolutions, bookmarks: bookmarksRepo, progress: progressRepo },
-    { intervalMs: ctx.overrides?.cleanupIntervalMs ?? 60 * 60_000, now, log: server.log },
+    {
+      intervalMs: ctx.overrides?.cleanupIntervalMs ?? 60 * 60_000,
+      now,
+      log: server.log,
+      jobs: new JobRuns(db),
+    },
   );
   server.addHook('onClose', async () => {
     await stopCleanup();
+    await bus.close();
     if (redis) await redis.quit().catch(() => redis.disconnect());
   });
-  return { auth, limits, customers, users, redis };
+  return { auth, limits, customers, users, redis, live };
 }

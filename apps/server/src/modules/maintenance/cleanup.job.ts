@@ -4,6 +4,7 @@ import type { BookmarksRepository } from '../bookmarks/bookmarks.repository.ts';
 import type { CaptchaSolutionsRepository } from '../captcha/captcha.repository.ts';
 import type { ProgressRepository } from '../progress/progress.repository.ts';
 import type { SessionsRepository } from '../users/sessions.repository.ts';
+import type { JobRuns } from './job-runs.ts';
 
 /** Removals are remembered this long; an offline change older than that can no longer be refused. */
 export const TOMBSTONE_TTL_MS = 180 * 24 * 60 * 60_000;
@@ -16,7 +17,7 @@ export interface CleanupTargets {
   progress: ProgressRepository;
 }
 
-/** One pass: expired challenges, sessions and used captcha solutions; old tombstones. Idempotent, so every process may run it. */
+/** One pass: expired challenges, sessions and used captcha solutions; old tombstones. Idempotent. */
 export async function runCleanup(t: CleanupTargets, now: number): Promise<Record<string, number>> {
   return {
     challenges: await t.challenges.deleteExpired(now),
@@ -29,15 +30,22 @@ export async function runCleanup(t: CleanupTargets, now: number): Promise<Record
 
 /**
  * Runs the cleanup every `intervalMs` on an unref'd timer (it never keeps the process alive) with a
- * random first delay so several processes do not run it in step. Returns the stop function.
+ * random first delay. Each tick first claims the run in the database (`jobs`): of several processes,
+ * one runs it per interval. Returns the stop function.
  */
 export function scheduleCleanup(
   t: CleanupTargets,
-  options: { intervalMs: number; now: () => number; log: FastifyBaseLogger },
+  options: { intervalMs: number; now: () => number; log: FastifyBaseLogger; jobs: JobRuns },
 ): () => Promise<void> {
   let running: Promise<void> | undefined;
+  const pass = async () => {
+    const now = options.now();
+    // A little less than the interval: this process's next tick finds the job due again.
+    if (!(await options.jobs.claim('cleanup', now, options.intervalMs * 0.9))) return {};
+    return runCleanup(t, now);
+  };
   const tick = () => {
-    running ??= runCleanup(t, options.now())
+    running ??= pass()
       .then((removed) => {
         if (Object.values(removed).some((n) => n > 0)) options.log.info({ removed }, 'cleanup');
       })

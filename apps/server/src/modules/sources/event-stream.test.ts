@@ -17,7 +17,7 @@ describe('EventStream', () => {
     let aborted: () => void = () => undefined;
     const wasAborted = new Promise<void>((resolve) => (aborted = resolve));
     app.get('/events', async (request, reply) => {
-      const stream = new EventStream(request, reply, schemas, { 'x-extra': 'yes' });
+      const stream = new EventStream(request, reply, schemas, { headers: { 'x-extra': 'yes' } });
       stream.signal.addEventListener('abort', () => aborted());
       stream.send('tick', 1);
       stream.send('tick', 2);

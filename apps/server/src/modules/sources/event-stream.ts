@@ -4,6 +4,15 @@ import type { z } from 'zod';
 /** Comment lines keep proxies from closing a quiet stream while a slow provider works. */
 const KEEP_ALIVE_MS = 15_000;
 
+export interface EventStreamOptions {
+  /** Extra response headers. */
+  headers?: Record<string, string>;
+  /** The comment line that opens the stream. */
+  greeting?: string;
+  /** How often a comment line is sent while nothing else is. */
+  keepAliveMs?: number;
+}
+
 /**
  * A server-sent events response whose events are checked against the contract's schemas before they
  * leave. `signal` aborts when the client goes away, so the scrape stops too.
@@ -19,7 +28,7 @@ export class EventStream<M extends Record<string, z.ZodType>> {
     request: FastifyRequest,
     private readonly reply: FastifyReply,
     private readonly schemas: M,
-    headers: Record<string, string> = {},
+    options: EventStreamOptions = {},
   ) {
     this.signal = this.controller.signal;
     reply.hijack();
@@ -36,10 +45,10 @@ export class EventStream<M extends Record<string, z.ZodType>> {
       // client asked for `Connection: close` (a forced keep-alive would hold that socket open).
       'x-accel-buffering': 'no',
       'x-request-id': String(request.id),
-      ...headers,
+      ...options.headers,
     });
-    raw.write(': marquee scrape\n\n');
-    this.keepAlive = setInterval(() => this.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+    raw.write(`: ${options.greeting ?? 'marquee scrape'}\n\n`);
+    this.keepAlive = setInterval(() => this.write(': keep-alive\n\n'), options.keepAliveMs ?? KEEP_ALIVE_MS);
     this.keepAlive.unref?.();
   }
 
@@ -59,6 +68,19 @@ export class EventStream<M extends Record<string, z.ZodType>> {
     this.send(event, data);
     this.stop();
     this.reply.raw.end();
+  }
+
+  /**
+   * Closes the stream without a terminal event (the client reconnects). `dropConnection` (the server is
+   * shutting down) also closes the connection once the end is written, rather than leaving it idle.
+   */
+  close(options: { dropConnection?: boolean } = {}): void {
+    if (this.isEnded) return;
+    this.stop();
+    const raw = this.reply.raw;
+    raw.end(() => {
+      if (options.dropConnection) raw.socket?.destroy();
+    });
   }
 
   private write(chunk: string): void {

@@ -83,7 +83,7 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
     await service.assertAvailable(media);
     const viewer = await service.assertPlayable(playbackTokenOf(request), media);
     const { freshToken } = await service.authorize(tokenOf(request, query), request.ip);
-    const stream = new EventStream(request, reply, e.scrape.events, streamHeaders(freshToken));
+    const stream = new EventStream(request, reply, e.scrape.events, { headers: streamHeaders(freshToken) });
     if (freshToken) stream.send('token', freshToken);
     try {
       const sourceOrder = query.sourceOrder
@@ -116,7 +116,9 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
     await service.assertAvailable(media);
     const viewer = await service.assertPlayable(playbackTokenOf(request), media);
     const { freshToken } = await service.authorize(tokenOf(request, query), request.ip);
-    const stream = new EventStream(request, reply, e.scrapeSource.events, streamHeaders(freshToken));
+    const stream = new EventStream(request, reply, e.scrapeSource.events, {
+      headers: streamHeaders(freshToken),
+    });
     if (freshToken) stream.send('token', freshToken);
     try {
       const output = await service.scrapeSource(query.id, media, {
@@ -134,7 +136,9 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
   contractStream(app, e.scrapeEmbed, async ({ query }, request, reply) => {
     if (!service.hasEmbed(query.id)) throw notFoundProvider('embed', query.id);
     const { freshToken } = await service.authorize(tokenOf(request, query), request.ip);
-    const stream = new EventStream(request, reply, e.scrapeEmbed.events, streamHeaders(freshToken));
+    const stream = new EventStream(request, reply, e.scrapeEmbed.events, {
+      headers: streamHeaders(freshToken),
+    });
     if (freshToken) stream.send('token', freshToken);
     try {
       const output = await service.scrapeEmbed(query.id, query.url, {
