@@ -114,15 +114,18 @@ export function eventUnion<M extends Record<string, z.ZodType>>(events: M) {
 export interface StreamEndpoint<
   Q extends z.ZodType = z.ZodType,
   M extends Record<string, z.ZodType> = Record<string, z.ZodType>,
-> extends Endpoint<z.ZodType, Q, z.ZodType, z.ZodType> {
+  P extends z.ZodType = z.ZodType,
+> extends Endpoint<P, Q, z.ZodType, z.ZodType> {
   method: 'GET';
   kind: 'events';
   events: M;
 }
 
-export function defineStream<Q extends z.ZodType, M extends Record<string, z.ZodType>>(
-  endpoint: Omit<StreamEndpoint<Q, M>, 'kind' | 'response' | 'body'>,
-): StreamEndpoint<Q, M> {
+export function defineStream<
+  Q extends z.ZodType,
+  M extends Record<string, z.ZodType>,
+  P extends z.ZodType = z.ZodType,
+>(endpoint: Omit<StreamEndpoint<Q, M, P>, 'kind' | 'response' | 'body'>): StreamEndpoint<Q, M, P> {
   return { ...endpoint, kind: 'events', response: eventUnion(endpoint.events) };
 }
 

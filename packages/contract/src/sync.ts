@@ -329,7 +329,6 @@ export const syncEndpoints = {
     tags: ['sync'],
     errors: { ...libraryErrors, 429: ['rate_limited'] },
     params: UserIdParams,
-    query: z.object({}),
     events: libraryEvents,
   }),
 } as const;

@@ -13,6 +13,7 @@ import { encodeMediaKey, toTmdbType } from '../../lib/media-keys.ts';
 import { MediaCard } from '../../components/media-card.tsx';
 import { useLibraryStore } from '../../stores/index.ts';
 import { paths } from '../../app/paths.ts';
+import { useLibraryRefreshOnOpen } from '../../lib/library-refresh.ts';
 
 const GRID = 'grid grid-cols-2 gap-x-4 gap-y-6 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-5 xl:grid-cols-6';
 
@@ -152,6 +153,7 @@ export function ContinueWatchingSection({ items }: { items: ContinueItem[] }) {
 
 /** The home page's library: Continue Watching, then Bookmarks; `empty` when there is neither. */
 export function HomeLibrary({ empty }: { empty: React.ReactNode }) {
+  useLibraryRefreshOnOpen();
   const bookmarks = useBookmarks();
   const continuing = useContinueWatching();
   if (bookmarks.length === 0 && continuing.length === 0) return <>{empty}</>;

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { ButtonLink } from '../../components/button.tsx';
+import { useLibraryRefreshOnOpen } from '../../lib/library-refresh.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { RejectedChanges } from './rejected-changes.tsx';
 import {
@@ -14,6 +15,7 @@ import { paths } from '../../app/paths.ts';
 export function MyListPage() {
   const { t } = useTranslation(['home', 'library']);
   usePageTitle(t('library.myList'));
+  useLibraryRefreshOnOpen();
   const bookmarks = useBookmarks();
   const continuing = useContinueWatching();
   return (

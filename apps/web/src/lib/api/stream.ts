@@ -1,11 +1,13 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { scrapeEventNames, sourceRoutes } from '@marquee/contract/values';
+import { libraryEventNames, scrapeEventNames, sourceRoutes, syncRoutes } from '@marquee/contract/values';
 // Types only (see client.ts): event data types come from the contract's event schemas.
 import type {
+  LibraryEventData,
   ScrapeAllEventData,
   ScrapeEmbedEventData,
   ScrapeSourceEventData,
   sourcesEndpoints,
+  syncEndpoints,
 } from '@marquee/contract';
 import { networkError } from './errors.ts';
 import { send, type CallInput, type RequestInput } from './client.ts';
@@ -15,9 +17,12 @@ interface StreamData {
   scrape: ScrapeAllEventData;
   scrapeSource: ScrapeSourceEventData;
   scrapeEmbed: ScrapeEmbedEventData;
+  /** The library stream of a device (decision 079), on the account server. */
+  events: LibraryEventData;
 }
 type StreamKey = keyof StreamData;
-type Routes = typeof sourceRoutes;
+type Routes = typeof sourceRoutes & { events: typeof syncRoutes.events };
+type StreamEndpoints = typeof sourcesEndpoints & { events: typeof syncEndpoints.events };
 /** The stream endpoint a route value is (routes differ by their literal path). */
 type KeyOf<R> = { [K in StreamKey]: Routes[K] extends R ? K : never }[StreamKey];
 export type StreamRoute = Routes[StreamKey];
@@ -29,26 +34,31 @@ export type StreamEventOf<R extends StreamRoute> = StreamEvent<StreamData[KeyOf<
 export interface StreamOptions {
   /** Sees the answer's status and headers before anything else (an X-Token header comes with errors too). */
   onResponse?: (answer: { status: number; headers: Headers }) => void;
+  /** Called for every chunk that arrives, keep-alive comments included (a client's dead-stream watchdog). */
+  onActivity?: () => void;
 }
 
 /** Return it from the handler to stop reading (a terminal event was handled). */
 export const STOP = 'stop';
 
-const known: ReadonlySet<string> = new Set(scrapeEventNames);
+const scrapeNames: ReadonlySet<string> = new Set(scrapeEventNames);
+const libraryNames: ReadonlySet<string> = new Set(libraryEventNames);
 
 /**
- * Reads an event stream of the contract (the scrape endpoints) with fetch, so headers can be sent and read
+ * Reads an event stream of the contract (the scrape endpoints, the library stream) with fetch, so headers can be sent and read
  * (EventSource cannot). A non-2xx answer throws the ApiError of its JSON body before any event; each event
  * of a known name with JSON data reaches `onEvent`, typed by the contract's event schemas. Resolves to
  * 'stopped' when the handler returned STOP, 'ended' when the stream closed first. No timeout by default.
  */
 export async function stream<R extends StreamRoute>(
   route: R,
-  input: CallInput<(typeof sourcesEndpoints)[KeyOf<R>]> & StreamOptions,
+  input: CallInput<StreamEndpoints[KeyOf<R>]> & StreamOptions,
   onEvent: (event: StreamEventOf<R>) => void | typeof STOP,
 ): Promise<'stopped' | 'ended'> {
   const request = input as RequestInput & StreamOptions;
-  const response = await send(route, 'instance', request, {
+  const library = route.path === syncRoutes.events.path;
+  const known = library ? libraryNames : scrapeNames;
+  const response = await send(route, library ? 'account' : 'instance', request, {
     accept: 'text/event-stream',
     timeoutMs: 0,
     ...(request.onResponse ? { onResponse: request.onResponse } : {}),
@@ -67,6 +77,7 @@ export async function stream<R extends StreamRoute>(
       return onEvent({ event: name, data } as StreamEventOf<R>);
     },
     request.signal,
+    request.onActivity,
   );
 }
 
@@ -75,12 +86,17 @@ export async function readEvents(
   response: Response,
   onMessage: (message: EventSourceMessage) => void | typeof STOP,
   signal?: AbortSignal,
+  onActivity?: () => void,
 ): Promise<'stopped' | 'ended'> {
   if (!response.body) return 'ended';
   const queue: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (message) => queue.push(message) });
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
+  // The caller's abort closes the connection itself (the fetch's own signal only covered the headers).
+  const onAbort = () => void reader.cancel().catch(() => undefined);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted) onAbort();
   try {
     for (;;) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -90,6 +106,8 @@ export async function readEvents(
         if (signal?.aborted) throw error;
         throw networkError();
       }
+      if (signal?.aborted) throw signal.reason ?? new DOMException('Aborted', 'AbortError');
+      if (!chunk.done) onActivity?.();
       parser.feed(chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true }));
       while (queue.length) {
         if (onMessage(queue.shift()!) === STOP) {
@@ -101,6 +119,7 @@ export async function readEvents(
       if (chunk.done) return 'ended';
     }
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     reader.releaseLock();
   }
 }

@@ -11,6 +11,7 @@ import {
   changeSyncedSettings,
   importLocalData,
   logout,
+  pull,
   restore,
   syncEngine,
   useSessionStatus,
@@ -245,5 +246,52 @@ describe('a change the server refuses for good', () => {
     expect(
       refused.map((r) => [r.op.kind, (r.op as { tmdbId: string }).tmdbId, r.status, r.code, r.seen]),
     ).toEqual([['bookmark-add', matrix.tmdbId, 400, 'validation_failed', false]]);
+  });
+});
+
+describe('live reads (pull) and clock-safe writes', () => {
+  it('a pull brings another device’s change in, never over a newer change still pending here', async () => {
+    useAccountStore.getState().setAccount(account);
+    expect(await restore()).toBe('ok');
+    // Another device bookmarked Alien and The Matrix; this one removed The Matrix later, offline.
+    const earlier = new Date(Date.now() - 60_000).toISOString();
+    server.s.bookmarks.push(
+      { tmdbId: '348', meta: { title: 'Alien', year: 1979, type: 'movie' }, updatedAt: earlier },
+      { tmdbId: '603', meta: { title: 'The Matrix', year: 1999, type: 'movie' }, updatedAt: earlier },
+    );
+    server.s.down = true;
+    useLibraryStore.getState().addBookmark(matrix);
+    useLibraryStore.getState().removeBookmark('movie', '603');
+    await syncEngine.flush();
+    server.s.down = false;
+    server.s.calls.length = 0;
+    // Held by the engine's lock like restore, so nothing is sent between the read and the merge.
+    expect(await pull(['bookmarks'])).toBe('ok');
+    expect(server.s.calls[0]).toBe('GET /users/u1/bookmarks');
+    expect(Object.keys(useLibraryStore.getState().bookmarks)).toEqual(['movie:348']);
+    // The pending removal then reaches the server: both sides agree.
+    await syncEngine.flush();
+    await expect.poll(() => useLibraryStore.getState().outbox).toEqual([]);
+    expect(server.s.bookmarks.map((b) => b.tmdbId)).toEqual(['348']);
+  });
+
+  it('writes to this instance carry the device clock; writes to another account server do not', async () => {
+    useAccountStore.getState().setAccount(account);
+    useLibraryStore.getState().addBookmark(matrix);
+    await syncEngine.flush();
+    const headersOf = (path: string) => {
+      const call = vi
+        .mocked(fetch)
+        .mock.calls.filter(([url]) => String(url).endsWith(path))
+        .at(-1);
+      return new Headers(call?.[1]?.headers);
+    };
+    const sent = Number(headersOf('/users/u1/bookmarks/603').get('x-client-time'));
+    expect(Math.abs(sent - Date.now())).toBeLessThan(5_000);
+
+    useAccountStore.getState().setBackendUrl('https://backend.example');
+    useLibraryStore.getState().addBookmark(alien);
+    await syncEngine.flush();
+    expect(headersOf('/users/u1/bookmarks/348').has('x-client-time')).toBe(false);
   });
 });

@@ -1,7 +1,13 @@
-import type { UserSettings } from '@marquee/contract';
+import type { LibraryChangeKind, UserSettings } from '@marquee/contract';
+import { CLIENT_TIME_HEADER } from '@marquee/contract/values';
 import { useAccountStore } from '../../stores/account-store.ts';
 import { useLibraryStore, type StashedLibrary } from '../../stores/library/library-store.ts';
-import { opsOfProfile, type OutboxOp, type SyncedSettings } from '../../stores/library/outbox.ts';
+import {
+  opsOfProfile,
+  type LibraryData,
+  type OutboxOp,
+  type SyncedSettings,
+} from '../../stores/library/outbox.ts';
 import { forgetProfile, switchLibrary } from '../../stores/library/profiles.ts';
 import { toTheme, usePreferencesStore } from '../../stores/preferences-store.ts';
 import { useSessionStatus } from '../../stores/session-status.ts';
@@ -16,9 +22,12 @@ import {
   saveMark,
   usableMark,
   type LibraryKind,
+  type LibraryRead,
   type ReadTransport,
 } from './library-read.ts';
 import { useRejectedChanges } from './rejected-changes.ts';
+import { LIBRARY_REFRESH_EVENT } from '../library-refresh.ts';
+import { startLive } from './live.ts';
 import { SYNC_INTERVAL_MS, SyncEngine, webLock } from './sync-engine.ts';
 import { importPayload, profileHeaders, requestFor, type WireRequest } from './wire.ts';
 
@@ -28,9 +37,6 @@ export const ACCESS_TOKEN_KEY = 'accessToken';
 /** Account restore cadence (the seed spec). */
 export const RESTORE_INTERVAL_MS = 12 * 60 * 60_000;
 export { useSessionStatus };
-
-/** Coming back to the tab pulls the account again when the last pull is older than this. */
-export const PULL_ON_RETURN_AFTER_MS = 60_000;
 
 const library = () => useLibraryStore.getState();
 const account = () => useAccountStore.getState().account;
@@ -53,8 +59,24 @@ export const syncEngine = new SyncEngine({
   lock: webLock,
 });
 
+/** Set while the page is being left: writes go out with `keepalive`, so they outlive it. */
+let leaving = false;
+
+/**
+ * Headers of a write: this device's clock when it leaves (the server corrects change times by the
+ * device's offset, decision 079) — only to this instance: another origin's server of the family would
+ * have to allow the header first.
+ */
+function writeHeaders(headers: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (accountBaseUrl() !== '') return headers;
+  return { ...headers, [CLIENT_TIME_HEADER]: String(clock.now().getTime()) };
+}
+
 /** Sends one outbox op with the sync endpoint it names. */
-function deliver(r: WireRequest): Promise<unknown> {
+function deliver(input: WireRequest): Promise<unknown> {
+  const headers = writeHeaders(input.headers);
+  const hidden = typeof document !== 'undefined' && document.visibilityState === 'hidden';
+  const r = { ...input, ...(headers ? { headers } : {}), ...(leaving || hidden ? { keepalive: true } : {}) };
   switch (r.endpoint) {
     case 'addBookmark':
       return api.sync.addBookmark(r);
@@ -157,58 +179,126 @@ async function restoreOnce(): Promise<RestoreStep> {
       return 'failed';
     }
     if (me.user.id !== current.userId) return 'signed-out';
-    const uid = current.userId;
     const profile = library().profile;
-    const headers = profileHeaders(profile);
-    // Bookmarks and progress: paged, and only what changed since this device's last read (decision 072).
-    const server = accountBaseUrl();
-    const transport: ReadTransport = {
-      baseUrl: server,
-      token: current.token,
-      headers,
-      now: () => clock.now().getTime(),
-    };
-    const markOf = (kind: LibraryKind) =>
-      usableMark(server, current.sessionId, profile, kind, library(), transport.now());
     let gone = false;
-    const [bookmarks, progress, settings, customer] = await Promise.all([
-      readLibrary('bookmarks', uid, markOf('bookmarks'), transport),
-      readLibrary('progress', uid, markOf('progress'), transport),
-      api.sync.settings({ params: { uid }, headers }),
+    const [read, customer] = await Promise.all([
+      readChanges(current, profile, ALL_KINDS),
       // The customer view (admin flag, membership, household profiles); servers of the older family have none.
       api.customer.me().catch(() => null),
     ]).catch((error: unknown) => {
       gone = error instanceof ApiError && error.code === 'profile_not_found';
-      return [null, null, null, null] as const;
+      return [null, null] as const;
     });
     if (gone) return 'profile-gone';
-    if (!bookmarks || !progress || !settings) return 'failed';
+    if (!read) return 'failed';
     if (account()?.token !== current.token) return 'no-account'; // signed out meanwhile
     useAccountStore
       .getState()
       .updateAccount({ profile: me.user.profile, ...(customer ? { user: customer.user } : {}) });
-    // Another profile was chosen meanwhile: its own restore brings its library.
-    if (library().profile === profile) {
-      useLibraryStore.controls.refresh();
-      const held = library();
-      const merged = applyLibraryRead(
-        applyLibraryRead({ bookmarks: held.bookmarks, progress: held.progress }, 'bookmarks', bookmarks),
-        'progress',
-        progress,
-      );
-      library().mergeServer(merged, profile);
-      // Saved after the library, so a mark never runs ahead of what the device holds.
-      for (const [kind, read] of [
-        ['bookmarks', bookmarks],
-        ['progress', progress],
-      ] as const) {
-        if (read.kind === 'pages') saveMark(server, current.sessionId, profile, kind, read.mark);
-      }
-      applySettings(settings, opsOfProfile(library().outbox, profile));
-    }
+    mergeChanges(current, profile, read);
     useAccountStore.getState().markRestored(clock.now().getTime());
     return 'ok';
   });
+  return result ?? 'failed';
+}
+
+const ALL_KINDS: readonly LibraryChangeKind[] = ['bookmarks', 'progress', 'settings'];
+
+interface ChangesRead {
+  server: string;
+  bookmarks: LibraryRead<'bookmarks'> | null;
+  progress: LibraryRead<'progress'> | null;
+  settings: Partial<UserSettings> | null;
+}
+
+/**
+ * Reads what changed in the account's library since this device's marks (conditional, paged; decision
+ * 072), for the kinds asked. Throws the ApiError of a failed read.
+ */
+async function readChanges(
+  current: NonNullable<ReturnType<typeof account>>,
+  profile: string,
+  kinds: readonly LibraryChangeKind[],
+): Promise<ChangesRead> {
+  const uid = current.userId;
+  const headers = profileHeaders(profile);
+  const server = accountBaseUrl();
+  const transport: ReadTransport = {
+    baseUrl: server,
+    token: current.token,
+    headers,
+    now: () => clock.now().getTime(),
+  };
+  const markOf = (kind: LibraryKind) =>
+    usableMark(server, current.sessionId, profile, kind, library(), transport.now());
+  const [bookmarks, progress, settings] = await Promise.all([
+    kinds.includes('bookmarks') ? readLibrary('bookmarks', uid, markOf('bookmarks'), transport) : null,
+    kinds.includes('progress') ? readLibrary('progress', uid, markOf('progress'), transport) : null,
+    kinds.includes('settings') ? api.sync.settings({ params: { uid }, headers }) : null,
+  ]);
+  return { server, bookmarks, progress, settings };
+}
+
+/**
+ * Merges a read into the device's library: the server's state with every pending change re-applied
+ * over it (never overwriting a newer local change), then the marks, then synced settings. Ignored when
+ * another profile became active meanwhile (its own read brings its library).
+ */
+function mergeChanges(current: NonNullable<ReturnType<typeof account>>, profile: string, read: ChangesRead) {
+  if (library().profile !== profile) return;
+  useLibraryStore.controls.refresh();
+  const held = library();
+  let merged: LibraryData = { bookmarks: held.bookmarks, progress: held.progress };
+  if (read.bookmarks) merged = applyLibraryRead(merged, 'bookmarks', read.bookmarks);
+  if (read.progress) merged = applyLibraryRead(merged, 'progress', read.progress);
+  if ([read.bookmarks, read.progress].some((r) => r && r.kind !== 'unchanged'))
+    library().mergeServer(merged, profile);
+  // Saved after the library, so a mark never runs ahead of what the device holds.
+  for (const [kind, r] of [
+    ['bookmarks', read.bookmarks],
+    ['progress', read.progress],
+  ] as const) {
+    if (r?.kind === 'pages') saveMark(read.server, current.sessionId, profile, kind, r.mark);
+  }
+  if (read.settings) applySettings(read.settings, opsOfProfile(library().outbox, profile));
+}
+
+export type PullResult = 'ok' | 'failed' | 'no-account';
+
+/**
+ * Reads what changed since this device's marks for these kinds and merges it (decision 079): what the
+ * library stream, returning to the tab and opening home or My List ask for. A 304 costs nothing.
+ * Refusals of the session or profile hand over to `restore`, which decides.
+ */
+export async function pull(kinds: readonly LibraryChangeKind[] = ALL_KINDS): Promise<PullResult> {
+  const result = await syncEngine.runExclusive(async (): Promise<PullResult | 'restore'> => {
+    const current = account();
+    if (!current) return 'no-account';
+    const profile = library().profile;
+    let read: ChangesRead;
+    try {
+      read = await readChanges(current, profile, kinds);
+    } catch (error) {
+      if (
+        error instanceof ApiError &&
+        ([401, 403].includes(error.status) || error.code === 'profile_not_found')
+      )
+        return 'restore';
+      return 'failed';
+    }
+    if (account()?.token !== current.token) return 'no-account';
+    mergeChanges(current, profile, read);
+    lastPullAt = Date.now();
+    return 'ok';
+  });
+  if (result === 'restore') {
+    const restored = await restore();
+    return restored === 'ok'
+      ? 'ok'
+      : restored === 'no-account' || restored === 'signed-out'
+        ? 'no-account'
+        : 'failed';
+  }
   return result ?? 'failed';
 }
 
@@ -299,9 +389,11 @@ export async function importLocalData(): Promise<void> {
   try {
     await Promise.all([
       payload.bookmarks.length
-        ? api.sync.importBookmarks({ params: { uid }, body: payload.bookmarks })
+        ? api.sync.importBookmarks({ params: { uid }, body: payload.bookmarks, headers: writeHeaders({}) })
         : null,
-      payload.progress.length ? api.sync.importProgress({ params: { uid }, body: payload.progress }) : null,
+      payload.progress.length
+        ? api.sync.importProgress({ params: { uid }, body: payload.progress, headers: writeHeaders({}) })
+        : null,
     ]);
   } catch {
     requeueLocalData();
@@ -354,31 +446,70 @@ function requeueLocalData() {
   });
 }
 
+/** Returning to the tab or opening home / My List reads changes at most this often. */
+export const PULL_AT_MOST_EVERY_MS = 5_000;
+
 /**
- * Starts syncing: the outbox every 5 s, right after each change, when the network comes back and when
- * the page is shown again; restore at start, every 12 h, and on return to the tab after a while.
+ * Leaving the page: pending progress goes out at once with `keepalive` (it outlives the page), held
+ * or not — the final position must not wait for the next visit. The ops stay in the outbox until
+ * acknowledged, so the next visit sends them again if these were lost (writes are idempotent).
+ */
+function sendProgressWhileLeaving(): void {
+  const uid = account()?.userId;
+  if (!uid) return;
+  useLibraryStore.controls.refresh();
+  for (const op of library().outbox)
+    if (op.kind === 'progress-put') void deliver(requestFor(op, uid)).catch(() => undefined);
+}
+
+/**
+ * Starts syncing (decision 079): the outbox every 5 s and right after each change (progress saved
+ * while playing waits up to 15 s), when the network comes back and when the page is shown again; the
+ * library stream (changes from the account's other devices, within seconds); reads of what changed on
+ * returning to the tab and on opening home or My List; restore at start and every 12 h.
  */
 export function startSync(win: Window = window): () => void {
   const flush = () => void syncEngine.flush();
-  const pullIfStale = () => {
-    if (account() && Date.now() - lastPullAt > PULL_ON_RETURN_AFTER_MS) void restore();
-    else flush();
+  const pullSoon = () => {
+    if (!account()) return;
+    if (Date.now() - lastPullAt < PULL_AT_MOST_EVERY_MS) flush();
+    else void pull(['bookmarks', 'progress']);
   };
   const interval = setInterval(flush, SYNC_INTERVAL_MS);
   const restoreTimer = setInterval(() => void restore(), RESTORE_INTERVAL_MS);
   const unsubscribe = useLibraryStore.subscribe((state, prev) => {
-    if (state.outbox.length > 0 && state.outbox !== prev.outbox) queueMicrotask(flush);
+    if (state.outbox.length === 0 || state.outbox === prev.outbox) return;
+    // Leaving: the player's last save must start its request before the page goes.
+    if (leaving) sendProgressWhileLeaving();
+    else queueMicrotask(flush);
   });
   const onOnline = () => {
     syncEngine.resetBackoff();
-    pullIfStale();
+    pullSoon();
   };
   const onVisible = () => {
-    if (win.document.visibilityState === 'visible') pullIfStale();
+    if (win.document.visibilityState === 'visible') pullSoon();
+    else flush();
+  };
+  const onPageHide = () => {
+    leaving = true;
+    sendProgressWhileLeaving();
+  };
+  const onPageShow = () => {
+    leaving = false;
+    flush();
   };
   win.addEventListener('online', onOnline);
-  win.addEventListener('pageshow', flush);
+  win.addEventListener('pageshow', onPageShow);
+  win.addEventListener('pagehide', onPageHide);
+  win.addEventListener('focus', pullSoon);
+  win.addEventListener(LIBRARY_REFRESH_EVENT, pullSoon);
   win.document.addEventListener('visibilitychange', onVisible);
+  const stopLive = startLive({
+    onChange: (kinds) => pull(kinds),
+    onAuthProblem: () => void restore(),
+    win,
+  });
   if (!account() && appStorage().getItem(ACCESS_TOKEN_KEY))
     void import('../account/email-auth.ts').then((m) => m.adoptAccessToken());
   else void restore();
@@ -386,9 +517,13 @@ export function startSync(win: Window = window): () => void {
     clearInterval(interval);
     clearInterval(restoreTimer);
     unsubscribe();
+    stopLive();
     syncEngine.stop();
     win.removeEventListener('online', onOnline);
-    win.removeEventListener('pageshow', flush);
+    win.removeEventListener('pageshow', onPageShow);
+    win.removeEventListener('pagehide', onPageHide);
+    win.removeEventListener('focus', pullSoon);
+    win.removeEventListener(LIBRARY_REFRESH_EVENT, pullSoon);
     win.document.removeEventListener('visibilitychange', onVisible);
   };
 }

@@ -84,6 +84,31 @@ describe('sync engine', () => {
     expect(h.engine.state.attempt).toBe(0);
   });
 
+  it('holds progress saved while playing until it is due; the ops behind it go on; a pass runs when due', async () => {
+    let now = 0;
+    const sent: string[] = [];
+    const timers: { fn: () => void; at: number }[] = [];
+    // `a` is a progress write saved while playing, due at 15 s.
+    let ops: OutboxOp[] = [{ ...op('a'), sendAfter: 15_000 }, op('b'), op('c')];
+    const engine = new SyncEngine({
+      outbox: () => ops,
+      remove: (id) => (ops = ops.filter((o) => o.id !== id)),
+      canSend: () => true,
+      send: async (o) => void sent.push(o.id),
+      onAuthError: () => undefined,
+      now: () => now,
+      timers: { set: (fn, ms) => timers.push({ fn, at: now + ms }), clear: () => undefined },
+    });
+    await engine.flush();
+    expect(sent).toEqual(['b', 'c']);
+    expect(ops.map((o) => o.id)).toEqual(['a']);
+    expect(timers.map((t) => t.at)).toEqual([15_000]);
+    now = 15_000;
+    timers[0]!.fn();
+    await expect.poll(() => sent).toEqual(['b', 'c', 'a']);
+    expect(ops).toEqual([]);
+  });
+
   it('429 is retried too', async () => {
     const h = harness({ a: [429] });
     await h.engine.flush();

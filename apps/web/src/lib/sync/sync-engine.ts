@@ -1,4 +1,4 @@
-import type { OutboxOp } from '../../stores/library/outbox.ts';
+import { isDue, type OutboxOp } from '../../stores/library/outbox.ts';
 import { ApiError } from '../api/index.ts';
 import { backoffDelay } from './backoff.ts';
 
@@ -65,6 +65,8 @@ export class SyncEngine {
   private attempt = 0;
   private retryAt = 0;
   private retryTimer: unknown;
+  private holdTimer: unknown;
+  private holdAt = 0;
   private blocked = false;
   private readonly authFailedOnce = new Set<string>();
   private busy: Promise<unknown> = Promise.resolve();
@@ -106,6 +108,22 @@ export class SyncEngine {
   stop(): void {
     if (this.retryTimer !== undefined) this.timers().clear(this.retryTimer);
     this.retryTimer = undefined;
+    if (this.holdTimer !== undefined) this.timers().clear(this.holdTimer);
+    this.holdTimer = undefined;
+  }
+
+  /** A pass when the earliest held op becomes due (progress saved while playing). */
+  private wakeAt(at: number): void {
+    if (this.holdTimer !== undefined && this.holdAt <= at) return;
+    if (this.holdTimer !== undefined) this.timers().clear(this.holdTimer);
+    this.holdAt = at;
+    this.holdTimer = this.timers().set(
+      () => {
+        this.holdTimer = undefined;
+        void this.flush();
+      },
+      Math.max(0, at - this.deps.now()),
+    );
   }
 
   private timers() {
@@ -150,8 +168,13 @@ export class SyncEngine {
   private async drain(): Promise<void> {
     for (;;) {
       if (this.blocked || !this.deps.canSend()) return;
-      if (this.deps.now() < this.retryAt) return;
-      const op = this.deps.outbox()[0];
+      const now = this.deps.now();
+      if (now < this.retryAt) return;
+      // Held ops (progress while playing) wait; those behind them are independent rows and go on.
+      const pending = this.deps.outbox();
+      const op = pending.find((o) => isDue(o, now));
+      const held = pending.filter((o) => !isDue(o, now));
+      if (held.length) this.wakeAt(Math.min(...held.map((o) => o.sendAfter!)));
       if (!op) {
         this.attempt = 0;
         return;

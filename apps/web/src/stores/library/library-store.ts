@@ -52,8 +52,14 @@ interface LibraryActions {
   toggleBookmark(meta: LibraryMeta): void;
   addBookmark(meta: LibraryMeta): void;
   removeBookmark(type: MediaType, tmdbId: string): void;
-  /** From the player: progress of a movie or an episode. */
-  saveProgress(update: ProgressUpdate): void;
+  /**
+   * From the player: progress of a movie or an episode. `hold` (saves while playing): the write to the
+   * account waits up to PROGRESS_HOLD_MS, newer positions replacing it meanwhile; without it, it goes now
+   * (pause, seek, another episode, leaving).
+   */
+  saveProgress(update: ProgressUpdate, options?: { hold?: boolean }): void;
+  /** Pending progress held back while playing is sent now (pause, seek, leaving). */
+  sendHeldNow(): void;
   /** Removes progress of a whole title, a season or an episode. */
   removeProgress(type: MediaType, tmdbId: string, target?: { seasonId?: string; episodeId?: string }): void;
   /** "Remove from Continue Watching": forgets the title's progress, on every device. */
@@ -73,6 +79,9 @@ interface LibraryActions {
 }
 
 export type LibraryState = LibraryStoreData & LibraryActions;
+
+/** How long progress saved while playing may wait before it is sent (one write per 15 s of playing). */
+export const PROGRESS_HOLD_MS = 15_000;
 
 const initial = (): LibraryStoreData => ({
   bookmarks: {},
@@ -162,8 +171,10 @@ export const useLibraryStore = createPersistedStore<LibraryStoreData, LibrarySta
         ),
       addBookmark: (meta) => change(() => add(meta)),
       removeBookmark: (type, tmdbId) => change(() => remove(type, tmdbId)),
-      saveProgress: (u) =>
+      saveProgress: (u, options = {}) =>
         change(() => ({
+          // A send schedule on the real clock (a pinned test clock must not hold it for ever).
+          ...(options.hold ? { sendAfter: Date.now() + PROGRESS_HOLD_MS } : {}),
           kind: 'progress-put',
           type: u.meta.type,
           tmdbId: u.meta.tmdbId,
@@ -173,6 +184,18 @@ export const useLibraryStore = createPersistedStore<LibraryStoreData, LibrarySta
           ...(u.season && u.episode ? { season: u.season, episode: u.episode } : {}),
           at: now(),
         })),
+      sendHeldNow: () =>
+        set((state) =>
+          state.outbox.some((op) => op.sendAfter !== undefined)
+            ? {
+                outbox: state.outbox.map((op) => {
+                  if (op.sendAfter === undefined) return op;
+                  const { sendAfter: _held, ...due } = op;
+                  return due as OutboxOp;
+                }),
+              }
+            : {},
+        ),
       removeProgress: (type, tmdbId, target = {}) =>
         change(() => ({ kind: 'progress-remove', type, tmdbId, ...target, at: now() })),
       removeFromContinueWatching: (type, tmdbId) =>

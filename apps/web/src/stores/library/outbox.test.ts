@@ -29,6 +29,21 @@ describe('outbox coalescing', () => {
     expect(coalesce(coalesce([a], b), c).map((o) => o.id)).toEqual([b.id, c.id]);
   });
 
+  it('progress held while playing keeps the first write’s send time; an unheld write makes it due now', () => {
+    const held = (at: number, sendAfter: number) => ({ ...put(at, 1, at * 10), sendAfter }) as OutboxOp;
+    // Positions every 3 s replace each other but keep the first one's time: one send per 15 s.
+    const merged = coalesce(coalesce([held(1, 15_000)], held(4, 18_000)), held(7, 21_000));
+    expect(merged).toHaveLength(1);
+    expect(merged[0]).toMatchObject({ watched: 70, sendAfter: 15_000 });
+    // Pause (no hold): the latest position, due now.
+    const paused = coalesce(merged, put(9, 1, 90));
+    expect(paused).toHaveLength(1);
+    expect(paused[0]).toMatchObject({ watched: 90 });
+    expect(paused[0]!.sendAfter).toBeUndefined();
+    // A held write replacing one that is due stays due.
+    expect(coalesce(paused, held(12, 27_000))[0]!.sendAfter).toBeUndefined();
+  });
+
   it('a movie and a show with one TMDB number are different titles', () => {
     const movie = op({
       kind: 'progress-put',

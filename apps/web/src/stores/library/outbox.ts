@@ -75,6 +75,11 @@ interface OpBase {
   at: number;
   /** The household profile whose library it changes (sent as X-Profile-Id); absent = the account's own. */
   profile?: string;
+  /**
+   * Not sent before this time (epoch ms): progress written while playing waits, so newer positions of
+   * the same episode replace it in the outbox and one write a quarter-minute carries them. Absent: now.
+   */
+  sendAfter?: number;
 }
 interface TitleRef {
   type: MediaType;
@@ -125,6 +130,7 @@ function removalCovers(
  * in which things happened.
  */
 export function coalesce(outbox: readonly OutboxOp[], op: OutboxOp): OutboxOp[] {
+  let sendAfter = op.sendAfter;
   const kept: OutboxOp[] = [];
   for (const pending of outbox) {
     // Another profile's library: nothing to coalesce with.
@@ -146,8 +152,11 @@ export function coalesce(outbox: readonly OutboxOp[], op: OutboxOp): OutboxOp[] 
           pending.kind === 'progress-put' &&
           keyOf(pending) === keyOf(op) &&
           (pending.episode?.id ?? '') === (op.episode?.id ?? '')
-        )
+        ) {
+          // The replacement is due when the write it replaces was (or sooner): holding never postpones.
+          sendAfter = dueTime(pending, { sendAfter });
           continue;
+        }
         break;
       case 'progress-remove':
         if (pending.kind === 'progress-put' && removalCovers(op, pending)) continue;
@@ -172,9 +181,22 @@ export function coalesce(outbox: readonly OutboxOp[], op: OutboxOp): OutboxOp[] 
     }
     kept.push(pending);
   }
-  kept.push(op);
+  if (sendAfter === op.sendAfter) kept.push(op);
+  else {
+    const { sendAfter: _held, ...rest } = op;
+    kept.push(sendAfter === undefined ? (rest as OutboxOp) : { ...op, sendAfter });
+  }
   return kept;
 }
+
+/** The earlier of two ops' send times (undefined: now). */
+function dueTime(a: Pick<OpBase, 'sendAfter'>, b: Pick<OpBase, 'sendAfter'>): number | undefined {
+  if (a.sendAfter === undefined || b.sendAfter === undefined) return undefined;
+  return Math.min(a.sendAfter, b.sendAfter);
+}
+
+/** Whether the sync engine may send the op now. */
+export const isDue = (op: OutboxOp, now: number) => op.sendAfter === undefined || op.sendAfter <= now;
 
 /** The later of two change times (undefined: nothing held). */
 const later = (a: number | undefined, b: number | undefined) =>
