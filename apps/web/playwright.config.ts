@@ -35,6 +35,9 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
     trace: 'retain-on-failure',
+    // The app's service worker (decision 078) only in e2e/offline.spec.ts: elsewhere it would change
+    // what page.route sees and when a reloaded page's files arrive.
+    serviceWorkers: 'block',
   },
   webServer: [
     {

@@ -1,7 +1,8 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { catalogs } from './catalogs-plugin.ts';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
 import { accountPaths } from '../../packages/contract/src/account-paths.ts';
 import { apiPaths } from '../../packages/contract/src/api-paths.ts';
 import { customerPaths } from '../../packages/contract/src/customer-paths.ts';
@@ -27,8 +28,64 @@ const apiPrefixes = [...new Set(contractPaths.map((p) => `/${p.split('/')[1]}`))
 const pagesToo = new Set<string>([customerPaths.promos]);
 const isNavigation = (accept: string | undefined) => /text\/html/.test(accept ?? '');
 
+/** The installed app (decision 078). Colours: the page's background (`--color-bg`) and its theme-color meta. */
+const manifest: Partial<ManifestOptions> = {
+  id: '/',
+  name: 'Marquee',
+  short_name: 'Marquee',
+  description: 'Find movies and TV shows, keep a list, and pick up where you left off.',
+  lang: 'en',
+  start_url: '/',
+  scope: '/',
+  display: 'standalone',
+  background_color: '#0f0d17',
+  theme_color: '#120f1d',
+  categories: ['entertainment'],
+  icons: [
+    { src: '/pwa-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+    { src: '/pwa-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+    { src: '/pwa-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+  ],
+};
+
+/** The icon iOS uses for a page added to the home screen (it reads no manifest icons). */
+const appleTouchIcon = (): Plugin => ({
+  name: 'marquee-apple-touch-icon',
+  transformIndexHtml: () => [
+    { tag: 'link', attrs: { rel: 'apple-touch-icon', href: '/apple-touch-icon.png' }, injectTo: 'head' },
+  ],
+});
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), catalogs(), delivery()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    catalogs(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src/pwa',
+      filename: 'sw.ts',
+      scope: '/',
+      // src/pwa/register.tsx registers the worker after the first view and asks before updating.
+      registerType: 'prompt',
+      injectRegister: false,
+      manifest,
+      includeManifestIcons: false,
+      injectManifest: {
+        // Nothing is precached (src/pwa/sw.ts says why): no precache list to inject.
+        injectionPoint: undefined,
+        rollupFormat: 'iife',
+      },
+      // The worker is written before the delivery plugin compresses the build, so sw.js gets its .br/.gz.
+      integration: { closeBundleOrder: 'pre' },
+    }),
+    appleTouchIcon(),
+    delivery(),
+  ],
+  define: {
+    // The server's root paths, which the worker never answers with the app's page (src/pwa/sw.ts).
+    __MARQUEE_SERVER_PATHS__: JSON.stringify(apiPrefixes.filter((p) => !pagesToo.has(p))),
+  },
   build: {
     outDir: 'dist',
     sourcemap: false,

@@ -244,8 +244,11 @@ async function storedKeys(): Promise<Array<{ extractable: boolean; usages: strin
   }
 }
 
+/** The stored account, or null while nothing is stored yet (right after a reload). */
 const storedAccountRaw = (page: Page) =>
-  page.evaluate(
-    () =>
-      JSON.parse(localStorage.getItem('marquee:account')!).state.account as Record<string, unknown> | null,
-  );
+  page.evaluate(() => {
+    const raw = localStorage.getItem('marquee:account');
+    return raw
+      ? ((JSON.parse(raw) as { state: { account: Record<string, unknown> | null } }).state.account ?? null)
+      : null;
+  });

@@ -7,6 +7,7 @@ import { clock } from './lib/clock.ts';
 import { initI18n } from './lib/i18n.ts';
 import { startLanguage } from './lib/languages.ts';
 import { loadRuntimeConfig } from './lib/runtime-config.ts';
+import { startServiceWorker } from './pwa/start.ts';
 import { initStores, storedLanguage, storesNeedMigration } from './stores/index.ts';
 import './index.css';
 
@@ -44,6 +45,7 @@ async function boot() {
     }
     initStores();
     root.render(<App i18n={i18n} />);
+    startServiceWorker(i18n);
   } catch (error) {
     // Nothing can be translated yet: a plain message beats a blank page.
     document.getElementById('root')!.textContent = `Marquee could not start: ${(error as Error).message}`;

@@ -50,6 +50,18 @@ describe('online status (the seed spec: ping every 5 s, every 10th tick while on
 });
 
 describe("online status and the browser's own events", () => {
+  it('starts offline when the browser is (the app opened from the service worker’s cache)', () => {
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    const status = new OnlineStatus(async () => true, 60_000, new EventTarget());
+    status.start();
+    try {
+      expect(status.isOnline).toBe(false);
+    } finally {
+      status.stop();
+      vi.restoreAllMocks();
+    }
+  });
+
   it('goes offline at once on the offline event, and checks at once on the online event', async () => {
     const events = new EventTarget();
     let pings = 0;

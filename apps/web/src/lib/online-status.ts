@@ -46,6 +46,8 @@ export class OnlineStatus {
     this.timer = setInterval(() => void this.onTick(), this.intervalMs);
     this.events?.addEventListener('offline', this.onOffline);
     this.events?.addEventListener('online', this.onOnline);
+    // Started offline (the app opened from its service worker's cache): no `offline` event will come.
+    if (globalThis.navigator?.onLine === false) this.set(false);
   }
 
   stop(): void {

@@ -133,7 +133,8 @@ export class RedisEventBus implements EventBus {
     this.subscriber.on('error', () => undefined); // the shared connection already logs outages
     this.subscriber.on('ready', () => {
       const users = this.listeners.users();
-      if (users.length) void this.subscriber.subscribe(...users.map((u) => this.channel(u))).catch(() => undefined);
+      if (users.length)
+        void this.subscriber.subscribe(...users.map((u) => this.channel(u))).catch(() => undefined);
       if (this.wasReady) {
         this.log.info({}, 'event bus reconnected: open streams catch up');
         this.listeners.gap();

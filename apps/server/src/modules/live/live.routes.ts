@@ -84,7 +84,11 @@ export function registerLiveRoutes(app: FastifyInstance, live: LiveStreams): voi
     const lib = libraryOf(request);
     const { sessionId } = authOf(request);
     if (!live.take(lib.userId))
-      throw new AppError(429, 'rate_limited', 'Too many open event streams for this account; close some tabs');
+      throw new AppError(
+        429,
+        'rate_limited',
+        'Too many open event streams for this account; close some tabs',
+      );
     let released = false;
     const cleanups: (() => void)[] = [];
     const release = () => {

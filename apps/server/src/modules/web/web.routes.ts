@@ -53,6 +53,8 @@ export async function registerWebRoutes(
       preCompressed: true,
       cacheControl: false,
       setHeaders(reply, filePath) {
+        // Everything unhashed is revalidated: index.html, the manifest, icons and above all the service
+        // worker, which browsers must never take stale, or they would keep the old version (decision 078).
         reply.header(
           'cache-control',
           isHashedAsset(filePath) ? 'public, max-age=31536000, immutable' : 'no-cache',

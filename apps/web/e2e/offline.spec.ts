@@ -1,0 +1,323 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { expect, test as base, type Page } from '@playwright/test';
+import { Cleanup, ROOT, startMarquee } from '../../../deploy/test/support.ts';
+import {
+  bookmarksSection,
+  openTitle,
+  outboxLength,
+  registerAccount,
+  serverBookmarks,
+  storedAccount,
+  titleBookmark,
+} from './support/account.ts';
+
+/*
+ * The installed app: service worker, offline start, manifest, update notice (decision 078). On a server
+ * of its own: the account registered here would take the shared instance past its registration limit
+ * (10 per address in 10 minutes, which library.spec.ts and settings.spec.ts use up).
+ */
+const test = base.extend<object, { server: { url: string } }>({
+  server: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
+    async ({}, provide) => {
+      const cleanup = new Cleanup();
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'marquee-e2e-offline-'));
+      cleanup.add('remove the data folder', () => rmSync(dataDir, { recursive: true, force: true }));
+      try {
+        const server = cleanup.proc(
+          await startMarquee('marquee-offline', {
+            cwd: ROOT,
+            env: {
+              DATA_DIR: dataDir,
+              CAPTCHA_PROVIDER: 'none',
+              TMDB_API_KEY: '',
+              JUSTWATCH_URL: 'http://127.0.0.1:9',
+            },
+          }),
+        );
+        await provide(server);
+      } finally {
+        await cleanup.run();
+      }
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ server }, provide) => provide(server.url),
+  serviceWorkers: 'allow',
+});
+
+const MATRIX = '/media/tmdb-movie-603-the-matrix';
+const INCEPTION = '/media/tmdb-movie-27205-inception';
+
+/** Waits until /sw.js is active and controls the page. */
+async function workerControls(page: Page): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate(async () => {
+        await navigator.serviceWorker.ready;
+        return navigator.serviceWorker.controller?.scriptURL ?? null;
+      }),
+    )
+    .toMatch(/\/sw\.js$/);
+}
+
+/**
+ * Replaces the built worker (and its precompressed copies, which the server prefers) with a changed
+ * one, as a new deploy would; returns what puts the original back.
+ */
+function deployChangedWorker(): () => void {
+  const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+  const script = path.join(dist, 'sw.js');
+  const files = [script, `${script}.br`, `${script}.gz`].filter((file) => existsSync(file));
+  const originals = files.map((file) => readFileSync(file));
+  const changed = Buffer.concat([readFileSync(script), Buffer.from('\n// the next build\n')]);
+  for (const file of files)
+    writeFileSync(
+      file,
+      file.endsWith('.br') ? brotliCompressSync(changed) : file.endsWith('.gz') ? gzipSync(changed) : changed,
+    );
+  return () => files.forEach((file, i) => writeFileSync(file, originals[i]!));
+}
+
+/** The hashed build files this page used that the worker has not cached (empty once all are). */
+const uncachedAssets = (page: Page) =>
+  page.evaluate(async () => {
+    const used = performance
+      .getEntriesByType('resource')
+      .map((entry) => new URL(entry.name))
+      .filter((url) => url.origin === location.origin && url.pathname.startsWith('/assets/'));
+    const missing: string[] = [];
+    for (const url of used) if (!(await caches.match(url.href))) missing.push(url.pathname);
+    return missing;
+  });
+
+/** Every request the worker's caches hold (paths). */
+const cachedPaths = (page: Page) =>
+  page.evaluate(async () => {
+    const all: string[] = [];
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name);
+      for (const request of await cache.keys()) all.push(new URL(request.url).pathname);
+    }
+    return all;
+  });
+
+test.describe('offline: the installed app', () => {
+  test('a signed-in library starts offline from the cache, and a change made offline reaches the server', async ({
+    page,
+    context,
+    request,
+  }) => {
+    test.setTimeout(90_000);
+    // The cached page runs under the CSP it was sent with: its inline configuration's hash still matches.
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => {
+        console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI}`);
+      });
+    });
+    await registerAccount(page, 'Laptop');
+    await workerControls(page);
+    const account = await storedAccount(page);
+    // Something to continue watching, saved from another device.
+    const progress = await request.put(`/users/${account.userId}/progress/1396`, {
+      headers: { authorization: `Bearer ${account.token}` },
+      data: {
+        meta: { title: 'Breaking Bad', year: 2008, type: 'show' },
+        watched: 700,
+        duration: 2900,
+        seasonId: '3572',
+        episodeId: '62087',
+        seasonNumber: 1,
+        episodeNumber: 3,
+      },
+    });
+    expect(progress.status()).toBe(200);
+
+    for (const [path, title] of [
+      [MATRIX, 'The Matrix'],
+      [INCEPTION, 'Inception'],
+    ] as const) {
+      await openTitle(page, path, title);
+      await titleBookmark(page).click();
+      await expect(titleBookmark(page)).toHaveAttribute('aria-pressed', 'true');
+    }
+    await expect.poll(() => outboxLength(page)).toBe(0);
+
+    // Online once: My List and home, each with every file it used in the worker's cache.
+    await page.goto('/mylist');
+    await expect(page.getByRole('heading', { level: 1, name: 'My List' })).toBeVisible();
+    await expect(bookmarksSection(page).getByTestId('media-card')).toHaveCount(2);
+    await expect.poll(() => uncachedAssets(page)).toEqual([]);
+    await page.goto('/');
+    await expect(page.getByTestId('continue-section')).toContainText('Breaking Bad');
+    await expect.poll(() => uncachedAssets(page)).toEqual([]);
+
+    // What is cached: the page (one key), build files and the app's images; never the API, accounts or sync.
+    const cached = await cachedPaths(page);
+    expect(cached).toContain('/');
+    expect(cached).toContain('/favicon.svg');
+    expect(cached.some((p) => p.startsWith('/assets/'))).toBe(true);
+    expect(
+      cached.filter(
+        (p) => !['/', '/favicon.svg', '/placeholder.svg'].includes(p) && !p.startsWith('/assets/'),
+      ),
+    ).toEqual([]);
+
+    await context.setOffline(true);
+    // The worker's own request for the page fails (the network is really gone for it too)…
+    const workerRequestFailed = page
+      .context()
+      .waitForEvent('requestfailed', (r) => !!r.serviceWorker() && new URL(r.url()).pathname === '/');
+    const reloaded = await page.reload();
+    await workerRequestFailed;
+    // …and the page comes from its cache.
+    expect(reloaded?.fromServiceWorker()).toBe(true);
+    await expect(page.getByTestId('greeting')).toBeVisible();
+    await expect(page.getByTestId('offline-banner')).toBeVisible();
+    await expect(page.getByTestId('continue-section')).toContainText('Breaking Bad');
+    await expect(bookmarksSection(page).getByTestId('media-card')).toHaveCount(2);
+    await expect(bookmarksSection(page)).toContainText('The Matrix');
+    await expect(bookmarksSection(page)).toContainText('Inception');
+
+    // A page never opened in this tab starts offline too (every page is the same document).
+    await page.goto('/mylist');
+    await expect(page.getByRole('heading', { level: 1, name: 'My List' })).toBeVisible();
+    await expect(page.getByTestId('offline-banner')).toBeVisible();
+    await expect(bookmarksSection(page).getByTestId('media-card')).toHaveCount(2);
+
+    expect(violations).toEqual([]);
+
+    // A change made offline waits in the outbox…
+    await page.getByRole('button', { name: 'Remove from My List: Inception' }).click();
+    await expect(bookmarksSection(page).getByTestId('media-card')).toHaveCount(1);
+    expect(await outboxLength(page)).toBe(1);
+    expect(await serverBookmarks(request, account)).toEqual(['27205:movie', '603:movie']);
+
+    // …and reaches the server once the browser is back online.
+    await context.setOffline(false);
+    await expect(page.getByTestId('offline-banner')).toHaveCount(0);
+    await expect.poll(() => outboxLength(page), { timeout: 15_000 }).toBe(0);
+    expect(await serverBookmarks(request, account)).toEqual(['603:movie']);
+  });
+
+  test('installable: manifest linked and fetched, icons and worker served with their types and cache rules', async ({
+    playwright,
+    request,
+    baseURL,
+  }, testInfo) => {
+    // Chrome never offers to install from an incognito profile, which every new browser context is: this
+    // check runs in a profile on disk.
+    const profile = mkdtempSync(path.join(tmpdir(), 'marquee-e2e-profile-'));
+    const { launchOptions } = testInfo.project.use;
+    const context = await playwright.chromium.launchPersistentContext(profile, {
+      ...launchOptions,
+      baseURL,
+      serviceWorkers: 'allow',
+    });
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      await page.goto('/');
+      await expect(page.getByTestId('greeting')).toBeVisible();
+      await expect(page.locator('link[rel="manifest"]')).toHaveAttribute('href', '/manifest.webmanifest');
+      await expect(page.locator('link[rel="apple-touch-icon"]')).toHaveAttribute(
+        'href',
+        '/apple-touch-icon.png',
+      );
+      await workerControls(page);
+
+      const cdp = await context.newCDPSession(page);
+      const manifest = await cdp.send('Page.getAppManifest');
+      expect(manifest.url).toMatch(/\/manifest\.webmanifest$/);
+      expect(manifest.errors).toEqual([]);
+      expect(JSON.parse(manifest.data ?? '{}')).toMatchObject({
+        name: 'Marquee',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+      });
+      const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+      expect(installabilityErrors).toEqual([]);
+    } finally {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
+
+    const files = {
+      '/manifest.webmanifest': /^application\/manifest\+json/,
+      '/pwa-192.png': /^image\/png/,
+      '/pwa-512.png': /^image\/png/,
+      '/pwa-maskable-512.png': /^image\/png/,
+      '/apple-touch-icon.png': /^image\/png/,
+      '/sw.js': /^(?:application|text)\/javascript/,
+    };
+    for (const [file, type] of Object.entries(files)) {
+      const response = await request.get(file);
+      expect(response.status(), file).toBe(200);
+      expect(response.headers()['content-type'], file).toMatch(type);
+      // Not hashed: revalidated every time (a worker script must be, for updates to reach browsers).
+      expect(response.headers()['cache-control'], file).toBe('no-cache');
+      expect(response.headers().etag, file).toBeTruthy();
+    }
+  });
+
+  test('a new version waits for the viewer: the notice reloads into it, or is dismissed', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await workerControls(page);
+    // Registered from a controlled page, as on every visit after the first.
+    await page.reload();
+    await expect(page.getByTestId('greeting')).toBeVisible();
+    await workerControls(page);
+
+    // A new build is deployed: the server now sends a changed worker, which the browser installs beside
+    // the running one when it checks (on navigations, or when asked, as the page does hourly).
+    const restore = deployChangedWorker();
+    const checkForUpdate = () =>
+      page.evaluate(async () => {
+        const registration = await navigator.serviceWorker.getRegistration();
+        await registration?.update();
+      });
+    try {
+      await checkForUpdate();
+      const notice = page.getByTestId('update-notice');
+      await expect(notice).toContainText('A new version is available.');
+      await expect(page.getByRole('status').filter({ has: notice })).toBeVisible();
+      // Not now: the notice goes, the new version keeps waiting.
+      await notice.getByRole('button', { name: 'Not now' }).click();
+      await expect(notice).toHaveCount(0);
+      expect(
+        await page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration())?.waiting),
+      ).toBe(true);
+
+      // Next start: asked again; Reload lets the new worker in and reloads the page once it controls it.
+      await page.reload();
+      await expect(notice).toBeVisible();
+      await page.evaluate(() => Object.assign(window, { beforeUpdate: true }));
+      const reloaded = page.waitForEvent('load');
+      await notice.getByRole('button', { name: 'Reload' }).focus();
+      await page.keyboard.press('Enter');
+      await reloaded;
+      await expect(page.getByTestId('greeting')).toBeVisible();
+      await workerControls(page);
+      expect(
+        await page.evaluate(async () => {
+          const registration = await navigator.serviceWorker.getRegistration();
+          return { waiting: !!registration?.waiting, active: registration?.active?.state };
+        }),
+      ).toEqual({ waiting: false, active: 'activated' });
+      expect(await page.evaluate(() => 'beforeUpdate' in window)).toBe(false);
+      await expect(notice).toHaveCount(0);
+    } finally {
+      restore();
+    }
+  });
+});
