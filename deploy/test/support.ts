@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 
 /** The repository root (the build output the deploy suites run lives under it). */
@@ -204,6 +205,18 @@ export async function startMarquee(
     throw error;
   }
   return started;
+}
+
+/** Deletes every key under `prefix` (what a test's servers left in the shared Redis). */
+export async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  try {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** A new PostgreSQL database, dropped (with any open connections) by `drop`. */

@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveKeys, newMnemonic } from '../../apps/server/test/passphrase-client.ts';
@@ -10,6 +9,7 @@ import { startNginx, type NginxProc } from './nginx.ts';
 import {
   Cleanup,
   createPgDatabase,
+  deleteRedisKeys,
   freePort,
   http,
   json,
@@ -51,16 +51,7 @@ describe('three servers behind nginx on PostgreSQL + Redis (compose.yaml as proc
     const database = await createPgDatabase(adminUrl, 'mq_deploy');
     cleanup.add('drop the database', () => database.drop());
     databaseUrl = database.url;
-    cleanup.add('delete the Redis keys', async () => {
-      const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-      await redis.connect();
-      try {
-        const keys = await redis.keys(`${prefix}*`);
-        if (keys.length) await redis.del(...keys);
-      } finally {
-        redis.disconnect();
-      }
-    });
+    cleanup.add('delete the Redis keys', () => deleteRedisKeys(redisUrl, prefix));
 
     const env = {
       DATABASE_URL: databaseUrl,

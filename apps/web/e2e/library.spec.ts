@@ -1,9 +1,11 @@
 import { expect, test } from '@playwright/test';
 import {
   bookmarksSection,
+  breakingBadProgress,
   login,
   openTitle,
   outboxLength,
+  putProgress,
   registerAccount,
   serverBookmarks,
   storedAccount,
@@ -273,24 +275,14 @@ test.describe('accounts and sync', () => {
   }) => {
     await registerAccount(page, 'Laptop');
     const account = await storedAccount(page);
-    const auth = { authorization: `Bearer ${account.token}` };
-    const put = (tmdbId: string, body: object) =>
-      request.put(`/users/${account.userId}/progress/${tmdbId}`, { headers: auth, data: body });
+    const put = (tmdbId: string, body: object) => putProgress(request, account, tmdbId, body);
     const movie = await put('603', {
       meta: { title: 'The Matrix', year: 1999, type: 'movie' },
       watched: 1200,
       duration: 8160,
     });
     expect(movie.status()).toBe(200);
-    await put('1396', {
-      meta: { title: 'Breaking Bad', year: 2008, type: 'show' },
-      watched: 700,
-      duration: 2900,
-      seasonId: '3572',
-      episodeId: '62087',
-      seasonNumber: 1,
-      episodeNumber: 3,
-    });
+    await put('1396', breakingBadProgress);
     // Under 20 s watched: not shown.
     await put('27205', {
       meta: { title: 'Inception', year: 2010, type: 'movie' },
@@ -308,7 +300,9 @@ test.describe('accounts and sync', () => {
       .poll(async () =>
         (
           (await (
-            await request.get(`/users/${account.userId}/progress`, { headers: auth })
+            await request.get(`/users/${account.userId}/progress`, {
+              headers: { authorization: `Bearer ${account.token}` },
+            })
           ).json()) as Array<{ tmdbId: string }>
         )
           .map((p) => p.tmdbId)

@@ -3,18 +3,27 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { Redis } from 'ioredis';
 import { startNginx, type NginxProc } from '../../../deploy/test/nginx.ts';
 import {
   Cleanup,
   createPgDatabase,
+  deleteRedisKeys,
   freePort,
   ROOT,
   startMarquee,
   stopProc,
   type MarqueeProc,
 } from '../../../deploy/test/support.ts';
-import { bookmarksSection, login, registerAccount, storedAccount, titleBookmark } from './support/account.ts';
+import {
+  bookmarksSection,
+  breakingBadProgress,
+  login,
+  outboxLength,
+  putProgress,
+  registerAccount,
+  storedAccount,
+  titleBookmark,
+} from './support/account.ts';
 
 /*
  * Live changes across server processes (issue 13): three production servers on one PostgreSQL database
@@ -47,15 +56,7 @@ test.describe('live changes between devices on different server processes', () =
     cleanup.add('remove the temp folder', () => rmSync(work, { recursive: true, force: true }));
     const database = await createPgDatabase(adminUrl, 'mq_e2e_live');
     cleanup.add('drop the database', () => database.drop());
-    cleanup.add('delete the Redis keys', async () => {
-      const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-      try {
-        const keys = await redis.keys(`${prefix}*`);
-        if (keys.length) await redis.del(...keys);
-      } finally {
-        redis.disconnect();
-      }
-    });
+    cleanup.add('delete the Redis keys', () => deleteRedisKeys(redisUrl, prefix));
     const env = {
       DATABASE_URL: database.url,
       REDIS_URL: redisUrl,
@@ -110,20 +111,13 @@ test.describe('live changes between devices on different server processes', () =
     await expect(bookmarksSection(tv)).toContainText('The Matrix', { timeout: 2_000 });
 
     // Progress, as the laptop's player sends it (with its clock), to the laptop's server.
-    const account = await storedAccount(laptop);
-    const put = await laptop.request.put(`/users/${account.userId}/progress/1396`, {
-      headers: { authorization: `Bearer ${account.token}`, 'x-client-time': String(Date.now()) },
-      data: {
-        meta: { title: 'Breaking Bad', year: 2008, type: 'show' },
-        watched: 700,
-        duration: 2900,
-        seasonId: '3572',
-        episodeId: '62087',
-        seasonNumber: 1,
-        episodeNumber: 3,
-        updatedAt: new Date().toISOString(),
-      },
-    });
+    const put = await putProgress(
+      laptop.request,
+      await storedAccount(laptop),
+      '1396',
+      { ...breakingBadProgress, updatedAt: new Date().toISOString() },
+      { 'x-client-time': String(Date.now()) },
+    );
     expect(put.status()).toBe(200);
     await expect(tv.getByTestId('continue-section')).toContainText('Breaking Bad', { timeout: 2_000 });
   });
@@ -133,7 +127,7 @@ test.describe('live changes between devices on different server processes', () =
     await expect(tv.getByTestId('offline-banner')).toBeVisible();
     await titleBookmark(laptop).click(); // removed on the laptop
     await expect(titleBookmark(laptop)).toHaveAttribute('aria-pressed', 'false');
-    await expect.poll(() => laptopOutbox(laptop)).toBe(0);
+    await expect.poll(() => outboxLength(laptop)).toBe(0);
     await expect(bookmarksSection(tv)).toContainText('The Matrix');
     await tvContext.setOffline(false);
     await expect(bookmarksSection(tv)).toHaveCount(0, { timeout: 10_000 });
@@ -154,10 +148,3 @@ test.describe('live changes between devices on different server processes', () =
     expect(tvStreams.at(-1)).toContain(`:${survivor.port}`);
   });
 });
-
-async function laptopOutbox(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const raw = localStorage.getItem('marquee:library');
-    return raw ? (JSON.parse(raw) as { state: { outbox: unknown[] } }).state.outbox.length : 0;
-  });
-}

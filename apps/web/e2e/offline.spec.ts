@@ -7,8 +7,10 @@ import { expect, test as base, type Page } from '@playwright/test';
 import { Cleanup, ROOT, startMarquee } from '../../../deploy/test/support.ts';
 import {
   bookmarksSection,
+  breakingBadProgress,
   openTitle,
   outboxLength,
+  putProgress,
   registerAccount,
   serverBookmarks,
   storedAccount,
@@ -127,18 +129,7 @@ test.describe('offline: the installed app', () => {
     await workerControls(page);
     const account = await storedAccount(page);
     // Something to continue watching, saved from another device.
-    const progress = await request.put(`/users/${account.userId}/progress/1396`, {
-      headers: { authorization: `Bearer ${account.token}` },
-      data: {
-        meta: { title: 'Breaking Bad', year: 2008, type: 'show' },
-        watched: 700,
-        duration: 2900,
-        seasonId: '3572',
-        episodeId: '62087',
-        seasonNumber: 1,
-        episodeNumber: 3,
-      },
-    });
+    const progress = await putProgress(request, account, '1396', breakingBadProgress);
     expect(progress.status()).toBe(200);
 
     for (const [path, title] of [

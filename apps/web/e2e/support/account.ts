@@ -60,6 +60,31 @@ export async function serverBookmarks(request: APIRequestContext, account: Store
   return list.map((b) => `${b.tmdbId}:${b.meta.type}`).sort();
 }
 
+/** Breaking Bad S1E3 at 700 of 2,900 s: worth resuming, so it shows in Continue Watching. */
+export const breakingBadProgress = {
+  meta: { title: 'Breaking Bad', year: 2008, type: 'show' },
+  watched: 700,
+  duration: 2900,
+  seasonId: '3572',
+  episodeId: '62087',
+  seasonNumber: 1,
+  episodeNumber: 3,
+};
+
+/** Saves progress through the sync API, as another device of the account would (`headers`: extra ones). */
+export function putProgress(
+  request: APIRequestContext,
+  account: StoredAccount,
+  tmdbId: string,
+  data: object,
+  headers: Record<string, string> = {},
+) {
+  return request.put(`/users/${account.userId}/progress/${tmdbId}`, {
+    headers: { authorization: `Bearer ${account.token}`, ...headers },
+    data,
+  });
+}
+
 export async function openTitle(page: Page, path: string, title: string): Promise<void> {
   await page.goto(path);
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();

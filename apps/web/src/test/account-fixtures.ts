@@ -7,6 +7,16 @@ import type { Session, User, UserProfile, UserSettings } from '@marquee/contract
 
 export const T0 = '2026-01-01T00:00:00.000Z';
 
+/** The account store's entry for `u1` signed in with session `s1` (a passphrase account). */
+export const testAccount = () => ({
+  token: 't',
+  userId: 'u1',
+  sessionId: 's1',
+  deviceName: 'x',
+  seed: 'y',
+  profile: { colorA: 'a', colorB: 'b', icon: 'cat' },
+});
+
 export const testSession = (device = 'enc', id = 's1'): Session => ({
   id,
   userId: 'u1',

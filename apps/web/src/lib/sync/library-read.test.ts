@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Bookmark, ProgressListItem, ProgressRemoval } from '@marquee/contract';
 import { initStores, useAccountStore, useLibraryStore } from '../../stores/index.ts';
 import { applyOp, type LibraryData, type OutboxOpInput } from '../../stores/library/outbox.ts';
-import { emptySettings, testSession, testUser } from '../../test/account-fixtures.ts';
+import { emptySettings, testAccount, testSession, testUser } from '../../test/account-fixtures.ts';
 import { contractServer, type FakeRequest } from '../../test/contract-server.ts';
 import { memoryStorage, setAppStorage } from '../storage.ts';
 import { applyLibraryRead, readLibrary, type LibraryRead, type ReadTransport } from './library-read.ts';
@@ -147,14 +147,7 @@ function pagedServer() {
   return s;
 }
 
-const account = {
-  token: 't',
-  userId: 'u1',
-  sessionId: 's1',
-  deviceName: 'x',
-  seed: 'y',
-  profile: { colorA: 'a', colorB: 'b', icon: 'cat' },
-};
+const account = testAccount();
 const HOUR = 60 * 60_000;
 const t0 = Date.now() - 24 * HOUR;
 const transport = (baseUrl = ''): ReadTransport => ({ baseUrl, token: 't', now: () => Date.now() });

@@ -2,18 +2,12 @@ import { syncRoutes } from '@marquee/contract/values';
 import type { LibraryChangeKind } from '@marquee/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initStores, useAccountStore, useLibraryStore } from '../../stores/index.ts';
+import { testAccount } from '../../test/account-fixtures.ts';
 import { contractServer, eventStream, refuse, type FakeRequest } from '../../test/contract-server.ts';
 import { memoryStorage, setAppStorage } from '../storage.ts';
 import { startLive } from './live.ts';
 
-const account = {
-  token: 't',
-  userId: 'u1',
-  sessionId: 's1',
-  deviceName: 'x',
-  seed: 'y',
-  profile: { colorA: 'a', colorB: 'b', icon: 'cat' },
-};
+const account = testAccount();
 
 /** A stream the test writes to while it is open. */
 function liveStream() {

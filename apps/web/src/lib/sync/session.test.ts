@@ -13,13 +13,14 @@ import {
   logout,
   pull,
   restore,
+  startSync,
   syncEngine,
   useSessionStatus,
 } from './session.ts';
 import { useRejectedChanges } from './rejected-changes.ts';
 import { contractServer, refuse } from '../../test/contract-server.ts';
 import type { Bookmark } from '@marquee/contract';
-import { emptySettings, testSession, testUser } from '../../test/account-fixtures.ts';
+import { emptySettings, testAccount, testSession, testUser } from '../../test/account-fixtures.ts';
 
 /**
  * The sync API as the contract types it, with enough state to check what the client sends and how it
@@ -34,6 +35,8 @@ function fakeServer() {
     progress: [] as Record<string, unknown>[],
     settings: emptySettings(),
     calls: [] as string[],
+    /** Progress writes received (answered 503, so they stay pending on the device). */
+    progressPuts: [] as { watched: number }[],
     /** Bookmarks the server refuses for good (400). */
     refuse: new Set<string>(),
   };
@@ -68,6 +71,10 @@ function fakeServer() {
         return { tmdbId: params.tmdbId! };
       },
       progress: () => [],
+      putProgress: ({ body }) => {
+        s.progressPuts.push(body as { watched: number });
+        return refuse(503, { code: 'database_unavailable' });
+      },
       importProgress: ({ body }) => {
         s.progress.push(...(body as Record<string, unknown>[]));
         return [];
@@ -85,14 +92,7 @@ function fakeServer() {
   return { s, handler };
 }
 
-const account = {
-  token: 't',
-  userId: 'u1',
-  sessionId: 's1',
-  deviceName: 'x',
-  seed: 'y',
-  profile: { colorA: 'a', colorB: 'b', icon: 'cat' },
-};
+const account = testAccount();
 const matrix = { tmdbId: '603', type: 'movie' as const, title: 'The Matrix', year: 1999, poster: null };
 const alien = { tmdbId: '348', type: 'movie' as const, title: 'Alien', year: 1979, poster: null };
 
@@ -293,5 +293,32 @@ describe('live reads (pull) and clock-safe writes', () => {
     useLibraryStore.getState().addBookmark(alien);
     await syncEngine.flush();
     expect(headersOf('/users/u1/bookmarks/348').has('x-client-time')).toBe(false);
+  });
+});
+
+describe('progress saved while playing', () => {
+  it('waits in the outbox, and leaving the page sends the last position at once with keepalive', async () => {
+    useAccountStore.getState().setAccount(account);
+    const stop = startSync();
+    try {
+      await expect.poll(() => server.s.calls).toContain('GET /users/@me');
+      const meta = { tmdbId: '603', type: 'movie' as const, title: 'The Matrix', year: 1999, poster: null };
+      for (const watched of [3, 6, 9])
+        useLibraryStore.getState().saveProgress({ meta, watched, duration: 8160 }, { hold: true });
+      await syncEngine.flush();
+      // Held: nothing sent yet, one op carrying the latest position.
+      expect(server.s.progressPuts).toEqual([]);
+      expect(useLibraryStore.getState().outbox).toMatchObject([{ kind: 'progress-put', watched: 9 }]);
+
+      window.dispatchEvent(new Event('pagehide'));
+      await expect.poll(() => server.s.progressPuts.map((p) => p.watched)).toEqual([9]);
+      const put = vi.mocked(fetch).mock.calls.find(([url]) => String(url).endsWith('/progress/603'));
+      expect(put?.[1]?.keepalive).toBe(true);
+      // Not acknowledged (the server answered 503): it stays, to go again on the next visit.
+      expect(useLibraryStore.getState().outbox).toHaveLength(1);
+    } finally {
+      stop();
+      window.dispatchEvent(new Event('pageshow'));
+    }
   });
 });

@@ -27,7 +27,7 @@ import {
 } from './library-read.ts';
 import { useRejectedChanges } from './rejected-changes.ts';
 import { LIBRARY_REFRESH_EVENT } from '../library-refresh.ts';
-import { startLive } from './live.ts';
+import { ALL_KINDS, startLive } from './live.ts';
 import { SYNC_INTERVAL_MS, SyncEngine, webLock } from './sync-engine.ts';
 import { importPayload, profileHeaders, requestFor, type WireRequest } from './wire.ts';
 
@@ -201,8 +201,6 @@ async function restoreOnce(): Promise<RestoreStep> {
   });
   return result ?? 'failed';
 }
-
-const ALL_KINDS: readonly LibraryChangeKind[] = ['bookmarks', 'progress', 'settings'];
 
 interface ChangesRead {
   server: string;
