@@ -216,7 +216,6 @@ async function pushLatency(): Promise<void> {
 async function progressWrites(hold: boolean): Promise<number> {
   setAppStorage(memoryStorage());
   setOutboxRecording(() => true);
-  useLibraryStore.controls.hydrate();
   useLibraryStore.getState().clear();
   let now = Date.UTC(2026, 10, 23, 20);
   const realNow = Date.now;

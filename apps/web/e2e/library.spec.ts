@@ -11,6 +11,7 @@ import {
   storedAccount,
   titleBookmark,
 } from './support/account.ts';
+import { replaceStoredLibrary, storedEntries, storedLibrary } from './support/stored-library.ts';
 
 const MATRIX = '/media/tmdb-movie-603-the-matrix';
 const INCEPTION = '/media/tmdb-movie-27205-inception';
@@ -35,6 +36,50 @@ test.describe('library without an account', () => {
     // Removing from the card takes it out.
     await page.getByRole('button', { name: 'Remove from My List: Inception' }).click();
     await expect(page.getByTestId('media-card')).toHaveCount(1);
+  });
+
+  test('a library saved by the previous version moves into IndexedDB; open tabs follow each other', async ({
+    page,
+    context,
+  }) => {
+    await page.addInitScript(() => {
+      if (sessionStorage.getItem('seeded')) return;
+      sessionStorage.setItem('seeded', '1');
+      const matrix = { tmdbId: '603', type: 'movie', title: 'The Matrix', year: 1999, poster: null };
+      localStorage.setItem(
+        'marquee:library',
+        JSON.stringify({
+          state: {
+            bookmarks: { 'movie:603': { ...matrix, updatedAt: Date.now() } },
+            progress: {},
+            removals: { bookmarks: {}, progress: {} },
+            outbox: [],
+            profile: '',
+            stash: {},
+          },
+          version: 1,
+        }),
+      );
+    });
+    await page.goto('/');
+    await expect(bookmarksSection(page)).toContainText('The Matrix');
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('marquee:library'))).toBeNull();
+    expect(Object.keys((await storedLibrary(page)).bookmarks)).toEqual(['movie:603']);
+
+    // A second tab reads the same library, and each tab shows what the other changes, without reloading.
+    const other = await context.newPage();
+    await other.goto('/');
+    await expect(bookmarksSection(other)).toContainText('The Matrix');
+    await openTitle(page, INCEPTION, 'Inception');
+    await titleBookmark(page).click();
+    await expect(bookmarksSection(other).getByTestId('media-card')).toHaveCount(2);
+    await other.getByRole('button', { name: 'Remove from My List: The Matrix' }).click();
+    await page.goto('/mylist');
+    await expect(page.getByTestId('media-card')).toHaveCount(1);
+    await expect(page.getByTestId('media-card')).toContainText('Inception');
+    await expect
+      .poll(async () => Object.keys((await storedLibrary(page)).bookmarks))
+      .toEqual(['movie:27205']);
   });
 
   test('data of the older clients is imported on first start and left in place', async ({ page }) => {
@@ -113,21 +158,18 @@ test.describe('library without an account', () => {
     });
     await page.goto('/');
     await expect(page.getByTestId('migration-failed')).toContainText('Failed to migrate your data');
-    const [backup, current] = await page.evaluate(() => [
-      localStorage.getItem('marquee:backup:v99:library'),
-      localStorage.getItem('marquee:library'),
-    ]);
+    const backup = await page.evaluate(() => localStorage.getItem('marquee:backup:v99:library'));
     expect(JSON.parse(backup!)).toEqual({ state: { from: 'the future' }, version: 99 });
-    expect(JSON.parse(current!)).toEqual({
-      state: {
-        bookmarks: {},
-        progress: {},
-        removals: { bookmarks: {}, progress: {} },
-        outbox: [],
-        profile: '',
-        stash: {},
-      },
-      version: 1,
+    // The reset library now lives in IndexedDB; the unreadable localStorage copy is gone once it does.
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('marquee:library'))).toBeNull();
+    expect(await storedEntries(page)).toEqual(expect.arrayContaining([['version', 1]]));
+    expect(await storedLibrary(page)).toEqual({
+      bookmarks: {},
+      progress: {},
+      removals: { bookmarks: {}, progress: {} },
+      outbox: [],
+      profile: '',
+      stash: {},
     });
     await page.getByRole('button', { name: 'Dismiss' }).click();
     await expect(page.getByTestId('migration-failed')).toHaveCount(0);
@@ -174,8 +216,8 @@ test.describe('accounts and sync', () => {
     await page.getByRole('menuitem', { name: 'Log out' }).click();
     await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
     await expect(bookmarksSection(page)).toHaveCount(0);
-    const local = await page.evaluate(() => JSON.parse(localStorage.getItem('marquee:library')!).state);
-    expect(local).toEqual({
+    await expect.poll(async () => (await storedLibrary(page)).bookmarks).toEqual({});
+    expect(await storedLibrary(page)).toEqual({
       bookmarks: {},
       progress: {},
       removals: { bookmarks: {}, progress: {} },
@@ -207,8 +249,7 @@ test.describe('accounts and sync', () => {
     await context.setOffline(true);
     await titleBookmark(page).click();
     await expect(titleBookmark(page)).toHaveAttribute('aria-pressed', 'true');
-    await page.waitForTimeout(1500);
-    expect(await outboxLength(page)).toBe(1);
+    await expect.poll(() => outboxLength(page)).toBe(1);
     await context.setOffline(false);
     await expect.poll(() => outboxLength(page), { timeout: 15_000 }).toBe(0);
     await phone.reload();
@@ -218,7 +259,7 @@ test.describe('accounts and sync', () => {
     await context.setOffline(true);
     await titleBookmark(page).click();
     await expect(titleBookmark(page)).toHaveAttribute('aria-pressed', 'false');
-    expect(await outboxLength(page)).toBe(1);
+    await expect.poll(() => outboxLength(page)).toBe(1);
     await page.close();
     await context.setOffline(false);
     const again = await context.newPage();
@@ -391,36 +432,25 @@ test.describe('profile load failures', () => {
     ).toBe(true);
 
     // With a library on the device the app works, with a notice.
-    await page.evaluate(() => {
-      const key = 'marquee:library';
-      const now = Date.now();
-      localStorage.setItem(
-        key,
-        JSON.stringify({
-          state: {
-            bookmarks: {
-              'movie:603': {
-                tmdbId: '603',
-                type: 'movie',
-                title: 'The Matrix',
-                year: 1999,
-                poster: null,
-                updatedAt: now,
-              },
-            },
-            progress: {},
-            outbox: [],
-          },
-          version: 1,
-        }),
-      );
+    const now = Date.now();
+    await replaceStoredLibrary(page, {
+      bookmarks: {
+        'movie:603': {
+          tmdbId: '603',
+          type: 'movie',
+          title: 'The Matrix',
+          year: 1999,
+          poster: null,
+          updatedAt: now,
+        },
+      },
     });
     await page.reload();
     await expect(page.getByTestId('profile-load-notice')).toContainText('Failed to load your profile');
     await expect(bookmarksSection(page)).toContainText('The Matrix');
 
     // Logout from the screen works even with the server down.
-    await page.evaluate(() => localStorage.removeItem('marquee:library'));
+    await replaceStoredLibrary(page, {});
     await page.reload();
     await page.getByTestId('profile-load-error').getByRole('button', { name: 'Logout' }).click();
     await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();

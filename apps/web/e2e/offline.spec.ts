@@ -189,7 +189,7 @@ test.describe('offline: the installed app', () => {
     // A change made offline waits in the outbox…
     await page.getByRole('button', { name: 'Remove from My List: Inception' }).click();
     await expect(bookmarksSection(page).getByTestId('media-card')).toHaveCount(1);
-    expect(await outboxLength(page)).toBe(1);
+    await expect.poll(() => outboxLength(page)).toBe(1);
     expect(await serverBookmarks(request, account)).toEqual(['27205:movie', '603:movie']);
 
     // …and reaches the server once the browser is back online.

@@ -8,7 +8,7 @@ import { initI18n } from './lib/i18n.ts';
 import { startLanguage } from './lib/languages.ts';
 import { loadRuntimeConfig } from './lib/runtime-config.ts';
 import { startServiceWorker } from './pwa/start.ts';
-import { initStores, storedLanguage, storesNeedMigration } from './stores/index.ts';
+import { initStores, openLibraryStorage, storedLanguage, storesNeedMigration } from './stores/index.ts';
 import './index.css';
 
 // `?now=2026-04-20T10:00:00Z` pins the clock (used by the e2e suite to check date rules).
@@ -29,13 +29,14 @@ async function boot() {
   try {
     // The first render is in the viewer's language: the one chosen here before, else the browser's.
     const language = startLanguage(storedLanguage());
-    const [, i18n] = await Promise.all([
+    const [, i18n, library] = await Promise.all([
       loadRuntimeConfig(),
       initI18n(language, pageNamespaces(window.location.pathname)),
+      openLibraryStorage(),
       routeCode,
     ]);
     // Stored data is migrated before anything reads it; the screen shows while that runs.
-    if (storesNeedMigration()) {
+    if (storesNeedMigration(library)) {
       root.render(
         <I18nextProvider i18n={i18n}>
           <MigrationScreen />
@@ -43,7 +44,7 @@ async function boot() {
       );
       await nextFrame();
     }
-    initStores();
+    void initStores(library);
     root.render(<App i18n={i18n} />);
     startServiceWorker(i18n);
   } catch (error) {

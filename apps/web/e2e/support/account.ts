@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { storedLibrary } from './stored-library.ts';
 
 /** Page objects for the account flows, and a client of the sync API to check what the server holds. */
 
@@ -44,10 +45,7 @@ export async function storedAccount(page: Page): Promise<StoredAccount> {
 }
 
 export async function outboxLength(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const raw = localStorage.getItem('marquee:library');
-    return raw ? (JSON.parse(raw) as { state: { outbox: unknown[] } }).state.outbox.length : 0;
-  });
+  return (await storedLibrary(page)).outbox.length;
 }
 
 /** The server's bookmarks of the account (tmdbId:type). */

@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { storedLibrary } from './stored-library.ts';
 
 /** Page objects for the player. Tests read the element only to check what the viewer sees. */
 export const MATRIX = '/media/tmdb-movie-603-the-matrix';
@@ -63,26 +64,7 @@ export async function savedProgress(
   page: Page,
   key: string,
 ): Promise<{ watched: number; duration: number } | null> {
-  return page.evaluate((k) => {
-    const raw = localStorage.getItem('marquee:library');
-    const state = raw
-      ? (
-          JSON.parse(raw) as {
-            state: {
-              progress: Record<
-                string,
-                {
-                  progress?: { watched: number; duration: number };
-                  episodes: Record<string, { progress: { watched: number; duration: number } }>;
-                }
-              >;
-            };
-          }
-        ).state
-      : null;
-    const entry = state?.progress[k];
-    return entry?.progress ?? null;
-  }, key);
+  return (await storedLibrary(page)).progress[key]?.progress ?? null;
 }
 
 /** Overrides runtime configuration fields for this page (the server inlines the config into index.html). */

@@ -1,5 +1,12 @@
 import { isSignedIn, moveStoredSeed } from './account-store.ts';
-import { setOutboxRecording } from './library/library-store.ts';
+import {
+  libraryNeedsMigration,
+  localLibraryStorage,
+  persistLibrary,
+  type LibraryPersistence,
+  type OpenedLibraryStorage,
+} from './library/library-persistence.ts';
+import { librarySpec, setOutboxRecording, useLibraryStore } from './library/library-store.ts';
 import { followOtherTabs, hydrateStores, persistedStores } from './persisted.ts';
 
 export {
@@ -32,16 +39,27 @@ export { useMigrationStatus } from './migration-status.ts';
 export { useSessionStatus } from './session-status.ts';
 export type { OutboxOp, SyncedSettings, LibraryData } from './library/outbox.ts';
 
+export { openLibraryStorage, type OpenedLibraryStorage } from './library/library-persistence.ts';
+
 /** Whether start-up will migrate (or import) stored data, so the migration screen is worth showing. */
-export const storesNeedMigration = () => persistedStores().some((s) => s.needsMigration());
+export const storesNeedMigration = (library: OpenedLibraryStorage = localLibraryStorage()) =>
+  persistedStores().some((s) => s.needsMigration()) || libraryNeedsMigration(library, librarySpec);
 
 let stopFollowing: (() => void) | undefined;
+let library: LibraryPersistence | undefined;
 
-/** Reads every store (running migrations and the import of the older clients' data) and follows other tabs. */
-export function initStores(): void {
+/**
+ * Reads every store (running migrations and the import of the older clients' data) and follows other
+ * tabs. The library is read from `opened` (see openLibraryStorage), synchronously; the promise settles
+ * once its data is in its storage.
+ */
+export function initStores(opened: OpenedLibraryStorage = localLibraryStorage()): Promise<void> {
   setOutboxRecording(isSignedIn);
-  hydrateStores();
-  moveStoredSeed();
   stopFollowing?.();
+  library?.stop();
+  hydrateStores();
+  library = persistLibrary(useLibraryStore, opened, librarySpec);
+  moveStoredSeed();
   stopFollowing = followOtherTabs();
+  return library.ready;
 }

@@ -46,6 +46,112 @@ export const persistedStores = (): readonly PersistedStoreControls[] => registry
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+function reportFailure(name: string, error: unknown): void {
+  console.error(`[storage] migrating "${name}" failed; it was reset to its default`, error);
+  useMigrationStatus.getState().reportFailure(name);
+}
+
+/**
+ * What is stored under `marquee:<name>` as `{state, version}`, else the older clients' data as version 0;
+ * null when there is neither. Unreadable data is backed up under `marquee:backup:unreadable:<name>` and removed.
+ */
+function readStored(spec: VersionedSpec<unknown>, s: KeyValueStorage): StorageValue<unknown> | null {
+  const key = storageKey(spec.name);
+  const raw = s.getItem(key);
+  if (raw === null) {
+    let old: unknown = null;
+    try {
+      old = spec.legacy?.(s) ?? null;
+    } catch (error) {
+      // Unreadable data of an older client: ours starts empty, theirs stays where it is.
+      reportFailure(spec.name, error);
+    }
+    return old == null ? null : { state: old, version: 0 };
+  }
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (!isRecord(parsed) || typeof parsed.version !== 'number' || !('state' in parsed))
+      throw new Error('not a versioned store');
+    return parsed as unknown as StorageValue<unknown>;
+  } catch (error) {
+    s.setItem(backupKey('unreadable', spec.name), raw);
+    s.removeItem(key);
+    reportFailure(spec.name, error);
+    return null;
+  }
+}
+
+/** Runs the migrations from version `from`, backing up before each step; on failure, the default data. */
+export function migrateStored(
+  spec: VersionedSpec<unknown>,
+  persisted: unknown,
+  from: number,
+  s: KeyValueStorage,
+) {
+  try {
+    if (from > spec.version) {
+      s.setItem(backupKey(from, spec.name), JSON.stringify({ state: persisted, version: from }));
+      throw new Error(`stored version ${from} is newer than ${spec.version}`);
+    }
+    let data = persisted;
+    for (let v = from; v < spec.version; v++) {
+      s.setItem(backupKey(v, spec.name), JSON.stringify({ state: data, version: v }));
+      const step = spec.migrations[v + 1];
+      if (!step) throw new Error(`no migration from version ${v} to ${v + 1}`);
+      data = step(data);
+    }
+    return data;
+  } catch (error) {
+    reportFailure(spec.name, error);
+    return spec.initial();
+  }
+}
+
+/** Repairs migrated data into valid data of the latest version (the default when it cannot). */
+export function sanitizeStored<D>(spec: VersionedSpec<D>, data: unknown): D {
+  const initial = spec.initial();
+  if (!isRecord(data)) return initial;
+  try {
+    return spec.sanitize ? spec.sanitize(data, initial) : ({ ...initial, ...data } as D);
+  } catch (error) {
+    reportFailure(spec.name, error);
+    return initial;
+  }
+}
+
+/**
+ * The stored data of `spec` as its latest version (migrating, or importing the older clients' data);
+ * null when nothing is stored. For stores kept elsewhere that move their data out of localStorage.
+ */
+export function loadVersioned<D>(spec: VersionedSpec<D>, s: KeyValueStorage = appStorage()): D | null {
+  const stored = readStored(spec as VersionedSpec<unknown>, s);
+  if (!stored) return null;
+  const version = stored.version ?? 0;
+  const data =
+    version === spec.version
+      ? stored.state
+      : migrateStored(spec as VersionedSpec<unknown>, stored.state, version, s);
+  return sanitizeStored(spec, data);
+}
+
+/** Whether reading `spec`'s stored data will run a migration (or an import of the older clients' data). */
+export function versionedNeedsMigration(spec: VersionedSpec<unknown>, s: KeyValueStorage = appStorage()) {
+  const raw = s.getItem(storageKey(spec.name));
+  if (raw === null) {
+    if (!spec.legacy) return false;
+    try {
+      return spec.legacy(s) != null;
+    } catch {
+      return true;
+    }
+  }
+  try {
+    return (JSON.parse(raw) as { version?: unknown }).version !== spec.version;
+  } catch {
+    return true;
+  }
+}
+
 /**
  * A zustand store persisted under `marquee:<name>`. `data` keys of the state (those of `initial()`) are
  * stored; actions are not. Every write first adopts what other tabs stored (see `refresh`), so two tabs
@@ -59,38 +165,13 @@ export function createPersistedStore<D extends object, S extends D>(
   const dataKeys = Object.keys(spec.initial());
   let lastRaw: string | null | undefined;
 
-  const fail = (error: unknown) => {
-    console.error(`[storage] migrating "${spec.name}" failed; it was reset to its default`, error);
-    useMigrationStatus.getState().reportFailure(spec.name);
-  };
-
   const storage: PersistStorage<unknown> = {
     getItem(name) {
       const s = appStorage();
-      const raw = s.getItem(name);
-      lastRaw = raw;
-      if (raw === null) {
-        let old: unknown = null;
-        try {
-          old = spec.legacy?.(s) ?? null;
-        } catch (error) {
-          // Unreadable data of an older client: ours starts empty, theirs stays where it is.
-          fail(error);
-        }
-        return old == null ? null : { state: old, version: 0 };
-      }
-      try {
-        const parsed: unknown = JSON.parse(raw);
-        if (!isRecord(parsed) || typeof parsed.version !== 'number' || !('state' in parsed))
-          throw new Error('not a versioned store');
-        return parsed as unknown as StorageValue<unknown>;
-      } catch (error) {
-        s.setItem(backupKey('unreadable', spec.name), raw);
-        s.removeItem(name);
-        lastRaw = null;
-        fail(error);
-        return null;
-      }
+      lastRaw = s.getItem(name);
+      const stored = readStored(spec as VersionedSpec<unknown>, s);
+      if (stored === null) lastRaw = s.getItem(name);
+      return stored;
     },
     setItem(name, value) {
       const raw = JSON.stringify(value);
@@ -108,36 +189,9 @@ export function createPersistedStore<D extends object, S extends D>(
     },
   };
 
-  const migrate = (persisted: unknown, from: number): unknown => {
-    try {
-      if (from > spec.version) {
-        appStorage().setItem(backupKey(from, spec.name), JSON.stringify({ state: persisted, version: from }));
-        throw new Error(`stored version ${from} is newer than ${spec.version}`);
-      }
-      let data = persisted;
-      for (let v = from; v < spec.version; v++) {
-        appStorage().setItem(backupKey(v, spec.name), JSON.stringify({ state: data, version: v }));
-        const step = spec.migrations[v + 1];
-        if (!step) throw new Error(`no migration from version ${v} to ${v + 1}`);
-        data = step(data);
-      }
-      return data;
-    } catch (error) {
-      fail(error);
-      return spec.initial();
-    }
-  };
-
-  const sanitize = (data: unknown): D => {
-    const initial = spec.initial();
-    if (!isRecord(data)) return initial;
-    try {
-      return spec.sanitize ? spec.sanitize(data, initial) : ({ ...initial, ...data } as D);
-    } catch (error) {
-      fail(error);
-      return initial;
-    }
-  };
+  const migrate = (persisted: unknown, from: number): unknown =>
+    migrateStored(spec as VersionedSpec<unknown>, persisted, from, appStorage());
+  const sanitize = (data: unknown): D => sanitizeStored(spec, data);
 
   const useStore = create<S>()(
     persist(
@@ -166,25 +220,7 @@ export function createPersistedStore<D extends object, S extends D>(
   const controls: PersistedStoreControls = {
     name: spec.name,
     key,
-    needsMigration() {
-      const s = appStorage();
-      const raw = s.getItem(key);
-      if (raw === null)
-        return spec.legacy
-          ? (() => {
-              try {
-                return spec.legacy(s) != null;
-              } catch {
-                return true;
-              }
-            })()
-          : false;
-      try {
-        return (JSON.parse(raw) as { version?: unknown }).version !== spec.version;
-      } catch {
-        return true;
-      }
-    },
+    needsMigration: () => versionedNeedsMigration(spec as VersionedSpec<unknown>),
     hydrate() {
       void useStore.persist.rehydrate();
     },

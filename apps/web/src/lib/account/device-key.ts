@@ -1,3 +1,4 @@
+import { clear, createStore, del, get, set } from 'idb-keyval';
 import { useAccountStore, type Account } from '../../stores/account-store.ts';
 import { appStorage, type KeyValueStorage } from '../storage.ts';
 import { fromBase64, toBase64 } from './base64.ts';
@@ -20,46 +21,14 @@ export interface KeyStore {
   clear(): Promise<void>;
 }
 
-const DATABASE = 'marquee:keys';
-const STORE = 'keys';
-
-/** A tiny IndexedDB wrapper: one database, one object store, each call one transaction. */
-export function indexedDbKeyStore(factory: IDBFactory): KeyStore {
-  let db: Promise<IDBDatabase> | undefined;
-  const open = () =>
-    (db ??= new Promise<IDBDatabase>((resolve, reject) => {
-      const request = factory.open(DATABASE, 1);
-      request.onupgradeneeded = () => request.result.createObjectStore(STORE);
-      request.onsuccess = () => {
-        const opened = request.result;
-        // Another tab's newer schema (a later build) must not wait for this one.
-        opened.onversionchange = () => {
-          opened.close();
-          db = undefined;
-        };
-        resolve(opened);
-      };
-      request.onerror = () => reject(request.error);
-    }).catch((error: unknown) => {
-      db = undefined;
-      throw error;
-    }));
-  const run = <T>(mode: IDBTransactionMode, call: (store: IDBObjectStore) => IDBRequest<T>) =>
-    open().then(
-      (opened) =>
-        new Promise<T>((resolve, reject) => {
-          const tx = opened.transaction(STORE, mode);
-          const request = call(tx.objectStore(STORE));
-          // Resolved when the transaction is committed, so a key that was put is really there.
-          tx.oncomplete = () => resolve(request.result);
-          tx.onerror = tx.onabort = () => reject(tx.error ?? request.error);
-        }),
-    );
+/** One database with one object store (idb-keyval: each call one transaction, resolved once committed). */
+export function indexedDbKeyStore(): KeyStore {
+  const db = createStore('marquee:keys', 'keys');
   return {
-    get: (id) => run('readonly', (s) => s.get(id) as IDBRequest<CryptoKey | undefined>),
-    put: (id, key) => run('readwrite', (s) => s.put(key, id)).then(() => undefined),
-    delete: (id) => run('readwrite', (s) => s.delete(id)),
-    clear: () => run('readwrite', (s) => s.clear()),
+    get: (id) => get<CryptoKey>(id, db),
+    put: (id, key) => set(id, key, db),
+    delete: (id) => del(id, db),
+    clear: () => clear(db),
   };
 }
 
@@ -68,8 +37,7 @@ let current: KeyStore | null | undefined;
 /** The platform's key store, or null where WebCrypto (secure contexts only) or IndexedDB is missing. */
 export function keyStore(): KeyStore | null {
   if (current === undefined) {
-    current =
-      globalThis.crypto?.subtle && typeof indexedDB !== 'undefined' ? indexedDbKeyStore(indexedDB) : null;
+    current = globalThis.crypto?.subtle && typeof indexedDB !== 'undefined' ? indexedDbKeyStore() : null;
   }
   return current;
 }

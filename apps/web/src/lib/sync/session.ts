@@ -42,10 +42,7 @@ const library = () => useLibraryStore.getState();
 const account = () => useAccountStore.getState().account;
 
 export const syncEngine = new SyncEngine({
-  outbox: () => {
-    useLibraryStore.controls.refresh();
-    return library().outbox;
-  },
+  outbox: () => library().outbox,
   remove: (id) => library().removeOp(id),
   reject: (op, refusal) => useRejectedChanges.getState().add(op, refusal, Date.now()),
   canSend: () => account() !== null,
@@ -244,7 +241,6 @@ async function readChanges(
  */
 function mergeChanges(current: NonNullable<ReturnType<typeof account>>, profile: string, read: ChangesRead) {
   if (library().profile !== profile) return;
-  useLibraryStore.controls.refresh();
   const held = library();
   let merged: LibraryData = { bookmarks: held.bookmarks, progress: held.progress };
   if (read.bookmarks) merged = applyLibraryRead(merged, 'bookmarks', read.bookmarks);
@@ -307,7 +303,6 @@ const profilePrefs = (): NonNullable<StashedLibrary['prefs']> => ({
 });
 
 function switchLocalLibrary(to: string): void {
-  useLibraryStore.controls.refresh();
   let prefs: StashedLibrary['prefs'];
   let switched = false;
   useLibraryStore.setState((state) => {
@@ -348,7 +343,6 @@ export function profileDeleted(profileId: string): void {
     forgetActiveProfile();
     void restore();
   } else {
-    useLibraryStore.controls.refresh();
     useLibraryStore.setState((state) => forgetProfile(state, profileId));
   }
 }
@@ -399,7 +393,6 @@ export async function importLocalData(): Promise<void> {
 }
 
 function requeueLocalData() {
-  useLibraryStore.controls.refresh();
   const { bookmarks, progress } = library();
   useLibraryStore.setState((s) => {
     const ops: OutboxOp[] = [];
@@ -455,7 +448,6 @@ export const PULL_AT_MOST_EVERY_MS = 5_000;
 function sendProgressWhileLeaving(): void {
   const uid = account()?.userId;
   if (!uid) return;
-  useLibraryStore.controls.refresh();
   for (const op of library().outbox)
     if (op.kind === 'progress-put') void deliver(requestFor(op, uid)).catch(() => undefined);
 }

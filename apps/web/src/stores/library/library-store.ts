@@ -2,7 +2,8 @@ import { type SeasonRef } from './library-rules.ts';
 import { libraryKey, type LibraryMeta, type ProgressEntry } from './library-rules.ts';
 import { type MediaType } from '../../lib/media-keys.ts';
 import { clock } from '../../lib/clock.ts';
-import { createPersistedStore } from '../persisted.ts';
+import { create, createStore, type StateCreator } from 'zustand';
+import type { VersionedSpec } from '../persisted.ts';
 import { convertLegacyLibrary, readLegacyLibrary, type LegacyLibrary } from './legacy.ts';
 import {
   applyOp,
@@ -101,138 +102,146 @@ export function setOutboxRecording(isSignedIn: () => boolean): void {
   recording = isSignedIn;
 }
 
-export const useLibraryStore = createPersistedStore<LibraryStoreData, LibraryState>(
-  {
-    name: 'library',
-    version: 1,
-    initial,
-    legacy: readLegacyLibrary,
-    migrations: {
-      1: (old: LegacyLibrary): LibraryStoreData => ({
-        ...convertLegacyLibrary(old, clock.now().getTime()),
-        removals: noRemovals(),
-        outbox: [],
-        profile: '',
-        stash: {},
-      }),
-    },
-    sanitize: (data: Record<string, unknown>, init) => ({
-      bookmarks: isObj(data.bookmarks) ? (data.bookmarks as LibraryStoreData['bookmarks']) : init.bookmarks,
-      progress: isObj(data.progress) ? (data.progress as LibraryStoreData['progress']) : init.progress,
-      removals:
-        isObj(data.removals) && isObj(data.removals.bookmarks) && isObj(data.removals.progress)
-          ? (data.removals as unknown as Removals)
-          : init.removals,
-      outbox: Array.isArray(data.outbox) ? (data.outbox as OutboxOp[]) : init.outbox,
-      profile: typeof data.profile === 'string' ? data.profile : init.profile,
-      stash: isObj(data.stash) ? (data.stash as LibraryStoreData['stash']) : init.stash,
+/**
+ * How the library's data is versioned and migrated (the older clients' data is version 0). It is kept in
+ * IndexedDB, or in localStorage where IndexedDB is missing (library-persistence.ts, decision 080).
+ */
+export const librarySpec: VersionedSpec<LibraryStoreData> = {
+  name: 'library',
+  version: 1,
+  initial,
+  legacy: readLegacyLibrary,
+  migrations: {
+    1: (old: LegacyLibrary): LibraryStoreData => ({
+      ...convertLegacyLibrary(old, clock.now().getTime()),
+      removals: noRemovals(),
+      outbox: [],
+      profile: '',
+      stash: {},
     }),
   },
-  (set) => {
-    /**
-     * One write for the change and its outbox entry. The change time is now, or just after what the
-     * user saw if another device's clock ran ahead: the user's latest action must win.
-     */
-    const change = (make: (state: LibraryStoreData) => OutboxOpInput | null) =>
-      set((state) => {
-        const input = make(state);
-        if (!input) return {};
-        const at = Math.max(input.at, latestTimeFor(state, input) + 1);
-        const op = {
-          ...input,
-          at,
-          id: newOpId(),
-          ...(state.profile ? { profile: state.profile } : {}),
-        } as OutboxOp;
-        const data = applyOp(state, op);
-        return { ...data, outbox: recording() ? coalesce(state.outbox, op) : state.outbox };
-      });
-    const now = () => clock.now().getTime();
-    const titleMeta = (m: LibraryMeta) => ({ title: m.title, year: m.year, poster: m.poster });
-    const add = (meta: LibraryMeta): OutboxOpInput => ({
-      kind: 'bookmark-add',
-      type: meta.type,
-      tmdbId: meta.tmdbId,
-      meta: titleMeta(meta),
-      at: now(),
-    });
-    const remove = (type: MediaType, tmdbId: string): OutboxOpInput => ({
-      kind: 'bookmark-remove',
-      type,
-      tmdbId,
-      at: now(),
-    });
+  sanitize: (data: Record<string, unknown>, init) => ({
+    bookmarks: isObj(data.bookmarks) ? (data.bookmarks as LibraryStoreData['bookmarks']) : init.bookmarks,
+    progress: isObj(data.progress) ? (data.progress as LibraryStoreData['progress']) : init.progress,
+    removals:
+      isObj(data.removals) && isObj(data.removals.bookmarks) && isObj(data.removals.progress)
+        ? (data.removals as unknown as Removals)
+        : init.removals,
+    outbox: Array.isArray(data.outbox) ? (data.outbox as OutboxOp[]) : init.outbox,
+    profile: typeof data.profile === 'string' ? data.profile : init.profile,
+    stash: isObj(data.stash) ? (data.stash as LibraryStoreData['stash']) : init.stash,
+  }),
+};
 
-    return {
-      ...initial(),
-      toggleBookmark: (meta) =>
-        change((state) =>
-          state.bookmarks[libraryKey(meta.type, meta.tmdbId)] ? remove(meta.type, meta.tmdbId) : add(meta),
-        ),
-      addBookmark: (meta) => change(() => add(meta)),
-      removeBookmark: (type, tmdbId) => change(() => remove(type, tmdbId)),
-      saveProgress: (u, options = {}) =>
-        change(() => ({
-          // A send schedule on the real clock (a pinned test clock must not hold it for ever).
-          ...(options.hold ? { sendAfter: Date.now() + PROGRESS_HOLD_MS } : {}),
-          kind: 'progress-put',
-          type: u.meta.type,
-          tmdbId: u.meta.tmdbId,
-          meta: titleMeta(u.meta),
-          watched: Math.max(0, u.watched),
-          duration: Math.max(0, u.duration),
-          ...(u.season && u.episode ? { season: u.season, episode: u.episode } : {}),
-          at: now(),
-        })),
-      sendHeldNow: () =>
-        set((state) =>
-          state.outbox.some((op) => op.sendAfter !== undefined)
-            ? {
-                outbox: state.outbox.map((op) => {
-                  if (op.sendAfter === undefined) return op;
-                  const { sendAfter: _held, ...due } = op;
-                  return due as OutboxOp;
-                }),
-              }
-            : {},
-        ),
-      removeProgress: (type, tmdbId, target = {}) =>
-        change(() => ({ kind: 'progress-remove', type, tmdbId, ...target, at: now() })),
-      removeFromContinueWatching: (type, tmdbId) =>
-        change(() => ({ kind: 'progress-remove', type, tmdbId, at: now() })),
-      queueSettings: (settings) =>
-        set((state) =>
-          recording()
-            ? {
-                outbox: coalesce(state.outbox, {
-                  kind: 'settings',
-                  settings,
-                  id: newOpId(),
-                  at: now(),
-                  ...(state.profile ? { profile: state.profile } : {}),
-                }),
-              }
-            : {},
-        ),
-      removeOp: (id) => set((state) => ({ outbox: state.outbox.filter((op) => op.id !== id) })),
-      mergeServer: (server, profile) =>
-        set((state) =>
-          profile !== undefined && profile !== state.profile
-            ? {}
-            : {
-                removals: noRemovals(),
-                ...mergeServerState(
-                  {
-                    ...server,
-                    removals: mergeRemovals(state.removals, server.removals, now() - REMOVALS_KEPT_MS),
-                  },
-                  opsOfProfile(state.outbox, state.profile),
-                ),
-              },
-        ),
-      clear: () => set(initial()),
-    };
-  },
-);
+const libraryState: StateCreator<LibraryState> = (set) => {
+  /**
+   * One write for the change and its outbox entry. The change time is now, or just after what the
+   * user saw if another device's clock ran ahead: the user's latest action must win.
+   */
+  const change = (make: (state: LibraryStoreData) => OutboxOpInput | null) =>
+    set((state) => {
+      const input = make(state);
+      if (!input) return {};
+      const at = Math.max(input.at, latestTimeFor(state, input) + 1);
+      const op = {
+        ...input,
+        at,
+        id: newOpId(),
+        ...(state.profile ? { profile: state.profile } : {}),
+      } as OutboxOp;
+      const data = applyOp(state, op);
+      return { ...data, outbox: recording() ? coalesce(state.outbox, op) : state.outbox };
+    });
+  const now = () => clock.now().getTime();
+  const titleMeta = (m: LibraryMeta) => ({ title: m.title, year: m.year, poster: m.poster });
+  const add = (meta: LibraryMeta): OutboxOpInput => ({
+    kind: 'bookmark-add',
+    type: meta.type,
+    tmdbId: meta.tmdbId,
+    meta: titleMeta(meta),
+    at: now(),
+  });
+  const remove = (type: MediaType, tmdbId: string): OutboxOpInput => ({
+    kind: 'bookmark-remove',
+    type,
+    tmdbId,
+    at: now(),
+  });
+
+  return {
+    ...initial(),
+    toggleBookmark: (meta) =>
+      change((state) =>
+        state.bookmarks[libraryKey(meta.type, meta.tmdbId)] ? remove(meta.type, meta.tmdbId) : add(meta),
+      ),
+    addBookmark: (meta) => change(() => add(meta)),
+    removeBookmark: (type, tmdbId) => change(() => remove(type, tmdbId)),
+    saveProgress: (u, options = {}) =>
+      change(() => ({
+        // A send schedule on the real clock (a pinned test clock must not hold it for ever).
+        ...(options.hold ? { sendAfter: Date.now() + PROGRESS_HOLD_MS } : {}),
+        kind: 'progress-put',
+        type: u.meta.type,
+        tmdbId: u.meta.tmdbId,
+        meta: titleMeta(u.meta),
+        watched: Math.max(0, u.watched),
+        duration: Math.max(0, u.duration),
+        ...(u.season && u.episode ? { season: u.season, episode: u.episode } : {}),
+        at: now(),
+      })),
+    sendHeldNow: () =>
+      set((state) =>
+        state.outbox.some((op) => op.sendAfter !== undefined)
+          ? {
+              outbox: state.outbox.map((op) => {
+                if (op.sendAfter === undefined) return op;
+                const { sendAfter: _held, ...due } = op;
+                return due as OutboxOp;
+              }),
+            }
+          : {},
+      ),
+    removeProgress: (type, tmdbId, target = {}) =>
+      change(() => ({ kind: 'progress-remove', type, tmdbId, ...target, at: now() })),
+    removeFromContinueWatching: (type, tmdbId) =>
+      change(() => ({ kind: 'progress-remove', type, tmdbId, at: now() })),
+    queueSettings: (settings) =>
+      set((state) =>
+        recording()
+          ? {
+              outbox: coalesce(state.outbox, {
+                kind: 'settings',
+                settings,
+                id: newOpId(),
+                at: now(),
+                ...(state.profile ? { profile: state.profile } : {}),
+              }),
+            }
+          : {},
+      ),
+    removeOp: (id) => set((state) => ({ outbox: state.outbox.filter((op) => op.id !== id) })),
+    mergeServer: (server, profile) =>
+      set((state) =>
+        profile !== undefined && profile !== state.profile
+          ? {}
+          : {
+              removals: noRemovals(),
+              ...mergeServerState(
+                {
+                  ...server,
+                  removals: mergeRemovals(state.removals, server.removals, now() - REMOVALS_KEPT_MS),
+                },
+                opsOfProfile(state.outbox, state.profile),
+              ),
+            },
+      ),
+    clear: () => set(initial()),
+  };
+};
+
+export const useLibraryStore = create<LibraryState>()(libraryState);
+
+/** Another instance of the library store (tests: a second tab). */
+export const createLibraryStore = () => createStore<LibraryState>()(libraryState);
 
 export type { ProgressEntry };
