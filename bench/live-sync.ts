@@ -10,6 +10,9 @@
  *    driven by the player's cadence — a save every 3 s while playing, a pause and a seek each minute —
  *    on a virtual clock for 10 minutes; counts the PUTs sent before (every save sent at once) and after
  *    (saves while playing held for 15 s).
+ * 3. What one local save writes on the device (decision 080), for a library of 2,000 bookmarks and 2,000
+ *    titles with progress and a pending outbox: the whole library as one localStorage value (before) and
+ *    the IndexedDB entries it changed (after), in bytes of JSON.
  *
  * Run: node --import tsx bench/live-sync.ts   (PostgreSQL: BENCH_DATABASE_URL or 127.0.0.1:5432/test;
  * Redis: BENCH_REDIS_URL or 127.0.0.1:6379)
@@ -25,7 +28,9 @@ import {
   PROGRESS_HOLD_MS,
   setOutboxRecording,
   useLibraryStore,
+  type LibraryStoreData,
 } from '../apps/web/src/stores/library/library-store.ts';
+import { diffEntries, OutboxOrder } from '../apps/web/src/stores/library/library-entries.ts';
 import { SyncEngine } from '../apps/web/src/lib/sync/sync-engine.ts';
 import { ensureBuilt, ROOT } from './support/server.ts';
 
@@ -268,9 +273,60 @@ async function progressWrites(hold: boolean): Promise<number> {
   }
 }
 
+/** Bytes one save while playing writes: the whole library (one value) vs the entries it changed. */
+function localSaveBytes(): { whole: number; entries: number; count: number } {
+  setOutboxRecording(() => true);
+  useLibraryStore.getState().clear();
+  const at = Date.UTC(2026, 10, 23, 20);
+  const bookmarks: LibraryStoreData['bookmarks'] = {};
+  const progress: LibraryStoreData['progress'] = {};
+  for (let i = 0; i < 2_000; i++) {
+    const meta = {
+      tmdbId: String(10_000 + i),
+      type: 'movie' as const,
+      title: `Title ${i}`,
+      year: 2000,
+      poster: null,
+    };
+    bookmarks[`movie:${meta.tmdbId}`] = { ...meta, updatedAt: at };
+    progress[`movie:${meta.tmdbId}`] = {
+      ...meta,
+      updatedAt: at,
+      progress: { watched: 60, duration: 6000 },
+      seasons: {},
+      episodes: {},
+    };
+  }
+  useLibraryStore.setState({ bookmarks, progress });
+  const meta = { tmdbId: '603', type: 'movie' as const, title: 'The Matrix', year: 1999, poster: null };
+  for (let i = 0; i < 20; i++) useLibraryStore.getState().addBookmark({ ...meta, tmdbId: String(i) });
+  useLibraryStore.getState().saveProgress({ meta, watched: 30, duration: 8160 }, { hold: true });
+  const prev = useLibraryStore.getState();
+  prev.saveProgress({ meta, watched: 33, duration: 8160 }, { hold: true });
+  const next = useLibraryStore.getState();
+  const changes = diffEntries(prev, next, new OutboxOrder());
+  const pick = ({ bookmarks, progress, removals, outbox, profile, stash }: LibraryStoreData) => ({
+    bookmarks,
+    progress,
+    removals,
+    outbox,
+    profile,
+    stash,
+  });
+  return {
+    whole: JSON.stringify({ state: pick(next), version: 1 }).length,
+    entries: JSON.stringify(changes).length,
+    count: changes.puts.length + changes.dels.length,
+  };
+}
+
 await pushLatency();
 const before = await progressWrites(false);
 const after = await progressWrites(true);
 console.log(
   `progress writes per viewer-minute (a save every 3 s, a pause and a seek each minute, 10 min): before ${(before / 10).toFixed(1)}, after ${(after / 10).toFixed(1)} (held up to ${PROGRESS_HOLD_MS / 1000} s)`,
+);
+const bytes = localSaveBytes();
+console.log(
+  `one local save while playing (2,000 bookmarks, 2,000 titles with progress): before ${(bytes.whole / 1024).toFixed(0)} KB (the whole library), after ${bytes.entries} bytes (${bytes.count} IndexedDB operations)`,
 );
