@@ -5,6 +5,7 @@ import { encodeMediaKey, isReleased } from '../lib/media-keys.ts';
 import { clock } from '../lib/clock.ts';
 import { useMediaActions } from './media-actions.tsx';
 import { paths } from '../app/paths.ts';
+import { PosterImage } from './poster-image.tsx';
 
 /**
  * How the poster loads: `priority` for the few that are on screen first (the page's largest paint),
@@ -37,8 +38,8 @@ export function MediaCard({ media, width, titleText, posterLoading = 'lazy' }: M
   const body = (
     <>
       <div className="relative aspect-[2/3] overflow-hidden rounded-lg bg-surface-2 shadow-md">
-        <img
-          src={media.poster ?? '/placeholder.svg'}
+        <PosterImage
+          src={media.poster}
           alt={t('media.posterAlt', { title: media.title })}
           width={POSTER_WIDTH}
           height={POSTER_HEIGHT}

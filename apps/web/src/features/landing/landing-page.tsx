@@ -12,6 +12,7 @@ import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useAccountStore } from '../../stores/index.ts';
 import { paths } from '../../app/paths.ts';
+import { PosterImage } from '../../components/poster-image.tsx';
 
 /** The FAQ's entries (`landing.faq.q<n>` / `a<n>`). */
 const FAQ = [1, 2, 3, 4, 5, 6] as const;
@@ -111,7 +112,7 @@ function FreeMovie() {
       data-testid="free-movie"
     >
       {details.data?.poster && (
-        <img
+        <PosterImage
           src={details.data.poster}
           alt={t('media.posterAlt', { title: free.title })}
           className="w-36 rounded-xl shadow-lg"

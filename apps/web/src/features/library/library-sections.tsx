@@ -14,6 +14,7 @@ import { MediaCard } from '../../components/media-card.tsx';
 import { useLibraryStore } from '../../stores/index.ts';
 import { paths } from '../../app/paths.ts';
 import { useLibraryRefreshOnOpen } from '../../lib/library-refresh.ts';
+import { PosterImage } from '../../components/poster-image.tsx';
 
 const GRID = 'grid grid-cols-2 gap-x-4 gap-y-6 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-5 xl:grid-cols-6';
 
@@ -78,8 +79,8 @@ function ContinueCard({ item }: { item: ContinueItem }) {
         className="group block rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent"
       >
         <div className="relative aspect-[2/3] overflow-hidden rounded-lg bg-surface-2 shadow-md">
-          <img
-            src={entry.poster ?? '/placeholder.svg'}
+          <PosterImage
+            src={entry.poster}
             alt={t('media.posterAlt', { title: entry.title })}
             loading="lazy"
             className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105"

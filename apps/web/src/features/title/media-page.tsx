@@ -14,6 +14,7 @@ import { MediaError } from './media-error.tsx';
 import { resolveMediaKey } from './resolve-media-key.ts';
 import { detailsQuery, justWatchQuery } from './title-queries.ts';
 import { paths } from '../../app/paths.ts';
+import { PosterImage } from '../../components/poster-image.tsx';
 
 /** Genres as a short list in the viewer's language ("Drama, Crime"). */
 const GENRE_LIST: Intl.ListFormatOptions = { style: 'short', type: 'unit' };
@@ -152,8 +153,8 @@ function MediaDetailsView({
   return (
     <article className="py-8" data-testid="media-page">
       <div className="flex flex-col gap-6 sm:flex-row sm:gap-8">
-        <img
-          src={d.poster ?? '/placeholder.svg'}
+        <PosterImage
+          src={d.poster}
           alt={t('media.posterAlt', { title: d.title })}
           className="aspect-[2/3] w-40 shrink-0 self-center rounded-xl object-cover shadow-xl sm:w-56 sm:self-start"
         />
