@@ -34,6 +34,8 @@ export const errorCodes = [
   'library_full',
   // sources and playback
   'media_removed',
+  /** 403: the title or episode is not out yet (release.ts: a future date, or none); nothing was scraped. */
+  'media_unreleased',
   'source_not_found',
   'file_not_found',
   'range_not_satisfiable',

@@ -173,18 +173,22 @@ const scrapeGateErrors = {
   401: ['captcha_required', 'captcha_invalid'],
   503: ['captcha_unavailable'],
 } as const satisfies EndpointErrors;
-/** A media's scrape: taken down (451), or the membership gate (`assertPlayable`, decision 041). */
+/**
+ * A media's scrape: not released yet (403, release.ts's rule on the metadata's date), taken down (451),
+ * or the membership gate (`assertPlayable`, decision 041).
+ */
 const mediaScrapeErrors = {
   401: ['login_required', ...scrapeGateErrors[401]],
   402: ['membership_required'],
+  403: ['media_unreleased'],
   451: ['media_removed'],
   503: scrapeGateErrors[503],
 } as const satisfies EndpointErrors;
 
 /**
  * The scrape endpoints answer `text/event-stream` (`events`: each event's data by name). Errors found
- * before the stream starts (bad query 400, captcha 401, membership 401/402, removed media 451, unknown
- * provider 404) are ordinary JSON error bodies; later ones arrive as an `error` event.
+ * before the stream starts (bad query 400, captcha 401, membership 401/402, unreleased media 403, removed
+ * media 451, unknown provider 404) are ordinary JSON error bodies; later ones arrive as an `error` event.
  */
 export const sourcesEndpoints = {
   scrape: defineStream({

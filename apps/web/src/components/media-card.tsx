@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type MediaSummary } from '@marquee/contract';
-import { encodeMediaKey, isReleased } from '../lib/media-keys.ts';
+import { isTitleReleased } from '@marquee/contract/values';
+import { encodeMediaKey } from '../lib/media-keys.ts';
 import { clock } from '../lib/clock.ts';
 import { useMediaActions } from './media-actions.tsx';
 import { paths } from '../app/paths.ts';
@@ -27,13 +28,13 @@ export interface MediaCardProps {
 }
 
 /**
- * A poster card. Unreleased titles (release date in the future, or a future year) carry the
- * Unreleased label, are dimmed and are not links.
+ * A poster card. Unreleased titles (the contract's release rule: a date in the future, or no date
+ * at all) carry the Unreleased label, are dimmed and are not links.
  */
 export function MediaCard({ media, width, titleText, posterLoading = 'lazy' }: MediaCardProps) {
   const { t } = useTranslation(['media']);
   const actions = useMediaActions();
-  const released = isReleased({ releaseDate: media.releaseDate, year: media.year }, clock.now());
+  const released = isTitleReleased(media, clock.now());
   const title = titleText ?? media.title;
   const body = (
     <>

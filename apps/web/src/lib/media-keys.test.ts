@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   decodeMediaKey,
   encodeMediaKey,
-  isReleased,
   mediaPath,
   parseLegacyMediaKey,
   slugify,
@@ -130,31 +129,5 @@ describe('mediaPath', () => {
 
   it('escapes a key that is not URL-safe', () => {
     expect(mediaPath('tmdb-tv-1399-a b/c')).toBe('/media/tmdb-tv-1399-a%20b%2Fc');
-  });
-});
-
-describe('isReleased', () => {
-  const now = new Date('2025-06-15T12:00:00Z');
-
-  it('uses the release date when one is known', () => {
-    expect(isReleased({ releaseDate: '2025-06-15', year: 2025 }, now)).toBe(true);
-    expect(isReleased({ releaseDate: '1999-03-31', year: 1999 }, now)).toBe(true);
-    expect(isReleased({ releaseDate: '2025-06-16', year: 2025 }, now)).toBe(false);
-  });
-
-  it('lets the date win over the year (a date later this year is not released yet)', () => {
-    expect(isReleased({ releaseDate: '2025-12-25', year: 2025 }, now)).toBe(false);
-  });
-
-  it('falls back to the year: this year or earlier is released, a later year is not', () => {
-    expect(isReleased({ releaseDate: null, year: 2025 }, now)).toBe(true);
-    expect(isReleased({ releaseDate: '', year: 2024 }, now)).toBe(true);
-    expect(isReleased({ year: 2026 }, now)).toBe(false);
-    expect(isReleased({ releaseDate: 'not a date', year: 2026 }, now)).toBe(false);
-  });
-
-  it('counts a title with neither date nor year as released', () => {
-    expect(isReleased({}, now)).toBe(true);
-    expect(isReleased({ releaseDate: null, year: null }, now)).toBe(true);
   });
 });

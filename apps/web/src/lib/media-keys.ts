@@ -58,16 +58,3 @@ export function mediaPath(key: string, seasonId?: string | number, episodeId?: s
   if (episodeId !== undefined) path += `/${episodeId}`;
   return path;
 }
-
-/**
- * A title is released when its release date is today or earlier; without a date, when its year is
- * not after the current year. Unknown both ways counts as released (nothing to hold it back).
- */
-export function isReleased(item: { releaseDate?: string | null; year?: number | null }, now: Date): boolean {
-  if (item.releaseDate) {
-    const date = new Date(`${item.releaseDate}T00:00:00Z`);
-    if (!Number.isNaN(date.getTime())) return date.getTime() <= now.getTime();
-  }
-  if (item.year) return item.year <= now.getUTCFullYear();
-  return true;
-}

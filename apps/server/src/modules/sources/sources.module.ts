@@ -11,6 +11,7 @@ import { LibraryIndexer } from './library-index.ts';
 import { LinksFile } from './links-file.ts';
 import { MEDIA_URL_SECRET_NAME, MediaUrlSigner } from './media-access.ts';
 import { ScrapeTokens } from './scrape-token.ts';
+import type { ReleaseMetadata } from './release-check.ts';
 import { registerSourcesRoutes } from './sources.routes.ts';
 import { SourcesService, type HumanCheck, type PlaybackAccess, type Viewers } from './sources.service.ts';
 import { TakedownList } from './takedown.ts';
@@ -38,6 +39,8 @@ export interface SourcesContext {
   now: () => Date;
   fetch?: typeof fetch | undefined;
   overrides?: SourcesOverrides | undefined;
+  /** Release dates of the scraped media (the metadata module); absent = no release check. */
+  metadata?: ReleaseMetadata | undefined;
   /** The membership gate (issue 6); absent = anyone may resolve sources. */
   playbackAccess?: PlaybackAccess | undefined;
   /** The accounts module: media URLs are signed for the account that asked (decision 071). */
@@ -146,6 +149,7 @@ export async function registerSources(server: FastifyInstance, ctx: SourcesConte
     fetch: ctx.fetch ?? fetch,
     ...(scrapeGate ? { scrapeGate } : {}),
     ...(ctx.playbackAccess ? { playbackAccess: ctx.playbackAccess } : {}),
+    ...(ctx.metadata ? { releases: { metadata: ctx.metadata, now: ctx.now } } : {}),
   });
   registerSourcesRoutes(server, service);
   return service;

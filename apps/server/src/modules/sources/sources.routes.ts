@@ -81,6 +81,7 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
   contractStream(app, e.scrape, async ({ query }, request, reply) => {
     const media = scrapeMediaOf(query);
     await service.assertAvailable(media);
+    await service.assertReleased(media);
     const viewer = await service.assertPlayable(playbackTokenOf(request), media);
     const { freshToken } = await service.authorize(tokenOf(request, query), request.ip);
     const stream = new EventStream(request, reply, e.scrape.events, { headers: streamHeaders(freshToken) });
@@ -114,6 +115,7 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
     const media = scrapeMediaOf(query);
     if (!service.hasSource(query.id)) throw notFoundProvider('source', query.id);
     await service.assertAvailable(media);
+    await service.assertReleased(media);
     const viewer = await service.assertPlayable(playbackTokenOf(request), media);
     const { freshToken } = await service.authorize(tokenOf(request, query), request.ip);
     const stream = new EventStream(request, reply, e.scrapeSource.events, {

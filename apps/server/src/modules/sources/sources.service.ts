@@ -25,6 +25,7 @@ import {
 import { AppError } from '../../errors.ts';
 import type { LibraryIndexer, LibrarySubtitle, LibraryVideo } from './library-index.ts';
 import { makeLibrarySource } from './library-source.ts';
+import { assertReleased, lookUpRelease, type ReleaseMetadata } from './release-check.ts';
 import type { LinksFile } from './links-file.ts';
 import { ANYONE, type MediaGrant, type MediaScope, type MediaUrlSigner } from './media-access.ts';
 import type { ScrapeTokens } from './scrape-token.ts';
@@ -73,6 +74,8 @@ export interface SourcesServiceOptions {
   viewers?: Viewers;
   /** Signs the sample and library URLs handed out, and checks them on every media request. */
   mediaUrls: MediaUrlSigner;
+  /** Where release dates come from (the metadata module) and the time: unreleased media are refused. */
+  releases?: { metadata: ReleaseMetadata; now: () => Date };
 }
 
 export interface RunOptions {
@@ -164,6 +167,17 @@ export class SourcesService {
     if (await this.o.takedown.isRemoved(media.type, media.tmdbId)) {
       throw new AppError(451, 'media_removed', 'Media has been removed');
     }
+  }
+
+  /**
+   * Titles and episodes that are not out yet (a future date or none, in the metadata) answer 403
+   * media_unreleased before anything is scraped. Media the metadata does not know, or cannot tell about
+   * right now, are left to the providers.
+   */
+  async assertReleased(media: ScrapeMedia): Promise<void> {
+    const releases = this.o.releases;
+    if (!releases) return;
+    assertReleased(await lookUpRelease(releases.metadata, media), releases.now());
   }
 
   /**

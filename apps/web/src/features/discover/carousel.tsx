@@ -45,9 +45,19 @@ export function CarouselPlaceholder() {
   );
 }
 
+/** The heading's place while a row's title is not known yet: as high as the heading. */
+function HeadingPlaceholder() {
+  return (
+    <div className="flex h-7 items-center">
+      <div className="h-5 w-48 animate-pulse rounded bg-surface-2" />
+    </div>
+  );
+}
+
 interface CarouselProps {
   id: string;
-  title: string;
+  /** Null while it is not known yet (a genre row is titled once it is known to have enough titles). */
+  title: string | null;
   items: MediaSummary[] | undefined;
   isError: boolean;
   /**
@@ -120,7 +130,7 @@ export function Carousel({
   return (
     <section
       ref={sectionRef}
-      aria-labelledby={headingId}
+      aria-labelledby={title === null ? undefined : headingId}
       aria-busy={!isError && !loaded}
       className="mt-8"
       data-testid="carousel"
@@ -128,9 +138,13 @@ export function Carousel({
       onFocusCapture={near ? undefined : onReveal}
     >
       <div className="mb-3 flex items-center gap-2">
-        <h3 id={headingId} className="text-lg font-bold text-fg">
-          {title}
-        </h3>
+        {title === null ? (
+          <HeadingPlaceholder />
+        ) : (
+          <h3 id={headingId} className="text-lg font-bold text-fg">
+            {title}
+          </h3>
+        )}
         <div className="ms-auto flex gap-2">
           <button
             type="button"

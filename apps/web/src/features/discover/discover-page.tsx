@@ -6,9 +6,11 @@ import {
   MOVIE_GENRE_PAGES,
   RANDOM_MOVIE_GENRES,
   RANDOM_TV_GENRES,
-  pickRandom,
+  genreRowTitle,
+  isFullGenreRow,
   shuffle,
   toCarousel,
+  visibleGenres,
 } from './discover-rules.ts';
 import type { PosterLoading } from '../../components/media-card.tsx';
 import { useNearViewport } from '../../lib/use-near-viewport.ts';
@@ -77,13 +79,23 @@ const ListRow = memo(function ListRow({
   );
 });
 
-function useRandomGenres(type: 'movie' | 'tv', count: number): Genre[] | undefined {
+/**
+ * `count` random genres of a kind. The order is shuffled once per answer (the rows stay put while the page
+ * is open); a genre whose row turns out too small (`skip`) gives its place to the next one of that order.
+ */
+function useRandomGenres(type: 'movie' | 'tv', count: number) {
   const genres = useQuery(genresQuery(type));
-  // Picked once per answer: the rows stay put while the page is open.
-  return useMemo(
-    () => (genres.data ? pickRandom(genres.data.genres, count) : undefined),
-    [genres.data, count],
+  const shuffled = useMemo(() => (genres.data ? shuffle(genres.data.genres) : undefined), [genres.data]);
+  const [tooSmall, setTooSmall] = useState<ReadonlySet<number>>(() => new Set());
+  const skip = useCallback(
+    (id: number) => setTooSmall((prev) => (prev.has(id) ? prev : new Set(prev).add(id))),
+    [],
   );
+  const visible = useMemo(
+    () => (shuffled ? visibleGenres(shuffled, tooSmall, count) : undefined),
+    [shuffled, tooSmall, count],
+  );
+  return { genres: visible, skip };
 }
 
 /** One genre row from several pages, merged, shuffled, de-duplicated, first 20. */
@@ -100,24 +112,38 @@ function useGenreRow(type: 'movie' | 'tv', genre: number, pages: number, enabled
   return { items: useShuffled(merged), isError };
 }
 
+/** A genre row; one with fewer than 8 titles is not shown (`onTooSmall`: the next genre takes its place). */
 const GenreRow = memo(function GenreRow({
   type,
   genre,
   pages,
   index,
   onLoaded,
-}: RowProps & { type: 'movie' | 'tv'; genre: Genre; pages: number }) {
+  onTooSmall,
+}: RowProps & { type: 'movie' | 'tv'; genre: Genre; pages: number; onTooSmall(id: number): void }) {
   const { t } = useTranslation(['discover']);
   const row = useLazyRow(index);
   const { items, isError } = useGenreRow(type, genre.id, pages, row.near);
-  useReportLoaded(items, onLoaded);
+  const tooSmall = !!items && !isError && !isFullGenreRow(items);
+  useReportLoaded(tooSmall ? undefined : items, onLoaded);
+  useEffect(() => {
+    if (tooSmall) onTooSmall(genre.id);
+  }, [tooSmall, onTooSmall, genre.id]);
+  // Its place stays taken until the next genre's row replaces it: the page does not jump.
+  if (tooSmall) return <CarouselPlaceholder />;
+  const heading = genreRowTitle(type, genre);
+  // Titled once its titles are in: a genre about to give way is never shown by name.
+  const title =
+    !items && !isError
+      ? null
+      : 'genre' in heading
+        ? t(heading.key, { genre: heading.genre })
+        : t(heading.key);
   return (
     <Carousel
       {...row}
       id={`${type}-genre-${genre.id}`}
-      title={t(type === 'movie' ? 'discover.lists.genreMovies' : 'discover.lists.genreShows', {
-        genre: genre.name,
-      })}
+      title={title}
       items={items}
       isError={isError}
       posterLoading={posterLoadingOfRow(index)}
@@ -130,8 +156,10 @@ export function DiscoverPage() {
   usePageTitle(t('discover.pageTitle'));
   // Ten rows appear at once when the genres are picked: they render in the background (React yields to
   // the browser meanwhile) while placeholders of their height stand in.
-  const movieGenres = useDeferredValue(useRandomGenres('movie', RANDOM_MOVIE_GENRES));
-  const tvGenres = useDeferredValue(useRandomGenres('tv', RANDOM_TV_GENRES));
+  const movieRows = useRandomGenres('movie', RANDOM_MOVIE_GENRES);
+  const tvRows = useRandomGenres('tv', RANDOM_TV_GENRES);
+  const movieGenres = useDeferredValue(movieRows.genres);
+  const tvGenres = useDeferredValue(tvRows.genres);
   // Movies of every movie row loaded so far (rows load as they come near the screen).
   const [loaded, setLoaded] = useState<Record<string, MediaSummary[]>>({});
   const candidates = useMemo(() => {
@@ -201,6 +229,7 @@ export function DiscoverPage() {
               genre={genre}
               pages={MOVIE_GENRE_PAGES}
               onLoaded={movieRowCallbacks[`movie-genre-${genre.id}`]}
+              onTooSmall={movieRows.skip}
             />
           ))
         : Array.from({ length: RANDOM_MOVIE_GENRES }, (_, i) => <CarouselPlaceholder key={i} />)}
@@ -224,7 +253,14 @@ export function DiscoverPage() {
       />
       {tvGenres
         ? tvGenres.map((genre, i) => (
-            <GenreRow key={genre.id} index={5 + movieGenreCount + i} type="tv" genre={genre} pages={1} />
+            <GenreRow
+              key={genre.id}
+              index={5 + movieGenreCount + i}
+              type="tv"
+              genre={genre}
+              pages={1}
+              onTooSmall={tvRows.skip}
+            />
           ))
         : Array.from({ length: RANDOM_TV_GENRES }, (_, i) => <CarouselPlaceholder key={i} />)}
     </div>

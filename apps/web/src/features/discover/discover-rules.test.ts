@@ -5,13 +5,18 @@ import {
   RANDOM_MOVIE_GENRES,
   RANDOM_TV_GENRES,
   WATCH_SOMETHING_NEW_SECONDS,
+  MIN_GENRE_ROW_TITLES,
   cardWidth,
+  genreRowTitle,
+  isFullGenreRow,
   pickRandom,
+  pickReleased,
   pressCountdown,
   shuffle,
   tickCountdown,
   toCarousel,
   truncateTitle,
+  visibleGenres,
   type CountdownState,
 } from './discover-rules.ts';
 
@@ -170,5 +175,84 @@ describe('Watch Something New countdown', () => {
   it('starts afresh when pressed after a cancel', () => {
     const cancelled = pressCountdown(tickCountdown(pressCountdown(idle)));
     expect(pressCountdown(cancelled)).toEqual({ phase: 'counting', remaining: 5 });
+  });
+});
+
+describe('genre rows that are never empty', () => {
+  const genres = [1, 2, 3, 4, 5, 6].map((id) => ({ id, name: `G${id}` }));
+
+  it('shows the first genres of the shuffled order', () => {
+    expect(visibleGenres(genres, new Set(), 4).map((g) => g.id)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('a genre too small for a row gives its place to the next one, keeping the count', () => {
+    expect(visibleGenres(genres, new Set([2, 4]), 4).map((g) => g.id)).toEqual([1, 3, 5, 6]);
+  });
+
+  it('shows fewer rows only when no more genres are left', () => {
+    expect(visibleGenres(genres, new Set([1, 2, 3]), 4).map((g) => g.id)).toEqual([4, 5, 6]);
+  });
+
+  it('needs at least 8 titles for a row', () => {
+    expect(MIN_GENRE_ROW_TITLES).toBe(8);
+    expect(isFullGenreRow(Array.from({ length: 7 }))).toBe(false);
+    expect(isFullGenreRow(Array.from({ length: 8 }))).toBe(true);
+    expect(isFullGenreRow([])).toBe(false);
+  });
+});
+
+describe('genre row titles', () => {
+  it('name ordinary genres by the kind of title', () => {
+    expect(genreRowTitle('movie', { id: 28, name: 'Action' })).toEqual({
+      key: 'discover.lists.genreMovies',
+      genre: 'Action',
+    });
+    expect(genreRowTitle('tv', { id: 18, name: 'Drama' })).toEqual({
+      key: 'discover.lists.genreShows',
+      genre: 'Drama',
+    });
+  });
+
+  it('give genres that already are a kind of title a title of their own (no "TV Movie Movies")', () => {
+    expect(genreRowTitle('movie', { id: 10770, name: 'TV Movie' })).toEqual({
+      key: 'discover.lists.tvMovies',
+    });
+    expect(genreRowTitle('tv', { id: 10766, name: 'Soap' })).toEqual({ key: 'discover.lists.soapOperas' });
+    expect(genreRowTitle('tv', { id: 10767, name: 'Talk' })).toEqual({ key: 'discover.lists.talkShows' });
+    expect(genreRowTitle('tv', { id: 10764, name: 'Reality' })).toEqual({
+      key: 'discover.lists.realityShows',
+    });
+    expect(genreRowTitle('tv', { id: 10763, name: 'News' })).toEqual({ key: 'discover.lists.newsShows' });
+    // The ids are per kind: a movie genre with a TV genre's id is an ordinary one.
+    expect(genreRowTitle('movie', { id: 10766, name: 'X' }).key).toBe('discover.lists.genreMovies');
+  });
+});
+
+describe('Watch Something New picks released titles only', () => {
+  const now = new Date('2026-04-20T10:00:00Z');
+  const title = (id: string, releaseDate: string | null, year: number | null = null) => ({
+    id,
+    title: id,
+    releaseDate,
+    year,
+  });
+  const candidates = [
+    title('out', '1999-03-31', 1999),
+    title('today', '2026-04-20', 2026),
+    title('later', '2026-07-15', 2026),
+    title('no-date', null),
+    title('next-year', '', 2027),
+  ];
+
+  it('never picks a title that is not out, and can pick every one that is', () => {
+    const random = seeded(14);
+    const picked = new Set<string>();
+    for (let i = 0; i < 200; i++) picked.add(pickReleased(candidates, now, random)!.id);
+    expect([...picked].sort()).toEqual(['out', 'today']);
+  });
+
+  it('picks nothing when nothing loaded is out', () => {
+    expect(pickReleased(candidates.slice(2), now)).toBeNull();
+    expect(pickReleased([], now)).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 /** Discover page rules of the seed spec. */
+import { isTitleReleased } from '@marquee/contract/values';
 
 export const CAROUSEL_SIZE = 20;
 export const RANDOM_MOVIE_GENRES = 4;
@@ -60,4 +61,60 @@ export function pressCountdown(state: CountdownState): CountdownState {
   return state.phase === 'counting'
     ? { phase: 'idle' }
     : { phase: 'counting', remaining: WATCH_SOMETHING_NEW_SECONDS };
+}
+
+/** A genre row with fewer titles than this is skipped: the next genre of the shuffled list takes its place. */
+export const MIN_GENRE_ROW_TITLES = 8;
+
+/**
+ * The genres the page shows: the first `count` of the shuffled list that are not known to be too small.
+ * A genre whose row turned out too small drops out, and the next one moves up; fewer than `count` only
+ * when the source has no more genres with enough titles.
+ */
+export function visibleGenres<G extends { id: number }>(
+  shuffled: readonly G[],
+  tooSmall: ReadonlySet<number>,
+  count: number,
+): G[] {
+  return shuffled.filter((g) => !tooSmall.has(g.id)).slice(0, count);
+}
+
+/** Whether a loaded genre row has enough titles to be shown. */
+export const isFullGenreRow = (items: readonly unknown[]): boolean => items.length >= MIN_GENRE_ROW_TITLES;
+
+/** Genre rows titled on their own (`discover.lists.*`): the genre's name already says the kind of title. */
+export type OwnGenreTitle = 'tvMovies' | 'newsShows' | 'realityShows' | 'soapOperas' | 'talkShows';
+
+/** TMDB genre ids (the embedded catalog uses the same) whose rows have a title of their own. */
+export const OWN_GENRE_TITLES: Record<'movie' | 'tv', Readonly<Partial<Record<number, OwnGenreTitle>>>> = {
+  movie: { 10770: 'tvMovies' },
+  tv: { 10763: 'newsShows', 10764: 'realityShows', 10766: 'soapOperas', 10767: 'talkShows' },
+};
+
+export type GenreRowTitle =
+  | { key: 'discover.lists.genreMovies' | 'discover.lists.genreShows'; genre: string }
+  | { key: `discover.lists.${OwnGenreTitle}` };
+
+/**
+ * How a genre row is titled: "{genre} Movies" / "{genre} Shows" (each language's own pattern), except
+ * genres that are themselves a kind of title (TV Movie, Soap, Talk, Reality, News), which have a title of
+ * their own: never "TV Movie Movies" or "Soap Shows".
+ */
+export function genreRowTitle(type: 'movie' | 'tv', genre: { id: number; name: string }): GenreRowTitle {
+  const own = OWN_GENRE_TITLES[type][genre.id];
+  if (own) return { key: `discover.lists.${own}` };
+  return {
+    key: type === 'movie' ? 'discover.lists.genreMovies' : 'discover.lists.genreShows',
+    genre: genre.name,
+  };
+}
+
+/** Watch Something New picks among released titles only (the contract's release rule). */
+export function pickReleased<T extends { releaseDate: string | null; year: number | null }>(
+  candidates: readonly T[],
+  now: Date,
+  random: () => number = Math.random,
+): T | null {
+  const released = candidates.filter((c) => isTitleReleased(c, now));
+  return released[Math.floor(random() * released.length)] ?? null;
 }

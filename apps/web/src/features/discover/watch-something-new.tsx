@@ -1,15 +1,17 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { type MediaSummary } from '@marquee/contract';
+import { isTitleReleased } from '@marquee/contract/values';
 import { encodeMediaKey } from '../../lib/media-keys.ts';
-import { pressCountdown, tickCountdown, type CountdownState } from './discover-rules.ts';
+import { clock } from '../../lib/clock.ts';
+import { pickReleased, pressCountdown, tickCountdown, type CountdownState } from './discover-rules.ts';
 import { Button } from '../../components/button.tsx';
 import { paths } from '../../app/paths.ts';
 
 /**
- * Picks a random movie among those loaded, counts down 5 s and opens it; pressing again during the
- * countdown cancels.
+ * Picks a random released movie among those loaded (never one its card labels Unreleased), counts down
+ * 5 s and opens it; pressing again during the countdown cancels.
  */
 export function WatchSomethingNew({ candidates }: { candidates: MediaSummary[] }) {
   const { t } = useTranslation(['discover']);
@@ -28,9 +30,12 @@ export function WatchSomethingNew({ candidates }: { candidates: MediaSummary[] }
       void navigate(paths.media(encodeMediaKey(pick.type, pick.id, pick.title)));
   }, [state, pick, navigate]);
 
+  // Nothing released loaded yet (or only unreleased titles): nothing to pick.
+  const hasReleased = useMemo(() => candidates.some((c) => isTitleReleased(c, clock.now())), [candidates]);
+
   const press = () => {
     if (state.phase !== 'counting') {
-      const choice = candidates[Math.floor(Math.random() * candidates.length)];
+      const choice = pickReleased(candidates, clock.now());
       if (!choice) return;
       setPick(choice);
     }
@@ -41,7 +46,7 @@ export function WatchSomethingNew({ candidates }: { candidates: MediaSummary[] }
     <div className="flex flex-col items-center gap-2">
       <Button
         onClick={press}
-        disabled={candidates.length === 0}
+        disabled={!hasReleased}
         aria-live="polite"
         data-testid="watch-something-new"
         className="min-h-12 px-6 text-base"

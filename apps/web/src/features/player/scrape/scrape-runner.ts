@@ -13,6 +13,7 @@ import { emptyScrapeState, onDiscoverEmbeds, onInit, onStart, onUpdate, type Nam
 
 export type ScrapeFailure =
   | { kind: 'removed' }
+  | { kind: 'unreleased' }
   | { kind: 'captcha' }
   | { kind: 'membership' }
   | { kind: 'login' }
@@ -59,6 +60,8 @@ function failureOf(error: ApiError): ScrapeFailure {
   switch (error.code) {
     case 'media_removed':
       return { kind: 'removed' };
+    case 'media_unreleased':
+      return { kind: 'unreleased' };
     case 'captcha_required':
     case 'captcha_invalid':
     case 'captcha_unavailable':

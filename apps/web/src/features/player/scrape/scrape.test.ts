@@ -120,9 +120,11 @@ describe('server scrape', () => {
     }
   });
 
-  it('JSON errors before the stream: media_removed, membership_required', async () => {
-    const refusing = (status: number, code: 'media_removed' | 'membership_required' | 'login_required') =>
-      scrapeServer(() => refuse(status, { code })).fetch;
+  it('JSON errors before the stream: media_removed, media_unreleased, membership_required', async () => {
+    const refusing = (
+      status: number,
+      code: 'media_removed' | 'media_unreleased' | 'membership_required' | 'login_required',
+    ) => scrapeServer(() => refuse(status, { code })).fetch;
     const tracker = new SegmentTracker(names, () => undefined);
     expect(
       await scrapeOnServer({
@@ -152,6 +154,16 @@ describe('server scrape', () => {
         fetchLike: refusing(401, 'login_required'),
       }),
     ).toEqual({ kind: 'login' });
+    // The instance holds the title back (not out yet by its clock): the player says so, it does not retry.
+    expect(
+      await scrapeOnServer({
+        base: '',
+        media,
+        tracker,
+        tokens: new ScrapeTokenStore(),
+        fetchLike: refusing(403, 'media_unreleased'),
+      }),
+    ).toEqual({ kind: 'unreleased' });
   });
 
   it("sends the signed-in account's token to this instance only (membership is checked there)", async () => {

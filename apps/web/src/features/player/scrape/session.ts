@@ -21,6 +21,8 @@ import { playerSourceOf, streamHosts } from './stream-source.ts';
 /** Why the player shows a screen of its own instead of scraping or playing. */
 export type SessionProblem =
   | { kind: 'removed' }
+  /** The instance says the title is not out yet (its clock, or metadata, disagreeing with this page's). */
+  | { kind: 'unreleased' }
   | { kind: 'extensionPermission'; state: ExtensionState }
   | { kind: 'captcha' }
   | { kind: 'membership' }
@@ -170,6 +172,7 @@ export async function runSession(
       store.getState().setScrapeNotFound();
       return null;
     case 'removed':
+    case 'unreleased':
     case 'captcha':
     case 'membership':
     case 'login':

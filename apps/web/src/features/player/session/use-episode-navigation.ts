@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { isReleased } from '../../../lib/media-keys.ts';
+import { isReleased } from '@marquee/contract/values';
 import { useNavigate } from 'react-router';
 import { clock } from '../../../lib/clock.ts';
 import { nextEpisodeInSeason, nextSeason, previousEpisodeInSeason } from '../core/meta.ts';
@@ -15,7 +15,7 @@ export interface NextEpisode {
   nextSeason: boolean;
 }
 
-const aired = (e: PlayerEpisode) => !!e.airDate && isReleased({ releaseDate: e.airDate }, clock.now());
+const aired = (e: PlayerEpisode) => isReleased(e.airDate, clock.now());
 
 /** The episode after this one: next in the season, else the first aired one of the next season. */
 export function useNextEpisode(meta: PlayerMeta): NextEpisode | null {

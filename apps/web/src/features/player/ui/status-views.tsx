@@ -262,6 +262,8 @@ export function ProblemView({ problem, onRetry }: { problem: SessionProblem; onR
   switch (problem.kind) {
     case 'removed':
       return <ErrorCard title={t('media.errors.removed')} text={t('player.problems.removedText')} />;
+    case 'unreleased':
+      return <ErrorCard title={t('media.unreleased')} text={t('player.problems.unreleasedText')} />;
     case 'extensionPermission':
       return (
         <ErrorCard title={t('player.problems.permission')} text={t('player.problems.permissionText')}>

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { isReleased, mediaPath } from '../../../../lib/media-keys.ts';
+import { isReleased } from '@marquee/contract/values';
+import { mediaPath } from '../../../../lib/media-keys.ts';
 import { libraryKey } from '../../../../stores/library/library-rules.ts';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -73,7 +74,7 @@ export function EpisodesMenu({
       ) : (
         <ul>
           {q.data.episodes.map((e) => {
-            const aired = e.airDate ? isReleased({ releaseDate: e.airDate }, clock.now()) : false;
+            const aired = isReleased(e.airDate, clock.now());
             const p = progress?.[e.id]?.progress;
             const percent = p && p.duration > 0 ? Math.round((p.watched / p.duration) * 100) : 0;
             const current = e.id === meta.episode?.id;
