@@ -55,14 +55,20 @@ describe('loadConfig defaults', () => {
     expect(config.FREE_MOVIE_TMDB_ID).toBeUndefined();
   });
 
-  it('talks to TMDB on its two hosts with 5 s and 30 s timeouts (the seed spec)', () => {
+  it('talks to TMDB on its two hosts within 7 s for one request: 3 s primary, the rest for the fallback (decision 082)', () => {
     expect(loadConfig({})).toMatchObject({
       TMDB_BASE_URL: 'https://api.themoviedb.org/3',
       TMDB_FALLBACK_URL: 'https://api.tmdb.org/3',
       TMDB_IMAGE_URL: 'https://image.tmdb.org/t/p',
-      TMDB_TIMEOUT_MS: 5_000,
-      TMDB_FALLBACK_TIMEOUT_MS: 30_000,
+      TMDB_TIMEOUT_MS: 3_000,
+      TMDB_FALLBACK_TIMEOUT_MS: 5_000,
+      TMDB_BUDGET_MS: 7_000,
     });
+  });
+
+  it('refuses a TMDB budget the browser would not wait for', () => {
+    expect(loadConfig({ TMDB_BUDGET_MS: '7500' }).TMDB_BUDGET_MS).toBe(7_500);
+    expect(configError({ TMDB_BUDGET_MS: '20000' }).message).toContain('TMDB_BUDGET_MS');
   });
 
   it('reads only the environment it is given', () => {

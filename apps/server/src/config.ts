@@ -90,8 +90,19 @@ const EnvSchema = z.object({
   TMDB_IMAGE_URL: baseUrlEnding('/t/p').default('https://image.tmdb.org/t/p'),
   /** The legacy lookup that converts old JustWatch media keys (JW-…) to TMDB ids. */
   JUSTWATCH_URL: z.string().url().default('https://apis.justwatch.com'),
-  TMDB_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
-  TMDB_FALLBACK_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  /**
+   * TMDB's time limits (decision 082): the primary host gets TMDB_TIMEOUT_MS, the fallback what is left
+   * of TMDB_BUDGET_MS (at most TMDB_FALLBACK_TIMEOUT_MS). The budget covers every TMDB call of one API
+   * request and stays under the 8 s the browser waits for a metadata answer.
+   */
+  TMDB_TIMEOUT_MS: z.coerce.number().int().positive().default(3_000),
+  TMDB_FALLBACK_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+  TMDB_BUDGET_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(7_500, 'must be at most 7500: the browser waits 8 s for a metadata answer')
+    .default(7_000),
   DOWNTIME_START: z.iso.datetime({ offset: true }).optional(),
   DOWNTIME_END: z.iso.datetime({ offset: true }).optional(),
   ALLOW_AUTOPLAY: bool.default(false),

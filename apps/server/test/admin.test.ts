@@ -59,6 +59,8 @@ describe(`admin self-test (${testDialect})`, () => {
       status: 'pass',
       reason: expect.stringMatching(/^Embedded catalog loaded: \d{3} movies, \d+ shows/),
     });
+    // No TMDB, no TMDB figures.
+    expect(report.tmdb).toBeNull();
     expect(byId(report, 'redis').status).toBe(testRedisUrl ? 'pass' : 'skip');
     expect(byId(report, 'payment-gateway')).toMatchObject({
       status: 'pass',
@@ -159,6 +161,10 @@ describe(`self-test of SHKeeper and TMDB (${testDialect})`, () => {
       status: 'pass',
       reason: expect.stringMatching(/^TMDB accepted the API key/),
     });
+    // The self-test's own call is among TMDB's recent calls (start-up asks nothing without a free movie).
+    expect(r.tmdb).toMatchObject({ calls: 1, fallbackAnswers: 0, errors: {}, lastError: null });
+    expect(r.tmdb?.p50Ms).toEqual(expect.any(Number));
+    expect(r.tmdb?.p95Ms).toBeGreaterThanOrEqual(r.tmdb!.p50Ms!);
     expect(JSON.stringify(r)).not.toContain('right-key');
     expect(JSON.stringify(r)).not.toContain(FAKE_TMDB_READ_TOKEN);
   });
@@ -176,6 +182,14 @@ describe(`self-test of SHKeeper and TMDB (${testDialect})`, () => {
       reason: 'SHKeeper refused the API key: Bad API key',
     });
     expect(byId(wrong, 'metadata').status).toBe('fail');
+    expect(wrong.tmdb).toMatchObject({
+      calls: 1,
+      errors: { metadata_auth_failed: 1 },
+      lastError: {
+        code: 'metadata_auth_failed',
+        message: '/genre/movie/list: primary: HTTP 401 (TMDB code 7)',
+      },
+    });
     fake.broken = true;
     try {
       const down = await report({ SHKEEPER_API_KEY: 'right-key' });

@@ -162,6 +162,21 @@ export const SelfTestCheck = z.object({
   durationMs: z.number(),
 });
 export type SelfTestCheck = z.infer<typeof SelfTestCheck>;
+/** The most recent TMDB calls of the answering server process (decision 082): latency and errors. */
+export const TmdbCallStats = z.object({
+  /** How many calls the figures cover (the most recent, at most 200). */
+  calls: z.number().int(),
+  /** Median and 95th percentile of how long a call took (both hosts and a 429 retry included); null with no calls. */
+  p50Ms: z.number().nullable(),
+  p95Ms: z.number().nullable(),
+  /** Calls the fallback host answered. */
+  fallbackAnswers: z.number().int(),
+  /** Failed calls by error code (`metadata_unavailable`, `metadata_rate_limited`, …). */
+  errors: z.record(z.string(), z.number().int()),
+  /** The last failure since the process started: when, its code, and what each host did. */
+  lastError: z.object({ at: z.string(), code: z.string(), message: z.string() }).nullable(),
+});
+export type TmdbCallStats = z.infer<typeof TmdbCallStats>;
 export const SelfTestResponse = z.object({
   /** Every check passed or was skipped. */
   ok: z.boolean(),
@@ -170,6 +185,8 @@ export const SelfTestResponse = z.object({
   /** Configuration values (never secrets: those show as "set" / "not set"). */
   config: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
   checks: z.array(SelfTestCheck),
+  /** TMDB's recent latency and errors; null when the embedded catalog is the metadata source. */
+  tmdb: TmdbCallStats.nullable(),
 });
 export type SelfTestResponse = z.infer<typeof SelfTestResponse>;
 

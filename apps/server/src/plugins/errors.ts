@@ -37,6 +37,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, error.message);
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       const body: ApiErrorBody = { errorType: 'message', code: error.code, message: error.message };
       return reply.status(error.status).send(body);
     }

@@ -91,8 +91,8 @@ export interface RateLimits {
 }
 
 export class RateLimitedError extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(429, 'rate_limited', 'Ratelimited');
+  constructor(override readonly retryAfterSeconds: number) {
+    super(429, 'rate_limited', 'Ratelimited', { retryAfterSeconds });
   }
 }
 

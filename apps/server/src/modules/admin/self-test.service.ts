@@ -5,6 +5,7 @@ import { APP_VERSION, accountPaths, type SelfTestCheck, type SelfTestResponse } 
 import { NotFoundError, type ScrapeMedia } from '@marquee/providers';
 import type { Config } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
+import { TmdbClient } from '../metadata/tmdb/tmdb.client.ts';
 import type { TmdbApi } from '../metadata/tmdb/tmdb.types.ts';
 import type { GatewayHealth } from '../membership/payment-gateway.ts';
 import type { SourcesService } from '../sources/sources.service.ts';
@@ -125,7 +126,17 @@ export class SelfTestService {
       durationMs: this.d.now() - started,
       config: this.configuration(),
       checks: all,
+      tmdb: this.tmdbStats(),
     };
+  }
+
+  /** TMDB's recent latency and errors as this process saw them (its metadata check included). */
+  tmdbStats(): SelfTestResponse['tmdb'] {
+    const api = this.d.metadataApi;
+    if (!(api instanceof TmdbClient)) return null;
+    const summary = api.stats.summary();
+    const round = (ms: number | null) => (ms === null ? null : Math.round(ms));
+    return { ...summary, p50Ms: round(summary.p50Ms), p95Ms: round(summary.p95Ms) };
   }
 
   private async check(id: string, name: string, run: () => Promise<Outcome>): Promise<SelfTestCheck> {

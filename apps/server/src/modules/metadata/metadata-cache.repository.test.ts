@@ -72,15 +72,38 @@ describe(`MetadataCacheRepository on ${testDialect}`, () => {
     expect(typeof row.expires_at).toBe('number');
   });
 
-  it('deletes expired rows only and says how many', async () => {
-    await cache.set('gone-1', 'v', NOW - 10);
-    await cache.set('gone-2', 'v', NOW);
-    await cache.set('kept', 'v', NOW + 1);
-    expect(await cache.deleteExpired(NOW)).toBe(2);
-    expect(await cache.deleteExpired(NOW)).toBe(0);
-    const keys = (await database.db.selectFrom('metadata_cache').select('key').execute()).map((r) => r.key);
-    expect(keys).toEqual(['kept']);
-    expect(await cache.get('kept', NOW)).toBe('v');
+  it('keeps an expired answer for a while, as stale, then forgets it', async () => {
+    const repo = new MetadataCacheRepository(database.db, 60_000);
+    await repo.set('details:movie:603:en', 'v', NOW + 1000);
+    expect(await repo.lookup('details:movie:603:en', NOW)).toEqual({ value: 'v', fresh: true });
+    expect(await repo.lookup('details:movie:603:en', NOW + 1000)).toEqual({ value: 'v', fresh: false });
+    expect(await repo.lookup('details:movie:603:en', NOW + 60_999)).toEqual({ value: 'v', fresh: false });
+    expect(await repo.lookup('details:movie:603:en', NOW + 61_000)).toBeUndefined();
+    expect(await repo.lookup('never-stored', NOW)).toBeUndefined();
+    // get() stays fresh-only.
+    expect(await repo.get('details:movie:603:en', NOW + 1000)).toBeUndefined();
+  });
+
+  it('keeps stale answers a week by default', async () => {
+    await cache.set('k', 'v', NOW);
+    expect(cache.keepStaleMs).toBe(7 * 24 * 3_600_000);
+    expect(await cache.lookup('k', NOW + 6 * 24 * 3_600_000)).toEqual({ value: 'v', fresh: false });
+    expect(await cache.lookup('k', NOW + 7 * 24 * 3_600_000)).toBeUndefined();
+  });
+
+  it('deletes only rows too old to serve even stale, and says how many', async () => {
+    const repo = new MetadataCacheRepository(database.db, 60_000);
+    await repo.set('gone-1', 'v', NOW - 60_010);
+    await repo.set('gone-2', 'v', NOW - 60_000);
+    await repo.set('stale', 'v', NOW - 59_999);
+    await repo.set('fresh', 'v', NOW + 1);
+    expect(await repo.deleteExpired(NOW)).toBe(2);
+    expect(await repo.deleteExpired(NOW)).toBe(0);
+    const keys = (await database.db.selectFrom('metadata_cache').select('key').orderBy('key').execute()).map(
+      (r) => r.key,
+    );
+    expect(keys).toEqual(['fresh', 'stale']);
+    expect(await repo.lookup('stale', NOW)).toEqual({ value: 'v', fresh: false });
   });
 
   it('survives concurrent writes of one key (last one wins, no duplicate-key error)', async () => {

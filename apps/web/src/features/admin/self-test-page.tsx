@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
-import type { SelfTestCheck } from '@marquee/contract';
+import type { SelfTestCheck, TmdbCallStats } from '@marquee/contract';
 import { Button } from '../../components/button.tsx';
 import { ApiError } from '../../lib/api/index.ts';
 import { adminQueries } from '../../lib/api/queries/admin.ts';
@@ -99,6 +99,7 @@ export function SelfTestPage() {
               ))}
             </ul>
           </section>
+          {report.tmdb && <TmdbCalls stats={report.tmdb} />}
           <section aria-labelledby="config-title">
             <h2 id="config-title" className="mb-3 text-xl font-bold text-fg">
               {t('admin.selfTest.config')}
@@ -117,5 +118,63 @@ export function SelfTestPage() {
         </>
       )}
     </div>
+  );
+}
+
+/** How many calls the server keeps figures for (its ring of recent TMDB calls). */
+const TMDB_CALLS_KEPT = 200;
+
+/** TMDB's recent latency and errors as the answering server process saw them (decision 082). */
+function TmdbCalls({ stats }: { stats: TmdbCallStats }) {
+  const { t, i18n } = useTranslation(['admin']);
+  const number = new Intl.NumberFormat(i18n.language);
+  const ms = (value: number | null) =>
+    value === null ? '—' : t('admin.selfTest.duration', { ms: number.format(value) });
+  const errors = Object.entries(stats.errors);
+  const rows: [string, string][] = [
+    [t('admin.selfTest.tmdb.calls'), number.format(stats.calls)],
+    [t('admin.selfTest.tmdb.p50'), ms(stats.p50Ms)],
+    [t('admin.selfTest.tmdb.p95'), ms(stats.p95Ms)],
+    [t('admin.selfTest.tmdb.fallback'), number.format(stats.fallbackAnswers)],
+  ];
+  return (
+    <section aria-labelledby="tmdb-title" data-testid="self-test-tmdb">
+      <h2 id="tmdb-title" className="mb-1 text-xl font-bold text-fg">
+        {t('admin.selfTest.tmdb.title')}
+      </h2>
+      <p className="mb-3 text-sm text-fg-muted">
+        {t('admin.selfTest.tmdb.intro', { max: number.format(TMDB_CALLS_KEPT) })}
+      </p>
+      <dl className="grid grid-cols-1 gap-x-6 gap-y-1 rounded-2xl bg-surface-2 p-5 text-sm sm:grid-cols-[max-content_1fr]">
+        {rows.map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="text-fg-muted">{label}</dt>
+            <dd className="font-mono text-fg">{value}</dd>
+          </div>
+        ))}
+        <dt className="text-fg-muted">{t('admin.selfTest.tmdb.errors')}</dt>
+        <dd className="font-mono text-fg" dir="ltr" data-testid="self-test-tmdb-errors">
+          {errors.length === 0
+            ? t('admin.selfTest.tmdb.noErrors')
+            : errors.map(([code, count]) => `${code}: ${number.format(count)}`).join(', ')}
+        </dd>
+        {stats.lastError && (
+          <>
+            <dt className="text-fg-muted">{t('admin.selfTest.tmdb.lastError')}</dt>
+            <dd className="text-fg" data-testid="self-test-tmdb-last-error">
+              <span className="font-mono" dir="ltr">
+                {stats.lastError.code}
+              </span>{' '}
+              <span className="text-fg-muted">
+                {longDateTime(new Date(stats.lastError.at), i18n.language)}
+              </span>
+              <span className="block break-words font-mono text-xs text-fg-muted" dir="ltr">
+                {stats.lastError.message}
+              </span>
+            </dd>
+          </>
+        )}
+      </dl>
+    </section>
   );
 }

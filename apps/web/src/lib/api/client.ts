@@ -102,6 +102,14 @@ export const accountBaseUrl = (override?: string | null) =>
   (override ?? useAccountStore.getState().backendUrl ?? '').replace(/\/+$/, '');
 
 const DEFAULT_TIMEOUT_MS = 20_000;
+/**
+ * What one metadata call may take in all (decision 082): the server's TMDB budget (7 s) and the way here.
+ * A lost connection is tried once more within it, and nothing retries the call after it.
+ */
+export const METADATA_BUDGET_MS = 8_000;
+/** The pause before the one retry of a lost connection; it is tried only with this much time left. */
+const RETRY_PAUSE_MS = 300;
+const RETRY_MIN_LEFT_MS = 1_000;
 
 type Loose = Record<string, unknown>;
 /** The untyped shape every typed input reduces to; only this module and the legacy shim build it. */
@@ -135,6 +143,7 @@ export function queryString(query: Loose = {}): string {
 /** The caller's signal and the timeout as one; `timedOut` tells which fired. */
 function deadline(signal: AbortSignal | undefined, timeoutMs: number) {
   const controller = new AbortController();
+  const endsAt = Date.now() + timeoutMs;
   let timedOut = false;
   const timer =
     timeoutMs > 0
@@ -149,6 +158,8 @@ function deadline(signal: AbortSignal | undefined, timeoutMs: number) {
   return {
     signal: controller.signal,
     timedOut: () => timedOut,
+    /** Time left before the timeout (Infinity without one). */
+    left: () => (timeoutMs > 0 ? endsAt - Date.now() : Number.POSITIVE_INFINITY),
     done: () => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', forward);
@@ -177,6 +188,11 @@ export async function send(
     timeoutMs?: number;
     /** Sees every answer's status and headers, refusals included. */
     onResponse?: (answer: { status: number; headers: Headers }) => void;
+    /**
+     * The timeout is the call's whole budget (decision 082): a GET whose connection fails is tried once
+     * more within it, and every error is `final` (nothing should retry it).
+     */
+    budgeted?: boolean;
   } = {},
 ): Promise<Response> {
   const base = input.baseUrl ?? (server === 'account' ? accountBaseUrl() : '');
@@ -188,25 +204,48 @@ export async function send(
   if (hasBody) headers['content-type'] = 'application/json';
 
   const limit = deadline(input.signal, input.timeoutMs ?? o.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  let response: Response;
+  const retryOnce = o.budgeted === true && route.method === 'GET';
+  let response: Response | undefined;
   try {
-    response = await (input.fetch ?? fetch)(url, {
-      method: route.method,
-      headers,
-      ...(hasBody ? { body: JSON.stringify(input.body) } : {}),
-      ...(input.keepalive ? { keepalive: true } : {}),
-      signal: limit.signal,
-    });
-  } catch (error) {
-    // The caller gave up: not an API failure (TanStack Query drops it quietly).
-    if (input.signal?.aborted && !limit.timedOut()) throw error;
-    throw networkError();
+    for (let attempt = 1; response === undefined; attempt++) {
+      try {
+        response = await (input.fetch ?? fetch)(url, {
+          method: route.method,
+          headers,
+          ...(hasBody ? { body: JSON.stringify(input.body) } : {}),
+          ...(input.keepalive ? { keepalive: true } : {}),
+          signal: limit.signal,
+        });
+      } catch (error) {
+        // The caller gave up: not an API failure (TanStack Query drops it quietly).
+        if (input.signal?.aborted && !limit.timedOut()) throw error;
+        const again = retryOnce && attempt === 1 && !limit.timedOut() && limit.left() >= RETRY_MIN_LEFT_MS;
+        if (!again) throw networkError(o.budgeted);
+        await pause(RETRY_PAUSE_MS, limit.signal);
+        if (input.signal?.aborted) throw input.signal.reason;
+      }
+    }
   } finally {
     limit.done();
   }
   o.onResponse?.({ status: response.status, headers: response.headers });
   if (response.ok || (o.allowNotModified && response.status === 304)) return response;
-  throw errorFromAnswer(response.status, await response.json().catch(() => null));
+  const error = errorFromAnswer(response.status, await response.json().catch(() => null));
+  if (!o.budgeted) throw error;
+  throw new ApiError(error.status, error.code, error.message, error.issues, true);
+}
+
+/** Waits `ms`, or less when `signal` aborts (the caller then decides what the abort means). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 async function bodyOf(response: Response): Promise<unknown> {
@@ -218,11 +257,14 @@ async function bodyOf(response: Response): Promise<unknown> {
   }
 }
 
-function endpointCall<E>(route: Route, server: Server): EndpointCall<E> {
+/** How a group's calls are limited in time: a default timeout, or a budget (decision 082). */
+type Timing = { timeoutMs?: number; budgeted?: boolean };
+
+function endpointCall<E>(route: Route, server: Server, timing: Timing): EndpointCall<E> {
   const call = async (input: RequestInput = {}) =>
-    (await bodyOf(await send(route, server, input))) as ApiOutput<E>;
+    (await bodyOf(await send(route, server, input, timing))) as ApiOutput<E>;
   const raw = async (input: RequestInput = {}): Promise<RawAnswer<ApiOutput<E>>> => {
-    const response = await send(route, server, input, { allowNotModified: true });
+    const response = await send(route, server, input, { ...timing, allowNotModified: true });
     if (response.status === 304) return { notModified: true, status: 304, headers: response.headers };
     return {
       notModified: false,
@@ -234,9 +276,9 @@ function endpointCall<E>(route: Route, server: Server): EndpointCall<E> {
   return Object.assign(call, { raw, route }) as unknown as EndpointCall<E>;
 }
 
-function group<M>(routes: Record<string, Route>, server: Server): EndpointCalls<M> {
+function group<M>(routes: Record<string, Route>, server: Server, timing: Timing = {}): EndpointCalls<M> {
   return Object.fromEntries(
-    Object.entries(routes).map(([key, route]) => [key, endpointCall(route, server)]),
+    Object.entries(routes).map(([key, route]) => [key, endpointCall(route, server, timing)]),
   ) as unknown as EndpointCalls<M>;
 }
 
@@ -246,7 +288,10 @@ export const api = {
   sync: group<typeof syncEndpoints>(syncRoutes, 'account'),
   customer: group<typeof customerEndpoints>(customerRoutes, 'account'),
   membership: group<typeof membershipEndpoints>(membershipRoutes, 'account'),
-  metadata: group<typeof metadataEndpoints>(metadataRoutes, 'instance'),
+  metadata: group<typeof metadataEndpoints>(metadataRoutes, 'instance', {
+    timeoutMs: METADATA_BUDGET_MS,
+    budgeted: true,
+  }),
   config: group<typeof configEndpoints>(configRoutes, 'instance'),
   sources: group<typeof sourcesEndpoints>(sourceRoutes, 'instance'),
 };

@@ -20,6 +20,11 @@ export class ApiError extends Error {
     readonly code: ApiErrorCode,
     message: string,
     readonly issues: readonly ApiIssue[] = [],
+    /**
+     * The call spent its time budget (metadata: the server tried both TMDB hosts, the client retried a
+     * lost connection once): asking again now would only keep the user waiting (decision 082).
+     */
+    readonly final = false,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -37,7 +42,8 @@ export function errorFromAnswer(status: number, body: unknown): ApiError {
   );
 }
 
-export const networkError = () => new ApiError(0, 'network_error', 'The server cannot be reached');
+export const networkError = (final = false) =>
+  new ApiError(0, 'network_error', 'The server cannot be reached', [], final);
 
 /** The title (or page) does not exist. */
 export const isNotFound = (error: unknown) =>

@@ -6,7 +6,7 @@ import {
   FakeTmdb,
   startFakeTmdbPair,
 } from '../../../../test/fake-tmdb.ts';
-import { TmdbClient, type TmdbClientOptions } from './tmdb.client.ts';
+import { MIN_ATTEMPT_MS, TmdbClient, retryAfterMs, type TmdbClientOptions } from './tmdb.client.ts';
 
 let primary: FakeTmdb;
 let fallback: FakeTmdb;
@@ -66,13 +66,25 @@ describe('what TmdbClient sends', () => {
     });
   });
 
-  it('asks for external_ids with movie and show details, and gets the IMDb id through them', async () => {
+  it('asks for a title page in one call per title, and gets the IMDb id through external_ids', async () => {
     const api = client();
     const movie = await api.movie(603);
     const show = await api.tv(1399);
-    expect(primary.requests.map((r) => [r.path, r.query.append_to_response])).toEqual([
-      ['/movie/603', 'external_ids'],
-      ['/tv/1399', 'external_ids'],
+    await api.movie(603, 'pt-BR');
+    expect(
+      primary.requests.map((r) => [r.path, r.query.append_to_response, r.query.include_video_language]),
+    ).toEqual([
+      ['/movie/603', 'credits,videos,release_dates,watch/providers,recommendations,external_ids', 'en,null'],
+      [
+        '/tv/1399',
+        'aggregate_credits,videos,content_ratings,watch/providers,recommendations,external_ids',
+        'en,null',
+      ],
+      [
+        '/movie/603',
+        'credits,videos,release_dates,watch/providers,recommendations,external_ids',
+        'pt,en,null',
+      ],
     ]);
     expect(movie).toMatchObject({ id: 603, title: 'The Matrix' });
     expect(movie.external_ids?.imdb_id).toBe('tt0133093');
@@ -160,12 +172,12 @@ describe('fallback host', () => {
     expect(fallback.requests).toHaveLength(1);
     expect(fallback.requests[0]).toMatchObject({
       path: '/movie/603',
-      query: { append_to_response: 'external_ids', language: 'en-US' },
+      query: { append_to_response: expect.stringContaining('external_ids'), language: 'en-US' },
     });
     expect(fallback.requests[0]?.headers.authorization).toBe(`Bearer ${FAKE_TMDB_READ_TOKEN}`);
   });
 
-  it('waits longer for the fallback than for the primary (5 s vs 30 s in production)', async () => {
+  it('waits longer for the fallback than for the primary (3 s, then the rest of 7 s, in production)', async () => {
     primary.inject({ delayMs: 400 });
     fallback.inject({ delayMs: 400 });
     const show = await client({ timeoutMs: 100, fallbackTimeoutMs: 3_000 }).tv(1399);
@@ -234,6 +246,8 @@ describe('errors', () => {
     primary.inject({ status: 429 });
     const error = await failure(client().searchMulti('alien'));
     expect(error).toMatchObject({ status: 503, code: 'metadata_rate_limited' });
+    // Without a Retry-After there is no telling when TMDB takes requests again: no retry at all.
+    expect(primary.requests).toHaveLength(1);
     expect(fallback.requests).toHaveLength(0);
   });
 
@@ -285,5 +299,186 @@ describe('errors', () => {
     const error = await failure(client().discoverMovies(28, 501));
     expect(error).toMatchObject({ status: 400, code: 'bad_request' });
     expect(fallback.requests).toHaveLength(0);
+  });
+});
+
+/** TMDB's documented answer when over the rate limit (code 25), with the Retry-After it may send. */
+function rateLimited(retryAfter?: string): Response {
+  return new Response(
+    JSON.stringify({
+      status_code: 25,
+      status_message: 'Your request count (#) is over the allowed limit of (40).',
+      success: false,
+    }),
+    {
+      status: 429,
+      headers: {
+        'content-type': 'application/json;charset=utf-8',
+        ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }),
+      },
+    },
+  );
+}
+const genresAnswer = () =>
+  new Response(JSON.stringify({ genres: [{ id: 28, name: 'Action' }] }), {
+    status: 200,
+    headers: { 'content-type': 'application/json;charset=utf-8' },
+  });
+
+/** A fetch that answers `answers` in turn and records the URLs asked; the waits for Retry-After too. */
+function scripted(...answers: (() => Response)[]) {
+  const urls: string[] = [];
+  const waits: number[] = [];
+  const fetch = (async (url: URL | string) => {
+    urls.push(String(url));
+    const next = answers.shift();
+    if (!next) throw new Error('no more answers scripted');
+    return next();
+  }) as typeof globalThis.fetch;
+  const sleep = async (ms: number) => void waits.push(ms);
+  return { urls, waits, options: { fetch, sleep } };
+}
+
+async function elapsed<T>(promise: Promise<T>): Promise<{ ms: number; error: unknown }> {
+  const started = performance.now();
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  return { ms: performance.now() - started, error };
+}
+
+describe('time budget (decision 082)', () => {
+  it('gives up on two hung hosts when the budget is spent, not at the sum of their timeouts', async () => {
+    // Hosts that never answer (within the test): the client must not wait for them.
+    primary.inject({ delayMs: 60_000 });
+    fallback.inject({ delayMs: 60_000 });
+    const api = client({ timeoutMs: 150, fallbackTimeoutMs: 60_000, budgetMs: 600 });
+    const { ms, error } = await elapsed(api.movie(603));
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ status: 503, code: 'metadata_unavailable' });
+    // 150 ms on the primary, the remaining 450 ms on the fallback.
+    expect(ms).toBeGreaterThanOrEqual(580);
+    expect(ms).toBeLessThan(1_500);
+    expect(primary.requests).toHaveLength(1);
+    expect(fallback.requests).toHaveLength(1);
+  });
+
+  it('gives the fallback only what the budget has left', async () => {
+    primary.inject({ status: 503 });
+    fallback.inject({ delayMs: 700 });
+    const short = await elapsed(client({ fallbackTimeoutMs: 5_000, budgetMs: 400 }).genres('movie'));
+    expect(short.error).toMatchObject({ code: 'metadata_unavailable' });
+    expect(short.ms).toBeLessThan(700);
+    // With room for it, the same slow fallback answers.
+    const genres = await client({ fallbackTimeoutMs: 5_000, budgetMs: 3_000 }).genres('movie');
+    expect(genres.genres.length).toBe(19);
+  });
+
+  it('shares one budget between all the calls of one request', async () => {
+    primary.inject({ delayMs: 200 });
+    const api = client({ timeoutMs: 2_000, budgetMs: 200 + 200 + MIN_ATTEMPT_MS - 10 });
+    const { error } = await elapsed(
+      api.withBudget(async () => {
+        await api.genres('movie');
+        await api.genres('tv');
+        await api.movie(603);
+      }),
+    );
+    expect(error).toMatchObject({ status: 503, code: 'metadata_unavailable' });
+    // The third call found too little time left and asked no host at all.
+    expect(primary.requests.map((r) => r.path)).toEqual(['/genre/movie/list', '/genre/tv/list']);
+    expect(fallback.requests).toHaveLength(0);
+  });
+
+  it('gives calls outside a request a budget each', async () => {
+    primary.inject({ delayMs: 200 });
+    const api = client({ timeoutMs: 2_000, budgetMs: 200 + MIN_ATTEMPT_MS });
+    await api.genres('movie');
+    await api.genres('tv');
+    expect((await api.movie(603)).id).toBe(603);
+  });
+});
+
+describe('rate limits: 429 and Retry-After', () => {
+  it('waits out a Retry-After that fits in the budget and asks the same host once more', async () => {
+    const script = scripted(() => rateLimited('2'), genresAnswer);
+    const genres = await client({ ...script.options, budgetMs: 7_000 }).genres('movie');
+    expect(genres.genres).toEqual([{ id: 28, name: 'Action' }]);
+    expect(script.waits).toEqual([2_000]);
+    expect(script.urls).toHaveLength(2);
+    expect(script.urls.every((url) => url.startsWith(primary.url))).toBe(true);
+  });
+
+  it('fails at once with metadata_rate_limited and the Retry-After when it does not fit', async () => {
+    const script = scripted(() => rateLimited('30'), genresAnswer);
+    const { ms, error } = await elapsed(client({ ...script.options, budgetMs: 7_000 }).genres('movie'));
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ status: 503, code: 'metadata_rate_limited', retryAfterSeconds: 30 });
+    expect(ms).toBeLessThan(1_000);
+    expect(script.waits).toEqual([]);
+    expect(script.urls).toHaveLength(1);
+  });
+
+  it('counts the wait against the budget: a Retry-After leaving no time for the retry is not waited for', async () => {
+    const script = scripted(() => rateLimited('2'), genresAnswer);
+    const error = await failure(client({ ...script.options, budgetMs: 2_100 }).genres('movie'));
+    expect(error).toMatchObject({ code: 'metadata_rate_limited', retryAfterSeconds: 2 });
+    expect(script.waits).toEqual([]);
+  });
+
+  it('retries a 429 once only, passing on the second Retry-After', async () => {
+    const script = scripted(
+      () => rateLimited('1'),
+      () => rateLimited('3'),
+      genresAnswer,
+    );
+    const error = await failure(client({ ...script.options, budgetMs: 7_000 }).genres('movie'));
+    expect(error).toMatchObject({ code: 'metadata_rate_limited', retryAfterSeconds: 3 });
+    expect(script.waits).toEqual([1_000]);
+    expect(script.urls).toHaveLength(2);
+  });
+
+  it('tells clients to wait a second when TMDB named no Retry-After (its limit is per second)', async () => {
+    const script = scripted(() => rateLimited());
+    const error = await failure(client(script.options).genres('movie'));
+    expect(error).toMatchObject({ code: 'metadata_rate_limited', retryAfterSeconds: 1 });
+    expect(script.urls).toHaveLength(1);
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const now = Date.parse('2025-03-01T12:00:00Z');
+    expect(retryAfterMs('0', now)).toBe(0);
+    expect(retryAfterMs(' 12 ', now)).toBe(12_000);
+    expect(retryAfterMs('Sat, 01 Mar 2025 12:00:05 GMT', now)).toBe(5_000);
+    expect(retryAfterMs('Sat, 01 Mar 2025 11:59:00 GMT', now)).toBe(0);
+    expect(retryAfterMs('soon', now)).toBeUndefined();
+    expect(retryAfterMs('-3', now)).toBeUndefined();
+    expect(retryAfterMs(null, now)).toBeUndefined();
+  });
+});
+
+describe('call statistics for the admin self-test', () => {
+  it('records each call with its host, and failures with their code and what each host did', async () => {
+    const api = client({ timeoutMs: 100, fallbackTimeoutMs: 150 });
+    await api.genres('movie');
+    primary.inject({ status: 503 }, { times: 1 });
+    await api.genres('tv');
+    primary.inject({ delayMs: 60_000 });
+    fallback.inject({ delayMs: 60_000 });
+    await failure(api.movie(603));
+    const summary = api.stats.summary();
+    expect(summary).toMatchObject({
+      calls: 3,
+      fallbackAnswers: 1,
+      errors: { metadata_unavailable: 1 },
+    });
+    expect(summary.p50Ms).toBeGreaterThan(0);
+    expect(summary.p95Ms).toBeGreaterThanOrEqual(summary.p50Ms!);
+    expect(summary.lastError).toMatchObject({ code: 'metadata_unavailable' });
+    expect(summary.lastError?.message).toBe(
+      '/movie/603: primary: timed out after 100 ms; fallback: timed out after 150 ms',
+    );
+    expect(JSON.stringify(summary)).not.toContain(FAKE_TMDB_READ_TOKEN);
   });
 });

@@ -12,6 +12,8 @@ export const TmdbMovieItem = z.object({
   media_type: z.literal('movie').optional(),
   adult: z.boolean().optional(),
   title: z.string(),
+  /** The title in its original language (the search ranks by it too). */
+  original_title: nullableString,
   poster_path: nullableString,
   backdrop_path: nullableString,
   release_date: z.string().optional(),
@@ -26,6 +28,7 @@ export const TmdbTvItem = z.object({
   media_type: z.literal('tv').optional(),
   adult: z.boolean().optional(),
   name: z.string(),
+  original_name: nullableString,
   poster_path: nullableString,
   backdrop_path: nullableString,
   first_air_date: z.string().optional(),
@@ -65,11 +68,132 @@ export type TmdbGenreList = z.infer<typeof TmdbGenreList>;
 
 const externalIds = z.object({ imdb_id: z.string().nullable().optional() }).loose().optional();
 
+/**
+ * What `append_to_response` adds to a details answer. Each part is optional (absent unless asked for)
+ * and forgiving: a part of an unexpected shape is dropped (the page shows less), never the whole title.
+ */
+const appended = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+
+const TmdbPerson = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  profile_path: nullableString,
+});
+
+/** `credits` (movies): billing `order` from 0, the character played, and the crew with their jobs. */
+export const TmdbCredits = z.object({
+  cast: z
+    .array(TmdbPerson.extend({ character: nullableString, order: z.number().nullable().optional() }))
+    .optional(),
+  crew: z.array(TmdbPerson.extend({ job: nullableString, department: nullableString })).optional(),
+});
+export type TmdbCredits = z.infer<typeof TmdbCredits>;
+
+/** `aggregate_credits` (shows): everyone of every season, each with their roles or jobs and episode counts. */
+export const TmdbAggregateCredits = z.object({
+  cast: z
+    .array(
+      TmdbPerson.extend({
+        order: z.number().nullable().optional(),
+        total_episode_count: z.number().nullable().optional(),
+        roles: z
+          .array(z.object({ character: nullableString, episode_count: z.number().nullable().optional() }))
+          .optional(),
+      }),
+    )
+    .optional(),
+  crew: z
+    .array(
+      TmdbPerson.extend({
+        department: nullableString,
+        total_episode_count: z.number().nullable().optional(),
+        jobs: z
+          .array(z.object({ job: nullableString, episode_count: z.number().nullable().optional() }))
+          .optional(),
+      }),
+    )
+    .optional(),
+});
+export type TmdbAggregateCredits = z.infer<typeof TmdbAggregateCredits>;
+
+export const TmdbVideo = z.object({
+  key: z.string(),
+  name: z.string().nullable().optional(),
+  site: z.string(),
+  type: z.string().nullable().optional(),
+  official: z.boolean().nullable().optional(),
+  iso_639_1: nullableString,
+  published_at: nullableString,
+});
+export type TmdbVideo = z.infer<typeof TmdbVideo>;
+const TmdbVideos = z.object({ results: z.array(TmdbVideo) });
+
+/** `release_dates` (movies): per country, its releases (type 1 premiere … 3 theatrical … 6 TV) and ratings. */
+export const TmdbReleaseDates = z.object({
+  results: z.array(
+    z.object({
+      iso_3166_1: z.string(),
+      release_dates: z.array(
+        z.object({
+          certification: nullableString,
+          type: z.number().int().nullable().optional(),
+          release_date: nullableString,
+        }),
+      ),
+    }),
+  ),
+});
+export type TmdbReleaseDates = z.infer<typeof TmdbReleaseDates>;
+
+/** `content_ratings` (shows): one rating per country. */
+export const TmdbContentRatings = z.object({
+  results: z.array(z.object({ iso_3166_1: z.string(), rating: nullableString })),
+});
+export type TmdbContentRatings = z.infer<typeof TmdbContentRatings>;
+
+const TmdbProvider = z.object({
+  provider_id: z.number().int(),
+  provider_name: z.string(),
+  logo_path: nullableString,
+  display_priority: z.number().nullable().optional(),
+});
+export type TmdbProvider = z.infer<typeof TmdbProvider>;
+
+export const WATCH_KINDS = ['flatrate', 'free', 'ads', 'rent', 'buy'] as const;
+
+/** `watch/providers`: per country, TMDB's page of offers and the providers of each kind (JustWatch data). */
+export const TmdbWatchProviders = z.object({
+  results: z.record(
+    z.string(),
+    z.object({
+      link: nullableString,
+      flatrate: z.array(TmdbProvider).optional(),
+      free: z.array(TmdbProvider).optional(),
+      ads: z.array(TmdbProvider).optional(),
+      rent: z.array(TmdbProvider).optional(),
+      buy: z.array(TmdbProvider).optional(),
+    }),
+  ),
+});
+export type TmdbWatchProviders = z.infer<typeof TmdbWatchProviders>;
+
+const results = <T extends z.ZodType>(item: T) => z.object({ results: z.array(item) });
+
 export const TmdbMovieDetails = TmdbMovieItem.extend({
   imdb_id: z.string().nullable().optional(),
   genres: z.array(TmdbGenre).optional(),
   runtime: z.number().int().nullable().optional(),
+  tagline: nullableString,
+  /** Rumored, Planned, In Production, Post Production, Released, Canceled. */
+  status: nullableString,
+  vote_average: z.number().nullable().optional(),
+  vote_count: z.number().int().nullable().optional(),
   external_ids: externalIds,
+  credits: appended(TmdbCredits),
+  videos: appended(TmdbVideos),
+  release_dates: appended(TmdbReleaseDates),
+  'watch/providers': appended(TmdbWatchProviders),
+  recommendations: appended(results(TmdbMovieItem)),
 });
 export type TmdbMovieDetails = z.infer<typeof TmdbMovieDetails>;
 
@@ -77,17 +201,9 @@ export const TmdbSeasonSummary = z.object({
   id: z.number().int(),
   season_number: z.number().int(),
   name: z.string(),
-  episode_count: z.number().int().optional(),
+  episode_count: z.number().int().nullable().optional(),
   air_date: z.string().nullable().optional(),
 });
-
-export const TmdbTvDetails = TmdbTvItem.extend({
-  genres: z.array(TmdbGenre).optional(),
-  episode_run_time: z.array(z.number()).optional(),
-  seasons: z.array(TmdbSeasonSummary).optional(),
-  external_ids: externalIds,
-});
-export type TmdbTvDetails = z.infer<typeof TmdbTvDetails>;
 
 export const TmdbEpisode = z.object({
   id: z.number().int(),
@@ -95,9 +211,39 @@ export const TmdbEpisode = z.object({
   season_number: z.number().int().optional(),
   name: z.string(),
   air_date: z.string().nullable().optional(),
-  overview: z.string().optional(),
+  overview: z.string().nullable().optional(),
   runtime: z.number().int().nullable().optional(),
+  still_path: nullableString,
 });
+export type TmdbEpisode = z.infer<typeof TmdbEpisode>;
+
+/** `last_episode_to_air` / `next_episode_to_air`: an episode with its season number, or null. */
+const episodeToAir = TmdbEpisode.extend({ season_number: z.number().int() })
+  .nullable()
+  .optional()
+  .catch(null);
+
+export const TmdbTvDetails = TmdbTvItem.extend({
+  genres: z.array(TmdbGenre).optional(),
+  /** Typical episode lengths; TMDB leaves it empty for most shows nowadays. */
+  episode_run_time: z.array(z.number()).nullable().optional(),
+  seasons: z.array(TmdbSeasonSummary).optional(),
+  tagline: nullableString,
+  /** Returning Series, Planned, In Production, Ended, Canceled, Pilot. */
+  status: nullableString,
+  vote_average: z.number().nullable().optional(),
+  vote_count: z.number().int().nullable().optional(),
+  created_by: appended(z.array(TmdbPerson)),
+  last_episode_to_air: episodeToAir,
+  next_episode_to_air: episodeToAir,
+  external_ids: externalIds,
+  aggregate_credits: appended(TmdbAggregateCredits),
+  videos: appended(TmdbVideos),
+  content_ratings: appended(TmdbContentRatings),
+  'watch/providers': appended(TmdbWatchProviders),
+  recommendations: appended(results(TmdbTvItem)),
+});
+export type TmdbTvDetails = z.infer<typeof TmdbTvDetails>;
 
 export const TmdbSeasonDetails = z.object({
   id: z.number().int(),
