@@ -56,7 +56,7 @@ function BrowseScreen() {
       </div>
       <div className="mt-8">
         {search.text.trim() ? (
-          <SearchResults query={search.debounced || search.text.trim()} isDebouncing={search.isDebouncing} />
+          <SearchResults search={search} />
         ) : (
           <HomeLibrary
             empty={

@@ -4,12 +4,17 @@ import { useTranslation } from 'react-i18next';
 import { ButtonLink } from '../../components/button.tsx';
 import { MediaGrid, MediaGridSkeleton } from '../../components/media-card.tsx';
 import { searchQuery } from './search-queries.ts';
+import type { SearchRoute } from './use-search-route.ts';
 import { paths } from '../../app/paths.ts';
 
-/** Results for a debounced query: skeleton while loading, the seed's failed and empty texts. */
-export function SearchResults({ query, isDebouncing }: { query: string; isDebouncing: boolean }) {
+/**
+ * Results for the search's debounced query (one request per pause in typing, never one per keystroke):
+ * skeleton while typing or loading, the seed's failed and empty texts.
+ */
+export function SearchResults({ search }: { search: Pick<SearchRoute, 'query' | 'isDebouncing'> }) {
+  const { query, isDebouncing } = search;
   const { t } = useTranslation(['home']);
-  const result = useQuery({ ...searchQuery(query), enabled: query.trim().length > 0 });
+  const result = useQuery({ ...searchQuery(query), enabled: query.length > 0 });
   // The grid renders in the background (React yields to the browser while it does): no long task on a phone.
   const data = useDeferredValue(result.data);
 

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { foldForSearch } from '../search-rules.ts';
+import { MatchTier, matchTier, prepareSearch } from '../search-rules.ts';
+import { TitleSearchIndex } from './search-index.ts';
 import { AppError } from '../../../errors.ts';
 import { CATALOG_DIR } from '../../../paths.ts';
 import type { UiLanguage } from '@marquee/contract';
@@ -162,12 +163,6 @@ export function loadCatalogData(): CatalogData {
   };
 }
 
-interface Indexed<T> {
-  item: T;
-  folded: string;
-  words: string[];
-}
-
 /**
  * The embedded catalog as a TMDB-compatible source: same endpoints, same answer shapes, computed from
  * the shipped JSON. "In Cinemas" and release rules follow the injected clock, so the lists stay right
@@ -177,7 +172,10 @@ export class Catalog implements TmdbApi {
   readonly kind = 'catalog' as const;
   private readonly movies: Map<number, CatalogMovie>;
   private readonly shows: Map<number, CatalogShow>;
-  private readonly index: Indexed<{ kind: TmdbKind; id: number; popularity: number }>[];
+  /** The search index; its title numbers are positions in `rankedTv` / `rankedId` (most popular first). */
+  private readonly searchIndex: TitleSearchIndex;
+  private readonly rankedTv: Uint8Array;
+  private readonly rankedId: Int32Array;
   private readonly genreNames: CatalogNames;
   private readonly titles: CatalogNames;
 
@@ -191,60 +189,62 @@ export class Catalog implements TmdbApi {
     this.titles = data.titles ?? { movie: {}, tv: {} };
     // A title is found by its English, original and translated titles (a French viewer types "Les Évadés").
     const otherTitles = (kind: TmdbKind, id: number) => Object.values(this.titles[kind][String(id)] ?? {});
-    this.index = [
+    const entries = [
       ...data.movies.map((m) => ({
-        item: { kind: 'movie' as const, id: m.id, popularity: m.popularity },
-        title: m.title,
-        alt: [m.original_title, ...otherTitles('movie', m.id)],
+        kind: 'movie' as const,
+        id: m.id,
+        popularity: m.popularity,
+        names: [m.title, m.original_title, ...otherTitles('movie', m.id)],
       })),
       ...data.shows.map((s) => ({
-        item: { kind: 'tv' as const, id: s.id, popularity: s.popularity },
-        title: s.name,
-        alt: [s.original_name, ...otherTitles('tv', s.id)],
+        kind: 'tv' as const,
+        id: s.id,
+        popularity: s.popularity,
+        names: [s.name, s.original_name, ...otherTitles('tv', s.id)],
       })),
-    ].map(({ item, title, alt }) => ({
-      item,
-      folded: [title, ...alt].map(foldForSearch).join('|'),
-      words: title
-        .split(/[\s\-:\u2013\u2014]+/) // hyphens, colons, en and em dashes
-        .map(foldForSearch)
-        .filter(Boolean),
-    }));
+    ].sort((a, b) => b.popularity - a.popularity);
+    this.rankedTv = Uint8Array.from(entries, (e) => Number(e.kind === 'tv'));
+    this.rankedId = Int32Array.from(entries, (e) => e.id);
+    this.searchIndex = new TitleSearchIndex(entries.map((e) => e.names));
   }
 
   get size() {
     return { movies: this.movies.size, shows: this.shows.size };
   }
 
+  /** One page (20) of titles for `query`, ranked by the search rules (decision 081). */
   async searchMulti(query: string, language: UiLanguage = 'en'): Promise<TmdbMultiPage> {
-    const folded = foldForSearch(query);
-    const queryWords = query.split(/\s+/).map(foldForSearch).filter(Boolean);
-    if (!folded) return paginate([], 1);
-    const scored: { score: number; popularity: number; kind: TmdbKind; id: number }[] = [];
-    for (const entry of this.index) {
-      let score = 0;
-      // The title as the viewer sees it (their language's, else English) ranks first.
-      const [english] = entry.folded.split('|');
-      const local = this.localTitle(entry.item.kind, entry.item.id, language);
-      const primary = local ? [english, foldForSearch(local)] : [english];
-      if (primary.includes(folded)) score = 4;
-      else if (primary.some((title) => title?.startsWith(folded))) score = 3;
-      else if (entry.folded.includes(folded)) score = 2;
-      else if (queryWords.length > 1 && queryWords.every((w) => entry.words.some((t) => t.startsWith(w))))
-        score = 1;
-      if (score > 0)
-        scored.push({ score, popularity: entry.item.popularity, kind: entry.item.kind, id: entry.item.id });
-    }
-    scored.sort((a, b) => b.score - a.score || b.popularity - a.popularity);
-    const results = scored.map((hit) =>
-      hit.kind === 'movie'
-        ? {
-            ...this.movieItem(this.movies.get(hit.id) as CatalogMovie, language),
-            media_type: 'movie' as const,
-          }
-        : { ...this.tvItem(this.shows.get(hit.id) as CatalogShow, language), media_type: 'tv' as const },
-    );
+    const results = this.searchIndex.search(query, PAGE_SIZE).map(({ entry }) => {
+      const { kind, id } = this.rankedTitle(entry);
+      return kind === 'movie'
+        ? { ...this.movieItem(this.movies.get(id) as CatalogMovie, language), media_type: 'movie' as const }
+        : { ...this.tvItem(this.shows.get(id) as CatalogShow, language), media_type: 'tv' as const };
+    });
     return paginate(results, 1);
+  }
+
+  private rankedTitle(entry: number): { kind: TmdbKind; id: number } {
+    return { kind: this.rankedTv[entry] ? 'tv' : 'movie', id: this.rankedId[entry] as number };
+  }
+
+  /**
+   * What a query with typos most likely meant, from the catalog's titles: the name of the best title it
+   * finds only by its typo tolerance ("godfathr" → "The Godfather"); undefined when it finds a title
+   * without typos, or none.
+   */
+  correct(query: string): string | undefined {
+    const [best] = this.searchIndex.search(query, 1);
+    if (!best || best.tier < MatchTier.typo) return undefined;
+    const { kind, id } = this.rankedTitle(best.entry);
+    const q = prepareSearch(query);
+    const item = kind === 'movie' ? this.movies.get(id) : undefined;
+    const show = kind === 'tv' ? this.shows.get(id) : undefined;
+    const names = item
+      ? [item.title, item.original_title, ...Object.values(this.titles.movie[String(id)] ?? {})]
+      : show
+        ? [show.name, show.original_name, ...Object.values(this.titles.tv[String(id)] ?? {})]
+        : [];
+    return names.find((name) => matchTier(q, [prepareSearch(name)]) === best.tier);
   }
 
   async movie(id: number, language: UiLanguage = 'en'): Promise<TmdbMovieDetails> {
@@ -256,7 +256,14 @@ export class Catalog implements TmdbApi {
       imdb_id: movie.imdb_id,
       runtime: movie.runtime,
       genres: movie.genre_ids.map((g) => genres.find((x) => x.id === g)).filter((g) => g !== undefined),
+      vote_average: movie.vote_average,
+      vote_count: movie.vote_count,
       external_ids: { imdb_id: movie.imdb_id },
+      // No status, credits, videos, ratings or offers: the catalog does not have them (the service tells
+      // released from upcoming by the release date).
+      recommendations: {
+        results: recommended([...this.movies.values()], movie).map((m) => this.movieItem(m, language)),
+      },
     };
   }
 
@@ -267,7 +274,7 @@ export class Catalog implements TmdbApi {
     return {
       ...this.tvItem(show, language),
       genres: show.genre_ids.map((g) => genres.find((x) => x.id === g)).filter((g) => g !== undefined),
-      episode_run_time: show.seasons[0]?.episodes[0] ? [show.seasons[0].episodes[0].runtime] : [],
+      episode_run_time: typicalRuntime(show),
       seasons: show.seasons.map((s) => ({
         id: catalogSeasonId(show.id, s.season_number),
         season_number: s.season_number,
@@ -275,7 +282,45 @@ export class Catalog implements TmdbApi {
         episode_count: s.episodes.length,
         air_date: s.air_date,
       })),
+      vote_average: show.vote_average,
+      vote_count: show.vote_count,
+      ...this.episodesToAir(show),
       external_ids: { imdb_id: show.imdb_id },
+      recommendations: {
+        results: recommended([...this.shows.values()], show).map((s) => this.tvItem(s, language)),
+      },
+    };
+  }
+
+  /** The last episode that aired by the clock's today and the next one dated after it (specials aside). */
+  private episodesToAir(
+    show: CatalogShow,
+  ): Pick<TmdbTvDetails, 'last_episode_to_air' | 'next_episode_to_air'> {
+    const today = this.today();
+    const dated = show.seasons
+      .filter((s) => s.season_number > 0)
+      .flatMap((s) => s.episodes.filter((e) => e.air_date).map((e) => ({ season: s.season_number, e })))
+      .sort(
+        (a, b) =>
+          a.e.air_date.localeCompare(b.e.air_date) ||
+          a.season - b.season ||
+          a.e.episode_number - b.e.episode_number,
+      );
+    const toAir = (hit: { season: number; e: CatalogEpisode } | undefined) =>
+      hit
+        ? {
+            id: catalogEpisodeId(show.id, hit.season, hit.e.episode_number),
+            episode_number: hit.e.episode_number,
+            season_number: hit.season,
+            name: hit.e.name,
+            air_date: hit.e.air_date,
+            runtime: hit.e.runtime,
+            still_path: null,
+          }
+        : null;
+    return {
+      last_episode_to_air: toAir(dated.filter((d) => d.e.air_date <= today).at(-1)),
+      next_episode_to_air: toAir(dated.find((d) => d.e.air_date > today)),
     };
   }
 
@@ -298,6 +343,7 @@ export class Catalog implements TmdbApi {
         name: e.name,
         air_date: e.air_date,
         runtime: e.runtime,
+        still_path: null,
       })),
     };
   }
@@ -416,6 +462,40 @@ export class Catalog implements TmdbApi {
 }
 
 const byPopularity = (a: { popularity: number }, b: { popularity: number }) => b.popularity - a.popularity;
+
+/**
+ * "More like this" from what the catalog knows: titles of the same kind sharing the most genres with
+ * `title`, the more popular first (a page of TMDB's size).
+ */
+function recommended<T extends { id: number; genre_ids: number[]; popularity: number; adult: boolean }>(
+  pool: readonly T[],
+  title: T,
+): T[] {
+  const genres = new Set(title.genre_ids);
+  return pool
+    .filter((other) => other.id !== title.id && !other.adult)
+    .map((other) => ({ other, shared: other.genre_ids.filter((g) => genres.has(g)).length }))
+    .filter(({ shared }) => shared > 0)
+    .sort((a, b) => b.shared - a.shared || b.other.popularity - a.other.popularity)
+    .slice(0, PAGE_SIZE)
+    .map(({ other }) => other);
+}
+
+/** A show's typical episode length: the median of its episodes' known runtimes (specials aside). */
+function typicalRuntime(show: CatalogShow): number[] {
+  const runtimes = show.seasons
+    .filter((s) => s.season_number > 0)
+    .flatMap((s) => s.episodes.map((e) => e.runtime))
+    .filter((m) => m > 0)
+    .sort((a, b) => a - b);
+  if (runtimes.length === 0) return [];
+  const mid = Math.floor(runtimes.length / 2);
+  const median =
+    runtimes.length % 2
+      ? (runtimes[mid] as number)
+      : ((runtimes[mid - 1] as number) + (runtimes[mid] as number)) / 2;
+  return [Math.round(median)];
+}
 const byRating = (
   a: { vote_average: number; vote_count: number },
   b: { vote_average: number; vote_count: number },
@@ -444,6 +524,9 @@ export class LazyCatalog implements TmdbApi {
 
   searchMulti(query: string, language?: UiLanguage) {
     return this.catalog.searchMulti(query, language);
+  }
+  correct(query: string) {
+    return this.catalog.correct(query);
   }
   movie(id: number, language?: UiLanguage) {
     return this.catalog.movie(id, language);
