@@ -113,12 +113,16 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
           fallbackUrl: config.TMDB_FALLBACK_URL,
           timeoutMs: config.TMDB_TIMEOUT_MS,
           fallbackTimeoutMs: config.TMDB_FALLBACK_TIMEOUT_MS,
+          budgetMs: config.TMDB_BUDGET_MS,
           ...(deps.fetch ? { fetch: deps.fetch } : {}),
         })
       : defaultCatalog(now));
   const metadata = new MetadataService({
     api,
-    ...(api.kind === 'tmdb' ? { cache: new MetadataCacheRepository(database.db) } : {}),
+    // With TMDB, the embedded catalog's titles (read on the first search that needs them) correct typos.
+    ...(api.kind === 'tmdb'
+      ? { cache: new MetadataCacheRepository(database.db), spelling: defaultCatalog(now) }
+      : {}),
     legacy: new JustWatchClient(config.JUSTWATCH_URL, 10_000, deps.fetch),
     now: () => now().getTime(),
   });
@@ -162,6 +166,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     now,
     fetch: deps.fetch,
     overrides: deps.sources,
+    metadata,
     playbackAccess: membership,
     accounts,
   });

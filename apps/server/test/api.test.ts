@@ -232,6 +232,9 @@ describe(`HTTP API with the embedded catalog (${testDialect})`, () => {
         imdbId: 'tt0133093',
         seasons: [],
       });
+      // The embedded catalog has no certifications or offers in any region.
+      const inGermany = MediaDetails.parse(json(await get('/api/media/movie/603?region=DE')));
+      expect(inGermany).toEqual(movie);
     });
 
     it('serves show details and a season whose id matches the show’s season list', async () => {
@@ -267,6 +270,8 @@ describe(`HTTP API with the embedded catalog (${testDialect})`, () => {
       '/api/media/show/603',
       '/api/media/movie/12345678901',
       '/api/media/tv/1399/season/x',
+      '/api/media/movie/603?region=de',
+      '/api/media/movie/603?region=USA',
       '/api/find/0133093',
     ])('refuses %s with 400', async (url) => {
       const response = await get(url);
@@ -293,16 +298,19 @@ describe(`HTTP API with the embedded catalog (${testDialect})`, () => {
       expect(response.headers['cache-control']).toContain('max-age');
       expect(response.body.startsWith('<svg')).toBe(true);
       expect(response.body).toContain('The Matrix');
-      const show = await get('/api/images/w500/catalog/tv-1399.svg');
+      const show = await get('/api/images/w342/catalog/tv-1399.svg');
       expect(show.statusCode).toBe(200);
       expect(show.body).toContain('Thrones');
     });
 
-    it('refuses an unknown size with 400', async () => {
-      const response = await get('/api/images/w9999/catalog/movie-603.svg');
-      expect(response.statusCode).toBe(400);
-      expect(ApiErrorBody.parse(json(response)).code).toBe('bad_request');
-    });
+    it.each(['w9999', 'original', 'w500', 'h632'])(
+      'refuses a size the server never hands out (%s) with 400',
+      async (size) => {
+        const response = await get(`/api/images/${size}/catalog/movie-603.svg`);
+        expect(response.statusCode).toBe(400);
+        expect(ApiErrorBody.parse(json(response)).code).toBe('bad_request');
+      },
+    );
 
     it('answers 404 for a poster of an unknown title or any other file', async () => {
       expect((await get('/api/images/w342/catalog/movie-999999999.svg')).statusCode).toBe(404);
@@ -611,11 +619,22 @@ describe(`HTTP API in TMDB mode (${testDialect})`, () => {
       .sort();
     // details:movie:603 is the free movie of the month, looked up at start.
     expect(keys).toEqual([
-      'details:movie:155:en',
-      'details:movie:603:en',
+      'details:movie:155:en:US',
+      'details:movie:603:en:US',
       'list:movie:popular:en',
       'season:1399:1:en',
     ]);
+    // Another region is another page (its certification and offers): one more call, cached apart.
+    MediaDetails.parse(json(await get('/api/media/movie/155?region=DE')));
+    await get('/api/media/movie/155?region=DE');
+    expect(primary.requestsTo('/movie/155')).toHaveLength(2);
+    expect(
+      await started.database.db
+        .selectFrom('metadata_cache')
+        .select('key')
+        .where('key', '=', 'details:movie:155:en:DE')
+        .executeTakeFirst(),
+    ).toBeDefined();
   });
 
   it('answers a French viewer in French, in English where TMDB has no translation, cached per language', async () => {
@@ -687,14 +706,26 @@ describe(`HTTP API in TMDB mode (${testDialect})`, () => {
   });
 
   it('proxies TMDB images through our origin without sending the key to the image host', async () => {
-    const response = await get('/api/images/w500/abc123XYZ.jpg');
+    const response = await get('/api/images/w342/abc123XYZ.jpg');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('image/jpeg');
     expect(response.rawPayload.equals(FAKE_IMAGE_BYTES)).toBe(true);
     const [request] = primary.requestsTo('/t/p/');
-    expect(request?.path).toBe('/t/p/w500/abc123XYZ.jpg');
+    expect(request?.path).toBe('/t/p/w342/abc123XYZ.jpg');
     expect(request?.headers.authorization).toBeUndefined();
     expect(request?.query).toEqual({});
-    expect((await get('/api/images/w500/missing-poster.jpg')).statusCode).toBe(404);
+    expect((await get('/api/images/w342/missing-poster.jpg')).statusCode).toBe(404);
+    // The sizes of a title page: cast photos, episode stills, provider logos, backdrops.
+    for (const size of ['w185', 'w300', 'w92', 'w1280']) {
+      expect((await get(`/api/images/${size}/abc123XYZ.jpg`)).statusCode, size).toBe(200);
+    }
+    expect(primary.requestsTo('/t/p/').map((r) => r.path.split('/')[3])).toEqual([
+      'w342',
+      'w342',
+      'w185',
+      'w300',
+      'w92',
+      'w1280',
+    ]);
   });
 });

@@ -62,6 +62,8 @@ export interface FakeTmdbOptions {
   now?: () => Date;
   /** Real TMDB drops adult results when include_adult=false; set to pretend it let some through. */
   leakAdultResults?: boolean;
+  /** What the image host serves for an existing file (default: the start of a JPEG, FAKE_IMAGE_BYTES). */
+  image?: (file: string) => { type: string; body: Buffer };
 }
 
 const TMDB_ERRORS: Record<number, { status_code: number; status_message: string }> = {
@@ -350,9 +352,12 @@ export class FakeTmdb {
       res.end('<html><body>Not Found</body></html>');
       return;
     }
-    const type = file.endsWith('.png') ? 'image/png' : file.endsWith('.svg') ? 'image/svg+xml' : 'image/jpeg';
+    const chosen = this.options.image?.(file);
+    const type =
+      chosen?.type ??
+      (file.endsWith('.png') ? 'image/png' : file.endsWith('.svg') ? 'image/svg+xml' : 'image/jpeg');
     res.writeHead(200, { 'content-type': type, 'access-control-allow-origin': '*' });
-    res.end(FAKE_IMAGE_BYTES);
+    res.end(chosen?.body ?? FAKE_IMAGE_BYTES);
   }
 
   private send(res: ServerResponse, status: number, body: unknown): void {
@@ -532,16 +537,31 @@ function pageOf(params: URLSearchParams): number {
   return page;
 }
 
-/** `external_ids` is part of a details answer only when asked for with append_to_response (max 20). */
-function appendOnly<T extends { external_ids?: unknown }>(
-  details: T,
-  params: URLSearchParams,
-): Omit<T, 'external_ids'> | T {
+/** What TMDB answers for an appended part the source has nothing for (the embedded catalog has no credits). */
+const EMPTY_APPENDS: Record<string, unknown> = {
+  external_ids: { imdb_id: null },
+  credits: { cast: [], crew: [] },
+  aggregate_credits: { cast: [], crew: [] },
+  videos: { results: [] },
+  release_dates: { results: [] },
+  content_ratings: { results: [] },
+  'watch/providers': { results: {} },
+  recommendations: { page: 1, results: [], total_pages: 1, total_results: 0 },
+};
+
+/**
+ * Appended parts (`external_ids`, `credits`, `recommendations` …) are part of a details answer only when
+ * asked for with append_to_response (at most 20), and then always (empty when there is nothing).
+ */
+function appendOnly(details: Record<string, unknown>, params: URLSearchParams): Record<string, unknown> {
   const appended = (params.get('append_to_response') ?? '').split(',').filter(Boolean);
   if (appended.length > 20) throw new TmdbHttpError(400, TOO_MANY_APPENDS);
-  if (appended.includes('external_ids')) return details;
-  const { external_ids: _dropped, ...rest } = details;
-  return rest;
+  const answer = { ...details };
+  for (const key of Object.keys(EMPTY_APPENDS)) {
+    if (!appended.includes(key)) delete answer[key];
+    else if (answer[key] === undefined) answer[key] = EMPTY_APPENDS[key];
+  }
+  return answer;
 }
 
 /** A primary and a fallback host, as TMDB's two hosts; both answer from the same catalog. */

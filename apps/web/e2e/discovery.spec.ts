@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { networkQuiet } from './support/network.ts';
 
 test.describe('search and title pages', () => {
   test('search finds a title and its page shows the metadata', async ({ page }) => {
@@ -138,8 +139,8 @@ test.describe('discover', () => {
     await expect(last.getByTestId('media-card')).toHaveCount(0);
     await expect(last.getByTestId('carousel-placeholder')).toHaveCount(1);
     expect(lists.some((p) => p.startsWith('/api/lists/tv/popular'))).toBe(false);
-    // Loaded rows kept the height their placeholders reserved.
-    await page.waitForTimeout(1_000);
+    // Loaded rows kept the height their placeholders reserved (measured once every poster has arrived).
+    await networkQuiet(page);
     expect(await page.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBeLessThan(0.02);
 
     const height = (await last.boundingBox())!.height;

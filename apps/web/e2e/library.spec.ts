@@ -292,7 +292,8 @@ test.describe('accounts and sync', () => {
     await context.setOffline(true);
     await titleBookmark(page).click();
     await expect(titleBookmark(page)).toHaveAttribute('aria-pressed', 'false');
-    await page.waitForTimeout(1100);
+    // The removal is recorded (with its time) before the phone acts.
+    await expect.poll(() => outboxLength(page)).toBe(1);
     // …then the phone removes and adds it again, online (newer change).
     await titleBookmark(phone).click();
     await titleBookmark(phone).click();

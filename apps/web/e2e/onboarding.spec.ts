@@ -10,6 +10,7 @@ import {
   startPlayback,
   WORKING_EXTENSION,
 } from './support/player.ts';
+import { networkQuiet } from './support/network.ts';
 
 /** A "simple proxy" (the app family's protocols): `?destination=` fetched and relayed, with permissive CORS. */
 function proxyServer(): Server {
@@ -143,9 +144,12 @@ test.describe('onboarding', () => {
   test('the default setup is not offered when the instance has no source', async ({ page }) => {
     await patchRuntimeConfig(page, { hasOnboarding: true });
     await page.route('**/metadata', (route) => route.fulfill({ json: [[], []] }));
+    const sources = page.waitForResponse('**/metadata');
     await page.goto('/onboarding');
     await expect(page.getByTestId('choose-extension')).toBeVisible();
-    await page.waitForTimeout(500);
+    // The instance's answer arrived (and nothing else is pending): the page has decided what to offer.
+    await sources;
+    await networkQuiet(page);
     await expect(page.getByTestId('use-default')).toHaveCount(0);
   });
 

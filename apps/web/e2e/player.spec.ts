@@ -13,6 +13,7 @@ import {
   videoTime,
   WORKING_EXTENSION,
 } from './support/player.ts';
+import { networkQuiet } from './support/network.ts';
 
 const metricsBody = (request: Request) =>
   request.postDataJSON() as {
@@ -71,8 +72,9 @@ test.describe('player', () => {
     await page.goto(MATRIX);
     await expect(page.getByTestId('big-play')).toBeVisible({ timeout: 20_000 });
     expect(await page.getByTestId('player-video').getAttribute('preload')).toBe('none');
-    // Give a player that wrongly buffers ahead the time to ask for segments.
-    await page.waitForTimeout(2_000);
+    // A player that wrongly buffers ahead asks for segments once the playlist is in: wait until the
+    // network is quiet, then nothing may have been asked for.
+    await networkQuiet(page);
     expect(media).toEqual([]);
     await expect.poll(() => videoState(page).then((v) => v.time)).toBe(0);
 
@@ -95,7 +97,7 @@ test.describe('player', () => {
     await page.goto('/media/tmdb-tv-1396-breaking-bad');
     await expect(page).toHaveURL(new RegExp(`/${s1.id}/${s1.episodes[0]!.id}$`));
     await expect(page.getByTestId('big-play')).toBeVisible({ timeout: 20_000 });
-    await page.waitForTimeout(1_000);
+    await networkQuiet(page);
     expect(media).toEqual([]);
     // A deep link to an episode starts as today (playing, or the play button when the browser wants a gesture).
     await page.goto(`/media/tmdb-tv-1396-breaking-bad/${s1.id}/${s1.episodes[1]!.id}`);

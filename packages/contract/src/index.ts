@@ -3,6 +3,7 @@ export * from './endpoint.ts';
 export * from './routes.ts';
 export * from './errors.ts';
 export * from './media.ts';
+export * from './release.ts';
 export * from './metadata.ts';
 export * from './runtime-config.ts';
 export * from './account-paths.ts';

@@ -29,13 +29,94 @@ export const SeasonSummary = z.object({
 });
 export type SeasonSummary = z.infer<typeof SeasonSummary>;
 
+/** Someone in the cast (`role`: the character) or crew (`role`: the job), photo through our image proxy. */
+export const Credit = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: z.string().nullable(),
+  photo: z.string().nullable(),
+});
+export type Credit = z.infer<typeof Credit>;
+
+/** What a crew member did on the title, for a label in the viewer's language (TMDB's job names are English). */
+export const CrewJob = z.enum(['creator', 'director', 'writer', 'composer']);
+export type CrewJob = z.infer<typeof CrewJob>;
+
+/** Someone in the crew: `role` is TMDB's job names joined ("Director, Screenplay"), `jobs` what they mean. */
+export const CrewCredit = Credit.extend({ jobs: z.array(CrewJob).min(1) });
+export type CrewCredit = z.infer<typeof CrewCredit>;
+
+/** A trailer or teaser on a video site, opened on demand (never embedded or autoplayed). */
+export const Trailer = z.object({
+  name: z.string(),
+  site: z.enum(['YouTube', 'Vimeo']),
+  url: z.string(),
+});
+export type Trailer = z.infer<typeof Trailer>;
+
+/** Where a title can be watched in the viewer's region (TMDB's watch providers, JustWatch data). */
+export const WatchProvider = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  logo: z.string().nullable(),
+  kind: z.enum(['flatrate', 'free', 'ads', 'rent', 'buy']),
+});
+export type WatchProvider = z.infer<typeof WatchProvider>;
+
+export const WatchProviders = z.object({
+  region: z.string(),
+  /** TMDB's page listing the offers (its terms ask for the attribution). */
+  link: z.string().nullable(),
+  providers: z.array(WatchProvider),
+});
+export type WatchProviders = z.infer<typeof WatchProviders>;
+
+export const EpisodeRef = z.object({
+  season: z.number().int(),
+  episode: z.number().int(),
+  title: z.string(),
+  airDate: z.string().nullable(),
+});
+export type EpisodeRef = z.infer<typeof EpisodeRef>;
+
+/** Where a show is: TMDB's status, normalised. Movies: released, upcoming (or in production / planned). */
+export const MediaStatus = z.enum([
+  'released',
+  'upcoming',
+  'in_production',
+  'planned',
+  'returning',
+  'ended',
+  'canceled',
+]);
+export type MediaStatus = z.infer<typeof MediaStatus>;
+
 export const MediaDetails = MediaSummary.extend({
   overview: z.string().nullable(),
   backdrop: z.string().nullable(),
   genres: z.array(Genre),
+  /** Movies: the film's minutes; shows: a typical episode's (null when unknown). */
   runtime: z.number().int().nullable(),
   imdbId: z.string().nullable(),
   seasons: z.array(SeasonSummary),
+  tagline: z.string().nullable(),
+  /** TMDB's vote average (0–10) and count; null without votes. */
+  rating: z.object({ average: z.number(), count: z.number().int() }).nullable(),
+  /** The certification for the requested region (e.g. "PG-13", "FSK 12"), null when none is known. */
+  contentRating: z.string().nullable(),
+  status: MediaStatus.nullable(),
+  /** Top-billed cast, in billing order. */
+  cast: z.array(Credit),
+  /** Key crew, one entry per person: creators (shows), directors, writers, composers. */
+  crew: z.array(CrewCredit),
+  trailers: z.array(Trailer),
+  /** Null when the source has no offers for the region (or cannot know). */
+  watchProviders: WatchProviders.nullable(),
+  /** Shows: the next episode to air, and the last one that did. */
+  nextEpisode: EpisodeRef.nullable(),
+  lastEpisode: EpisodeRef.nullable(),
+  /** "More like this": titles of the same kind. */
+  recommendations: z.array(MediaSummary),
 });
 export type MediaDetails = z.infer<typeof MediaDetails>;
 
@@ -45,6 +126,10 @@ export const Episode = z.object({
   title: z.string(),
   airDate: z.string().nullable(),
   overview: z.string().nullable(),
+  /** Minutes, when known. */
+  runtime: z.number().int().nullable(),
+  /** A still from the episode, through our image proxy. */
+  still: z.string().nullable(),
 });
 export type Episode = z.infer<typeof Episode>;
 
@@ -81,7 +166,8 @@ const upstreamErrors = {
 export const metadataEndpoints = {
   search: defineEndpoint({
     ...metadataRoutes.search,
-    summary: 'Search movies and shows (adult results dropped, posters first)',
+    summary:
+      'Search movies and shows (adult results dropped; exact, then prefix, word and typo matches, each by popularity)',
     auth: 'none',
     tags: ['metadata'],
     errors: upstreamErrors,
@@ -129,7 +215,14 @@ export const metadataEndpoints = {
     tags: ['metadata'],
     errors: { ...upstreamErrors, 404: ['media_not_found'] },
     params: z.object({ type: TmdbTypeSchema, id: tmdbIdParam }),
-    query: inLanguage,
+    query: z.object({
+      language,
+      /** The viewer's country (ISO 3166-1): content rating and where to watch. */
+      region: z
+        .string()
+        .regex(/^[A-Z]{2}$/, 'must be a country code (ISO 3166-1 alpha-2)')
+        .default('US'),
+    }),
     response: MediaDetails,
   }),
   season: defineEndpoint({

@@ -13,5 +13,6 @@ export * from './source-paths.ts';
 export * from './sync-rules.ts';
 export * from './sync-conformance.ts';
 export * from './media.ts';
+export * from './release.ts';
 export * from './languages.ts';
 export * from './version.ts';

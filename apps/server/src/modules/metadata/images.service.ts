@@ -3,13 +3,25 @@ import { AppError } from '../../errors.ts';
 import { renderPoster } from './posters.ts';
 import type { TmdbApi } from './tmdb/tmdb.types.ts';
 import { yearOf } from '@marquee/contract';
+import { BACKDROP_SIZE, LOGO_SIZE, POSTER_SIZE, PROFILE_SIZE, STILL_SIZE } from './title-details.ts';
 
 export interface Image {
   body: Buffer;
   contentType: string;
 }
 
-const ALLOWED_SIZES = new Set(['w92', 'w154', 'w185', 'w342', 'w500', 'w780', 'w1280', 'original']);
+/**
+ * Exactly the sizes the server hands out: posters (w342), backdrops (w1280), cast photos (w185), episode
+ * stills (w300) and provider logos (w92). Anything else is refused, so the proxy cannot be used to pull
+ * originals of any size through us.
+ */
+export const ALLOWED_SIZES: ReadonlySet<string> = new Set([
+  POSTER_SIZE,
+  BACKDROP_SIZE,
+  PROFILE_SIZE,
+  STILL_SIZE,
+  LOGO_SIZE,
+]);
 
 /**
  * Serves every image the web app shows from our own origin: posters drawn for catalog titles, and

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { metadataEndpoints as e } from '@marquee/contract';
-import { contractRoute } from '../../plugins/contract-route.ts';
+import { contractRoute as routeWithoutBudget } from '../../plugins/contract-route.ts';
 import type { ImagesService } from './images.service.ts';
 import type { MetadataService } from './metadata.service.ts';
 
@@ -10,6 +10,11 @@ export function registerMetadataRoutes(
   metadata: MetadataService,
   images: ImagesService,
 ): void {
+  // Every route below runs under one TMDB time budget for all the TMDB calls it makes (decision 082).
+  const contractRoute: typeof routeWithoutBudget = (scope, endpoint, handler) =>
+    routeWithoutBudget(scope, endpoint, (input, request, reply) =>
+      metadata.withinBudget(() => handler(input, request, reply)),
+    );
   contractRoute(app, e.search, async ({ query }) => ({
     results: await metadata.search(query.query, query.language),
   }));
@@ -23,7 +28,7 @@ export function registerMetadataRoutes(
     results: await metadata.discover(params.type, query.genre, query.page, query.language),
   }));
   contractRoute(app, e.details, async ({ params, query }) =>
-    metadata.details(params.type, params.id, query.language),
+    metadata.details(params.type, params.id, query.language, query.region),
   );
   contractRoute(app, e.season, async ({ params, query }) =>
     metadata.season(params.id, params.number, query.language),

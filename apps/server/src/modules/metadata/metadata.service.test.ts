@@ -1,11 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SEARCH_CACHE_SWEEP_MS, SEARCH_CACHE_TTL_MS } from './search-rules.ts';
-import { catalogData, withSearchExtras } from '../../../test/fake-tmdb.ts';
+import { FAKE_TMDB_V3_KEY, catalogData, withSearchExtras } from '../../../test/fake-tmdb.ts';
+import { TMDB_MOVIE, TMDB_SHOW, TMDB_SPECIALS } from '../../../test/tmdb-title-fixtures.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/test-database.ts';
 import { AppError } from '../../errors.ts';
 import { Catalog, catalogEpisodeId, catalogSeasonId, type CatalogShow } from './catalog/catalog.ts';
 import { MetadataCacheRepository } from './metadata-cache.repository.ts';
 import { MetadataService } from './metadata.service.ts';
+import { TmdbClient } from './tmdb/tmdb.client.ts';
 import type { TmdbApi } from './tmdb/tmdb.types.ts';
 
 const HOUR = 3_600_000;
@@ -316,6 +318,33 @@ describe('details and seasons', () => {
       [2, 'Not yet', '2025-03-08'],
       [3, 'No date yet', null],
     ]);
+    expect(season.episodes.map((e) => [e.runtime, e.still])).toEqual([
+      [50, null],
+      [50, null],
+      [50, null],
+    ]);
+
+    // Where the show is, by the clock (2025-03-01): S2E1 aired, S2E2 is next; no votes, no rating.
+    expect(details).toMatchObject({
+      status: 'returning',
+      runtime: 50,
+      rating: null,
+      lastEpisode: { season: 2, episode: 1, title: 'Aired', airDate: '2025-02-20' },
+      nextEpisode: { season: 2, episode: 2, title: 'Not yet', airDate: '2025-03-08' },
+    });
+    clock = Date.parse('2025-03-09T12:00:00Z');
+    const later = await service(new Catalog({ movies: [], shows: [show] }, () => new Date(clock))).details(
+      'tv',
+      '424242',
+    );
+    // Everything dated has aired: whether the show ended, dates cannot tell.
+    expect(later).toMatchObject({ status: null, nextEpisode: null, lastEpisode: { episode: 2 } });
+    clock = Date.parse('2023-12-31T12:00:00Z');
+    const before = await service(new Catalog({ movies: [], shows: [show] }, () => new Date(clock))).details(
+      'tv',
+      '424242',
+    );
+    expect(before).toMatchObject({ status: 'upcoming', lastEpisode: null, nextEpisode: { season: 1 } });
   });
 
   it('answers media_not_found for unknown titles and seasons', async () => {
@@ -336,6 +365,473 @@ describe('details and seasons', () => {
       status: 404,
       code: 'media_not_found',
     });
+  });
+});
+
+/** TMDB over HTTP answering `routes` (path below /3 → body), 404 with TMDB's error body for anything else. */
+function tmdbAnswering(routes: Record<string, unknown>) {
+  const requests: URL[] = [];
+  const fetchStub = (async (input: string | URL | Request) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    requests.push(url);
+    const body = routes[url.pathname.replace(/^\/3/, '')];
+    return body === undefined
+      ? Response.json(
+          {
+            success: false,
+            status_code: 34,
+            status_message: 'The resource you requested could not be found.',
+          },
+          { status: 404 },
+        )
+      : Response.json(body);
+  }) as typeof fetch;
+  const api = new TmdbClient({
+    apiKey: FAKE_TMDB_V3_KEY,
+    baseUrl: 'http://tmdb.test/3',
+    fallbackUrl: 'http://mirror.test/3',
+    timeoutMs: 2_000,
+    fallbackTimeoutMs: 2_000,
+    fetch: fetchStub,
+  });
+  return { api, requests };
+}
+
+describe('title pages from TMDB', () => {
+  it('maps a movie from one call: rating, certification, billed cast, key crew, trailers, offers, more like it', async () => {
+    const { api, requests } = tmdbAnswering({ '/movie/27205': TMDB_MOVIE });
+    const movie = await service(api).details('movie', '27205');
+
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.pathname).toBe('/3/movie/27205');
+    expect(requests[0]?.searchParams.get('append_to_response')?.split(',').sort()).toEqual(
+      ['credits', 'external_ids', 'recommendations', 'release_dates', 'videos', 'watch/providers'].sort(),
+    );
+    expect(requests[0]?.searchParams.get('include_video_language')).toBe('en,null');
+
+    expect(movie).toMatchObject({
+      id: '27205',
+      title: 'Inception',
+      year: 2010,
+      tagline: 'Your mind is the scene of the crime.',
+      rating: { average: 8.369, count: 37012 },
+      contentRating: 'PG-13',
+      status: 'released',
+      runtime: 148,
+      imdbId: 'tt1375666',
+      backdrop: '/api/images/w1280/s3TBrRGB1iav7gFOCNx3H31MoES.jpg',
+      seasons: [],
+      nextEpisode: null,
+      lastEpisode: null,
+    });
+
+    // Twelve, in billing order (TMDB's list is not), photos through our proxy; an empty character is no role.
+    expect(movie.cast).toHaveLength(12);
+    expect(movie.cast.slice(0, 4)).toEqual([
+      {
+        id: '6193',
+        name: 'Leonardo DiCaprio',
+        role: 'Cobb',
+        photo: '/api/images/w185/wo2hJpn04vbtmh0B9utCFdsQhxM.jpg',
+      },
+      {
+        id: '24045',
+        name: 'Joseph Gordon-Levitt',
+        role: 'Arthur',
+        photo: '/api/images/w185/4U9G4YwTlIEbAymBaseltS38eH4.jpg',
+      },
+      { id: '27578', name: 'Elliot Page', role: 'Ariadne', photo: null },
+      { id: '90000', name: 'Supporting Actor 4', role: null, photo: '/api/images/w185/sa0.jpg' },
+    ]);
+    expect(movie.cast.map((c) => c.name)).not.toContain('Uncredited Extra');
+
+    // One entry per person, jobs joined; producers and the cinematographer are not on the page.
+    expect(movie.crew).toEqual([
+      {
+        id: '525',
+        name: 'Christopher Nolan',
+        role: 'Director, Screenplay',
+        jobs: ['director', 'writer'],
+        photo: '/api/images/w185/xuAIuYSmsUzKlUMBFGVZaWsY3DZ.jpg',
+      },
+      {
+        id: '947',
+        name: 'Hans Zimmer',
+        role: 'Original Music Composer',
+        jobs: ['composer'],
+        photo: '/api/images/w185/tpQnDeHY15szIXvpnhlprufz4d.jpg',
+      },
+    ]);
+
+    // Official first, trailers before teasers, newest first; no featurettes, no other sites; three at most.
+    expect(movie.trailers).toEqual([
+      { name: 'Official Trailer (Vimeo)', site: 'Vimeo', url: 'https://vimeo.com/12345678' },
+      { name: 'Official Trailer', site: 'YouTube', url: 'https://www.youtube.com/watch?v=YoHD9XEInc0' },
+      { name: 'Teaser', site: 'YouTube', url: 'https://www.youtube.com/watch?v=TeaserKey01' },
+    ]);
+
+    // A provider in several lists once, as its best kind: subscription, free, ads, rent, buy.
+    expect(movie.watchProviders).toEqual({
+      region: 'US',
+      link: 'https://www.themoviedb.org/movie/27205-inception/watch?locale=US',
+      providers: [
+        { id: 1899, name: 'Max', logo: '/api/images/w92/6Ys6koDxgLX3sUwCFbJs5ISt8aa.jpg', kind: 'flatrate' },
+        { id: 300, name: 'Pluto TV', logo: null, kind: 'ads' },
+        { id: 2, name: 'Apple TV', logo: '/api/images/w92/9ghgSC0MA082EL6HLCW3GalykFD.jpg', kind: 'rent' },
+        {
+          id: 3,
+          name: 'Google Play Movies',
+          logo: '/api/images/w92/8z7rC8uIDaTM91X0ZfkRf04ydj2.jpg',
+          kind: 'rent',
+        },
+      ],
+    });
+
+    expect(movie.recommendations).toHaveLength(12);
+    expect(movie.recommendations.map((r) => r.id)).not.toContain('9000010');
+    expect(movie.recommendations[0]).toEqual({
+      id: '157336',
+      type: 'movie',
+      title: 'Interstellar',
+      year: 2014,
+      releaseDate: '2014-11-05',
+      poster: '/api/images/w342/p157336.jpg',
+    });
+    expect(movie.recommendations[1]).toMatchObject({ id: '155', poster: null });
+  });
+
+  it("answers the certification and offers of the viewer's region, null where TMDB has none there", async () => {
+    const { api, requests } = tmdbAnswering({ '/movie/27205': TMDB_MOVIE });
+    const metadata = service(api);
+    // Germany: the theatrical release has no certification, the Blu-ray has one.
+    expect(await metadata.details('movie', '27205', 'en', 'DE')).toMatchObject({
+      contentRating: '12',
+      watchProviders: null,
+    });
+    // France: a release without certification. No fallback to another country's.
+    expect(await metadata.details('movie', '27205', 'en', 'FR')).toMatchObject({
+      contentRating: null,
+      watchProviders: null,
+    });
+    expect(await metadata.details('movie', '27205', 'en', 'GB')).toMatchObject({
+      contentRating: null,
+      watchProviders: {
+        region: 'GB',
+        providers: [
+          {
+            id: 8,
+            name: 'Netflix',
+            logo: '/api/images/w92/pbpMk2JmcoNnQwx5JGpXngfoWtp.jpg',
+            kind: 'flatrate',
+          },
+        ],
+      },
+    });
+    // The same title in every region: the region is not sent to TMDB.
+    expect(requests.every((r) => !r.searchParams.has('region') && !r.searchParams.has('watch_region'))).toBe(
+      true,
+    );
+  });
+
+  it('maps a show: whole-run cast, creators and composers, typical episode length, where it is', async () => {
+    const { api, requests } = tmdbAnswering({ '/tv/95396': TMDB_SHOW });
+    const show = await service(api).details('tv', '95396');
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.searchParams.get('append_to_response')?.split(',').sort()).toEqual(
+      [
+        'aggregate_credits',
+        'content_ratings',
+        'external_ids',
+        'recommendations',
+        'videos',
+        'watch/providers',
+      ].sort(),
+    );
+    expect(show).toMatchObject({
+      id: '95396',
+      type: 'tv',
+      title: 'Severance',
+      tagline: null,
+      rating: { average: 8.4, count: 2915 },
+      contentRating: 'TV-MA',
+      status: 'returning',
+      // episode_run_time is empty: the last aired episode's length.
+      runtime: 76,
+      imdbId: 'tt11280740',
+      lastEpisode: { season: 2, episode: 10, title: 'Cold Harbor', airDate: '2025-03-21' },
+      nextEpisode: null,
+    });
+    expect(show.seasons.map((s) => [s.number, s.title, s.airDate])).toEqual([
+      [0, 'Specials', null],
+      [1, 'Season 1', '2022-02-17'],
+      [2, 'Season 2', '2025-01-17'],
+    ]);
+    // The character played in most episodes.
+    expect(show.cast.map((c) => [c.name, c.role])).toEqual([
+      ['Adam Scott', 'Mark Scout'],
+      ['Patricia Arquette', 'Harmony Cobel'],
+      ['Britt Lower', null],
+    ]);
+    // Creators first; per-episode directors and writers are not the show's.
+    expect(show.crew).toEqual([
+      { id: '1868740', name: 'Dan Erickson', role: 'Creator', jobs: ['creator'], photo: null },
+      {
+        id: '1244469',
+        name: 'Theodore Shapiro',
+        role: 'Original Music Composer',
+        jobs: ['composer'],
+        photo: '/api/images/w185/ts.jpg',
+      },
+    ]);
+    expect(show.trailers.map((t) => t.url)).toEqual([
+      'https://www.youtube.com/watch?v=Season2Trlr',
+      'https://www.youtube.com/watch?v=Season1Trlr',
+      'https://www.youtube.com/watch?v=TeaserSev01',
+    ]);
+    expect(show.watchProviders?.providers).toEqual([
+      {
+        id: 350,
+        name: 'Apple TV+',
+        logo: '/api/images/w92/2E03IAZsX4ZaUqM7tXlctEPMGWS.jpg',
+        kind: 'flatrate',
+      },
+    ]);
+    expect(show.recommendations.map((r) => [r.id, r.type, r.poster])).toEqual([
+      ['136315', 'tv', '/api/images/w342/tv136315.jpg'],
+      ['1399', 'tv', null],
+    ]);
+  });
+
+  it("puts trailers in the viewer's language first and asks TMDB for them and English ones", async () => {
+    const { api, requests } = tmdbAnswering({ '/tv/95396': TMDB_SHOW });
+    const metadata = service(api);
+    const show = await metadata.details('tv', '95396', 'fr');
+    expect(requests[0]?.searchParams.get('include_video_language')).toBe('fr,en,null');
+    expect(show.trailers.map((t) => t.name)).toEqual([
+      'Bande-annonce officielle',
+      'Season 2 Official Trailer',
+      'Official Trailer',
+    ]);
+    // A region with a page at TMDB but no offers has none; a region TMDB has no rating for has none.
+    expect(await metadata.details('tv', '95396', 'en', 'NZ')).toMatchObject({
+      watchProviders: null,
+      contentRating: null,
+    });
+    expect((await metadata.details('tv', '95396', 'en', 'BR')).contentRating).toBeNull();
+    expect((await metadata.details('tv', '95396', 'en', 'DE')).contentRating).toBe('16');
+  });
+
+  it('tells a show’s typical episode length and status from what TMDB gives', async () => {
+    const episode = (runtime: number | null) => ({ ...TMDB_SHOW.last_episode_to_air, runtime });
+    const variants = {
+      1: { episode_run_time: [57, 60] },
+      2: { episode_run_time: null, status: 'Ended' },
+      3: {
+        last_episode_to_air: episode(null),
+        next_episode_to_air: {
+          ...episode(50),
+          episode_number: 1,
+          season_number: 3,
+          air_date: null,
+          name: 'TBA',
+        },
+        status: 'In Production',
+      },
+      4: { last_episode_to_air: null, next_episode_to_air: null, status: 'Canceled' },
+      5: { last_episode_to_air: episode(0), status: 'Planned' },
+      6: { status: 'Pilot' },
+      7: { status: 'Something New' },
+    };
+    const { api } = tmdbAnswering(
+      Object.fromEntries(
+        Object.entries(variants).map(([id, v]) => [`/tv/${id}`, { ...TMDB_SHOW, id: Number(id), ...v }]),
+      ),
+    );
+    const metadata = service(api);
+    const got = async (id: number) => {
+      const d = await metadata.details('tv', String(id));
+      return [d.runtime, d.status];
+    };
+    expect(await got(1)).toEqual([57, 'returning']);
+    expect(await got(2)).toEqual([76, 'ended']);
+    expect(await got(3)).toEqual([50, 'in_production']);
+    expect((await metadata.details('tv', '3')).nextEpisode).toEqual({
+      season: 3,
+      episode: 1,
+      title: 'TBA',
+      airDate: null,
+    });
+    expect(await got(4)).toEqual([null, 'canceled']);
+    expect(await got(5)).toEqual([null, 'planned']);
+    expect(await got(6)).toEqual([76, 'in_production']);
+    expect(await got(7)).toEqual([76, null]);
+  });
+
+  it('shows a title whose appended parts are missing, null or of an unexpected shape, without them', async () => {
+    const {
+      credits: _c,
+      videos: _v,
+      release_dates: _r,
+      'watch/providers': _w,
+      recommendations: _rec,
+      ...bare
+    } = TMDB_MOVIE;
+    const { api } = tmdbAnswering({
+      '/movie/1': {
+        ...bare,
+        id: 1,
+        runtime: 0,
+        vote_count: 0,
+        vote_average: 0,
+        tagline: null,
+        status: 'Post Production',
+      },
+      '/movie/2': {
+        ...TMDB_MOVIE,
+        id: 2,
+        credits: { cast: 'none', crew: null },
+        videos: null,
+        release_dates: { results: {} },
+        'watch/providers': { results: [] },
+        recommendations: { results: [{ id: 'x' }] },
+        status: null,
+        release_date: '',
+      },
+    });
+    const metadata = service(api);
+    const empty = {
+      cast: [],
+      crew: [],
+      trailers: [],
+      watchProviders: null,
+      contentRating: null,
+      recommendations: [],
+    };
+    expect(await metadata.details('movie', '1')).toMatchObject({
+      ...empty,
+      title: 'Inception',
+      runtime: null,
+      rating: null,
+      tagline: null,
+      status: 'upcoming',
+    });
+    expect(await metadata.details('movie', '2')).toMatchObject({
+      ...empty,
+      status: null,
+      rating: { count: 37012 },
+    });
+  });
+
+  it('maps a season’s episodes with their length and still, Specials (season 0) included', async () => {
+    const { api } = tmdbAnswering({ '/tv/95396/season/0': TMDB_SPECIALS });
+    const season = await service(api).season('95396', 0);
+    expect(season).toEqual({
+      id: '376000',
+      number: 0,
+      title: 'Specials',
+      episodes: [
+        {
+          id: '3000001',
+          number: 1,
+          title: 'The You You Are',
+          airDate: '2022-04-05',
+          overview: 'A short from the Lumon handbook.',
+          runtime: 4,
+          still: '/api/images/w300/special1.jpg',
+        },
+        {
+          id: '3000002',
+          number: 2,
+          title: 'Inside the Office',
+          airDate: null,
+          overview: null,
+          runtime: null,
+          still: null,
+        },
+      ],
+    });
+  });
+
+  it('answers a season or title TMDB does not have as media_not_found (404), asking neither host again', async () => {
+    const { api, requests } = tmdbAnswering({ '/tv/95396': TMDB_SHOW });
+    const metadata = service(api);
+    await expect(metadata.season('95396', 7)).rejects.toMatchObject({ status: 404, code: 'media_not_found' });
+    await expect(metadata.details('movie', '27205')).rejects.toMatchObject({
+      status: 404,
+      code: 'media_not_found',
+    });
+    expect(requests.map((r) => `${r.host}${r.pathname}`)).toEqual([
+      'tmdb.test/3/tv/95396/season/7',
+      'tmdb.test/3/movie/27205',
+    ]);
+  });
+});
+
+describe('title pages from the embedded catalog', () => {
+  it('fills what the catalog knows for a movie (rating, status, runtime, titles like it) and nothing else', async () => {
+    const data = catalogData();
+    const matrix = data.movies.find((m) => m.id === 603)!;
+    const movie = await service(catalog()).details('movie', '603');
+    expect(movie).toMatchObject({
+      rating: { average: matrix.vote_average, count: matrix.vote_count },
+      status: 'released',
+      runtime: matrix.runtime,
+      tagline: null,
+      contentRating: null,
+      cast: [],
+      crew: [],
+      trailers: [],
+      watchProviders: null,
+      nextEpisode: null,
+      lastEpisode: null,
+    });
+    // More like it: other films sharing its genres, those sharing the most first.
+    const byId = new Map(data.movies.map((m) => [String(m.id), m]));
+    const shared = movie.recommendations.map(
+      (r) => byId.get(r.id)!.genre_ids.filter((g) => matrix.genre_ids.includes(g)).length,
+    );
+    expect(movie.recommendations).toHaveLength(12);
+    expect(movie.recommendations.every((r) => r.type === 'movie' && r.id !== '603')).toBe(true);
+    expect(shared.every((n) => n > 0)).toBe(true);
+    expect(shared).toEqual([...shared].sort((a, b) => b - a));
+    const top = movie.recommendations.filter((_, i) => shared[i] === shared[0]).map((r) => byId.get(r.id)!);
+    expect(top.map((m) => m.popularity)).toEqual([...top.map((m) => m.popularity)].sort((a, b) => b - a));
+    expect(movie.recommendations[0]?.poster).toMatch(/^\/api\/images\/w342\/catalog\/movie-\d+\.svg$/);
+  });
+
+  it('calls a film dated after the clock upcoming, and a runtime of 0 unknown', async () => {
+    const base = catalogData().movies.find((m) => m.id === 603)!;
+    const film = {
+      ...base,
+      id: 777,
+      title: 'Next Summer',
+      release_date: '2025-07-01',
+      runtime: 0,
+      vote_count: 0,
+    };
+    const source = () => new Catalog({ movies: [film, base], shows: [] }, () => new Date(clock));
+    expect(await service(source()).details('movie', '777')).toMatchObject({
+      status: 'upcoming',
+      runtime: null,
+      rating: null,
+      recommendations: [{ id: '603' }],
+    });
+    clock = Date.parse('2025-07-01T09:00:00Z');
+    expect((await service(source()).details('movie', '777')).status).toBe('released');
+  });
+
+  it("gives a show's typical episode length as the median of its episodes', and shows like it", async () => {
+    const show = await service(catalog()).details('tv', '1396');
+    const data = catalogData().shows.find((s) => s.id === 1396)!;
+    const runtimes = data.seasons
+      .filter((s) => s.season_number > 0)
+      .flatMap((s) => s.episodes.map((e) => e.runtime))
+      .sort((a, b) => a - b);
+    expect(show.runtime).toBe(runtimes[Math.floor(runtimes.length / 2)]);
+    expect(show.rating).toEqual({ average: data.vote_average, count: data.vote_count });
+    expect(show.lastEpisode).toMatchObject({ season: 5, episode: 16 });
+    expect(show.recommendations.length).toBeGreaterThan(0);
+    expect(show.recommendations.every((r) => r.type === 'tv' && r.id !== '1396')).toBe(true);
   });
 });
 
@@ -427,7 +923,7 @@ describe('shared cache of TMDB answers', () => {
     const row = await database.db
       .selectFrom('metadata_cache')
       .selectAll()
-      .where('key', '=', 'details:movie:603:en')
+      .where('key', '=', 'details:movie:603:en:US')
       .executeTakeFirstOrThrow();
     expect(row.expires_at).toBe(T0 + 24 * HOUR);
     expect(JSON.parse(row.value)).toEqual(first);
@@ -473,6 +969,77 @@ describe('shared cache of TMDB answers', () => {
     expect(calls.movie).toBe(2);
     const rows = await database.db.selectFrom('metadata_cache').select('key').execute();
     expect(rows).toEqual([]);
+  });
+
+  /** The catalog as TMDB, until `fail` makes every call fail with that error. */
+  function breakable() {
+    const state: { fail: AppError | undefined } = { fail: undefined };
+    const failing = new Proxy(catalog() as TmdbApi, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) =>
+          state.fail
+            ? Promise.reject(state.fail)
+            : (value as (...a: unknown[]) => unknown).apply(target, args);
+      },
+    });
+    return { ...counting(failing, 'tmdb'), state };
+  }
+
+  it.each([
+    new AppError(503, 'metadata_unavailable', 'Failed to load metadata'),
+    new AppError(503, 'metadata_rate_limited', 'Failed to load metadata', { retryAfterSeconds: 30 }),
+    new AppError(502, 'metadata_bad_answer', 'Failed to load metadata'),
+  ])('serves an expired answer instead of the error when TMDB fails ($code)', async (failure) => {
+    const source = breakable();
+    const metadata = service(source.api, new MetadataCacheRepository(database.db));
+    const details = await metadata.details('movie', '603');
+    const season = await metadata.season('1399', 1);
+    const list = await metadata.list('movie', 'popular');
+
+    clock = T0 + 30 * HOUR;
+    source.state.fail = failure;
+    expect(await metadata.details('movie', '603')).toEqual(details);
+    expect(await metadata.season('1399', 1)).toEqual(season);
+    expect(await metadata.list('movie', 'popular')).toEqual(list);
+    // TMDB was asked (the answers had expired); the stale rows are left as they were.
+    expect(source.calls.movie).toBe(2);
+    const row = await database.db
+      .selectFrom('metadata_cache')
+      .select('expires_at')
+      .where('key', 'like', 'details:movie:603:%')
+      .executeTakeFirstOrThrow();
+    expect(row.expires_at).toBe(T0 + 24 * HOUR);
+
+    // Once TMDB answers again, the fresh answer replaces the stale one.
+    source.state.fail = undefined;
+    await metadata.details('movie', '603');
+    const renewed = await database.db
+      .selectFrom('metadata_cache')
+      .select('expires_at')
+      .where('key', 'like', 'details:movie:603:%')
+      .executeTakeFirstOrThrow();
+    expect(renewed.expires_at).toBe(T0 + 30 * HOUR + 24 * HOUR);
+  });
+
+  it('passes the error on when there is nothing stale to serve, or it is too old', async () => {
+    const source = breakable();
+    const metadata = service(source.api, new MetadataCacheRepository(database.db, 48 * HOUR));
+    await metadata.details('movie', '603');
+    source.state.fail = new AppError(503, 'metadata_unavailable', 'Failed to load metadata');
+    await expect(metadata.details('movie', '155')).rejects.toMatchObject({ code: 'metadata_unavailable' });
+    clock = T0 + 24 * HOUR + 48 * HOUR;
+    await expect(metadata.details('movie', '603')).rejects.toMatchObject({ code: 'metadata_unavailable' });
+  });
+
+  it("passes TMDB's verdicts on instead of a stale answer (a title it no longer has)", async () => {
+    const source = breakable();
+    const metadata = service(source.api, new MetadataCacheRepository(database.db));
+    await metadata.details('movie', '603');
+    clock = T0 + 25 * HOUR;
+    source.state.fail = new AppError(404, 'media_not_found', "Couldn't find that media");
+    await expect(metadata.details('movie', '603')).rejects.toMatchObject({ code: 'media_not_found' });
   });
 
   it('remembers that an IMDb id is unknown, as a not-found answer', async () => {

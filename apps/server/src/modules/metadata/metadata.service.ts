@@ -12,14 +12,38 @@ import {
 import {
   SEARCH_CACHE_SWEEP_MS,
   SEARCH_CACHE_TTL_MS,
+  FEW_MATCHES,
+  MatchTier,
   keepSearchable,
   postersFirst,
+  rankHits,
   searchCacheKey,
 } from './search-rules.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { LegacyLookup } from './justwatch/justwatch.client.ts';
 import type { MetadataCacheRepository } from './metadata-cache.repository.ts';
+import { hasTmdbBudget } from './tmdb/tmdb.client.ts';
 import type { TmdbApi, TmdbMovieItem, TmdbTvItem } from './tmdb/tmdb.types.ts';
+import {
+  BACKDROP_SIZE,
+  MAX_RECOMMENDATIONS,
+  POSTER_SIZE,
+  STILL_SIZE,
+  episodeRef,
+  minutes,
+  movieCast,
+  movieContentRating,
+  movieCrew,
+  movieStatus,
+  ratingOf,
+  showCast,
+  showContentRating,
+  showCrew,
+  showRuntime,
+  showStatus,
+  trailersOf,
+  watchProvidersIn,
+} from './title-details.ts';
 
 const HOUR = 3_600_000;
 /** How long answers from TMDB are kept in the shared cache, by kind of answer. */
@@ -32,7 +56,19 @@ const CACHE_TTL = {
   find: 24 * HOUR,
 };
 
-export const POSTER_SIZE = 'w342';
+export { POSTER_SIZE };
+
+/**
+ * TMDB failures an expired answer from the shared cache stands in for (decision 082). TMDB's verdicts on
+ * the request (not found, bad request) are passed on instead.
+ */
+const STALE_STANDS_IN_FOR = new Set<string>([
+  'metadata_unavailable',
+  'metadata_rate_limited',
+  'metadata_bad_answer',
+  'metadata_auth_failed',
+  'legacy_metadata_unavailable',
+]);
 
 export interface MetadataServiceOptions {
   api: TmdbApi;
@@ -40,6 +76,11 @@ export interface MetadataServiceOptions {
   cache?: MetadataCacheRepository;
   /** Resolves old JustWatch keys; absent → such keys are not found. */
   legacy?: LegacyLookup;
+  /**
+   * Suggests what a query with typos meant (the embedded catalog's titles), for a TMDB source that
+   * tolerates none; absent → no correction.
+   */
+  spelling?: { correct(query: string): string | undefined };
   now?: () => number;
 }
 
@@ -51,6 +92,7 @@ export class MetadataService {
   private readonly api: TmdbApi;
   private readonly cache: MetadataCacheRepository | undefined;
   private readonly legacy: LegacyLookup | undefined;
+  private readonly spelling: MetadataServiceOptions['spelling'];
   private readonly now: () => number;
   /** Search answers for 1 h, swept every 2 min (the seed spec). */
   private readonly searchCache: LRUCache<string, MediaSummary[]>;
@@ -60,6 +102,7 @@ export class MetadataService {
     this.api = options.api;
     this.cache = options.cache;
     this.legacy = options.legacy;
+    this.spelling = options.spelling;
     this.now = options.now ?? Date.now;
     // ttlResolution 0: read the (injectable) clock on every check instead of reusing a reading for 1 ms.
     this.searchCache = new LRUCache({
@@ -75,6 +118,14 @@ export class MetadataService {
 
   get source(): TmdbApi['kind'] {
     return this.api.kind;
+  }
+
+  /**
+   * Runs one API request's work with one TMDB time budget for all its TMDB calls (decision 082), when
+   * the source has one (the embedded catalog has none).
+   */
+  withinBudget<T>(work: () => Promise<T>): Promise<T> {
+    return hasTmdbBudget(this.api) ? this.api.withBudget(work) : work();
   }
 
   close(): void {
@@ -97,21 +148,40 @@ export class MetadataService {
     const key = `${language}:${searchCacheKey(query)}`;
     const cached = this.searchCache.get(key);
     if (cached) return cached;
-    const page = await this.api.searchMulti(query.trim(), language);
-    const hits = keepSearchable(page.results);
-    const english = await this.englishFor(language, hits, () =>
-      this.api.searchMulti(query.trim(), 'en').then((p) => keepSearchable(p.results)),
-    );
-    const results = postersFirst(
-      hits.map((hit) => {
-        const fallback = english?.get(`${hit.media_type}:${hit.id}`);
-        return hit.media_type === 'movie'
-          ? this.fromMovie(hit as TmdbMovieItem, fallback as TmdbMovieItem | undefined)
-          : this.fromTv(hit as TmdbTvItem, fallback as TmdbTvItem | undefined);
-      }),
-    );
+    const hits = await this.searchHits(query.trim(), language);
+    const english = await this.englishFor(language, hits, () => this.searchHits(query.trim(), 'en'));
+    const cards = hits.map((hit) => {
+      const fallback = english?.get(`${hit.media_type}:${hit.id}`);
+      return hit.media_type === 'movie'
+        ? this.fromMovie(hit as TmdbMovieItem, fallback as TmdbMovieItem | undefined)
+        : this.fromTv(hit as TmdbTvItem, fallback as TmdbTvItem | undefined);
+    });
+    // TMDB's hits come ranked by the search rules, posters first within a tier; the catalog ranks its
+    // own by the same rules (decision 081), posters first overall as before (all of its titles have one).
+    const results = this.api.kind === 'tmdb' ? cards : postersFirst(cards);
     this.searchCache.set(key, results);
     return results;
+  }
+
+  /**
+   * The movies and shows a search finds, in order. TMDB's hits are ranked by the search rules (decision
+   * 081). TMDB tolerates no typos: when fewer than FEW_MATCHES of its hits match the query by those rules
+   * (typos aside), the query the catalog's titles suggest ("godfathr" → "The Godfather") is searched too,
+   * and its hits come after the good matches of the query as typed.
+   */
+  private async searchHits(query: string, language: UiLanguage) {
+    const hits = keepSearchable((await this.api.searchMulti(query, language)).results);
+    if (this.api.kind !== 'tmdb') return hits;
+    const ranked = rankHits(query, hits);
+    const good = ranked.filter((r) => r.tier <= MatchTier.words).map((r) => r.hit);
+    const rest = ranked.filter((r) => r.tier > MatchTier.words).map((r) => r.hit);
+    const corrected = good.length < FEW_MATCHES ? this.spelling?.correct(query) : undefined;
+    if (!corrected || searchCacheKey(corrected) === searchCacheKey(query)) return [...good, ...rest];
+    const seen = new Set(hits.map((h) => `${h.media_type}:${h.id}`));
+    const more = keepSearchable((await this.api.searchMulti(corrected, language)).results).filter(
+      (h) => !seen.has(`${h.media_type}:${h.id}`),
+    );
+    return [...good, ...rankHits(corrected, more).map((r) => r.hit), ...rest];
   }
 
   list(type: TmdbType, list: ListName, language: UiLanguage = 'en'): Promise<MediaSummary[]> {
@@ -153,46 +223,81 @@ export class MetadataService {
     );
   }
 
-  details(type: TmdbType, id: string, language: UiLanguage = 'en'): Promise<MediaDetails> {
-    return this.cached(`details:${type}:${id}:${language}`, CACHE_TTL.details, async () => {
-      const local = await this.detailsIn(type, id, language);
+  /**
+   * A title page: the details and its credits, trailers, rating for `region`, offers in `region` and
+   * recommendations, from one TMDB call (decision 083). Cached per language and region.
+   */
+  details(
+    type: TmdbType,
+    id: string,
+    language: UiLanguage = 'en',
+    region: string = 'US',
+  ): Promise<MediaDetails> {
+    return this.cached(`details:${type}:${id}:${language}:${region}`, CACHE_TTL.details, async () => {
+      const local = await this.detailsIn(type, id, language, region);
       if (language === 'en' || (local.overview && local.poster && local.genres.every((g) => g.name))) {
         return local;
       }
       // What TMDB has no translation for (an overview, a localised poster, a genre's name) reads in English.
-      const english = await this.details(type, id, 'en');
+      const english = await this.details(type, id, 'en', region);
       const genreNames = new Map(english.genres.map((g) => [g.id, g.name]));
+      const englishCards = new Map(english.recommendations.map((r) => [r.id, r]));
       return {
         ...local,
         overview: local.overview ?? english.overview,
         poster: local.poster ?? english.poster,
         backdrop: local.backdrop ?? english.backdrop,
         genres: local.genres.map((g) => ({ id: g.id, name: g.name || genreNames.get(g.id) || String(g.id) })),
+        recommendations: local.recommendations.map((r) => ({
+          ...r,
+          title: r.title || englishCards.get(r.id)?.title || '',
+          poster: r.poster ?? englishCards.get(r.id)?.poster ?? null,
+        })),
       };
     });
   }
 
-  private async detailsIn(type: TmdbType, id: string, language: UiLanguage): Promise<MediaDetails> {
+  private async detailsIn(
+    type: TmdbType,
+    id: string,
+    language: UiLanguage,
+    region: string,
+  ): Promise<MediaDetails> {
+    const image = (path: string | null | undefined, size: string) => this.imageUrl(path, size);
+    const today = new Date(this.now()).toISOString().slice(0, 10);
+    const visible = <T extends { adult?: boolean | undefined }>(items: readonly T[] | undefined) =>
+      (items ?? []).filter((item) => item.adult !== true).slice(0, MAX_RECOMMENDATIONS);
     if (type === 'movie') {
       const movie = await this.api.movie(Number(id), language);
       return {
         ...this.fromMovie(movie),
         overview: movie.overview || null,
-        backdrop: this.imageUrl(movie.backdrop_path, 'w1280'),
+        backdrop: this.imageUrl(movie.backdrop_path, BACKDROP_SIZE),
         genres: (movie.genres ?? []).map((g) => ({ id: g.id, name: g.name ?? '' })),
-        runtime: movie.runtime ?? null,
-        imdbId: movie.imdb_id ?? movie.external_ids?.imdb_id ?? null,
+        runtime: minutes(movie.runtime),
+        imdbId: movie.imdb_id || movie.external_ids?.imdb_id || null,
         seasons: [],
+        tagline: movie.tagline?.trim() || null,
+        rating: ratingOf(movie.vote_average, movie.vote_count),
+        contentRating: movieContentRating(movie.release_dates, region),
+        status: movieStatus(movie.status, movie.release_date, today),
+        cast: movieCast(movie.credits, image),
+        crew: movieCrew(movie.credits, image),
+        trailers: trailersOf(movie.videos?.results, language),
+        watchProviders: watchProvidersIn(movie['watch/providers'], region, image),
+        nextEpisode: null,
+        lastEpisode: null,
+        recommendations: visible(movie.recommendations?.results).map((m) => this.fromMovie(m)),
       };
     }
     const show = await this.api.tv(Number(id), language);
     return {
       ...this.fromTv(show),
       overview: show.overview || null,
-      backdrop: this.imageUrl(show.backdrop_path, 'w1280'),
+      backdrop: this.imageUrl(show.backdrop_path, BACKDROP_SIZE),
       genres: (show.genres ?? []).map((g) => ({ id: g.id, name: g.name ?? '' })),
-      runtime: show.episode_run_time?.[0] ?? null,
-      imdbId: show.external_ids?.imdb_id ?? null,
+      runtime: showRuntime(show.episode_run_time, show.last_episode_to_air, show.next_episode_to_air),
+      imdbId: show.external_ids?.imdb_id || null,
       seasons: (show.seasons ?? [])
         .map((s) => ({
           id: String(s.id),
@@ -202,6 +307,17 @@ export class MetadataService {
           airDate: s.air_date || null,
         }))
         .sort((a, b) => a.number - b.number),
+      tagline: show.tagline?.trim() || null,
+      rating: ratingOf(show.vote_average, show.vote_count),
+      contentRating: showContentRating(show.content_ratings, region),
+      status: showStatus(show.status, show.first_air_date, show.next_episode_to_air, today),
+      cast: showCast(show.aggregate_credits, image),
+      crew: showCrew(show.created_by, show.aggregate_credits, image),
+      trailers: trailersOf(show.videos?.results, language),
+      watchProviders: watchProvidersIn(show['watch/providers'], region, image),
+      nextEpisode: episodeRef(show.next_episode_to_air),
+      lastEpisode: episodeRef(show.last_episode_to_air),
+      recommendations: visible(show.recommendations?.results).map((s) => this.fromTv(s)),
     };
   }
 
@@ -219,6 +335,8 @@ export class MetadataService {
             title: e.name,
             airDate: e.air_date || null,
             overview: e.overview || null,
+            runtime: minutes(e.runtime),
+            still: this.imageUrl(e.still_path, STILL_SIZE),
           }))
           .sort((a, b) => a.number - b.number),
       };
@@ -340,11 +458,22 @@ export class MetadataService {
     };
   }
 
+  /**
+   * The shared cache's answer while fresh, else `load`'s (stored for `ttlMs`). When loading fails because
+   * TMDB does, an expired answer still kept is served instead of the error (decision 082).
+   */
   private async cached<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
     if (!this.cache) return load();
-    const hit = await this.cache.get(key, this.now());
-    if (hit !== undefined) return JSON.parse(hit) as T;
-    const value = await load();
+    const hit = await this.cache.lookup(key, this.now());
+    if (hit?.fresh) return JSON.parse(hit.value) as T;
+    let value: T;
+    try {
+      value = await load();
+    } catch (error) {
+      if (hit && error instanceof AppError && STALE_STANDS_IN_FOR.has(error.code))
+        return JSON.parse(hit.value) as T;
+      throw error;
+    }
     await this.cache.set(key, JSON.stringify(value), this.now() + ttlMs);
     return value;
   }

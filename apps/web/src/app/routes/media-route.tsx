@@ -1,14 +1,26 @@
 import { useQuery } from '@tanstack/react-query';
 import { type MediaDetails } from '@marquee/contract';
+import { isReleased, isTitleReleased } from '@marquee/contract/values';
 import { toMediaType } from '../../lib/media-keys.ts';
-import { Suspense, useDeferredValue, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Navigate, useLocation, useParams } from 'react-router';
+import {
+  createContext,
+  Suspense,
+  useContext,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { Footer } from '../../components/layout.tsx';
 import { useMediaActions } from '../../components/media-actions.tsx';
 import {
   makePlayerMeta,
   PlayerPlaceholder,
   startsOnOpen,
+  UnreleasedSlot,
   type PlayerMeta,
 } from '../../features/player/index.ts';
 import { MediaError } from '../../features/title/media-error.tsx';
@@ -16,9 +28,11 @@ import { MediaPage } from '../../features/title/media-page.tsx';
 import { resolveMediaKey } from '../../features/title/resolve-media-key.ts';
 import { mediaQueries } from '../../lib/api/queries/media.ts';
 import { extensionClient } from '../../lib/extension/messaging.ts';
+import { clock } from '../../lib/clock.ts';
 import { backTarget } from '../../lib/nav-history.ts';
 import { customProxyUrls } from '../../lib/proxy-transport.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
+import { useViewportWidth } from '../../lib/use-viewport-width.ts';
 import { useAccountStore, useOnboardingStore } from '../../stores/index.ts';
 import { preloadablePage } from '../preloadable-page.tsx';
 import { paths } from '../paths.ts';
@@ -64,17 +78,51 @@ function useBackTo() {
  * above the title's information. One layout for every state, so the title page under the player stays
  * mounted while the player above it gets ready.
  */
-function MediaLayout({ player }: { player: ReactNode }) {
+function MediaLayout({ player, onPlay }: { player: ReactNode; onPlay?: (() => void) | undefined }) {
   return (
     <div className="flex min-h-dvh flex-col bg-bg">
       {player}
+      {onPlay && <TitleTopBar />}
       <main id="main" className="flex-1">
         <div className="mx-auto w-full max-w-screen-2xl px-4 sm:px-6">
-          <MediaPage />
+          <MediaPage onPlay={onPlay} />
         </div>
       </main>
       <Footer />
     </div>
+  );
+}
+
+/**
+ * Below this width (a phone held upright) the title page comes first: the player, a screen high, waits
+ * behind it until Play is pressed, unless the link itself starts playing (an episode, `?t=`).
+ */
+const PHONE_MAX_WIDTH = 640;
+
+/** Whether the viewer pressed Play on the title page: the player then starts at once. */
+const PlayRequested = createContext(false);
+
+/** The way back from a title page shown in front of the player (the player's own bar is not there). */
+function TitleTopBar() {
+  const { t } = useTranslation(['player']);
+  const backTo = useBackTo();
+  return (
+    <nav className="relative z-10 px-2 pt-2">
+      <Link
+        to={backTo}
+        className="inline-flex min-h-11 items-center gap-1 rounded-full px-3 text-sm font-semibold text-fg hover:bg-surface-2 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+        data-testid="title-back"
+      >
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          className="h-5 w-5 fill-none stroke-current stroke-2 rtl:-scale-x-100"
+        >
+          <path d="M15 18l-6-6 6-6" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+        {t('player.back')}
+      </Link>
+    </nav>
   );
 }
 
@@ -88,11 +136,13 @@ function Player({ meta, details }: { meta: PlayerMeta; details: MediaDetails }) 
   const { season } = useParams();
   const actions = useMediaActions();
   const backTo = useBackTo();
-  const startOnOpen = startsOnOpen({
-    search: location.search,
-    hasEpisodeInPath: !!season,
-    redirectedFromTitle: (location.state as TitleRedirectState | null)?.fromTitle === true,
-  });
+  const startOnOpen =
+    useContext(PlayRequested) ||
+    startsOnOpen({
+      search: location.search,
+      hasEpisodeInPath: !!season,
+      redirectedFromTitle: (location.state as TitleRedirectState | null)?.fromTitle === true,
+    });
   return (
     <Suspense fallback={<PlayerPlaceholder backTo={backTo} />}>
       <PlayerView
@@ -108,6 +158,11 @@ function Player({ meta, details }: { meta: PlayerMeta; details: MediaDetails }) 
 
 function Placeholder() {
   return <PlayerPlaceholder backTo={useBackTo()} />;
+}
+
+/** The player's slot for what is not out yet (the contract's release rule): its state, and no player. */
+function Unreleased({ kind, date }: { kind: 'episode' | 'title'; date: string | null }) {
+  return <UnreleasedSlot backTo={useBackTo()} kind={kind} date={date} />;
 }
 
 /** Shows open at their first episode of season 1 (or the first season listed). */
@@ -169,6 +224,9 @@ function ShowPlayer({
   if (q.isPending) return <Placeholder />;
   if (q.isError) return <MediaError kind="failed" onRetry={() => void q.refetch()} />;
   if (!meta) return <MediaError kind="notFound" />;
+  // A link to an episode that has not aired (or has no date) shows when it airs, never the player.
+  const airDate = meta.episode?.airDate ?? null;
+  if (!isReleased(airDate, clock.now())) return <Unreleased kind="episode" date={airDate} />;
   return <Player meta={meta} details={details} />;
 }
 
@@ -189,7 +247,10 @@ function MoviePlayer({ mediaKey, details }: { mediaKey: string; details: MediaDe
   return <Player meta={meta} details={details} />;
 }
 
-/** What goes above the title page: the player for a playable title, a placeholder while that is being found out. */
+/**
+ * What goes above the title page: the player for a playable title, a placeholder while that is being
+ * found out, the Unreleased state for a title or episode that is not out yet.
+ */
 function PlayerSlot({ mediaKey, parts }: { mediaKey: string; parts: { type: 'movie' | 'tv'; id: string } }) {
   const { season, episode } = useParams();
   const location = useLocation();
@@ -203,10 +264,17 @@ function PlayerSlot({ mediaKey, parts }: { mediaKey: string; parts: { type: 'mov
   // The title page below says what went wrong.
   if (q.isError) return null;
   if (!details) return <Placeholder />;
+  const released = isTitleReleased(details, clock.now());
   if (details.type === 'tv') {
-    if (!season || !episode) return <FirstEpisodeRedirect mediaKey={mediaKey} details={details} />;
+    if (!season || !episode) {
+      // A show that has not started opens on its state, not on an episode that cannot play.
+      if (!released) return <Unreleased kind="title" date={details.releaseDate} />;
+      return <FirstEpisodeRedirect mediaKey={mediaKey} details={details} />;
+    }
+    // An episode's own air date decides (a released episode of a show plays, whatever the show's date).
     return <ShowPlayer mediaKey={mediaKey} details={details} seasonId={season} episodeId={episode} />;
   }
+  if (!released) return <Unreleased kind="title" date={details.releaseDate} />;
   return <MoviePlayer mediaKey={mediaKey} details={details} />;
 }
 
@@ -215,15 +283,39 @@ function PlayerSlot({ mediaKey, parts }: { mediaKey: string; parts: { type: 'mov
  * an episode open their first one; legacy keys and errors are the title page's business.
  */
 export function MediaRoute() {
-  const { media = '' } = useParams();
+  const { media = '', season } = useParams();
+  const location = useLocation();
   const resolved = resolveMediaKey(media);
+  const phone = useViewportWidth() < PHONE_MAX_WIDTH;
+  // The title whose Play the viewer pressed on its page (the player then starts, on every episode of it).
+  const [playFor, setPlayFor] = useState<string | null>(null);
+  const opensPlaying = startsOnOpen({
+    search: location.search,
+    hasEpisodeInPath: !!season,
+    redirectedFromTitle: (location.state as TitleRedirectState | null)?.fromTitle === true,
+  });
+  const titleFirst = resolved.kind === 'current' && phone && !opensPlaying && playFor !== media;
   // Effects run once the first render has been painted: the player's code is asked for then.
   useEffect(() => {
     void PlayerView.preload().catch(() => undefined);
   }, []);
   return (
-    <MediaLayout
-      player={resolved.kind === 'current' ? <PlayerSlot mediaKey={media} parts={resolved.parts} /> : null}
-    />
+    <PlayRequested.Provider value={playFor === media}>
+      <MediaLayout
+        player={
+          resolved.kind === 'current' && !titleFirst ? (
+            <PlayerSlot mediaKey={media} parts={resolved.parts} />
+          ) : null
+        }
+        onPlay={
+          titleFirst
+            ? () => {
+                setPlayFor(media);
+                window.scrollTo({ top: 0 });
+              }
+            : undefined
+        }
+      />
+    </PlayRequested.Provider>
   );
 }

@@ -1,13 +1,34 @@
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type SeasonSummary } from '@marquee/contract';
-import { isReleased } from '../../lib/media-keys.ts';
+import { isReleased, releaseDay } from '@marquee/contract/values';
 import { clock } from '../../lib/clock.ts';
 import { seasonQuery } from './title-queries.ts';
 import { paths } from '../../app/paths.ts';
 
-const ROW = 'flex items-center gap-3 rounded-lg px-4 py-3 text-fg';
+const ROW = 'flex items-start gap-3 rounded-lg p-2 text-fg sm:gap-4 sm:p-3';
+
+const STILL_BOX = 'aspect-video w-28 shrink-0 self-start rounded-md bg-surface-3 sm:w-40';
+
+/** A still from the episode; an empty box when there is none or it cannot be loaded. */
+function EpisodeStill({ src }: { src: string | null }) {
+  const [failed, setFailed] = useState(false);
+  if (!src || failed) return <span aria-hidden="true" className={STILL_BOX} />;
+  return (
+    <img
+      src={src}
+      alt=""
+      loading="lazy"
+      decoding="async"
+      width={300}
+      height={169}
+      onError={() => setFailed(true)}
+      className={`${STILL_BOX} object-cover`}
+    />
+  );
+}
 
 interface EpisodeListProps {
   mediaKey: string;
@@ -16,7 +37,7 @@ interface EpisodeListProps {
   currentEpisodeId?: string | undefined;
 }
 
-/** Episodes of one season; those not aired yet are shown but disabled. */
+/** Episodes of one season; those not aired yet (the contract's release rule) are shown but disabled. */
 export function EpisodeList({ mediaKey, showId, season, currentEpisodeId }: EpisodeListProps) {
   const { t, i18n } = useTranslation(['media']);
   const q = useQuery(seasonQuery(showId, season.number));
@@ -45,20 +66,32 @@ export function EpisodeList({ mediaKey, showId, season, currentEpisodeId }: Epis
   return (
     <ol className="flex flex-col gap-2" data-testid="episode-list">
       {q.data.episodes.map((episode) => {
-        const aired = episode.airDate ? isReleased({ releaseDate: episode.airDate }, clock.now()) : false;
+        const aired = isReleased(episode.airDate, clock.now());
+        const day = releaseDay(episode.airDate);
         const label = (
           <>
-            <span className="w-12 shrink-0 font-mono text-sm text-fg-muted">
-              {t('media.seasons.episodeNumber', { number: episode.number })}
-            </span>
-            <bdi className="flex-1 truncate font-medium">{episode.title}</bdi>
-            {!aired && (
-              <span className="shrink-0 text-xs text-fg-muted">
-                {episode.airDate
-                  ? t('media.seasons.airsOn', { date: formatDate(episode.airDate) })
-                  : t('media.seasons.unaired')}
+            <EpisodeStill src={episode.still} />
+            <span className="flex min-w-0 flex-1 flex-col gap-1">
+              <span className="flex items-baseline gap-2">
+                <span className="shrink-0 font-mono text-sm text-fg-muted">
+                  {t('media.seasons.episodeNumber', { number: episode.number })}
+                </span>
+                <bdi className="truncate font-medium">{episode.title}</bdi>
               </span>
-            )}
+              <span className="flex flex-wrap gap-x-3 text-xs text-fg-muted">
+                {episode.runtime ? <span>{t('media.runtime', { minutes: episode.runtime })}</span> : null}
+                {!aired && (
+                  <span>
+                    {day ? t('media.seasons.airsOn', { date: formatDate(day) }) : t('media.seasons.unaired')}
+                  </span>
+                )}
+              </span>
+              {episode.overview && (
+                <span className="line-clamp-2 text-sm text-fg-muted" dir="auto">
+                  {episode.overview}
+                </span>
+              )}
+            </span>
           </>
         );
         return (

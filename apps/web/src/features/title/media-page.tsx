@@ -3,6 +3,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { type MediaDetails, type SeasonSummary } from '@marquee/contract';
+import { isTitleReleased } from '@marquee/contract/values';
+import { clock } from '../../lib/clock.ts';
 import { encodeMediaKey } from '../../lib/media-keys.ts';
 import { PageLoading } from '../../components/layout.tsx';
 import { useMediaActions } from '../../components/media-actions.tsx';
@@ -11,6 +13,14 @@ import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useSeasonLabel } from '../../lib/use-season-label.ts';
 import { EpisodeList } from './episode-list.tsx';
 import { MediaError } from './media-error.tsx';
+import {
+  CastSection,
+  CrewSection,
+  EpisodeLine,
+  MoreLikeThis,
+  TrailersSection,
+  WatchSection,
+} from './title-sections.tsx';
 import { resolveMediaKey } from './resolve-media-key.ts';
 import { detailsQuery, justWatchQuery } from './title-queries.ts';
 import { paths } from '../../app/paths.ts';
@@ -68,10 +78,10 @@ function SeasonPicker({
 }
 
 /**
- * The media route. Until the player lands here it shows what the player's metadata step loads:
- * poster, title, year, overview, and for shows the seasons and episodes.
+ * The title page: backdrop, poster, title and facts, the viewer's actions (Play where the player waits
+ * behind the page), overview, seasons and episodes, cast and crew, trailers, where to watch, more like this.
  */
-export function MediaPage() {
+export function MediaPage({ onPlay }: { onPlay?: (() => void) | undefined } = {}) {
   const { media = '', season, episode } = useParams();
   const resolved = resolveMediaKey(media);
   if (resolved.kind === 'redirect')
@@ -87,6 +97,7 @@ export function MediaPage() {
       id={resolved.parts.id}
       seasonId={season}
       episodeId={episode}
+      onPlay={onPlay}
     />
   );
 }
@@ -123,16 +134,20 @@ function MediaDetailsView({
   id,
   seasonId,
   episodeId,
+  onPlay,
 }: {
   mediaKey: string;
   type: 'movie' | 'tv';
   id: string;
   seasonId?: string | undefined;
   episodeId?: string | undefined;
+  /** Where the player waits behind the title page (a phone), the title page's Play brings it. */
+  onPlay?: (() => void) | undefined;
 }) {
   const { t, i18n } = useTranslation(['media']);
   const actions = useMediaActions();
   const q = useQuery(detailsQuery(type, id));
+  const [backdropFailed, setBackdropFailed] = useState(false);
   usePageTitle(q.data?.title ?? null);
 
   if (q.isPending) {
@@ -150,40 +165,130 @@ function MediaDetailsView({
     return <MediaError kind={isNotFound(q.error) ? 'notFound' : 'failed'} onRetry={() => void q.refetch()} />;
 
   const d = q.data;
+  // Unreleased: the player's place says so; there is nothing to play.
+  const play =
+    onPlay && isTitleReleased({ releaseDate: d.releaseDate, year: d.year }, clock.now()) ? onPlay : undefined;
+  const facts = [
+    d.year === null ? t('media.yearUnknown') : String(d.year),
+    d.runtime
+      ? t(d.type === 'tv' ? 'media.details.episodeRuntime' : 'media.runtime', { minutes: d.runtime })
+      : null,
+    d.status && d.type === 'tv' ? t(`media.details.status.${d.status}`) : null,
+  ].filter((fact): fact is string => fact !== null);
   return (
-    <article className="py-8" data-testid="media-page">
-      <div className="flex flex-col gap-6 sm:flex-row sm:gap-8">
-        <PosterImage
-          src={d.poster}
-          alt={t('media.posterAlt', { title: d.title })}
-          className="aspect-[2/3] w-40 shrink-0 self-center rounded-xl object-cover shadow-xl sm:w-56 sm:self-start"
-        />
-        <div className="flex-1">
-          <p className="text-sm font-semibold uppercase tracking-wider text-fg-accent">
-            {t(`media.types.${d.type}`)}
-          </p>
-          <h1 className="mt-1 text-3xl font-bold text-fg sm:text-4xl" dir="auto">
-            {d.title}
-          </h1>
-          <p className="mt-2 flex flex-wrap gap-x-3 text-fg-muted">
-            <span>{d.year ?? t('media.yearUnknown')}</span>
-            {d.runtime ? <span>{t('media.runtime', { minutes: d.runtime })}</span> : null}
-            {d.genres.length > 0 && (
-              <span>
-                {new Intl.ListFormat(i18n.language, GENRE_LIST).format(d.genres.map((g) => g.name))}
-              </span>
+    <article className="pb-8" data-testid="media-page">
+      <header className="relative -mx-4 overflow-hidden sm:-mx-6" data-testid="title-header">
+        {d.backdrop && !backdropFailed && (
+          <img
+            onError={() => setBackdropFailed(true)}
+            src={d.backdrop}
+            alt=""
+            aria-hidden="true"
+            decoding="async"
+            className="absolute inset-0 h-full w-full object-cover opacity-35"
+            data-testid="title-backdrop"
+          />
+        )}
+        <div className="absolute inset-0 bg-gradient-to-t from-bg via-bg/85 to-bg/40" aria-hidden="true" />
+        <div className="relative flex gap-4 px-4 pb-6 pt-6 sm:gap-8 sm:px-6 sm:pt-12">
+          <PosterImage
+            src={d.poster}
+            alt={t('media.posterAlt', { title: d.title })}
+            width={342}
+            height={513}
+            className="aspect-[2/3] w-28 shrink-0 self-start rounded-xl object-cover shadow-xl sm:w-56"
+          />
+          <div className="min-w-0 flex-1">
+            <p className="text-xs font-semibold uppercase tracking-wider text-fg-accent sm:text-sm">
+              {t(`media.types.${d.type}`)}
+            </p>
+            <h1 className="mt-1 text-2xl font-bold text-fg sm:text-4xl" dir="auto">
+              {d.title}
+            </h1>
+            {d.tagline && (
+              <p className="mt-1 italic text-fg-muted" dir="auto" data-testid="title-tagline">
+                {d.tagline}
+              </p>
             )}
-          </p>
-          {/* An overview may be in English (no translation at the source): it keeps its own direction. */}
-          <p className="mt-4 max-w-3xl leading-relaxed text-fg" dir={d.overview ? 'auto' : undefined}>
-            {d.overview ?? t('media.overviewMissing')}
-          </p>
-          {actions.title && <div className="mt-6 flex flex-wrap gap-3">{actions.title(d)}</div>}
+            <p className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-fg-muted sm:text-base">
+              {facts.map((fact) => (
+                <span key={fact}>{fact}</span>
+              ))}
+              {d.contentRating && (
+                <span
+                  className="rounded border border-fg-muted/60 px-1.5 text-xs font-semibold text-fg"
+                  data-testid="title-content-rating"
+                >
+                  <span className="sr-only">{t('media.details.contentRating')} </span>
+                  {d.contentRating}
+                </span>
+              )}
+              {d.rating && (
+                <span className="flex items-center gap-1 text-fg" data-testid="title-rating">
+                  <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4 fill-amber-400">
+                    <path d="M12 2l3.09 6.26L22 9.27l-5 4.87 1.18 6.88L12 17.77l-6.18 3.25L7 14.14 2 9.27l6.91-1.01z" />
+                  </svg>
+                  <span aria-hidden="true">
+                    {new Intl.NumberFormat(i18n.language, {
+                      minimumFractionDigits: 1,
+                      maximumFractionDigits: 1,
+                    }).format(d.rating.average)}
+                  </span>
+                  <span className="sr-only">
+                    {t('media.details.rating', {
+                      rating: new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 }).format(
+                        d.rating.average,
+                      ),
+                      count: d.rating.count,
+                      votes: new Intl.NumberFormat(i18n.language).format(d.rating.count),
+                    })}
+                  </span>
+                </span>
+              )}
+            </p>
+            {d.genres.length > 0 && (
+              <p className="mt-1 text-sm text-fg-muted">
+                {new Intl.ListFormat(i18n.language, GENRE_LIST).format(d.genres.map((g) => g.name))}
+              </p>
+            )}
+            {d.nextEpisode && (
+              <div className="mt-2">
+                <EpisodeLine label="next" episode={d.nextEpisode} />
+              </div>
+            )}
+            {(play || actions.title) && (
+              <div className="mt-4 flex flex-wrap gap-3">
+                {play && (
+                  <button
+                    type="button"
+                    onClick={play}
+                    className="inline-flex min-h-11 items-center gap-2 rounded-full bg-accent px-6 py-2 font-semibold text-white hover:bg-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+                    data-testid="title-play"
+                  >
+                    <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5 fill-current">
+                      <path d="M8 5v14l11-7z" />
+                    </svg>
+                    {t('media.details.play')}
+                  </button>
+                )}
+                {actions.title?.(d)}
+              </div>
+            )}
+          </div>
         </div>
-      </div>
+      </header>
+      {/* An overview may be in English (no translation at the source): it keeps its own direction. */}
+      <p className="max-w-3xl leading-relaxed text-fg" dir={d.overview ? 'auto' : undefined}>
+        {d.overview ?? t('media.overviewMissing')}
+      </p>
       {d.type === 'tv' && (
         <SeasonPicker details={d} mediaKey={mediaKey} seasonId={seasonId} episodeId={episodeId} />
       )}
+      <CastSection cast={d.cast} />
+      <CrewSection crew={d.crew} />
+      <TrailersSection trailers={d.trailers} />
+      <WatchSection providers={d.watchProviders} />
+      <MoreLikeThis items={d.recommendations} />
     </article>
   );
 }

@@ -1,24 +1,12 @@
 import { sourceRoutes } from '@marquee/contract/values';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { contractServer, refuse } from '../../test/contract-server.ts';
+import { movieDetails } from '../../test/media-fixtures.ts';
 import { initStores, useAccountStore } from '../../stores/index.ts';
 import { memoryStorage, setAppStorage } from '../storage.ts';
 import { api, ApiError, codeKey, errorKey, isNotFound, STOP, stream } from './index.ts';
 
-const details = {
-  id: '603',
-  type: 'movie' as const,
-  title: 'The Matrix',
-  year: 1999,
-  releaseDate: '1999-03-31',
-  poster: null,
-  overview: null,
-  backdrop: null,
-  genres: [],
-  runtime: 136,
-  imdbId: 'tt0133093',
-  seasons: [],
-};
+const details = movieDetails();
 
 beforeEach(() => {
   setAppStorage(memoryStorage());

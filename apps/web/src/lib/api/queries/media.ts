@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { TmdbType } from '@marquee/contract';
 import { contentLanguage } from '../../i18n.ts';
+import { viewerRegion } from '../../region.ts';
 import { api } from '../client.ts';
 
 /**
@@ -9,10 +10,12 @@ import { api } from '../client.ts';
  */
 export const mediaQueries = {
   all: ['media'] as const,
-  details: (type: TmdbType, id: string, language = contentLanguage()) =>
+  /** With the viewer's region: the content rating and where to watch are the viewer's country's. */
+  details: (type: TmdbType, id: string, language = contentLanguage(), region = viewerRegion()) =>
     queryOptions({
-      queryKey: [...mediaQueries.all, 'details', type, id, language] as const,
-      queryFn: ({ signal }) => api.metadata.details({ params: { type, id }, query: { language }, signal }),
+      queryKey: [...mediaQueries.all, 'details', type, id, language, region] as const,
+      queryFn: ({ signal }) =>
+        api.metadata.details({ params: { type, id }, query: { language, region }, signal }),
     }),
   /** One cache for the title page's episode list and the player's episode picker. */
   season: (showId: string, number: number, language = contentLanguage()) =>

@@ -1,0 +1,146 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import type { i18n } from 'i18next';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RuntimeConfig } from '@marquee/contract';
+import { initI18n, NAMESPACES } from '../../lib/i18n.ts';
+import { setRuntimeConfig } from '../../lib/runtime-config.ts';
+import { memoryStorage, setAppStorage } from '../../lib/storage.ts';
+import { initStores } from '../../stores/index.ts';
+import { contractServer } from '../../test/contract-server.ts';
+import { movieDetails } from '../../test/media-fixtures.ts';
+import { MediaPage } from './media-page.tsx';
+
+const matrix = movieDetails({
+  poster: '/api/images/w342/matrix.jpg',
+  backdrop: '/api/images/w1280/matrix-backdrop.jpg',
+  overview: 'A hacker learns what the Matrix is.',
+  tagline: 'Welcome to the Real World.',
+  genres: [
+    { id: 28, name: 'Action' },
+    { id: 878, name: 'Science Fiction' },
+  ],
+  rating: { average: 8.2, count: 26000 },
+  contentRating: 'R',
+  cast: [
+    { id: '6384', name: 'Keanu Reeves', role: 'Neo', photo: '/api/images/w185/keanu.jpg' },
+    { id: '2975', name: 'Laurence Fishburne', role: 'Morpheus', photo: null },
+  ],
+  crew: [
+    {
+      id: '9339',
+      name: 'Lana Wachowski',
+      role: 'Director, Screenplay',
+      photo: null,
+      jobs: ['director', 'writer'],
+    },
+  ],
+  trailers: [
+    { name: 'Official Trailer', site: 'YouTube', url: 'https://www.youtube.com/watch?v=vKQi3bBA1y8' },
+  ],
+  watchProviders: {
+    region: 'FR',
+    link: 'https://www.themoviedb.org/movie/603/watch?locale=FR',
+    providers: [
+      { id: 8, name: 'Netflix', logo: '/api/images/w92/netflix.jpg', kind: 'flatrate' },
+      { id: 2, name: 'Apple TV', logo: null, kind: 'rent' },
+    ],
+  },
+  recommendations: [
+    {
+      id: '604',
+      type: 'movie',
+      title: 'The Matrix Reloaded',
+      year: 2003,
+      releaseDate: '2003-05-15',
+      poster: null,
+    },
+  ],
+});
+
+let i18next: i18n;
+const asked: URL[] = [];
+beforeEach(async () => {
+  i18next = await initI18n('en', NAMESPACES);
+  setRuntimeConfig({
+    variant: 'open',
+    captcha: { provider: 'none', siteKey: null },
+  } as unknown as RuntimeConfig);
+  setAppStorage(memoryStorage());
+  initStores();
+  asked.length = 0;
+  const server = contractServer({ metadata: { details: () => matrix } });
+  vi.stubGlobal('fetch', (input: string | URL | Request, init?: RequestInit) => {
+    asked.push(new URL(String(input), 'http://localhost'));
+    return server.fetch(input, init);
+  });
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function renderPage(onPlay?: () => void) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <I18nextProvider i18n={i18next}>
+      <QueryClientProvider client={client}>
+        <MemoryRouter initialEntries={['/media/tmdb-movie-603-the-matrix']}>
+          <Routes>
+            <Route path="/media/:media" element={<MediaPage onPlay={onPlay} />} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>
+    </I18nextProvider>,
+  );
+}
+
+describe('the title page', () => {
+  it('shows what streaming apps show of a title, with nothing that plays by itself', async () => {
+    renderPage();
+    await screen.findByRole('heading', { level: 1, name: 'The Matrix' });
+    expect(screen.getByTestId('title-backdrop').getAttribute('src')).toBe(
+      '/api/images/w1280/matrix-backdrop.jpg',
+    );
+    expect(screen.getByTestId('title-tagline').textContent).toBe('Welcome to the Real World.');
+    expect(screen.getByTestId('title-content-rating').textContent).toContain('R');
+    expect(screen.getByTestId('title-rating').textContent).toContain('Rated 8.2 out of 10 by 26,000 viewers');
+    expect(screen.getByText('136 min')).toBeTruthy();
+
+    const cast = within(screen.getByTestId('title-cast'));
+    expect(cast.getByText('Keanu Reeves')).toBeTruthy();
+    expect(cast.getByText('Neo')).toBeTruthy();
+    // No photo: the person's initials, not a broken image.
+    expect(cast.getByText('LF')).toBeTruthy();
+    expect(within(screen.getByTestId('title-crew')).getByText('Director, Writer')).toBeTruthy();
+
+    // A trailer is a link to the video site, opened on demand in a new tab; nothing is embedded.
+    const trailer = within(screen.getByTestId('title-trailers')).getByRole('link', {
+      name: /Official Trailer/,
+    });
+    expect(trailer.getAttribute('href')).toBe('https://www.youtube.com/watch?v=vKQi3bBA1y8');
+    expect(trailer.getAttribute('target')).toBe('_blank');
+    expect(document.querySelector('iframe, video')).toBeNull();
+
+    const watch = within(screen.getByTestId('title-watch'));
+    expect(watch.getByRole('heading', { name: 'Where to watch in France' })).toBeTruthy();
+    expect(watch.getByText('Stream')).toBeTruthy();
+    expect(watch.getByText('Netflix')).toBeTruthy();
+    expect(watch.getByText('Rent')).toBeTruthy();
+    expect(watch.queryByText('Buy')).toBeNull();
+
+    expect(within(screen.getByTestId('title-more')).getByText('The Matrix Reloaded')).toBeTruthy();
+    // The details were asked for in the viewer's region.
+    expect(asked.some((url) => /^[A-Z]{2}$/.test(url.searchParams.get('region') ?? ''))).toBe(true);
+  });
+
+  it('offers Play only where the player waits behind the page', async () => {
+    const onPlay = vi.fn();
+    const { unmount } = renderPage(onPlay);
+    fireEvent.click(await screen.findByTestId('title-play'));
+    expect(onPlay).toHaveBeenCalledTimes(1);
+    unmount();
+    renderPage();
+    await screen.findByRole('heading', { level: 1, name: 'The Matrix' });
+    expect(screen.queryByTestId('title-play')).toBeNull();
+  });
+});

@@ -1,0 +1,238 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  type Credit,
+  type CrewCredit,
+  type EpisodeRef,
+  type MediaDetails,
+  type MediaSummary,
+  type Trailer,
+  type WatchProvider,
+} from '@marquee/contract';
+import { MediaCard } from '../../components/media-card.tsx';
+
+/** Sections of the title page below its header: people, trailers, where to watch, more like this. */
+
+const SECTION = 'mt-10';
+const HEADING = 'mb-4 text-xl font-bold text-fg';
+/** A row that scrolls sideways on a phone (snapping to items) and wraps into a grid on wider screens. */
+const ROW = 'flex snap-x gap-4 overflow-x-auto pb-2 [scrollbar-width:thin]';
+
+const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part[0]!.toUpperCase())
+    .join('');
+
+function Person({ person }: { person: Credit }) {
+  // A photo the image host cannot deliver gives way to the initials, never a broken image.
+  const [photoFailed, setPhotoFailed] = useState(false);
+  return (
+    <li className="w-28 shrink-0 snap-start sm:w-32">
+      {person.photo && !photoFailed ? (
+        <img
+          src={person.photo}
+          alt=""
+          loading="lazy"
+          decoding="async"
+          width={185}
+          height={278}
+          onError={() => setPhotoFailed(true)}
+          className="aspect-[2/3] w-full rounded-lg bg-surface-2 object-cover"
+        />
+      ) : (
+        <div
+          aria-hidden="true"
+          className="flex aspect-[2/3] w-full items-center justify-center rounded-lg bg-surface-2 text-2xl font-bold text-fg-muted"
+        >
+          {initials(person.name)}
+        </div>
+      )}
+      <p className="mt-2 text-sm font-semibold text-fg" dir="auto">
+        {person.name}
+      </p>
+      {person.role && (
+        <p className="text-xs text-fg-muted" dir="auto">
+          {person.role}
+        </p>
+      )}
+    </li>
+  );
+}
+
+export function CastSection({ cast }: { cast: Credit[] }) {
+  const { t } = useTranslation(['media']);
+  if (cast.length === 0) return null;
+  return (
+    <section className={SECTION} aria-labelledby="cast-heading" data-testid="title-cast">
+      <h2 id="cast-heading" className={HEADING}>
+        {t('media.details.cast')}
+      </h2>
+      <ul className={ROW}>
+        {cast.map((person) => (
+          <Person key={`${person.id}-${person.role ?? ''}`} person={person} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Directors, writers, creators: names with their jobs (in the viewer's language), as a list of terms. */
+export function CrewSection({ crew }: { crew: CrewCredit[] }) {
+  const { t, i18n } = useTranslation(['media']);
+  const list = new Intl.ListFormat(i18n.language, { style: 'short', type: 'unit' });
+  if (crew.length === 0) return null;
+  return (
+    <section className={SECTION} aria-labelledby="crew-heading" data-testid="title-crew">
+      <h2 id="crew-heading" className={HEADING}>
+        {t('media.details.crew')}
+      </h2>
+      <dl className="grid grid-cols-1 gap-x-8 gap-y-3 sm:grid-cols-2 lg:grid-cols-3">
+        {crew.map((person) => (
+          <div key={person.id}>
+            <dt className="font-semibold text-fg" dir="auto">
+              {person.name}
+            </dt>
+            <dd className="text-sm text-fg-muted">
+              {list.format(person.jobs.map((job) => t(`media.details.jobs.${job}`)))}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+/** Trailers are links that open the video site on demand: nothing loads or plays by itself. */
+export function TrailersSection({ trailers }: { trailers: Trailer[] }) {
+  const { t } = useTranslation(['media']);
+  if (trailers.length === 0) return null;
+  return (
+    <section className={SECTION} aria-labelledby="trailers-heading" data-testid="title-trailers">
+      <h2 id="trailers-heading" className={HEADING}>
+        {t('media.details.trailers')}
+      </h2>
+      <ul className="flex flex-wrap gap-3">
+        {trailers.map((trailer) => (
+          <li key={trailer.url}>
+            <a
+              href={trailer.url}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="inline-flex min-h-11 items-center gap-2 rounded-full bg-surface-2 px-4 py-2 text-sm font-semibold text-fg hover:bg-surface-3 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+            >
+              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4 fill-current">
+                <path d="M8 5v14l11-7z" />
+              </svg>
+              <span dir="auto">{trailer.name}</span>
+              <span className="sr-only">{t('media.details.opensOn', { site: trailer.site })}</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+const PROVIDER_KINDS: WatchProvider['kind'][] = ['flatrate', 'free', 'ads', 'rent', 'buy'];
+
+/** Where to watch in the viewer's region, by kind of offer, with the data's attribution (JustWatch via TMDB). */
+export function WatchSection({ providers }: { providers: MediaDetails['watchProviders'] }) {
+  const { t, i18n } = useTranslation(['media']);
+  if (!providers || providers.providers.length === 0) return null;
+  const region = new Intl.DisplayNames([i18n.language], { type: 'region' }).of(providers.region);
+  return (
+    <section className={SECTION} aria-labelledby="watch-heading" data-testid="title-watch">
+      <h2 id="watch-heading" className={HEADING}>
+        {t('media.details.whereToWatch', { region: region ?? providers.region })}
+      </h2>
+      <div className="flex flex-col gap-4">
+        {PROVIDER_KINDS.map((kind) => {
+          const offers = providers.providers.filter((p) => p.kind === kind);
+          if (offers.length === 0) return null;
+          return (
+            <div key={kind} className="flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
+              <h3 className="w-32 shrink-0 text-sm font-semibold uppercase tracking-wider text-fg-muted">
+                {t(`media.details.offer.${kind}`)}
+              </h3>
+              <ul className="flex flex-wrap gap-3">
+                {offers.map((p) => (
+                  <li key={p.id} className="flex items-center gap-2 rounded-lg bg-surface-2 py-1 pe-3 ps-1">
+                    {p.logo ? (
+                      <img
+                        src={p.logo}
+                        alt=""
+                        width={36}
+                        height={36}
+                        loading="lazy"
+                        className="h-9 w-9 rounded-md"
+                      />
+                    ) : (
+                      <span aria-hidden="true" className="h-9 w-9 rounded-md bg-surface-3" />
+                    )}
+                    <span className="text-sm text-fg" dir="auto">
+                      {p.name}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          );
+        })}
+      </div>
+      <p className="mt-3 text-xs text-fg-muted">
+        {providers.link ? (
+          <a href={providers.link} target="_blank" rel="noopener noreferrer" className="underline">
+            {t('media.details.offersBy')}
+          </a>
+        ) : (
+          t('media.details.offersBy')
+        )}
+      </p>
+    </section>
+  );
+}
+
+export function MoreLikeThis({ items }: { items: MediaSummary[] }) {
+  const { t } = useTranslation(['media']);
+  if (items.length === 0) return null;
+  return (
+    <section className={SECTION} aria-labelledby="more-heading" data-testid="title-more">
+      <h2 id="more-heading" className={HEADING}>
+        {t('media.details.moreLikeThis')}
+      </h2>
+      <ul className={ROW}>
+        {items.map((media) => (
+          <li key={`${media.type}-${media.id}`} className="w-32 shrink-0 snap-start sm:w-40">
+            <MediaCard media={media} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** "Next episode: S2 E4 · 12 March 2027" (or the last aired one for an ended show). */
+export function EpisodeLine({ label, episode }: { label: 'next' | 'last'; episode: EpisodeRef }) {
+  const { t, i18n } = useTranslation(['media']);
+  const date = episode.airDate
+    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' }).format(
+        new Date(`${episode.airDate}T00:00:00Z`),
+      )
+    : null;
+  return (
+    <p className="text-sm text-fg-muted" data-testid={`title-${label}-episode`}>
+      <span className="font-semibold text-fg">{t(`media.details.${label}Episode`)}</span>{' '}
+      {t('media.seasons.seasonEpisode', { season: episode.season, episode: episode.episode })}
+      {episode.title && (
+        <>
+          {' · '}
+          <span dir="auto">{episode.title}</span>
+        </>
+      )}
+      {date && ` · ${date}`}
+    </p>
+  );
+}
