@@ -89,5 +89,5 @@ export async function openTitle(page: Page, path: string, title: string): Promis
 }
 
 /** The title page's bookmark button; `pressed` = in My List. */
-export const titleBookmark = (page: Page) => page.getByTestId('media-page').getByTestId('bookmark-toggle');
+export const titleBookmark = (page: Page) => page.getByTestId('title-header').getByTestId('bookmark-toggle');
 export const bookmarksSection = (page: Page) => page.getByTestId('bookmarks-section');

@@ -23,8 +23,16 @@ export async function videoState(page: Page) {
 
 export const videoTime = async (page: Page) => (await videoState(page)).time;
 
+/** On a phone the title page comes first: its Play brings the player (elsewhere the player is there). */
+async function reachPlayer(page: Page): Promise<void> {
+  const titlePlay = page.getByTestId('title-play');
+  await expect(player(page).or(titlePlay).first()).toBeVisible({ timeout: 20_000 });
+  if (await titlePlay.isVisible()) await titlePlay.click();
+}
+
 /** Waits for a source, presses play when the browser blocked autoplay, and waits for time to move. */
 export async function startPlayback(page: Page): Promise<void> {
+  await reachPlayer(page);
   await expect(player(page)).toHaveAttribute('data-status', 'playing', { timeout: 20_000 });
   const big = page.getByTestId('big-play');
   await expect
@@ -40,6 +48,7 @@ export async function startPlayback(page: Page): Promise<void> {
  * allowed autoplay), checking the time is within [min, max].
  */
 export async function pausedAt(page: Page, min: number, max: number): Promise<void> {
+  await reachPlayer(page);
   await expect(player(page)).toHaveAttribute('data-status', 'playing', { timeout: 20_000 });
   const big = page.getByTestId('big-play');
   await expect

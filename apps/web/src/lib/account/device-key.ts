@@ -1,4 +1,5 @@
-import { clear, createStore, del, get, set } from 'idb-keyval';
+import { clear, del, get, set } from 'idb-keyval';
+import { createIdbStore } from '../idb-store.ts';
 import { useAccountStore, type Account } from '../../stores/account-store.ts';
 import { appStorage, type KeyValueStorage } from '../storage.ts';
 import { fromBase64, toBase64 } from './base64.ts';
@@ -23,7 +24,7 @@ export interface KeyStore {
 
 /** One database with one object store (idb-keyval: each call one transaction, resolved once committed). */
 export function indexedDbKeyStore(): KeyStore {
-  const db = createStore('marquee:keys', 'keys');
+  const db = createIdbStore('marquee:keys', 'keys');
   return {
     get: (id) => get<CryptoKey>(id, db),
     put: (id, key) => set(id, key, db),

@@ -1,4 +1,5 @@
-import { createStore, entries, promisifyRequest, type UseStore } from 'idb-keyval';
+import { entries, promisifyRequest, type UseStore } from 'idb-keyval';
+import { createIdbStore } from '../../lib/idb-store.ts';
 import type { StoreApi } from 'zustand';
 import { appStorage } from '../../lib/storage.ts';
 import {
@@ -48,7 +49,7 @@ export async function openLibraryStorage(
   if (typeof indexedDB === 'undefined') return localLibraryStorage();
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const db = createStore(names.db, names.store);
+    const db = createIdbStore(names.db, names.store);
     const rows = await Promise.race([
       entries<string, unknown>(db),
       new Promise<never>((_, reject) => {
