@@ -1,7 +1,6 @@
 import { releaseDay } from '@marquee/contract/values';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { Icon } from './icons.tsx';
+import { PlayerBackBar } from './back-link.tsx';
 
 export interface UnreleasedSlotProps {
   backTo: string;
@@ -34,15 +33,7 @@ export function UnreleasedSlot({ backTo, kind, date }: UnreleasedSlotProps) {
       data-testid="player-unreleased"
       role="status"
     >
-      <div className="absolute inset-x-0 top-0 flex items-center gap-3 px-4 py-3">
-        <Link
-          to={backTo}
-          className="flex items-center gap-1 rounded-full px-2 py-1 text-sm font-semibold hover:bg-white/15"
-        >
-          <Icon name="arrowLeft" className="h-5 w-5" />
-          {t('player.back')}
-        </Link>
-      </div>
+      <PlayerBackBar backTo={backTo} />
       <p className="text-2xl font-bold">{t('media.unreleased')}</p>
       <p className="text-white/70">{when}</p>
     </div>
