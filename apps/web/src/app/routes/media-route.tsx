@@ -26,6 +26,7 @@ import {
 import { MediaError } from '../../features/title/media-error.tsx';
 import { MediaPage } from '../../features/title/media-page.tsx';
 import { resolveMediaKey } from '../../features/title/resolve-media-key.ts';
+import { isNotFound } from '../../lib/api/index.ts';
 import { mediaQueries } from '../../lib/api/queries/media.ts';
 import { extensionClient } from '../../lib/extension/messaging.ts';
 import { clock } from '../../lib/clock.ts';
@@ -172,7 +173,9 @@ function FirstEpisodeRedirect({ mediaKey, details }: { mediaKey: string; details
   const q = useQuery({ ...mediaQueries.season(details.id, season?.number ?? 1), enabled: !!season });
   if (!season) return null;
   if (q.isPending) return <Placeholder />;
-  if (q.isError) return <MediaError kind="failed" onRetry={() => void q.refetch()} />;
+  // A season the metadata does not have is not found, not a failing service.
+  if (q.isError)
+    return <MediaError kind={isNotFound(q.error) ? 'notFound' : 'failed'} onRetry={() => void q.refetch()} />;
   const first = q.data.episodes[0];
   if (!first) return null;
   return (
@@ -222,7 +225,9 @@ function ShowPlayer({
   }, [season, q.data, episodeId, details, mediaKey]);
   if (!season) return <MediaError kind="notFound" />;
   if (q.isPending) return <Placeholder />;
-  if (q.isError) return <MediaError kind="failed" onRetry={() => void q.refetch()} />;
+  // A season the metadata does not have is not found, not a failing service.
+  if (q.isError)
+    return <MediaError kind={isNotFound(q.error) ? 'notFound' : 'failed'} onRetry={() => void q.refetch()} />;
   if (!meta) return <MediaError kind="notFound" />;
   // A link to an episode that has not aired (or has no date) shows when it airs, never the player.
   const airDate = meta.episode?.airDate ?? null;

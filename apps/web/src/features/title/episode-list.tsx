@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { type SeasonSummary } from '@marquee/contract';
 import { isReleased, releaseDay } from '@marquee/contract/values';
 import { clock } from '../../lib/clock.ts';
+import { isNotFound } from '../../lib/api/index.ts';
 import { seasonQuery } from './title-queries.ts';
 import { paths } from '../../app/paths.ts';
 
@@ -50,11 +51,20 @@ export function EpisodeList({ mediaKey, showId, season, currentEpisodeId }: Epis
       </ul>
     );
   }
+  // A season the metadata does not have has no episodes to list; any other failure can be retried.
+  if (q.isError && isNotFound(q.error)) return <p className="text-fg-muted">{t('media.seasons.empty')}</p>;
   if (q.isError)
     return (
-      <p className="text-fg-muted" role="alert">
-        {t('media.seasons.loadFailed')}
-      </p>
+      <div className="flex flex-wrap items-center gap-3" role="alert">
+        <p className="text-fg-muted">{t('media.seasons.loadFailed')}</p>
+        <button
+          type="button"
+          onClick={() => void q.refetch()}
+          className="min-h-11 rounded-full bg-surface-2 px-4 text-sm font-semibold text-fg hover:bg-surface-3 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+        >
+          {t('media.tryAgain')}
+        </button>
+      </div>
     );
   if (q.data.episodes.length === 0) return <p className="text-fg-muted">{t('media.seasons.empty')}</p>;
 

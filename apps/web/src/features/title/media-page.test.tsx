@@ -9,7 +9,7 @@ import { initI18n, NAMESPACES } from '../../lib/i18n.ts';
 import { setRuntimeConfig } from '../../lib/runtime-config.ts';
 import { memoryStorage, setAppStorage } from '../../lib/storage.ts';
 import { initStores } from '../../stores/index.ts';
-import { contractServer } from '../../test/contract-server.ts';
+import { contractServer, refuse } from '../../test/contract-server.ts';
 import { movieDetails } from '../../test/media-fixtures.ts';
 import { MediaPage } from './media-page.tsx';
 
@@ -142,5 +142,78 @@ describe('the title page', () => {
     renderPage();
     await screen.findByRole('heading', { level: 1, name: 'The Matrix' });
     expect(screen.queryByTestId('title-play')).toBeNull();
+  });
+});
+
+describe('a show’s seasons', () => {
+  const show = movieDetails({
+    id: '1396',
+    type: 'tv',
+    title: 'Breaking Bad',
+    runtime: 47,
+    status: 'ended',
+    seasons: [{ id: '3572', number: 1, title: 'Season 1', episodeCount: 7, airDate: '2008-01-20' }],
+  });
+  function renderShow() {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    return render(
+      <I18nextProvider i18n={i18next}>
+        <QueryClientProvider client={client}>
+          <MemoryRouter initialEntries={['/media/tmdb-tv-1396-breaking-bad']}>
+            <Routes>
+              <Route path="/media/:media" element={<MediaPage />} />
+            </Routes>
+          </MemoryRouter>
+        </QueryClientProvider>
+      </I18nextProvider>,
+    );
+  }
+
+  it('a season the metadata does not have lists no episodes (not "down or blocked")', async () => {
+    const server = contractServer({
+      metadata: { details: () => show, season: () => refuse(404, { code: 'media_not_found' }) },
+    });
+    vi.stubGlobal('fetch', server.fetch);
+    renderShow();
+    expect(await screen.findByText('There are no episodes in this season yet.')).toBeTruthy();
+    expect(screen.queryByText('Error loading season')).toBeNull();
+    expect(screen.getByText('47 min per episode')).toBeTruthy();
+    expect(screen.getByText('Ended')).toBeTruthy();
+  });
+
+  it('a season that failed to load can be tried again', async () => {
+    let fail = true;
+    const server = contractServer({
+      metadata: {
+        details: () => show,
+        season: () =>
+          fail
+            ? refuse(503, { code: 'metadata_unavailable' })
+            : {
+                id: '3572',
+                number: 1,
+                title: 'Season 1',
+                episodes: [
+                  {
+                    id: '62085',
+                    number: 1,
+                    title: 'Pilot',
+                    airDate: '2008-01-20',
+                    overview: 'A teacher turns to crime.',
+                    runtime: 58,
+                    still: null,
+                  },
+                ],
+              },
+      },
+    });
+    vi.stubGlobal('fetch', server.fetch);
+    renderShow();
+    expect(await screen.findByText('Error loading season')).toBeTruthy();
+    fail = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('Pilot')).toBeTruthy();
+    expect(screen.getByText('58 min')).toBeTruthy();
+    expect(screen.getByText('A teacher turns to crime.')).toBeTruthy();
   });
 });
