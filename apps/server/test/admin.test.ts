@@ -53,6 +53,8 @@ describe(`admin self-test (${testDialect})`, () => {
       status: 'pass',
       reason: expect.stringMatching(testDialect === 'postgres' ? /^PostgreSQL answers/ : /^SQLite answers/),
     });
+    // The one account signed up above, in the singular (not "1 accounts").
+    expect(byId(report, 'database').reason).toMatch(/; 1 account$/);
     // ALTCHA: /meta tells existing clients there is no captcha they must solve (decision 015).
     expect(byId(report, 'account-backend').reason).toMatch(/version \d+\.\d+\.\d+$/);
     expect(byId(report, 'metadata')).toMatchObject({

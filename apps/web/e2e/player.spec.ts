@@ -156,7 +156,11 @@ test.describe('player', () => {
     await page.locator('[data-testid="caption-option"][data-language="en"]').click();
     const cue = page.getByTestId('caption-cue');
     await expect(cue).toHaveText('Marquee sample — 00:10');
+    // Picking a language closes the menu, focus back on the button that opened it.
+    await expect(page.getByTestId('captions-menu')).toHaveCount(0);
+    await expect(page.getByTestId('open-captions')).toBeFocused();
 
+    await page.getByTestId('open-captions').click();
     await page.getByTestId('caption-customize').click();
     await expect(page.getByTestId('caption-settings')).toBeVisible();
     await page.getByTestId('caption-color-e2e535').click();

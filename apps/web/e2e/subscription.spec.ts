@@ -51,7 +51,7 @@ test.describe('subscription site', () => {
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByLabel('Confirm password').fill(`${PASSWORD}!`);
     await page.getByRole('button', { name: 'Register' }).click();
-    await expect(page.getByTestId('form-error')).toHaveText("Password didn't match");
+    await expect(page.getByTestId('register-confirm-error')).toHaveText("Password didn't match");
     await page.getByLabel('Confirm password').fill(PASSWORD);
     const registered = page.waitForRequest((r) => r.url().endsWith('/customers') && r.method() === 'POST');
     await page.getByRole('button', { name: 'Register' }).click();

@@ -152,7 +152,8 @@ export function routes(): RouteObject[] {
         { path: '/login', element: <LoginPage /> },
         { path: '/register', element: <RegisterPage /> },
         { path: '/settings', element: <SettingsRoute /> },
-        { path: '/subscription', element: <SubscriptionRoute /> },
+        // Only an instance with a payment gateway sells memberships; elsewhere /subscription is not found.
+        ...(config.paymentGateway ? [{ path: '/subscription', element: <SubscriptionRoute /> }] : []),
         { path: '/profiles', element: <ProfilesPage /> },
         { path: '/promos', element: <PromosRoute /> },
         { path: '/admin', element: <AdminRoute /> },

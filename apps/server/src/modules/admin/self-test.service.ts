@@ -181,7 +181,8 @@ export class SelfTestService {
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow();
     const kind = this.d.database.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite';
-    return { status: 'pass', reason: `${kind} answers; ${Number(users.n)} accounts` };
+    const count = Number(users.n);
+    return { status: 'pass', reason: `${kind} answers; ${count} ${count === 1 ? 'account' : 'accounts'}` };
   }
 
   private async metaCheck(): Promise<Outcome> {

@@ -1,22 +1,24 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Avatar } from '../../components/avatar.tsx';
+import { useMenuKeys } from '../../components/use-menu-keys.ts';
 import { useDeviceName } from '../../lib/account/use-device-name.ts';
 import { useAccountStore } from '../../stores/index.ts';
 import { paths } from '../../app/paths.ts';
+import { runtimeConfig } from '../../lib/runtime-config.ts';
 
 const ITEM =
   'block w-full rounded-md px-3 py-2 text-start text-sm text-fg hover:bg-surface-3 focus-visible:bg-surface-3 focus-visible:outline-none';
 
-/** The signed-in header's profile menu: Profile, Start a membership, Log out. */
+/** The signed-in header's profile menu: Profile, Start a membership (where memberships are sold), Log out. */
 export function AccountMenu() {
   const { t } = useTranslation(['account']);
   const account = useAccountStore((s) => s.account);
   const deviceName = useDeviceName(account);
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
-  const menuId = useId();
+  const { triggerProps, menuProps } = useMenuKeys(open, setOpen);
   const navigate = useNavigate();
   const location = useLocation();
 
@@ -48,10 +50,8 @@ export function AccountMenu() {
     <div className="relative" ref={root}>
       <button
         type="button"
-        onClick={() => setOpen((v) => !v)}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={menuId}
+        {...triggerProps}
+        onClick={() => setOpen(!open)}
         aria-label={t('account.menu.label')}
         className="rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
         data-testid="account-menu-button"
@@ -60,8 +60,7 @@ export function AccountMenu() {
       </button>
       {open && (
         <div
-          id={menuId}
-          role="menu"
+          {...menuProps}
           className="absolute end-0 top-12 z-40 w-60 rounded-xl border border-white/10 bg-surface-2 p-2 shadow-2xl"
         >
           <div className="flex items-center gap-3 px-3 py-2">
@@ -74,9 +73,12 @@ export function AccountMenu() {
           <Link role="menuitem" to={paths.settings} className={ITEM}>
             {t('account.menu.profile')}
           </Link>
-          <Link role="menuitem" to={paths.subscription} className={ITEM}>
-            {t('account.menu.membership')}
-          </Link>
+          {/* Only an instance with a payment gateway sells memberships (issue 15). */}
+          {runtimeConfig().paymentGateway && (
+            <Link role="menuitem" to={paths.subscription} className={ITEM}>
+              {t('account.menu.membership')}
+            </Link>
+          )}
           {account.kind === 'email' && (
             <Link role="menuitem" to={paths.profiles} className={ITEM}>
               {t('account.menu.switchProfile')}

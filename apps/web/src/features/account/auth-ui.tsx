@@ -36,19 +36,55 @@ export function FormError({ message }: { message: string | null }) {
   );
 }
 
-/** A password-style field with a show/hide toggle. */
+/** What a field says under itself: its hint, then its error (`<id>-hint`, `<id>-error`). */
+function FieldNotes({ id, hint, error }: { id: string; hint?: string; error?: string | null }) {
+  return (
+    <>
+      {hint && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-fg-muted">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-300" data-testid={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
+/** The input's link to its hint and error, for screen readers. */
+function describedBy(id: string, hint?: string, error?: string | null) {
+  return {
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined,
+  } as const;
+}
+
+/** A password-style field with a show/hide toggle; its hint and error show under it. */
 export function SecretInput({
   id,
   value,
   onChange,
   label,
   autoComplete = 'off',
+  hint,
+  error,
+  oneLinePaste = false,
 }: {
   id: string;
   value: string;
   onChange: (v: string) => void;
   label: string;
   autoComplete?: string;
+  hint?: string;
+  error?: string | null;
+  /**
+   * A pasted text's line breaks become spaces (a passphrase copied as a list of words): an input
+   * would otherwise drop them and join the words.
+   */
+  oneLinePaste?: boolean;
 }) {
   const { t } = useTranslation(['auth']);
   const [shown, setShown] = useState(false);
@@ -63,9 +99,19 @@ export function SecretInput({
           type={shown ? 'text' : 'password'}
           value={value}
           onChange={(e) => onChange(e.target.value)}
+          onPaste={(e) => {
+            const text = e.clipboardData.getData('text');
+            if (!oneLinePaste || !/[\r\n]/.test(text)) return;
+            e.preventDefault();
+            const input = e.currentTarget;
+            const start = input.selectionStart ?? value.length;
+            const end = input.selectionEnd ?? value.length;
+            onChange(value.slice(0, start) + text.replace(/\s*[\r\n]+\s*/g, ' ') + value.slice(end));
+          }}
           autoComplete={autoComplete}
           spellCheck={false}
           className={`${INPUT} pe-20`}
+          {...describedBy(id, hint, error)}
         />
         <button
           type="button"
@@ -75,6 +121,7 @@ export function SecretInput({
           {shown ? t('auth.hide') : t('auth.show')}
         </button>
       </div>
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }
@@ -110,6 +157,7 @@ export function TextField({
   type = 'text',
   autoComplete,
   hint,
+  error,
 }: {
   id: string;
   label: string;
@@ -118,6 +166,7 @@ export function TextField({
   type?: string;
   autoComplete?: string;
   hint?: string;
+  error?: string | null;
 }) {
   return (
     <div>
@@ -131,8 +180,9 @@ export function TextField({
         onChange={(e) => onChange(e.target.value)}
         autoComplete={autoComplete}
         className={INPUT}
+        {...describedBy(id, hint, error)}
       />
-      {hint && <p className="mt-1 text-xs text-fg-muted">{hint}</p>}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }

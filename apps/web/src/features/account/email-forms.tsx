@@ -23,14 +23,15 @@ import { paths } from '../../app/paths.ts';
 
 const auth = () => import('../../lib/account/email-auth.ts');
 
-/** The one message a form shows (the first problem), and the focus on its field. */
-function useFirstProblem<T extends Record<string, unknown>>(prefix: string) {
-  const [problem, setProblem] = useState<CustomerErrorKey | ErrorKey | 'customer.errors.captcha' | null>(
-    null,
-  );
+/**
+ * A form's messages: every field's own error shows under that field (all at once) and the focus moves to
+ * the first; `problem` is what belongs to no field (the captcha, the server's answer).
+ */
+function useFieldProblems<T extends Record<string, unknown>>(prefix: string) {
+  const [problem, setProblem] = useState<ErrorKey | 'customer.errors.captcha' | null>(null);
   const show = (errors: FieldErrors<T>) => {
+    setProblem(null);
     const key = firstErrorKey(errors, CUSTOMER_ERROR_ORDER);
-    setProblem(key);
     if (key) document.getElementById(`${prefix}-${customerErrorField(key)}`)?.focus();
   };
   return { problem, setProblem, show };
@@ -67,8 +68,10 @@ export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null })
     defaultValues: { email: state.email ?? '', password: '' },
     resolver: loginFormResolver,
     shouldFocusError: false,
+    // A field's error stays until that field changes (then it clears), and comes back only on submit.
+    reValidateMode: 'onSubmit',
   });
-  const { problem, setProblem, show } = useFirstProblem<LoginFormValues>('login');
+  const { problem, setProblem, show } = useFieldProblems<LoginFormValues>('login');
   /** Wrong passwords tried on the account since its last sign-in: the owner reads this before going on. */
   const [failedSignIns, setFailedSignIns] = useState(0);
   const failedNotice = useRef<HTMLParagraphElement>(null);
@@ -128,13 +131,17 @@ export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null })
         <Controller
           control={form.control}
           name="email"
-          render={({ field }) => (
+          render={({ field, fieldState }) => (
             <TextField
               id="login-email"
               type="email"
               label={t('customer.login.email')}
               value={field.value}
-              onChange={field.onChange}
+              onChange={(v) => {
+                field.onChange(v);
+                form.clearErrors(field.name);
+              }}
+              error={fieldState.error?.message && t(fieldState.error.message as CustomerErrorKey)}
               autoComplete="email"
             />
           )}
@@ -142,12 +149,16 @@ export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null })
         <Controller
           control={form.control}
           name="password"
-          render={({ field }) => (
+          render={({ field, fieldState }) => (
             <SecretInput
               id="login-password"
               label={t('customer.login.password')}
               value={field.value}
-              onChange={field.onChange}
+              onChange={(v) => {
+                field.onChange(v);
+                form.clearErrors(field.name);
+              }}
+              error={fieldState.error?.message && t(fieldState.error.message as CustomerErrorKey)}
               autoComplete="current-password"
             />
           )}
@@ -181,8 +192,10 @@ export function EmailRegisterForm({ otherMethod }: { otherMethod?: string | null
     defaultValues: { fullname: '', email: '', password: '', confirm: '' },
     resolver: registerFormResolver,
     shouldFocusError: false,
+    // A field's error stays until that field changes (then it clears), and comes back only on submit.
+    reValidateMode: 'onSubmit',
   });
-  const { problem, setProblem, show } = useFirstProblem<RegisterFormValues>('register');
+  const { problem, setProblem, show } = useFieldProblems<RegisterFormValues>('register');
   const [alert, setAlert] = useState<string | null>(null);
   const [captchaToken, setCaptchaToken] = useState<string | null>(null);
   // A captcha solution is good for one attempt: a refused registration gets a fresh one.
@@ -190,20 +203,27 @@ export function EmailRegisterForm({ otherMethod }: { otherMethod?: string | null
   const needsCaptcha = config.captcha.provider !== 'none';
   const onToken = useCallback((token: string | null) => setCaptchaToken(token), []);
 
-  const submit = form.handleSubmit(async () => {
-    if (needsCaptcha && !captchaToken) return setProblem('customer.errors.captcha');
-    setProblem(null);
-    const values = form.getValues();
-    try {
-      await (await auth()).registerWithEmail(registerBody(values, captchaToken));
-      void navigate(paths.login, {
-        state: { registered: true, email: values.email.trim() } satisfies LoginState,
-      });
-    } catch (err) {
-      setAlert(t(errorKey(err)));
-      if (needsCaptcha) setCaptchaRound((n) => n + 1);
-    }
-  }, show);
+  const submit = form.handleSubmit(
+    async () => {
+      if (needsCaptcha && !captchaToken) return setProblem('customer.errors.captcha');
+      setProblem(null);
+      const values = form.getValues();
+      try {
+        await (await auth()).registerWithEmail(registerBody(values, captchaToken));
+        void navigate(paths.login, {
+          state: { registered: true, email: values.email.trim() } satisfies LoginState,
+        });
+      } catch (err) {
+        setAlert(t(errorKey(err)));
+        if (needsCaptcha) setCaptchaRound((n) => n + 1);
+      }
+    },
+    (errors) => {
+      show(errors);
+      // Every problem at once: a missing captcha too.
+      if (needsCaptcha && !captchaToken) setProblem('customer.errors.captcha');
+    },
+  );
   const busy = form.formState.isSubmitting;
   return (
     <AuthCard title={t('customer.register.title')}>
@@ -220,12 +240,16 @@ export function EmailRegisterForm({ otherMethod }: { otherMethod?: string | null
         <Controller
           control={form.control}
           name="fullname"
-          render={({ field }) => (
+          render={({ field, fieldState }) => (
             <TextField
               id="register-fullname"
               label={t('customer.register.fullname')}
               value={field.value}
-              onChange={field.onChange}
+              onChange={(v) => {
+                field.onChange(v);
+                form.clearErrors(field.name);
+              }}
+              error={fieldState.error?.message && t(fieldState.error.message as CustomerErrorKey)}
               autoComplete="name"
             />
           )}
@@ -233,13 +257,17 @@ export function EmailRegisterForm({ otherMethod }: { otherMethod?: string | null
         <Controller
           control={form.control}
           name="email"
-          render={({ field }) => (
+          render={({ field, fieldState }) => (
             <TextField
               id="register-email"
               type="email"
               label={t('customer.register.email')}
               value={field.value}
-              onChange={field.onChange}
+              onChange={(v) => {
+                field.onChange(v);
+                form.clearErrors(field.name);
+              }}
+              error={fieldState.error?.message && t(fieldState.error.message as CustomerErrorKey)}
               autoComplete="email"
             />
           )}
@@ -247,12 +275,17 @@ export function EmailRegisterForm({ otherMethod }: { otherMethod?: string | null
         <Controller
           control={form.control}
           name="password"
-          render={({ field }) => (
+          render={({ field, fieldState }) => (
             <SecretInput
               id="register-password"
               label={t('customer.register.password')}
+              hint={t('customer.register.passwordHint')}
               value={field.value}
-              onChange={field.onChange}
+              onChange={(v) => {
+                field.onChange(v);
+                form.clearErrors(field.name);
+              }}
+              error={fieldState.error?.message && t(fieldState.error.message as CustomerErrorKey)}
               autoComplete="new-password"
             />
           )}
@@ -260,17 +293,20 @@ export function EmailRegisterForm({ otherMethod }: { otherMethod?: string | null
         <Controller
           control={form.control}
           name="confirm"
-          render={({ field }) => (
+          render={({ field, fieldState }) => (
             <SecretInput
               id="register-confirm"
               label={t('customer.register.confirm')}
               value={field.value}
-              onChange={field.onChange}
+              onChange={(v) => {
+                field.onChange(v);
+                form.clearErrors(field.name);
+              }}
+              error={fieldState.error?.message && t(fieldState.error.message as CustomerErrorKey)}
               autoComplete="new-password"
             />
           )}
         />
-        <p className="-mt-2 text-xs text-fg-muted">{t('customer.register.passwordHint')}</p>
         {needsCaptcha && (
           <Captcha
             key={captchaRound}

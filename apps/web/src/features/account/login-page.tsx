@@ -92,6 +92,7 @@ function PassphraseLogin({ otherMethod }: { otherMethod: string | null }) {
           render={({ field }) => (
             <SecretInput
               id="login-passphrase"
+              oneLinePaste
               label={t('auth.login.passphrase')}
               value={field.value}
               onChange={field.onChange}

@@ -6,6 +6,7 @@ import { MAX_PROFILES } from '@marquee/contract/values';
 import type { CustomerUser, ProfileIcon } from '@marquee/contract';
 import { Avatar } from '../../components/avatar.tsx';
 import { Button } from '../../components/button.tsx';
+import { Dialog } from '../../components/dialog.tsx';
 import { PageLoading } from '../../components/layout.tsx';
 import { IconChoices } from '../../components/profile-pickers.tsx';
 import {
@@ -62,7 +63,11 @@ function ProfileEditor({ tile, onDone }: { tile: Tile | null; onDone: () => void
   const remove = useMutation({
     mutationFn: () => deleteProfile(tile!.id),
     onSuccess: onDone,
-    onError: (e) => setError(t(errorKey(e))),
+    // The error shows in the form, so the dialog closes.
+    onError: (e) => {
+      setConfirming(false);
+      setError(t(errorKey(e)));
+    },
   });
   return (
     <form
@@ -88,15 +93,29 @@ function ProfileEditor({ tile, onDone }: { tile: Tile | null; onDone: () => void
       />
       <IconChoices value={icon} onChange={setIcon} name="profile-editor-icon" />
       <FormError message={error} />
-      {confirming ? (
-        <div
-          className="flex flex-col gap-3 rounded-lg bg-red-950/50 p-3"
+      <div className="flex flex-wrap gap-3">
+        <Button type="submit" disabled={save.isPending}>
+          {t('customer.profiles.save')}
+        </Button>
+        <Button variant="secondary" onClick={onDone}>
+          {t('customer.profiles.cancel')}
+        </Button>
+        {tile && !tile.owner && (
+          <Button variant="ghost" className="ms-auto text-red-300" onClick={() => setConfirming(true)}>
+            {t('customer.profiles.delete')}
+          </Button>
+        )}
+      </div>
+      {confirming && (
+        <Dialog
           role="alertdialog"
-          aria-label={t('customer.profiles.delete')}
+          label={t('customer.profiles.delete')}
+          onClose={() => setConfirming(false)}
+          data-testid="profile-delete-dialog"
         >
-          <p className="text-sm text-fg">{t('customer.profiles.deleteConfirm', { name: tile?.name })}</p>
-          <div className="flex gap-3">
-            <Button variant="secondary" onClick={() => setConfirming(false)}>
+          <p className="text-fg">{t('customer.profiles.deleteConfirm', { name: tile?.name })}</p>
+          <div className="mt-6 flex justify-end gap-3">
+            <Button variant="secondary" onClick={() => setConfirming(false)} data-autofocus>
               {t('customer.profiles.cancel')}
             </Button>
             <Button
@@ -107,21 +126,7 @@ function ProfileEditor({ tile, onDone }: { tile: Tile | null; onDone: () => void
               {t('customer.profiles.deleteYes')}
             </Button>
           </div>
-        </div>
-      ) : (
-        <div className="flex flex-wrap gap-3">
-          <Button type="submit" disabled={save.isPending}>
-            {t('customer.profiles.save')}
-          </Button>
-          <Button variant="secondary" onClick={onDone}>
-            {t('customer.profiles.cancel')}
-          </Button>
-          {tile && !tile.owner && (
-            <Button variant="ghost" className="ms-auto text-red-300" onClick={() => setConfirming(true)}>
-              {t('customer.profiles.delete')}
-            </Button>
-          )}
-        </div>
+        </Dialog>
       )}
     </form>
   );

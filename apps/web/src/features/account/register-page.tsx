@@ -282,6 +282,7 @@ function PassphraseRegister({ otherMethod }: { otherMethod: string | null }) {
             render={({ field }) => (
               <SecretInput
                 id="verify-passphrase"
+                oneLinePaste
                 label={t('auth.login.passphrase')}
                 value={field.value}
                 onChange={field.onChange}

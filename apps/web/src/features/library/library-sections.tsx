@@ -41,15 +41,25 @@ export function useContinueWatching(): ContinueItem[] {
   return useMemo(() => continueWatching(progress, bookmarks), [bookmarks, progress]);
 }
 
-/** Bookmarks, most recent activity first (the seed spec). */
-export function BookmarksSection({ items }: { items: BookmarkEntry[] }) {
+/**
+ * Bookmarks, most recent activity first (the seed spec), under the name navigation gives them: "My List".
+ * `titled={false}` where the page's own heading already says "My List".
+ */
+export function BookmarksSection({ items, titled = true }: { items: BookmarkEntry[]; titled?: boolean }) {
   const { t } = useTranslation(['library']);
   if (items.length === 0) return null;
   return (
-    <section aria-labelledby="bookmarks-heading" className="mb-10" data-testid="bookmarks-section">
-      <h2 id="bookmarks-heading" className="mb-4 text-xl font-bold text-fg">
-        {t('library.bookmarks')}
-      </h2>
+    <section
+      aria-labelledby={titled ? 'bookmarks-heading' : undefined}
+      aria-label={titled ? undefined : t('library.myList')}
+      className="mb-10"
+      data-testid="bookmarks-section"
+    >
+      {titled && (
+        <h2 id="bookmarks-heading" className="mb-4 text-xl font-bold text-fg">
+          {t('library.myList')}
+        </h2>
+      )}
       <ul className={GRID}>
         {items.map((b) => (
           <li key={`${b.type}:${b.tmdbId}`}>
@@ -152,7 +162,7 @@ export function ContinueWatchingSection({ items }: { items: ContinueItem[] }) {
   );
 }
 
-/** The home page's library: Continue Watching, then Bookmarks; `empty` when there is neither. */
+/** The home page's library: Continue Watching, then My List; `empty` when there is neither. */
 export function HomeLibrary({ empty }: { empty: React.ReactNode }) {
   useLibraryRefreshOnOpen();
   const bookmarks = useBookmarks();

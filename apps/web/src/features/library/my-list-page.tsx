@@ -29,7 +29,7 @@ export function MyListPage() {
         </div>
       ) : (
         <>
-          <BookmarksSection items={bookmarks} />
+          <BookmarksSection items={bookmarks} titled={false} />
           <ContinueWatchingSection items={continuing} />
         </>
       )}

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Button, ButtonLink } from '../../components/button.tsx';
+import { Dialog } from '../../components/dialog.tsx';
 import { extensionClient, type ExtensionState } from '../../lib/extension/messaging.ts';
 import { instanceProviders } from '../../lib/instance-providers.ts';
 import { testProxy, type ProxyTestResult } from '../../lib/proxy-entries.ts';
@@ -63,7 +64,8 @@ const CARD = 'flex flex-col gap-3 rounded-xl border border-white/10 bg-surface-2
 /** Step 1 of 2: extension or custom proxy; the default setup only when the instance has sources. */
 export function OnboardingPage() {
   const { t } = useTranslation(['onboarding']);
-  const { search } = useLocation();
+  const { search, state } = useLocation();
+  const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const complete = useCompleteOnboarding();
   const [hasSources, setHasSources] = useState(false);
@@ -75,6 +77,16 @@ export function OnboardingPage() {
     };
   }, []);
   const confirming = params.get('m') === 'default-setup';
+  // Opened from the button: back to the entry before it. Opened by a direct link: drop `?m=` in place, so
+  // Cancel never leaves the site.
+  const closeConfirm = () => {
+    if ((state as { dialog?: boolean } | null)?.dialog) void navigate(-1);
+    else {
+      const next = new URLSearchParams(params);
+      next.delete('m');
+      setParams(next, { replace: true });
+    }
+  };
   return (
     <Shell step={1} title={t('onboarding.start.title')} text={t('onboarding.start.text')}>
       <div className="grid gap-4 sm:grid-cols-2">
@@ -109,7 +121,7 @@ export function OnboardingPage() {
             onClick={() => {
               const next = new URLSearchParams(params);
               next.set('m', 'default-setup');
-              setParams(next);
+              setParams(next, { state: { dialog: true } });
             }}
           >
             {t('onboarding.start.defaultAction')}
@@ -117,19 +129,14 @@ export function OnboardingPage() {
         </p>
       )}
       {confirming && (
-        <div
-          className="fixed inset-0 z-50 flex items-center justify-center bg-black/70 p-4"
-          role="dialog"
-          aria-modal="true"
-          aria-labelledby="default-setup-title"
-        >
-          <div className="w-full max-w-md rounded-xl bg-surface-2 p-6">
+        <Dialog labelledBy="default-setup-title" onClose={closeConfirm}>
+          <div>
             <h2 id="default-setup-title" className="text-xl font-bold text-fg">
               {t('onboarding.defaultConfirm.title')}
             </h2>
             <p className="mt-3 text-fg-muted">{t('onboarding.defaultConfirm.text')}</p>
             <div className="mt-6 flex justify-end gap-3">
-              <Button variant="secondary" onClick={() => window.history.back()}>
+              <Button variant="secondary" onClick={closeConfirm}>
                 {t('onboarding.defaultConfirm.cancel')}
               </Button>
               <Button onClick={complete} data-testid="confirm-default">
@@ -137,7 +144,7 @@ export function OnboardingPage() {
               </Button>
             </div>
           </div>
-        </div>
+        </Dialog>
       )}
     </Shell>
   );

@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Avatar } from '../../components/avatar.tsx';
 import { Button, ButtonLink } from '../../components/button.tsx';
+import { Dialog } from '../../components/dialog.tsx';
 import { api } from '../../lib/api/index.ts';
 import { accountQueries } from '../../lib/api/queries/account.ts';
 import { logout } from '../../lib/sync/session.ts';
@@ -92,6 +93,7 @@ export function DeviceList({ account }: { account: Account }) {
 export function DeleteAccount({ account }: { account: Account }) {
   const { t } = useTranslation(['global', 'settings']);
   const navigate = useNavigate();
+  const location = useLocation();
   const [params, setParams] = useSearchParams();
   const open = params.get('m') === 'delete-account';
   const [error, setError] = useState(false);
@@ -103,51 +105,62 @@ export function DeleteAccount({ account }: { account: Account }) {
     },
     onError: () => setError(true),
   });
+  // Opening pushes `?m=delete-account` marked in its history state, so closing goes back to the entry before
+  // it (the browser's Back closes the dialog too). A dialog reached by a direct link has no such entry in the
+  // app: closing then drops `?m=` in place and never leaves the site.
+  const close = () => {
+    setError(false);
+    if ((location.state as { dialog?: boolean } | null)?.dialog) void navigate(-1);
+    else
+      setParams(
+        (p) => {
+          p.delete('m');
+          return p;
+        },
+        { replace: true },
+      );
+  };
   return (
     <>
       <Button
         variant="secondary"
         className="text-red-300"
         onClick={() =>
-          setParams((p) => {
-            p.set('m', 'delete-account');
-            return p;
-          })
+          setParams(
+            (p) => {
+              p.set('m', 'delete-account');
+              return p;
+            },
+            { state: { dialog: true } },
+          )
         }
       >
         {t('settings.account.delete.button')}
       </Button>
       {open && (
-        <div
-          className="fixed inset-0 z-50 flex items-center justify-center bg-black/70 p-4"
-          role="dialog"
-          aria-modal="true"
-          aria-labelledby="delete-title"
-        >
-          <div className="w-full max-w-md rounded-2xl bg-surface-2 p-6 shadow-2xl">
-            <h2 id="delete-title" className="text-xl font-bold text-fg">
-              {t('settings.account.delete.title')}
-            </h2>
-            <p className="mt-2 text-fg-muted">{t('settings.account.delete.text')}</p>
-            {error && (
-              <p className="mt-3 text-red-300" role="alert">
-                {t('global.generic')}
-              </p>
-            )}
-            <div className="mt-6 flex justify-end gap-3">
-              <Button variant="secondary" onClick={() => navigate(-1)}>
-                {t('settings.cancel')}
-              </Button>
-              <Button
-                className="bg-red-700 hover:bg-red-600"
-                disabled={remove.isPending}
-                onClick={() => remove.mutate()}
-              >
-                {t('settings.account.delete.confirm')}
-              </Button>
-            </div>
+        <Dialog labelledBy="delete-title" onClose={close}>
+          <h2 id="delete-title" className="text-xl font-bold text-fg">
+            {t('settings.account.delete.title')}
+          </h2>
+          <p className="mt-2 text-fg-muted">{t('settings.account.delete.text')}</p>
+          {error && (
+            <p className="mt-3 text-red-300" role="alert">
+              {t('global.generic')}
+            </p>
+          )}
+          <div className="mt-6 flex justify-end gap-3">
+            <Button variant="secondary" onClick={close} data-autofocus>
+              {t('settings.cancel')}
+            </Button>
+            <Button
+              className="bg-red-700 hover:bg-red-600"
+              disabled={remove.isPending}
+              onClick={() => remove.mutate()}
+            >
+              {t('settings.account.delete.confirm')}
+            </Button>
           </div>
-        </div>
+        </Dialog>
       )}
     </>
   );

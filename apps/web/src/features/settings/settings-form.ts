@@ -3,6 +3,7 @@ import type { TFunction } from 'i18next';
 import type { Resolver } from 'react-hook-form';
 import { z } from '../../lib/zod.ts';
 import { keyedZodResolver, type FormIssue } from '../../lib/account/form-resolver.ts';
+import { cleanProxyList, parseProxyEntry } from '../../lib/proxy-entries.ts';
 import type { SaveResult, SaveSection, SettingsValues } from './save-settings.ts';
 
 /** The messages of the settings form, first shown first. */
@@ -10,11 +11,15 @@ export const SETTINGS_ERROR_ORDER = [
   'accountSettings.deviceLengthError',
   'customer.errors.fullnameRequired',
   'customer.errors.fullnameLong',
+  'settings.connections.proxyResult.invalidUrl',
+  'settings.connections.proxyEmpty',
   'errors.api.validation_failed',
 ] as const;
 
 function settingsIssueKey({ path, code }: FormIssue): (typeof SETTINGS_ERROR_ORDER)[number] {
   if (path.endsWith('deviceName')) return 'accountSettings.deviceLengthError';
+  if (path.startsWith('proxyUrls.')) return 'settings.connections.proxyResult.invalidUrl';
+  if (path === 'proxyUrls') return 'settings.connections.proxyEmpty';
   if (path === 'email.fullname')
     return code === 'too_big' ? 'customer.errors.fullnameLong' : 'customer.errors.fullnameRequired';
   return 'errors.api.validation_failed';
@@ -22,7 +27,8 @@ function settingsIssueKey({ path, code }: FormIssue): (typeof SETTINGS_ERROR_ORD
 
 /**
  * The rules of the settings form: an email account's name as the contract has it; a device name may
- * not be empty — for passphrase accounts only when it was changed.
+ * not be empty — for passphrase accounts only when it was changed; custom proxies, when on, are valid
+ * entries (the seed's 'Not a valid URL') and at least one (an empty list would be on in name only).
  */
 export function settingsResolver(saved: SettingsValues): Resolver<SettingsValues> {
   // The contract's rules for a device name and a profile's name (the server checks the same).
@@ -37,8 +43,18 @@ export function settingsResolver(saved: SettingsValues): Resolver<SettingsValues
         })
         .nullable(),
       account: z.looseObject({ deviceName: z.string() }).nullable(),
+      proxyEnabled: z.boolean(),
+      proxyUrls: z.array(z.string()),
     })
     .superRefine((v, ctx) => {
+      if (v.proxyEnabled) {
+        const invalid = v.proxyUrls
+          .map((url, i) => (url.trim() && !parseProxyEntry(url) ? i : -1))
+          .filter((i) => i >= 0);
+        for (const i of invalid) ctx.addIssue({ code: 'custom', path: ['proxyUrls', i], message: 'invalid' });
+        if (!invalid.length && !cleanProxyList(v.proxyUrls).length)
+          ctx.addIssue({ code: 'custom', path: ['proxyUrls'], message: 'empty' });
+      }
       const name = v.account?.deviceName;
       if (name !== undefined && saved.account && name !== saved.account.deviceName && !name.trim())
         ctx.addIssue({ code: 'custom', path: ['account', 'deviceName'], message: 'empty' });
@@ -47,8 +63,18 @@ export function settingsResolver(saved: SettingsValues): Resolver<SettingsValues
 }
 
 /** The field a message belongs to, by its input's id (focus moves there). */
-export const settingsErrorInput = (key: string) =>
-  key === 'accountSettings.deviceLengthError' ? 'settings-device' : 'settings-fullname';
+export function settingsErrorInput(key: string, values: Pick<SettingsValues, 'proxyUrls'>): string {
+  if (key === 'accountSettings.deviceLengthError') return 'settings-device';
+  if (key === 'settings.connections.proxyResult.invalidUrl')
+    return `proxy-${values.proxyUrls.findIndex((url) => url.trim() && !parseProxyEntry(url))}`;
+  if (key === 'settings.connections.proxyEmpty')
+    return values.proxyUrls.length ? 'proxy-0' : 'settings-add-proxy';
+  return 'settings-fullname';
+}
+
+/** The section of the settings page a message belongs to. */
+export const settingsErrorSection = (key: string) =>
+  key.startsWith('settings.connections.') ? 'connections' : 'account';
 
 /** The result of a save as one sentence's parts: 'Saved', or what was saved and what failed and why. */
 export function saveResultText(

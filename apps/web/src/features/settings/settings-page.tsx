@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation } from 'react-router';
 import { APP_VERSION } from '@marquee/contract/values';
 import { Button } from '../../components/button.tsx';
 import { firstErrorKey } from '../../lib/account/form-resolver.ts';
@@ -29,6 +29,7 @@ import {
   saveResultText,
   SETTINGS_ERROR_ORDER,
   settingsErrorInput,
+  settingsErrorSection,
   settingsResolver,
 } from './settings-form.ts';
 import { Section, Slider, Toggle } from './settings-ui.tsx';
@@ -89,16 +90,20 @@ function ProxyRow({
   onChange,
   onRemove,
   index,
+  refused,
 }: {
   value: string;
   onChange: (v: string) => void;
   onRemove: () => void;
   index: number;
+  /** Save refused this entry (it is not a valid URL). */
+  refused: boolean;
 }) {
   const { t } = useTranslation(['settings']);
   const [result, setResult] = useState<ProxyTestResult | 'testing' | null>(null);
   const invalid = value.trim() !== '' && parseProxyEntry(value) === null;
-  const message = invalid ? 'invalidUrl' : result;
+  const message = invalid || refused ? 'invalidUrl' : result;
+  const messageId = `proxy-${index}-message`;
   return (
     <li className="flex flex-col gap-1">
       <div className="flex gap-2">
@@ -108,6 +113,8 @@ function ProxyRow({
         <input
           id={`proxy-${index}`}
           value={value}
+          aria-invalid={message === 'invalidUrl' || undefined}
+          aria-describedby={message && message !== 'testing' ? messageId : undefined}
           onChange={(e) => {
             onChange(e.target.value);
             setResult(null);
@@ -145,8 +152,10 @@ function ProxyRow({
       </div>
       {message && message !== 'testing' && (
         <p
+          id={messageId}
           className={`text-sm ${message === 'ok' ? 'text-green-300' : 'text-red-300'}`}
           role={message === 'ok' ? 'status' : 'alert'}
+          data-testid={messageId}
         >
           {t(`settings.connections.proxyResult.${message}`)}
         </p>
@@ -202,7 +211,6 @@ export function SettingsPage() {
   const { t, i18n } = useTranslation(['accountSettings', 'auth', 'customer', 'errors', 'settings']);
   const { t: tResult } = useTranslation(['errors', 'settings']);
   usePageTitle(t('settings.title'));
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const config = runtimeConfig();
   const saved = useSaved();
@@ -214,7 +222,10 @@ export function SettingsPage() {
   const resultRef = useRef<HTMLParagraphElement>(null);
   const account = useAccountStore((s) => s.account);
   const oneAtATime = account?.kind === 'email';
-  const sections: readonly SectionId[] = oneAtATime ? EMAIL_SECTIONS : SECTIONS;
+  // Memberships exist only where the instance takes payments (the variant decides what is offered).
+  const sections: readonly SectionId[] = oneAtATime
+    ? EMAIL_SECTIONS.filter((id) => id !== 'membership' || config.paymentGateway)
+    : SECTIONS;
   const { hash } = useLocation();
   const hashSection = hash.slice(1) as SectionId;
   const [chosen, setChosen] = useState<SectionId | null>(null);
@@ -232,8 +243,11 @@ export function SettingsPage() {
   }, [saved, isDirty, form]);
   const edit = (patch: Partial<Draft>) => {
     setResult(null);
-    for (const [name, value] of Object.entries(patch))
+    for (const [name, value] of Object.entries(patch)) {
       form.setValue(name as keyof Draft, value as never, { shouldDirty: true });
+      // A message about a field goes once the field changes (the next save checks again).
+      form.clearErrors(name as keyof Draft);
+    }
   };
   const changed = !same(draft, saved);
 
@@ -256,9 +270,10 @@ export function SettingsPage() {
   const onInvalid = (problems: FieldErrors<Draft>) => {
     setResult(null);
     const key = firstErrorKey(problems, SETTINGS_ERROR_ORDER);
-    if (oneAtATime) setChosen('account');
+    if (oneAtATime && key) setChosen(settingsErrorSection(key));
     // After the section shows: the field with the problem takes the focus.
-    if (key) setTimeout(() => document.getElementById(settingsErrorInput(key))?.focus());
+    const values = form.getValues();
+    if (key) setTimeout(() => document.getElementById(settingsErrorInput(key, values))?.focus());
   };
 
   const save = form.handleSubmit(async () => {
@@ -268,8 +283,8 @@ export function SettingsPage() {
     // Everything saved: the draft follows what is saved again. Otherwise it keeps every value, so the
     // sections that failed can be saved again.
     if (!outcome.failed.length) form.reset(values);
+    // A new server signs out, but the viewer stays here and reads the outcome (no jump to /).
     setResult(outcome);
-    if (outcome.serverChanged && outcome.saved.includes('server')) void navigate('/');
   }, onInvalid);
 
   const autoplayAllowed =
@@ -337,14 +352,14 @@ export function SettingsPage() {
                 deviceError={deviceError}
               />
             )}
-            {on.membership && <MembershipSection />}
+            {on.membership && config.paymentGateway && <MembershipSection />}
             {on.security && <SecuritySection />}
           </>
         ) : (
           <>
             <AccountSection draft={draft.account} setDraft={(a) => edit({ account: a })} />
             {/* Either kind of account can hold a membership. */}
-            {account && config.variant === 'subscription' && <MembershipSection />}
+            {account && config.paymentGateway && <MembershipSection />}
           </>
         )}
 
@@ -508,7 +523,12 @@ export function SettingsPage() {
                 label={t('settings.connections.proxy')}
                 description={t('settings.connections.proxyText')}
                 checked={draft.proxyEnabled}
-                onChange={(v) => edit({ proxyEnabled: v })}
+                // Turned on: a first empty entry to fill in.
+                onChange={(v) =>
+                  edit(
+                    v && !draft.proxyUrls.length ? { proxyEnabled: v, proxyUrls: [''] } : { proxyEnabled: v },
+                  )
+                }
               />
               {draft.proxyEnabled && (
                 <div className="rounded-xl bg-surface-1 p-4">
@@ -518,6 +538,7 @@ export function SettingsPage() {
                         key={i}
                         index={i}
                         value={url}
+                        refused={Boolean(errors.proxyUrls?.[i])}
                         onChange={(v) =>
                           edit({ proxyUrls: draft.proxyUrls.map((u, j) => (j === i ? v : u)) })
                         }
@@ -525,9 +546,21 @@ export function SettingsPage() {
                       />
                     ))}
                   </ul>
+                  {errors.proxyUrls?.message && (
+                    <p
+                      id="proxy-list-error"
+                      role="alert"
+                      className="mt-3 text-sm text-red-300"
+                      data-testid="proxy-list-error"
+                    >
+                      {t('settings.connections.proxyEmpty')}
+                    </p>
+                  )}
                   <Button
+                    id="settings-add-proxy"
                     variant="secondary"
                     className="mt-3"
+                    aria-describedby={errors.proxyUrls?.message ? 'proxy-list-error' : undefined}
                     onClick={() => edit({ proxyUrls: [...draft.proxyUrls, ''] })}
                   >
                     {t('settings.connections.addProxy')}

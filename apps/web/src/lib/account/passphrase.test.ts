@@ -63,6 +63,8 @@ describe('a passphrase as people type it', () => {
       'Awkward safe differ large subway junk gallery flight left glue fault glory',
       '  awkward  safe differ large subway junk gallery flight left glue fault glory ',
       'AWKWARD SAFE DIFFER LARGE\nSUBWAY JUNK GALLERY FLIGHT LEFT GLUE FAULT GLORY',
+      '\tawkward\tsafe differ large subway junk gallery flight left glue fault glory\r\n',
+      'awkward safe differ\u00a0large subway junk gallery flight left glue fault Glory',
     ]) {
       expect(normalizePassphrase(typed)).toBe(words);
       expect(isValidPassphrase(normalizePassphrase(typed))).toBe(true);

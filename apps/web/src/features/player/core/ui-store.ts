@@ -11,6 +11,10 @@ export interface PlayerUiState {
   volumePopoutAt: number;
   /** The R key's one-second roll. */
   rolling: boolean;
+  /** The player's width (px): which controls fit the bar (bar-layout.ts). */
+  width: number;
+  /** Keyboard focus is inside the player: the controls stay shown. */
+  keyboardFocus: boolean;
   set(patch: Partial<Omit<PlayerUiState, 'set'>>): void;
 }
 
@@ -20,6 +24,8 @@ export const playerUi = createStore<PlayerUiState>()((set) => ({
   timeFormat: 'regular',
   volumePopoutAt: 0,
   rolling: false,
+  width: typeof window === 'undefined' ? 1280 : window.innerWidth,
+  keyboardFocus: false,
   set: (patch) => set(() => patch),
 }));
 

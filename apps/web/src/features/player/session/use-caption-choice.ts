@@ -19,13 +19,16 @@ export function captionErrorCode(error: unknown, fallback: CaptionErrorCode = 'f
 export type CaptionChoiceState =
   { kind: 'idle' } | { kind: 'loading' } | { kind: 'failed'; code: CaptionErrorCode };
 
-/** Choosing one caption of the list: loading, then shown or why not. */
+/** Choosing one caption of the list: loading, then shown (and `onShown`) or why not. */
 export function useCaptionChoice(select: (item: CaptionListItem) => Promise<void> = selectCaption) {
   const [state, setState] = useState<CaptionChoiceState>({ kind: 'idle' });
-  const choose = (item: CaptionListItem) => {
+  const choose = (item: CaptionListItem, onShown?: () => void) => {
     setState({ kind: 'loading' });
     select(item).then(
-      () => setState({ kind: 'idle' }),
+      () => {
+        setState({ kind: 'idle' });
+        onShown?.();
+      },
       (error: unknown) => setState({ kind: 'failed', code: captionErrorCode(error) }),
     );
   };

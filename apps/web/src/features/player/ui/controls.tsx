@@ -30,7 +30,7 @@ export function ControlButton({
       title={label}
       aria-pressed={pressed}
       data-testid={testId}
-      className={`rounded-full p-2 text-white/90 transition-colors hover:bg-white/15 hover:text-white focus-visible:outline-2 focus-visible:outline-white ${className}`}
+      className={`inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-full text-white/90 transition-colors hover:bg-white/15 hover:text-white focus-visible:outline-2 focus-visible:outline-white motion-reduce:transition-none ${className}`}
     >
       <Icon name={icon} />
     </button>
@@ -87,7 +87,7 @@ export function VolumeControl() {
   const shown = muted ? 0 : volume;
   return (
     <div
-      className="group flex items-center"
+      className="group flex shrink-0 items-center"
       onWheel={(e) => {
         if (canChange === false) return;
         requests.setVolume(Math.max(0, Math.min(1, shown + (e.deltaY < 0 ? 0.05 : -0.05))));
@@ -110,7 +110,7 @@ export function VolumeControl() {
           onChange={(e) => requests.setVolume(Number(e.target.value))}
           aria-label={t('player.controls.volume')}
           data-testid="volume-slider"
-          className="w-0 opacity-0 transition-all duration-200 group-focus-within:w-24 group-focus-within:opacity-100 group-hover:w-24 group-hover:opacity-100 accent-white"
+          className="w-0 opacity-0 transition-all duration-200 group-focus-within:w-24 group-focus-within:opacity-100 group-hover:w-24 group-hover:opacity-100 accent-white motion-reduce:transition-none"
         />
       )}
       {popout && (
@@ -137,8 +137,17 @@ function formatClock(language: string, at: Date): string {
   return format.format(at);
 }
 
-/** Elapsed / duration, or the time left and when it ends; a click switches. */
-export function TimeDisplay() {
+/**
+ * Elapsed / duration, or the time left and when it ends; a click switches. One line always: `short`
+ * (a phone) drops the end time, `elapsedOnly` (the narrowest players) the duration.
+ */
+export function TimeDisplay({
+  elapsedOnly = false,
+  short = false,
+}: {
+  elapsedOnly?: boolean;
+  short?: boolean;
+}) {
   const { t, i18n } = useTranslation(['player']);
   const time = usePlayer((s) => s.playback.time);
   const duration = usePlayer((s) => s.playback.duration);
@@ -155,10 +164,11 @@ export function TimeDisplay() {
     format === 'remaining'
       ? formatClock(i18n.language, new Date(now + (remaining * 1000) / (rate || 1)))
       : '';
+  const compactRemaining = short || elapsedOnly;
   return (
     <button
       type="button"
-      className="whitespace-nowrap rounded px-2 py-1 text-sm tabular-nums text-white/90 hover:bg-white/10"
+      className="min-h-11 min-w-0 overflow-hidden text-ellipsis whitespace-nowrap rounded px-2 py-1 text-sm tabular-nums text-white/90 hover:bg-white/10 focus-visible:outline-2 focus-visible:outline-white"
       onClick={() => playerUi.getState().set({ timeFormat: format === 'regular' ? 'remaining' : 'regular' })}
       data-testid="time"
       aria-label={t('player.controls.timeFormat')}
@@ -166,8 +176,11 @@ export function TimeDisplay() {
       {format === 'regular' ? (
         // Elapsed first in every language: times read left to right in right-to-left players too.
         <span dir="ltr">
-          <span data-testid="time-elapsed">{formatTime(time)}</span> / {formatTime(duration)}
+          <span data-testid="time-elapsed">{formatTime(time)}</span>
+          {!elapsedOnly && ` / ${formatTime(duration)}`}
         </span>
+      ) : compactRemaining ? (
+        <span dir="ltr">-{formatTime(remaining)}</span>
       ) : (
         <span>{t('player.controls.remaining', { time: formatTime(remaining), at: finishAt })}</span>
       )}

@@ -1,9 +1,11 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
+import { flushSync } from 'react-dom';
 import { useLibraryStore, usePlayerPrefsStore } from '../../../stores/index.ts';
 import { toggleCaptions } from '../captions/caption-actions.ts';
-import { playerStore, requests, seekBy, togglePlay } from '../core/player-store.ts';
+import { barLayout, type BarLayout } from '../core/bar-layout.ts';
+import { playerStore, requests, seekBy, togglePlay, usePlayer } from '../core/player-store.ts';
 import type { PlayerMeta } from '../core/types.ts';
-import { playerUi } from '../core/ui-store.ts';
+import { playerUi, usePlayerUi } from '../core/ui-store.ts';
 import { testVolumeSupport } from '../display/display.ts';
 
 export const SPEEDS = [0.25, 0.5, 1, 1.5, 2] as const;
@@ -19,6 +21,48 @@ const isTyping = (target: EventTarget | null) => {
 
 export function showControls() {
   playerUi.getState().set({ controlsVisible: true });
+}
+
+/** Whether the last input was a key (focus then comes from the keyboard) or a pointer. */
+let lastInput: 'keyboard' | 'pointer' = 'pointer';
+export const lastInputWasKeyboard = () => lastInput === 'keyboard';
+
+/** The user asked for less motion (the roll and the fades then stay still). */
+export const prefersReducedMotion = () =>
+  typeof window !== 'undefined' &&
+  typeof window.matchMedia === 'function' &&
+  window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/** The bar's controls at the player's width (the rest are in the settings menu). */
+export function useBarLayout(isShow: boolean): BarLayout {
+  const width = usePlayerUi((s) => s.width);
+  const caps = usePlayer((s) => s.capabilities);
+  return barLayout(width, {
+    isShow,
+    canPictureInPicture: caps.canPictureInPicture,
+    canAirplay: caps.canAirplay,
+    canCast: caps.canCast,
+    canChangeVolume: caps.canChangeVolume !== false,
+  });
+}
+
+/** Keeps `width` in the ui store up to date with the player's own width. */
+export function usePlayerWidth(ref: RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const el = ref.current;
+    const update = (width: number) => {
+      if (width > 0 && width !== playerUi.getState().width) playerUi.getState().set({ width });
+    };
+    update(el?.clientWidth || window.innerWidth);
+    if (!el || typeof ResizeObserver === 'undefined') {
+      const onResize = () => update(el?.clientWidth || window.innerWidth);
+      window.addEventListener('resize', onResize);
+      return () => window.removeEventListener('resize', onResize);
+    }
+    const observer = new ResizeObserver(([entry]) => entry && update(entry.contentRect.width));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref]);
 }
 
 function changeVolume(delta: number) {
@@ -59,15 +103,29 @@ export function useKeyboardShortcuts(o: { menuOpen: boolean; closeMenu(): void; 
     ref.current = o;
   });
   useEffect(() => {
+    const onPointer = () => {
+      lastInput = 'pointer';
+      if (playerUi.getState().keyboardFocus) playerUi.getState().set({ keyboardFocus: false });
+    };
     const onKey = (event: KeyboardEvent) => {
+      lastInput = 'keyboard';
+      // Escape closes a menu even from its search field.
+      if (event.key === 'Escape') {
+        if (ref.current.menuOpen) {
+          event.preventDefault();
+          ref.current.closeMenu();
+        }
+        return;
+      }
+      // Hidden controls are inert: Tab shows them before the browser moves focus, so it lands on one.
+      if (event.key === 'Tab') {
+        if (!playerUi.getState().controlsVisible) flushSync(showControls);
+        return;
+      }
       if (isTyping(event.target) || event.altKey) return;
       const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
       const { status, playback } = playerStore.getState();
       const ctrl = event.ctrlKey || event.metaKey;
-      if (key === 'Escape') {
-        if (ref.current.menuOpen) ref.current.closeMenu();
-        return;
-      }
       if (ctrl) return;
       if (key === '?') {
         ref.current.openShortcuts();
@@ -127,6 +185,7 @@ export function useKeyboardShortcuts(o: { menuOpen: boolean; closeMenu(): void; 
           void toggleCaptions();
           break;
         case 'r':
+          if (prefersReducedMotion()) break;
           playerUi.getState().set({ rolling: true });
           setTimeout(() => playerUi.getState().set({ rolling: false }), 1_000);
           break;
@@ -139,7 +198,11 @@ export function useKeyboardShortcuts(o: { menuOpen: boolean; closeMenu(): void; 
       }
     };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    window.addEventListener('pointerdown', onPointer, true);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('pointerdown', onPointer, true);
+    };
   }, []);
 }
 
@@ -305,7 +368,8 @@ export function useVolumeSupport() {
 
 /**
  * Controls show on movement and hide after 3 s, but stay while paused (mouse), while a menu is open or
- * while the pointer is on the bars. A tap toggles them on touch screens.
+ * while the pointer is on the bars or keyboard focus is inside the player. A tap toggles them on touch
+ * screens.
  */
 export function useControlsAutoHide(o: { menuOpen: boolean; hoveringBars: boolean }) {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -319,8 +383,9 @@ export function useControlsAutoHide(o: { menuOpen: boolean; hoveringBars: boolea
       clearTimeout(timer.current);
       timer.current = setTimeout(() => {
         const { playback } = playerStore.getState();
-        const { hovering } = playerUi.getState();
+        const { hovering, keyboardFocus } = playerUi.getState();
         const keep =
+          keyboardFocus ||
           state.current.menuOpen ||
           state.current.hoveringBars ||
           (playback.isPaused && hovering !== 'mobile');

@@ -11,6 +11,9 @@ import {
   TimeDisplay,
   VolumeControl,
 } from './controls.tsx';
+import type { OptionalControl } from '../core/bar-layout.ts';
+import { usePlayerUi } from '../core/ui-store.ts';
+import { useBarLayout } from './hooks.ts';
 import { Icon } from './icons.tsx';
 
 interface BarProps {
@@ -19,7 +22,8 @@ interface BarProps {
   onHover(hovering: boolean): void;
 }
 
-const fade = (shown: boolean) => (shown ? 'opacity-100' : 'pointer-events-none opacity-0');
+const fade = (shown: boolean) =>
+  `transition-opacity motion-reduce:transition-none ${shown ? 'opacity-100' : 'pointer-events-none opacity-0'}`;
 
 /** The back link, the title (and episode), the sample label and the app's title actions. */
 export function TopBar({
@@ -37,13 +41,16 @@ export function TopBar({
       : null;
   return (
     <div
-      className={`absolute inset-x-0 top-0 z-30 flex items-center gap-3 bg-gradient-to-b from-black/80 to-transparent px-4 py-3 transition-opacity ${fade(shown)}`}
+      className={`absolute inset-x-0 top-0 z-30 flex items-center gap-3 bg-gradient-to-b from-black/80 to-transparent px-4 py-3 ${fade(shown)}`}
+      // Hidden controls cannot be focused or pressed (Tab shows them first: useKeyboardShortcuts).
+      inert={!shown}
+      data-testid="player-top-bar"
       onPointerEnter={() => onHover(true)}
       onPointerLeave={() => onHover(false)}
     >
       <Link
         to={backTo}
-        className="flex items-center gap-1 rounded-full px-2 py-1 text-sm font-semibold hover:bg-white/15"
+        className="flex min-h-11 shrink-0 items-center gap-1 rounded-full px-2 py-1 text-sm font-semibold hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-white"
         data-testid="player-back"
       >
         <Icon name="arrowLeft" className="h-5 w-5" />
@@ -69,7 +76,20 @@ export function TopBar({
   );
 }
 
-/** The seek bar and the controls; the menus open through `openMenu` (`?r=` routes). */
+/** The Cast SDK's own button element (shows and hides itself). */
+export function CastLauncher() {
+  return (
+    <span className="inline-flex h-11 w-11 shrink-0 p-2.5" data-testid="cast">
+      <google-cast-launcher />
+    </span>
+  );
+}
+
+/**
+ * The seek bar and the controls; the menus open through `openMenu` (`?r=` routes). Play, the time,
+ * subtitles, settings and fullscreen are always there; the others only where they fit (bar-layout.ts),
+ * else the settings menu offers them.
+ */
 export function BottomBar({
   meta,
   openMenu,
@@ -78,26 +98,29 @@ export function BottomBar({
 }: BarProps & { meta: PlayerMeta; openMenu(path: string): void }) {
   const { t } = useTranslation(['player']);
   const isFullscreen = usePlayer((s) => s.playback.isFullscreen);
-  const caps = usePlayer((s) => s.capabilities);
+  const layout = useBarLayout(meta.type === 'show');
+  const narrow = usePlayerUi((s) => s.width < 480);
+  const inBar = Object.fromEntries(layout.bar.map((c) => [c, true])) as Partial<
+    Record<OptionalControl, true>
+  >;
   return (
     <div
-      className={`absolute inset-x-0 bottom-0 z-30 bg-gradient-to-t from-black/85 to-transparent px-4 pb-3 pt-10 transition-opacity ${fade(shown)}`}
+      className={`absolute inset-x-0 bottom-0 z-30 bg-gradient-to-t from-black/85 to-transparent px-2 pb-2 pt-10 min-[480px]:px-4 min-[480px]:pb-3 ${fade(shown)}`}
+      // Hidden controls cannot be focused or pressed (Tab shows them first: useKeyboardShortcuts).
+      inert={!shown}
       onPointerEnter={() => onHover(true)}
       onPointerLeave={() => onHover(false)}
       data-testid="player-controls"
+      data-in-menu={layout.menu.join(' ')}
     >
       <ProgressBar />
       <div className="flex items-center gap-1">
         <PlayPauseButton />
-        {/* On a phone (under 480 px) the bar keeps what fits one line: play, time, the menus and
-            fullscreen; seeking is the bar and the keys, volume the phone's own buttons. */}
-        <span className="contents max-[479px]:hidden">
-          <SkipButtons />
-          <VolumeControl />
-        </span>
-        <TimeDisplay />
-        <div className="ms-auto flex items-center gap-1">
-          {meta.type === 'show' && (
+        {inBar.skip && <SkipButtons />}
+        {inBar.volume && <VolumeControl />}
+        <TimeDisplay elapsedOnly={layout.time === 'elapsed'} short={narrow} />
+        <div className="ms-auto flex shrink-0 items-center gap-1">
+          {inBar.episodes && (
             <ControlButton
               icon="episodes"
               label={t('player.controls.episodes')}
@@ -117,16 +140,15 @@ export function BottomBar({
             onClick={() => openMenu('/settings')}
             testId="open-settings"
           />
-          {caps.canPictureInPicture && (
+          {inBar.pip && (
             <ControlButton
               icon="pip"
               label={t('player.controls.pip')}
               onClick={() => requests.togglePictureInPicture()}
               testId="pip"
-              className="max-[479px]:hidden"
             />
           )}
-          {caps.canAirplay && (
+          {inBar.airplay && (
             <ControlButton
               icon="airplay"
               label={t('player.controls.airplay')}
@@ -134,12 +156,7 @@ export function BottomBar({
               testId="airplay"
             />
           )}
-          {caps.canCast && (
-            <span className="inline-block h-6 w-6" data-testid="cast">
-              {/* The Cast SDK's own button element (shows and hides itself). */}
-              <google-cast-launcher />
-            </span>
-          )}
+          {inBar.cast && <CastLauncher />}
           <ControlButton
             icon={isFullscreen ? 'exitFullscreen' : 'fullscreen'}
             label={isFullscreen ? t('player.controls.exitFullscreen') : t('player.controls.fullscreen')}

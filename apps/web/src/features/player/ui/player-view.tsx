@@ -1,4 +1,4 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { togglePlay, requests, usePlayer } from '../core/player-store.ts';
@@ -11,8 +11,10 @@ import { useCaptionsFollowSource, usePlaySession } from '../session/use-play-ses
 import { useThumbnails } from '../session/use-thumbnails.ts';
 import { CaptionsOverlay } from './captions-view.tsx';
 import {
+  lastInputWasKeyboard,
   showControls,
   useControlsAutoHide,
+  usePlayerWidth,
   useKeyboardShortcuts,
   useMediaSession,
   useProgressSaver,
@@ -89,18 +91,45 @@ export function PlayerView({ meta, backTo, titleActions, startOnOpen }: PlayerVi
   const status = usePlayer((s) => s.status);
   const controlsVisible = usePlayerUi((s) => s.controlsVisible);
   const rolling = usePlayerUi((s) => s.rolling);
-  const { route, open, close } = useOverlayRoute();
+  const { route, open: openRoute, close } = useOverlayRoute();
   const back = () => navigate(-1);
+  // The button that opened the menus: focus returns to it when they close (Escape, a pick, the backdrop).
+  const trigger = useRef<HTMLElement | null>(null);
+  const open = useCallback(
+    (path: string) => {
+      if (route === null) {
+        const active = document.activeElement;
+        trigger.current =
+          active instanceof HTMLElement && containerRef.current?.contains(active) ? active : null;
+      }
+      openRoute(path);
+    },
+    [route, openRoute],
+  );
+  const lastRoute = useRef(route);
+  useEffect(() => {
+    if (lastRoute.current !== null && route === null) {
+      const target = trigger.current;
+      trigger.current = null;
+      if (target?.isConnected) target.focus({ preventScroll: true });
+    }
+    lastRoute.current = route;
+  }, [route]);
   const { problem, retry } = usePlaySession(meta, { startOnOpen });
   const { next, previous, goNext, goPrevious } = useEpisodeNavigation(meta);
   const menuOpen = route !== null;
 
+  usePlayerWidth(containerRef);
   useProgressSaver(meta);
   useCasting();
   useRememberVolume();
   useVolumeSupport();
   useThumbnails();
-  useKeyboardShortcuts({ menuOpen, closeMenu: close, openShortcuts: () => open('/shortcuts') });
+  useKeyboardShortcuts({
+    menuOpen,
+    closeMenu: close,
+    openShortcuts: () => (route === '/shortcuts' ? close() : open('/shortcuts')),
+  });
   useControlsAutoHide({ menuOpen, hoveringBars });
   useMediaSession(meta, { next: goNext, previous: goPrevious, hasNext: !!next, hasPrevious: !!previous });
   useCaptionsFollowSource();
@@ -120,9 +149,19 @@ export function PlayerView({ meta, backTo, titleActions, startOnOpen }: PlayerVi
   return (
     <div
       ref={containerRef}
-      className={`relative h-[100dvh] w-full select-none overflow-hidden bg-black text-white ${showChrome ? '' : 'cursor-none'} ${rolling ? 'animate-[spin_1s_ease-in-out]' : ''}`}
+      className={`relative h-[100dvh] w-full select-none overflow-hidden bg-black text-white ${showChrome ? '' : 'cursor-none'} ${rolling ? 'animate-[spin_1s_ease-in-out] motion-reduce:animate-none' : ''}`}
       data-testid="player"
       data-status={status}
+      // Focus coming in (Tab, a shortcut) shows the controls; keyboard focus keeps them shown.
+      onFocus={() => {
+        showControls();
+        if (lastInputWasKeyboard() && !playerUi.getState().keyboardFocus)
+          playerUi.getState().set({ keyboardFocus: true });
+      }}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null) && playerUi.getState().keyboardFocus)
+          playerUi.getState().set({ keyboardFocus: false });
+      }}
       onPointerMove={(e) => {
         if (e.pointerType === 'mouse') {
           playerUi.getState().set({ hovering: 'mouse' });

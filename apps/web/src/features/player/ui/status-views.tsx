@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { extensionClient } from '../../../lib/extension/messaging.ts';
+import { runtimeConfig } from '../../../lib/runtime-config.ts';
 import { usePlayer } from '../core/player-store.ts';
 import type { ScrapeSegment } from '../core/types.ts';
 import type { SessionProblem } from '../scrape/session.ts';
@@ -186,11 +187,14 @@ function ErrorCard({
   text,
   children,
   details,
+  action,
 }: {
   title: string;
   text?: string;
   children?: ReactNode;
   details?: string;
+  /** The way through a gate (sign in, start a membership): the primary button, "Go home" then secondary. */
+  action?: ReactNode;
 }) {
   const { t } = useTranslation(['player']);
   const [open, setOpen] = useState(false);
@@ -203,7 +207,8 @@ function ErrorCard({
       <h2 className="text-2xl font-bold">{title}</h2>
       {text && <p className="max-w-lg text-white/70">{text}</p>}
       <div className="flex flex-wrap justify-center gap-3">
-        <Link to="/" className={PRIMARY}>
+        {action}
+        <Link to="/" className={action ? SECONDARY : PRIMARY}>
           {t('player.goHome')}
         </Link>
         {children}
@@ -285,20 +290,31 @@ export function ProblemView({ problem, onRetry }: { problem: SessionProblem; onR
         </ErrorCard>
       );
     case 'membership':
+      // Memberships are offered only where a payment gateway sells them (issue 15).
       return (
-        <ErrorCard title={t('player.problems.membership')} text={t('player.problems.membershipText')}>
-          <Link to="/subscription" className={SECONDARY}>
-            {t('player.problems.startMembership')}
-          </Link>
-        </ErrorCard>
+        <ErrorCard
+          title={t('player.problems.membership')}
+          text={t('player.problems.membershipText')}
+          action={
+            runtimeConfig().paymentGateway && (
+              <Link to="/subscription" className={PRIMARY}>
+                {t('player.problems.startMembership')}
+              </Link>
+            )
+          }
+        />
       );
     case 'login':
       return (
-        <ErrorCard title={t('player.problems.signIn')} text={t('player.problems.signInText')}>
-          <Link to="/login" className={SECONDARY}>
-            {t('player.problems.signInButton')}
-          </Link>
-        </ErrorCard>
+        <ErrorCard
+          title={t('player.problems.signIn')}
+          text={t('player.problems.signInText')}
+          action={
+            <Link to="/login" className={PRIMARY}>
+              {t('player.problems.signInButton')}
+            </Link>
+          }
+        />
       );
     case 'failed':
       return <ScrapeNotFoundView failure={problem.message} />;

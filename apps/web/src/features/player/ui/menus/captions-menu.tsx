@@ -22,7 +22,7 @@ function CaptionError({ code }: { code: CaptionErrorCode }) {
   );
 }
 
-function CaptionRow({ item, name }: { item: CaptionListItem; name: string }) {
+function CaptionRow({ item, name, close }: { item: CaptionListItem; name: string; close(): void }) {
   const { t } = useTranslation(['global']);
   const selected = usePlayer((s) => s.caption?.id === item.id);
   const { state, choose } = useCaptionChoice();
@@ -34,7 +34,7 @@ function CaptionRow({ item, name }: { item: CaptionListItem; name: string }) {
         data-testid="caption-option"
         data-language={item.language}
         aria-current={selected ? 'true' : undefined}
-        onClick={() => choose(item)}
+        onClick={() => choose(item, close)}
       >
         <span className="flex-1">{name}</span>
         {state.kind === 'loading' && <RowSpinner label={t('global.loading')} />}
@@ -45,8 +45,11 @@ function CaptionRow({ item, name }: { item: CaptionListItem; name: string }) {
   );
 }
 
-/** `/captions` and `/settings/captions`: off, upload, the source's captions and OpenSubtitles'. */
-export function CaptionsMenu({ open, back }: { open: OpenMenu; back(): void }) {
+/**
+ * `/captions` and `/settings/captions`: off, upload, the source's captions and OpenSubtitles'. Picking
+ * one (or Off) closes the menus; focus goes back to the button that opened them.
+ */
+export function CaptionsMenu({ open, back, close }: { open: OpenMenu; back(): void; close(): void }) {
   const { t } = useTranslation(['player']);
   const languageName = useLanguageName();
   const list = usePlayer((s) => s.captionList);
@@ -90,7 +93,10 @@ export function CaptionsMenu({ open, back }: { open: OpenMenu; back(): void }) {
         <button
           type="button"
           className={ROW}
-          onClick={() => disableCaptions()}
+          onClick={() => {
+            disableCaptions();
+            close();
+          }}
           aria-current={caption === null ? 'true' : undefined}
           data-testid="caption-off"
         >
@@ -124,7 +130,7 @@ export function CaptionsMenu({ open, back }: { open: OpenMenu; back(): void }) {
         ) : (
           <ul data-testid="source-captions">
             {own.map((c) => (
-              <CaptionRow key={c.id} item={c} name={languageName(c.language)} />
+              <CaptionRow key={c.id} item={c} name={languageName(c.language)} close={close} />
             ))}
           </ul>
         )}
@@ -135,7 +141,7 @@ export function CaptionsMenu({ open, back }: { open: OpenMenu; back(): void }) {
             </p>
             <ul data-testid="opensubtitles-captions">
               {openSubtitles.map((c) => (
-                <CaptionRow key={c.id} item={c} name={languageName(c.language)} />
+                <CaptionRow key={c.id} item={c} name={languageName(c.language)} close={close} />
               ))}
             </ul>
           </>

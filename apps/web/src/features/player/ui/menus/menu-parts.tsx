@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { StreamQuality } from '../../core/quality.ts';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../icons.tsx';
 
@@ -9,9 +9,13 @@ export type OpenMenu = (path: string) => void;
 
 /** One row of a menu (a button or a labelled control). */
 export const ROW =
-  'flex w-full items-center gap-3 rounded-lg px-3 py-2 text-start text-sm text-white hover:bg-white/10 focus-visible:outline-2 focus-visible:outline-white disabled:cursor-not-allowed disabled:opacity-40';
+  'flex min-h-11 w-full items-center gap-3 rounded-lg px-3 py-2 text-start text-sm text-white hover:bg-white/10 focus-visible:outline-2 focus-visible:outline-white disabled:cursor-not-allowed disabled:opacity-40';
 
-/** The frame of every menu: a titled dialog with a way back (or out). */
+/**
+ * The frame of every menu: a titled dialog with a way back (or out). It takes focus when it opens (Tab
+ * then walks its rows); Escape closes the menus and focus returns to the button that opened them
+ * (player-view.tsx).
+ */
 export function MenuCard({
   title,
   back,
@@ -26,9 +30,15 @@ export function MenuCard({
   children: ReactNode;
   testId: string;
 }) {
+  const card = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    card.current?.focus({ preventScroll: true });
+  }, []);
   return (
     <div
-      className="flex max-h-[70vh] w-[343px] max-w-[calc(100vw-2rem)] flex-col overflow-hidden rounded-xl bg-neutral-900/95 text-white shadow-2xl backdrop-blur"
+      ref={card}
+      tabIndex={-1}
+      className="flex max-h-[70vh] w-[343px] max-w-[calc(100vw-2rem)] flex-col overflow-hidden rounded-xl bg-neutral-900/95 text-white shadow-2xl outline-none backdrop-blur"
       data-testid={testId}
       role="dialog"
       aria-label={title}
@@ -38,7 +48,7 @@ export function MenuCard({
           <button
             type="button"
             onClick={onBack}
-            className="rounded-full p-1 hover:bg-white/10"
+            className="inline-flex h-11 w-11 items-center justify-center rounded-full hover:bg-white/10 focus-visible:outline-2 focus-visible:outline-white"
             aria-label={back}
           >
             <Icon name="arrowLeft" className="h-5 w-5" />

@@ -17,13 +17,13 @@ function menuFor(
 ): ReactNode {
   switch (route) {
     case '/settings':
-      return <SettingsMenu open={open} onClose={close} />;
+      return <SettingsMenu open={open} onClose={close} isShow={meta.type === 'show'} />;
     case '/settings/quality':
       return <QualityMenu back={back} close={close} />;
     case '/settings/captions':
-      return <CaptionsMenu open={open} back={back} />;
+      return <CaptionsMenu open={open} back={back} close={close} />;
     case '/captions':
-      return <CaptionsMenu open={open} back={close} />;
+      return <CaptionsMenu open={open} back={close} close={close} />;
     case '/settings/captions/settings':
       return <CaptionSettingsMenu back={back} />;
     case '/settings/source':
