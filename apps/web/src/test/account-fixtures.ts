@@ -1,4 +1,4 @@
-import type { Session, User, UserProfile, UserSettings } from '@marquee/contract';
+import type { CustomerUser, Session, User, UserProfile, UserSettings } from '@marquee/contract';
 
 /*
  * What the account server answers, in the contract's shapes, for the web tests' fake servers
@@ -15,6 +15,26 @@ export const testAccount = () => ({
   deviceName: 'x',
   seed: 'y',
   profile: { colorA: 'a', colorB: 'b', icon: 'cat' },
+});
+
+/** The customer `u1` of the subscription site (an email account, no membership). */
+export const testCustomer = (): CustomerUser => ({
+  id: 'u1',
+  fullname: 'Ada',
+  email: 'ada@example.com',
+  icon: 'cat',
+  profiles: [],
+  isAdmin: false,
+  endSubcriptionDate: null,
+  hasMembership: false,
+});
+
+/** The account store's entry for `u1` signed in with an email account. */
+export const testEmailAccount = (user: CustomerUser = testCustomer()) => ({
+  ...testAccount(),
+  kind: 'email' as const,
+  seed: '',
+  user,
 });
 
 export const testSession = (device = 'enc', id = 's1'): Session => ({

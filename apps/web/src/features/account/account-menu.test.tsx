@@ -4,23 +4,15 @@ import type { i18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { CustomerUser, RuntimeConfig } from '@marquee/contract';
+import type { RuntimeConfig } from '@marquee/contract';
 import { initI18n, NAMESPACES } from '../../lib/i18n.ts';
 import { setRuntimeConfig } from '../../lib/runtime-config.ts';
 import { memoryStorage, setAppStorage } from '../../lib/storage.ts';
 import { initStores, useAccountStore } from '../../stores/index.ts';
+import { testCustomer, testEmailAccount } from '../../test/account-fixtures.ts';
 import { AccountMenu } from './account-menu.tsx';
 
-const user: CustomerUser = {
-  id: 'u1',
-  fullname: 'Ada',
-  email: 'ada@example.com',
-  icon: 'cat',
-  profiles: [],
-  isAdmin: false,
-  endSubcriptionDate: null,
-  hasMembership: false,
-};
+const user = testCustomer();
 
 let i18next: i18n;
 beforeEach(async () => {
@@ -28,16 +20,7 @@ beforeEach(async () => {
   setRuntimeConfig({ variant: 'subscription', paymentGateway: true } as unknown as RuntimeConfig);
   setAppStorage(memoryStorage());
   initStores();
-  useAccountStore.getState().setAccount({
-    kind: 'email',
-    token: 't',
-    userId: 'u1',
-    sessionId: 's1',
-    deviceName: 'x',
-    seed: '',
-    profile: { colorA: 'a', colorB: 'b', icon: 'cat' },
-    user,
-  });
+  useAccountStore.getState().setAccount(testEmailAccount(user));
 });
 
 function renderMenu() {

@@ -4,12 +4,13 @@ import type { i18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CustomerUser, Payment, RuntimeConfig } from '@marquee/contract';
+import type { Payment, RuntimeConfig } from '@marquee/contract';
 import { initI18n, NAMESPACES } from '../../lib/i18n.ts';
 import { setRuntimeConfig } from '../../lib/runtime-config.ts';
 import { memoryStorage, setAppStorage } from '../../lib/storage.ts';
 import { initStores, useAccountStore } from '../../stores/index.ts';
 import { contractServer, refuse } from '../../test/contract-server.ts';
+import { testCustomer, testEmailAccount } from '../../test/account-fixtures.ts';
 import { SubscriptionPage } from './subscription-page.tsx';
 
 const config = {
@@ -17,16 +18,7 @@ const config = {
   simulatedPayments: true,
   captcha: { provider: 'none', siteKey: null },
 } as unknown as RuntimeConfig;
-const user: CustomerUser = {
-  id: 'u1',
-  fullname: 'Ada',
-  email: 'ada@example.com',
-  icon: 'cat',
-  profiles: [],
-  isAdmin: false,
-  endSubcriptionDate: null,
-  hasMembership: false,
-};
+const user = testCustomer();
 const payment: Payment = {
   id: 'p1',
   planId: 1,
@@ -52,16 +44,7 @@ beforeEach(async () => {
   setRuntimeConfig(config);
   setAppStorage(memoryStorage());
   initStores();
-  useAccountStore.getState().setAccount({
-    kind: 'email',
-    token: 't',
-    userId: 'u1',
-    sessionId: 's1',
-    deviceName: 'x',
-    seed: '',
-    profile: { colorA: 'a', colorB: 'b', icon: 'cat' },
-    user,
-  });
+  useAccountStore.getState().setAccount(testEmailAccount(user));
   posted = [];
   const server = contractServer({
     membership: {

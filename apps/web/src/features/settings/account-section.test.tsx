@@ -7,17 +7,11 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { initI18n, NAMESPACES } from '../../lib/i18n.ts';
 import type { Account } from '../../stores/index.ts';
+import { testEmailAccount } from '../../test/account-fixtures.ts';
 import { DeleteAccount } from './account-section.tsx';
 
-const account = {
-  kind: 'email',
-  token: 't',
-  userId: 'u1',
-  sessionId: 's1',
-  deviceName: 'x',
-  seed: '',
-  profile: { colorA: 'a', colorB: 'b', icon: 'cat' },
-} as Account;
+// The account without a customer record: the dialog needs only who is signed in.
+const { user: _user, ...account } = testEmailAccount() as Account & { user: unknown };
 
 function Where() {
   const { pathname, search } = useLocation();

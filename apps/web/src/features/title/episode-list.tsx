@@ -68,6 +68,8 @@ export function EpisodeList({ mediaKey, showId, season, currentEpisodeId }: Epis
     );
   if (q.data.episodes.length === 0) return <p className="text-fg-muted">{t('media.seasons.empty')}</p>;
 
+  // Stills only where the source has them (the embedded catalog has none): no column of empty boxes.
+  const hasStills = q.data.episodes.some((episode) => episode.still);
   const formatDate = (date: string) =>
     new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' }).format(
       new Date(`${date}T00:00:00Z`),
@@ -80,7 +82,7 @@ export function EpisodeList({ mediaKey, showId, season, currentEpisodeId }: Epis
         const day = releaseDay(episode.airDate);
         const label = (
           <>
-            <EpisodeStill src={episode.still} />
+            {hasStills && <EpisodeStill src={episode.still} />}
             <span className="flex min-w-0 flex-1 flex-col gap-1">
               <span className="flex items-baseline gap-2">
                 <span className="shrink-0 font-mono text-sm text-fg-muted">
