@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../../errors.ts';
-import { renderPoster } from './posters.ts';
+import { renderBackdrop, renderPoster } from './posters.ts';
 import type { TmdbApi } from './tmdb/tmdb.types.ts';
 import { yearOf } from '@marquee/contract';
 import { BACKDROP_SIZE, LOGO_SIZE, POSTER_SIZE, PROFILE_SIZE, STILL_SIZE } from './title-details.ts';
@@ -41,8 +41,8 @@ export class ImagesService {
 
   async get(size: string, file: string): Promise<Image> {
     if (!ALLOWED_SIZES.has(size)) throw new AppError(400, 'bad_request', `Unknown image size "${size}"`);
-    const catalog = /^catalog\/(movie|tv)-(\d{1,10})\.svg$/.exec(file);
-    if (catalog) return this.catalogPoster(catalog[1] as 'movie' | 'tv', Number(catalog[2]));
+    const catalog = /^catalog\/(movie|tv)-(\d{1,10})(-backdrop)?\.svg$/.exec(file);
+    if (catalog) return this.catalogArt(catalog[1] as 'movie' | 'tv', Number(catalog[2]), !!catalog[3]);
     if (this.api.kind !== 'tmdb' || !/^[A-Za-z0-9_-]{1,64}\.(jpg|png|svg)$/.test(file)) {
       throw new AppError(404, 'not_found', 'No such image');
     }
@@ -71,16 +71,19 @@ export class ImagesService {
     return image;
   }
 
-  private async catalogPoster(kind: 'movie' | 'tv', id: number): Promise<Image> {
-    const key = `catalog/${kind}-${id}`;
+  /** A catalog title's poster or backdrop, drawn from its title, year and genres (see posters.ts). */
+  private async catalogArt(kind: 'movie' | 'tv', id: number, backdrop: boolean): Promise<Image> {
+    const key = `catalog/${kind}-${id}${backdrop ? '-backdrop' : ''}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
-    const { title, date } =
+    // English titles: the artwork is one image for every language, as its cache headers promise.
+    const { title, date, genres } =
       kind === 'movie'
-        ? await this.api.movie(id).then((m) => ({ title: m.title, date: m.release_date }))
-        : await this.api.tv(id).then((s) => ({ title: s.name, date: s.first_air_date }));
+        ? await this.api.movie(id).then((m) => ({ title: m.title, date: m.release_date, genres: m.genres }))
+        : await this.api.tv(id).then((s) => ({ title: s.name, date: s.first_air_date, genres: s.genres }));
+    const input = { title, year: yearOf(date), kind, genres: (genres ?? []).map((g) => g.id) };
     const image = {
-      body: Buffer.from(renderPoster({ title, year: yearOf(date), kind })),
+      body: Buffer.from(backdrop ? renderBackdrop(input) : renderPoster(input)),
       contentType: 'image/svg+xml; charset=utf-8',
     };
     this.cache.set(key, image);

@@ -13,6 +13,7 @@ import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useAccountStore } from '../../stores/index.ts';
 import { paths } from '../../app/paths.ts';
 import { PosterImage } from '../../components/poster-image.tsx';
+import { PosterWall } from './poster-wall.tsx';
 
 /** The FAQ's entries (`landing.faq.q<n>` / `a<n>`). */
 const FAQ = [1, 2, 3, 4, 5, 6] as const;
@@ -164,9 +165,9 @@ function Faq() {
 }
 
 /**
- * The subscription site's landing page for signed-out visitors (the subscription seed spec): hero with Get started
- * (→ /discover when signed in, else /login), the plan banner, the free movie of the month, feature
- * cards, watch everywhere, offline, FAQ.
+ * The subscription site's landing page for signed-out visitors (the subscription seed spec): hero over a wall
+ * of the catalog's popular posters with Get started (→ /discover when signed in, else /login), the plan
+ * banner, the free movie of the month, feature cards, watch everywhere, offline, FAQ.
  */
 export function LandingPage() {
   const { t } = useTranslation(['customer', 'landing']);
@@ -174,22 +175,40 @@ export function LandingPage() {
   const signedIn = useAccountStore((s) => s.account !== null);
   return (
     <div className="flex flex-col gap-16 pb-8" data-testid="landing">
-      <section className="relative -mx-4 flex min-h-[60vh] flex-col items-center justify-center gap-6 overflow-hidden bg-gradient-to-b from-accent/30 via-bg to-bg px-6 py-20 text-center sm:-mx-6">
-        <h1 className="max-w-4xl text-4xl font-extrabold text-fg sm:text-6xl">{t('landing.hero.title')}</h1>
-        <p className="max-w-2xl text-lg text-fg-muted sm:text-xl">{t('landing.hero.text')}</p>
-        <div className="flex flex-wrap justify-center gap-3">
-          <ButtonLink
-            to={signedIn ? paths.discover : paths.login}
-            className="px-8 py-3 text-base"
-            data-testid="get-started"
-          >
-            {t('landing.hero.getStarted')}
-          </ButtonLink>
-          {!signedIn && (
-            <Link to={paths.register} className="self-center text-sm font-semibold text-fg hover:underline">
-              {t('customer.login.register')}
-            </Link>
-          )}
+      <section
+        className="relative -mx-4 flex min-h-[60vh] flex-col items-center justify-center overflow-hidden px-6 py-20 text-center sm:-mx-6 sm:min-h-[70vh]"
+        data-testid="landing-hero"
+      >
+        <PosterWall />
+        {/* Half the page colour over the wall, solid at its top and bottom edges so it fades into the page. */}
+        <div aria-hidden="true" className="absolute inset-0 bg-bg/50" />
+        <div aria-hidden="true" className="absolute inset-x-0 top-0 h-24 bg-gradient-to-b from-bg" />
+        <div aria-hidden="true" className="absolute inset-x-0 bottom-0 h-40 bg-gradient-to-t from-bg" />
+        <div className="relative isolate flex flex-col items-center gap-6">
+          {/* A soft glow of the page colour under the words: with the layer above, at least 75% of it lies
+              under every letter, which keeps --color-fg at ≥ 4.5:1 even over a white poster. */}
+          <div
+            aria-hidden="true"
+            className="absolute -inset-x-10 -inset-y-12 -z-10 rounded-[4rem] bg-bg/75 blur-2xl"
+          />
+          <h1 className="max-w-4xl text-4xl font-extrabold text-fg [text-shadow:0_2px_16px_var(--color-bg)] sm:text-6xl">
+            {t('landing.hero.title')}
+          </h1>
+          <p className="max-w-2xl text-lg text-fg sm:text-xl">{t('landing.hero.text')}</p>
+          <div className="flex flex-wrap justify-center gap-3">
+            <ButtonLink
+              to={signedIn ? paths.discover : paths.login}
+              className="px-8 py-3 text-base shadow-lg"
+              data-testid="get-started"
+            >
+              {t('landing.hero.getStarted')}
+            </ButtonLink>
+            {!signedIn && (
+              <Link to={paths.register} className="self-center text-sm font-semibold text-fg hover:underline">
+                {t('customer.login.register')}
+              </Link>
+            )}
+          </div>
         </div>
       </section>
       <PlanBanner />

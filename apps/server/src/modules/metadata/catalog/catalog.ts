@@ -119,6 +119,8 @@ export const catalogEpisodeId = (showId: number, seasonNumber: number, episodeNu
   catalogSeasonId(showId, seasonNumber) * 1000 + episodeNumber;
 
 export const catalogPosterPath = (kind: TmdbKind, id: number) => `/catalog/${kind}-${id}.svg`;
+/** The same artwork as the poster, wide and without the title (the image service draws both). */
+export const catalogBackdropPath = (kind: TmdbKind, id: number) => `/catalog/${kind}-${id}-backdrop.svg`;
 
 const PAGE_SIZE = 20;
 const NOW_PLAYING_DAYS = 45;
@@ -438,7 +440,7 @@ export class Catalog implements TmdbApi {
       adult: m.adult,
       title: this.localTitle('movie', m.id, language) ?? m.title,
       poster_path: catalogPosterPath('movie', m.id),
-      backdrop_path: null,
+      backdrop_path: catalogBackdropPath('movie', m.id),
       release_date: m.release_date,
       genre_ids: m.genre_ids,
       popularity: m.popularity,
@@ -452,7 +454,7 @@ export class Catalog implements TmdbApi {
       adult: s.adult,
       name: this.localTitle('tv', s.id, language) ?? s.name,
       poster_path: catalogPosterPath('tv', s.id),
-      backdrop_path: null,
+      backdrop_path: catalogBackdropPath('tv', s.id),
       first_air_date: s.first_air_date,
       genre_ids: s.genre_ids,
       popularity: s.popularity,
