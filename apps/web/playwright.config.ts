@@ -4,13 +4,50 @@ import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 4180);
-const dataDir = mkdtempSync(path.join(tmpdir(), 'marquee-e2e-'));
 /** A second instance with ALTCHA registration captcha (e2e/captcha.spec.ts). */
 const altchaPort = Number(process.env.E2E_ALTCHA_PORT ?? 4181);
-const altchaDataDir = mkdtempSync(path.join(tmpdir(), 'marquee-e2e-altcha-'));
 /** A third instance: the subscription site with email accounts and the simulated gateway (e2e/subscription.spec.ts). */
 const subPort = Number(process.env.E2E_SUB_PORT ?? 4182);
-const subDataDir = mkdtempSync(path.join(tmpdir(), 'marquee-e2e-sub-'));
+/** A discovery and a subscription instance for e2e/a11y.spec.ts and e2e/phone.spec.ts. */
+const a11yPort = Number(process.env.E2E_A11Y_PORT ?? 4183);
+const a11ySubPort = Number(process.env.E2E_A11Y_SUB_PORT ?? 4184);
+
+/** The discovery site: passphrase accounts, no captcha. */
+const DISCOVERY = { DMCA_EMAIL: 'dmca@marquee.test', CAPTCHA_PROVIDER: 'none' };
+/** The subscription site of e2e/subscription.spec.ts. */
+const SUBSCRIPTION = {
+  VARIANT: 'subscription',
+  AUTH_METHODS: 'email',
+  PAYMENT_GATEWAY: 'simulated',
+  ALLOW_SIMULATED_PAYMENTS: 'true',
+  CAPTCHA_PROVIDER: 'none',
+  ADMIN_EMAILS: 'admin@marquee.test',
+  // The Matrix plays without a membership; every other title needs one.
+  FREE_MOVIE_TMDB_ID: '603',
+};
+
+/** The production server on `port` with a data folder of its own, SQLite, no Redis and no TMDB. */
+function instance(port: number, env: Record<string, string>) {
+  return {
+    command: 'node dist/main.js',
+    cwd: '../server',
+    url: `http://127.0.0.1:${port}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), `marquee-e2e-${port}-`)),
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      TMDB_API_KEY: '',
+      // Nothing listens there: old JustWatch keys must fail cleanly offline.
+      JUSTWATCH_URL: 'http://127.0.0.1:9',
+      ...env,
+    },
+  };
+}
 
 // Debian's Chromium, never a downloaded browser (see README: apt-get install -y chromium).
 const chromiumArgs = [
@@ -40,69 +77,15 @@ export default defineConfig({
     serviceWorkers: 'block',
   },
   webServer: [
-    {
-      command: 'node dist/main.js',
-      cwd: '../server',
-      url: `http://127.0.0.1:${port}/healthz`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      env: {
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        DMCA_EMAIL: 'dmca@marquee.test',
-        CAPTCHA_PROVIDER: 'none',
-        DATABASE_URL: '',
-        REDIS_URL: '',
-        TMDB_API_KEY: '',
-        // Nothing listens there: old JustWatch keys must fail cleanly offline.
-        JUSTWATCH_URL: 'http://127.0.0.1:9',
-      },
-    },
-    {
-      command: 'node dist/main.js',
-      cwd: '../server',
-      url: `http://127.0.0.1:${altchaPort}/healthz`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      env: {
-        PORT: String(altchaPort),
-        HOST: '127.0.0.1',
-        DATA_DIR: altchaDataDir,
-        LOG_LEVEL: 'warn',
-        CAPTCHA_PROVIDER: 'altcha',
-        ALTCHA_MAX_NUMBER: '20000',
-        DATABASE_URL: '',
-        REDIS_URL: '',
-        TMDB_API_KEY: '',
-        JUSTWATCH_URL: 'http://127.0.0.1:9',
-      },
-    },
-    {
-      command: 'node dist/main.js',
-      cwd: '../server',
-      url: `http://127.0.0.1:${subPort}/healthz`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      env: {
-        PORT: String(subPort),
-        HOST: '127.0.0.1',
-        DATA_DIR: subDataDir,
-        LOG_LEVEL: 'warn',
-        VARIANT: 'subscription',
-        AUTH_METHODS: 'email',
-        PAYMENT_GATEWAY: 'simulated',
-        ALLOW_SIMULATED_PAYMENTS: 'true',
-        CAPTCHA_PROVIDER: 'none',
-        ADMIN_EMAILS: 'admin@marquee.test',
-        // The Matrix plays without a membership; every other title needs one.
-        FREE_MOVIE_TMDB_ID: '603',
-        DATABASE_URL: '',
-        REDIS_URL: '',
-        TMDB_API_KEY: '',
-        JUSTWATCH_URL: 'http://127.0.0.1:9',
-      },
-    },
+    instance(port, DISCOVERY),
+    instance(altchaPort, {
+      CAPTCHA_PROVIDER: 'altcha',
+      ALTCHA_MAX_NUMBER: '20000',
+    }),
+    instance(subPort, SUBSCRIPTION),
+    // e2e/a11y.spec.ts and e2e/phone.spec.ts sign up on both kinds of site at several sizes: instances of
+    // their own, so their accounts do not use up the registration rate limits the other specs share.
+    instance(a11yPort, DISCOVERY),
+    instance(a11ySubPort, SUBSCRIPTION),
   ],
 });

@@ -100,7 +100,7 @@ test.describe('discover', () => {
     await expect(popular.getByTestId('media-card')).toHaveCount(20);
     const row = popular.getByTestId('carousel-items');
     expect(await row.evaluate((el) => el.scrollLeft)).toBe(0);
-    await popular.getByTestId('carousel-right').click();
+    await popular.getByTestId('carousel-next').click();
     await expect.poll(() => row.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
     // Cards are 200 px wide on a wide viewport.
     expect(Math.round((await popular.getByTestId('media-card').first().boundingBox())!.width)).toBe(200);
@@ -157,7 +157,7 @@ test.describe('discover', () => {
     const last = rows.filter({ has: page.getByRole('heading', { name: 'Most Popular Shows' }) });
     await expect(last).toHaveAttribute('data-near', 'false');
     // Its arrow buttons are reachable; focusing one shows the row's cards.
-    await last.getByTestId('carousel-right').focus();
+    await last.getByTestId('carousel-next').focus();
     await expect(last.getByTestId('media-card').first()).toBeVisible();
   });
 

@@ -126,7 +126,8 @@ test.describe('player', () => {
 
     await openSettings(page);
     await page.getByTestId('menu-quality').click();
-    await page.getByTestId('quality-automatic').check();
+    await page.getByTestId('quality-automatic').click();
+    await expect(page.getByTestId('quality-automatic')).toHaveAttribute('aria-checked', 'true');
     await expect.poll(async () => (await videoState(page)).height, { timeout: 30_000 }).toBeGreaterThan(360);
   });
 
@@ -392,7 +393,9 @@ test.describe('player', () => {
     await page.goto(MATRIX);
     await expect(page.getByText("We couldn't find that")).toBeVisible();
     await page.getByRole('button', { name: 'Show error details' }).click();
-    await expect(page.getByTestId('error-details')).toContainText('sample: notfound (nothing)');
+    await expect(page.getByTestId('error-details')).toContainText(
+      'Sample (test pattern) — not found: nothing',
+    );
     await page.unroute('**/scrape?**');
 
     await page.route('**/api/sources/sample/*/hls/**', (route) =>

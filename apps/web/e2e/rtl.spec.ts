@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { clipped } from './support/layout.ts';
 import { MATRIX, startPlayback } from './support/player.ts';
 
 /*
@@ -14,35 +15,6 @@ const SCREENS = [
   { name: 'title', path: '/media/tmdb-tv-1399-game-of-thrones' },
   { name: 'settings', path: '/settings' },
 ] as const;
-
-/** Visible controls and elements with text of their own that cross the viewport's sides, outside scrolling rows. */
-function clipped(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const out: string[] = [];
-    const inScroller = (el: Element) => {
-      for (let at = el.parentElement; at; at = at.parentElement) {
-        const overflow = getComputedStyle(at).overflowX;
-        if (overflow === 'auto' || overflow === 'scroll') return true;
-      }
-      return false;
-    };
-    for (const el of document.body.querySelectorAll('*')) {
-      const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
-      if (!own && !el.matches('button, a, input, select, [role="slider"]')) continue;
-      const box = el.getBoundingClientRect();
-      if (box.width === 0 || box.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
-      if ((box.left < -1 || box.right > width + 1) && !inScroller(el)) {
-        out.push(
-          `${el.tagName.toLowerCase()} "${el.textContent?.trim().slice(0, 40)}" at ${Math.round(box.left)}–${Math.round(box.right)}`,
-        );
-      }
-    }
-    if (document.documentElement.scrollWidth > width + 1)
-      out.push(`page ${document.documentElement.scrollWidth}px wide`);
-    return out;
-  });
-}
 
 async function checkScreen(page: Page, language: string, screen: string, width: number) {
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');

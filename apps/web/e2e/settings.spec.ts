@@ -118,7 +118,7 @@ test.describe('settings', () => {
     await phone.goto('/login');
     await phone.getByLabel('12-word passphrase').fill(passphrase);
     await phone.getByLabel('Device name').fill('Old phone');
-    await phone.getByRole('button', { name: 'Login' }).click();
+    await phone.getByRole('button', { name: 'Sign in' }).click();
     await expect(phone.getByTestId('account-menu-button')).toBeVisible();
 
     await page.goto('/settings');

@@ -67,10 +67,10 @@ test.describe('subscription site', () => {
 
     // A wrong password is a validation error; the right one leads to "who's watching".
     await page.getByLabel('Password', { exact: true }).fill('not the password');
-    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByTestId('form-error')).toHaveText('Email or password is incorrect');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(`${sub}/`);
     await expect(page.getByRole('heading', { name: "Who's watching?" })).toBeVisible();
     const account = await storedEmailAccount(page);
@@ -82,7 +82,9 @@ test.describe('subscription site', () => {
     await page.getByText('Couch').click({ force: true });
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByTestId('profile-name')).toHaveText(['Ada Lovelace', 'Kids']);
-    await page.getByRole('button', { name: 'Watch as Kids' }).click();
+    const kidsTile = page.getByRole('button', { name: /^Kids/ });
+    await expect(kidsTile).toHaveAccessibleDescription('Watch as Kids');
+    await kidsTile.click();
     await expect(page.getByTestId('greeting')).toBeVisible();
     await page.getByTestId('account-menu-button').click();
     await expect(page.getByTestId('account-device-name')).toHaveText('Kids');
@@ -117,7 +119,7 @@ test.describe('subscription site', () => {
     // …and the player says what is needed.
     await page.goto('/media/tmdb-movie-27205-inception');
     await expect(page.getByText('A membership is needed to watch this')).toBeVisible({ timeout: 20_000 });
-    await page.getByRole('alert').getByRole('link', { name: 'Start a membership' }).click();
+    await page.getByTestId('player').getByRole('link', { name: 'Start a membership' }).click();
     await expect(page).toHaveURL(`${sub}/subscription`);
     // The header's profile menu leads there too.
     await page.getByTestId('account-menu-button').click();
@@ -130,16 +132,23 @@ test.describe('subscription site', () => {
     await page.getByLabel('I have promo code').check();
     await page.getByLabel('Promo code', { exact: true }).fill(promo.toLowerCase());
     await page.getByRole('button', { name: 'Start payment' }).click();
-    await expect(page.getByTestId('payment-error')).toHaveText('You should apply promo code before');
-    await page.getByRole('button', { name: 'Apply' }).click();
-    await expect(page.getByTestId('promo-message')).toHaveText('25% off applied');
-    await expect(page.getByTestId('payment-total')).toContainText('Total: $22.50');
-    await page.getByRole('button', { name: 'Start payment' }).click();
-    await expect(page.getByTestId('payment-error')).toHaveText(
+    // Every problem at once, each under its own field; each goes once it is answered.
+    await expect(page.getByTestId('promo-code-error')).toHaveText('You should apply promo code before');
+    await expect(page.getByTestId('crypto-error')).toHaveText(
       'You have to select the cripto before starting payment process.',
     );
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByTestId('promo-message')).toHaveText('25% off applied');
+    await expect(page.getByTestId('promo-code-error')).toHaveCount(0);
+    await expect(page.getByTestId('payment-total')).toContainText('Total: $22.50');
     await page.getByTestId('crypto-select').selectOption({ index: 1 });
+    await expect(page.getByTestId('crypto-error')).toHaveCount(0);
     await page.getByRole('button', { name: 'Start payment' }).click();
+    await expect(page.getByTestId('payment-panel')).toBeVisible();
+    // A way back to the choice, which is kept; the browser's Forward returns to the payment.
+    await page.getByTestId('payment-back').click();
+    await expect(page.getByTestId('crypto-select')).not.toHaveValue('');
+    await page.goForward();
     await expect(page.getByTestId('payment-panel')).toBeVisible();
     await expect(page.getByTestId('payment-warning')).toContainText('no longer valid');
     await expect(page.getByTestId('payment-qr')).toHaveAttribute('src', /^data:image\/png;base64,/);
@@ -250,6 +259,13 @@ test.describe('subscription site', () => {
     await page.getByRole('button', { name: 'Create promo code' }).click();
     await expect(page.getByTestId('promo-created')).toContainText('30% off');
     await expect(page.getByTestId('promo-row').first()).toContainText('30%');
+    // A refused rate replaces the last success: the two are never on screen together.
+    await page.getByLabel('Discount rate (%)').fill('0');
+    await page.getByRole('button', { name: 'Create promo code' }).click();
+    await expect(page.getByTestId('promo-rate-error')).toHaveText(
+      'The rate must be a whole number from 1 to 100',
+    );
+    await expect(page.getByTestId('promo-created')).toHaveCount(0);
 
     // The self-test panel: each check with its result and reason, and a re-run.
     await page.goto('/admin');

@@ -30,7 +30,7 @@ export async function login(page: Page, passphrase: string, deviceName = 'Phone'
   await page.goto('/login');
   await page.getByLabel('12-word passphrase').fill(passphrase);
   await page.getByLabel('Device name').fill(deviceName);
-  await page.getByRole('button', { name: 'Login' }).click();
+  await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId('account-menu-button')).toBeVisible();
 }

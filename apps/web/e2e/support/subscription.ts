@@ -50,7 +50,7 @@ export async function loginInUi(
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Login' }).click();
+  await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: "Who's watching?" })).toBeVisible();
   if (options.chooseOwn ?? true) {
     await page.getByTestId('profile-tile').first().click();

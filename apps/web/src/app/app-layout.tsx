@@ -1,12 +1,25 @@
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'react-router';
-import { Layout } from '../components/layout.tsx';
+import { useLocation } from 'react-router';
+import { HeaderLink, Layout } from '../components/layout.tsx';
 import { MigrationFailedBanner } from '../components/migration-screen.tsx';
 import { AccountMenu, ProfileLoadNotice, useProfileLoadFailure } from '../features/account/index.ts';
 import { RejectedChanges } from '../features/library/index.ts';
 import { HeaderSearch } from '../features/search/index.ts';
+import { runtimeConfig } from '../lib/runtime-config.ts';
 import { useAccountStore } from '../stores/index.ts';
 import { paths } from './paths.ts';
+
+/**
+ * Pages with the big search box of their own, so none in the header: home and its results (and a
+ * subscription site's My List, which is the same screen).
+ */
+function hasOwnSearch(pathname: string): boolean {
+  return (
+    pathname === paths.home ||
+    pathname.startsWith('/browse') ||
+    (pathname === paths.myList && runtimeConfig().variant === 'subscription')
+  );
+}
 
 /** The shared layout with what depends on the account: My List, the header search and the profile menu. */
 export function AppLayout() {
@@ -14,7 +27,6 @@ export function AppLayout() {
   const signedIn = useAccountStore((s) => s.account !== null);
   const failure = useProfileLoadFailure();
   const { pathname } = useLocation();
-  const onHome = pathname === '/' || pathname.startsWith('/browse');
   return (
     <Layout
       banners={
@@ -27,14 +39,10 @@ export function AppLayout() {
       header={
         signedIn
           ? {
-              nav: (
-                <Link to={paths.myList} className="text-sm font-semibold text-fg-muted hover:text-fg">
-                  {t('navigation.myList')}
-                </Link>
-              ),
+              nav: <HeaderLink to={paths.myList}>{t('navigation.myList')}</HeaderLink>,
               end: (
                 <>
-                  {!onHome && <HeaderSearch />}
+                  {!hasOwnSearch(pathname) && <HeaderSearch />}
                   <AccountMenu />
                 </>
               ),

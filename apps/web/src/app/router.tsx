@@ -124,7 +124,7 @@ export function routes(): RouteObject[] {
   const config = runtimeConfig();
   // The player fills the screen: it has no site header, its own back link and the title page below it.
   const media = (
-    <Suspense fallback={<PageLoading />}>
+    <Suspense fallback={<PageLoading page />}>
       <MediaRoute />
     </Suspense>
   );

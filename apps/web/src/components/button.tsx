@@ -9,8 +9,9 @@ const styles: Record<Variant, string> = {
   ghost: 'text-fg-muted hover:text-fg hover:bg-surface-2',
 };
 
+// 44 px tall at least: a touch target on a phone (WCAG 2.5.5).
 const base =
-  'inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:opacity-50';
+  'inline-flex min-h-11 items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:opacity-50';
 
 export function Button({
   variant = 'primary',

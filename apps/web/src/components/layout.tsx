@@ -1,6 +1,6 @@
 import { Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, ScrollRestoration } from 'react-router';
+import { Link, NavLink, Outlet, ScrollRestoration } from 'react-router';
 import { useIsOnline } from '../lib/online-status.ts';
 import { runtimeConfig } from '../lib/runtime-config.ts';
 import { ButtonLink } from './button.tsx';
@@ -31,31 +31,52 @@ export interface HeaderSlots {
 export function SignInButton() {
   const { t } = useTranslation(['navigation']);
   return (
-    <ButtonLink to={paths.login} variant="secondary">
+    <ButtonLink to={paths.login} variant="secondary" className="min-h-11">
       {t('navigation.signIn')}
     </ButtonLink>
   );
 }
 
+/**
+ * A link of the header's navigation: a finger's height (44 px), and on a phone its words wrap onto a
+ * second line before the bar overflows (long translations).
+ */
+export function HeaderLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <NavLink
+      to={to}
+      className="flex min-h-11 items-center rounded-md px-2 text-sm leading-tight font-semibold text-fg-muted hover:text-fg aria-[current=page]:text-fg"
+    >
+      {children}
+    </NavLink>
+  );
+}
+
+/**
+ * The site's bar. It stays on screen while the page scrolls, except in a short viewport (a phone held
+ * sideways), where it would take a fifth of the height: there it scrolls away with the page.
+ */
 export function Header({ nav, end }: HeaderSlots = {}) {
   const { t } = useTranslation(['navigation']);
   const config = runtimeConfig();
   return (
-    <header className="sticky top-0 z-30 border-b border-white/5 bg-bg/85 backdrop-blur">
+    <header className="sticky top-0 z-30 border-b border-white/5 bg-bg/85 backdrop-blur [@media(max-height:30rem)]:static">
       <nav
-        className="mx-auto flex h-16 max-w-screen-2xl items-center gap-4 px-4 sm:px-6"
+        className="mx-auto flex h-16 max-w-screen-2xl items-center gap-1 px-4 sm:gap-2 sm:px-6"
         aria-label={t('navigation.home')}
       >
-        {/* Named by its visible text (the instance's name), as a label must contain what is shown (WCAG 2.5.3). */}
-        <Link to={paths.home} className="flex items-center gap-2 text-lg font-bold text-fg">
+        {/* Named by the instance's name, its visible text from sm up (a label must contain what is shown,
+            WCAG 2.5.3); a phone shows the logo alone, so its links and search fit in 360 px. */}
+        <Link
+          to={paths.home}
+          className="flex min-h-11 min-w-11 shrink-0 items-center justify-center gap-2 text-lg font-bold text-fg"
+        >
           <img src="/favicon.svg" alt="" width={28} height={28} />
-          <span>{config.instanceName}</span>
+          <span className="sr-only sm:not-sr-only">{config.instanceName}</span>
         </Link>
-        <Link to={paths.discover} className="text-sm font-semibold text-fg-muted hover:text-fg">
-          {t('navigation.discover')}
-        </Link>
+        <HeaderLink to={paths.discover}>{t('navigation.discover')}</HeaderLink>
         {nav}
-        <div className="ms-auto flex items-center gap-3">{end ?? <SignInButton />}</div>
+        <div className="ms-auto flex shrink-0 items-center gap-1 sm:gap-3">{end ?? <SignInButton />}</div>
       </nav>
     </header>
   );
@@ -64,7 +85,7 @@ export function Header({ nav, end }: HeaderSlots = {}) {
 export function Footer() {
   const { t } = useTranslation(['footer', 'global']);
   const config = runtimeConfig();
-  const link = 'text-fg-muted hover:text-fg';
+  const link = 'inline-flex min-h-11 min-w-11 items-center justify-center text-fg-muted hover:text-fg';
   return (
     <footer className="mt-16 border-t border-white/5">
       <div className="mx-auto flex max-w-screen-2xl flex-col gap-3 px-4 py-8 text-sm sm:px-6">
@@ -91,10 +112,14 @@ export function Footer() {
   );
 }
 
-export function PageLoading() {
+/**
+ * Something on its way. In place of a whole page (`page`) it is a screen tall, so the footer stays below
+ * the fold instead of showing and then jumping down when the page arrives.
+ */
+export function PageLoading({ page = false }: { page?: boolean }) {
   const { t } = useTranslation(['global']);
   return (
-    <div className="flex min-h-[40vh] items-center justify-center" role="status">
+    <div className={`flex items-center justify-center ${page ? 'min-h-dvh' : 'min-h-[40vh]'}`} role="status">
       <span
         className="h-8 w-8 animate-spin rounded-full border-4 border-surface-3 border-t-accent"
         aria-hidden="true"
@@ -118,7 +143,7 @@ export function Layout({ header, banners }: { header?: HeaderSlots; banners?: Re
       {banners}
       <Header {...header} />
       <main id="main" className="mx-auto w-full max-w-screen-2xl flex-1 px-4 sm:px-6">
-        <Suspense fallback={<PageLoading />}>
+        <Suspense fallback={<PageLoading page />}>
           <Outlet />
         </Suspense>
       </main>

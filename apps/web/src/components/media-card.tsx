@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type MediaSummary } from '@marquee/contract';
@@ -25,16 +26,38 @@ export interface MediaCardProps {
   /** Carousels show the title under the poster truncated; grids in full. */
   titleText?: string;
   posterLoading?: PosterLoading;
+  /** Continue Watching: where the title resumes and how much of it is watched. */
+  resume?: ResumePoint;
+  /** Stands in for the app's card action (Continue Watching's remove button). */
+  action?: ReactNode;
+}
+
+export interface ResumePoint {
+  /** The page it resumes on: the title, or a show's episode. */
+  to: string;
+  /** Share watched, 0…1. */
+  ratio: number;
+  /** The episode a show resumes at. */
+  episode?: { season: number; number: number };
 }
 
 /**
- * A poster card. Unreleased titles (the contract's release rule: a date in the future, or no date
- * at all) carry the Unreleased label, are dimmed and are not links.
+ * A poster card: poster, title, and a line with the type and year (and, resuming a show, the episode).
+ * Unreleased titles (the contract's release rule: a date in the future, or no date at all) carry the
+ * Unreleased label, are dimmed and are not links; a title the user is part way through is out, whatever
+ * dates the library kept of it.
  */
-export function MediaCard({ media, width, titleText, posterLoading = 'lazy' }: MediaCardProps) {
+export function MediaCard({
+  media,
+  width,
+  titleText,
+  posterLoading = 'lazy',
+  resume,
+  action: ownAction,
+}: MediaCardProps) {
   const { t } = useTranslation(['media']);
   const actions = useMediaActions();
-  const released = isTitleReleased(media, clock.now());
+  const released = resume !== undefined || isTitleReleased(media, clock.now());
   const title = titleText ?? media.title;
   const body = (
     <>
@@ -55,6 +78,7 @@ export function MediaCard({ media, width, titleText, posterLoading = 'lazy' }: M
           </span>
         )}
       </div>
+      {resume && <WatchedBar ratio={resume.ratio} />}
       <div className="mt-2 px-0.5">
         {/* Always two lines high, so a row's height is known before its titles are (no layout shift). */}
         <p className="line-clamp-2 min-h-10 text-sm font-semibold text-fg" title={media.title} dir="auto">
@@ -63,12 +87,23 @@ export function MediaCard({ media, width, titleText, posterLoading = 'lazy' }: M
         <p className="text-xs text-fg-muted">
           {t(`media.types.${media.type}`)}
           {media.year ? ` · ${media.year}` : ''}
+          {resume?.episode && (
+            <>
+              {' · '}
+              <span data-testid="episode-badge">
+                {t('media.seasons.seasonEpisode', {
+                  season: resume.episode.season,
+                  episode: resume.episode.number,
+                })}
+              </span>
+            </>
+          )}
         </p>
       </div>
     </>
   );
   const style = width ? { width: `${width}px` } : undefined;
-  const action = actions.card?.(media);
+  const action = ownAction ?? actions.card?.(media);
   if (!released) {
     return (
       <div
@@ -84,7 +119,7 @@ export function MediaCard({ media, width, titleText, posterLoading = 'lazy' }: M
   }
   const link = (
     <Link
-      to={paths.media(encodeMediaKey(media.type, media.id, media.title))}
+      to={resume?.to ?? paths.media(encodeMediaKey(media.type, media.id, media.title))}
       className="group block shrink-0 rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent"
       style={style}
       data-testid="media-card"
@@ -97,7 +132,32 @@ export function MediaCard({ media, width, titleText, posterLoading = 'lazy' }: M
   return (
     <div className="relative shrink-0" style={style}>
       {link}
-      <div className="absolute top-2 end-2">{action}</div>
+      <div className="absolute top-1 end-1">{action}</div>
+    </div>
+  );
+}
+
+/** Even a title barely started shows some of its bar filled. */
+const MIN_BAR_PERCENT = 4;
+
+/** How much is watched: a bar under the poster, in the accent on a track that stands out from the page. */
+function WatchedBar({ ratio }: { ratio: number }) {
+  const { t } = useTranslation(['library']);
+  const percent = Math.round(Math.min(1, Math.max(0, ratio)) * 100);
+  return (
+    <div
+      className="mt-2 h-1.5 overflow-hidden rounded-full bg-white/25"
+      role="progressbar"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={percent}
+      aria-label={t('library.watched', { percent })}
+      data-testid="watched-bar"
+    >
+      <div
+        className="h-full rounded-full bg-fg-accent"
+        style={{ width: `${Math.max(MIN_BAR_PERCENT, percent)}%` }}
+      />
     </div>
   );
 }

@@ -20,6 +20,6 @@ export function RequireAdmin({ children }: { children: ReactNode }) {
   const customer = useCustomer();
   if (!signedIn) return <Navigate replace to={paths.home} />;
   if (customer.user?.isAdmin) return children;
-  if (customer.isPending) return <PageLoading />;
+  if (customer.isPending) return <PageLoading page />;
   return <Navigate replace to={paths.home} />;
 }

@@ -51,7 +51,7 @@ function BrowseScreen() {
           {greeting}
         </h1>
       </div>
-      <div className="sticky top-16 z-20 mx-auto max-w-2xl bg-bg/0 py-3">
+      <div className="sticky top-16 z-20 [@media(max-height:30rem)]:top-0 mx-auto max-w-2xl bg-bg/0 py-3">
         <SearchBar value={search.text} onChange={search.onChange} onClear={search.onClear} />
       </div>
       <div className="mt-8">

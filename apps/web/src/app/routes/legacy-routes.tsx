@@ -10,7 +10,7 @@ export function QuickSearchRoute() {
   const { query = '' } = useParams();
   const q = useQuery({ ...searchQuery(query), enabled: query.trim().length > 0 });
   if (!query.trim() || q.isError) return <Navigate replace to={paths.home} />;
-  if (q.isPending) return <PageLoading />;
+  if (q.isPending) return <PageLoading page />;
   const first = q.data.results[0];
   return (
     <Navigate

@@ -9,7 +9,7 @@ import { paths } from '../../app/paths.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 
 const ITEM =
-  'block w-full rounded-md px-3 py-2 text-start text-sm text-fg hover:bg-surface-3 focus-visible:bg-surface-3 focus-visible:outline-none';
+  'flex min-h-11 w-full items-center rounded-md px-3 py-2 text-start text-sm text-fg hover:bg-surface-3 focus-visible:bg-surface-3 focus-visible:outline-none';
 
 /** The signed-in header's profile menu: Profile, Start a membership (where memberships are sold), Log out. */
 export function AccountMenu() {
@@ -53,7 +53,8 @@ export function AccountMenu() {
         {...triggerProps}
         onClick={() => setOpen(!open)}
         aria-label={t('account.menu.label')}
-        className="rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+        // A 44 px target around the 36 px avatar.
+        className="flex h-11 w-11 items-center justify-center rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
         data-testid="account-menu-button"
       >
         <Avatar {...avatar} />

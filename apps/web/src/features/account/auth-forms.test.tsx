@@ -87,7 +87,7 @@ describe('the sign-in page', () => {
       `  Awkward\tSAFE  differ large subway junk gallery flight left glue fault Glory  `,
     );
     type('Device name', 'Phone');
-    fireEvent.click(screen.getByRole('button', { name: 'Login' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(login).toHaveBeenCalledWith(WORDS, 'Phone'));
     expect(screen.queryByTestId('form-error')).toBeNull();
   });
@@ -102,7 +102,7 @@ describe('the sign-in page', () => {
       },
     });
     type('Device name', 'Phone');
-    fireEvent.click(screen.getByRole('button', { name: 'Login' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(login).toHaveBeenCalledWith(WORDS, 'Phone'));
   });
 
@@ -111,7 +111,7 @@ describe('the sign-in page', () => {
     renderAt(<LoginPage />);
     type('12-word passphrase', WORDS.replace('glory', 'glorious'));
     type('Device name', 'Phone');
-    fireEvent.click(screen.getByRole('button', { name: 'Login' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect((await screen.findByTestId('form-error')).textContent).toBe('Incorrect or incomplete passphrase');
     expect(login).not.toHaveBeenCalled();
   });

@@ -194,13 +194,16 @@ export function ProfilesPage() {
               type="button"
               onClick={() => choose(tile)}
               className="group flex w-28 flex-col items-center gap-3 rounded-xl p-2 focus-visible:outline-2 focus-visible:outline-accent sm:w-36"
-              aria-label={
-                managing
-                  ? t('customer.profiles.edit', { name: tile.name })
-                  : t('customer.profiles.choose', { name: tile.name })
-              }
+              // The tile's name is what it shows (what a voice-control user says); what it does is its
+              // description.
+              aria-describedby={`profile-action-${i}`}
               data-testid="profile-tile"
             >
+              <span id={`profile-action-${i}`} hidden>
+                {managing
+                  ? t('customer.profiles.edit', { name: tile.name })
+                  : t('customer.profiles.choose', { name: tile.name })}
+              </span>
               <span
                 className={`rounded-full ring-offset-4 ring-offset-bg transition group-hover:ring-4 group-hover:ring-fg ${active === tile.id ? 'ring-4 ring-accent' : ''}`}
               >

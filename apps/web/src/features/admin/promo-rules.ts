@@ -4,7 +4,9 @@ import { PROMO_RATE_MAX, PROMO_RATE_MIN } from '@marquee/contract/values';
  * The new promo rate (the subscription seed spec): a number, sent as an integer; empty means the server's default (10).
  * Answers `{rate}` (undefined = leave it to the default) or `{error}` with a catalog key.
  */
-export function parsePromoRate(text: string): { rate: number | undefined } | { error: 'rateInvalid' } {
+export type PromoRateError = 'rateInvalid';
+
+export function parsePromoRate(text: string): { rate: number | undefined } | { error: PromoRateError } {
   const trimmed = text.trim();
   if (trimmed === '') return { rate: undefined };
   const value = Number(trimmed);

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import type { Promo } from '@marquee/contract';
@@ -10,11 +10,11 @@ import { ApiError, errorKey } from '../../lib/api/index.ts';
 import { adminQueries } from '../../lib/api/queries/admin.ts';
 import { longDateTime } from '../../lib/membership-status.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { parsePromoRate } from './promo-rules.ts';
+import { parsePromoRate, type PromoRateError } from './promo-rules.ts';
 import { paths } from '../../app/paths.ts';
 
 const INPUT =
-  'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
+  'min-h-11 w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none aria-[invalid=true]:border-red-400';
 const COLUMNS = ['code', 'rate', 'status', 'created', 'used'] as const;
 const forbidden = (e: unknown) => e instanceof ApiError && (e.status === 401 || e.status === 403);
 
@@ -33,6 +33,29 @@ function StateBadge({ promo }: { promo: Promo }) {
   );
 }
 
+/** A failure with Retry beside it (every error of this page has one). */
+function ErrorWithRetry({
+  message,
+  onRetry,
+  testId,
+}: {
+  message: string;
+  onRetry: () => void;
+  testId: string;
+}) {
+  const { t } = useTranslation(['admin']);
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg bg-red-900/40 px-3 py-2 text-sm text-red-200">
+      <p role="alert" data-testid={testId}>
+        {message}
+      </p>
+      <Button variant="secondary" className="min-h-11" onClick={onRetry}>
+        {t('admin.promos.retry')}
+      </Button>
+    </div>
+  );
+}
+
 /** `/promos` (the subscription seed spec, admins only; the app redirects others): every code, and a form to make one. */
 export function PromosPage() {
   const { t, i18n } = useTranslation(['admin', 'errors']);
@@ -43,17 +66,19 @@ export function PromosPage() {
     retry: (n, e) => !forbidden(e) && n < 1,
   });
   const [rate, setRate] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [rateError, setRateError] = useState<PromoRateError | null>(null);
+  const rateInput = useRef<HTMLInputElement>(null);
+  // The mutation holds the last answer: a new attempt (or reset) replaces the old success or error.
   const create = useMutation({
     mutationFn: (value: number | undefined) => createPromo(value),
     onSuccess: (answer) => {
       client.setQueryData(adminQueries.promos().queryKey, answer.codes);
       setRate('');
     },
-    onError: (e) => setError(t(errorKey(e))),
   });
   if (promos.isError && forbidden(promos.error)) return <Navigate replace to={paths.home} />;
   const date = (iso: string | null) => (iso ? longDateTime(new Date(iso), i18n.language) : '');
+  const describedBy = ['promo-rate-hint', rateError && 'promo-rate-error'].filter(Boolean).join(' ');
 
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-8 py-10">
@@ -62,13 +87,18 @@ export function PromosPage() {
         <p className="mt-2 text-fg-muted">{t('admin.promos.intro')}</p>
       </div>
       <form
-        className="flex flex-col gap-3 rounded-2xl bg-surface-2 p-5 sm:flex-row sm:items-end"
+        className="flex flex-col gap-3 rounded-2xl bg-surface-2 p-5 sm:flex-row sm:items-start"
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
           const parsed = parsePromoRate(rate);
-          if ('error' in parsed) return setError(t(`admin.promos.${parsed.error}`));
-          setError(null);
+          setRateError('error' in parsed ? parsed.error : null);
+          if ('error' in parsed) {
+            // The last code's success (or failure) is not about this attempt.
+            create.reset();
+            rateInput.current?.focus();
+            return;
+          }
           create.mutate(parsed.rate);
         }}
       >
@@ -78,26 +108,43 @@ export function PromosPage() {
           </label>
           <input
             id="promo-rate"
+            ref={rateInput}
             type="number"
             inputMode="numeric"
             min={1}
             max={100}
             step={1}
             value={rate}
-            onChange={(e) => setRate(e.target.value)}
+            onChange={(e) => {
+              setRate(e.target.value);
+              // What was said about the old value is stale now.
+              setRateError(null);
+              if (create.isError) create.reset();
+            }}
             placeholder={t('admin.promos.ratePlaceholder')}
             className={INPUT}
+            aria-invalid={rateError ? true : undefined}
+            aria-describedby={describedBy}
           />
-          <p className="mt-1 text-xs text-fg-muted">{t('admin.promos.rateHint')}</p>
+          <p id="promo-rate-hint" className="mt-1 text-xs text-fg-muted">
+            {t('admin.promos.rateHint')}
+          </p>
+          {rateError && (
+            <p id="promo-rate-error" className="mt-1 text-sm text-red-300" data-testid="promo-rate-error">
+              {t(`admin.promos.${rateError}`)}
+            </p>
+          )}
         </div>
-        <Button type="submit" disabled={create.isPending} className="sm:mb-5">
+        <Button type="submit" disabled={create.isPending} className="min-h-11 sm:mt-6">
           {create.isPending ? t('admin.promos.creating') : t('admin.promos.create')}
         </Button>
       </form>
-      {error && (
-        <p role="alert" className="rounded-lg bg-red-900/40 px-3 py-2 text-sm text-red-200">
-          {error}
-        </p>
+      {create.isError && (
+        <ErrorWithRetry
+          message={t(errorKey(create.error))}
+          onRetry={() => create.mutate(create.variables)}
+          testId="promo-create-error"
+        />
       )}
       {create.data && (
         <p
@@ -110,9 +157,11 @@ export function PromosPage() {
       )}
       {promos.isPending && <PageLoading />}
       {promos.isError && (
-        <p role="alert" className="text-red-300">
-          {t('admin.promos.loadFailed')}
-        </p>
+        <ErrorWithRetry
+          message={t('admin.promos.loadFailed')}
+          onRetry={() => void promos.refetch()}
+          testId="promos-load-error"
+        />
       )}
       {promos.data?.length === 0 && <p className="text-fg-muted">{t('admin.promos.empty')}</p>}
       {promos.data && promos.data.length > 0 && (

@@ -1,12 +1,20 @@
-import { useDeferredValue, useEffect, useRef, type Ref } from 'react';
+import { useDeferredValue, useEffect, useRef, useState, type Ref, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type MediaSummary } from '@marquee/contract';
 import { cardWidth, truncateTitle } from './discover-rules.ts';
+import {
+  FITS,
+  UNMEASURED,
+  pageOffset,
+  readRowScroll,
+  rowArrows,
+  sameArrows,
+  type RowArrows,
+} from './carousel-scroll.ts';
 import { MediaCard, MediaCardSkeleton, type PosterLoading } from '../../components/media-card.tsx';
+import { isRtl } from '../../lib/i18n.ts';
 import { useViewportWidth } from '../../lib/use-viewport-width.ts';
 
-/** How far an arrow press scrolls, as a share of the visible width. */
-const PAGE_SHARE = 0.69;
 /** Wheel paging is throttled so one flick of the wheel is one page. */
 const WHEEL_THROTTLE_MS = 345;
 /** Space between cards (Tailwind gap-4). */
@@ -37,7 +45,7 @@ export function CarouselPlaceholder() {
   const viewportWidth = useViewportWidth();
   return (
     <div className="mt-8" aria-hidden="true">
-      <div className="mb-3 flex h-7 items-center sm:h-9">
+      <div className="mb-3 flex h-7 items-center sm:h-11">
         <div className="h-5 w-48 animate-pulse rounded bg-surface-2" />
       </div>
       <RowPlaceholder width={cardWidth(viewportWidth)} count={cardsInView(viewportWidth)} />
@@ -97,36 +105,38 @@ export function Carousel({
   const deferred = useDeferredValue(near ? loadedItems : undefined);
   const items = urgent && near ? loadedItems : deferred;
   const loaded = items !== undefined;
+  const arrows = useRowArrows(scroller, items, width);
+  const shown = isError || (loaded && items.length === 0) ? FITS : (arrows ?? UNMEASURED);
 
   const page = (direction: 1 | -1) => {
     const el = scroller.current;
     if (!el) return;
-    const rtl = getComputedStyle(el).direction === 'rtl' ? -1 : 1;
-    el.scrollBy({ left: direction * rtl * el.clientWidth * PAGE_SHARE, behavior: 'smooth' });
+    el.scrollBy({ left: pageOffset(direction, readRowScroll(el)), behavior: 'smooth' });
   };
 
-  // A vertical wheel over the row pages it sideways instead of scrolling the page.
+  // A vertical wheel over the row pages it sideways instead of scrolling the page, until the row's end
+  // in that direction: from there the wheel scrolls the page again.
   useEffect(() => {
     const el = scroller.current;
     if (!el) return undefined;
     let last = 0;
     const onWheel = (event: WheelEvent) => {
       if (Math.abs(event.deltaY) <= Math.abs(event.deltaX)) return;
-      const canScroll = el.scrollWidth > el.clientWidth;
-      if (!canScroll) return;
+      const scroll = readRowScroll(el);
+      const at = rowArrows(scroll);
+      const forwards = event.deltaY > 0;
+      if (at.fits || (forwards ? at.atEnd : at.atStart)) return;
       event.preventDefault();
       const now = performance.now();
       if (now - last < WHEEL_THROTTLE_MS) return;
       last = now;
-      el.scrollBy({ left: Math.sign(event.deltaY) * el.clientWidth * PAGE_SHARE, behavior: 'smooth' });
+      el.scrollBy({ left: pageOffset(forwards ? 1 : -1, scroll), behavior: 'smooth' });
     };
     el.addEventListener('wheel', onWheel, { passive: false });
     return () => el.removeEventListener('wheel', onWheel);
   }, [items, loaded]);
 
   const headingId = `carousel-${id}`;
-  const arrow =
-    'hidden h-9 w-9 items-center justify-center rounded-full bg-surface-2 text-fg hover:bg-surface-3 sm:flex';
   return (
     <section
       ref={sectionRef}
@@ -137,7 +147,8 @@ export function Carousel({
       data-near={near}
       onFocusCapture={near ? undefined : onReveal}
     >
-      <div className="mb-3 flex items-center gap-2">
+      {/* As high as the arrows even when a row that fits has none: nothing moves when they go. */}
+      <div className="mb-3 flex min-h-7 items-center gap-2 sm:min-h-11">
         {title === null ? (
           <HeadingPlaceholder />
         ) : (
@@ -145,44 +156,8 @@ export function Carousel({
             {title}
           </h3>
         )}
-        <div className="ms-auto flex gap-2">
-          <button
-            type="button"
-            className={arrow}
-            onClick={() => page(-1)}
-            aria-label={t('discover.scrollLeft')}
-            data-testid="carousel-left"
-          >
-            <svg
-              className="h-4 w-4 rtl:rotate-180"
-              viewBox="0 0 24 24"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2.5"
-              aria-hidden="true"
-            >
-              <path d="m15 18-6-6 6-6" />
-            </svg>
-          </button>
-          <button
-            type="button"
-            className={arrow}
-            onClick={() => page(1)}
-            aria-label={t('discover.scrollRight')}
-            data-testid="carousel-right"
-          >
-            <svg
-              className="h-4 w-4 rtl:rotate-180"
-              viewBox="0 0 24 24"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2.5"
-              aria-hidden="true"
-            >
-              <path d="m9 18 6-6-6-6" />
-            </svg>
-          </button>
-        </div>
+        {/* A row not rendered yet keeps its arrows: keyboard focus on one is what renders it. */}
+        {!shown.fits && <RowArrowButtons arrows={shown} onPage={page} />}
       </div>
       {isError ? (
         <p className="text-sm text-fg-muted">{t('discover.loadFailed')}</p>
@@ -205,5 +180,99 @@ export function Carousel({
         </ul>
       )}
     </section>
+  );
+}
+
+/**
+ * The arrows of a rendered row, measured after every render that changes its cards or their width and on
+ * every scroll and resize; null while there is no row to measure.
+ */
+function useRowArrows(
+  scroller: RefObject<HTMLElement | null>,
+  items: MediaSummary[] | undefined,
+  width: number,
+): RowArrows | null {
+  const [arrows, setArrows] = useState<RowArrows | null>(null);
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return undefined;
+    const update = () => {
+      const next = rowArrows(readRowScroll(el));
+      setArrows((prev) => (prev && sameArrows(prev, next) ? prev : next));
+    };
+    update();
+    el.addEventListener('scroll', update, { passive: true });
+    window.addEventListener('resize', update);
+    return () => {
+      el.removeEventListener('scroll', update);
+      window.removeEventListener('resize', update);
+    };
+  }, [scroller, items, width]);
+  return arrows;
+}
+
+/**
+ * Previous and next, for pointers on wider screens (a phone swipes). An arrow with nowhere to go is
+ * aria-disabled rather than disabled: it keeps keyboard focus when the row reaches its end under it.
+ * Each is labelled by the way it points, which right to left is the other way round.
+ */
+function RowArrowButtons({ arrows, onPage }: { arrows: RowArrows; onPage(direction: 1 | -1): void }) {
+  const { t, i18n } = useTranslation(['discover']);
+  const rtl = isRtl(i18n.language);
+  const left = t('discover.scrollLeft');
+  const right = t('discover.scrollRight');
+  return (
+    <div className="ms-auto hidden gap-2 sm:flex">
+      <ArrowButton
+        label={rtl ? right : left}
+        isDisabled={arrows.atStart}
+        onPress={() => onPage(-1)}
+        testId="carousel-prev"
+        path="m15 18-6-6 6-6"
+      />
+      <ArrowButton
+        label={rtl ? left : right}
+        isDisabled={arrows.atEnd}
+        onPress={() => onPage(1)}
+        testId="carousel-next"
+        path="m9 18 6-6-6-6"
+      />
+    </div>
+  );
+}
+
+function ArrowButton({
+  label,
+  isDisabled,
+  onPress,
+  testId,
+  path,
+}: {
+  label: string;
+  isDisabled: boolean;
+  onPress(): void;
+  testId: string;
+  path: string;
+}) {
+  return (
+    <button
+      type="button"
+      className="flex h-11 w-11 items-center justify-center rounded-full bg-surface-2 text-fg hover:bg-surface-3 aria-disabled:cursor-default aria-disabled:opacity-40 aria-disabled:hover:bg-surface-2"
+      onClick={isDisabled ? undefined : onPress}
+      aria-label={label}
+      aria-disabled={isDisabled}
+      data-testid={testId}
+    >
+      <svg
+        className="h-5 w-5 rtl:rotate-180"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2.5"
+        aria-hidden="true"
+      >
+        <path d={path} />
+      </svg>
+    </button>
   );
 }

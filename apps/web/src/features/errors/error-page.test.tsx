@@ -23,11 +23,15 @@ describe('error page', () => {
       </I18nextProvider>,
     );
     expect(screen.getByRole('heading', { name: 'We encountered an error!' })).toBeTruthy();
+    // The alert says what went wrong, once: not the buttons, nor the details opened later.
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toBe('We encountered an error!boom');
     fireEvent.click(screen.getByRole('button', { name: 'Reload the page' }));
     expect(onReload).toHaveBeenCalledOnce();
 
     fireEvent.click(screen.getByRole('button', { name: 'Show error details' }));
     expect(screen.getByTestId('error-details').textContent).toContain('Error: boom');
+    expect(alert.contains(screen.getByTestId('error-details'))).toBe(false);
 
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Copy' }));

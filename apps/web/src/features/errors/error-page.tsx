@@ -41,12 +41,12 @@ export function ErrorPage({
   };
 
   return (
-    <div
-      className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center gap-4 px-4 text-center"
-      role="alert"
-    >
-      <h1 className="text-2xl font-bold text-fg">{t('errors.title')}</h1>
-      <p className="text-fg-muted">{error instanceof Error ? error.message : t('global.generic')}</p>
+    <div className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center gap-4 px-4 text-center">
+      {/* Said once, assertively; the buttons and the details shown later are not part of it. */}
+      <div role="alert" className="flex flex-col items-center gap-4">
+        <h1 className="text-2xl font-bold text-fg">{t('errors.title')}</h1>
+        <p className="text-fg-muted">{error instanceof Error ? error.message : t('global.generic')}</p>
+      </div>
       <div className="flex flex-wrap justify-center gap-3">
         <Button onClick={onReload}>{t('errors.reload')}</Button>
         <Button variant="secondary" onClick={() => setShowDetails((v) => !v)} aria-expanded={showDetails}>

@@ -65,7 +65,7 @@ export function BookmarkToggle({
         aria-pressed={bookmarked}
         title={!meta ? label : undefined}
         data-testid="bookmark-toggle"
-        className="inline-flex items-center gap-2 rounded-lg bg-surface-2 px-4 py-2 text-sm font-semibold text-fg hover:bg-surface-3 focus-visible:outline-2 focus-visible:outline-accent disabled:cursor-not-allowed disabled:opacity-50"
+        className="inline-flex min-h-11 items-center gap-2 rounded-lg bg-surface-2 px-4 py-2 text-sm font-semibold text-fg hover:bg-surface-3 focus-visible:outline-2 focus-visible:outline-accent disabled:cursor-not-allowed disabled:opacity-50"
       >
         <BookmarkIcon filled={bookmarked} />
         {bookmarked ? t('library.bookmark.inList') : t('library.bookmark.add')}
@@ -81,7 +81,7 @@ export function BookmarkToggle({
       aria-label={`${label}: ${media.title}`}
       title={label}
       data-testid="bookmark-toggle"
-      className={`rounded-full p-2 shadow-md backdrop-blur transition-colors focus-visible:outline-2 focus-visible:outline-accent disabled:cursor-not-allowed disabled:opacity-40 ${bookmarked ? 'bg-accent text-white' : 'bg-black/60 text-white hover:bg-black/80'}`}
+      className={`flex h-11 w-11 items-center justify-center rounded-full shadow-md backdrop-blur transition-colors focus-visible:outline-2 focus-visible:outline-accent disabled:cursor-not-allowed disabled:opacity-40 ${bookmarked ? 'bg-accent text-white' : 'bg-black/60 text-white hover:bg-black/80'}`}
     >
       <BookmarkIcon filled={bookmarked} />
     </button>

@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import type { i18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
@@ -41,5 +41,26 @@ describe('one name for the bookmarked titles: "My List", as navigation calls the
     renderIt(<MyListPage />);
     expect(screen.getAllByRole('heading', { name: 'My List' }).map((h) => h.tagName)).toEqual(['H1']);
     expect(screen.getByRole('region', { name: 'My List' }).textContent).toContain('The Matrix');
+  });
+});
+
+describe('Continue Watching cards have the anatomy of every card', () => {
+  it('type and year, the episode a show resumes at, how much is watched, and a way off the row', () => {
+    useLibraryStore.getState().saveProgress({
+      meta: { tmdbId: '1396', type: 'show', title: 'Breaking Bad', year: 2008, poster: null },
+      season: { id: '3572', number: 1, title: 'Season 1' },
+      episode: { id: '62087', number: 3, title: '...And the Bag’s in the River' },
+      watched: 1305,
+      duration: 2900,
+    });
+    renderIt(<HomeLibrary empty={null} />);
+    const cont = screen.getByTestId('continue-card');
+    expect(cont.textContent).toContain('Show · 2008 · S1 E3');
+    const link = cont.querySelector('a');
+    expect(link?.getAttribute('href')).toMatch(/\/media\/tmdb-tv-1396-breaking-bad\/3572\/62087$/);
+    expect(screen.getByRole('progressbar', { name: '45% watched' }).getAttribute('aria-valuenow')).toBe('45');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Breaking Bad from Continue Watching' }));
+    expect(screen.queryByTestId('continue-card')).toBeNull();
   });
 });

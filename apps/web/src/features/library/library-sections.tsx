@@ -1,6 +1,5 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { type MediaSummary } from '@marquee/contract';
 import {
   continueWatching,
@@ -10,11 +9,10 @@ import {
   type ContinueItem,
 } from '../../stores/library/library-rules.ts';
 import { encodeMediaKey, toTmdbType } from '../../lib/media-keys.ts';
-import { MediaCard } from '../../components/media-card.tsx';
+import { MediaCard, type ResumePoint } from '../../components/media-card.tsx';
 import { useLibraryStore } from '../../stores/index.ts';
 import { paths } from '../../app/paths.ts';
 import { useLibraryRefreshOnOpen } from '../../lib/library-refresh.ts';
-import { PosterImage } from '../../components/poster-image.tsx';
 
 const GRID = 'grid grid-cols-2 gap-x-4 gap-y-6 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-5 xl:grid-cols-6';
 
@@ -71,73 +69,48 @@ export function BookmarksSection({ items, titled = true }: { items: BookmarkEntr
   );
 }
 
+/** A Continue Watching card: the title's card, resuming where it stopped, with a button that takes it off the row. */
 function ContinueCard({ item }: { item: ContinueItem }) {
-  const { t } = useTranslation(['library', 'media']);
+  const { t } = useTranslation(['library']);
   const remove = useLibraryStore((s) => s.removeFromContinueWatching);
   const { entry, episode } = item;
   const season = episode ? entry.seasons[episode.seasonId] : undefined;
-  const to = paths.media(
-    encodeMediaKey(toTmdbType(entry.type), entry.tmdbId, entry.title),
-    episode?.seasonId,
-    episode?.id,
-  );
-  const percent = Math.round(progressRatio(item.progress) * 100);
+  const resume: ResumePoint = {
+    to: paths.media(
+      encodeMediaKey(toTmdbType(entry.type), entry.tmdbId, entry.title),
+      episode?.seasonId,
+      episode?.id,
+    ),
+    ratio: progressRatio(item.progress),
+    ...(episode && season ? { episode: { season: season.number, number: episode.number } } : {}),
+  };
   return (
-    <div className="relative" data-testid="continue-card">
-      <Link
-        to={to}
-        className="group block rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-accent"
-      >
-        <div className="relative aspect-[2/3] overflow-hidden rounded-lg bg-surface-2 shadow-md">
-          <PosterImage
-            src={entry.poster}
-            alt={t('media.posterAlt', { title: entry.title })}
-            loading="lazy"
-            className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105"
-          />
-          {episode && season && (
-            <span
-              className="absolute bottom-3 start-2 rounded bg-black/80 px-2 py-0.5 text-xs font-semibold text-white"
-              data-testid="episode-badge"
+    <div data-testid="continue-card">
+      <MediaCard
+        media={summaryOf(entry)}
+        resume={resume}
+        action={
+          <button
+            type="button"
+            onClick={() => remove(entry.type, entry.tmdbId)}
+            className="flex h-11 w-11 items-center justify-center rounded-full bg-black/60 text-white shadow-md hover:bg-black/80 focus-visible:outline-2 focus-visible:outline-accent"
+            aria-label={t('library.continue.remove', { title: entry.title })}
+            title={t('library.continue.removeShort')}
+            data-testid="continue-remove"
+          >
+            <svg
+              viewBox="0 0 24 24"
+              className="h-4 w-4"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2.5"
+              aria-hidden="true"
             >
-              {t('media.seasons.seasonEpisode', { season: season.number, episode: episode.number })}
-            </span>
-          )}
-          <div className="absolute inset-x-0 bottom-0 h-1.5 bg-black/60" dir="ltr">
-            <div
-              className="h-full bg-accent"
-              style={{ width: `${percent}%` }}
-              role="progressbar"
-              aria-valuenow={percent}
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-label={t('library.watched', { percent })}
-            />
-          </div>
-        </div>
-        <p className="mt-2 line-clamp-2 px-0.5 text-sm font-semibold text-fg" dir="auto">
-          {entry.title}
-        </p>
-      </Link>
-      <button
-        type="button"
-        onClick={() => remove(entry.type, entry.tmdbId)}
-        className="absolute top-2 end-2 rounded-full bg-black/60 p-2 text-white shadow-md hover:bg-black/80 focus-visible:outline-2 focus-visible:outline-accent"
-        aria-label={t('library.continue.remove', { title: entry.title })}
-        title={t('library.continue.removeShort')}
-        data-testid="continue-remove"
-      >
-        <svg
-          viewBox="0 0 24 24"
-          className="h-4 w-4"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2.5"
-          aria-hidden="true"
-        >
-          <path d="M6 6l12 12M18 6 6 18" />
-        </svg>
-      </button>
+              <path d="M6 6l12 12M18 6 6 18" />
+            </svg>
+          </button>
+        }
+      />
     </div>
   );
 }

@@ -56,7 +56,7 @@ describe('refused changes notice', () => {
     );
     fireEvent.click(screen.getByRole('button', { name: 'Show' }));
     const list = screen.getByTestId('rejected-changes-list').textContent;
-    expect(list).toContain('Bookmark The Matrix — the server found it invalid');
+    expect(list).toContain('Add The Matrix to My List — the server found it invalid');
     expect(list).toContain('Settings — too large for the server');
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByTestId('rejected-changes-notice')).toBeNull();

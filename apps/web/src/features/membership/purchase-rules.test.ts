@@ -8,7 +8,7 @@ const base: PurchaseDraft = { planId: 1, crypto: 'BTC', hasPromo: false, promoIn
 
 describe('membership purchase rules (the subscription seed spec)', () => {
   it('a ticked "I have promo code" needs the code applied first', () => {
-    expect(checkPurchase({ ...base, hasPromo: true, promoInput: 'ABCD2345' })).toBe('applyPromoFirst');
+    expect(checkPurchase({ ...base, hasPromo: true, promoInput: 'ABCD2345' })).toEqual(['applyPromoFirst']);
     expect(en.membership.errors.applyPromoFirst).toBe('You should apply promo code before');
     expect(
       checkPurchase({
@@ -17,7 +17,7 @@ describe('membership purchase rules (the subscription seed spec)', () => {
         promoInput: 'abcd2345 ',
         applied: { code: 'ABCD2345', rate: 10 },
       }),
-    ).toBeNull();
+    ).toEqual([]);
   });
   it('editing the code after Apply needs another Apply', () => {
     const draft = {
@@ -27,14 +27,21 @@ describe('membership purchase rules (the subscription seed spec)', () => {
       applied: { code: 'ABCD2345', rate: 10 },
     };
     expect(promoIsApplied(draft)).toBe(false);
-    expect(checkPurchase(draft)).toBe('applyPromoFirst');
+    expect(checkPurchase(draft)).toEqual(['applyPromoFirst']);
   });
   it('a crypto choice is needed', () => {
-    expect(checkPurchase({ ...base, crypto: null })).toBe('cryptoRequired');
+    expect(checkPurchase({ ...base, crypto: null })).toEqual(['cryptoRequired']);
     expect(en.membership.errors.cryptoRequired).toBe(
       'You have to select the cripto before starting payment process.',
     );
     expect(en.membership.errors.promoUsed).toBe('promo code already used');
+  });
+  it('every problem at once, so each field shows its own', () => {
+    expect(checkPurchase({ ...base, planId: null, crypto: null, hasPromo: true, promoInput: 'X' })).toEqual([
+      'planRequired',
+      'applyPromoFirst',
+      'cryptoRequired',
+    ]);
   });
   it('the body: planId, criptoName, and the applied code or null', () => {
     expect(paymentBody(base)).toEqual({ planId: 1, criptoName: 'BTC', code: null });

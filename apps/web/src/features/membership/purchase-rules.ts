@@ -1,6 +1,6 @@
 /**
- * Client rules of the membership purchase (the subscription seed spec), checked before anything is sent. Each
- * answers the catalog key (under `membership.errors`) of the first problem, or null.
+ * Client rules of the membership purchase (the subscription seed spec), checked before anything is sent.
+ * Problems are named by their catalog key under `membership.errors`.
  */
 export interface AppliedPromo {
   code: string;
@@ -27,12 +27,14 @@ export const normalisePromo = (code: string) => code.trim().toUpperCase();
 export const promoIsApplied = (d: Pick<PurchaseDraft, 'promoInput' | 'applied'>) =>
   d.applied !== null && d.applied.code === normalisePromo(d.promoInput);
 
-export function checkPurchase(d: PurchaseDraft): PurchaseError | null {
-  if (d.planId === null) return 'planRequired';
+/** Every problem of the draft at once (each shows under its own field); empty when it can be sent. */
+export function checkPurchase(d: PurchaseDraft): PurchaseError[] {
+  const problems: PurchaseError[] = [];
+  if (d.planId === null) problems.push('planRequired');
   // 'I have promo code' ticked: the code must be applied first (the subscription seed spec).
-  if (d.hasPromo && !promoIsApplied(d)) return 'applyPromoFirst';
-  if (!d.crypto) return 'cryptoRequired';
-  return null;
+  if (d.hasPromo && !promoIsApplied(d)) problems.push('applyPromoFirst');
+  if (!d.crypto) problems.push('cryptoRequired');
+  return problems;
 }
 
 /** POST /customers/:uid/suscription's body (seed spelling `criptoName`; `code` null without a promo). */

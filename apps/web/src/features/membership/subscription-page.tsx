@@ -1,56 +1,45 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { Plan, SubscriptionResponse } from '@marquee/contract';
-import { Button, ButtonLink } from '../../components/button.tsx';
+import type { SubscriptionResponse } from '@marquee/contract';
+import { Button } from '../../components/button.tsx';
 import { PageLoading } from '../../components/layout.tsx';
-import {
-  checkPromo,
-  fetchCustomer,
-  simulatePaid,
-  startPayment,
-  storeUser,
-} from '../../lib/account/customer-api.ts';
-import { firstErrorKey } from '../../lib/account/form-resolver.ts';
-import { codeKey, errorKey } from '../../lib/api/index.ts';
+import { checkPromo, startPayment, storeUser } from '../../lib/account/customer-api.ts';
+import { ApiError, codeKey, errorKey } from '../../lib/api/index.ts';
 import { membershipQueries } from '../../lib/api/queries/membership.ts';
 import { clock } from '../../lib/clock.ts';
 import { longDateTime, membershipState } from '../../lib/membership-status.ts';
-import { discountedCost, formatMoney, planPeriod } from '../../lib/plans.ts';
-import { runtimeConfig } from '../../lib/runtime-config.ts';
+import { discountedCost } from '../../lib/plans.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useAccountStore } from '../../stores/index.ts';
+import { PAY_HEADING, PaymentStep } from './payment-step.tsx';
 import {
   checkPurchase,
   normalisePromo,
   paymentBody,
   promoIsApplied,
   type AppliedPromo,
+  type PurchaseError,
 } from './purchase-rules.ts';
-import { paths } from '../../app/paths.ts';
-
-/** How often the payment is asked about while its QR code is shown. */
-export const PAYMENT_POLL_MS = 3_000;
+import { useFocusOnStepChange, usePurchaseStep } from './purchase-step.ts';
+import { RetryAlert } from './retry-alert.tsx';
+import { usePrice } from './use-price.ts';
 
 const INPUT =
-  'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
+  'min-h-11 w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none aria-[invalid=true]:border-red-400';
+/** The choice step's heading (focused when Back returns to it). */
+const CHOICE_HEADING = 'membership-title';
+/** Ids (and test ids) of the messages under the fields, which the fields name in `aria-describedby`. */
+const NOTE = {
+  plan: 'plan-error',
+  crypto: 'crypto-error',
+  promo: 'promo-code-error',
+  promoAnswer: 'promo-message',
+} as const;
 
-function usePrice() {
+function MembershipStatus({ state, end }: ReturnType<typeof membershipState>) {
   const { t, i18n } = useTranslation(['membership']);
-  return {
-    money: (amount: number, currency: string) => formatMoney(amount, currency, i18n.language),
-    period: (plan: Plan) => {
-      const { unit, count } = planPeriod(plan);
-      return t(unit === 'year' ? 'membership.plans.perYear' : 'membership.plans.perMonth', { count });
-    },
-  };
-}
-
-function MembershipStatus() {
-  const { t, i18n } = useTranslation(['membership']);
-  const user = useAccountStore((s) => s.account?.user);
-  const { state, end } = membershipState(user, clock.now());
   const date = end ? longDateTime(end, i18n.language) : '';
   return (
     <p
@@ -66,151 +55,22 @@ function MembershipStatus() {
   );
 }
 
-/** The wallet, the QR code, the warning about older links, and the payment's progress (polled). */
-function PaymentPanel({ started, onAnother }: { started: SubscriptionResponse; onAnother: () => void }) {
-  const { t, i18n } = useTranslation(['errors', 'membership']);
-  const { money } = usePrice();
-  const client = useQueryClient();
-  const [copied, setCopied] = useState(false);
-  const config = runtimeConfig();
-  const payment = useQuery({
-    ...membershipQueries.payment(started.payment.id),
-    initialData: {
-      payment: started.payment,
-      membership: { active: false, endSubcriptionDate: null, pendingPayment: started.payment },
-    },
-    initialDataUpdatedAt: 0,
-    refetchInterval: (q) => (q.state.data?.payment.status === 'pending' ? PAYMENT_POLL_MS : false),
-  });
-  const status = payment.data.payment.status;
-  const paid = status === 'paid';
-  const simulate = useMutation({
-    mutationFn: () => simulatePaid(started.payment.id),
-    onSuccess: (answer) =>
-      client.setQueryData(membershipQueries.payment(started.payment.id).queryKey, answer),
-  });
-  // Paid: the account's membership changed; the server's user replaces the stored one.
-  useEffect(() => {
-    if (paid) void fetchCustomer().catch(() => undefined);
-  }, [paid]);
-
-  if (paid) {
-    const end = payment.data.membership.endSubcriptionDate;
-    return (
-      <section
-        className="flex flex-col items-start gap-4 rounded-2xl bg-green-900/30 p-6"
-        data-testid="payment-success"
-        aria-live="polite"
-      >
-        <h2 className="text-2xl font-bold text-fg">{t('membership.success.title')}</h2>
-        {end && (
-          <p className="text-fg">
-            {t('membership.success.text', { date: longDateTime(new Date(end), i18n.language) })}
-          </p>
-        )}
-        <ButtonLink to={paths.home}>{t('membership.success.watch')}</ButtonLink>
-      </section>
-    );
-  }
-  const p = payment.data.payment;
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(started.wallet);
-      setCopied(true);
-    } catch {
-      // No clipboard (insecure context): the address stays selectable.
-    }
-  };
+/** A field's error under it, named so its input can point at it (`aria-describedby`). */
+function FieldError({ id, text }: { id: string; text: string | null }) {
+  if (!text) return null;
   return (
-    <section
-      className="flex flex-col gap-5 rounded-2xl bg-surface-2 p-6"
-      data-testid="payment-panel"
-      aria-labelledby="pay-title"
-    >
-      <h2 id="pay-title" className="text-2xl font-bold text-fg">
-        {t('membership.pay.title')}
-      </h2>
-      <p
-        role="alert"
-        className="rounded-lg bg-amber-900/40 px-3 py-2 text-sm text-amber-100"
-        data-testid="payment-warning"
-      >
-        {t('membership.pay.olderLinks')}
-      </p>
-      <div className="flex flex-col gap-6 sm:flex-row">
-        <img
-          src={started.paymentUrl}
-          alt={t('membership.pay.qrAlt')}
-          width={220}
-          height={220}
-          className="h-56 w-56 shrink-0 rounded-lg bg-white p-2"
-          data-testid="payment-qr"
-        />
-        <div className="flex min-w-0 flex-col gap-3">
-          <p className="text-fg">
-            {p.cryptoAmount
-              ? t('membership.pay.text', { amount: p.cryptoAmount, crypto: p.cryptoDisplayName })
-              : t('membership.pay.textFiat', {
-                  price: money(Number(p.amount), p.currency),
-                  crypto: p.cryptoDisplayName,
-                })}
-          </p>
-          <p className="text-sm font-semibold text-fg-muted">{t('membership.pay.wallet')}</p>
-          <code
-            className="break-all rounded-lg bg-surface-1 px-3 py-2 font-mono text-sm text-fg"
-            dir="ltr"
-            data-testid="payment-wallet"
-          >
-            {started.wallet}
-          </code>
-          <div className="flex flex-wrap items-center gap-3">
-            <Button variant="secondary" onClick={() => void copy()}>
-              {copied ? t('membership.pay.copied') : t('membership.pay.copy')}
-            </Button>
-            {status === 'pending' && (
-              <span className="flex items-center gap-2 text-sm text-fg-muted" role="status">
-                <span className="h-3 w-3 animate-pulse rounded-full bg-accent" aria-hidden="true" />
-                {t('membership.pay.waiting')}
-              </span>
-            )}
-          </div>
-          {status === 'superseded' && (
-            <p role="alert" className="text-sm text-amber-200">
-              {t('membership.pay.superseded')}
-            </p>
-          )}
-          {status === 'failed' && (
-            <p role="alert" className="text-sm text-red-300">
-              {t('membership.pay.failed')}
-            </p>
-          )}
-        </div>
-      </div>
-      {config.simulatedPayments && status === 'pending' && (
-        <div className="flex flex-col items-start gap-2 rounded-lg border border-dashed border-white/20 p-4">
-          <p className="text-sm text-fg-muted">{t('membership.pay.simulateNote')}</p>
-          <Button
-            onClick={() => simulate.mutate()}
-            disabled={simulate.isPending}
-            data-testid="simulate-payment"
-          >
-            {t('membership.pay.simulate')}
-          </Button>
-          {simulate.isError && (
-            <p role="alert" className="text-sm text-red-300">
-              {t(errorKey(simulate.error))}
-            </p>
-          )}
-        </div>
-      )}
-      {status !== 'pending' && (
-        <Button variant="secondary" onClick={onAnother}>
-          {t('membership.pay.another')}
-        </Button>
-      )}
-    </section>
+    <p id={id} className="text-sm text-red-300" data-testid={id}>
+      {text}
+    </p>
   );
 }
+
+/** The input's link to its messages, for screen readers. */
+const describedBy = (invalid: boolean, ...ids: (string | false | null | undefined)[]) =>
+  ({
+    'aria-invalid': invalid || undefined,
+    'aria-describedby': ids.filter(Boolean).join(' ') || undefined,
+  }) as const;
 
 interface PurchaseFields {
   planId: number | null;
@@ -231,49 +91,66 @@ const PURCHASE_FIELD = {
   applyPromoFirst: 'promoInput',
   cryptoRequired: 'crypto',
 } as const;
-const PURCHASE_ERROR_KEYS = [
-  'membership.errors.planRequired',
-  'membership.errors.applyPromoFirst',
-  'membership.errors.cryptoRequired',
-] as const;
+type PurchaseErrorKey = `membership.errors.${PurchaseError}`;
 
-/** The purchase rules (purchase-rules.ts) as the form's resolver: the first problem, on its field. */
+/** The purchase rules (purchase-rules.ts) as the form's resolver: every problem, each on its field. */
 const purchaseResolver: Resolver<PurchaseFields, PurchaseContext> = (values, context) => {
-  const problem = checkPurchase({
+  const problems = checkPurchase({
     ...values,
     planId: values.planId ?? context?.firstPlan ?? null,
     crypto: values.crypto || null,
     applied: context?.applied ?? null,
   });
-  if (!problem) return { values, errors: {} };
-  return {
-    values: {},
-    errors: { [PURCHASE_FIELD[problem]]: { type: 'purchase', message: `membership.errors.${problem}` } },
-  };
+  if (problems.length === 0) return { values, errors: {} };
+  const errors = Object.fromEntries(
+    problems.map((p) => [PURCHASE_FIELD[p], { type: 'purchase', message: `membership.errors.${p}` }]),
+  );
+  return { values: {}, errors };
 };
 
+/** The server refused the code itself: that belongs under the promo field, and Retry would not help. */
+const isPromoRefusal = (e: unknown) => e instanceof ApiError && e.code.startsWith('promo_');
+
+/** What the promo check (or the payment request) answered about one code. */
+interface PromoMessage {
+  text: string;
+  ok: boolean;
+  /** The code it is about, normalised: once the field says something else, the message is stale. */
+  code: string;
+}
+
 /**
- * `/subscription`: choose a plan and a crypto option, optionally a promo code (which
- * must be applied first), then start the payment: wallet, QR code and the warning that older unpaid
- * links are lost, polled until paid. Signed-in only (the app redirects others).
+ * `/subscription`: choose a plan and a crypto option, optionally a promo code (which must be applied
+ * first), then start the payment: wallet, QR code and the warning that older unpaid links are lost,
+ * polled until paid. Two steps, the second in the URL (`?step=pay`) so Back returns to the choice.
+ * Signed-in only (the app redirects others).
  */
 export function SubscriptionPage() {
   const { t } = useTranslation(['errors', 'membership']);
   usePageTitle(t('membership.pageTitle'));
   const { money, period } = usePrice();
+  const user = useAccountStore((s) => s.account?.user);
+  const membership = membershipState(user, clock.now());
+  const title = t(membership.state === 'active' ? 'membership.titleExtend' : 'membership.title');
   const plans = useQuery(membershipQueries.plans());
   const cryptos = useQuery(membershipQueries.cryptos());
   // What the viewer picks is the form; what the server answered (the applied code, the payment) is not.
   const [applied, setApplied] = useState<AppliedPromo | null>(null);
-  const [promoMessage, setPromoMessage] = useState<{ text: string; ok: boolean } | null>(null);
-  const [serverError, setServerError] = useState<string | null>(null);
+  const [promoMessage, setPromoMessage] = useState<PromoMessage | null>(null);
   const [started, setStarted] = useState<SubscriptionResponse | null>(null);
+  const step = usePurchaseStep(started !== null);
+  useFocusOnStepChange(step.paying, step.paying ? PAY_HEADING : CHOICE_HEADING);
   const form = useForm<PurchaseFields, PurchaseContext>({
     resolver: purchaseResolver,
     context: { applied, firstPlan: plans.data?.[0]?.id ?? null },
     defaultValues: { planId: null, crypto: '', hasPromo: false, promoInput: '' },
   });
   const { planId, crypto, hasPromo, promoInput } = useWatch({ control: form.control });
+  const { errors } = form.formState;
+  const fieldError = (field: keyof PurchaseFields) => {
+    const key = errors[field]?.message;
+    return key ? t(key as PurchaseErrorKey) : null;
+  };
 
   const plan = plans.data?.find((p) => p.id === (planId ?? plans.data[0]?.id)) ?? null;
   const draft = {
@@ -283,29 +160,26 @@ export function SubscriptionPage() {
     promoInput: promoInput ?? '',
     applied,
   };
-  const problem = firstErrorKey(form.formState.errors, PURCHASE_ERROR_KEYS);
-  const error = problem ? t(problem) : serverError;
 
   const apply = useMutation({
-    mutationFn: () => checkPromo(normalisePromo(draft.promoInput)),
+    mutationFn: (code: string) => checkPromo(code),
     onMutate: () => {
       setApplied(null);
       setPromoMessage(null);
+      // The answer replaces "apply the code first".
+      form.clearErrors('promoInput');
     },
-    onSuccess: (answer) => {
-      if (!answer.error && answer.code) {
-        setApplied({ code: answer.code.code, rate: answer.code.rate });
-        // "Apply the code first" no longer holds.
-        form.clearErrors('promoInput');
-      }
+    onSuccess: (answer, code) => {
+      if (!answer.error && answer.code) setApplied({ code: answer.code.code, rate: answer.code.rate });
       setPromoMessage({
         text: answer.error
           ? t(codeKey(answer.errorCode))
           : t('membership.promo.applied', { rate: answer.code?.rate ?? 0 }),
         ok: !answer.error,
+        code,
       });
     },
-    onError: (e) => setPromoMessage({ text: t(errorKey(e)), ok: false }),
+    onError: (e, code) => setPromoMessage({ text: t(errorKey(e)), ok: false, code }),
   });
 
   const start = useMutation({
@@ -313,59 +187,77 @@ export function SubscriptionPage() {
     onSuccess: (answer) => {
       storeUser(answer.user);
       setStarted(answer);
+      step.toPay();
     },
-    onError: (e) => setServerError(t(errorKey(e))),
+    // A refused code (used meanwhile, held by another payment) goes under its field, no longer applied.
+    onError: (e) => {
+      if (!isPromoRefusal(e)) return;
+      setApplied(null);
+      setPromoMessage({ text: t(errorKey(e)), ok: false, code: normalisePromo(draft.promoInput) });
+    },
   });
+  const submit = form.handleSubmit(() => start.mutate());
 
-  if (started) {
+  if (started && step.paying) {
     return (
-      <div className="mx-auto flex max-w-3xl flex-col gap-6 py-10">
-        <h1 className="text-3xl font-bold text-fg">{t('membership.title')}</h1>
-        <PaymentPanel
-          started={started}
-          onAnother={() => {
-            setStarted(null);
-            setApplied(null);
-            form.reset();
-            setPromoMessage(null);
-          }}
-        />
-      </div>
+      <PaymentStep
+        started={started}
+        title={title}
+        onBack={step.toChoice}
+        onAnother={() => {
+          setStarted(null);
+          setApplied(null);
+          form.reset();
+          setPromoMessage(null);
+          step.toChoice();
+        }}
+      />
     );
   }
 
   const cryptoField = form.register('crypto');
-  const hasPromoField = form.register('hasPromo');
+  // Unticking the box answers "apply the code first" too.
+  const hasPromoField = form.register('hasPromo', { deps: 'promoInput' });
   const promoField = form.register('promoInput');
   const showApplied = draft.hasPromo && promoIsApplied(draft) && applied;
+  const promoNote = promoMessage?.code === normalisePromo(draft.promoInput) ? promoMessage : null;
+  const planError = fieldError('planId');
+  const cryptoError = fieldError('crypto');
+  const promoError = fieldError('promoInput');
+  const startError = start.isError && !isPromoRefusal(start.error) ? t(errorKey(start.error)) : null;
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-8 py-10">
       <div className="flex flex-col gap-3">
-        <h1 className="text-3xl font-bold text-fg">{t('membership.title')}</h1>
+        <h1 id={CHOICE_HEADING} tabIndex={-1} className="text-3xl font-bold text-fg focus:outline-none">
+          {title}
+        </h1>
         <p className="text-fg-muted">{t('membership.intro')}</p>
-        <MembershipStatus />
+        <MembershipStatus {...membership} />
       </div>
       <form
         className="flex flex-col gap-8"
         noValidate
-        onSubmit={(e) => {
-          setServerError(null);
-          void form.handleSubmit(() => start.mutate())(e);
+        onSubmit={(e) => void submit(e)}
+        // Any change makes the refused request's message stale (its Retry would send something else).
+        onChange={() => {
+          if (start.isError) start.reset();
         }}
       >
-        <fieldset className="flex flex-col gap-3">
+        <fieldset className="flex flex-col gap-3" aria-describedby={planError ? NOTE.plan : undefined}>
           <legend className="mb-3 text-xl font-bold text-fg">{t('membership.plans.title')}</legend>
           {plans.isPending && <PageLoading />}
           {plans.isError && (
-            <p role="alert" className="text-red-300">
-              {t('membership.plans.loadFailed')}
-            </p>
+            <RetryAlert
+              message={t('membership.plans.loadFailed')}
+              onRetry={() => void plans.refetch()}
+              testId="plans-error"
+            />
           )}
           <div className="grid gap-3 sm:grid-cols-2">
             {plans.data?.map((p) => (
               <label
                 key={p.id}
-                className={`flex cursor-pointer flex-col gap-1 rounded-xl border-2 bg-surface-2 p-4 ${plan?.id === p.id ? 'border-accent' : 'border-transparent hover:border-white/10'}`}
+                className={`flex cursor-pointer flex-col gap-1 rounded-xl border-2 bg-surface-2 p-4 has-focus-visible:outline-2 has-focus-visible:outline-accent ${plan?.id === p.id ? 'border-accent' : 'border-transparent hover:border-white/10'}`}
                 data-testid="plan-option"
               >
                 <input
@@ -373,7 +265,9 @@ export function SubscriptionPage() {
                   name="plan"
                   className="sr-only"
                   checked={plan?.id === p.id}
-                  onChange={() => form.setValue('planId', p.id)}
+                  onChange={() =>
+                    form.setValue('planId', p.id, { shouldValidate: form.formState.isSubmitted })
+                  }
                 />
                 <span className="text-2xl font-bold text-fg">
                   {money(p.cost, p.currency)}{' '}
@@ -390,6 +284,7 @@ export function SubscriptionPage() {
               </label>
             ))}
           </div>
+          <FieldError id={NOTE.plan} text={planError} />
         </fieldset>
 
         <fieldset className="flex flex-col gap-3">
@@ -397,7 +292,13 @@ export function SubscriptionPage() {
           <label htmlFor="crypto" className="text-sm font-semibold text-fg">
             {t('membership.crypto.label')}
           </label>
-          <select id="crypto" {...cryptoField} className={INPUT} data-testid="crypto-select">
+          <select
+            id="crypto"
+            {...cryptoField}
+            className={INPUT}
+            data-testid="crypto-select"
+            {...describedBy(Boolean(cryptoError), cryptoError && NOTE.crypto)}
+          >
             <option value="">{t('membership.crypto.placeholder')}</option>
             {cryptos.data?.map((c) => (
               <option key={c.name} value={c.name}>
@@ -405,10 +306,13 @@ export function SubscriptionPage() {
               </option>
             ))}
           </select>
+          <FieldError id={NOTE.crypto} text={cryptoError} />
           {cryptos.isError && (
-            <p role="alert" className="text-sm text-red-300">
-              {t('membership.crypto.loadFailed')}
-            </p>
+            <RetryAlert
+              message={t('membership.crypto.loadFailed')}
+              onRetry={() => void cryptos.refetch()}
+              testId="crypto-load-error"
+            />
           )}
           {cryptos.data?.length === 0 && (
             <p className="text-sm text-fg-muted">{t('membership.crypto.none')}</p>
@@ -416,8 +320,8 @@ export function SubscriptionPage() {
         </fieldset>
 
         <div className="flex flex-col gap-3">
-          <label className="flex items-center gap-3 text-fg">
-            <input type="checkbox" {...hasPromoField} className="h-4 w-4 accent-[var(--color-accent)]" />
+          <label className="flex min-h-11 items-center gap-3 text-fg">
+            <input type="checkbox" {...hasPromoField} className="h-5 w-5 accent-[var(--color-accent)]" />
             {t('membership.promo.checkbox')}
           </label>
           {draft.hasPromo && (
@@ -432,22 +336,30 @@ export function SubscriptionPage() {
                   className={`${INPUT} font-mono uppercase`}
                   autoComplete="off"
                   spellCheck={false}
+                  {...describedBy(
+                    Boolean(promoError) || promoNote?.ok === false,
+                    promoError && NOTE.promo,
+                    promoNote && NOTE.promoAnswer,
+                  )}
                 />
                 <Button
                   variant="secondary"
-                  onClick={() => apply.mutate()}
+                  className="min-h-11 shrink-0"
+                  onClick={() => apply.mutate(normalisePromo(draft.promoInput))}
                   disabled={!draft.promoInput.trim() || apply.isPending}
                 >
                   {apply.isPending ? t('membership.promo.applying') : t('membership.promo.apply')}
                 </Button>
               </div>
-              {promoMessage && (
+              <FieldError id={NOTE.promo} text={promoError} />
+              {promoNote && (
                 <p
-                  role={promoMessage.ok ? 'status' : 'alert'}
-                  className={`text-sm ${promoMessage.ok ? 'text-green-300' : 'text-red-300'}`}
-                  data-testid="promo-message"
+                  id={NOTE.promoAnswer}
+                  role={promoNote.ok ? 'status' : 'alert'}
+                  className={`text-sm ${promoNote.ok ? 'text-green-300' : 'text-red-300'}`}
+                  data-testid={NOTE.promoAnswer}
                 >
-                  {promoMessage.text}
+                  {promoNote.text}
                 </p>
               )}
             </div>
@@ -466,17 +378,11 @@ export function SubscriptionPage() {
             )}
           </p>
         )}
-        {error && (
-          <p
-            role="alert"
-            className="rounded-lg bg-red-900/40 px-3 py-2 text-sm text-red-200"
-            data-testid="payment-error"
-          >
-            {error}
-          </p>
+        {startError && (
+          <RetryAlert message={startError} onRetry={() => void submit()} testId="payment-error" />
         )}
         <div>
-          <Button type="submit" disabled={start.isPending || !plans.data}>
+          <Button type="submit" className="min-h-11" disabled={start.isPending || !plans.data}>
             {start.isPending ? t('membership.starting') : t('membership.start')}
           </Button>
         </div>

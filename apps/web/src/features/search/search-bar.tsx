@@ -1,5 +1,8 @@
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+import { asksSearchFocus } from './search-focus.ts';
+import { SearchIcon } from './search-icon.tsx';
 import { useSlashFocus } from './use-slash-focus.ts';
 import { useRandomPhrase } from '../../lib/use-random-phrase.ts';
 
@@ -9,13 +12,20 @@ export interface SearchBarProps {
   onClear: () => void;
 }
 
-/** The search box: "/" focuses it when no input has focus; Enter blurs it; the clear button resets. */
+/**
+ * The search box: "/" focuses it when no input has focus, and so does arriving from the phone header's
+ * search button; Enter blurs it; the clear button resets.
+ */
 export function SearchBar({ value, onChange, onClear }: SearchBarProps) {
   const { t } = useTranslation(['home']);
   const placeholder = useRandomPhrase('home.search.placeholder');
   const input = useRef<HTMLInputElement>(null);
+  const focusOnArrival = asksSearchFocus(useLocation().state);
 
   useSlashFocus(input);
+  useEffect(() => {
+    if (focusOnArrival) input.current?.focus();
+  }, [focusOnArrival]);
 
   return (
     <form
@@ -29,17 +39,7 @@ export function SearchBar({ value, onChange, onClear }: SearchBarProps) {
       <label htmlFor="search-input" className="sr-only">
         {t('home.search.label')}
       </label>
-      <svg
-        className="pointer-events-none absolute start-4 top-1/2 h-5 w-5 -translate-y-1/2 text-fg-muted"
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        aria-hidden="true"
-      >
-        <circle cx="11" cy="11" r="7" />
-        <path d="m20 20-3.5-3.5" />
-      </svg>
+      <SearchIcon className="pointer-events-none absolute start-4 top-1/2 h-5 w-5 -translate-y-1/2 text-fg-muted" />
       <input
         ref={input}
         id="search-input"
@@ -49,7 +49,7 @@ export function SearchBar({ value, onChange, onClear }: SearchBarProps) {
         value={value}
         placeholder={placeholder}
         onChange={(e) => onChange(e.target.value)}
-        className="h-14 w-full rounded-full border border-white/10 bg-surface-2 ps-12 pe-12 text-base text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none [&::-webkit-search-cancel-button]:hidden"
+        className="h-14 w-full rounded-full border border-white/10 bg-surface-2 ps-12 pe-14 text-base text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none [&::-webkit-search-cancel-button]:hidden"
       />
       {value && (
         <button
@@ -58,7 +58,7 @@ export function SearchBar({ value, onChange, onClear }: SearchBarProps) {
             onClear();
             input.current?.focus();
           }}
-          className="absolute end-3 top-1/2 -translate-y-1/2 rounded-full p-2 text-fg-muted hover:bg-surface-3 hover:text-fg"
+          className="absolute end-1.5 top-1/2 flex h-11 w-11 -translate-y-1/2 items-center justify-center rounded-full text-fg-muted hover:bg-surface-3 hover:text-fg"
           aria-label={t('home.search.clear')}
         >
           <svg

@@ -313,7 +313,7 @@ export function SettingsPage() {
                   window.history.replaceState(window.history.state, '', `#${id}`);
                 }}
                 aria-current={active === id ? 'page' : undefined}
-                className={`rounded-lg px-3 py-2 text-sm font-semibold hover:bg-surface-2 hover:text-fg ${active === id ? 'bg-surface-2 text-fg' : 'text-fg-muted'}`}
+                className={`inline-flex min-h-11 items-center rounded-lg px-3 py-2 text-sm font-semibold hover:bg-surface-2 hover:text-fg ${active === id ? 'bg-surface-2 text-fg' : 'text-fg-muted'}`}
                 data-testid={`settings-nav-${id}`}
               >
                 {label}
@@ -322,7 +322,7 @@ export function SettingsPage() {
               <a
                 key={id}
                 href={`#${id}`}
-                className="rounded-lg px-3 py-2 text-sm font-semibold text-fg-muted hover:bg-surface-2 hover:text-fg"
+                className="inline-flex min-h-11 items-center rounded-lg px-3 py-2 text-sm font-semibold text-fg-muted hover:bg-surface-2 hover:text-fg"
               >
                 {label}
               </a>
@@ -494,7 +494,7 @@ export function SettingsPage() {
                 <legend className="mb-2 text-sm font-semibold text-fg">{t('settings.captions.color')}</legend>
                 <div className="flex gap-2">
                   {SUBTITLE_COLORS.map((color) => (
-                    <label key={color} className="cursor-pointer">
+                    <label key={color} className="flex h-11 w-11 cursor-pointer items-center justify-center">
                       <input
                         type="radio"
                         name="caption-color"

@@ -41,7 +41,9 @@ export function Toggle({
         checked={checked}
         disabled={disabled}
         onChange={(e) => onChange(e.target.checked)}
-        className="mt-1 h-5 w-9 shrink-0 cursor-pointer appearance-none rounded-full bg-surface-3 transition-colors before:block before:h-5 before:w-5 before:rounded-full before:bg-white before:shadow before:transition-transform checked:bg-accent checked:before:translate-x-4 disabled:cursor-not-allowed disabled:opacity-50 rtl:checked:before:-translate-x-4"
+        // 44 × 44 to touch; the track (36 × 20) is its content box, the padding only widens the target. The
+        // corner radii minus the padding round the track into a pill (10 px both ways).
+        className="-my-2.5 box-border h-11 w-11 shrink-0 cursor-pointer appearance-none rounded-[14px/22px] bg-surface-3 bg-clip-content px-1 py-3 transition-colors before:block before:h-5 before:w-5 before:rounded-full before:bg-white before:shadow before:transition-transform checked:bg-accent checked:before:translate-x-4 disabled:cursor-not-allowed disabled:opacity-50 rtl:checked:before:-translate-x-4"
       />
     </div>
   );
@@ -67,8 +69,9 @@ export function Slider({
   format: (v: number) => string;
 }) {
   return (
-    <div className="flex items-center gap-4">
-      <label htmlFor={id} className="w-40 shrink-0 text-sm font-semibold text-fg">
+    // On a phone the label sits above the slider, which keeps the row's width.
+    <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
+      <label htmlFor={id} className="w-full shrink-0 text-sm font-semibold text-fg sm:w-40">
         {label}
       </label>
       <input
@@ -79,7 +82,7 @@ export function Slider({
         step={step}
         value={value}
         onChange={(e) => onChange(Number(e.target.value))}
-        className="flex-1 accent-[var(--color-accent)]"
+        className="h-11 min-w-0 flex-1 accent-[var(--color-accent)]"
       />
       <span className="w-14 text-end font-mono text-sm text-fg-muted" dir="ltr">
         {format(value)}

@@ -133,6 +133,23 @@ describe('the title page', () => {
     expect(asked.some((url) => /^[A-Z]{2}$/.test(url.searchParams.get('region') ?? ''))).toBe(true);
   });
 
+  it('metadata that failed to load is said once (an alert) and Try again, the primary action, loads it', async () => {
+    let fail = true;
+    const server = contractServer({
+      metadata: { details: () => (fail ? refuse(503, { code: 'metadata_unavailable' }) : matrix) },
+    });
+    vi.stubGlobal('fetch', server.fetch);
+    renderPage();
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('heading', { name: 'Failed to load metadata' })).toBeTruthy();
+    expect(within(alert).queryByRole('button')).toBeNull();
+    const actions = screen.getByTestId('media-error').querySelectorAll('a, button');
+    expect(Array.from(actions, (a) => a.textContent)).toEqual(['Try again', 'Back to home']);
+    fail = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'The Matrix' })).toBeTruthy();
+  });
+
   it('offers Play only where the player waits behind the page', async () => {
     const onPlay = vi.fn();
     const { unmount } = renderPage(onPlay);

@@ -1,5 +1,5 @@
 import type { Stream } from '@marquee/providers';
-import { playerStore } from '../core/player-store.ts';
+import { playerStore, type PlayerStore } from '../core/player-store.ts';
 import type { PlayerMeta } from '../core/types.ts';
 import { scrapeEmbedOnServer, scrapeSourceOnServer } from './scrape-runner.ts';
 import { scrapeParamsOf } from './session.ts';
@@ -18,6 +18,16 @@ function play(stream: Stream, sourceId: string, embedId: string | null) {
   const { source, captions, isSample } = playerSourceOf(stream);
   const time = playerStore.getState().playback.time;
   playerStore.getState().setSource(source, { sourceId, embedId, isSample, captions, startAt: time });
+}
+
+/**
+ * A playback error's Retry: the same source loads again from where it stopped (the display reloads on a
+ * new source version). Stale signed URLs are renewed on their own (renewal.ts).
+ */
+export function reloadSource(store: PlayerStore = playerStore): void {
+  const { source, sourceId, embedId, isSample, playback } = store.getState();
+  if (!source || !sourceId) return;
+  store.getState().setSource(source, { sourceId, embedId, isSample, startAt: playback.time });
 }
 
 export async function chooseEmbed(

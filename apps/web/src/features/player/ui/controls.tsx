@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { useEffect, useId, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { clock } from '../../../lib/clock.ts';
 import { requests, togglePlay, usePlayer, seekBy } from '../core/player-store.ts';
@@ -165,13 +165,16 @@ export function TimeDisplay({
       ? formatClock(i18n.language, new Date(now + (remaining * 1000) / (rate || 1)))
       : '';
   const compactRemaining = short || elapsedOnly;
+  const hintId = useId();
   return (
     <button
       type="button"
       className="min-h-11 min-w-0 overflow-hidden text-ellipsis whitespace-nowrap rounded px-2 py-1 text-sm tabular-nums text-white/90 hover:bg-white/10 focus-visible:outline-2 focus-visible:outline-white"
       onClick={() => playerUi.getState().set({ timeFormat: format === 'regular' ? 'remaining' : 'regular' })}
       data-testid="time"
-      aria-label={t('player.controls.timeFormat')}
+      // The time shown is the button's name (what a voice-control user says to press it); what it does is
+      // its description.
+      aria-describedby={hintId}
     >
       {format === 'regular' ? (
         // Elapsed first in every language: times read left to right in right-to-left players too.
@@ -184,6 +187,9 @@ export function TimeDisplay({
       ) : (
         <span>{t('player.controls.remaining', { time: formatTime(remaining), at: finishAt })}</span>
       )}
+      <span id={hintId} hidden>
+        {t('player.controls.timeFormat')}
+      </span>
     </button>
   );
 }

@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import type { i18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
@@ -7,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initI18n, NAMESPACES } from '../../../lib/i18n.ts';
 import { memoryStorage, setAppStorage } from '../../../lib/storage.ts';
 import player from '../../../locales/en/player.json';
-import { initStores } from '../../../stores/index.ts';
+import { initStores, usePlayerPrefsStore } from '../../../stores/index.ts';
 import { makePlayerMeta } from '../core/meta.ts';
 import { playerStore } from '../core/player-store.ts';
 import { playerUi } from '../core/ui-store.ts';
@@ -121,7 +122,7 @@ describe('the player by keyboard', () => {
     const gear = screen.getByTestId('open-settings');
     act(() => gear.focus());
     fireEvent.click(gear);
-    expect(document.activeElement).toBe(screen.getByTestId('settings-menu'));
+    expect(document.activeElement).toBe(screen.getByTestId('menu-quality'));
     fireEvent.click(screen.getByTestId('menu-captions'));
     await act(async () => fireEvent.click(screen.getByTestId('caption-option')));
     expect(screen.queryByTestId('captions-menu')).toBeNull();
@@ -141,7 +142,7 @@ describe('the player by keyboard', () => {
     expect(document.activeElement).toBe(subtitles);
   });
 
-  it('Escape from a submenu of settings returns focus to the gear', () => {
+  it('Escape in a submenu of settings goes back to its row; Escape again returns focus to the gear', () => {
     renderPlayer();
     const gear = screen.getByTestId('open-settings');
     act(() => gear.focus());
@@ -150,6 +151,9 @@ describe('the player by keyboard', () => {
     expect(screen.getByTestId('playback-menu')).toBeTruthy();
     fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
     expect(screen.queryByTestId('playback-menu')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByTestId('menu-playback'));
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    expect(screen.queryByTestId('settings-menu')).toBeNull();
     expect(document.activeElement).toBe(gear);
   });
 
@@ -161,6 +165,118 @@ describe('the player by keyboard', () => {
     expect(list.textContent).toContain(player.shortcuts.help);
     fireEvent.keyDown(window, { key: 'Escape' });
     expect(screen.queryByTestId('shortcuts-list')).toBeNull();
+  });
+});
+
+/** The keyboard of a user (user-event waits on real timers between keys). */
+const typing = () => {
+  vi.useRealTimers();
+  return userEvent.setup();
+};
+const focused = () => document.activeElement;
+
+describe('the player menus by keyboard (WAI-ARIA menu pattern)', () => {
+  it('Enter on the gear opens the settings on their first item; the arrows walk and wrap, Home/End jump', async () => {
+    const keys = typing();
+    renderPlayer();
+    act(() => screen.getByTestId('open-settings').focus());
+    await keys.keyboard('{Enter}');
+    const menu = screen.getByRole('menu', { name: player.settings.title });
+    expect(focused()).toBe(screen.getByTestId('menu-quality'));
+    await keys.keyboard('{ArrowDown}');
+    expect(focused()).toBe(screen.getByTestId('menu-source'));
+    // Up past the first item reaches the back row, then wraps to the last item.
+    await keys.keyboard('{ArrowUp}{ArrowUp}');
+    expect(focused()).toBe(screen.getByRole('button', { name: player.menu.close }));
+    await keys.keyboard('{ArrowUp}');
+    expect(focused()).toBe(screen.getByTestId('menu-shortcuts'));
+    await keys.keyboard('{ArrowDown}');
+    expect(focused()).toBe(screen.getByRole('button', { name: player.menu.close }));
+    await keys.keyboard('{End}');
+    expect(focused()).toBe(screen.getByTestId('menu-shortcuts'));
+    await keys.keyboard('{Home}');
+    expect(focused()).toBe(screen.getByRole('button', { name: player.menu.close }));
+    // Navigation rows are menu items; the subtitles switch is a checkbox item.
+    expect(menu.contains(screen.getByRole('menuitem', { name: new RegExp(player.settings.quality) }))).toBe(
+      true,
+    );
+    expect(
+      screen
+        .getByRole('menuitemcheckbox', { name: player.settings.enableSubtitles })
+        .getAttribute('aria-checked'),
+    ).toBe('false');
+  });
+
+  it('the items keep one Tab stop (roving tabindex), and arrows in a menu neither seek nor change the volume', async () => {
+    const keys = typing();
+    playerStore.getState().updatePlayback({ time: 30, duration: 100 });
+    playerUi.getState().set({ volumePopoutAt: 0 });
+    renderPlayer();
+    act(() => screen.getByTestId('open-settings').focus());
+    await keys.keyboard('{Enter}{ArrowDown}');
+    const stops = () =>
+      ['menuitem', 'menuitemcheckbox', 'menuitemradio']
+        .flatMap((role) => screen.queryAllByRole(role))
+        .filter((item) => item.tabIndex === 0);
+    expect(stops()).toEqual([screen.getByTestId('menu-source')]);
+    // ArrowLeft in a top-level menu has nowhere to go back to: it does nothing (it does not seek).
+    await keys.keyboard('{ArrowLeft}{ArrowDown}');
+    expect(stops()).toEqual([screen.getByTestId('toggle-subtitles')]);
+    expect(playerStore.getState().playback.time).toBe(30);
+    // The volume shortcut shows its popout: it never ran.
+    expect(playerUi.getState().volumePopoutAt).toBeFalsy();
+  });
+
+  it('a sub-menu opens on its checked item (a radio); ArrowLeft goes back to the row that opened it; Escape closes to the gear', async () => {
+    const keys = typing();
+    usePlayerPrefsStore.getState().setPlayerPrefs({ automaticQuality: false });
+    playerStore.getState().setQualities(['1080', '720', '480', '360'], '720');
+    renderPlayer();
+    const gear = screen.getByTestId('open-settings');
+    act(() => gear.focus());
+    await keys.keyboard('{Enter}{Enter}');
+    expect(screen.getByRole('menu', { name: player.settings.quality })).toBeTruthy();
+    const radios = screen.getAllByRole('menuitemradio');
+    expect(radios.map((r) => [r.textContent, r.getAttribute('aria-checked')])).toEqual([
+      ['1080p', 'false'],
+      ['720p', 'true'],
+      ['480p', 'false'],
+      ['360p', 'false'],
+    ]);
+    expect(focused()).toBe(screen.getByTestId('quality-720'));
+    await keys.keyboard('{ArrowLeft}');
+    expect(screen.queryByTestId('quality-menu')).toBeNull();
+    expect(focused()).toBe(screen.getByTestId('menu-quality'));
+    await keys.keyboard('{Escape}');
+    expect(screen.queryByTestId('settings-menu')).toBeNull();
+    expect(focused()).toBe(gear);
+  });
+
+  it('the back row goes back to the parent too, with focus on the row that opened the sub-menu', async () => {
+    const keys = typing();
+    renderPlayer();
+    act(() => screen.getByTestId('open-settings').focus());
+    await keys.keyboard('{Enter}{End}{ArrowUp}{Enter}');
+    expect(focused()).toBe(screen.getByTestId('speed-1'));
+    expect(screen.getByTestId('speed-1').getAttribute('aria-checked')).toBe('true');
+    await keys.keyboard('{Home}');
+    expect(focused()).toBe(screen.getByRole('button', { name: player.menu.back }));
+    await keys.keyboard('{Enter}');
+    expect(focused()).toBe(screen.getByTestId('menu-playback'));
+  });
+
+  it('right to left, ArrowLeft opens the sub-menu of a row and ArrowRight goes back', async () => {
+    const keys = typing();
+    vi.spyOn(i18next, 'dir').mockReturnValue('rtl');
+    renderPlayer();
+    act(() => screen.getByTestId('open-settings').focus());
+    await keys.keyboard('{Enter}{End}{ArrowUp}{ArrowLeft}');
+    expect(screen.getByTestId('playback-menu')).toBeTruthy();
+    await keys.keyboard('{ArrowLeft}');
+    expect(screen.getByTestId('playback-menu')).toBeTruthy();
+    await keys.keyboard('{ArrowRight}');
+    expect(screen.queryByTestId('playback-menu')).toBeNull();
+    expect(focused()).toBe(screen.getByTestId('menu-playback'));
   });
 });
 

@@ -188,7 +188,7 @@ export function PlayerView({ meta, backTo, titleActions, startOnOpen }: PlayerVi
       ) : status === 'idle' || status === 'scraping' ? (
         <ScrapingView />
       ) : status === 'scrapeNotFound' ? (
-        <ScrapeNotFoundView failure={problem?.kind === 'failed' ? problem.message : null} />
+        <ScrapeNotFoundView failure={problem?.kind === 'failed' ? problem.message : null} onRetry={retry} />
       ) : status === 'playbackError' ? (
         <PlaybackErrorView />
       ) : null}

@@ -3,14 +3,17 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { extensionClient } from '../../../lib/extension/messaging.ts';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';
-import { usePlayer } from '../core/player-store.ts';
+import { usePlayer, type ScrapeState } from '../core/player-store.ts';
 import type { ScrapeSegment } from '../core/types.ts';
 import type { SessionProblem } from '../scrape/session.ts';
 import { segmentTree } from '../scrape/segments.ts';
+import { reloadSource } from '../scrape/switch-source.ts';
+import { useSourceName } from '../session/use-source-switch.ts';
+import { DetailsDialog, sourceOutcomes, useErrorReport } from './error-details.tsx';
 import { Icon } from './icons.tsx';
 
 const BUTTON =
-  'inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
+  'inline-flex min-h-11 items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
 const PRIMARY = `${BUTTON} bg-accent text-white hover:bg-accent-strong`;
 const SECONDARY = `${BUTTON} bg-white/10 text-white hover:bg-white/20`;
 
@@ -72,14 +75,20 @@ function SegmentRow({ segment, nested }: { segment: ScrapeSegment; nested?: bool
   );
 }
 
-/** The scraping screen's frame: the run's state (or a spinner while nothing is known yet) and the way out. */
-function ScrapingFrame({ children }: { children: ReactNode }) {
+/**
+ * The scraping screen's frame: the run's state (or a spinner while nothing is known yet) and the way out.
+ * Screen readers hear `status` politely, and only when it changes: the source being checked, not each tick.
+ */
+function ScrapingFrame({ status, children }: { status: string; children: ReactNode }) {
   const { t } = useTranslation(['player']);
   return (
     <div
       className="absolute inset-0 z-20 flex flex-col items-center justify-center gap-6 bg-black/80 p-6 text-white"
       data-testid="scraping-view"
     >
+      <p role="status" className="sr-only">
+        {status}
+      </p>
       {children}
       <div className="flex gap-3">
         <Link to="/" className={SECONDARY}>
@@ -93,20 +102,31 @@ function ScrapingFrame({ children }: { children: ReactNode }) {
   );
 }
 
+function Searching() {
+  const { t } = useTranslation(['player']);
+  return (
+    <div className="flex flex-col items-center gap-3" aria-hidden="true">
+      <span className="h-10 w-10 animate-spin rounded-full border-4 border-white/20 border-t-accent" />
+      <p>{t('player.scraping.searching')}</p>
+    </div>
+  );
+}
+
 /** Before any source reports: also what the page shows while the title's details load (the same box, so nothing moves). */
 export function SearchingView() {
   const { t } = useTranslation(['player']);
   return (
-    <ScrapingFrame>
-      <div className="flex flex-col items-center gap-3" role="status">
-        <span
-          className="h-10 w-10 animate-spin rounded-full border-4 border-white/20 border-t-accent"
-          aria-hidden="true"
-        />
-        <p>{t('player.scraping.searching')}</p>
-      </div>
+    <ScrapingFrame status={t('player.scraping.searching')}>
+      <Searching />
     </ScrapingFrame>
   );
+}
+
+/** The source being checked (an embed's source while the embed runs). */
+function checkedSource(scrape: ScrapeState): ScrapeSegment | null {
+  const current = scrape.current ? scrape.segments[scrape.current] : undefined;
+  if (!current) return null;
+  return (current.parentId ? scrape.segments[current.parentId] : current) ?? null;
 }
 
 /** Each source's state while the run goes on; the current one stands out. */
@@ -114,101 +134,83 @@ export function ScrapingView() {
   const { t } = useTranslation(['player']);
   const scrape = usePlayer((s) => s.scrape);
   const tree = segmentTree(scrape);
-  if (tree.length === 0) return <SearchingView />;
+  const checked = checkedSource(scrape);
+  const status = checked
+    ? t('player.scraping.checking', { source: checked.name })
+    : t('player.scraping.searching');
   return (
-    <ScrapingFrame>
-      <ul className="flex w-80 max-w-full flex-col gap-3" aria-label={t('player.scraping.label')}>
-        {tree.map(({ source, embeds }) => {
-          const near =
-            source.id === scrape.current ||
-            embeds.some((e) => e.id === scrape.current) ||
-            source.status !== 'waiting';
-          return (
-            <li
-              key={source.id}
-              className={`rounded-xl bg-white/10 p-4 transition-opacity ${near ? 'opacity-100' : 'opacity-50'}`}
-            >
-              <ul>
-                <SegmentRow segment={source} />
-                {embeds.map((e) => (
-                  <SegmentRow key={e.id} segment={e} nested />
-                ))}
-              </ul>
-            </li>
-          );
-        })}
-      </ul>
+    <ScrapingFrame status={status}>
+      {tree.length === 0 ? (
+        <Searching />
+      ) : (
+        <ul className="flex w-80 max-w-full flex-col gap-3" aria-label={t('player.scraping.label')}>
+          {tree.map(({ source, embeds }) => {
+            const near =
+              source.id === scrape.current ||
+              embeds.some((e) => e.id === scrape.current) ||
+              source.status !== 'waiting';
+            return (
+              <li
+                key={source.id}
+                className={`rounded-xl bg-white/10 p-4 transition-opacity ${near ? 'opacity-100' : 'opacity-50'}`}
+              >
+                <ul>
+                  <SegmentRow segment={source} />
+                  {embeds.map((e) => (
+                    <SegmentRow key={e.id} segment={e} nested />
+                  ))}
+                </ul>
+              </li>
+            );
+          })}
+        </ul>
+      )}
     </ScrapingFrame>
   );
 }
 
-function DetailsDialog({ text, onClose }: { text: string; onClose(): void }) {
-  const { t } = useTranslation(['errors', 'player']);
-  const [copied, setCopied] = useState(false);
-  return (
-    <div
-      className="absolute inset-0 z-40 flex items-center justify-center bg-black/70 p-4"
-      role="dialog"
-      aria-modal="true"
-      aria-label={t('player.errors.details')}
-    >
-      <div className="w-full max-w-xl rounded-xl bg-surface-2 p-5 text-fg">
-        <h2 className="mb-3 text-lg font-bold">{t('player.errors.details')}</h2>
-        <pre
-          className="max-h-72 overflow-auto whitespace-pre-wrap rounded bg-black/40 p-3 text-xs"
-          data-testid="error-details"
-        >
-          {text}
-        </pre>
-        <div className="mt-4 flex justify-end gap-3">
-          <button
-            type="button"
-            className={SECONDARY}
-            onClick={() => {
-              void navigator.clipboard?.writeText(`\`\`\`\n${text}\n\`\`\``).then(() => {
-                setCopied(true);
-                setTimeout(() => setCopied(false), 2_000);
-              });
-            }}
-          >
-            {copied ? t('errors.copied') : t('errors.copy')}
-          </button>
-          <button type="button" className={PRIMARY} onClick={onClose}>
-            {t('errors.close')}
-          </button>
-        </div>
-      </div>
-    </div>
-  );
-}
-
+/**
+ * An error screen. The title and text are said once, assertively (the buttons and the details are not
+ * part of the announcement). Retry, when there is one, is the primary action and "Go home" the way out.
+ */
 function ErrorCard({
   title,
   text,
   children,
   details,
+  onRetry,
   action,
 }: {
   title: string;
   text?: string;
   children?: ReactNode;
+  /** The copyable report behind "Show error details". */
   details?: string;
+  onRetry?: () => void;
   /** The way through a gate (sign in, start a membership): the primary button, "Go home" then secondary. */
   action?: ReactNode;
 }) {
-  const { t } = useTranslation(['player']);
+  const { t } = useTranslation(['media', 'player']);
   const [open, setOpen] = useState(false);
+  const primary =
+    action ??
+    (onRetry && (
+      <button type="button" className={PRIMARY} onClick={onRetry}>
+        {t('media.tryAgain')}
+      </button>
+    ));
   return (
     <div
       className="absolute inset-0 z-20 flex flex-col items-center justify-center gap-4 bg-black/85 p-6 text-center text-white"
-      role="alert"
       data-testid="player-error"
     >
-      <h2 className="text-2xl font-bold">{title}</h2>
-      {text && <p className="max-w-lg text-white/70">{text}</p>}
+      <div role="alert" className="flex flex-col items-center gap-4">
+        <h2 className="text-2xl font-bold">{title}</h2>
+        {text && <p className="max-w-lg text-white/70">{text}</p>}
+      </div>
       <div className="flex flex-wrap justify-center gap-3">
-        {action}
-        <Link to="/" className={action ? SECONDARY : PRIMARY}>
+        {primary}
+        <Link to="/" className={primary ? SECONDARY : PRIMARY}>
           {t('player.goHome')}
         </Link>
         {children}
@@ -223,23 +225,20 @@ function ErrorCard({
   );
 }
 
-/** "We couldn't find that" with the report of every source (or "Failed to scrape" when the run broke). */
-export function ScrapeNotFoundView({ failure }: { failure: string | null }) {
+/**
+ * "We couldn't find that" (or "Failed to scrape" when the run broke): Retry runs the search again, and
+ * the details list every source tried with its outcome.
+ */
+export function ScrapeNotFoundView({ failure, onRetry }: { failure: string | null; onRetry(): void }) {
   const { t } = useTranslation(['player']);
   const scrape = usePlayer((s) => s.scrape);
-  const details = [
-    `url: ${window.location.href}`,
-    ...(failure ? [`error: ${failure}`] : []),
-    ...scrape.order.map((id) => {
-      const s = scrape.segments[id]!;
-      return `${s.parentId ? '  ' : ''}${s.id}: ${s.status}${s.reason ? ` (${s.reason})` : ''}${s.error ? ` ${s.error}` : ''}`;
-    }),
-  ].join('\n');
+  const details = useErrorReport({ message: failure, outcomes: sourceOutcomes(scrape, null) });
   return (
     <ErrorCard
       title={failure ? t('player.scraping.failed') : t('player.scraping.notFound')}
       text={t('player.scraping.notFoundText')}
       details={details}
+      onRetry={onRetry}
     >
       <Link to="/discover" className={SECONDARY}>
         {t('player.discoverMore')}
@@ -248,20 +247,35 @@ export function ScrapeNotFoundView({ failure }: { failure: string | null }) {
   );
 }
 
+/** The video failed: Retry loads the same source again from where it stopped; the details say which one. */
 export function PlaybackErrorView() {
   const { t } = useTranslation(['player']);
   const error = usePlayer((s) => s.error);
+  const scrape = usePlayer((s) => s.scrape);
+  const sourceId = usePlayer((s) => s.sourceId);
+  const sourceName = useSourceName(sourceId);
   const code = error?.code ?? 'generic';
+  const failed = sourceId
+    ? { sourceId, sourceName: sourceName ?? sourceId, error: t(`player.playbackError.codes.${code}`) }
+    : null;
+  const details = useErrorReport({
+    message: `${error?.source ?? 'video'} ${code}${error?.message ? `: ${error.message}` : ''}`,
+    outcomes: sourceOutcomes(scrape, failed),
+  });
   return (
     <ErrorCard
       title={t('player.playbackError.title')}
       text={t(`player.playbackError.codes.${code}`)}
-      details={`${error?.source ?? 'video'}: ${code}\n${error?.message ?? ''}`}
+      details={details}
+      onRetry={() => reloadSource()}
     />
   );
 }
 
-/** Screens that come before playback: removed media, extension permission, captcha, membership. */
+/**
+ * Screens that come before playback: removed media, extension permission, captcha, membership. Those a
+ * second attempt can fix (permission granted, captcha, a broken run) offer Retry, which runs the session again.
+ */
 export function ProblemView({ problem, onRetry }: { problem: SessionProblem; onRetry(): void }) {
   const { t } = useTranslation(['auth', 'media', 'player']);
   switch (problem.kind) {
@@ -271,7 +285,11 @@ export function ProblemView({ problem, onRetry }: { problem: SessionProblem; onR
       return <ErrorCard title={t('media.unreleased')} text={t('player.problems.unreleasedText')} />;
     case 'extensionPermission':
       return (
-        <ErrorCard title={t('player.problems.permission')} text={t('player.problems.permissionText')}>
+        <ErrorCard
+          title={t('player.problems.permission')}
+          text={t('player.problems.permissionText')}
+          onRetry={onRetry}
+        >
           <button
             type="button"
             className={SECONDARY}
@@ -282,13 +300,7 @@ export function ProblemView({ problem, onRetry }: { problem: SessionProblem; onR
         </ErrorCard>
       );
     case 'captcha':
-      return (
-        <ErrorCard title={t('auth.captcha.failed')}>
-          <button type="button" className={SECONDARY} onClick={onRetry}>
-            {t('auth.captcha.retry')}
-          </button>
-        </ErrorCard>
-      );
+      return <ErrorCard title={t('auth.captcha.failed')} onRetry={onRetry} />;
     case 'membership':
       // Memberships are offered only where a payment gateway sells them (issue 15).
       return (
@@ -317,6 +329,6 @@ export function ProblemView({ problem, onRetry }: { problem: SessionProblem; onR
         />
       );
     case 'failed':
-      return <ScrapeNotFoundView failure={problem.message} />;
+      return <ScrapeNotFoundView failure={problem.message} onRetry={onRetry} />;
   }
 }

@@ -46,7 +46,10 @@ function Slider({
   );
 }
 
-/** `/settings/captions/settings`: delay, casing fix and the captions' look. */
+/**
+ * `/settings/captions/settings`: delay, casing fix and the captions' look. Controls, not choices: a
+ * panel, walked with the arrow keys all the same (the sliders keep the sideways ones).
+ */
 export function CaptionSettingsMenu({ back }: { back(): void }) {
   const { t, i18n } = useTranslation(['player']);
   const s = useSubtitlesStore();
@@ -55,8 +58,9 @@ export function CaptionSettingsMenu({ back }: { back(): void }) {
     <MenuCard
       title={t('player.captions.settings')}
       testId="caption-settings"
-      back={t('player.menu.back')}
-      onBack={back}
+      back={{ label: t('player.menu.back'), go: back }}
+      parent={back}
+      panel
     >
       <div className="px-3 py-2 text-sm">
         <span className="flex justify-between">

@@ -1,55 +1,63 @@
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { disableCaptions } from '../../captions/caption-actions.ts';
 import { sortCaptions } from '../../captions/caption-fetch.ts';
 import { uploadExtensions } from '../../captions/parse.ts';
 import { usePlayer } from '../../core/player-store.ts';
 import type { CaptionListItem } from '../../core/types.ts';
-import {
-  useCaptionChoice,
-  useCaptionUpload,
-  type CaptionErrorCode,
-} from '../../session/use-caption-choice.ts';
+import { useCaptionChoice, useCaptionUpload } from '../../session/use-caption-choice.ts';
 import { Icon } from '../icons.tsx';
-import { MenuCard, ROW, RowSpinner, useLanguageName, type OpenMenu } from './menu-parts.tsx';
-
-function CaptionError({ code }: { code: CaptionErrorCode }) {
-  const { t } = useTranslation(['player']);
-  return (
-    <p className="px-3 pb-2 text-xs text-red-400" role="alert">
-      {t(`player.captions.errors.${code}`)}
-    </p>
-  );
-}
+import {
+  MenuCard,
+  MenuGroup,
+  MenuItem,
+  MenuLink,
+  MenuList,
+  MenuRadio,
+  RowError,
+  RowSpinner,
+  useLanguageName,
+  type OpenMenu,
+} from './menu-parts.tsx';
 
 function CaptionRow({ item, name, close }: { item: CaptionListItem; name: string; close(): void }) {
-  const { t } = useTranslation(['global']);
+  const { t } = useTranslation(['global', 'player']);
   const selected = usePlayer((s) => s.caption?.id === item.id);
   const { state, choose } = useCaptionChoice();
+  const errorId = useId();
+  const failed = state.kind === 'failed';
   return (
-    <li>
-      <button
-        type="button"
-        className={ROW}
+    <>
+      <MenuRadio
+        checked={selected}
         data-testid="caption-option"
         data-language={item.language}
-        aria-current={selected ? 'true' : undefined}
+        aria-describedby={failed ? errorId : undefined}
         onClick={() => choose(item, close)}
       >
         <span className="flex-1">{name}</span>
         {state.kind === 'loading' && <RowSpinner label={t('global.loading')} />}
-        {selected && <Icon name="check" className="h-4 w-4" />}
-      </button>
-      {state.kind === 'failed' && <CaptionError code={state.code} />}
-    </li>
+      </MenuRadio>
+      {failed && <RowError id={errorId} text={t(`player.captions.errors.${state.code}`)} />}
+    </>
   );
 }
 
 /**
  * `/captions` and `/settings/captions`: off, upload, the source's captions and OpenSubtitles'. Picking
- * one (or Off) closes the menus; focus goes back to the button that opened them.
+ * one (or Off) closes the menus; focus goes back to the button that opened them. The search field and
+ * the upload's error are not items: they sit above the menu.
  */
-export function CaptionsMenu({ open, back, close }: { open: OpenMenu; back(): void; close(): void }) {
+export function CaptionsMenu({
+  open,
+  close,
+  parent,
+}: {
+  open: OpenMenu;
+  close(): void;
+  /** Set when opened from the settings. */
+  parent?: () => void;
+}) {
   const { t } = useTranslation(['player']);
   const languageName = useLanguageName();
   const list = usePlayer((s) => s.captionList);
@@ -72,8 +80,10 @@ export function CaptionsMenu({ open, back, close }: { open: OpenMenu; back(): vo
     <MenuCard
       title={t('player.settings.subtitles')}
       testId="captions-menu"
-      back={t('player.menu.back')}
-      onBack={back}
+      back={
+        parent ? { label: t('player.menu.back'), go: parent } : { label: t('player.menu.close'), go: close }
+      }
+      parent={parent}
     >
       <div
         onDragOver={(e) => e.preventDefault()}
@@ -90,28 +100,6 @@ export function CaptionsMenu({ open, back, close }: { open: OpenMenu; back(): vo
           aria-label={t('player.captions.search')}
           className="mb-2 w-full rounded-lg bg-white/10 px-3 py-2 text-sm text-white placeholder:text-white/50"
         />
-        <button
-          type="button"
-          className={ROW}
-          onClick={() => {
-            disableCaptions();
-            close();
-          }}
-          aria-current={caption === null ? 'true' : undefined}
-          data-testid="caption-off"
-        >
-          <span className="flex-1">{t('player.captions.off')}</span>
-          {caption === null && <Icon name="check" className="h-4 w-4" />}
-        </button>
-        <button
-          type="button"
-          className={ROW}
-          onClick={() => file.current?.click()}
-          data-testid="caption-upload"
-        >
-          <Icon name="upload" className="h-4 w-4" />
-          <span className="flex-1">{t('player.captions.upload')}</span>
-        </button>
         <input
           ref={file}
           type="file"
@@ -121,40 +109,49 @@ export function CaptionsMenu({ open, back, close }: { open: OpenMenu; back(): vo
           data-testid="caption-file"
           aria-label={t('player.captions.upload')}
         />
-        {uploadError && <CaptionError code={uploadError} />}
-        <p className="px-3 pt-2 text-xs font-semibold uppercase tracking-wide text-white/50">
-          {t('player.captions.sourceCaptions')}
-        </p>
-        {own.length === 0 ? (
-          <p className="px-3 py-2 text-sm text-white/60">{t('player.captions.none')}</p>
-        ) : (
-          <ul data-testid="source-captions">
-            {own.map((c) => (
-              <CaptionRow key={c.id} item={c} name={languageName(c.language)} close={close} />
-            ))}
-          </ul>
+        {uploadError && (
+          <p className="px-3 pb-2 text-xs text-red-400" role="alert">
+            {t(`player.captions.errors.${uploadError}`)}
+          </p>
         )}
-        {openSubtitles.length > 0 && (
-          <>
-            <p className="px-3 pt-2 text-xs font-semibold uppercase tracking-wide text-white/50">
-              {t('player.captions.openSubtitles')}
-            </p>
-            <ul data-testid="opensubtitles-captions">
+        <MenuList>
+          <MenuRadio
+            checked={caption === null}
+            onClick={() => {
+              disableCaptions();
+              close();
+            }}
+            data-testid="caption-off"
+          >
+            <span className="flex-1">{t('player.captions.off')}</span>
+          </MenuRadio>
+          <MenuItem onClick={() => file.current?.click()} data-testid="caption-upload">
+            <Icon name="upload" className="h-4 w-4" />
+            <span className="flex-1">{t('player.captions.upload')}</span>
+          </MenuItem>
+          <MenuGroup label={t('player.captions.sourceCaptions')} testId="source-captions">
+            {own.length === 0 ? (
+              <p className="px-3 py-2 text-sm text-white/60">{t('player.captions.none')}</p>
+            ) : (
+              own.map((c) => <CaptionRow key={c.id} item={c} name={languageName(c.language)} close={close} />)
+            )}
+          </MenuGroup>
+          {openSubtitles.length > 0 && (
+            <MenuGroup label={t('player.captions.openSubtitles')} testId="opensubtitles-captions">
               {openSubtitles.map((c) => (
                 <CaptionRow key={c.id} item={c} name={languageName(c.language)} close={close} />
               ))}
-            </ul>
-          </>
-        )}
-        <button
-          type="button"
-          className={`${ROW} mt-2 border-t border-white/10`}
-          onClick={() => open('/settings/captions/settings')}
-          data-testid="caption-customize"
-        >
-          <span className="flex-1">{t('player.captions.customize')}</span>
-          <Icon name="chevronRight" className="h-4 w-4 text-white/50" />
-        </button>
+            </MenuGroup>
+          )}
+          <div className="mt-2 border-t border-white/10">
+            <MenuLink
+              open={open}
+              to="/settings/captions/settings"
+              label={t('player.captions.customize')}
+              testId="caption-customize"
+            />
+          </div>
+        </MenuList>
       </div>
     </MenuCard>
   );

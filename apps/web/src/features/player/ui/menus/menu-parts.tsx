@@ -1,6 +1,16 @@
 import type { TFunction } from 'i18next';
 import type { StreamQuality } from '../../core/quality.ts';
-import { useEffect, useRef, type ReactNode } from 'react';
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ButtonHTMLAttributes,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../icons.tsx';
 
@@ -11,53 +21,253 @@ export type OpenMenu = (path: string) => void;
 export const ROW =
   'flex min-h-11 w-full items-center gap-3 rounded-lg px-3 py-2 text-start text-sm text-white hover:bg-white/10 focus-visible:outline-2 focus-visible:outline-white disabled:cursor-not-allowed disabled:opacity-40';
 
+/** The `?r=` route the viewer came back from (overlay-host.tsx): its row takes focus in the parent. */
+export const ReturnedFrom = createContext<string | null>(null);
+
+interface Frame {
+  titleId: string;
+  /** Says a row's error to screen readers (assertively, from outside the menu: a menu holds only items). */
+  announce(text: string): void;
+}
+const FrameContext = createContext<Frame>({ titleId: '', announce: () => undefined });
+
+const ITEMS = '[role^="menuitem"]:not(:disabled)';
+/** What the arrow keys walk: the back row, the menu's items and a panel's own controls (fields, sliders). */
+const CONTROLS = `button:not(:disabled), input:not(:disabled):not([type="file"]), ${ITEMS}`;
+
+const all = (root: HTMLElement | null, selector: string) =>
+  Array.from(root?.querySelectorAll<HTMLElement>(selector) ?? []);
+
+/** Where focus goes when a menu opens: the row that opened the menu it came back from, the checked item, the first. */
+function openingFocus(body: HTMLElement, from: string | null, panel: boolean): HTMLElement | null {
+  const items = all(body, ITEMS);
+  const opener = from ? all(body, '[data-opens]').find((row) => row.dataset.opens === from) : undefined;
+  return (
+    opener ??
+    items.find(
+      (i) => i.getAttribute('role') === 'menuitemradio' && i.getAttribute('aria-checked') === 'true',
+    ) ??
+    items.find((i) => i.getAttribute('aria-current') === 'true') ??
+    items[0] ??
+    (panel ? (all(body, CONTROLS)[0] ?? null) : null)
+  );
+}
+
 /**
- * The frame of every menu: a titled dialog with a way back (or out). It takes focus when it opens (Tab
- * then walks its rows); Escape closes the menus and focus returns to the button that opened them
- * (player-view.tsx).
+ * The frame of every menu, with the WAI-ARIA menu keys: ArrowDown/ArrowUp walk the rows (wrapping),
+ * Home/End jump to the ends, and a sub-menu goes back to its `parent` on Escape and ArrowLeft (ArrowRight
+ * right to left), where the row that opened it takes focus again. ArrowRight (ArrowLeft) opens a row's
+ * sub-menu. A top-level menu's Escape reaches `useKeyboardShortcuts`, which closes the menus; focus then
+ * returns to the bar button that opened them (player-view.tsx). Items keep one Tab stop between them
+ * (roving tabindex).
  */
 export function MenuCard({
   title,
   back,
-  onBack,
+  parent,
+  panel = false,
   children,
   testId,
 }: {
   title: string;
-  /** The back button's label. */
-  back?: string;
-  onBack?: () => void;
+  /** The back row: to the parent menu, or out of the menus for a top-level one. */
+  back: { label: string; go(): void };
+  /** A sub-menu's parent menu. */
+  parent?: (() => void) | undefined;
+  /** Controls rather than choices (caption settings, the shortcuts): a dialog, not a menu. */
+  panel?: boolean;
   children: ReactNode;
   testId: string;
 }) {
+  const { i18n } = useTranslation();
   const card = useRef<HTMLDivElement>(null);
+  const body = useRef<HTMLDivElement>(null);
+  const from = useContext(ReturnedFrom);
+  const titleId = useId();
+  const [alert, setAlert] = useState('');
+  const [frame] = useState<Frame>(() => ({ titleId, announce: setAlert }));
+  const placed = useRef(false);
+
+  // On every render until it lands: items that load late (episodes, sources) still get focus, unless the
+  // viewer has already moved it.
   useEffect(() => {
-    card.current?.focus({ preventScroll: true });
-  }, []);
+    const el = card.current;
+    if (!el || !body.current || placed.current) return;
+    const active = document.activeElement;
+    if (active !== el && el.contains(active)) {
+      placed.current = true;
+      return;
+    }
+    const target = openingFocus(body.current, from, panel);
+    if (target) {
+      target.focus({ preventScroll: true });
+      placed.current = true;
+    } else if (active !== el) el.focus({ preventScroll: true });
+  });
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const target = e.target as HTMLElement;
+    // A text field and a slider keep Home/End and the sideways arrows (the caret, the value).
+    const ownsKeys = target instanceof HTMLInputElement && target.type !== 'checkbox';
+    const [backKey, forwardKey] =
+      i18n.dir() === 'rtl' ? ['ArrowRight', 'ArrowLeft'] : ['ArrowLeft', 'ArrowRight'];
+    const controls = all(card.current, CONTROLS);
+    const at = controls.indexOf(target);
+    const go = (i: number) => {
+      e.preventDefault();
+      // Inside a menu the arrows never seek or change the volume.
+      e.stopPropagation();
+      controls[(i + controls.length) % controls.length]?.focus();
+    };
+    switch (e.key) {
+      case 'ArrowDown':
+        return go(at + 1);
+      case 'ArrowUp':
+        return go(at < 0 ? -1 : at - 1);
+      case 'Home':
+        return ownsKeys ? undefined : go(0);
+      case 'End':
+        return ownsKeys ? undefined : go(-1);
+      case 'Escape':
+        if (!parent) return;
+        e.preventDefault();
+        e.stopPropagation();
+        return parent();
+    }
+    if ((e.key !== backKey && e.key !== forwardKey) || ownsKeys) return;
+    e.stopPropagation();
+    if (e.key === backKey && parent) {
+      e.preventDefault();
+      parent();
+    } else if (e.key === forwardKey && target.dataset.opens) {
+      e.preventDefault();
+      target.click();
+    }
+  };
+
   return (
     <div
       ref={card}
       tabIndex={-1}
       className="flex max-h-[70vh] w-[343px] max-w-[calc(100vw-2rem)] flex-col overflow-hidden rounded-xl bg-neutral-900/95 text-white shadow-2xl outline-none backdrop-blur"
       data-testid={testId}
-      role="dialog"
-      aria-label={title}
+      role={panel ? 'dialog' : undefined}
+      aria-labelledby={panel ? titleId : undefined}
+      onKeyDown={onKeyDown}
+      // Roving tabindex: the item that has focus is the menu's one Tab stop.
+      onFocus={(e) => {
+        const items = all(card.current, ITEMS);
+        if (!items.includes(e.target)) return;
+        for (const item of items) item.tabIndex = item === e.target ? 0 : -1;
+      }}
     >
       <div className="flex items-center gap-2 border-b border-white/10 px-3 py-2">
-        {onBack && (
-          <button
-            type="button"
-            onClick={onBack}
-            className="inline-flex h-11 w-11 items-center justify-center rounded-full hover:bg-white/10 focus-visible:outline-2 focus-visible:outline-white"
-            aria-label={back}
-          >
-            <Icon name="arrowLeft" className="h-5 w-5" />
-          </button>
-        )}
-        <h2 className="text-sm font-bold">{title}</h2>
+        <button
+          type="button"
+          onClick={back.go}
+          className="inline-flex h-11 w-11 items-center justify-center rounded-full hover:bg-white/10 focus-visible:outline-2 focus-visible:outline-white"
+          aria-label={back.label}
+        >
+          <Icon name="arrowLeft" className="h-5 w-5" />
+        </button>
+        <h2 id={titleId} className="text-sm font-bold">
+          {title}
+        </h2>
       </div>
-      <div className="overflow-y-auto p-2">{children}</div>
+      <div ref={body} className="overflow-y-auto p-2">
+        <FrameContext.Provider value={frame}>{children}</FrameContext.Provider>
+      </div>
+      <p role="alert" className="sr-only">
+        {alert}
+      </p>
     </div>
+  );
+}
+
+/** The menu's items (role="menu", named by the card's title); what is not an item stays outside it. */
+export function MenuList({ children }: { children: ReactNode }) {
+  const { titleId } = useContext(FrameContext);
+  return (
+    <div role="menu" aria-labelledby={titleId} className="flex flex-col">
+      {children}
+    </div>
+  );
+}
+
+/** Items under a heading of their own inside a menu. */
+export function MenuGroup({
+  label,
+  children,
+  testId,
+}: {
+  label: string;
+  children: ReactNode;
+  testId?: string;
+}) {
+  const id = useId();
+  return (
+    <div role="group" aria-labelledby={id} data-testid={testId}>
+      <p id={id} className="px-3 pt-3 text-xs font-semibold uppercase tracking-wide text-white/50">
+        {label}
+      </p>
+      {children}
+    </div>
+  );
+}
+
+type ItemProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'role' | 'type'>;
+
+/** An item that does something or opens a sub-menu (`data-opens`). Out of the Tab order until focused. */
+export function MenuItem({ className = '', ...props }: ItemProps) {
+  return <button type="button" role="menuitem" tabIndex={-1} className={`${ROW} ${className}`} {...props} />;
+}
+
+/** One of exclusive choices (a language, a quality, a speed, a source), checked when chosen. */
+export function MenuRadio({
+  checked,
+  marked = checked,
+  className = '',
+  children,
+  ...props
+}: ItemProps & {
+  checked: boolean;
+  /** The check mark, when it shows more than the choice (the quality "automatic" picked). */
+  marked?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      role="menuitemradio"
+      aria-checked={checked}
+      tabIndex={-1}
+      className={`${ROW} ${className}`}
+      {...props}
+    >
+      {children}
+      {marked && <Icon name="check" className="h-4 w-4" />}
+    </button>
+  );
+}
+
+/** An on/off item. */
+export function MenuCheckbox({ checked, children, ...props }: ItemProps & { checked: boolean }) {
+  return (
+    <button
+      type="button"
+      role="menuitemcheckbox"
+      aria-checked={checked}
+      tabIndex={-1}
+      className={ROW}
+      {...props}
+    >
+      <span className="flex-1">{children}</span>
+      <span
+        className={`flex h-5 w-5 items-center justify-center rounded border-2 ${checked ? 'border-accent bg-accent' : 'border-white/50'}`}
+        aria-hidden="true"
+      >
+        {checked && <Icon name="check" className="h-4 w-4" />}
+      </span>
+    </button>
   );
 }
 
@@ -76,11 +286,25 @@ export function MenuLink({
   testId: string;
 }) {
   return (
-    <button type="button" className={ROW} onClick={() => open(to)} data-testid={testId}>
+    <MenuItem onClick={() => open(to)} data-opens={to} data-testid={testId}>
       <span className="flex-1">{label}</span>
       {value && <span className="text-white/60">{value}</span>}
       <Icon name="chevronRight" className="h-4 w-4 text-white/50" />
-    </button>
+    </MenuItem>
+  );
+}
+
+/**
+ * Why a row's action failed: shown under the row (which it describes) and said once, assertively, by
+ * the card's alert (a menu may hold only items).
+ */
+export function RowError({ id, text }: { id: string; text: string }) {
+  const { announce } = useContext(FrameContext);
+  useEffect(() => announce(text), [announce, text]);
+  return (
+    <p id={id} className="px-3 pb-2 text-xs text-red-400">
+      {text}
+    </p>
   );
 }
 
@@ -89,7 +313,8 @@ export function RowSpinner({ label }: { label?: string }) {
   return (
     <span
       className="h-4 w-4 animate-spin rounded-full border-2 border-white/30 border-t-white"
-      {...(label ? { 'aria-label': label } : {})}
+      role={label ? 'img' : undefined}
+      aria-label={label}
     />
   );
 }

@@ -62,20 +62,23 @@ const renderHost = (route: string, meta = movie) =>
   );
 
 describe('OverlayHost', () => {
+  // Choices are menus named by their title; the caption settings and the shortcuts are panels (dialogs).
   it.each([
-    ['/settings', 'settings-menu'],
-    ['/settings/quality', 'quality-menu'],
-    ['/settings/captions', 'captions-menu'],
-    ['/captions', 'captions-menu'],
-    ['/settings/captions/settings', 'caption-settings'],
-    ['/settings/source', 'source-menu'],
-    ['/settings/playback', 'playback-menu'],
-    ['/shortcuts', 'shortcuts-list'],
-  ])('%s opens %s', async (route, testId) => {
+    ['/settings', 'settings-menu', 'menu', player.settings.title],
+    ['/settings/quality', 'quality-menu', 'menu', player.settings.quality],
+    ['/settings/captions', 'captions-menu', 'menu', player.settings.subtitles],
+    ['/captions', 'captions-menu', 'menu', player.settings.subtitles],
+    ['/settings/captions/settings', 'caption-settings', 'dialog', player.captions.settings],
+    ['/settings/source', 'source-menu', 'menu', player.settings.source],
+    ['/settings/playback', 'playback-menu', 'menu', player.settings.playback],
+    ['/shortcuts', 'shortcuts-list', 'dialog', player.shortcuts.title],
+  ] as const)('%s opens %s, a %s', async (route, testId, role, name) => {
     renderHost(route);
     await act(async () => undefined);
     expect(screen.getByTestId('overlay-host')).toBeTruthy();
-    expect(screen.getByTestId(testId).getAttribute('role')).toBe('dialog');
+    const card = screen.getByTestId(testId);
+    const named = screen.getByRole(role, { name });
+    expect(card === named || card.contains(named)).toBe(true);
   });
 
   it('episodes only for shows; unknown routes show nothing', async () => {
@@ -86,6 +89,41 @@ describe('OverlayHost', () => {
     renderHost('/episodes', movie).unmount();
     renderHost('/nowhere').unmount();
     expect(screen.getAllByTestId('overlay-host')).toHaveLength(1);
+  });
+
+  it('caption languages are radios, checked when chosen; the menu opens on the checked one', async () => {
+    const item = (id: string, language: string) => ({
+      id,
+      language,
+      url: 'u',
+      type: 'srt' as const,
+      needsProxy: false,
+      opensubtitles: false,
+    });
+    playerStore.getState().setCaptionList([item('c1', 'en'), item('c2', 'fr')]);
+    const checked = () =>
+      screen.getAllByRole('menuitemradio').map((r) => [r.textContent, r.getAttribute('aria-checked')]);
+    const first = renderHost('/captions');
+    expect(checked()).toEqual([
+      [player.captions.off, 'true'],
+      ['English', 'false'],
+      ['French', 'false'],
+    ]);
+    expect(document.activeElement).toBe(screen.getByTestId('caption-off'));
+    first.unmount();
+    playerStore.getState().setCaption({ id: 'c2', language: 'fr', cues: [], srtData: '' });
+    renderHost('/captions');
+    expect(checked()).toEqual([
+      [player.captions.off, 'false'],
+      ['English', 'false'],
+      ['French', 'true'],
+    ]);
+    expect(document.activeElement?.textContent).toBe('French');
+    // Upload and Customize are actions, not choices.
+    expect(screen.getAllByRole('menuitem').map((i) => i.textContent)).toEqual([
+      player.captions.upload,
+      player.captions.customize,
+    ]);
   });
 
   it('caption failures show their translated text, not the error', async () => {

@@ -1,9 +1,9 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { PlayerMeta } from '../../core/types.ts';
 import { CaptionSettingsMenu } from './caption-settings-menu.tsx';
 import { CaptionsMenu } from './captions-menu.tsx';
 import { EpisodesMenu } from './episodes-menu.tsx';
-import type { OpenMenu } from './menu-parts.tsx';
+import { ReturnedFrom, type OpenMenu } from './menu-parts.tsx';
 import { PlaybackMenu } from './playback-menu.tsx';
 import { QualityMenu } from './quality-menu.tsx';
 import { SettingsMenu } from './settings-menu.tsx';
@@ -21,9 +21,9 @@ function menuFor(
     case '/settings/quality':
       return <QualityMenu back={back} close={close} />;
     case '/settings/captions':
-      return <CaptionsMenu open={open} back={back} close={close} />;
+      return <CaptionsMenu open={open} close={close} parent={back} />;
     case '/captions':
-      return <CaptionsMenu open={open} back={close} close={close} />;
+      return <CaptionsMenu open={open} close={close} />;
     case '/settings/captions/settings':
       return <CaptionSettingsMenu back={back} />;
     case '/settings/source':
@@ -40,7 +40,10 @@ function menuFor(
   return null;
 }
 
-/** The open menu, from `?r=`. */
+/**
+ * The open menu, from `?r=`. Each route mounts its own menu (focus lands afresh), told the route it
+ * came back from so the row that opened that one takes focus again.
+ */
 export function OverlayHost({
   route,
   open,
@@ -54,6 +57,12 @@ export function OverlayHost({
   back(): void;
   meta: PlayerMeta;
 }) {
+  const [shown, setShown] = useState(route);
+  const [from, setFrom] = useState<string | null>(null);
+  if (route !== shown) {
+    setShown(route);
+    setFrom(shown);
+  }
   const content = route ? menuFor(route, { open, close, back, meta }) : null;
   if (!content) return null;
   return (
@@ -62,7 +71,9 @@ export function OverlayHost({
       onPointerDown={(e) => e.target === e.currentTarget && close()}
       data-testid="overlay-host"
     >
-      {content}
+      <ReturnedFrom.Provider key={route} value={from}>
+        {content}
+      </ReturnedFrom.Provider>
     </div>
   );
 }

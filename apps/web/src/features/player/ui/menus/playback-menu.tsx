@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { requests, usePlayer } from '../../core/player-store.ts';
 import { SPEEDS } from '../hooks.ts';
-import { MenuCard } from './menu-parts.tsx';
+import { MenuCard, MenuGroup, MenuList, MenuRadio } from './menu-parts.tsx';
 
-/** `/settings/playback`: the playback speed. */
+/** `/settings/playback`: the playback speed, one of a few. */
 export function PlaybackMenu({ back }: { back(): void }) {
   const { t } = useTranslation(['player']);
   const rate = usePlayer((s) => s.playback.playbackRate);
@@ -11,24 +11,23 @@ export function PlaybackMenu({ back }: { back(): void }) {
     <MenuCard
       title={t('player.settings.playback')}
       testId="playback-menu"
-      back={t('player.menu.back')}
-      onBack={back}
+      back={{ label: t('player.menu.back'), go: back }}
+      parent={back}
     >
-      <p className="px-3 py-1 text-sm text-white/70">{t('player.speed.label')}</p>
-      <div className="flex flex-wrap gap-2 px-3 py-2">
-        {SPEEDS.map((s) => (
-          <button
-            key={s}
-            type="button"
-            onClick={() => requests.setPlaybackRate(s)}
-            aria-pressed={rate === s}
-            data-testid={`speed-${s}`}
-            className={`rounded-lg px-3 py-1.5 text-sm ${rate === s ? 'bg-accent text-white' : 'bg-white/10 hover:bg-white/20'}`}
-          >
-            {t('player.speed.value', { rate: s })}
-          </button>
-        ))}
-      </div>
+      <MenuList>
+        <MenuGroup label={t('player.speed.label')}>
+          {SPEEDS.map((s) => (
+            <MenuRadio
+              key={s}
+              checked={rate === s}
+              onClick={() => requests.setPlaybackRate(s)}
+              data-testid={`speed-${s}`}
+            >
+              <span className="flex-1">{t('player.speed.value', { rate: s })}</span>
+            </MenuRadio>
+          ))}
+        </MenuGroup>
+      </MenuList>
     </MenuCard>
   );
 }

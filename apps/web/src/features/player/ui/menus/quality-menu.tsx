@@ -2,10 +2,12 @@ import { sortQualities, type StreamQuality } from '../../core/quality.ts';
 import { useTranslation } from 'react-i18next';
 import { usePlayerPrefsStore } from '../../../../stores/index.ts';
 import { requests, usePlayer } from '../../core/player-store.ts';
-import { Icon } from '../icons.tsx';
-import { MenuCard, qualityLabel, ROW } from './menu-parts.tsx';
+import { MenuCard, MenuCheckbox, MenuList, MenuRadio, qualityLabel } from './menu-parts.tsx';
 
-/** `/settings/quality`: the usual qualities (those this source lacks disabled) and "automatic". */
+/**
+ * `/settings/quality`: the usual qualities (those this source lacks disabled) and "automatic". A quality
+ * is checked when the viewer chose it; the mark shows the one playing, chosen or automatic.
+ */
 export function QualityMenu({ back, close }: { back(): void; close(): void }) {
   const { t } = useTranslation(['player']);
   const qualities = usePlayer((s) => s.qualities);
@@ -24,44 +26,43 @@ export function QualityMenu({ back, close }: { back(): void; close(): void }) {
     <MenuCard
       title={t('player.settings.quality')}
       testId="quality-menu"
-      back={t('player.menu.back')}
-      onBack={back}
+      back={{ label: t('player.menu.back'), go: back }}
+      parent={back}
     >
-      {listed.map((q) => (
-        <button
-          key={q}
-          type="button"
-          className={ROW}
-          disabled={!qualities.includes(q)}
-          data-testid={`quality-${q}`}
-          aria-current={!automatic && current === q ? 'true' : undefined}
-          onClick={() => {
-            setPrefs({ automaticQuality: false, lastChosenQuality: q });
-            requests.setQuality(q);
-            close();
-          }}
-        >
-          <span className="flex-1">{qualityLabel(q, t)}</span>
-          {current === q && <Icon name="check" className="h-4 w-4" />}
-        </button>
-      ))}
-      <label className={`${ROW} mt-2 border-t border-white/10`}>
-        <span className="flex-1">{t('player.quality.automatic')}</span>
-        <input
-          type="checkbox"
-          checked={automatic}
-          data-testid="quality-automatic"
-          className="h-4 w-4 accent-accent"
-          onChange={(e) => {
-            setPrefs({ automaticQuality: e.target.checked });
-            requests.setQuality(
-              e.target.checked
-                ? null
-                : ((usePlayerPrefsStore.getState().lastChosenQuality as StreamQuality | null) ?? current),
-            );
-          }}
-        />
-      </label>
+      <MenuList>
+        {listed.map((q) => (
+          <MenuRadio
+            key={q}
+            checked={!automatic && current === q}
+            marked={current === q}
+            disabled={!qualities.includes(q)}
+            data-testid={`quality-${q}`}
+            onClick={() => {
+              setPrefs({ automaticQuality: false, lastChosenQuality: q });
+              requests.setQuality(q);
+              close();
+            }}
+          >
+            <span className="flex-1">{qualityLabel(q, t)}</span>
+          </MenuRadio>
+        ))}
+        <div className="mt-2 border-t border-white/10">
+          <MenuCheckbox
+            checked={automatic}
+            data-testid="quality-automatic"
+            onClick={() => {
+              setPrefs({ automaticQuality: !automatic });
+              requests.setQuality(
+                !automatic
+                  ? null
+                  : ((usePlayerPrefsStore.getState().lastChosenQuality as StreamQuality | null) ?? current),
+              );
+            }}
+          >
+            {t('player.quality.automatic')}
+          </MenuCheckbox>
+        </div>
+      </MenuList>
       <p className="px-3 py-2 text-xs text-white/60">{t('player.quality.hint')}</p>
     </MenuCard>
   );

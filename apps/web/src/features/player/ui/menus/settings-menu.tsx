@@ -6,34 +6,33 @@ import { useSourceName } from '../../session/use-source-switch.ts';
 import { useBarLayout, toggleMute } from '../hooks.ts';
 import { Icon } from '../icons.tsx';
 import { CastLauncher } from '../player-bars.tsx';
-import { MenuCard, MenuLink, qualityLabel, ROW, useLanguageName, type OpenMenu } from './menu-parts.tsx';
+import {
+  MenuCard,
+  MenuCheckbox,
+  MenuGroup,
+  MenuItem,
+  MenuLink,
+  MenuList,
+  qualityLabel,
+  ROW,
+  useLanguageName,
+  type OpenMenu,
+} from './menu-parts.tsx';
 
-/** The bar's controls that did not fit it (a phone): episodes, skipping, volume, picture in picture… */
-function MovedControls({ isShow, open }: { isShow: boolean; open: OpenMenu }) {
+/**
+ * The volume and Cast when the bar had no room for them (a phone). A slider is not a menu item, so they
+ * sit above the menu; the arrow keys still reach them.
+ */
+function MovedVolume({ isShow }: { isShow: boolean }) {
   const { t } = useTranslation(['player']);
   const { menu } = useBarLayout(isShow);
   const volume = usePlayer((s) => s.playback.volume);
   const muted = usePlayer((s) => s.playback.muted);
   const canChange = usePlayer((s) => s.capabilities.canChangeVolume);
-  if (menu.length === 0) return null;
+  if (!menu.includes('volume') && !menu.includes('cast')) return null;
   const silent = muted || volume === 0;
   return (
-    <div className="mb-1 border-b border-white/10 pb-1" data-testid="moved-controls">
-      {menu.includes('episodes') && (
-        <MenuLink open={open} to="/episodes" label={t('player.controls.episodes')} testId="menu-episodes" />
-      )}
-      {menu.includes('skip') && (
-        <div className="flex gap-1">
-          <button type="button" className={ROW} onClick={() => seekBy(-10)} data-testid="menu-skip-back">
-            <Icon name="back10" className="h-5 w-5" />
-            <span className="flex-1">{t('player.controls.back10')}</span>
-          </button>
-          <button type="button" className={ROW} onClick={() => seekBy(10)} data-testid="menu-skip-forward">
-            <Icon name="forward10" className="h-5 w-5" />
-            <span className="flex-1">{t('player.controls.forward10')}</span>
-          </button>
-        </div>
-      )}
+    <div className="mb-1 border-b border-white/10 pb-1" data-testid="moved-volume">
       {menu.includes('volume') && (
         <div className="flex items-center gap-1">
           <button
@@ -63,32 +62,50 @@ function MovedControls({ isShow, open }: { isShow: boolean; open: OpenMenu }) {
           )}
         </div>
       )}
-      {menu.includes('pip') && (
-        <button
-          type="button"
-          className={ROW}
-          onClick={() => requests.togglePictureInPicture()}
-          data-testid="menu-pip"
-        >
-          <Icon name="pip" className="h-5 w-5" />
-          <span className="flex-1">{t('player.controls.pip')}</span>
-        </button>
-      )}
-      {menu.includes('airplay') && (
-        <button
-          type="button"
-          className={ROW}
-          onClick={() => requests.startAirplay()}
-          data-testid="menu-airplay"
-        >
-          <Icon name="airplay" className="h-5 w-5" />
-          <span className="flex-1">{t('player.controls.airplay')}</span>
-        </button>
-      )}
       {menu.includes('cast') && (
         <div className="flex items-center px-1">
           <CastLauncher />
         </div>
+      )}
+    </div>
+  );
+}
+
+const MOVED_ITEMS = ['episodes', 'skip', 'pip', 'airplay'] as const;
+
+/** The bar's other controls that did not fit it (a phone): episodes, skipping, picture in picture, AirPlay. */
+function MovedItems({ isShow, open }: { isShow: boolean; open: OpenMenu }) {
+  const { t } = useTranslation(['player']);
+  const { menu } = useBarLayout(isShow);
+  if (!MOVED_ITEMS.some((c) => menu.includes(c))) return null;
+  return (
+    <div className="mb-1 border-b border-white/10 pb-1" data-testid="moved-controls">
+      {menu.includes('episodes') && (
+        <MenuLink open={open} to="/episodes" label={t('player.controls.episodes')} testId="menu-episodes" />
+      )}
+      {menu.includes('skip') && (
+        <div className="flex gap-1">
+          <MenuItem onClick={() => seekBy(-10)} data-testid="menu-skip-back">
+            <Icon name="back10" className="h-5 w-5" />
+            <span className="flex-1">{t('player.controls.back10')}</span>
+          </MenuItem>
+          <MenuItem onClick={() => seekBy(10)} data-testid="menu-skip-forward">
+            <Icon name="forward10" className="h-5 w-5" />
+            <span className="flex-1">{t('player.controls.forward10')}</span>
+          </MenuItem>
+        </div>
+      )}
+      {menu.includes('pip') && (
+        <MenuItem onClick={() => requests.togglePictureInPicture()} data-testid="menu-pip">
+          <Icon name="pip" className="h-5 w-5" />
+          <span className="flex-1">{t('player.controls.pip')}</span>
+        </MenuItem>
+      )}
+      {menu.includes('airplay') && (
+        <MenuItem onClick={() => requests.startAirplay()} data-testid="menu-airplay">
+          <Icon name="airplay" className="h-5 w-5" />
+          <span className="flex-1">{t('player.controls.airplay')}</span>
+        </MenuItem>
       )}
     </div>
   );
@@ -119,57 +136,56 @@ export function SettingsMenu({
     <MenuCard
       title={t('player.settings.title')}
       testId="settings-menu"
-      back={t('player.menu.close')}
-      onBack={onClose}
+      back={{ label: t('player.menu.close'), go: onClose }}
     >
-      <MovedControls isShow={isShow} open={open} />
-      <p className="px-3 pt-1 text-xs font-semibold uppercase tracking-wide text-white/50">
-        {t('player.settings.video')}
-      </p>
-      <MenuLink
-        open={open}
-        to="/settings/quality"
-        label={t('player.settings.quality')}
-        value={
-          quality ? `${automatic ? `${t('player.quality.auto')} · ` : ''}${qualityLabel(quality, t)}` : null
-        }
-        testId="menu-quality"
-      />
-      <MenuLink
-        open={open}
-        to="/settings/source"
-        label={t('player.settings.source')}
-        value={sourceName}
-        testId="menu-source"
-      />
-      <p className="px-3 pt-3 text-xs font-semibold uppercase tracking-wide text-white/50">
-        {t('player.settings.experience')}
-      </p>
-      <label className={ROW}>
-        <span className="flex-1">{t('player.settings.enableSubtitles')}</span>
-        <input
-          type="checkbox"
-          checked={caption !== null}
-          onChange={() => void toggleCaptions()}
-          className="h-5 w-5 accent-accent"
-          data-testid="toggle-subtitles"
-        />
-      </label>
-      <MenuLink
-        open={open}
-        to="/settings/captions"
-        label={t('player.settings.subtitles')}
-        value={caption ? languageName(caption.language) : t('player.captions.off')}
-        testId="menu-captions"
-      />
-      <MenuLink
-        open={open}
-        to="/settings/playback"
-        label={t('player.settings.playback')}
-        value={t('player.speed.value', { rate })}
-        testId="menu-playback"
-      />
-      <MenuLink open={open} to="/shortcuts" label={t('player.shortcuts.title')} testId="menu-shortcuts" />
+      <MovedVolume isShow={isShow} />
+      <MenuList>
+        <MovedItems isShow={isShow} open={open} />
+        <MenuGroup label={t('player.settings.video')}>
+          <MenuLink
+            open={open}
+            to="/settings/quality"
+            label={t('player.settings.quality')}
+            value={
+              quality
+                ? `${automatic ? `${t('player.quality.auto')} · ` : ''}${qualityLabel(quality, t)}`
+                : null
+            }
+            testId="menu-quality"
+          />
+          <MenuLink
+            open={open}
+            to="/settings/source"
+            label={t('player.settings.source')}
+            value={sourceName}
+            testId="menu-source"
+          />
+        </MenuGroup>
+        <MenuGroup label={t('player.settings.experience')}>
+          <MenuCheckbox
+            checked={caption !== null}
+            onClick={() => void toggleCaptions()}
+            data-testid="toggle-subtitles"
+          >
+            {t('player.settings.enableSubtitles')}
+          </MenuCheckbox>
+          <MenuLink
+            open={open}
+            to="/settings/captions"
+            label={t('player.settings.subtitles')}
+            value={caption ? languageName(caption.language) : t('player.captions.off')}
+            testId="menu-captions"
+          />
+          <MenuLink
+            open={open}
+            to="/settings/playback"
+            label={t('player.settings.playback')}
+            value={t('player.speed.value', { rate })}
+            testId="menu-playback"
+          />
+          <MenuLink open={open} to="/shortcuts" label={t('player.shortcuts.title')} testId="menu-shortcuts" />
+        </MenuGroup>
+      </MenuList>
     </MenuCard>
   );
 }

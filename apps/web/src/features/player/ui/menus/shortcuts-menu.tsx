@@ -17,14 +17,15 @@ export const SHORTCUTS = [
   ['?', 'help'],
 ] as const satisfies readonly (readonly [string, string])[];
 
+/** `/shortcuts`: the list of keys (text, not choices: a panel). */
 export function ShortcutsMenu({ onClose }: { onClose(): void }) {
   const { t } = useTranslation(['player']);
   return (
     <MenuCard
       title={t('player.shortcuts.title')}
       testId="shortcuts-list"
-      back={t('player.menu.close')}
-      onBack={onClose}
+      back={{ label: t('player.menu.close'), go: onClose }}
+      panel
     >
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 px-3 py-2 text-sm">
         {SHORTCUTS.map(([keys, action]) => (

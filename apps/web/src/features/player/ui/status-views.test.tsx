@@ -1,0 +1,225 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { RuntimeConfig } from '@marquee/contract';
+import type { i18n } from 'i18next';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { initI18n, NAMESPACES } from '../../../lib/i18n.ts';
+import { setRuntimeConfig } from '../../../lib/runtime-config.ts';
+import { memoryStorage, setAppStorage } from '../../../lib/storage.ts';
+import player from '../../../locales/en/player.json';
+import { initStores } from '../../../stores/index.ts';
+import { makePlayerMeta } from '../core/meta.ts';
+import { playerStore, type ScrapeState } from '../core/player-store.ts';
+import { runSession } from '../scrape/session.ts';
+import { sourceOutcomes } from './error-details.tsx';
+import { PlayerView } from './player-view.tsx';
+import { PlaybackErrorView, ScrapingView } from './status-views.tsx';
+
+// The view and the session hook are real; the session's run (scraping) is the test's, and what needs a
+// browser (the video, casting, thumbnails) stands aside.
+vi.mock('../scrape/session.ts', async (original) => ({
+  ...(await original<object>()),
+  runSession: vi.fn(),
+}));
+vi.mock('../session/use-casting.ts', () => ({ useCasting: () => undefined }));
+vi.mock('../session/use-thumbnails.ts', () => ({ useThumbnails: () => undefined }));
+vi.mock('../session/use-autoplay.ts', () => ({ useAutoplay: () => undefined }));
+vi.mock('./video-surface.tsx', () => ({ VideoSurface: () => null }));
+vi.mock('../display/display.ts', () => ({ testVolumeSupport: async () => true }));
+vi.mock('../../../lib/instance-providers.ts', () => ({
+  instanceProviders: async () => [{ id: 'menu', name: 'Menu Source', type: 'source' }],
+}));
+
+const movie = makePlayerMeta({
+  type: 'movie',
+  title: 'The Matrix',
+  releaseYear: 1999,
+  tmdbId: '603',
+  imdbId: null,
+  poster: null,
+  mediaKey: 'tmdb-movie-603-the-matrix',
+});
+
+/** A run that tried four sources: one had nothing, one found an embed that failed, one broke, one never ran. */
+const report: ScrapeState = {
+  order: ['a', 'b', 'b-embed', 'c', 'd'],
+  current: 'c',
+  segments: {
+    a: { id: 'a', name: 'Source A', status: 'notfound', percentage: 100, reason: 'no stream' },
+    b: { id: 'b', name: 'Source B', status: 'success', percentage: 100 },
+    'b-embed': {
+      id: 'b-embed',
+      name: 'Embed X',
+      embedId: 'x',
+      parentId: 'b',
+      status: 'failure',
+      percentage: 100,
+      error: 'Error: 403',
+    },
+    c: { id: 'c', name: 'Source C', status: 'failure', percentage: 100, error: 'TypeError: boom' },
+    d: { id: 'd', name: 'Source D', status: 'waiting', percentage: 0 },
+  },
+};
+
+let i18next: i18n;
+beforeEach(async () => {
+  i18next = await initI18n('en', NAMESPACES);
+  setRuntimeConfig({ captcha: { provider: 'none', siteKey: null } } as unknown as RuntimeConfig);
+  setAppStorage(memoryStorage());
+  initStores();
+  playerStore.getState().reset();
+  vi.stubGlobal('fetch', () => new Promise(() => undefined));
+  vi.mocked(runSession).mockReset();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const wrap = (ui: React.ReactNode) =>
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <I18nextProvider i18n={i18next}>
+        <MemoryRouter initialEntries={['/media/tmdb-movie-603-the-matrix']}>{ui}</MemoryRouter>
+      </I18nextProvider>
+    </QueryClientProvider>,
+  );
+
+describe('scrape progress', () => {
+  it('is said politely when the source being checked changes, not on each tick', () => {
+    wrap(<ScrapingView />);
+    const status = screen.getByRole('status');
+    expect(status.textContent).toBe(player.scraping.searching);
+    const changes: MutationRecord[] = [];
+    const observer = new MutationObserver((records) => changes.push(...records));
+    observer.observe(status, { childList: true, subtree: true, characterData: true });
+    const a = { id: 'a', name: 'Source A', status: 'pending' as const, percentage: 0 };
+    const b = { id: 'b', name: 'Source B', status: 'waiting' as const, percentage: 0 };
+    act(() => playerStore.getState().setScrape({ order: ['a', 'b'], current: 'a', segments: { a, b } }));
+    expect(status.textContent).toBe('Checking Source A…');
+    observer.takeRecords();
+    changes.length = 0;
+    for (const percentage of [20, 60, 90])
+      act(() =>
+        playerStore.getState().setScrape({
+          order: ['a', 'b'],
+          current: 'a',
+          segments: { a: { ...a, percentage }, b },
+        }),
+      );
+    expect([...changes, ...observer.takeRecords()]).toEqual([]);
+    act(() =>
+      playerStore.getState().setScrape({
+        order: ['a', 'b'],
+        current: 'b',
+        segments: { a: { ...a, status: 'notfound' }, b: { ...b, status: 'pending' } },
+      }),
+    );
+    expect(status.textContent).toBe('Checking Source B…');
+    observer.disconnect();
+  });
+});
+
+describe('"We couldn\'t find that"', () => {
+  it('is said once (an alert), Retry runs the search again, and the details list each source tried and its outcome', async () => {
+    // user-event's clipboard stands in for the browser's.
+    const keys = userEvent.setup();
+    vi.mocked(runSession)
+      .mockImplementationOnce(async (store) => {
+        store.getState().setScraping();
+        store.getState().setScrape(report);
+        store.getState().setScrapeNotFound();
+        return null;
+      })
+      // The second run is still searching.
+      .mockImplementationOnce(() => new Promise(() => undefined));
+    wrap(<PlayerView meta={movie} backTo="/" startOnOpen={false} />);
+
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('heading').textContent).toBe(player.scraping.notFound);
+    expect(alert.textContent).toContain(player.scraping.notFoundText);
+    // The buttons are not part of what is said.
+    expect(within(alert).queryByRole('button')).toBeNull();
+
+    await keys.click(screen.getByRole('button', { name: player.errors.showDetails }));
+    const dialog = screen.getByRole('dialog', { name: player.errors.details });
+    const details = within(dialog).getByTestId('error-details').textContent;
+    expect(details.split('\n')).toEqual([
+      `Page: ${window.location.href}`,
+      'Sources tried:',
+      '- Source A — not found: no stream',
+      '- Source B — found',
+      '    - Embed X — failed: Error: 403',
+      '- Source C — failed: TypeError: boom',
+    ]);
+    await keys.click(within(dialog).getByRole('button', { name: 'Copy' }));
+    expect(await navigator.clipboard.readText()).toContain(details);
+    expect(within(dialog).getByRole('button', { name: 'Copied' })).toBeTruthy();
+    await keys.click(within(dialog).getByRole('button', { name: 'Close' }));
+
+    const retry = screen.getByRole('button', { name: 'Try again' });
+    // Retry is the primary action, before the way home.
+    const actions = screen.getByTestId('player-error').querySelectorAll('a, button');
+    expect(actions[0]).toBe(retry);
+    expect(actions[1]?.textContent).toBe(player.goHome);
+    await keys.click(retry);
+    expect(runSession).toHaveBeenCalledTimes(2);
+    expect(screen.queryByTestId('player-error')).toBeNull();
+    expect(screen.getByTestId('scraping-view')).toBeTruthy();
+  });
+});
+
+describe('a playback error', () => {
+  it('is said once, Retry loads the same source again where it stopped, and the details name the source that failed to play', async () => {
+    const keys = userEvent.setup();
+    const store = playerStore.getState();
+    store.setScrape({
+      ...report,
+      segments: { ...report.segments, c: { ...report.segments.c!, status: 'success', error: undefined } },
+    } as ScrapeState);
+    store.setSource({ type: 'hls', url: '/media/c.m3u8' }, { sourceId: 'c' });
+    store.updatePlayback({ time: 42 });
+    store.displayError({ source: 'hls', code: 'network', message: 'fragLoadError' });
+    const version = playerStore.getState().sourceVersion;
+    wrap(<PlaybackErrorView />);
+
+    const alert = screen.getByRole('alert');
+    expect(within(alert).getByRole('heading').textContent).toBe(player.playbackError.title);
+    expect(alert.textContent).toContain(player.playbackError.codes.network);
+
+    await keys.click(screen.getByRole('button', { name: player.errors.showDetails }));
+    const details = screen.getByTestId('error-details').textContent.split('\n');
+    expect(details).toContain('Error: hls network: fragLoadError');
+    expect(details).toContain(`- Source C — found; playback failed: ${player.playbackError.codes.network}`);
+    await keys.click(screen.getByRole('button', { name: 'Close' }));
+
+    await keys.click(screen.getByRole('button', { name: 'Try again' }));
+    const after = playerStore.getState();
+    expect(after.status).toBe('playing');
+    expect(after.error).toBeNull();
+    expect(after.source).toEqual({ type: 'hls', url: '/media/c.m3u8' });
+    expect(after.sourceVersion).toBe(version + 1);
+    expect(after.startAt).toBe(42);
+  });
+});
+
+describe('sourceOutcomes', () => {
+  it('leaves out what never ran, says what was still running, and adds a source picked from the menu', () => {
+    const running: ScrapeState = {
+      order: ['a', 'd'],
+      current: 'd',
+      segments: { a: report.segments.a!, d: { ...report.segments.d!, status: 'pending' } },
+    };
+    expect(sourceOutcomes(running, null).map((o) => [o.name, o.outcome])).toEqual([
+      ['Source A', 'notFound'],
+      ['Source D', 'unfinished'],
+    ]);
+    const failed = { sourceId: 'menu', sourceName: 'Menu Source', error: 'decode' };
+    expect(sourceOutcomes(running, failed).at(-1)).toEqual({
+      name: 'Menu Source',
+      isEmbed: false,
+      outcome: 'playbackFailed',
+      reason: 'decode',
+    });
+  });
+});
