@@ -151,8 +151,9 @@ function MediaDetailsView({
   usePageTitle(q.data?.title ?? null);
 
   if (q.isPending) {
+    // A screen tall, like the page it stands for: the footer stays below the fold until the title is in.
     return (
-      <div className="flex flex-col gap-6 py-8 sm:flex-row" aria-busy="true">
+      <div className="flex min-h-dvh flex-col gap-6 py-8 sm:flex-row" aria-busy="true">
         <div className="aspect-[2/3] w-48 shrink-0 animate-pulse rounded-xl bg-surface-2" />
         <div className="flex-1 space-y-3">
           <div className="h-8 w-2/3 animate-pulse rounded bg-surface-2" />
