@@ -70,6 +70,13 @@ for (const size of SIZES) {
       expect(time!.height).toBeLessThan(48);
       expect(await clipped(page)).toEqual([]);
       expect(await smallTargets(page, '[data-testid="player-controls"]')).toEqual([]);
+      if (size.viewport.width < 400) {
+        // The volume left the bar for the settings menu, with a slider wide enough to use.
+        await page.getByTestId('open-settings').click();
+        const slider = page.getByTestId('menu-volume-slider');
+        await expect(slider).toBeVisible();
+        expect((await slider.boundingBox())!.width).toBeGreaterThan(150);
+      }
     });
   });
 }

@@ -37,7 +37,9 @@ function MovedVolume({ isShow }: { isShow: boolean }) {
         <div className="flex items-center gap-1">
           <button
             type="button"
-            className={`${ROW} ${canChange !== false ? 'w-auto' : ''}`}
+            // Beside the slider the button is as wide as its icon (`!`: ROW's w-full would win otherwise and
+            // squeeze the slider to its thumb).
+            className={`${ROW} ${canChange !== false ? 'w-auto! shrink-0' : ''}`}
             onClick={toggleMute}
             aria-pressed={muted}
             data-testid="menu-mute"
@@ -57,7 +59,7 @@ function MovedVolume({ isShow }: { isShow: boolean }) {
               onChange={(e) => requests.setVolume(Number(e.target.value))}
               aria-label={t('player.controls.volume')}
               data-testid="menu-volume-slider"
-              className="min-h-11 min-w-0 flex-1 accent-white"
+              className="min-h-11 min-w-0 flex-1 accent-[var(--color-fg-accent)]"
             />
           )}
         </div>
