@@ -5,6 +5,7 @@ import { Navigate } from 'react-router';
 import type { Promo } from '@marquee/contract';
 import { Button } from '../../components/button.tsx';
 import { PageLoading } from '../../components/layout.tsx';
+import { RetryAlert } from '../../components/retry-alert.tsx';
 import { createPromo } from '../../lib/account/customer-api.ts';
 import { ApiError, errorKey } from '../../lib/api/index.ts';
 import { adminQueries } from '../../lib/api/queries/admin.ts';
@@ -30,29 +31,6 @@ function StateBadge({ promo }: { promo: Promo }) {
     <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${colors[state]}`}>
       {t(`admin.promos.states.${state}`)}
     </span>
-  );
-}
-
-/** A failure with Retry beside it (every error of this page has one). */
-function ErrorWithRetry({
-  message,
-  onRetry,
-  testId,
-}: {
-  message: string;
-  onRetry: () => void;
-  testId: string;
-}) {
-  const { t } = useTranslation(['admin']);
-  return (
-    <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg bg-red-900/40 px-3 py-2 text-sm text-red-200">
-      <p role="alert" data-testid={testId}>
-        {message}
-      </p>
-      <Button variant="secondary" className="min-h-11" onClick={onRetry}>
-        {t('admin.promos.retry')}
-      </Button>
-    </div>
   );
 }
 
@@ -140,7 +118,8 @@ export function PromosPage() {
         </Button>
       </form>
       {create.isError && (
-        <ErrorWithRetry
+        <RetryAlert
+          retryLabel={t('admin.promos.retry')}
           message={t(errorKey(create.error))}
           onRetry={() => create.mutate(create.variables)}
           testId="promo-create-error"
@@ -157,7 +136,8 @@ export function PromosPage() {
       )}
       {promos.isPending && <PageLoading />}
       {promos.isError && (
-        <ErrorWithRetry
+        <RetryAlert
+          retryLabel={t('admin.promos.retry')}
           message={t('admin.promos.loadFailed')}
           onRetry={() => void promos.refetch()}
           testId="promos-load-error"

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { CloseIcon } from '../../components/close-icon.tsx';
 import { useTranslation } from 'react-i18next';
 import { type MediaSummary } from '@marquee/contract';
 import {
@@ -98,16 +99,7 @@ function ContinueCard({ item }: { item: ContinueItem }) {
             title={t('library.continue.removeShort')}
             data-testid="continue-remove"
           >
-            <svg
-              viewBox="0 0 24 24"
-              className="h-4 w-4"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2.5"
-              aria-hidden="true"
-            >
-              <path d="M6 6l12 12M18 6 6 18" />
-            </svg>
+            <CloseIcon />
           </button>
         }
       />

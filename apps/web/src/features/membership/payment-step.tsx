@@ -9,7 +9,7 @@ import { membershipQueries } from '../../lib/api/queries/membership.ts';
 import { longDateTime } from '../../lib/membership-status.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { useFocusOnStepChange } from './purchase-step.ts';
-import { RetryAlert } from './retry-alert.tsx';
+import { RetryAlert } from '../../components/retry-alert.tsx';
 import { usePrice } from './use-price.ts';
 import { paths } from '../../app/paths.ts';
 
@@ -168,6 +168,7 @@ export function PaymentStep({
             </div>
             {payment.isError && (
               <RetryAlert
+                retryLabel={t('membership.retry')}
                 message={t('membership.pay.statusFailed')}
                 onRetry={() => void payment.refetch()}
                 testId="payment-status-error"

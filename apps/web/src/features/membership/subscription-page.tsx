@@ -23,7 +23,7 @@ import {
   type PurchaseError,
 } from './purchase-rules.ts';
 import { useFocusOnStepChange, usePurchaseStep } from './purchase-step.ts';
-import { RetryAlert } from './retry-alert.tsx';
+import { RetryAlert } from '../../components/retry-alert.tsx';
 import { usePrice } from './use-price.ts';
 
 const INPUT =
@@ -248,6 +248,7 @@ export function SubscriptionPage() {
           {plans.isPending && <PageLoading />}
           {plans.isError && (
             <RetryAlert
+              retryLabel={t('membership.retry')}
               message={t('membership.plans.loadFailed')}
               onRetry={() => void plans.refetch()}
               testId="plans-error"
@@ -309,6 +310,7 @@ export function SubscriptionPage() {
           <FieldError id={NOTE.crypto} text={cryptoError} />
           {cryptos.isError && (
             <RetryAlert
+              retryLabel={t('membership.retry')}
               message={t('membership.crypto.loadFailed')}
               onRetry={() => void cryptos.refetch()}
               testId="crypto-load-error"
@@ -379,7 +381,12 @@ export function SubscriptionPage() {
           </p>
         )}
         {startError && (
-          <RetryAlert message={startError} onRetry={() => void submit()} testId="payment-error" />
+          <RetryAlert
+            retryLabel={t('membership.retry')}
+            message={startError}
+            onRetry={() => void submit()}
+            testId="payment-error"
+          />
         )}
         <div>
           <Button type="submit" className="min-h-11" disabled={start.isPending || !plans.data}>

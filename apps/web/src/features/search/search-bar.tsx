@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { CloseIcon } from '../../components/close-icon.tsx';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { asksSearchFocus } from './search-focus.ts';
@@ -61,16 +62,7 @@ export function SearchBar({ value, onChange, onClear }: SearchBarProps) {
           className="absolute end-1.5 top-1/2 flex h-11 w-11 -translate-y-1/2 items-center justify-center rounded-full text-fg-muted hover:bg-surface-3 hover:text-fg"
           aria-label={t('home.search.clear')}
         >
-          <svg
-            className="h-4 w-4"
-            viewBox="0 0 24 24"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2.5"
-            aria-hidden="true"
-          >
-            <path d="M6 6l12 12M18 6 6 18" />
-          </svg>
+          <CloseIcon />
         </button>
       )}
     </form>

@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { CloseIcon } from '../../components/close-icon.tsx';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -138,16 +139,7 @@ function ProxyRow({
           onClick={onRemove}
           aria-label={t('settings.connections.removeProxy', { number: index + 1 })}
         >
-          <svg
-            viewBox="0 0 24 24"
-            className="h-4 w-4"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2.5"
-            aria-hidden="true"
-          >
-            <path d="M6 6l12 12M18 6 6 18" />
-          </svg>
+          <CloseIcon />
         </Button>
       </div>
       {message && message !== 'testing' && (
