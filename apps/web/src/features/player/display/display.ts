@@ -195,15 +195,20 @@ export function createDisplay(o: DisplayOptions): () => void {
       video.currentTime = Math.max(0, Math.min(duration, time));
       update({ time: video.currentTime });
     },
+    // The store follows at once (the element's change events come a task later): a second key press
+    // right after the first (M then M, < then <) toggles from what the first one did, not from before it.
     setVolume: (volume) => {
       video.volume = Math.min(1, Math.max(0, volume));
       if (volume > 0 && video.muted) video.muted = false;
+      update({ volume: video.volume, muted: video.muted });
     },
     setMuted: (muted) => {
       video.muted = muted;
+      update({ muted: video.muted });
     },
     setPlaybackRate: (rate) => {
       video.playbackRate = rate;
+      update({ playbackRate: video.playbackRate });
     },
     setQuality: (quality: StreamQuality | null) => adapter?.setQuality(quality),
     toggleFullscreen: () => {

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { createPlayerStore } from '../core/player-store.ts';
+import { createDisplay } from './display.ts';
+
+describe("the display's volume, mute and speed requests", () => {
+  it('reach the store at once, so a second key press toggles from the first one (M then M, < then <)', () => {
+    const store = createPlayerStore();
+    const video = document.createElement('video');
+    const destroy = createDisplay({
+      video,
+      container: document.createElement('div'),
+      store,
+      qualityPreference: () => ({ automaticQuality: true, lastChosenQuality: null }),
+      loaders: [],
+    });
+    const display = store.getState().display!;
+    display.setMuted(true);
+    expect(store.getState().playback.muted).toBe(true);
+    display.setVolume(0.4);
+    expect(store.getState().playback).toMatchObject({ volume: 0.4, muted: false });
+    display.setPlaybackRate(0.75);
+    expect(store.getState().playback.playbackRate).toBe(0.75);
+    destroy();
+  });
+});
