@@ -131,6 +131,9 @@ export function useKeyboardShortcuts(o: { menuOpen: boolean; closeMenu(): void; 
         ref.current.openShortcuts();
         return;
       }
+      // An open menu holds the keyboard (its rows answer arrows, Enter and Space): no letter acts on the
+      // video behind it.
+      if (ref.current.menuOpen) return;
       if (status !== 'playing') return;
       let handled = true;
       switch (key) {

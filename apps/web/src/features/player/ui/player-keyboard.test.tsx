@@ -10,7 +10,7 @@ import { memoryStorage, setAppStorage } from '../../../lib/storage.ts';
 import player from '../../../locales/en/player.json';
 import { initStores, usePlayerPrefsStore } from '../../../stores/index.ts';
 import { makePlayerMeta } from '../core/meta.ts';
-import { playerStore } from '../core/player-store.ts';
+import { playerStore, type DisplayRequests } from '../core/player-store.ts';
 import { playerUi } from '../core/ui-store.ts';
 import { CONTROLS_HIDE_MS } from './hooks.ts';
 import { PlayerView } from './player-view.tsx';
@@ -225,6 +225,26 @@ describe('the player menus by keyboard (WAI-ARIA menu pattern)', () => {
     expect(playerStore.getState().playback.time).toBe(30);
     // The volume shortcut shows its popout: it never ran.
     expect(playerUi.getState().volumePopoutAt).toBeFalsy();
+  });
+
+  it('while a menu is open, letter shortcuts do not act on the video behind it', async () => {
+    const keys = typing();
+    renderPlayer();
+    // A display that records what it is asked to do.
+    const asked: string[] = [];
+    const display = new Proxy({} as DisplayRequests, {
+      get: (_, name) => () => asked.push(String(name)),
+    });
+    act(() => playerStore.getState().attachDisplay(display));
+    act(() => screen.getByTestId('open-settings').focus());
+    await keys.keyboard('{Enter}');
+    expect(screen.queryByTestId('settings-menu')).not.toBeNull();
+    await keys.keyboard('mf');
+    expect(asked.filter((n) => n === 'setMuted' || n === 'toggleFullscreen')).toEqual([]);
+    await keys.keyboard('{Escape}');
+    expect(screen.queryByTestId('settings-menu')).toBeNull();
+    await keys.keyboard('m');
+    expect(asked).toContain('setMuted');
   });
 
   it('a sub-menu opens on its checked item (a radio); ArrowLeft goes back to the row that opened it; Escape closes to the gear', async () => {
