@@ -87,6 +87,18 @@ function radial(s: Scene, name: string, stops: [number, string, number][], cx = 
   return `url(#${s.id(name)})`;
 }
 
+/** A soft light: a disc of `colour` fading from `alpha` at its centre to nothing at its edge. */
+const glow = (s: Scene, x: number, y: number, r: number, colour: string, alpha: number) =>
+  circle(
+    x,
+    y,
+    r,
+    radial(s, 'g', [
+      [0, colour, alpha],
+      [1, colour, 0],
+    ]),
+  );
+
 const sky = (s: Scene) =>
   `<rect width="${s.w}" height="${s.h}" fill="${linear(s, 'sky', [
     [0, s.c(s.p.sky[0])],
@@ -136,15 +148,7 @@ export const COMPOSE: Record<Style, (s: Scene) => string> = {
         return `M${n(s.focus.x)} ${n(s.focus.y)}L${n(s.focus.x + Math.cos(a) * len * 0.5)} ${n(s.focus.y + Math.sin(a) * len * 0.5)}L${n(s.focus.x + Math.cos(a + bend) * len)} ${n(s.focus.y + Math.sin(a + bend) * len)}`;
       }).join('');
       art =
-        circle(
-          s.focus.x,
-          s.focus.y,
-          s.u * 0.4,
-          radial(s, 'g', [
-            [0, shape(s, 1), 0.9],
-            [1, shape(s, 1), 0],
-          ]),
-        ) +
+        glow(s, s.focus.x, s.focus.y, s.u * 0.4, shape(s, 1), 0.9) +
         `<path d="${cracks}" fill="none" stroke="${shape(s, 2)}" stroke-width="1.3" opacity=".7"/>` +
         `<path d="${drips}" fill="${shape(s, 0)}"/>`;
     } else {
@@ -305,15 +309,7 @@ export const COMPOSE: Record<Style, (s: Scene) => string> = {
       return (
         sky(s) +
         stars +
-        circle(
-          x,
-          y,
-          r * 2,
-          radial(s, 'g', [
-            [0, shape(s, 0), 0.5],
-            [1, shape(s, 0), 0],
-          ]),
-        ) +
+        glow(s, x, y, r * 2, shape(s, 0), 0.5) +
         rings +
         poly(ridge(s, ground, s.h * 0.05, 4), s.c(s.p.ink)) +
         figure(x, ground - 2, s.h * 0.06, s.c(s.p.ink))
@@ -886,34 +882,13 @@ export const COMPOSE: Record<Style, (s: Scene) => string> = {
             ` stroke="${shape(s, 1)}" stroke-width="1" opacity=".5"`,
           )
         : '';
-    return (
-      sky(s) +
-      circle(
-        s.focus.x,
-        s.focus.y,
-        s.u * 0.5,
-        radial(s, 'g', [
-          [0, shape(s, 0), 0.4],
-          [1, shape(s, 0), 0],
-        ]),
-      ) +
-      disc +
-      waves
-    );
+    return sky(s) + glow(s, s.focus.x, s.focus.y, s.u * 0.5, shape(s, 0), 0.4) + disc + waves;
   },
 
   mystery(s) {
     const moon =
       circle(s.focus.x, s.focus.y, s.u * s.between(0.1, 0.16), shape(s, 0), ' opacity=".85"') +
-      circle(
-        s.focus.x,
-        s.focus.y,
-        s.u * 0.3,
-        radial(s, 'g', [
-          [0, shape(s, 0), 0.3],
-          [1, shape(s, 0), 0],
-        ]),
-      );
+      glow(s, s.focus.x, s.focus.y, s.u * 0.3, shape(s, 0), 0.3);
     const groundY = s.h * s.between(0.72, 0.8);
     const who = figure(
       s.between(s.w * 0.25, s.w * 0.75),
