@@ -42,6 +42,12 @@ export const errorCodes = [
   'scrape_failed',
   'media_url_invalid',
   'media_url_expired',
+  /** The library file cannot play on this device and the server cannot convert it (no ffmpeg, a codec it lacks). */
+  'media_unplayable',
+  /** 503 with Retry-After: every conversion slot of the instance (or of this viewer) is taken. */
+  'server_busy',
+  /** 502: the conversion of a library file failed (a damaged or removed file). */
+  'conversion_failed',
   // email accounts, profiles, memberships, promo codes
   'email_taken',
   'invalid_credentials',

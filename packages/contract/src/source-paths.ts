@@ -75,7 +75,14 @@ export interface ScrapeMediaParams {
  */
 export function scrapeQuery(
   media: ScrapeMediaParams,
-  extra: { id?: string; token?: string; sourceOrder?: readonly string[] } = {},
+  extra: {
+    id?: string;
+    token?: string;
+    sourceOrder?: readonly string[];
+    /** What the device decodes (the contract's DEVICE_CODECS names). */
+    codecs?: readonly string[];
+    audioLanguage?: string;
+  } = {},
 ): Record<string, string> {
   const query: Record<string, string> = { type: media.type, title: media.title, tmdbId: media.tmdbId };
   if (media.releaseYear) query.releaseYear = String(media.releaseYear);
@@ -89,5 +96,7 @@ export function scrapeQuery(
   if (extra.id) query.id = extra.id;
   if (extra.token) query.token = extra.token;
   if (extra.sourceOrder?.length) query.sourceOrder = extra.sourceOrder.join(',');
+  if (extra.codecs?.length) query.codecs = extra.codecs.join(',');
+  if (extra.audioLanguage) query.audioLanguage = extra.audioLanguage;
   return query;
 }

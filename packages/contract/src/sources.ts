@@ -12,6 +12,10 @@ export const CaptionSchema = z.object({
   type: z.enum(['srt', 'vtt']),
   needsProxy: z.boolean(),
   opensubtitles: z.boolean(),
+  /** Marquee extension: a forced track (signs, foreign dialogue), listed first. */
+  forced: z.boolean().optional(),
+  /** Marquee extension: the track's own name in the file (`SDH`, `Commentary`). */
+  label: z.string().optional(),
 });
 
 export const QualitySchema = z.enum(['4k', '1080', '720', '480', '360', 'unknown']);
@@ -21,6 +25,27 @@ export const StreamFileSchema = z.object({
   headers: z.record(z.string(), z.string()).optional(),
 });
 
+/**
+ * Marquee extension: an audio track of a library title. The active one is what the stream plays; any other
+ * plays through its own HLS playlist (the player reloads it at the same position).
+ */
+export const AudioTrackSchema = z.object({
+  id: z.string(),
+  /** ISO 639-1 where the file's language has one (`en`), else the file's code, or `und`. */
+  language: z.string(),
+  /** The track's own name in the file, or null. */
+  label: z.string().nullable(),
+  channels: z.number().int().nullable(),
+  codec: z.string(),
+  isDefault: z.boolean(),
+  active: z.boolean(),
+  /** The HLS playlist playing this track instead; null for the active track. */
+  playlist: z.string().nullable(),
+});
+
+/** Marquee extension: how the server delivers a library file (the file itself, remuxed, or transcoded). */
+export const DeliverySchema = z.enum(['direct', 'remux', 'transcode']);
+
 const streamBase = {
   id: z.string(),
   flags: z.array(z.enum(['cors-allowed', 'ip-locked'])),
@@ -29,6 +54,8 @@ const streamBase = {
   preferredHeaders: z.record(z.string(), z.string()).optional(),
   /** Made by the project (test pattern): the player labels it as a sample. */
   isSample: z.boolean().optional(),
+  audioTracks: z.array(AudioTrackSchema).optional(),
+  delivery: DeliverySchema.optional(),
 };
 
 export const StreamSchema = z.discriminatedUnion('type', [
@@ -129,6 +156,48 @@ const tokenField = {
   token: z.string().max(8192).optional(),
 };
 
+/**
+ * Marquee extension: what the viewer's device plays, so the library can pick direct play, remux or
+ * transcode (playback-plan.ts on the server). Clients that send nothing get what every browser plays.
+ */
+const deviceFields = {
+  /** Comma-separated codec and container names the device decodes (`DEVICE_CODECS`). */
+  codecs: z.string().max(500).optional(),
+  /** Preferred audio language, ISO 639-1 (`fr`): the library starts with a track in it. */
+  audioLanguage: z
+    .string()
+    .regex(/^[a-z]{2,3}$/, 'must be an ISO 639 language code')
+    .optional(),
+};
+
+/**
+ * Names a device may report in `codecs`. Video: `h264`, `h264-10` (10-bit), `hevc`, `hevc-10`, `vp8`, `vp9`,
+ * `av1`, `hdr` (it shows HDR). Audio: `aac`, `mp3`, `opus`, `vorbis`, `flac`, `ac3`, `eac3`, `dts`.
+ * Containers played as files: `mp4`, `webm`, `mkv`. Unknown names are ignored.
+ */
+export const DEVICE_CODECS = [
+  'h264',
+  'h264-10',
+  'hevc',
+  'hevc-10',
+  'vp8',
+  'vp9',
+  'av1',
+  'hdr',
+  'aac',
+  'mp3',
+  'opus',
+  'vorbis',
+  'flac',
+  'ac3',
+  'eac3',
+  'dts',
+  'mp4',
+  'webm',
+  'mkv',
+] as const;
+export type DeviceCodec = (typeof DEVICE_CODECS)[number];
+
 type MediaQueryShape = {
   type: 'movie' | 'show';
   seasonNumber?: number;
@@ -150,12 +219,13 @@ export const ScrapeQuery = z
     ...tokenField,
     /** Marquee extension: the viewer's source order, comma-separated ids tried first. */
     sourceOrder: z.string().max(1000).optional(),
+    ...deviceFields,
   })
   .superRefine(requireEpisode);
 export type ScrapeQuery = z.infer<typeof ScrapeQuery>;
 
 export const ScrapeSourceQuery = z
-  .object({ ...mediaFields, ...tokenField, id: z.string().min(1).max(100) })
+  .object({ ...mediaFields, ...tokenField, ...deviceFields, id: z.string().min(1).max(100) })
   .superRefine(requireEpisode);
 export type ScrapeSourceQuery = z.infer<typeof ScrapeSourceQuery>;
 

@@ -13,7 +13,28 @@ export interface Caption {
   needsProxy: boolean;
   /** Comes from OpenSubtitles rather than the source itself (listed apart in the player). */
   opensubtitles: boolean;
+  /** A forced track (signs, foreign dialogue): listed first. */
+  forced?: boolean;
+  /** The track's own name in the file (`SDH`, `Commentary`). */
+  label?: string;
 }
+
+/** An audio track of a library title: the active one is what the stream plays; others have their own playlist. */
+export interface AudioTrack {
+  id: string;
+  /** ISO 639-1 where the file's language has one, else the file's code, or `und`. */
+  language: string;
+  label: string | null;
+  channels: number | null;
+  codec: string;
+  isDefault: boolean;
+  active: boolean;
+  /** The HLS playlist playing this track instead; null for the active track. */
+  playlist: string | null;
+}
+
+/** How the server delivers a library file. */
+export type Delivery = 'direct' | 'remux' | 'transcode';
 
 export const qualities = ['4k', '1080', '720', '480', '360', 'unknown'] as const;
 export type Quality = (typeof qualities)[number];
@@ -35,6 +56,9 @@ interface StreamBase {
   preferredHeaders?: Record<string, string>;
   /** Made by the project (test pattern and tone), not the title itself: the player says so. */
   isSample?: boolean;
+  /** Audio tracks of a library title (Marquee). */
+  audioTracks?: AudioTrack[];
+  delivery?: Delivery;
 }
 
 export interface FileStream extends StreamBase {
