@@ -40,7 +40,11 @@ WORKDIR /app
 # Owned by root, read-only for the server's user; only /data is writable.
 COPY --from=deps /app/ ./
 COPY --from=build /prod/ ./
-RUN mkdir -p /data && chown node:node /data
+# ffmpeg/ffprobe read every library file and convert what a browser cannot play (docs/decisions/085).
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends ffmpeg \
+    && rm -rf /var/lib/apt/lists/* \
+    && mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 8080

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { TEST_LIBRARY_DIR } from './e2e/support/media-library.ts';
 
 const port = Number(process.env.E2E_PORT ?? 4180);
 /** A second instance with ALTCHA registration captcha (e2e/captcha.spec.ts). */
@@ -11,6 +12,8 @@ const subPort = Number(process.env.E2E_SUB_PORT ?? 4182);
 /** A discovery and a subscription instance for e2e/a11y.spec.ts and e2e/phone.spec.ts. */
 const a11yPort = Number(process.env.E2E_A11Y_PORT ?? 4183);
 const a11ySubPort = Number(process.env.E2E_A11Y_SUB_PORT ?? 4184);
+/** An instance whose media library holds the files real collections hold (e2e/media-library.spec.ts). */
+const libraryPort = Number(process.env.E2E_LIBRARY_PORT ?? 4185);
 
 /** The discovery site: passphrase accounts, no captcha. */
 const DISCOVERY = { DMCA_EMAIL: 'dmca@marquee.test', CAPTCHA_PROVIDER: 'none' };
@@ -87,5 +90,11 @@ export default defineConfig({
     // their own, so their accounts do not use up the registration rate limits the other specs share.
     instance(a11yPort, DISCOVERY),
     instance(a11ySubPort, SUBSCRIPTION),
+    {
+      ...instance(libraryPort, { ...DISCOVERY, MEDIA_LIBRARY_DIR: TEST_LIBRARY_DIR }),
+      // The library is made with ffmpeg first (a few seconds; reused when it is already there).
+      command: `node --import tsx ../../scripts/make-test-library.ts ${TEST_LIBRARY_DIR} && node dist/main.js`,
+      timeout: 180_000,
+    },
   ],
 });

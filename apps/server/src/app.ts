@@ -18,6 +18,7 @@ import { JustWatchClient } from './modules/metadata/justwatch/justwatch.client.t
 import { registerMembership, type MembershipOverrides } from './modules/membership/membership.module.ts';
 import { TmdbClient } from './modules/metadata/tmdb/tmdb.client.ts';
 import type { TmdbApi } from './modules/metadata/tmdb/tmdb.types.ts';
+import { registerJobs } from './modules/jobs/jobs.module.ts';
 import { registerSources, type SourcesOverrides } from './modules/sources/sources.module.ts';
 import { registerWebRoutes } from './modules/web/web.routes.ts';
 import { registerDelivery } from './plugins/delivery.ts';
@@ -152,6 +153,11 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     fetch: deps.fetch,
     overrides: deps.accounts,
   });
+  const jobs = await registerJobs(server, {
+    config,
+    authenticator: accounts.auth,
+    customers: accounts.customers,
+  });
   const membership = await registerMembership(server, {
     config,
     database,
@@ -160,7 +166,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     accounts,
     overrides: deps.membership,
   });
-  const sources = await registerSources(server, {
+  const { service: sources, library } = await registerSources(server, {
     config,
     database,
     now,
@@ -169,6 +175,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     metadata,
     playbackAccess: membership,
     accounts,
+    jobs,
   });
   const selfTest = new SelfTestService({
     config,
@@ -184,6 +191,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     selfTest,
     authenticator: accounts.auth,
     customers: accounts.customers,
+    library,
   });
   await registerWebRoutes(server, config, runtimeConfig);
 

@@ -81,6 +81,16 @@ const EnvSchema = z.object({
   SHKEEPER_API_KEY: optionalString,
   ADMIN_EMAILS: list(z.string().email()).default([]),
   MEDIA_LIBRARY_DIR: optionalString,
+  /**
+   * Follow changes in MEDIA_LIBRARY_DIR (a file added, changed or removed starts a scan ~2 s later). Set
+   * false for network shares, where watching is unreliable or costly: the library is still rescanned
+   * every minute and from the admin page.
+   */
+  LIBRARY_WATCH: bool.default(true),
+  /** ffmpeg, a name on the PATH or a path: converts library files browsers cannot play (HLS). */
+  FFMPEG_PATH: z.string().trim().min(1).default('ffmpeg'),
+  /** ffprobe, a name on the PATH or a path: reads every library file's format, so every container is indexed. */
+  FFPROBE_PATH: z.string().trim().min(1).default('ffprobe'),
   DMCA_EMAIL: optionalString,
   TMDB_API_KEY: optionalString,
   /** TMDB's API hosts, with or without `/3` (it is added when missing). */
@@ -165,6 +175,19 @@ const EnvSchema = z.object({
   TAKEDOWN_FILE: optionalString,
   /** Server-side scraping needs a solved captcha (CAPTCHA_PROVIDER); one solve covers ten minutes. */
   SCRAPE_REQUIRES_CAPTCHA: bool.default(false),
+  // ---- library conversions (decision 085) ----
+  /** Video transcodes running at once (0 = none: library files play only as they are or remuxed). Default: CPU cores. */
+  TRANSCODE_MAX: z.coerce.number().int().min(0).max(256).optional(),
+  /** Remuxes (video copied, sound converted) running at once: cheap, mostly disk. */
+  REMUX_MAX: z.coerce.number().int().min(0).max(256).default(16),
+  /** Conversions one viewer (account, or address when signed out) runs at once; a new one replaces their oldest. */
+  TRANSCODE_MAX_PER_VIEWER: z.coerce.number().int().min(1).max(16).default(2),
+  /** Hardware video encoder for transcodes: `none` (x264 in software), `vaapi`, `qsv`, `nvenc`. */
+  HWACCEL: z.enum(['none', 'vaapi', 'qsv', 'nvenc']).default('none'),
+  /** The VAAPI render node when HWACCEL=vaapi. */
+  VAAPI_DEVICE: z.string().default('/dev/dri/renderD128'),
+  /** Where conversions are written; default `<DATA_DIR>/transcodes` (fast local disk; emptied at start). */
+  TRANSCODE_DIR: optionalString,
   // ---- memberships (subscription variant) ----
   /** JSON list of plans `[{"id":1,"duration":12,"cost":30,"pref":"year"}, …]`; default: seed 001's two. */
   PLANS: optionalString,

@@ -195,6 +195,9 @@ const notFuzzed: Record<string, string> = {
   'membership.membership': 'no input',
   'membership.promos': 'no input',
   'membership.selfTest': 'no input',
+  'membership.libraryStatus': 'no input',
+  'jobs.status': 'no input',
+  'membership.libraryScan': 'no input',
   'config.runtimeConfig': 'no input',
   'sources.providerMetadata': 'no input',
 };
@@ -389,6 +392,7 @@ const specs: RouteSpec[] = [
       applicationTheme: 't',
       applicationLanguage: 'nl',
       defaultSubtitleLanguage: 'en',
+      defaultAudioLanguage: 'fr',
       proxyUrls: ['https://p'],
       updatedAt: '2026-01-01T00:00:00Z',
     },
@@ -396,6 +400,8 @@ const specs: RouteSpec[] = [
       { path: ['applicationTheme'], kind: 'string', nullable: true, maxLength: 64 },
       { path: ['applicationLanguage'], kind: 'string', nullable: true, maxLength: 64 },
       { path: ['defaultSubtitleLanguage'], kind: 'string', nullable: true, maxLength: 64 },
+      // An ISO 639 code: two or three lower-case letters.
+      { path: ['defaultAudioLanguage'], kind: 'string', nullable: true, maxLength: 3 },
       { path: ['proxyUrls'], kind: 'array', nullable: true },
       { path: ['proxyUrls', 0], kind: 'string', required: true, maxLength: 2048 },
       { path: ['updatedAt'], kind: 'iso' },

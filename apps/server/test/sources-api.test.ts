@@ -234,7 +234,9 @@ describe(`sources and the scrape API (${testDialect})`, () => {
       expect(output.sourceId).toBe('library');
       expect(output.stream.type).toBe('file');
       if (output.stream.type !== 'file') return;
-      const file = output.stream.qualities.unknown!;
+      // The name says no quality: the probe's picture height does (the sample is 640×360).
+      expect(Object.keys(output.stream.qualities)).toEqual(['360']);
+      const file = output.stream.qualities['360']!;
       expect(file.type).toBe('mp4');
       expect(file.url.startsWith(`${s.base}/api/sources/library/`)).toBe(true);
       expect(output.stream.captions.map((c) => [c.language, c.type])).toEqual([
@@ -519,7 +521,7 @@ describe(`sources and the scrape API (${testDialect})`, () => {
       const heat = completed(
         (await scrapeAll(s, { type: 'movie', title: 'Heat', releaseYear: 1995, tmdbId: '949' })).events,
       );
-      const heatUrl = heat.stream.type === 'file' ? heat.stream.qualities.unknown!.url : '';
+      const heatUrl = heat.stream.type === 'file' ? heat.stream.qualities['360']!.url : '';
       expect((await fetch(heatUrl, { method: 'HEAD' })).status).toBe(200);
       rmSync(doomed);
       // A well-signed URL for an id the library does not have.

@@ -336,6 +336,7 @@ describe(`sync API (${testDialect})`, () => {
         proxyUrls: null,
         enableAutoplay: null,
         subtitleStyling: null,
+        defaultAudioLanguage: null,
       });
       await call('PUT', '/settings', {
         applicationLanguage: 'nl',
@@ -351,8 +352,34 @@ describe(`sync API (${testDialect})`, () => {
         proxyUrls: ['https://proxy.example'],
         enableAutoplay: null,
         subtitleStyling: null,
+        defaultAudioLanguage: null,
       });
       expect(body(await call('GET', '/settings'))).toEqual(body(res));
+    });
+
+    it('keeps the preferred audio language (ours) per field like the others; only ISO 639 codes', async () => {
+      await call('PUT', '/settings', { defaultAudioLanguage: 'ja', updatedAt: iso(-MIN) });
+      // An older device's change to another field and to this one: the other lands, this one stays.
+      await call('PUT', '/settings', {
+        defaultAudioLanguage: 'de',
+        applicationLanguage: 'fr',
+        updatedAt: iso(-2 * MIN),
+      });
+      expect(body(await call('GET', '/settings'))).toMatchObject({
+        defaultAudioLanguage: 'ja',
+        applicationLanguage: 'fr',
+      });
+      for (const bad of ['pt-BR', 'EN', 'english', ''])
+        expect((await call('PUT', '/settings', { defaultAudioLanguage: bad })).statusCode).toBe(400);
+      // A client of the older family sends only its four fields: the audio language is left alone.
+      await call('PUT', '/settings', { applicationLanguage: 'nl', defaultSubtitleLanguage: 'en' });
+      expect(body(await call('GET', '/settings'))).toMatchObject({
+        defaultAudioLanguage: 'ja',
+        applicationLanguage: 'nl',
+      });
+      // null clears it: the UI language's again.
+      await call('PUT', '/settings', { defaultAudioLanguage: null });
+      expect(body(await call('GET', '/settings'))).toMatchObject({ defaultAudioLanguage: null });
     });
 
     it('per field, an older change never overwrites a newer one; different fields both survive', async () => {

@@ -41,6 +41,10 @@ export const customerPaths = {
   gatewayCallback: '/api/payments/shkeeper/callback',
   /** GET: admins only — the instance self-test. */
   selfTest: '/api/admin/self-test',
+  /** GET: admins only — the media library scanner's status (counts, last scan, skipped files). */
+  adminLibrary: '/api/admin/library',
+  /** POST: admins only — start a scan of the media library now (202). */
+  adminLibraryScan: '/api/admin/library/scan',
   /** GET: admins only — payments, newest first (`?settlement=mismatched` for under- and overpayments). */
   adminPayments: '/api/admin/payments',
 } as const;

@@ -41,7 +41,8 @@ export const endpointTagDescriptions: Record<EndpointTag, string> = {
   sync: 'Bookmarks, watch progress and settings of an account or of one of its household profiles (X-Profile-Id).',
   customers: 'Email accounts and household profiles (decision 040).',
   membership: 'Plans, payment requests, payments and promo codes (decision 041).',
-  admin: 'Tools for accounts with the admin role: payments overview and the instance self-test.',
+  admin:
+    'Tools for accounts with the admin role: payments overview, the instance self-test and the media library scanner.',
   metadata: 'Movie and show metadata (TMDB or the embedded catalog, decision 002).',
   config: 'Runtime configuration of the instance for the web app.',
   sources: 'The scrape API (server-sent events) and the provider list (decision 020).',
@@ -78,6 +79,8 @@ export interface Endpoint<
   errors?: EndpointErrors;
   /** `events`: the answer is text/event-stream (see StreamEndpoint); absent: JSON. */
   kind?: 'json' | 'events';
+  /** The status of a successful answer: 200 unless work was only started (202 Accepted). */
+  successStatus?: 200 | 202;
   params?: P;
   query?: Q;
   body?: B;

@@ -1,6 +1,7 @@
 import { accountEndpoints } from './accounts.ts';
 import { customerEndpoints } from './customers.ts';
 import type { Endpoint } from './endpoint.ts';
+import { jobEndpoints } from './jobs.ts';
 import { membershipEndpoints } from './membership.ts';
 import { metadataEndpoints } from './metadata.ts';
 import { configEndpoints } from './runtime-config.ts';
@@ -20,6 +21,7 @@ export const contractEndpoints = {
   metadata: metadataEndpoints,
   config: configEndpoints,
   sources: sourcesEndpoints,
+  jobs: jobEndpoints,
 } as const;
 
 export interface ListedEndpoint {

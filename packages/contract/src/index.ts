@@ -16,6 +16,8 @@ export * from './sources.ts';
 export * from './customer-paths.ts';
 export * from './customers.ts';
 export * from './membership.ts';
+export * from './job-routes.ts';
+export * from './jobs.ts';
 export * from './endpoints.ts';
 
 export * from './version.ts';

@@ -190,6 +190,58 @@ export const SelfTestResponse = z.object({
 });
 export type SelfTestResponse = z.infer<typeof SelfTestResponse>;
 
+// ---- admin: the media library scanner (decision 085) ----
+
+/** Why a file under a library folder is not in the index. */
+export const LibrarySkipReason = z.enum([
+  /** A link whose target is outside the library folders (decision 071). */
+  'outside_library',
+  /** Its content is not a video container (ffprobe cannot read it, or its first bytes are not media). */
+  'not_video',
+  /** ffprobe reads it but it holds no video stream (music, a picture). */
+  'no_video_stream',
+  /** Neither MP4 nor Matroska, and this server has no ffprobe to read other formats. */
+  'needs_ffprobe',
+  /** Named like subtitles, but its content is not. */
+  'not_subtitles',
+  /** ffprobe did not answer (missing, too slow): tried again at the next scan. */
+  'probe_failed',
+]);
+export type LibrarySkipReason = z.infer<typeof LibrarySkipReason>;
+export const LibrarySkippedFile = z.object({
+  path: z.string(),
+  reason: LibrarySkipReason,
+  /** ffprobe's message, a link's target, … */
+  detail: z.string().nullable(),
+});
+export type LibrarySkippedFile = z.infer<typeof LibrarySkippedFile>;
+export const LibraryStatusResponse = z.object({
+  /** MEDIA_LIBRARY_DIR is set: without it everything else is zero. */
+  configured: z.boolean(),
+  scanning: z.boolean(),
+  /** When the running scan (or else the last one) started; null before the first. */
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  lastDurationMs: z.number().nullable(),
+  /** In the index (the last finished scan). */
+  videos: z.number().int(),
+  movies: z.number().int(),
+  shows: z.number().int(),
+  subtitles: z.number().int(),
+  /** Files looked at, files ffprobe ran on, and ffprobe failures: of the running scan, or else the last. */
+  checked: z.number().int(),
+  probed: z.number().int(),
+  probeFailures: z.number().int(),
+  /** The last 50 files the last scan skipped, and how many it skipped in all. */
+  skipped: z.array(LibrarySkippedFile),
+  skippedCount: z.number().int(),
+  /** Changes in the folders start a scan (LIBRARY_WATCH). */
+  watching: z.boolean(),
+  /** ffprobe reads the files: every container ffmpeg reads is indexed (else MP4 and Matroska only). */
+  probing: z.boolean(),
+});
+export type LibraryStatusResponse = z.infer<typeof LibraryStatusResponse>;
+
 export const membershipEndpoints = {
   plans: defineEndpoint({
     ...membershipRoutes.plans,
@@ -311,5 +363,20 @@ export const membershipEndpoints = {
     auth: 'admin',
     tags: ['admin'],
     response: SelfTestResponse,
+  }),
+  libraryStatus: defineEndpoint({
+    ...membershipRoutes.libraryStatus,
+    summary: 'Admins: the media library scanner — counts, last scan, progress, skipped files',
+    auth: 'admin',
+    tags: ['admin'],
+    response: LibraryStatusResponse,
+  }),
+  libraryScan: defineEndpoint({
+    ...membershipRoutes.libraryScan,
+    summary: 'Admins: scan the media library now (202 with the status; a running scan is not started twice)',
+    auth: 'admin',
+    tags: ['admin'],
+    successStatus: 202,
+    response: LibraryStatusResponse,
   }),
 } as const;

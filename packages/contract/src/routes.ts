@@ -71,6 +71,8 @@ export const membershipRoutes = {
   checkPromo: { method: 'GET', path: customerPaths.promo },
   adminPayments: { method: 'GET', path: customerPaths.adminPayments },
   selfTest: { method: 'GET', path: customerPaths.selfTest },
+  libraryStatus: { method: 'GET', path: customerPaths.adminLibrary },
+  libraryScan: { method: 'POST', path: customerPaths.adminLibraryScan },
 } as const satisfies Record<string, Route>;
 
 /** Routes of `metadataEndpoints`. */

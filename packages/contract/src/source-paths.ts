@@ -19,6 +19,15 @@ export const sourcePaths = {
    * behind a signed access token for that file. Decision 071.
    */
   libraryFile: '/api/sources/library/:access/:fileId/:name',
+  /** Prefix of the library's files: `<prefix>/<access>/<fileId>/…` (the file, its HLS renditions, its subtitles). */
+  libraryFiles: '/api/sources/library',
+  /**
+   * An HLS rendition of a library video made on the fly (docs/decisions/085-library-pipeline.md):
+   * `master.m3u8`, `index.m3u8`, `init.mp4`, `<n>.m4s`, under the video's own access token.
+   */
+  libraryHls: '/api/sources/library/:access/:fileId/hls/:plan/:name',
+  /** A text subtitle of a library video (`<stream>.vtt`) or a styled subtitle file (`file.vtt`) as WebVTT. */
+  librarySubtitle: '/api/sources/library/:access/:fileId/subtitles/:name',
 } as const;
 
 /**

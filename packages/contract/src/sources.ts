@@ -56,6 +56,11 @@ const streamBase = {
   isSample: z.boolean().optional(),
   audioTracks: z.array(AudioTrackSchema).optional(),
   delivery: DeliverySchema.optional(),
+  /**
+   * Marquee extension: seek thumbnails made by the server, a WebVTT file whose cues point into tiled JPEG
+   * sprites (`sprite-0.jpg#xywh=0,0,320,180`), relative to the VTT's URL.
+   */
+  thumbnails: z.string().optional(),
 };
 
 export const StreamSchema = z.discriminatedUnion('type', [

@@ -190,6 +190,8 @@ export const UserSettings = z.object({
   /** Per-profile preferences (ours; absent from older servers): null = not set, use the default. */
   enableAutoplay: z.boolean().nullable(),
   subtitleStyling: SubtitleStyling.nullable(),
+  /** Ours: the preferred audio language of library titles (ISO 639, `fr`); null = the UI language's. */
+  defaultAudioLanguage: z.string().nullable(),
 });
 export type UserSettings = z.infer<typeof UserSettings>;
 /** Absent = unchanged, null = cleared. `updatedAt` (ours) = when the change was made; per field, last writer wins. */
@@ -200,6 +202,11 @@ export const UserSettingsInput = z.object({
   proxyUrls: z.array(z.string().max(2048)).max(100).nullish(),
   enableAutoplay: z.boolean().nullish(),
   subtitleStyling: SubtitleStyling.nullish(),
+  /** Sent as the scrape query's `audioLanguage`, so the same rule: ISO 639-1 or -2. */
+  defaultAudioLanguage: z
+    .string()
+    .regex(/^[a-z]{2,3}$/, 'must be an ISO 639 language code')
+    .nullish(),
   updatedAt: ChangeTime.optional(),
 });
 export type UserSettingsInput = z.infer<typeof UserSettingsInput>;

@@ -59,6 +59,8 @@ interface StreamBase {
   /** Audio tracks of a library title (Marquee). */
   audioTracks?: AudioTrack[];
   delivery?: Delivery;
+  /** Seek thumbnails made by the server: a WebVTT of sprite tiles (`sprite-0.jpg#xywh=…`). */
+  thumbnails?: string;
 }
 
 export interface FileStream extends StreamBase {

@@ -115,6 +115,8 @@ export interface UserSettingsTable {
   enable_autoplay: number | null;
   /** JSON {color, backgroundOpacity, backgroundBlur, size, bold} or NULL (migration 004) */
   subtitle_styling: string | null;
+  /** ISO 639 code, NULL = the UI language's (migration 2026-11-29-002) */
+  default_audio_language: string | null;
 }
 
 export interface CaptchaSolutionsTable {
@@ -206,6 +208,7 @@ export interface Database {
   memberships: MembershipsTable;
   payments: PaymentsTable;
   promo_codes: PromoCodesTable;
+  media_probes: MediaProbesTable;
 }
 
 /** When each background job may run next, across every process (decision 079). */
@@ -214,4 +217,19 @@ export interface JobRunsTable {
   next_run_at: number;
   /** The process that last ran it (host and pid), for the logs. */
   holder: string;
+}
+
+/** What ffprobe said about a library file, valid while its size, mtime and inode are unchanged (decision 085). */
+export interface MediaProbesTable {
+  /** The file's real path (links resolved). */
+  path: string;
+  size: number;
+  /** Modification time in epoch milliseconds (fractions dropped). */
+  mtime_ms: number;
+  ino: number;
+  probed_at: number;
+  /** MediaInfo (modules/media/media-info.ts) as JSON; null when the file is not media. */
+  info: string | null;
+  /** Why the file is not media (ffprobe's message); null when it is. */
+  error: string | null;
 }

@@ -45,13 +45,15 @@ export function contractRoute<E extends Endpoint>(
     method: endpoint.method,
     url: endpoint.path,
     config: { contract: endpoint },
-    schema: { ...documentation(endpoint), response: { 200: endpoint.response } },
-    handler: (request, reply) =>
-      handler(
+    schema: { ...documentation(endpoint), response: { [endpoint.successStatus ?? 200]: endpoint.response } },
+    handler: (request, reply) => {
+      if (endpoint.successStatus) reply.status(endpoint.successStatus);
+      return handler(
         { params: request.params, query: request.query, body: request.body } as Input<E>,
         request,
         reply,
-      ),
+      );
+    },
   });
 }
 

@@ -41,3 +41,13 @@ export function startLanguage(
   }
   return 'en';
 }
+
+/** The ISO 639 code an audio track of a language carries ("pt-BR" → "pt", "zh" → "zh"). */
+export const audioLanguageOf = (language: string): string => language.split('-')[0]!.toLowerCase();
+
+/** What the scrape query and the synced settings accept as an audio language (ISO 639-1 or -2). */
+export const isAudioLanguage = (code: unknown): code is string =>
+  typeof code === 'string' && /^[a-z]{2,3}$/.test(code);
+
+/** The audio languages the settings offer: those of the UI languages, each once. */
+export const AUDIO_LANGUAGES: readonly string[] = [...new Set(LANGUAGES.map(audioLanguageOf))];

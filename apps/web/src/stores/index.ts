@@ -20,6 +20,7 @@ export {
 export { useLibraryStore } from './library/library-store.ts';
 export {
   usePreferencesStore,
+  preferredAudioLanguage,
   storedLanguage,
   THEMES,
   toTheme,

@@ -1,4 +1,5 @@
 import type { ThemeName } from '../lib/calendar.ts';
+import { audioLanguageOf, isAudioLanguage, startLanguage } from '../lib/languages.ts';
 import { appStorage, type KeyValueStorage } from '../lib/storage.ts';
 import { createPersistedStore, storageKey } from './persisted.ts';
 import { LEGACY_KEYS, readLegacyState } from './library/legacy.ts';
@@ -14,6 +15,11 @@ export interface PreferencesData {
   enableAutoplay: boolean;
   sourceOrder: string[];
   enableSourceOrder: boolean;
+  /**
+   * Preferred audio language of library titles (ISO 639, `fr`), synced as `defaultAudioLanguage`; null =
+   * the UI language's.
+   */
+  audioLanguage: string | null;
 }
 
 interface PreferencesActions {
@@ -29,6 +35,7 @@ const initial = (): PreferencesData => ({
   enableAutoplay: true,
   sourceOrder: [],
   enableSourceOrder: false,
+  audioLanguage: null,
 });
 
 export const toTheme = (v: unknown): PreferencesData['theme'] =>
@@ -47,6 +54,7 @@ function sanitize(d: Record<string, unknown>, init: PreferencesData): Preference
       : init.sourceOrder,
     enableSourceOrder:
       typeof d.enableSourceOrder === 'boolean' ? d.enableSourceOrder : init.enableSourceOrder,
+    audioLanguage: isAudioLanguage(d.audioLanguage) ? d.audioLanguage : null,
   };
 }
 
@@ -88,4 +96,11 @@ export function storedLanguage(storage: KeyValueStorage = appStorage()): string 
   if (typeof ours === 'string' && ours) return ours;
   const legacy = readLegacyState(storage, LEGACY_KEYS.locale)?.language;
   return typeof legacy === 'string' && legacy ? legacy : null;
+}
+
+/** The audio language the player asks the library for: the chosen one, else the UI language's. */
+export function preferredAudioLanguage(
+  prefs: Pick<PreferencesData, 'audioLanguage' | 'language'> = usePreferencesStore.getState(),
+): string {
+  return prefs.audioLanguage ?? audioLanguageOf(startLanguage(prefs.language));
 }

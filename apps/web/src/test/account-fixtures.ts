@@ -64,4 +64,5 @@ export const emptySettings = (): UserSettings => ({
   proxyUrls: null,
   enableAutoplay: null,
   subtitleStyling: null,
+  defaultAudioLanguage: null,
 });

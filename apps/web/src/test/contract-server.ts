@@ -2,6 +2,7 @@ import {
   accountRoutes,
   configRoutes,
   customerRoutes,
+  jobRoutes,
   membershipRoutes,
   metadataRoutes,
   sourceRoutes,
@@ -12,6 +13,7 @@ import type {
   accountEndpoints,
   configEndpoints,
   customerEndpoints,
+  jobEndpoints,
   membershipEndpoints,
   metadataEndpoints,
   sourcesEndpoints,
@@ -33,6 +35,7 @@ interface Groups {
   metadata: typeof metadataEndpoints;
   config: typeof configEndpoints;
   sources: typeof sourcesEndpoints;
+  jobs: typeof jobEndpoints;
 }
 const tables: Record<keyof Groups, Record<string, Route>> = {
   account: accountRoutes,
@@ -42,6 +45,7 @@ const tables: Record<keyof Groups, Record<string, Route>> = {
   metadata: metadataRoutes,
   config: configRoutes,
   sources: sourceRoutes,
+  jobs: jobRoutes,
 };
 
 export interface FakeRequest {

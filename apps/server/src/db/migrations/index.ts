@@ -5,6 +5,8 @@ import * as m003 from './2026-11-21-003-subscription.ts';
 import * as m004payments from './2026-11-23-004-payment-settlement.ts';
 import * as m005library from './2026-11-24-001-library-changes.ts';
 import * as m006jobs from './2026-11-25-001-job-runs.ts';
+import * as m007probes from './2026-11-29-001-media-probes.ts';
+import * as m008audio from './2026-11-29-002-audio-language.ts';
 
 /** Every migration, in order. Names sort by date so both dialects apply them in the same order. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +16,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-004-payment-settlement': m004payments,
   '2026-11-24-001-library-changes': m005library,
   '2026-11-25-001-job-runs': m006jobs,
+  '2026-11-29-001-media-probes': m007probes,
+  '2026-11-29-002-audio-language': m008audio,
 };

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Redis } from 'ioredis';
@@ -39,6 +40,16 @@ function withoutCredentials(url: string): string {
 }
 
 const isSet = (value: unknown) => (value ? 'set' : 'not set');
+
+/** The first line of `<tool> -version` ("ffprobe version 5.1.6-0+deb12u1 …"), or null when it does not run. */
+function toolVersion(command: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile(command, ['-hide_banner', '-version'], { timeout: 10_000, windowsHide: true }, (error, stdout) =>
+      resolve(error ? null : (String(stdout).split('\n')[0]?.trim() ?? null) || command),
+    );
+  });
+}
+
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The titles providers are asked for: the free movie if there is one, else The Matrix; a well-known episode. */
@@ -94,6 +105,9 @@ export class SelfTestService {
       adminEmails: c.ADMIN_EMAILS.length,
       freeMovieTmdbId: c.FREE_MOVIE_TMDB_ID ?? null,
       mediaLibraryDir: c.MEDIA_LIBRARY_DIR ?? null,
+      libraryWatch: c.LIBRARY_WATCH,
+      ffmpegPath: c.FFMPEG_PATH,
+      ffprobePath: c.FFPROBE_PATH,
       linksFile: c.LINKS_FILE ?? null,
       sourceOrder: c.SOURCE_ORDER.join(', '),
       disabledSources: c.DISABLED_SOURCES.join(', '),
@@ -113,6 +127,7 @@ export class SelfTestService {
       this.check('account-backend', 'Account backend (/meta)', () => this.metaCheck()),
       this.check('metadata', 'Metadata source', () => this.metadataCheck()),
       this.check('redis', 'Redis', () => this.redisCheck()),
+      this.check('ffmpeg', 'ffmpeg and ffprobe', () => this.ffmpegCheck()),
       this.check('payment-gateway', 'Payment gateway', async () => {
         const health = await this.d.gatewayHealth();
         return { status: health.ok ? 'pass' : 'fail', reason: health.reason };
@@ -206,6 +221,34 @@ export class SelfTestService {
     return {
       status: 'pass',
       reason: `Embedded catalog loaded: ${size.movies} movies, ${size.shows} shows (no TMDB_API_KEY)`,
+    };
+  }
+
+  /**
+   * Whether ffprobe and ffmpeg run (FFPROBE_PATH, FFMPEG_PATH) and what they add to the media library:
+   * ffprobe lets every container be indexed, ffmpeg converts what a browser cannot play. Missing tools fail
+   * the check only when there is a library to use them on.
+   */
+  private async ffmpegCheck(): Promise<Outcome> {
+    const c = this.d.config;
+    const [ffprobe, ffmpeg] = await Promise.all([toolVersion(c.FFPROBE_PATH), toolVersion(c.FFMPEG_PATH)]);
+    const found = (name: string, version: string | null, path: string) =>
+      version ? version.replace(/ Copyright.*$/, '') : `${name} not found (${path})`;
+    const adds = [
+      ffprobe
+        ? 'every library file is read by ffprobe, so every container ffmpeg reads is indexed (MKV, MP4, AVI, TS, WMV, …)'
+        : 'without ffprobe only MP4 and Matroska files are indexed',
+      ffmpeg
+        ? 'files a browser cannot play are converted (remuxed or transcoded to HLS)'
+        : 'without ffmpeg files a browser cannot play are not offered',
+    ];
+    const reason = `${found('ffprobe', ffprobe, c.FFPROBE_PATH)}; ${found('ffmpeg', ffmpeg, c.FFMPEG_PATH)}: ${adds.join('; ')}`;
+    if (ffprobe && ffmpeg) return { status: 'pass', reason };
+    if (!c.MEDIA_LIBRARY_DIR)
+      return { status: 'skip', reason: `${reason} (no MEDIA_LIBRARY_DIR: not needed)` };
+    return {
+      status: 'fail',
+      reason: `${reason}. Install ffmpeg (Debian: apt-get install ffmpeg) or set FFPROBE_PATH/FFMPEG_PATH`,
     };
   }
 

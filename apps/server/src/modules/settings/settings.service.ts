@@ -12,6 +12,7 @@ const fields = {
   proxyUrls: 'proxy_urls',
   enableAutoplay: 'enable_autoplay',
   subtitleStyling: 'subtitle_styling',
+  defaultAudioLanguage: 'default_audio_language',
 } as const;
 type Field = keyof typeof fields;
 
@@ -32,6 +33,7 @@ function toSettingsDto(userId: string, row: SettingsRow | undefined): UserSettin
     proxyUrls: row?.proxy_urls ? (JSON.parse(row.proxy_urls) as string[]) : null,
     enableAutoplay: row?.enable_autoplay == null ? null : row.enable_autoplay === 1,
     subtitleStyling: row?.subtitle_styling ? (JSON.parse(row.subtitle_styling) as SubtitleStyling) : null,
+    defaultAudioLanguage: row?.default_audio_language ?? null,
   };
 }
 
@@ -66,6 +68,7 @@ export class SettingsService {
         changed_at: '{}',
         enable_autoplay: null,
         subtitle_styling: null,
+        default_audio_language: null,
       };
       const changedAt = JSON.parse(current.changed_at) as Partial<Record<Field, number>>;
       const next: SettingsRow = { ...current };

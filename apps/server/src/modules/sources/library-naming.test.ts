@@ -4,12 +4,15 @@ import {
   parseBareEpisode,
   parseEpisodeNumber,
   parseSeasonFolder,
+  parseSubtitleTags,
   parseTitleName,
   qualityFromName,
   showNameBeforeEpisode,
   splitExtension,
+  SUBTITLE_EXTENSIONS,
   subtitleLanguage,
   titleKey,
+  VIDEO_EXTENSIONS,
 } from './library-naming.ts';
 
 describe('parseTitleName', () => {
@@ -111,6 +114,50 @@ describe('files', () => {
     expect(subtitleLanguage(['Français'])).toBe('fr');
     expect(subtitleLanguage(['sdh'])).toBe('und');
     expect(subtitleLanguage([])).toBe('und');
+  });
+
+  it('reads Jellyfin/Plex subtitle flags and labels: forced, SDH/HI/CC, default, in any order', () => {
+    const none = { forced: false, hearingImpaired: false, isDefault: false, label: null };
+    expect(parseSubtitleTags(['en'])).toEqual({ ...none, language: 'en' });
+    expect(parseSubtitleTags(['fr', 'forced'])).toEqual({ ...none, language: 'fr', forced: true });
+    expect(parseSubtitleTags(['foreign', 'de'])).toEqual({ ...none, language: 'de', forced: true });
+    for (const flag of ['sdh', 'hi', 'cc', 'SDH'])
+      expect(parseSubtitleTags(['en', flag])).toEqual({ ...none, language: 'en', hearingImpaired: true });
+    expect(parseSubtitleTags(['es', 'default', 'forced'])).toEqual({
+      ...none,
+      language: 'es',
+      isDefault: true,
+      forced: true,
+    });
+    expect(parseSubtitleTags(["Director's Commentary", 'en'])).toEqual({
+      ...none,
+      language: 'en',
+      label: "Director's Commentary",
+    });
+    // The first language wins; a second one is part of the label.
+    expect(parseSubtitleTags(['en', 'fr'])).toEqual({ ...none, language: 'en', label: 'fr' });
+    expect(parseSubtitleTags([])).toEqual({ ...none, language: 'und' });
+    expect(parseSubtitleTags(['Signs & Songs'])).toEqual({
+      ...none,
+      language: 'und',
+      label: 'Signs & Songs',
+    });
+  });
+
+  it('knows the containers ffmpeg reads and the subtitle formats beside videos', () => {
+    for (const extension of ['.mkv', '.mp4', '.m4v', '.mov', '.webm', '.avi', '.ts', '.m2ts', '.mts', '.wmv'])
+      expect(VIDEO_EXTENSIONS.has(extension), extension).toBe(true);
+    for (const extension of ['.asf', '.flv', '.mpg', '.mpeg', '.vob', '.ogv', '.3gp', '.divx'])
+      expect(VIDEO_EXTENSIONS.has(extension), extension).toBe(true);
+    expect(VIDEO_EXTENSIONS.has('.mp3')).toBe(false);
+    expect(VIDEO_EXTENSIONS.has('.srt')).toBe(false);
+    expect(SUBTITLE_EXTENSIONS).toEqual({
+      '.srt': 'srt',
+      '.vtt': 'vtt',
+      '.ass': 'ass',
+      '.ssa': 'ssa',
+      '.sup': 'sup',
+    });
   });
 
   it('folds titles so punctuation, case and accents do not matter', () => {

@@ -1,20 +1,65 @@
 import { foldForSearch } from '../metadata/search-rules.ts';
-import type { CaptionType, Quality } from '@marquee/providers';
+import type { Quality } from '@marquee/providers';
 
 // How Jellyfin and Plex users name their media folders, read back into titles, years, ids, episodes.
 // Pure functions: the scanner (library-index.ts) feeds them names, the tests feed them examples.
 
-export type Container = 'mp4' | 'webm';
+/**
+ * Video files the library looks at: every container ffmpeg reads. With ffprobe a file is indexed when it
+ * holds a video stream; without it only MP4 and Matroska content is (library-index.ts).
+ */
+export const VIDEO_EXTENSIONS: ReadonlySet<string> = new Set([
+  '.mkv',
+  '.mk3d',
+  '.mp4',
+  '.m4v',
+  '.mov',
+  '.qt',
+  '.webm',
+  '.avi',
+  '.divx',
+  '.xvid',
+  '.ts',
+  '.m2ts',
+  '.mts',
+  '.m2t',
+  '.tp',
+  '.trp',
+  '.wmv',
+  '.asf',
+  '.flv',
+  '.f4v',
+  '.mpg',
+  '.mpeg',
+  '.mpe',
+  '.m1v',
+  '.m2v',
+  '.vob',
+  '.evo',
+  '.ogv',
+  '.ogm',
+  '.3gp',
+  '.3g2',
+  '.rm',
+  '.rmvb',
+  '.dv',
+  '.nut',
+  '.mxf',
+  '.wtv',
+  '.dvr-ms',
+  '.y4m',
+  '.ivf',
+]);
 
-/** Video files we index, and the stream file type each plays as (Matroska is read by Chromium's WebM demuxer). */
-export const VIDEO_EXTENSIONS: Readonly<Record<string, Container>> = {
-  '.mp4': 'mp4',
-  '.m4v': 'mp4',
-  '.mov': 'mp4',
-  '.webm': 'webm',
-  '.mkv': 'webm',
+/** Subtitle files beside a video, by extension: text (SubRip, WebVTT), styled text (ASS/SSA) and PGS images. */
+export type SubtitleFormat = 'srt' | 'vtt' | 'ass' | 'ssa' | 'sup';
+export const SUBTITLE_EXTENSIONS: Readonly<Record<string, SubtitleFormat>> = {
+  '.srt': 'srt',
+  '.vtt': 'vtt',
+  '.ass': 'ass',
+  '.ssa': 'ssa',
+  '.sup': 'sup',
 };
-export const SUBTITLE_EXTENSIONS: Readonly<Record<string, CaptionType>> = { '.srt': 'srt', '.vtt': 'vtt' };
 
 export interface ParsedTitle {
   title: string;
@@ -232,17 +277,68 @@ const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
   indonesian: 'id',
 };
 
+/** Words in a subtitle file's name that are flags, not a language or a label (Jellyfin's and Plex's). */
+const FORCED_FLAGS = new Set(['forced', 'foreign']);
+const HEARING_IMPAIRED_FLAGS = new Set(['sdh', 'hi', 'cc']);
+const DEFAULT_FLAGS = new Set(['default']);
+
+function languageOf(raw: string): string | null {
+  const tag = raw.toLowerCase();
+  if (/^[a-z]{2}$/.test(tag)) return tag;
+  if (/^[a-z]{2}[-_][a-z]{2,4}$/.test(tag)) return `${tag.slice(0, 2)}-${tag.slice(3).toUpperCase()}`;
+  if (THREE_LETTER[tag]) return THREE_LETTER[tag];
+  return LANGUAGE_NAMES[foldForSearch(tag)] ?? null;
+}
+
+/** What the words after a video's name say about a subtitle file beside it. */
+export interface SubtitleTags {
+  /** ISO 639-1 (`en`, `pt-BR`), or `und`. */
+  language: string;
+  forced: boolean;
+  hearingImpaired: boolean;
+  isDefault: boolean;
+  /** What is left once the language and the flags are taken (`Commentary`), or null. */
+  label: string | null;
+}
+
+/**
+ * Reads the words between a video's name and a subtitle's extension, Jellyfin/Plex style:
+ * `Title.en.srt`, `Title.fr.forced.srt`, `Title.en.sdh.srt` (also `.hi.`, `.cc.`), `Title.de.default.ass`,
+ * `Title.Director's Commentary.en.srt`; flags and the language in any order, the first language wins.
+ */
+export function parseSubtitleTags(tags: readonly string[]): SubtitleTags {
+  const out: SubtitleTags = {
+    language: 'und',
+    forced: false,
+    hearingImpaired: false,
+    isDefault: false,
+    label: null,
+  };
+  let hasLanguage = false;
+  const rest: string[] = [];
+  for (const raw of tags) {
+    const tag = raw.trim();
+    const lower = tag.toLowerCase();
+    if (tag === '') continue;
+    if (FORCED_FLAGS.has(lower)) out.forced = true;
+    else if (HEARING_IMPAIRED_FLAGS.has(lower)) out.hearingImpaired = true;
+    else if (DEFAULT_FLAGS.has(lower)) out.isDefault = true;
+    else {
+      const language = hasLanguage ? null : languageOf(tag);
+      if (language) {
+        out.language = language;
+        hasLanguage = true;
+      } else rest.push(tag);
+    }
+  }
+  out.label = rest.length ? rest.join(' ') : null;
+  return out;
+}
+
 /**
  * The language of a subtitle file from the words after the video's name: `en`, `pt-BR`, `eng`, `English`,
  * with flags like `forced`/`sdh` around it. `und` when none is given.
  */
 export function subtitleLanguage(tags: readonly string[]): string {
-  for (const raw of tags) {
-    const tag = raw.toLowerCase();
-    if (/^[a-z]{2}$/.test(tag) && !['cc'].includes(tag)) return tag;
-    if (/^[a-z]{2}[-_][a-z]{2,4}$/.test(tag)) return `${tag.slice(0, 2)}-${tag.slice(3).toUpperCase()}`;
-    if (THREE_LETTER[tag]) return THREE_LETTER[tag];
-    if (LANGUAGE_NAMES[foldForSearch(tag)]) return LANGUAGE_NAMES[foldForSearch(tag)]!;
-  }
-  return 'und';
+  return parseSubtitleTags(tags).language;
 }

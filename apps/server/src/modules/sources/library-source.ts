@@ -2,54 +2,263 @@ import {
   flags,
   makeSourcerer,
   NotFoundError,
+  ProviderRefusal,
   qualities,
+  type AudioTrack,
   type Caption,
-  type FileStream,
   type ScrapeMedia,
   type Sourcerer,
+  type Stream,
   type StreamFile,
 } from '@marquee/providers';
+import { isoLanguage } from '../media/language.ts';
+import type { MediaInfo } from '../media/media-info.ts';
+import {
+  decidePlayback,
+  hlsVariants,
+  audioModeFor,
+  qualityOfHeight,
+  type DeviceCodecs,
+  type HlsPlan,
+  type PlaybackDecision,
+} from '../media/playback-plan.ts';
 import { findMedia, type LibraryIndexer, type LibrarySubtitle, type LibraryVideo } from './library-index.ts';
 
 export const LIBRARY_SOURCE_ID = 'library';
 
-/** URL of a library file for the player (the route serves it by id, with range requests). */
-export type LibraryFileUrl = (file: LibraryVideo | LibrarySubtitle) => string;
-
-/** One file stream from the files of a title: one per quality (MP4 preferred), captions of them all. */
-export function libraryStream(files: LibraryVideo[], fileUrl: LibraryFileUrl): FileStream | null {
-  if (files.length === 0) return null;
-  const ordered = [...files].sort((a, b) => Number(a.container !== 'mp4') - Number(b.container !== 'mp4'));
-  const byQuality: FileStream['qualities'] = {};
-  for (const quality of qualities) {
-    const file = ordered.find((f) => f.quality === quality);
-    if (file) byQuality[quality] = { type: file.container, url: fileUrl(file) } satisfies StreamFile;
-  }
-  const seen = new Set<string>();
-  const captions: Caption[] = [];
-  for (const subtitle of ordered.flatMap((f) => f.subtitles)) {
-    if (seen.has(subtitle.id)) continue;
-    seen.add(subtitle.id);
-    captions.push({
-      id: `library-${subtitle.id}`,
-      language: subtitle.language,
-      url: fileUrl(subtitle),
-      type: subtitle.type,
-      needsProxy: false,
-      opensubtitles: false,
-    });
-  }
-  return { id: 'library', type: 'file', qualities: byQuality, captions, flags: [flags.CORS_ALLOWED] };
+/** The URLs of a library file for the player, signed for this scrape's viewer (decision 071). */
+export interface LibraryUrls {
+  /** The file itself, with range requests. */
+  file(file: LibraryVideo | LibrarySubtitle): string;
+  /** The master playlist of an HLS delivery whose first rendition is `plan`. */
+  hls(video: LibraryVideo, plan: HlsPlan): string;
+  /** WebVTT of an embedded text subtitle stream (`index`), or of a whole subtitle file (`index` null). */
+  subtitle(file: LibraryVideo | LibrarySubtitle, index: number | null): string;
+  /** The seek thumbnails of a video when they are made (the first play asks for them). */
+  thumbnails?(video: LibraryVideo): Promise<string | undefined>;
 }
 
+/** What this scrape's device plays and what this server can convert. */
+export interface LibraryDevice {
+  codecs: DeviceCodecs;
+  audioLanguage?: string | undefined;
+  /** ffmpeg runs here: remux and transcode are possible. */
+  canConvert: boolean;
+  /** Video transcodes are allowed (TRANSCODE_MAX > 0). */
+  canTranscode?: boolean;
+}
+
+const UNPLAYABLE_REASONS = {
+  no_ffmpeg: "this browser cannot play the file's format and the server has no ffmpeg to convert it",
+  no_video: 'the file holds no picture',
+  unsupported_codec: "the file's video format cannot be converted by this server",
+  no_transcode: "this browser cannot play the file's picture and this server does not transcode video",
+} as const;
+
+/** Subtitles of the files of a title: forced tracks first, then by language; every one as a caption. */
+function captionsOf(files: readonly LibraryVideo[], urls: LibraryUrls, canConvert: boolean): Caption[] {
+  const captions: Caption[] = [];
+  const seen = new Set<string>();
+  for (const file of files) {
+    for (const stream of file.info?.subtitles ?? []) {
+      if (stream.kind !== 'text' || !canConvert) continue;
+      const id = `library-${file.id}-${stream.index}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      captions.push({
+        id,
+        language: isoLanguage(stream.language),
+        url: urls.subtitle(file, stream.index),
+        type: 'vtt',
+        needsProxy: false,
+        opensubtitles: false,
+        ...(stream.isForced ? { forced: true } : {}),
+        ...(stream.title ? { label: stream.title } : {}),
+      });
+    }
+    for (const subtitle of file.subtitles) {
+      if (seen.has(subtitle.id)) continue;
+      const text = subtitle.format === 'srt' || subtitle.format === 'vtt';
+      const styled = subtitle.format === 'ass' || subtitle.format === 'ssa';
+      if (!text && !(styled && canConvert)) continue;
+      seen.add(subtitle.id);
+      captions.push({
+        id: `library-${subtitle.id}`,
+        language: subtitle.language,
+        url: text ? urls.file(subtitle) : urls.subtitle(subtitle, null),
+        type: text ? subtitle.type : 'vtt',
+        needsProxy: false,
+        opensubtitles: false,
+        ...(subtitle.forced ? { forced: true } : {}),
+        ...(subtitle.label ? { label: subtitle.label } : {}),
+      });
+    }
+  }
+  return captions.sort((a, b) => Number(b.forced ?? false) - Number(a.forced ?? false));
+}
+
+function audioTracksOf(
+  video: LibraryVideo,
+  info: MediaInfo,
+  decision: PlaybackDecision,
+  device: LibraryDevice,
+  urls: LibraryUrls,
+): AudioTrack[] | undefined {
+  if (decision.delivery === 'unplayable' || info.audio.length < 2 || !info.video) return undefined;
+  const copy = decision.delivery === 'direct' || decision.variants[0]?.plan.video === 'copy';
+  return info.audio.map((track) => {
+    const active = track.index === decision.audioIndex;
+    let playlist: string | null = null;
+    if (!active && device.canConvert) {
+      const variants = hlsVariants(info, info.video!, {
+        copy: copy && decision.delivery !== 'transcode',
+        audio: audioModeFor(device.codecs, track),
+      });
+      playlist = urls.hls(video, variants[0]!.plan);
+    }
+    return {
+      id: String(track.index),
+      language: isoLanguage(track.language),
+      label: track.title,
+      channels: track.channels || null,
+      codec: track.codec,
+      isDefault: track.isDefault,
+      active,
+      playlist,
+    };
+  });
+}
+
+/** A title whose files were not probed (no ffprobe): every version as a file, as its content says. */
+function unprobedStream(
+  files: readonly LibraryVideo[],
+  urls: LibraryUrls,
+  canConvert: boolean,
+): Stream | null {
+  const playable = files.filter((f) => f.format === 'mp4' || f.format === 'matroska');
+  if (playable.length === 0) return null;
+  const ordered = [...playable].sort((a, b) => Number(a.format !== 'mp4') - Number(b.format !== 'mp4'));
+  const byQuality: Partial<Record<(typeof qualities)[number], StreamFile>> = {};
+  for (const quality of qualities) {
+    const file = ordered.find((f) => f.quality === quality);
+    if (file) byQuality[quality] = { type: file.format === 'mp4' ? 'mp4' : 'webm', url: urls.file(file) };
+  }
+  return {
+    id: 'library',
+    type: 'file',
+    qualities: byQuality,
+    captions: captionsOf(ordered, urls, canConvert),
+    flags: [flags.CORS_ALLOWED],
+    delivery: 'direct',
+  };
+}
+
+/**
+ * The stream of a title's files for one device (docs/decisions/085-library-pipeline.md): files that play
+ * as they are → a file stream, one version per quality; else the best version through HLS (remux or
+ * transcode) with its quality ladder; every audio track and every subtitle offered. Throws a
+ * ProviderRefusal (media_unplayable) when nothing can play here.
+ */
+export function libraryStream(
+  files: LibraryVideo[],
+  urls: LibraryUrls,
+  device: LibraryDevice,
+): Stream | null {
+  if (files.length === 0) return null;
+  const probed = files.filter((f): f is LibraryVideo & { info: MediaInfo } => f.info !== null);
+  if (probed.length === 0) return unprobedStream(files, urls, device.canConvert);
+  const decisions = probed.map((file) => ({
+    file,
+    decision: decidePlayback(file.info, {
+      device: device.codecs,
+      audioLanguage: device.audioLanguage,
+      canConvert: device.canConvert,
+      ...(device.canTranscode === false ? { canTranscode: false } : {}),
+      format: file.format,
+    }),
+  }));
+  const captions = captionsOf(
+    probed.map((p) => p),
+    urls,
+    device.canConvert,
+  );
+  const direct = decisions.filter((d) => d.decision.delivery === 'direct');
+  const height = (f: LibraryVideo & { info: MediaInfo }) => f.info.video?.height ?? 0;
+  // Every version plays as it is: a file per quality (the highest picture first within a quality).
+  if (direct.length === decisions.length) {
+    const byQuality: Partial<Record<(typeof qualities)[number], StreamFile>> = {};
+    for (const { file, decision } of [...direct].sort((a, b) => height(b.file) - height(a.file))) {
+      if (decision.delivery !== 'direct') continue;
+      const quality = file.quality !== 'unknown' ? file.quality : decision.quality;
+      byQuality[quality] ??= { type: decision.fileType, url: urls.file(file) };
+    }
+    const only = direct.length === 1 ? direct[0]! : null;
+    const audioTracks = only
+      ? audioTracksOf(only.file, only.file.info, only.decision, device, urls)
+      : undefined;
+    return {
+      id: 'library',
+      type: 'file',
+      qualities: byQuality,
+      captions,
+      flags: [flags.CORS_ALLOWED],
+      delivery: 'direct',
+      ...(audioTracks ? { audioTracks } : {}),
+    };
+  }
+  // Else the best convertible version (the largest picture) through HLS.
+  const convertible = decisions
+    .filter((d) => d.decision.delivery === 'remux' || d.decision.delivery === 'transcode')
+    .sort((a, b) => height(b.file) - height(a.file));
+  const best = convertible[0];
+  if (best && (best.decision.delivery === 'remux' || best.decision.delivery === 'transcode')) {
+    const audioTracks = audioTracksOf(best.file, best.file.info, best.decision, device, urls);
+    return {
+      id: 'library',
+      type: 'hls',
+      playlist: urls.hls(best.file, best.decision.variants[0]!.plan),
+      captions,
+      flags: [flags.CORS_ALLOWED],
+      delivery: best.decision.delivery,
+      ...(audioTracks ? { audioTracks } : {}),
+    };
+  }
+  // Some versions play as they are, others cannot be converted: the playable ones.
+  if (direct.length > 0)
+    return libraryStream(
+      direct.map((d) => d.file),
+      urls,
+      device,
+    );
+  const first = decisions[0]!.decision;
+  throw new ProviderRefusal(
+    first.delivery === 'unplayable' ? UNPLAYABLE_REASONS[first.reason] : UNPLAYABLE_REASONS.no_ffmpeg,
+    'media_unplayable',
+  );
+}
+
+/** A quality name for a version from its picture (the file name may not say). */
+export const qualityOfVideo = (file: LibraryVideo) =>
+  file.quality !== 'unknown' || !file.info?.video ? file.quality : qualityOfHeight(file.info.video.height);
+
 /** The operator's media folder as a source (Jellyfin/Plex naming). */
-export function makeLibrarySource(indexer: LibraryIndexer, fileUrl: LibraryFileUrl): Sourcerer {
+export function makeLibrarySource(
+  indexer: LibraryIndexer,
+  urls: LibraryUrls,
+  device: LibraryDevice,
+): Sourcerer {
   const scrape = async ({ media, progress }: { media: ScrapeMedia; progress: (n: number) => void }) => {
     const index = await indexer.get();
     progress(50);
-    const stream = libraryStream(findMedia(index, media), fileUrl);
+    const files = findMedia(index, media);
+    const stream = libraryStream(files, urls, device);
     if (!stream) throw new NotFoundError('not in the media library');
-    return { embeds: [], stream: [stream] };
+    // Every version is the same film: the largest picture's thumbnails serve them all.
+    const largest = files
+      .filter((f) => f.info?.video)
+      .sort((a, b) => b.info!.video!.height - a.info!.video!.height)[0];
+    const thumbnails = largest ? await urls.thumbnails?.(largest) : undefined;
+    return { embeds: [], stream: [thumbnails ? { ...stream, thumbnails } : stream] };
   };
   return makeSourcerer({
     id: LIBRARY_SOURCE_ID,

@@ -15,6 +15,8 @@ export const MEDIA_TYPES: Readonly<Record<string, string>> = {
   '.m4s': 'video/iso.segment',
   '.vtt': 'text/vtt; charset=utf-8',
   '.srt': 'application/x-subrip; charset=utf-8',
+  // Seek thumbnail sprites (modules/media/thumbnails.ts).
+  '.jpg': 'image/jpeg',
 };
 
 export function mediaTypeOf(fileName: string): string | null {

@@ -34,17 +34,32 @@ export function containerOf(head: Uint8Array, fileSize: number): ContainerFormat
   return null;
 }
 
+/** The first bytes of a text file as text (UTF-8/Latin-1 without NUL, or UTF-16 with its byte-order mark), else null. */
+function headText(head: Uint8Array): string | null {
+  if (head[0] === 0xff && head[1] === 0xfe) return new TextDecoder('utf-16le').decode(head.subarray(2));
+  if (head[0] === 0xfe && head[1] === 0xff) return new TextDecoder('utf-16be').decode(head.subarray(2));
+  if (head.includes(0)) return null;
+  return new TextDecoder('latin1').decode(head);
+}
+
 /**
  * Whether the start of a subtitle file is subtitles: text (UTF-8/Latin-1, or UTF-16 with its byte-order
  * mark) holding a WebVTT header or a cue timing arrow (`-->`).
  */
 export function isSubtitleText(head: Uint8Array): boolean {
-  let text: string;
-  if (head[0] === 0xff && head[1] === 0xfe) text = new TextDecoder('utf-16le').decode(head.subarray(2));
-  else if (head[0] === 0xfe && head[1] === 0xff) text = new TextDecoder('utf-16be').decode(head.subarray(2));
-  else if (head.includes(0)) return false;
-  else text = new TextDecoder('latin1').decode(head);
+  const text = headText(head);
+  if (text === null) return false;
   return /^(?:\u00ef\u00bb\u00bf|\ufeff)?WEBVTT/.test(text) || text.includes('-->');
+}
+
+/** Whether the start of an .ass/.ssa file is Advanced SubStation text: its `[Script Info]` section. */
+export function isStyledSubtitleText(head: Uint8Array): boolean {
+  return headText(head)?.includes('[Script Info]') ?? false;
+}
+
+/** Whether a .sup file is a PGS (Blu-ray) subtitle stream: each segment starts with the magic `PG`. */
+export function isPgsSubtitle(head: Uint8Array): boolean {
+  return head.length >= 2 && head[0] === 0x50 && head[1] === 0x47;
 }
 
 /** The first bytes of a file (fewer when it is shorter). */

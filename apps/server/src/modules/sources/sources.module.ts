@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
@@ -7,7 +8,8 @@ import { AltchaCaptcha, SiteverifyCaptcha } from '../captcha/captcha.service.ts'
 import { SAMPLES_DIR } from '../../paths.ts';
 import { InstanceSecretsRepository } from '../instance/instance-secrets.repository.ts';
 import type { SessionAuthenticator } from '../../plugins/auth.ts';
-import { LibraryIndexer } from './library-index.ts';
+import type { LibraryIndexer } from './library-index.ts';
+import { openLibrary } from './library-setup.ts';
 import { LinksFile } from './links-file.ts';
 import { MEDIA_URL_SECRET_NAME, MediaUrlSigner } from './media-access.ts';
 import { ScrapeTokens } from './scrape-token.ts';
@@ -15,6 +17,10 @@ import type { ReleaseMetadata } from './release-check.ts';
 import { registerSourcesRoutes } from './sources.routes.ts';
 import { SourcesService, type HumanCheck, type PlaybackAccess, type Viewers } from './sources.service.ts';
 import { TakedownList } from './takedown.ts';
+import { detectFfmpeg } from '../media/ffmpeg.ts';
+import { MediaPipeline } from '../media/media-pipeline.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
+import { registerThumbnailRoutes, Thumbnails } from '../media/thumbnails.ts';
 
 /** A library index older than this is rebuilt on the next scrape (new files show up within a minute). */
 const LIBRARY_MAX_AGE_MS = 60_000;
@@ -31,6 +37,8 @@ export interface SourcesOverrides {
   humanCheck?: HumanCheck;
   samplesDir?: string;
   mediaUrlTtlMs?: number;
+  /** Turns the conversions off as on a server without ffmpeg (tests of that case). */
+  withoutFfmpeg?: boolean;
 }
 
 export interface SourcesContext {
@@ -46,6 +54,8 @@ export interface SourcesContext {
   /** The accounts module: media URLs are signed for the account that asked (decision 071). */
   accounts?:
     { auth: SessionAuthenticator; customers: { isAdmin(userId: string): Promise<boolean> } } | undefined;
+  /** Background jobs (seek thumbnails of library files, decision 086). */
+  jobs?: JobQueue | undefined;
 }
 
 /**
@@ -94,8 +104,55 @@ async function humanCheckFor(ctx: SourcesContext): Promise<HumanCheck> {
   }
 }
 
+/** Where conversions, converted subtitles and thumbnails are written. */
+const transcodeDir = (config: Config) =>
+  config.TRANSCODE_DIR ? path.resolve(config.TRANSCODE_DIR) : path.join(config.dataDir, 'transcodes');
+
+/**
+ * ffmpeg's conversions for the library (decision 085), when ffmpeg runs here: without it the library
+ * offers only what the device plays as it is, and the admin self-test says what ffmpeg would add.
+ */
+async function mediaPipelineFor(
+  server: FastifyInstance,
+  ctx: SourcesContext,
+): Promise<MediaPipeline | undefined> {
+  const { config } = ctx;
+  if (ctx.overrides?.withoutFfmpeg) return undefined;
+  const tools = await detectFfmpeg(config.FFMPEG_PATH, config.FFPROBE_PATH);
+  if (!tools.version) {
+    server.log.warn(
+      { ffmpeg: config.FFMPEG_PATH },
+      'library: ffmpeg not found; files play only where the browser reads them as they are (see docs/operations.md)',
+    );
+    return undefined;
+  }
+  const workDir = config.TRANSCODE_DIR
+    ? path.resolve(config.TRANSCODE_DIR)
+    : path.join(config.dataDir, 'transcodes');
+  // What a previous run left (it stopped without cleaning up) is of no use: conversions restart on demand.
+  await MediaPipeline.removeStale(workDir);
+  const pipeline = new MediaPipeline({
+    tools,
+    workDir,
+    limits: {
+      maxTranscodes: config.TRANSCODE_MAX ?? availableParallelism(),
+      maxRemuxes: config.REMUX_MAX,
+      perViewer: config.TRANSCODE_MAX_PER_VIEWER,
+    },
+    hardware: config.HWACCEL,
+    vaapiDevice: config.VAAPI_DEVICE,
+    log: (level, message, details) => server.log[level](details, message),
+  });
+  server.addHook('onClose', async () => pipeline.close());
+  server.log.info({ ffmpeg: tools.version, workDir }, 'library: conversions with ffmpeg');
+  return pipeline;
+}
+
 /** Sources and playback: the scrape API, the sample media and the media library, wired onto `server`. */
-export async function registerSources(server: FastifyInstance, ctx: SourcesContext): Promise<SourcesService> {
+export async function registerSources(
+  server: FastifyInstance,
+  ctx: SourcesContext,
+): Promise<{ service: SourcesService; library: LibraryIndexer | undefined }> {
   const { config } = ctx;
   const nowMs = () => ctx.now().getTime();
   const scrapeGate = config.SCRAPE_REQUIRES_CAPTCHA
@@ -119,6 +176,28 @@ export async function registerSources(server: FastifyInstance, ctx: SourcesConte
     await new InstanceSecretsRepository(ctx.database.db).getOrCreate(MEDIA_URL_SECRET_NAME, nowMs()),
     { ttlMs: ctx.overrides?.mediaUrlTtlMs ?? MEDIA_URL_TTL_MS, now: nowMs },
   );
+  const pipeline = config.MEDIA_LIBRARY_DIR ? await mediaPipelineFor(server, ctx) : undefined;
+  // With ffmpeg found, ffprobe reads every library file (decision 085); the admin page reads the indexer's status.
+  const library = config.MEDIA_LIBRARY_DIR
+    ? openLibrary(server, {
+        config,
+        database: ctx.database,
+        now: nowMs,
+        roots: libraryRoots(config.MEDIA_LIBRARY_DIR),
+        maxAgeMs: LIBRARY_MAX_AGE_MS,
+        probe: pipeline !== undefined,
+      })
+    : undefined;
+  // Seek thumbnails of library files, made by a background job (decision 086).
+  const thumbnails =
+    pipeline && ctx.jobs
+      ? new Thumbnails({
+          jobs: ctx.jobs,
+          ffmpeg: config.FFMPEG_PATH,
+          workDir: transcodeDir(config),
+          log: (level, message, details) => server.log[level](details, message),
+        })
+      : undefined;
   const accounts = ctx.accounts;
   const viewers: Viewers | undefined = accounts
     ? {
@@ -130,15 +209,9 @@ export async function registerSources(server: FastifyInstance, ctx: SourcesConte
     samplesDir: ctx.overrides?.samplesDir ?? SAMPLES_DIR,
     mediaUrls,
     ...(viewers ? { viewers } : {}),
-    ...(config.MEDIA_LIBRARY_DIR
-      ? {
-          library: new LibraryIndexer(libraryRoots(config.MEDIA_LIBRARY_DIR), {
-            maxAgeMs: LIBRARY_MAX_AGE_MS,
-            now: nowMs,
-            log: (message, details) => server.log.warn(details, message),
-          }),
-        }
-      : {}),
+    ...(library ? { library } : {}),
+    ...(pipeline ? { pipeline } : {}),
+    ...(thumbnails ? { thumbnails } : {}),
     ...(links ? { links } : {}),
     takedown: new TakedownList(
       config.TAKEDOWN_IDS,
@@ -152,5 +225,13 @@ export async function registerSources(server: FastifyInstance, ctx: SourcesConte
     ...(ctx.metadata ? { releases: { metadata: ctx.metadata, now: ctx.now } } : {}),
   });
   registerSourcesRoutes(server, service);
-  return service;
+  if (thumbnails)
+    registerThumbnailRoutes(server, {
+      thumbnails,
+      authorize: async (fileId, access) => ({
+        cacheControl: service.mediaCacheControl(await service.authorizeMedia(`library:${fileId}`, access)),
+      }),
+      libraryFile: (fileId) => service.libraryFile(fileId),
+    });
+  return { service, library };
 }

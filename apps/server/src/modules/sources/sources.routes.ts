@@ -9,12 +9,15 @@ import {
   sourcePaths,
   sourcesEndpoints as e,
   type EndpointErrors,
+  errorCodes,
+  type ErrorCode,
 } from '@marquee/contract';
 import { describeError, NotFoundError, type ScrapeMedia } from '@marquee/providers';
 import { AppError } from '../../errors.ts';
 import { playbackTokenOf } from '../../plugins/auth.ts';
 import { contractRoute, contractStream } from '../../plugins/contract-route.ts';
 import { EventStream } from './event-stream.ts';
+import { ANYONE } from './media-access.ts';
 import { sendMediaFile } from './media-files.ts';
 import type { SourcesService } from './sources.service.ts';
 
@@ -55,9 +58,11 @@ function streamHeaders(freshToken: string | undefined): Record<string, string> {
 /** Error event data: the family's clients recognise NotFoundError by name; never a stack trace. */
 function errorEventData(error: unknown) {
   const info = describeError(error);
+  const known = (errorCodes as readonly string[]).includes(info.code ?? '') ? (info.code as ErrorCode) : null;
   return {
     ...info,
-    code: error instanceof NotFoundError ? ('media_not_found' as const) : ('scrape_failed' as const),
+    code:
+      error instanceof NotFoundError ? ('media_not_found' as const) : (known ?? ('scrape_failed' as const)),
   };
 }
 
@@ -73,6 +78,13 @@ const mediaFileErrors = {
   404: ['file_not_found'],
   416: ['range_not_satisfiable'],
   451: ['media_removed'],
+} as const satisfies EndpointErrors;
+
+/** Conversions add: 502 when ffmpeg fails on the file, 503 when every conversion slot is taken. */
+const conversionErrors = {
+  ...mediaFileErrors,
+  502: ['conversion_failed'],
+  503: ['server_busy'],
 } as const satisfies EndpointErrors;
 
 export function registerSourcesRoutes(app: FastifyInstance, service: SourcesService): void {
@@ -95,6 +107,7 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
         origin: originOf(request),
         signal: stream.signal,
         viewer,
+        device: { codecs: query.codecs, audioLanguage: query.audioLanguage },
         ...(sourceOrder?.length ? { sourceOrder } : {}),
         events: {
           init: (event) => stream.send('init', event),
@@ -127,6 +140,7 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
         origin: originOf(request),
         signal: stream.signal,
         viewer,
+        device: { codecs: query.codecs, audioLanguage: query.audioLanguage },
         events: { update: (event) => stream.send('update', event) },
       });
       stream.end('completed', output);
@@ -204,7 +218,76 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
       });
     },
   );
+
+  // HLS renditions of a library video, made on the fly under the video's own token (decision 085).
+  typed.get(
+    sourcePaths.libraryHls,
+    {
+      config: { documentedErrors: conversionErrors },
+      schema: {
+        tags: ['sources'],
+        summary:
+          'An HLS playlist or segment of a library video, remuxed or transcoded on demand, behind a signed access token',
+        params: z.object({
+          access: z.string().max(2048),
+          fileId: z.string().max(64),
+          plan: z.string().max(40),
+          name: z.string().max(40),
+        }),
+      },
+    },
+    async (request, reply) => {
+      allowAnyOrigin(reply);
+      const { access, fileId, plan, name } = request.params;
+      const grant = await service.authorizeMedia(`library:${fileId}`, access);
+      const answer = await service.libraryHls(fileId, plan, name, viewerKey(grant.viewer, request));
+      const cacheControl = service.mediaCacheControl(grant);
+      if (answer.kind === 'file') {
+        return sendMediaFile(request, reply, {
+          dir: path.dirname(answer.path),
+          fileName: path.basename(answer.path),
+          typeName: 'init.mp4',
+          cacheControl,
+        });
+      }
+      return reply
+        .header('content-type', answer.type)
+        .header('cache-control', cacheControl)
+        .send(answer.body);
+    },
+  );
+
+  typed.get(
+    sourcePaths.librarySubtitle,
+    {
+      config: { documentedErrors: conversionErrors },
+      schema: {
+        tags: ['sources'],
+        summary: 'A text subtitle of a library video as WebVTT, behind a signed access token',
+        params: z.object({
+          access: z.string().max(2048),
+          fileId: z.string().max(64),
+          name: z.string().max(40),
+        }),
+      },
+    },
+    async (request, reply) => {
+      allowAnyOrigin(reply);
+      const { access, fileId, name } = request.params;
+      const grant = await service.authorizeMedia(`library:${fileId}`, access);
+      const vtt = await service.librarySubtitle(fileId, name);
+      return sendMediaFile(request, reply, {
+        dir: path.dirname(vtt),
+        fileName: path.basename(vtt),
+        cacheControl: service.mediaCacheControl(grant),
+      });
+    },
+  );
 }
+
+/** Conversion limits count per account, or per address for anyone (decision 085). */
+const viewerKey = (viewer: string, request: FastifyRequest) =>
+  viewer === ANYONE ? `ip:${request.ip}` : viewer;
 
 /** Players on other origins read media cross-origin, refusals included (they renew on `media_url_expired`). */
 function allowAnyOrigin(reply: FastifyReply): void {

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProviderMetaWire } from '@marquee/contract';
 import { sourcePaths } from '@marquee/contract';
@@ -24,12 +25,24 @@ import {
 } from '@marquee/providers';
 import { AppError } from '../../errors.ts';
 import type { LibraryIndexer, LibrarySubtitle, LibraryVideo } from './library-index.ts';
-import { makeLibrarySource } from './library-source.ts';
+import { makeLibrarySource, type LibraryUrls } from './library-source.ts';
+import type { MediaPipeline } from '../media/media-pipeline.ts';
+import { thumbnailSourceOf, thumbnailsPath, type Thumbnails } from '../media/thumbnails.ts';
+import { masterPlaylist, mediaPlaylist } from '../media/hls-playlists.ts';
+import { deviceCodecs, hlsVariants, parsePlanId, planId } from '../media/playback-plan.ts';
 import { assertReleased, lookUpRelease, type ReleaseMetadata } from './release-check.ts';
 import type { LinksFile } from './links-file.ts';
 import { ANYONE, type MediaGrant, type MediaScope, type MediaUrlSigner } from './media-access.ts';
 import type { ScrapeTokens } from './scrape-token.ts';
 import type { TakedownList } from './takedown.ts';
+
+const HLS_PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
+
+/** A file of an HLS rendition: a playlist's text, a segment's bytes, or an init segment on disk. */
+export type HlsAnswer =
+  | { kind: 'text'; type: string; body: string }
+  | { kind: 'bytes'; type: string; body: Buffer }
+  | { kind: 'file'; type: string; path: string };
 
 /** Longest a single provider may take in one run (a stuck host must not hold the viewer forever). */
 export const PROVIDER_TIMEOUT_MS = 15_000;
@@ -61,6 +74,10 @@ export interface SourcesServiceOptions {
   /** Folder of the sample media (apps/server/assets/samples). */
   samplesDir: string;
   library?: LibraryIndexer;
+  /** ffmpeg's conversions for the library; absent when ffmpeg is not found. */
+  pipeline?: MediaPipeline;
+  /** Seek thumbnails of library videos (decision 086). */
+  thumbnails?: Thumbnails;
   links?: LinksFile;
   takedown: TakedownList;
   sourceOrder: readonly string[];
@@ -84,6 +101,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** The account the media URLs are signed for (`assertPlayable`'s answer); ANYONE when absent. */
   viewer?: string;
+  /** What the viewer's device plays (the scrape's `codecs`, `audioLanguage`). */
+  device?: { codecs?: string | undefined; audioLanguage?: string | undefined };
 }
 
 const libraryFilePath = (access: string, id: string, name: string) =>
@@ -91,6 +110,18 @@ const libraryFilePath = (access: string, id: string, name: string) =>
     .replace(':access', access)
     .replace(':fileId', encodeURIComponent(id))
     .replace(':name', encodeURIComponent(name));
+/** Under the file's own URL prefix, so the file's access token covers them (decision 071). */
+const libraryHlsPath = (access: string, id: string, plan: string, name: string) =>
+  sourcePaths.libraryHls
+    .replace(':access', access)
+    .replace(':fileId', encodeURIComponent(id))
+    .replace(':plan', plan)
+    .replace(':name', name);
+const librarySubtitlePath = (access: string, id: string, name: string) =>
+  sourcePaths.librarySubtitle
+    .replace(':access', access)
+    .replace(':fileId', encodeURIComponent(id))
+    .replace(':name', name);
 
 const SAMPLE_EMBEDS: readonly string[] = [SAMPLE_HLS_EMBED_ID, SAMPLE_FILE_EMBED_ID];
 
@@ -103,6 +134,7 @@ const membershipRequired = () =>
 interface UrlAccess {
   grant?: MediaGrant;
   sampleToken?: string;
+  device?: RunOptions['device'];
 }
 
 /** Owns the scrape rules: which providers run and in what order, takedowns, and the captcha gate. */
@@ -123,10 +155,26 @@ export class SourcesService {
     const { grant } = access;
     const urls = this.o.mediaUrls;
     if (this.o.library) {
+      const tokenOf = (id: string) => (grant ? urls.sign(`library:${id}`, grant) : '-');
+      const libraryUrls: LibraryUrls = {
+        file: (file) => `${origin}${libraryFilePath(tokenOf(file.id), file.id, file.name)}`,
+        hls: (file, plan) =>
+          `${origin}${libraryHlsPath(tokenOf(file.id), file.id, planId(plan), 'master.m3u8')}`,
+        thumbnails: async (file) => {
+          const source = this.o.thumbnails && thumbnailSourceOf(file);
+          return source && (await this.o.thumbnails!.ensure(source))
+            ? `${origin}${thumbnailsPath(tokenOf(file.id), file.id)}`
+            : undefined;
+        },
+        subtitle: (file, index) =>
+          `${origin}${librarySubtitlePath(tokenOf(file.id), file.id, index === null ? 'file.vtt' : `${index}.vtt`)}`,
+      };
       sources.push(
-        makeLibrarySource(this.o.library, (file) => {
-          const token = grant ? urls.sign(`library:${file.id}`, grant) : '-';
-          return `${origin}${libraryFilePath(token, file.id, file.name)}`;
+        makeLibrarySource(this.o.library, libraryUrls, {
+          codecs: deviceCodecs(access.device?.codecs),
+          audioLanguage: access.device?.audioLanguage,
+          canConvert: this.o.pipeline !== undefined,
+          canTranscode: (this.o.pipeline?.o.limits.maxTranscodes ?? 0) > 0,
         }),
       );
     }
@@ -260,7 +308,7 @@ export class SourcesService {
     media: ScrapeMedia,
     o: RunOptions & { events: FullScraperEvents; sourceOrder?: readonly string[] },
   ): Promise<RunOutput | null> {
-    return this.controls(o.origin, { grant: this.grantOf(media, o) }).runAll({
+    return this.controls(o.origin, { grant: this.grantOf(media, o), device: o.device }).runAll({
       media,
       events: o.events,
       ...(o.sourceOrder ? { sourceOrder: o.sourceOrder } : {}),
@@ -273,7 +321,7 @@ export class SourcesService {
     media: ScrapeMedia,
     o: RunOptions & { events: IndividualScraperEvents },
   ): Promise<SourcererOutput> {
-    return this.controls(o.origin, { grant: this.grantOf(media, o) }).runSourceScraper({
+    return this.controls(o.origin, { grant: this.grantOf(media, o), device: o.device }).runSourceScraper({
       id,
       media,
       events: o.events,
@@ -329,6 +377,72 @@ export class SourcesService {
     const file = /^[A-Za-z0-9_-]{22}$/.test(id) && this.o.library ? await this.o.library.file(id) : null;
     if (!file) throw new AppError(404, 'file_not_found', 'No such media file');
     return file;
+  }
+
+  /**
+   * One file of an HLS rendition of a library video (docs/decisions/085-library-pipeline.md): the master
+   * playlist, the rendition's playlist, its init segment or a media segment (converted now if need be).
+   * The plan comes from the URL but is accepted only when it fits the file's probe (`parsePlanId`).
+   */
+  async libraryHls(fileId: string, plan: string, name: string, viewer: string): Promise<HlsAnswer> {
+    const pipeline = this.o.pipeline;
+    const file = await this.libraryFile(fileId);
+    const info = file.kind === 'video' ? file.info : null;
+    const parsed = info ? parsePlanId(plan, info) : null;
+    if (!pipeline || file.kind !== 'video' || !info?.video || !parsed)
+      throw new AppError(404, 'file_not_found', 'No such media file');
+    const convertible = { id: file.id, path: file.path, info, size: file.size, mtimeMs: file.mtimeMs };
+    if (name === 'master.m3u8') {
+      const variants = hlsVariants(info, info.video, {
+        copy: parsed.video === 'copy',
+        audio: parsed.audio,
+        burn: parsed.burn,
+      });
+      return { kind: 'text', type: HLS_PLAYLIST_TYPE, body: masterPlaylist(variants, info) };
+    }
+    if (name === 'index.m3u8') {
+      const segments = await pipeline.conversions.segments(convertible, parsed);
+      return { kind: 'text', type: HLS_PLAYLIST_TYPE, body: mediaPlaylist(segments) };
+    }
+    if (name === 'init.mp4')
+      return {
+        kind: 'file',
+        type: 'video/mp4',
+        path: await pipeline.conversions.initSegment(convertible, parsed, viewer),
+      };
+    const segment = /^(\d{1,6})\.m4s$/.exec(name);
+    if (!segment) throw new AppError(404, 'file_not_found', 'No such media file');
+    const body = await pipeline.conversions.segment(convertible, parsed, Number(segment[1]), viewer);
+    return { kind: 'bytes', type: 'video/iso.segment', body };
+  }
+
+  /**
+   * A subtitle as WebVTT: an embedded text stream of a video (`<stream>.vtt`), or a styled subtitle file
+   * beside it (`file.vtt`, ASS/SSA). Converted by ffmpeg once, then kept.
+   */
+  async librarySubtitle(fileId: string, name: string): Promise<string> {
+    const pipeline = this.o.pipeline;
+    const file = await this.libraryFile(fileId);
+    const notFound = () => new AppError(404, 'file_not_found', 'No such subtitle');
+    if (!pipeline) throw notFound();
+    if (file.kind === 'video') {
+      const match = /^(\d{1,3})\.vtt$/.exec(name);
+      const index = match ? Number(match[1]) : -1;
+      const stream = file.info?.subtitles.find((s) => s.index === index);
+      if (!stream || stream.kind !== 'text') throw notFound();
+      return pipeline.subtitles.vtt(
+        `${file.id}-${index}-${file.size}-${Math.round(file.mtimeMs)}`,
+        file.path,
+        index,
+      );
+    }
+    if (name !== 'file.vtt') throw notFound();
+    const info = await stat(file.path);
+    return pipeline.subtitles.vtt(
+      `${file.id}-file-${info.size}-${Math.round(info.mtimeMs)}`,
+      file.path,
+      null,
+    );
   }
 
   /** Splits a sample asset path (`hls/360p/seg-0.ts`) into folder and name, refusing anything odd. */

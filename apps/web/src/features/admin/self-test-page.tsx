@@ -8,6 +8,8 @@ import { adminQueries } from '../../lib/api/queries/admin.ts';
 import { longDateTime } from '../../lib/membership-status.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { paths } from '../../app/paths.ts';
+import { JobsSection } from './jobs-section.tsx';
+import { LibrarySection } from './library-section.tsx';
 
 const forbidden = (e: unknown) => e instanceof ApiError && (e.status === 401 || e.status === 403);
 const BADGE: Record<SelfTestCheck['status'], string> = {
@@ -117,6 +119,8 @@ export function SelfTestPage() {
           </section>
         </>
       )}
+      <LibrarySection />
+      <JobsSection />
     </div>
   );
 }

@@ -49,6 +49,7 @@ const base: SettingsValues = {
   account: null,
   email: null,
   language: 'en',
+  audioLanguage: null,
   theme: null,
   enableThumbnails: false,
   enableAutoplay: true,
@@ -125,6 +126,19 @@ describe('saveSettings', () => {
     });
     expect(invalidate).toHaveBeenCalledWith({ queryKey: accountQueries.sessionKeys.all() });
     expect(saveResultText(result, t, 'en')).toBe('settings.saveResult.saved');
+  });
+
+  it('the preferred audio language is a synced setting: chosen, or null to follow the UI language', async () => {
+    const chosen = await saveSettings({ ...base, audioLanguage: 'ja' }, base);
+    expect(chosen.saved).toEqual(['synced']);
+    expect(session.changeSyncedSettings).toHaveBeenCalledWith({ defaultAudioLanguage: 'ja' });
+    session.changeSyncedSettings.mockClear();
+    await saveSettings({ ...base, audioLanguage: null }, { ...base, audioLanguage: 'ja' });
+    expect(session.changeSyncedSettings).toHaveBeenCalledWith({ defaultAudioLanguage: null });
+    session.changeSyncedSettings.mockClear();
+    // Unchanged: nothing is sent.
+    await saveSettings({ ...base, audioLanguage: 'ja', theme: 'blue' }, { ...base, audioLanguage: 'ja' });
+    expect(session.changeSyncedSettings).toHaveBeenCalledWith({ applicationTheme: 'blue' });
   });
 
   it('a failure after a partial save is reported with its code, and the other sections stay saved', async () => {

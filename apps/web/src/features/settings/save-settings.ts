@@ -32,6 +32,8 @@ export interface SettingsValues {
   /** Email accounts (instead of `account`). */
   email: EmailAccountDraft | null;
   language: string;
+  /** Preferred audio language of library titles (ISO 639); null = the UI language's. */
+  audioLanguage: string | null;
   theme: PreferencesData['theme'];
   enableThumbnails: boolean;
   enableAutoplay: boolean;
@@ -46,7 +48,7 @@ export interface SettingsValues {
 
 /**
  * The parts of a save, each sent (and able to fail) on its own:
- * `server` the account server, `synced` language/theme/proxies/autoplay/captions (outbox),
+ * `server` the account server, `synced` language/audio language/theme/proxies/autoplay/captions (outbox),
  * `device` thumbnails and source order (this device only), `customer` an email account's name and icon,
  * `profile` a passphrase account's profile, `deviceName` this session's name.
  */
@@ -81,7 +83,7 @@ function failureOf(section: SaveSection, error: unknown): SaveFailure {
 }
 
 /**
- * Saves the settings form: a new account server signs out first; language, theme,
+ * Saves the settings form: a new account server signs out first; language, audio language, theme,
  * proxies, autoplay and captions go to the outbox; thumbnails and source order stay on this device; the
  * account's name, icon, profile and device name are sent to the account server. Each section is tried
  * even when an earlier one failed, and the answer says which were saved and which failed with what code:
@@ -114,6 +116,7 @@ export async function saveSettings(
 
   const synced: Parameters<typeof changeSyncedSettings>[0] = {};
   if (values.language !== saved.language) synced.applicationLanguage = values.language;
+  if (values.audioLanguage !== saved.audioLanguage) synced.defaultAudioLanguage = values.audioLanguage;
   if (values.theme !== saved.theme) synced.applicationTheme = values.theme;
   const proxies = values.proxyEnabled ? cleanProxyList(values.proxyUrls) : null;
   if (!same(proxies, saved.proxyEnabled ? saved.proxyUrls : null)) synced.proxyUrls = proxies;

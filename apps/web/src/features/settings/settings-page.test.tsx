@@ -8,7 +8,12 @@ import type { RuntimeConfig } from '@marquee/contract';
 import { initI18n, NAMESPACES } from '../../lib/i18n.ts';
 import { setRuntimeConfig } from '../../lib/runtime-config.ts';
 import { memoryStorage, setAppStorage } from '../../lib/storage.ts';
-import { initStores, useAccountStore } from '../../stores/index.ts';
+import {
+  initStores,
+  preferredAudioLanguage,
+  useAccountStore,
+  usePreferencesStore,
+} from '../../stores/index.ts';
 import { contractServer } from '../../test/contract-server.ts';
 import { SettingsPage } from './settings-page.tsx';
 
@@ -110,5 +115,29 @@ describe('a custom server in settings', () => {
     expect(session.logout).toHaveBeenCalledTimes(1);
     expect(screen.queryByText('Home page')).toBeNull();
     expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+  });
+});
+
+describe('the audio language in settings', () => {
+  it('defaults to the application language, follows it while not chosen, and saves a choice', async () => {
+    renderSettings();
+    const select = screen.getByLabelText<HTMLSelectElement>('Audio language');
+    expect(select.value).toBe('');
+    expect(select.selectedOptions[0]!.textContent).toBe('Same as the application (English)');
+    expect(select.getAttribute('aria-describedby')).toBe('settings-audio-language-note');
+    // Each language once (pt-BR and pt-PT are one audio language), by its own name and the UI's.
+    const values = [...select.options].map((o) => o.value);
+    expect(values.filter((v) => v === 'pt')).toHaveLength(1);
+    expect(values).toContain('ja');
+    expect(select.querySelector('option[value="ja"]')!.textContent).toBe('日本語 — Japanese');
+
+    fireEvent.change(screen.getByTestId('language-select'), { target: { value: 'de' } });
+    expect(select.selectedOptions[0]!.textContent).toBe('Same as the application (German)');
+
+    fireEvent.change(select, { target: { value: 'ja' } });
+    save();
+    expect(await screen.findByTestId('save-result')).toBeTruthy();
+    expect(usePreferencesStore.getState()).toMatchObject({ audioLanguage: 'ja', language: 'de' });
+    expect(preferredAudioLanguage()).toBe('ja');
   });
 });

@@ -9,7 +9,13 @@ import { Button } from '../../components/button.tsx';
 import { firstErrorKey } from '../../lib/account/form-resolver.ts';
 import { useDeviceName } from '../../lib/account/use-device-name.ts';
 import { accountBaseUrl } from '../../lib/api/index.ts';
-import { LANGUAGES, languageNames, startLanguage } from '../../lib/languages.ts';
+import {
+  AUDIO_LANGUAGES,
+  audioLanguageOf,
+  LANGUAGES,
+  languageNames,
+  startLanguage,
+} from '../../lib/languages.ts';
 import { cleanProxyList, parseProxyEntry, testProxy, type ProxyTestResult } from '../../lib/proxy-entries.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { applyTheme } from '../../lib/theme.ts';
@@ -57,6 +63,7 @@ function useSaved(): Draft {
           : null,
       email: account?.kind === 'email' ? emailDraftOf(account) : null,
       language: startLanguage(prefs.language),
+      audioLanguage: prefs.audioLanguage,
       theme: prefs.theme,
       enableThumbnails: prefs.enableThumbnails,
       enableAutoplay: prefs.enableAutoplay,
@@ -72,6 +79,7 @@ function useSaved(): Draft {
       account,
       deviceName,
       prefs.language,
+      prefs.audioLanguage,
       prefs.theme,
       prefs.enableThumbnails,
       prefs.enableAutoplay,
@@ -177,6 +185,54 @@ function CaptionPreview({ styling }: { styling: SubtitleStyling }) {
       >
         {t('settings.captions.sample')}
       </span>
+    </div>
+  );
+}
+
+/** A language as the language pickers show it: its own name, and its name in the UI language when different. */
+function languageLabel(code: string, uiLanguage: string) {
+  const names = languageNames(code, uiLanguage);
+  return names.native === names.local ? names.native : `${names.native} — ${names.local}`;
+}
+
+/**
+ * The preferred audio language of library titles: the UI language's (the default, which follows the UI
+ * language when it changes) or one of the UI languages' own. Synced like the UI language.
+ */
+function AudioLanguageSetting({
+  value,
+  uiLanguage,
+  onChange,
+}: {
+  value: string | null;
+  uiLanguage: string;
+  onChange(value: string | null): void;
+}) {
+  const { t, i18n } = useTranslation(['settings']);
+  const followed = languageNames(audioLanguageOf(uiLanguage), i18n.language).local;
+  return (
+    <div className="rounded-xl bg-surface-1 p-4">
+      <label htmlFor="settings-audio-language" className="mb-2 block font-semibold text-fg">
+        {t('settings.preferences.audioLanguage')}
+      </label>
+      <select
+        id="settings-audio-language"
+        value={value ?? ''}
+        onChange={(e) => onChange(e.target.value || null)}
+        aria-describedby="settings-audio-language-note"
+        className={INPUT}
+        data-testid="audio-language-select"
+      >
+        <option value="">{t('settings.preferences.audioLanguageDefault', { language: followed })}</option>
+        {AUDIO_LANGUAGES.map((code) => (
+          <option key={code} value={code} lang={code}>
+            {languageLabel(code, i18n.language)}
+          </option>
+        ))}
+      </select>
+      <p id="settings-audio-language-note" className="mt-2 text-sm text-fg-muted">
+        {t('settings.preferences.audioLanguageNote')}
+      </p>
     </div>
   );
 }
@@ -369,17 +425,19 @@ export function SettingsPage() {
                   className={INPUT}
                   data-testid="language-select"
                 >
-                  {LANGUAGES.map((code) => {
-                    const names = languageNames(code, i18n.language);
-                    return (
-                      <option key={code} value={code} lang={code}>
-                        {names.native === names.local ? names.native : `${names.native} — ${names.local}`}
-                      </option>
-                    );
-                  })}
+                  {LANGUAGES.map((code) => (
+                    <option key={code} value={code} lang={code}>
+                      {languageLabel(code, i18n.language)}
+                    </option>
+                  ))}
                 </select>
                 <p className="mt-2 text-sm text-fg-muted">{t('settings.preferences.languageNote')}</p>
               </div>
+              <AudioLanguageSetting
+                value={draft.audioLanguage}
+                uiLanguage={draft.language}
+                onChange={(audioLanguage) => edit({ audioLanguage })}
+              />
               <Toggle
                 id="settings-thumbnails"
                 label={t('settings.preferences.thumbnails')}

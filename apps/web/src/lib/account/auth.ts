@@ -119,6 +119,7 @@ export async function register(input: RegisterInput): Promise<void> {
           applicationLanguage: prefs.language ?? 'en',
           applicationTheme: prefs.theme,
           defaultSubtitleLanguage: useSubtitlesStore.getState().lastSelectedLanguage,
+          ...(prefs.audioLanguage ? { defaultAudioLanguage: prefs.audioLanguage } : {}),
         },
       })
       .catch(() => undefined);

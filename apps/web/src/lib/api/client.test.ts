@@ -178,6 +178,7 @@ const settingsRow = {
   proxyUrls: null,
   enableAutoplay: null,
   subtitleStyling: null,
+  defaultAudioLanguage: null,
 };
 const fetchUrls = (server: ReturnType<typeof contractServer>) => server.requests.map((r) => r.url);
 

@@ -2,6 +2,7 @@ import {
   accountRoutes,
   configRoutes,
   customerRoutes,
+  jobRoutes,
   membershipRoutes,
   metadataRoutes,
   sourceRoutes,
@@ -14,6 +15,7 @@ import type {
   configEndpoints,
   customerEndpoints,
   Endpoint,
+  jobEndpoints,
   membershipEndpoints,
   metadataEndpoints,
   sourcesEndpoints,
@@ -294,4 +296,6 @@ export const api = {
   }),
   config: group<typeof configEndpoints>(configRoutes, 'instance'),
   sources: group<typeof sourcesEndpoints>(sourceRoutes, 'instance'),
+  /** Admins: the background job queue (on the account server, like the self-test beside it). */
+  jobs: group<typeof jobEndpoints>(jobRoutes, 'account'),
 };

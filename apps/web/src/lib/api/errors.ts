@@ -96,6 +96,9 @@ const API_ERROR_KEYS = {
   payment_gateway_unavailable: 'errors.api.payment_gateway_unavailable',
   login_required: 'errors.api.login_required',
   membership_required: 'errors.api.membership_required',
+  media_unplayable: 'errors.api.media_unplayable',
+  server_busy: 'errors.api.server_busy',
+  conversion_failed: 'errors.api.conversion_failed',
 } as const satisfies Partial<Record<ApiErrorCode, `errors.api.${string}`>>;
 
 /** The catalog key of an error's text (typed: each is checked against the English catalog). */

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   initStores,
+  preferredAudioLanguage,
   useAccountStore,
   useLibraryStore,
   usePreferencesStore,
@@ -212,6 +213,36 @@ describe('sign-in import, settings and logout', () => {
     syncEngine.resetBackoff();
     await restore();
     expect(usePreferencesStore.getState().theme).toBe('teal');
+  });
+
+  it('the preferred audio language syncs like the other settings; cleared, it follows the UI language', async () => {
+    useAccountStore.getState().setAccount(account);
+    usePreferencesStore.getState().setPreferences({ language: 'fr' });
+    expect(preferredAudioLanguage()).toBe('fr');
+    changeSyncedSettings({ defaultAudioLanguage: 'ja' });
+    expect(usePreferencesStore.getState().audioLanguage).toBe('ja');
+    expect(preferredAudioLanguage()).toBe('ja');
+    await syncEngine.flush();
+    expect(server.s.settings.defaultAudioLanguage).toBe('ja');
+
+    // Another device chose German: a restore brings it here.
+    server.s.settings.defaultAudioLanguage = 'de';
+    expect(await restore()).toBe('ok');
+    expect(preferredAudioLanguage()).toBe('de');
+
+    changeSyncedSettings({ defaultAudioLanguage: null });
+    // After the restore a pass may still be running: wait for the engine, then send.
+    await syncEngine.runExclusive((drain) => drain());
+    expect(server.s.settings.defaultAudioLanguage).toBeNull();
+    expect(preferredAudioLanguage()).toBe('fr');
+
+    // A server of the older family knows nothing of it: this device's choice stays.
+    changeSyncedSettings({ defaultAudioLanguage: 'it' });
+    await syncEngine.runExclusive((drain) => drain());
+    const { defaultAudioLanguage: _dropped, ...older } = server.s.settings;
+    server.s.settings = older as typeof server.s.settings;
+    expect(await restore()).toBe('ok');
+    expect(usePreferencesStore.getState().audioLanguage).toBe('it');
   });
 
   it('logout deletes the session and clears account, bookmarks, progress and outbox; preferences stay', async () => {

@@ -14,6 +14,7 @@ import { useSessionStatus } from '../../stores/session-status.ts';
 import { DEFAULT_STYLING, useSubtitlesStore } from '../../stores/subtitles-store.ts';
 import { accountBaseUrl, api, ApiError } from '../api/index.ts';
 import { clock } from '../clock.ts';
+import { isAudioLanguage } from '../languages.ts';
 import { appStorage } from '../storage.ts';
 import {
   applyLibraryRead,
@@ -99,8 +100,10 @@ function applySettings(server: Partial<UserSettings>, pending: readonly OutboxOp
   const extra = server as {
     enableAutoplay?: boolean | null;
     subtitleStyling?: SyncedSettings['subtitleStyling'];
+    defaultAudioLanguage?: string | null;
   };
   if (typeof extra.enableAutoplay === 'boolean') merged.enableAutoplay = extra.enableAutoplay;
+  if (extra.defaultAudioLanguage) merged.defaultAudioLanguage = extra.defaultAudioLanguage;
   if (extra.subtitleStyling) merged.subtitleStyling = extra.subtitleStyling;
   for (const op of pending) if (op.kind === 'settings') Object.assign(merged, op.settings);
   writeSyncedSettings(merged);
@@ -118,11 +121,16 @@ export function writeSyncedSettings(s: SyncedSettings): void {
   if (typeof s.enableAutoplay === 'boolean')
     usePreferencesStore.getState().setPreferences({ enableAutoplay: s.enableAutoplay });
   if (s.subtitleStyling) useSubtitlesStore.getState().setStyling(s.subtitleStyling);
+  if (s.defaultAudioLanguage !== undefined)
+    usePreferencesStore.getState().setPreferences({
+      audioLanguage: isAudioLanguage(s.defaultAudioLanguage) ? s.defaultAudioLanguage : null,
+    });
 }
 
 /**
  * Changes synced settings: applied locally at once and recorded in the outbox (sent while signed in).
- * `defaultSubtitleLanguage` is the player's last chosen subtitle language.
+ * `defaultSubtitleLanguage` is the player's last chosen subtitle language, `defaultAudioLanguage` the
+ * preferred audio language of library titles.
  */
 export function changeSyncedSettings(s: SyncedSettings): void {
   writeSyncedSettings(s);

@@ -51,6 +51,8 @@ export interface SyncedSettings {
   applicationTheme?: string | null;
   defaultSubtitleLanguage?: string | null;
   proxyUrls?: string[] | null;
+  /** Ours: the preferred audio language of library titles (ISO 639); null = the UI language's. */
+  defaultAudioLanguage?: string | null;
   /** Ours (per-profile preferences, the subscription seed spec); servers of the older family ignore them. */
   enableAutoplay?: boolean | null;
   subtitleStyling?: {

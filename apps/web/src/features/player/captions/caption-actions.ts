@@ -68,13 +68,17 @@ export function disableCaptions(): void {
   useSubtitlesStore.getState().setSubtitles({ enabled: false });
 }
 
-/** The first caption in the viewer's last language (default English), or null. */
+/**
+ * The first caption in the viewer's last language (default English), or null. A full track wins over a
+ * forced one (which only has signs and foreign dialogue).
+ */
 export function captionFor(
   list: readonly CaptionListItem[],
   language: string | null,
 ): CaptionListItem | null {
   const wanted = language ?? 'en';
-  return list.find((c) => c.language === wanted) ?? null;
+  const inLanguage = list.filter((c) => c.language === wanted);
+  return inLanguage.find((c) => !c.forced) ?? inLanguage[0] ?? null;
 }
 
 /** The C key and the "Enable subtitles" toggle: off when on; else the last used language. */

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { captionFor } from './caption-actions.ts';
 import { CAPTION_CACHE_MS, CaptionDownloader, sortCaptions } from './caption-fetch.ts';
 
 describe('caption downloads', () => {
@@ -74,5 +75,34 @@ describe('caption downloads', () => {
       (c) => names[c]!,
     );
     expect(sorted.map((c) => c.language)).toEqual(['en', 'fr', 'pt', 'ar', 'es']);
+  });
+
+  it('puts forced tracks (signs, foreign dialogue) first, in the same order among themselves', () => {
+    const sorted = sortCaptions(
+      [
+        { id: 'fr', language: 'fr' },
+        { id: 'en', language: 'en' },
+        { id: 'fr-forced', language: 'fr', forced: true },
+        { id: 'en-forced', language: 'en', forced: true },
+      ],
+      (c) => c,
+    );
+    expect(sorted.map((c) => c.id)).toEqual(['en-forced', 'fr-forced', 'en', 'fr']);
+  });
+
+  it("turning captions on picks the language's full track, not its forced one", () => {
+    const item = (id: string, language: string, forced?: boolean) => ({
+      id,
+      language,
+      url: id,
+      type: 'vtt' as const,
+      needsProxy: false,
+      opensubtitles: false,
+      ...(forced ? { forced } : {}),
+    });
+    const list = [item('en-forced', 'en', true), item('fr', 'fr'), item('en', 'en')];
+    expect(captionFor(list, 'en')?.id).toBe('en');
+    expect(captionFor([item('en-forced', 'en', true)], 'en')?.id).toBe('en-forced');
+    expect(captionFor(list, 'de')).toBeNull();
   });
 });

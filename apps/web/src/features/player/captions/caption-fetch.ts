@@ -59,13 +59,17 @@ export class CaptionDownloader {
 
 export const captionDownloader = new CaptionDownloader();
 
-/** Captions sorted for the menu: common languages first (en, hi, fr, de, nl, pt), then alphabetically. */
+/**
+ * Captions sorted for the menu: forced tracks (signs, foreign dialogue) first, then common languages (en,
+ * hi, fr, de, nl, pt), then alphabetically.
+ */
 const FIRST = ['en', 'hi', 'fr', 'de', 'nl', 'pt'];
-export function sortCaptions<T extends { language: string }>(
+export function sortCaptions<T extends { language: string; forced?: boolean | undefined }>(
   list: readonly T[],
   name: (code: string) => string,
 ): T[] {
   return [...list].sort((a, b) => {
+    if (Boolean(a.forced) !== Boolean(b.forced)) return a.forced ? -1 : 1;
     const ia = FIRST.indexOf(a.language);
     const ib = FIRST.indexOf(b.language);
     if (ia !== ib) return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib);

@@ -2,6 +2,7 @@ import type { StreamQuality } from './quality.ts';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import type {
+  AudioTrackItem,
   CaptionListItem,
   PlaybackError,
   PlayerMeta,
@@ -74,10 +75,19 @@ export interface PlayerState {
   isSample: boolean;
   /** Where the loaded source starts. */
   startAt: number;
+  /**
+   * The loaded source starts loading without playing (an audio track chosen while paused): the viewer
+   * sees the frame where they were and presses Play themselves.
+   */
+  startPaused: boolean;
   qualities: StreamQuality[];
   currentQuality: StreamQuality | null;
   captionList: CaptionListItem[];
   caption: SelectedCaption | null;
+  /** The source's audio tracks (library titles), each with what plays it; empty for other sources. */
+  audioTracks: AudioTrackItem[];
+  /** The track playing now (one of `audioTracks`). */
+  audioTrackId: string | null;
   error: PlaybackError | null;
   scrape: ScrapeState;
   playback: PlaybackFacts;
@@ -104,8 +114,17 @@ export interface PlayerState {
       isSample?: boolean;
       startAt?: number;
       captions?: CaptionListItem[];
+      /** The source's audio tracks and the one it plays; a source without them has none. */
+      audioTracks?: { tracks: AudioTrackItem[]; activeId: string | null };
+      /** Load it without playing (the viewer had paused); otherwise a viewer who pressed Play goes on. */
+      paused?: boolean;
     },
   ): void;
+  /**
+   * Another audio track of the playing source: its own source loads from where the viewer is (paused if
+   * they had paused), and the track list stays (the first track keeps the source as it was found).
+   */
+  chooseAudioTrack(id: string): void;
   setSourceId(sourceId: string, embedId?: string | null): void;
   setScrapeNotFound(): void;
   displayError(error: PlaybackError): void;
@@ -169,10 +188,13 @@ const cleared = () => ({
   embedId: null,
   isSample: false,
   startAt: 0,
+  startPaused: false,
   qualities: [],
   currentQuality: null,
   captionList: [],
   caption: null,
+  audioTracks: [],
+  audioTrackId: null,
   error: null,
   scrape: emptyScrape(),
   thumbnails: [],
@@ -215,11 +237,14 @@ export function createPlayerStore() {
         embedId: o.embedId ?? null,
         isSample: o.isSample ?? false,
         startAt: o.startAt ?? 0,
+        startPaused: o.paused ?? false,
         error: null,
         qualities: [],
         currentQuality: null,
         thumbnails: [],
         ...(o.captions ? { captionList: o.captions } : {}),
+        audioTracks: o.audioTracks?.tracks ?? [],
+        audioTrackId: o.audioTracks?.activeId ?? null,
         playback: {
           ...s.playback,
           time: o.startAt ?? 0,
@@ -229,6 +254,19 @@ export function createPlayerStore() {
           isLoading: true,
         },
       })),
+    chooseAudioTrack: (id) => {
+      const s = get();
+      const track = s.audioTracks.find((t) => t.id === id);
+      if (!track || id === s.audioTrackId || !s.sourceId) return;
+      s.setSource(track.source, {
+        sourceId: s.sourceId,
+        embedId: s.embedId,
+        isSample: s.isSample,
+        startAt: s.playback.time,
+        audioTracks: { tracks: s.audioTracks, activeId: id },
+        paused: s.playback.hasPlayedOnce && s.playback.isPaused,
+      });
+    },
     setSourceId: (sourceId, embedId = null) => set(() => ({ status: 'playing', sourceId, embedId })),
     setScrapeNotFound: () => set(() => ({ status: 'scrapeNotFound' })),
     displayError: (error) => set(() => ({ status: 'playbackError', error })),

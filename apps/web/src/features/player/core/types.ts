@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@marquee/contract';
 import type { StreamQuality } from './quality.ts';
 
 export type PlayerStatus = 'idle' | 'scraping' | 'playing' | 'scrapeNotFound' | 'playbackError';
@@ -38,9 +39,10 @@ export interface SourceFile {
   url: string;
 }
 
-/** What the display loads: an HLS playlist, or files by quality. */
+/** What the display loads: an HLS playlist, or files by quality; `thumbnails`: the server's seek thumbnails (WebVTT). */
 export type PlayerSource =
-  { type: 'hls'; url: string } | { type: 'file'; qualities: Partial<Record<StreamQuality, SourceFile>> };
+  | { type: 'hls'; url: string; thumbnails?: string }
+  | { type: 'file'; qualities: Partial<Record<StreamQuality, SourceFile>>; thumbnails?: string };
 
 export interface CaptionListItem {
   id: string;
@@ -51,6 +53,24 @@ export interface CaptionListItem {
   needsProxy: boolean;
   /** Came from OpenSubtitles: listed apart from the source's own captions. */
   opensubtitles: boolean;
+  /** A forced track (signs, foreign dialogue): listed first. */
+  forced?: boolean;
+  /** The track's own name in the file (`SDH`, `Commentary`). */
+  label?: string;
+}
+
+/**
+ * An audio track of a library title, with what the display loads to hear it: the stream as found for the
+ * track it plays, an HLS playlist of the same title for each other one.
+ */
+export interface AudioTrackItem {
+  id: string;
+  /** ISO 639-1 where the file's language has one, else the file's code, or `und`. */
+  language: string;
+  label: string | null;
+  channels: number | null;
+  isDefault: boolean;
+  source: PlayerSource;
 }
 
 export interface Cue {
@@ -70,10 +90,14 @@ export interface SelectedCaption {
 
 /** Playback error codes (the seed spec) and where the error came from. */
 export type PlaybackErrorCode = 'aborted' | 'decode' | 'generic' | 'network' | 'notSupported';
+/** Why this instance refused media while it played (the library's conversions), in the viewer's words. */
+export type ServerPlaybackCode = 'server_busy' | 'conversion_failed' | 'media_unplayable';
 export interface PlaybackError {
   source: 'video' | 'hls';
   code: PlaybackErrorCode;
   message: string;
+  /** Set when the server said why (an error body's code, or a 503 without one). */
+  serverCode?: ServerPlaybackCode;
 }
 
 export type SegmentStatus = 'waiting' | 'pending' | 'success' | 'notfound' | 'failure';
@@ -88,6 +112,8 @@ export interface ScrapeSegment {
   percentage: number;
   reason?: string;
   error?: string;
+  /** The contract's error code of a failure, when the server gave one (`media_unplayable`). */
+  errorCode?: ErrorCode;
 }
 
 export interface Thumbnail {

@@ -83,4 +83,28 @@ describe('nothing but metadata before Play (the product brief)', () => {
     await setSource(12);
     await vi.waitFor(() => expect(calls).toEqual(['destroy', 'load hls 12', 'start 12', 'play']));
   });
+
+  it('another audio track chosen while paused loads where the viewer was and stays paused', async () => {
+    const { calls, store } = setUp(true);
+    const file: PlayerSource = { type: 'file', qualities: { '1080': { type: 'mp4', url: '/f.mkv' } } };
+    const fr: PlayerSource = { type: 'hls', url: '/fr/master.m3u8' };
+    const tracks = [
+      { id: 'en', language: 'en', label: null, channels: 2, isDefault: true, source: file },
+      { id: 'fr', language: 'fr', label: null, channels: 2, isDefault: false, source: fr },
+    ];
+    store.getState().setSource(file, { sourceId: 'library', audioTracks: { tracks, activeId: 'en' } });
+    await vi.waitFor(() => expect(calls).toEqual(['load file 0', 'start 0', 'play']));
+    calls.length = 0;
+    store.getState().updatePlayback({ hasPlayedOnce: true, isPlaying: false, isPaused: true, time: 600 });
+    store.getState().chooseAudioTrack('fr');
+    await vi.waitFor(() => expect(calls).toEqual(['destroy', 'load hls 600', 'start 600']));
+    expect(store.getState().playback.isPaused).toBe(true);
+    // Play goes on from there; while playing, the next switch keeps playing.
+    store.getState().display!.play();
+    expect(calls.at(-1)).toBe('play');
+    calls.length = 0;
+    store.getState().updatePlayback({ isPlaying: true, isPaused: false, time: 610 });
+    store.getState().chooseAudioTrack('en');
+    await vi.waitFor(() => expect(calls).toEqual(['destroy', 'load file 610', 'start 610', 'play']));
+  });
 });

@@ -112,10 +112,11 @@ export function createDisplay(o: DisplayOptions): () => void {
     update({ isLoading: false, autoplayBlocked: false });
     created.load(source, startAt);
     // Deep links (an episode, `?t=`) and a viewer who already pressed Play start at once; a title
-    // opened as such waits for Play with at most the playlists loaded.
+    // opened as such waits for Play with at most the playlists loaded. A source that replaces a paused
+    // one (another audio track) loads where the viewer was and stays paused.
     if (store.getState().playRequested) {
       begin();
-      attemptPlay();
+      if (!store.getState().startPaused) attemptPlay();
     }
   }
 

@@ -134,7 +134,7 @@ class HlsJsAdapter implements PlaybackAdapter {
         }
         return;
       }
-      ctx.onError(hlsError(data.type, data.details));
+      ctx.onError(hlsError(data));
     });
     this.startAt = startAt;
     // hls.js may leave the element at 0 while it applies startPosition; the first frame must be the

@@ -1,5 +1,7 @@
+import { fetchExternalText } from '../../../lib/api/index.ts';
 import type { PlayerSource } from '../core/types.ts';
 import { HLS_BUFFER_CONFIG, loadHlsEngine } from './hls-adapter.ts';
+import { cuesByImage, parseThumbnailTrack } from './thumbnail-track.ts';
 
 export const THUMBNAIL_COUNT = 65;
 
@@ -91,5 +93,67 @@ export async function generateThumbnails(
     cleanup();
     video.removeAttribute('src');
     video.load();
+  }
+}
+
+/** Tiles are drawn at most this wide (the bar shows them 96 px tall): memory stays small on long films. */
+const SPRITE_THUMBNAIL_WIDTH = 240;
+
+const loadImage = (url: string, signal: AbortSignal) =>
+  new Promise<HTMLImageElement>((resolve, reject) => {
+    const image = new Image();
+    // The sprites come with `Access-Control-Allow-Origin: *`: the canvas stays readable.
+    image.crossOrigin = 'anonymous';
+    const stop = () => {
+      image.src = '';
+      reject(new Error('aborted'));
+    };
+    image.onload = () => {
+      signal.removeEventListener('abort', stop);
+      resolve(image);
+    };
+    image.onerror = () => {
+      signal.removeEventListener('abort', stop);
+      reject(new Error('thumbnail sprite failed to load'));
+    };
+    signal.addEventListener('abort', stop, { once: true });
+    image.src = url;
+  });
+
+/** Lets the page paint between batches of tiles. */
+const yieldToPage = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Seek-bar thumbnails the server made (a library title's `thumbnails` track, decision 086): the WebVTT
+ * is read, each sprite loaded once, and each cue's tile cut out into a small image, at the middle of
+ * its cue (the bar shows the thumbnail nearest the hovered time). Rejects when the track cannot be used,
+ * so the caller can grab frames in the browser instead.
+ */
+export async function loadSpriteThumbnails(
+  trackUrl: string,
+  onThumbnail: (at: number, data: string) => void,
+  signal: AbortSignal,
+  fetchText: (url: string, signal: AbortSignal) => Promise<string> = fetchExternalText,
+): Promise<void> {
+  const cues = parseThumbnailTrack(await fetchText(trackUrl, signal), trackUrl);
+  if (!cues.length) throw new Error('thumbnail track: no cues');
+  const canvas = document.createElement('canvas');
+  const context = canvas.getContext('2d');
+  if (!context) throw new Error('thumbnail track: no canvas');
+  let drawn = 0;
+  for (const [url, imageCues] of cuesByImage(cues)) {
+    if (signal.aborted) return;
+    const image = await loadImage(url, signal);
+    for (const cue of imageCues) {
+      if (signal.aborted) return;
+      const tile = cue.tile ?? { x: 0, y: 0, width: image.naturalWidth, height: image.naturalHeight };
+      if (tile.width <= 0 || tile.height <= 0) continue;
+      const width = Math.min(SPRITE_THUMBNAIL_WIDTH, tile.width);
+      canvas.width = width;
+      canvas.height = Math.max(1, Math.round((tile.height / tile.width) * width));
+      context.drawImage(image, tile.x, tile.y, tile.width, tile.height, 0, 0, canvas.width, canvas.height);
+      onThumbnail((cue.start + cue.end) / 2, canvas.toDataURL('image/jpeg', 0.7));
+      if (++drawn % 20 === 0) await yieldToPage();
+    }
   }
 }

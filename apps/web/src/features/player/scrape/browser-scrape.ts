@@ -7,9 +7,11 @@ import {
   makeSourcerer,
   makeStandardFetcher,
   NotFoundError,
+  ProviderRefusal,
   SAMPLE_SOURCE_ID,
   type Embed,
   type ExtensionTransport,
+  type RefusalCode,
   type ScrapeMedia,
   type Sourcerer,
 } from '@marquee/providers';
@@ -17,7 +19,7 @@ import type { InstanceProvider as ProviderMeta } from '../../../lib/instance-pro
 import { extensionClient } from '../../../lib/extension/messaging.ts';
 import { createProxyTransport } from '../../../lib/proxy-transport.ts';
 import type { ScrapeOutcome, SegmentTracker } from './scrape-runner.ts';
-import { scrapeEmbedOnServer, scrapeSourceOnServer } from './scrape-runner.ts';
+import { ScrapeEventError, scrapeEmbedOnServer, scrapeSourceOnServer } from './scrape-runner.ts';
 
 export const extensionTransport: ExtensionTransport = {
   async makeRequest(request) {
@@ -27,19 +29,26 @@ export const extensionTransport: ExtensionTransport = {
   },
 };
 
+const REFUSAL_CODES: readonly string[] = ['media_unplayable', 'server_busy'] satisfies RefusalCode[];
+const isRefusalCode = (code: string | undefined): code is RefusalCode =>
+  code !== undefined && REFUSAL_CODES.includes(code);
+
 const notFoundAsSuch = (error: unknown) =>
   (error as Error).name === 'NotFoundError' ? new NotFoundError((error as Error).message) : error;
 
 /**
  * Sources of this instance run on the server (its media folder, its links file, and the sample, whose
  * URLs the server signs — decision 071): in the browser they ask the server's `/scrape/source`, and their
- * streams come back as they are.
+ * streams come back as they are. A refusal the viewer is told about (`media_unplayable`) stays one, so the
+ * runner's failure carries its code.
  */
 function serverSource(meta: ProviderMeta, media: ScrapeMediaParams): Sourcerer {
   const scrape = async ({ signal }: { signal?: AbortSignal }) => {
     try {
       return await scrapeSourceOnServer({ id: meta.id, media, ...(signal ? { signal } : {}) });
     } catch (error) {
+      if (error instanceof ScrapeEventError && isRefusalCode(error.code))
+        throw new ProviderRefusal(error.message, error.code);
       throw notFoundAsSuch(error);
     }
   };

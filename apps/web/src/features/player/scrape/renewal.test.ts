@@ -6,6 +6,7 @@ import { contractServer, eventStream } from '../../../test/contract-server.ts';
 import { createPlayerStore, type PlayerStore } from '../core/player-store.ts';
 import type { PlayerSource } from '../core/types.ts';
 import { keepMediaUrlsFresh, RENEW_BEFORE_MS, sourceExpiry } from './renewal.ts';
+import { playerSourceOf } from './stream-source.ts';
 
 const media: ScrapeMediaParams = { type: 'movie', title: 'Inception', releaseYear: 2010, tmdbId: '27205' };
 const HOUR = 60 * 60_000;
@@ -45,8 +46,44 @@ interface Server {
  * This instance as the player sees it: its scrape routes (typed by the contract) answer fresh URLs, and
  * the media URLs themselves (signed file links, not API routes) answer `media`.
  */
-function server(o: { media: () => Response; fresh: () => string; sample?: boolean }): Server {
+/** The HLS playlist of another audio track of the same library file, under the same signed access. */
+const trackPlaylist = (fileUrl: string, track: string) =>
+  fileUrl.replace(/\/Inception\.mp4$/, `/hls/remux-${track}/master.m3u8`);
+/** A library stream with two audio tracks: English plays the file itself, French its own playlist. */
+const withTracks = (stream: FoundStream, url: string): FoundStream => ({
+  ...stream,
+  audioTracks: [
+    {
+      id: 'a-en',
+      language: 'en',
+      label: null,
+      channels: 6,
+      codec: 'aac',
+      isDefault: true,
+      active: true,
+      playlist: null,
+    },
+    {
+      id: 'a-fr',
+      language: 'fr',
+      label: null,
+      channels: 2,
+      codec: 'aac',
+      isDefault: false,
+      active: false,
+      playlist: trackPlaylist(url, 'fr'),
+    },
+  ],
+});
+
+function server(o: {
+  media: () => Response;
+  fresh: () => string;
+  sample?: boolean;
+  tracks?: boolean;
+}): Server {
   const calls: Server['calls'] = [];
+  const streamOf = (url: string) => (o.tracks ? withTracks(fileStream(url), url) : fileStream(url));
   const api = contractServer({
     sources: {
       scrapeSource: () =>
@@ -55,7 +92,7 @@ function server(o: { media: () => Response; fresh: () => string; sample?: boolea
             event: 'completed',
             data: o.sample
               ? { embeds: [{ embedId: 'sample-file', url: o.fresh() }], stream: [] }
-              : { embeds: [], stream: [fileStream(o.fresh())] },
+              : { embeds: [], stream: [streamOf(o.fresh())] },
           },
         ]),
       scrapeEmbed: ({ query }) =>
@@ -141,6 +178,34 @@ describe('keepMediaUrlsFresh', () => {
     expect(store.getState()).toMatchObject({ sourceId: 'library', startAt: 3 * HOUR, status: 'playing' });
     expect(s.calls.map((c) => c.url.split('?')[0])).toEqual(['/scrape/source']);
     expect(new URLSearchParams(s.calls[0]!.url.split('?')[1]).get('id')).toBe('library');
+  });
+
+  it('the audio track the viewer chose plays on after renewal (the fresh stream starts with the default)', async () => {
+    let n = 1;
+    const s = server({
+      media: () => new Response('', { status: 206 }),
+      fresh: () => libraryUrl(now + 4 * HOUR, ++n),
+      tracks: true,
+    });
+    start(s);
+    const first = libraryUrl(START + 4 * HOUR);
+    const found = playerSourceOf(withTracks(fileStream(first), first) as never);
+    store.getState().setSource(found.source, { sourceId: 'library', audioTracks: found.audioTracks });
+    store.getState().updatePlayback({ isPlaying: true, isPaused: false, hasPlayedOnce: true, time: 60 });
+    store.getState().chooseAudioTrack('a-fr');
+    store.getState().updatePlayback({ isPlaying: true, isPaused: false, hasPlayedOnce: true, time: HOUR });
+    expect(store.getState().source).toEqual({ type: 'hls', url: trackPlaylist(first, 'fr') });
+
+    await elapse(4 * HOUR - RENEW_BEFORE_MS);
+    const fresh = libraryUrl(START + 8 * HOUR - RENEW_BEFORE_MS, 2);
+    expect(store.getState()).toMatchObject({
+      source: { type: 'hls', url: trackPlaylist(fresh, 'fr') },
+      audioTrackId: 'a-fr',
+      startAt: HOUR,
+    });
+    // Back to English: the fresh file itself.
+    store.getState().chooseAudioTrack('a-en');
+    expect(loadedUrl()).toBe(fresh);
   });
 
   it('waits for a paused viewer to play again before renewing', async () => {

@@ -5,7 +5,7 @@ import { mediaUrlRefusal, type ApiErrorCode } from '../../../lib/api/index.ts';
 import type { PlayerState, PlayerStore } from '../core/player-store.ts';
 import type { PlayerSource } from '../core/types.ts';
 import { scrapeEmbedOnServer, scrapeSourceOnServer } from './scrape-runner.ts';
-import { playerSourceOf } from './stream-source.ts';
+import { playerSourceOf, withAudioTrack } from './stream-source.ts';
 
 /** How long before its URLs expire a playing source is renewed (at most a quarter of what is left). */
 export const RENEW_BEFORE_MS = 5 * 60_000;
@@ -101,12 +101,17 @@ export function keepMediaUrlsFresh(
     try {
       const stream = await freshStream(state, media, { signal, ...(fetchLike ? { fetchLike } : {}) });
       if (signal.aborted || !stream || store.getState().sourceVersion !== state.sourceVersion) return;
-      const { source, captions, isSample } = playerSourceOf(stream);
+      // The audio track the viewer chose plays on (the fresh stream starts with the preferred one).
+      const { source, captions, isSample, audioTracks } = withAudioTrack(
+        playerSourceOf(stream),
+        state.audioTrackId,
+      );
       store.getState().setSource(source, {
         sourceId: state.sourceId,
         embedId: state.embedId,
         isSample,
         captions,
+        audioTracks,
         startAt: at,
       });
       renewedVersion = store.getState().sourceVersion;

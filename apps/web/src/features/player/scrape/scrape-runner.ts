@@ -1,15 +1,25 @@
 import { SCRAPE_TOKEN_HEADER, scrapeQuery, sourceRoutes } from '@marquee/contract/values';
 import type {
+  ErrorCode,
   ScrapeAllEventData,
   ScrapeEmbedEventData,
   ScrapeSourceEventData,
   ScrapeMediaParams,
 } from '@marquee/contract';
-import type { DiscoverEmbedsEvent, InitEvent, UpdateEvent } from '@marquee/providers';
+import type { DiscoverEmbedsEvent, InitEvent } from '@marquee/providers';
 import { ApiError, STOP, stream } from '../../../lib/api/index.ts';
 import { scrapeTokens, type ScrapeTokenStore } from '../../../lib/proxy-transport.ts';
 import type { ScrapeState } from '../core/player-store.ts';
-import { emptyScrapeState, onDiscoverEmbeds, onInit, onStart, onUpdate, type NameOf } from './segments.ts';
+import { deviceFields, deviceQuery, type DeviceQuery } from './device-query.ts';
+import {
+  emptyScrapeState,
+  onDiscoverEmbeds,
+  onInit,
+  onStart,
+  onUpdate,
+  type NameOf,
+  type SegmentUpdate,
+} from './segments.ts';
 
 export type ScrapeFailure =
   | { kind: 'removed' }
@@ -38,7 +48,7 @@ export class SegmentTracker {
   readonly events = {
     init: (e: InitEvent) => this.set(onInit(this.state, e, this.names)),
     start: (id: string) => this.set(onStart(this.state, id)),
-    update: (e: UpdateEvent) => this.set(onUpdate(this.state, e)),
+    update: (e: SegmentUpdate) => this.set(onUpdate(this.state, e)),
     discoverEmbeds: (e: DiscoverEmbedsEvent) => this.set(onDiscoverEmbeds(this.state, e, this.names)),
   };
 }
@@ -54,6 +64,8 @@ export interface ServerScrapeOptions {
   solveCaptcha?: () => Promise<string>;
   tokens?: ScrapeTokenStore;
   fetchLike?: typeof fetch;
+  /** What the device plays and the audio language it wants (default: this browser's, the viewer's). */
+  device?: DeviceQuery;
 }
 
 function failureOf(error: ApiError): ScrapeFailure {
@@ -110,7 +122,10 @@ export async function scrapeOnServer(o: ServerScrapeOptions): Promise<ScrapeOutc
   const tokens = o.tokens ?? scrapeTokens;
   let token = tokens.header();
   for (let attempt = 0; attempt < 2; attempt++) {
-    const query = mediaQuery(o.media, o.sourceOrder?.length ? { sourceOrder: o.sourceOrder } : {});
+    const query = mediaQuery(o.media, {
+      ...(o.sourceOrder?.length ? { sourceOrder: o.sourceOrder } : {}),
+      ...deviceFields(o.device ?? deviceQuery()),
+    });
     try {
       return await readScrapeEvents({ query, ...transport(o, tokens, token) }, o.tracker, tokens);
     } catch (error) {
@@ -172,32 +187,41 @@ interface OneShotOptions {
   fetchLike?: typeof fetch;
 }
 
-/** An `error` event of a one-shot scrape, thrown with its name (NotFoundError stays recognisable). */
-function scrapeError(data: { name: string; message: string }): Error {
-  const thrown = new Error(data.message);
-  thrown.name = data.name;
-  return thrown;
+/** An `error` event of a one-shot scrape: its name (NotFoundError stays recognisable) and the server's code. */
+export class ScrapeEventError extends Error {
+  constructor(
+    name: string,
+    message: string,
+    /** The contract's error code, when the server gave one (`media_unplayable`). */
+    readonly code?: ErrorCode,
+  ) {
+    super(message);
+    this.name = name;
+  }
+}
+
+function scrapeError(data: { name: string; message: string; code?: ErrorCode | undefined }): Error {
+  return new ScrapeEventError(data.name, data.message, data.code);
 }
 
 /**
  * One source of this instance through `/scrape/source` (the browser cannot read the operator's files):
- * sends the scrape token and the account, keeps the token it gets back, and resolves to the `completed`
- * data (an `error` event is thrown with its name).
+ * sends the scrape token, the account and the device, keeps the token it gets back, and resolves to the
+ * `completed` data (an `error` event is thrown as a `ScrapeEventError`).
  */
-export async function scrapeSourceOnServer(o: OneShotOptions & { id: string; media: ScrapeMediaParams }) {
+export async function scrapeSourceOnServer(
+  o: OneShotOptions & { id: string; media: ScrapeMediaParams; device?: DeviceQuery },
+) {
   const tokens = o.tokens ?? scrapeTokens;
   const out: { result: Settled<ScrapeSourceOutput> | null } = { result: null };
-  await stream(
-    sourceRoutes.scrapeSource,
-    { query: { ...mediaQuery(o.media), id: o.id }, ...transport(o, tokens, tokens.header()) },
-    (e) => {
-      if (e.event === 'token') tokens.set(e.data);
-      else if (e.event === 'completed') out.result = { done: e.data };
-      else if (e.event === 'error') out.result = { failed: scrapeError(e.data) };
-      else if (e.event === 'noOutput') out.result = { done: { embeds: [] } };
-      return out.result ? STOP : undefined;
-    },
-  );
+  const query = { ...mediaQuery(o.media, deviceFields(o.device ?? deviceQuery())), id: o.id };
+  await stream(sourceRoutes.scrapeSource, { query, ...transport(o, tokens, tokens.header()) }, (e) => {
+    if (e.event === 'token') tokens.set(e.data);
+    else if (e.event === 'completed') out.result = { done: e.data };
+    else if (e.event === 'error') out.result = { failed: scrapeError(e.data) };
+    else if (e.event === 'noOutput') out.result = { done: { embeds: [] } };
+    return out.result ? STOP : undefined;
+  });
   return settle(out.result);
 }
 

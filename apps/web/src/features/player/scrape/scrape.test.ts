@@ -1,14 +1,16 @@
 import { sourceRoutes } from '@marquee/contract/values';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StreamEventOf } from '../../../lib/api/index.ts';
 import { ScrapeTokenStore } from '../../../lib/proxy-transport.ts';
 import { useAccountStore } from '../../../stores/account-store.ts';
 import { contractServer, eventStream, refuse } from '../../../test/contract-server.ts';
 import type { PlayerMeta } from '../core/types.ts';
+import { usePreferencesStore } from '../../../stores/index.ts';
+import { scrapeInBrowser } from './browser-scrape.ts';
 import { metricItems } from './metrics.ts';
-import { scrapeOnServer, SegmentTracker } from './scrape-runner.ts';
+import { scrapeOnServer, scrapeSourceOnServer, SegmentTracker } from './scrape-runner.ts';
 import { segmentTree } from './segments.ts';
-import { playerSourceOf, streamHosts } from './stream-source.ts';
+import { playerSourceOf, streamHosts, withAudioTrack } from './stream-source.ts';
 
 const media = { type: 'movie' as const, title: 'The Matrix', releaseYear: 1999, tmdbId: '603' };
 const names = (id: string) =>
@@ -85,10 +87,11 @@ describe('server scrape', () => {
       tracker,
       tokens,
       fetchLike: server.fetch,
+      device: { codecs: ['h264', 'aac', 'mp4'], audioLanguage: 'fr' },
     });
     expect(outcome).toMatchObject({ kind: 'found', output: { sourceId: 'sample', embedId: 'sample-hls' } });
     expect(server.requests[0]?.url).toBe(
-      '/scrape?type=movie&title=The+Matrix&tmdbId=603&releaseYear=1999&sourceOrder=links',
+      '/scrape?type=movie&title=The+Matrix&tmdbId=603&releaseYear=1999&sourceOrder=links&codecs=h264%2Caac%2Cmp4&audioLanguage=fr',
     );
     expect(tokens.header()).toBe('jwt|tok.en.jwt');
     const tree = segmentTree(tracker.state);
@@ -316,5 +319,173 @@ describe('scrape reports and streams', () => {
         },
       }),
     ).toEqual(['cdn.test']);
+  });
+});
+
+describe('the device and the audio language (the library picks direct play, remux or transcode)', () => {
+  afterEach(() => {
+    usePreferencesStore.getState().setPreferences({ audioLanguage: null, language: null });
+    vi.unstubAllGlobals();
+  });
+
+  it("every /scrape and /scrape/source says the viewer's audio language: chosen, else the UI language's", async () => {
+    const queries: Record<string, string>[] = [];
+    const server = contractServer({
+      sources: {
+        scrape: ({ query }) => {
+          queries.push(query);
+          return eventStream(sourceRoutes.scrape, [{ event: 'noOutput', data: '' }]);
+        },
+        scrapeSource: ({ query }) => {
+          queries.push(query);
+          return eventStream(sourceRoutes.scrapeSource, [{ event: 'noOutput', data: '' }]);
+        },
+      },
+    });
+    const tracker = new SegmentTracker(names, () => undefined);
+    const tokens = new ScrapeTokenStore();
+    usePreferencesStore.getState().setPreferences({ language: 'pt-BR', audioLanguage: null });
+    await scrapeOnServer({ base: '', media, tracker, tokens, fetchLike: server.fetch });
+    usePreferencesStore.getState().setPreferences({ audioLanguage: 'ja' });
+    await scrapeSourceOnServer({ id: 'library', media, tokens, fetchLike: server.fetch });
+    await scrapeSourceOnServer({
+      id: 'library',
+      media,
+      tokens,
+      fetchLike: server.fetch,
+      device: { codecs: ['h264', 'hevc', 'eac3', 'mkv'], audioLanguage: 'de' },
+    });
+    expect(queries.map((q) => q.audioLanguage)).toEqual(['pt', 'ja', 'de']);
+    // jsdom decodes nothing: no codecs are claimed (the server then plays what every browser plays).
+    expect(queries.map((q) => q.codecs)).toEqual([undefined, undefined, 'h264,hevc,eac3,mkv']);
+    expect(queries[2]).toMatchObject({ id: 'library', type: 'movie', tmdbId: '603' });
+  });
+
+  it('a source the server refused with a code (media_unplayable) keeps it; the run goes on', async () => {
+    const tracker = new SegmentTracker(names, () => undefined);
+    const run: ScrapeEvent[] = [
+      { event: 'init', data: { sourceIds: ['library', 'sample'] } },
+      { event: 'start', data: 'library' },
+      {
+        event: 'update',
+        data: {
+          id: 'library',
+          percentage: 100,
+          status: 'failure',
+          error: { name: 'ProviderRefusal', message: 'hevc and dts: no ffmpeg', code: 'media_unplayable' },
+        },
+      },
+      { event: 'start', data: 'sample' },
+      { event: 'update', data: { id: 'sample', percentage: 100, status: 'success' } },
+      { event: 'completed', data: { sourceId: 'sample', stream: hlsStream } },
+    ];
+    const out = await scrapeOnServer({
+      base: '',
+      media,
+      tracker,
+      tokens: new ScrapeTokenStore(),
+      fetchLike: scrapeServer(() => run).fetch,
+    });
+    expect(out).toMatchObject({ kind: 'found', output: { sourceId: 'sample' } });
+    expect(tracker.state.segments.library).toMatchObject({
+      status: 'failure',
+      errorCode: 'media_unplayable',
+      error: 'ProviderRefusal: hevc and dts: no ffmpeg',
+    });
+  });
+
+  it('in the browser (extension, proxy) the library refusal keeps its code too', async () => {
+    const server = contractServer({
+      sources: {
+        scrapeSource: () =>
+          eventStream(sourceRoutes.scrapeSource, [
+            {
+              event: 'error',
+              data: { name: 'ProviderRefusal', message: 'cannot convert', code: 'media_unplayable' },
+            },
+          ]),
+      },
+    });
+    vi.stubGlobal('fetch', server.fetch);
+    const tracker = new SegmentTracker(names, () => undefined);
+    const out = await scrapeInBrowser({
+      mode: 'proxy',
+      proxyUrls: ['https://proxy.test'],
+      media: { type: 'movie', title: 'The Matrix', releaseYear: 1999, tmdbId: '603' },
+      mediaParams: media,
+      instanceSources: [{ id: 'library', name: 'Library', rank: 300, type: 'source' }],
+      tracker,
+    });
+    expect(out.kind).toBe('notFound');
+    expect(tracker.state.segments.library).toMatchObject({
+      status: 'failure',
+      errorCode: 'media_unplayable',
+    });
+  });
+});
+
+describe('library streams: audio tracks and captions', () => {
+  type AudioTrack = NonNullable<FoundStream['audioTracks']>[number];
+  const track = (id: string, language: string, o: Partial<AudioTrack> = {}): AudioTrack => ({
+    id,
+    language,
+    label: null,
+    channels: 2,
+    codec: 'aac',
+    isDefault: false,
+    active: false,
+    playlist: `https://lib.test/${id}/master.m3u8`,
+    ...o,
+  });
+  const direct: FoundStream = {
+    id: 'library',
+    type: 'file',
+    flags: ['cors-allowed'],
+    delivery: 'direct',
+    qualities: { '1080': { type: 'mp4', url: 'https://lib.test/file.mp4' } },
+    captions: [
+      { id: 'c1', language: 'en', url: 'u1', type: 'vtt', needsProxy: false, opensubtitles: false },
+      {
+        id: 'c2',
+        language: 'en',
+        url: 'u2',
+        type: 'vtt',
+        needsProxy: false,
+        opensubtitles: false,
+        forced: true,
+        label: 'Signs',
+      },
+    ],
+    audioTracks: [
+      track('a1', 'en', { active: true, isDefault: true, playlist: null, channels: 6 }),
+      track('a2', 'fr', { label: 'VFF' }),
+      // Neither playing nor playable on its own: not offered.
+      track('a3', 'de', { playlist: null }),
+    ],
+  };
+
+  it('the active track plays the stream as found, the others their own playlist', () => {
+    const found = playerSourceOf(direct as never);
+    expect(found.audioTracks.activeId).toBe('a1');
+    expect(found.audioTracks.tracks.map((t) => [t.id, t.source])).toEqual([
+      ['a1', found.source],
+      ['a2', { type: 'hls', url: 'https://lib.test/a2/master.m3u8' }],
+    ]);
+    expect(found.audioTracks.tracks[1]).toMatchObject({ language: 'fr', label: 'VFF', channels: 2 });
+    expect(found.captions[1]).toMatchObject({ forced: true, label: 'Signs' });
+    expect(found.captions[0]).not.toHaveProperty('forced');
+    // Streams without tracks (every other source) have none.
+    expect(playerSourceOf(hlsStream as never).audioTracks).toEqual({ tracks: [], activeId: null });
+  });
+
+  it('found again (fresh URLs), the track the viewer chose plays on', () => {
+    const found = playerSourceOf(direct as never);
+    const kept = withAudioTrack(found, 'a2');
+    expect(kept.source).toEqual({ type: 'hls', url: 'https://lib.test/a2/master.m3u8' });
+    expect(kept.audioTracks.activeId).toBe('a2');
+    expect(kept.audioTracks.tracks).toBe(found.audioTracks.tracks);
+    expect(withAudioTrack(found, 'a1')).toBe(found);
+    expect(withAudioTrack(found, 'gone')).toBe(found);
+    expect(withAudioTrack(found, null)).toBe(found);
   });
 });

@@ -1,4 +1,5 @@
-import type { DiscoverEmbedsEvent, InitEvent, UpdateEvent } from '@marquee/providers';
+import type { ErrorCode } from '@marquee/contract';
+import type { DiscoverEmbedsEvent, ErrorInfo, InitEvent, UpdateEvent } from '@marquee/providers';
 import type { ScrapeState } from '../core/player-store.ts';
 import type { ScrapeSegment } from '../core/types.ts';
 
@@ -32,12 +33,18 @@ export function onStart(state: ScrapeState, id: string): ScrapeState {
   return { ...state, segments, current: id };
 }
 
-export function onUpdate(state: ScrapeState, e: UpdateEvent): ScrapeState {
+/** An update as the runner or this instance sends it: a failure may carry the contract's error code. */
+export type SegmentUpdate = Omit<UpdateEvent, 'error'> & {
+  error?: Omit<ErrorInfo, 'code'> & { code?: ErrorCode | undefined };
+};
+
+export function onUpdate(state: ScrapeState, e: SegmentUpdate): ScrapeState {
   const segment = state.segments[e.id];
   if (!segment) return state;
   const next: ScrapeSegment = { ...segment, status: e.status, percentage: e.percentage };
   if (e.reason) next.reason = e.reason;
   if (e.error) next.error = `${e.error.name}: ${e.error.message}`;
+  if (e.error?.code) next.errorCode = e.error.code;
   return { ...state, segments: { ...state.segments, [e.id]: next } };
 }
 

@@ -158,12 +158,13 @@ export async function runSession(
           requestHeaders: { ...stream.preferredHeaders, ...stream.headers },
         });
       }
-      const { source, captions, isSample } = playerSourceOf(stream);
+      const { source, captions, isSample, audioTracks } = playerSourceOf(stream);
       store.getState().setSource(source, {
         sourceId: outcome.output.sourceId,
         embedId: outcome.output.embedId ?? null,
         isSample,
         captions,
+        audioTracks,
         startAt: env.startAt(meta, null),
       });
       return null;

@@ -1,13 +1,51 @@
 import { isStreamQuality, type StreamQuality } from '../core/quality.ts';
 import type { Stream } from '@marquee/providers';
-import type { CaptionListItem, PlayerSource, SourceFile } from '../core/types.ts';
+import type { AudioTrackItem, CaptionListItem, PlayerSource, SourceFile } from '../core/types.ts';
 
-/** A provider's stream as what the display loads, plus its captions. */
-export function playerSourceOf(stream: Stream): {
+/** A source's audio tracks and the one it plays (the store's `setSource` option). */
+export interface SourceAudioTracks {
+  tracks: AudioTrackItem[];
+  activeId: string | null;
+}
+
+/** What the display loads for a stream, its captions and audio tracks. */
+export interface FoundSource {
   source: PlayerSource;
   captions: CaptionListItem[];
   isSample: boolean;
-} {
+  audioTracks: SourceAudioTracks;
+}
+
+/**
+ * A library stream's audio tracks: the active one plays `source` itself, every other one its own HLS
+ * playlist; a track that is neither (no playlist) cannot be offered. Other streams have none.
+ */
+function audioTracksOf(stream: Stream, source: PlayerSource): SourceAudioTracks {
+  const tracks: AudioTrackItem[] = [];
+  let activeId: string | null = null;
+  for (const t of stream.audioTracks ?? []) {
+    const thumbnails = stream.thumbnails ? { thumbnails: stream.thumbnails } : {};
+    const own: PlayerSource | null = t.active
+      ? source
+      : t.playlist
+        ? { type: 'hls', url: t.playlist, ...thumbnails }
+        : null;
+    if (!own) continue;
+    if (t.active) activeId = t.id;
+    tracks.push({
+      id: t.id,
+      language: t.language,
+      label: t.label,
+      channels: t.channels,
+      isDefault: t.isDefault,
+      source: own,
+    });
+  }
+  return { tracks, activeId };
+}
+
+/** A provider's stream as what the display loads, plus its captions (forced and labelled ones as such). */
+export function playerSourceOf(stream: Stream): FoundSource {
   const captions: CaptionListItem[] = stream.captions.map((c) => ({
     id: c.id,
     language: c.language,
@@ -15,14 +53,33 @@ export function playerSourceOf(stream: Stream): {
     type: c.type,
     needsProxy: c.needsProxy,
     opensubtitles: c.opensubtitles,
+    ...(c.forced ? { forced: true } : {}),
+    ...(c.label ? { label: c.label } : {}),
   }));
-  if (stream.type === 'hls')
-    return { source: { type: 'hls', url: stream.playlist }, captions, isSample: stream.isSample === true };
-  const qualities: Partial<Record<StreamQuality, SourceFile>> = {};
-  for (const [quality, file] of Object.entries(stream.qualities)) {
-    if (file && file.url && isStreamQuality(quality)) qualities[quality] = { type: file.type, url: file.url };
+  const isSample = stream.isSample === true;
+  let source: PlayerSource;
+  const thumbnails = stream.thumbnails ? { thumbnails: stream.thumbnails } : {};
+  if (stream.type === 'hls') source = { type: 'hls', url: stream.playlist, ...thumbnails };
+  else {
+    const qualities: Partial<Record<StreamQuality, SourceFile>> = {};
+    for (const [quality, file] of Object.entries(stream.qualities)) {
+      if (file && file.url && isStreamQuality(quality))
+        qualities[quality] = { type: file.type, url: file.url };
+    }
+    source = { type: 'file', qualities, ...thumbnails };
   }
-  return { source: { type: 'file', qualities }, captions, isSample: stream.isSample === true };
+  return { source, captions, isSample, audioTracks: audioTracksOf(stream, source) };
+}
+
+/**
+ * The same stream found again (fresh URLs) playing the audio track the viewer chose, when it has that
+ * track and plays another one by default.
+ */
+export function withAudioTrack(found: FoundSource, trackId: string | null): FoundSource {
+  const { tracks, activeId } = found.audioTracks;
+  const chosen = trackId === activeId ? undefined : tracks.find((t) => t.id === trackId);
+  if (!chosen) return found;
+  return { ...found, source: chosen.source, audioTracks: { tracks, activeId: chosen.id } };
 }
 
 /** Host names the extension must prepare before playback (the stream's files or playlist). */

@@ -1,7 +1,9 @@
+import type { ErrorCode } from '@marquee/contract';
 import type { Stream } from '@marquee/providers';
+import { ApiError } from '../../../lib/api/index.ts';
 import { playerStore, type PlayerStore } from '../core/player-store.ts';
 import type { PlayerMeta } from '../core/types.ts';
-import { scrapeEmbedOnServer, scrapeSourceOnServer } from './scrape-runner.ts';
+import { ScrapeEventError, scrapeEmbedOnServer, scrapeSourceOnServer } from './scrape-runner.ts';
 import { scrapeParamsOf } from './session.ts';
 import { playerSourceOf } from './stream-source.ts';
 
@@ -11,13 +13,27 @@ export type SourceChoice =
   | { kind: 'embeds'; embeds: { embedId: string; url: string }[] }
   | { kind: 'noStream' }
   | { kind: 'noEmbeds' }
-  | { kind: 'failed'; message: string };
+  /** `code`: the server's, when it said why (`media_unplayable`: the library's file cannot play here). */
+  | { kind: 'failed'; message: string; code?: ErrorCode };
+
+/** A failed run, with the server's code when it gave one (in the stream, or as the answer's error). */
+function failedWith(error: unknown): SourceChoice {
+  const code =
+    error instanceof ScrapeEventError
+      ? error.code
+      : error instanceof ApiError && error.code !== 'network_error' && error.code !== 'unknown'
+        ? error.code
+        : undefined;
+  return { kind: 'failed', message: (error as Error).message, ...(code ? { code } : {}) };
+}
 
 /** A found stream plays at once, from where the viewer is. */
 function play(stream: Stream, sourceId: string, embedId: string | null) {
-  const { source, captions, isSample } = playerSourceOf(stream);
+  const { source, captions, isSample, audioTracks } = playerSourceOf(stream);
   const time = playerStore.getState().playback.time;
-  playerStore.getState().setSource(source, { sourceId, embedId, isSample, captions, startAt: time });
+  playerStore
+    .getState()
+    .setSource(source, { sourceId, embedId, isSample, captions, audioTracks, startAt: time });
 }
 
 /**
@@ -25,9 +41,15 @@ function play(stream: Stream, sourceId: string, embedId: string | null) {
  * new source version). Stale signed URLs are renewed on their own (renewal.ts).
  */
 export function reloadSource(store: PlayerStore = playerStore): void {
-  const { source, sourceId, embedId, isSample, playback } = store.getState();
+  const { source, sourceId, embedId, isSample, playback, audioTracks, audioTrackId } = store.getState();
   if (!source || !sourceId) return;
-  store.getState().setSource(source, { sourceId, embedId, isSample, startAt: playback.time });
+  store.getState().setSource(source, {
+    sourceId,
+    embedId,
+    isSample,
+    startAt: playback.time,
+    audioTracks: { tracks: audioTracks, activeId: audioTrackId },
+  });
 }
 
 export async function chooseEmbed(
@@ -44,7 +66,7 @@ export async function chooseEmbed(
     return { kind: 'playing' };
   } catch (error) {
     if ((error as Error).name === 'NotFoundError') return { kind: 'noStream' };
-    return { kind: 'failed', message: (error as Error).message };
+    return failedWith(error);
   }
 }
 
@@ -73,6 +95,6 @@ export async function chooseSource(
     const message = (error as Error).message;
     if ((error as Error).name === 'NotFoundError')
       return message === 'No embeds found' ? { kind: 'noEmbeds' } : { kind: 'noStream' };
-    return { kind: 'failed', message };
+    return failedWith(error);
   }
 }

@@ -2,6 +2,8 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
+import type { ErrorCode } from '@marquee/contract';
+import { codeKey, type ErrorKey } from '../../../lib/api/index.ts';
 import { COPY_CONFIRMATION_MS } from '../../../lib/calendar.ts';
 import type { ScrapeState } from '../core/player-store.ts';
 import type { ScrapeSegment } from '../core/types.ts';
@@ -15,6 +17,25 @@ export interface SourceOutcome {
   outcome: Outcome;
   /** The source's own words (a provider's reason or error): data, not translated. */
   reason?: string;
+  /** Why it failed as the server's error code, when the viewer has words for it (`media_unplayable`). */
+  code?: ErrorCode;
+}
+
+/** The viewer's words for a server's error code (`errors.api.*`), or null when it has none of its own. */
+export function explainedKey(code: ErrorCode | null | undefined): ErrorKey | null {
+  if (!code) return null;
+  const key = codeKey(code);
+  return key === 'errors.api.unknown' ? null : key;
+}
+
+/** The first source of a run that failed for a reason the server explained (the library's file), if any. */
+export function explainedFailure(scrape: ScrapeState): ErrorKey | null {
+  for (const id of scrape.order) {
+    const segment = scrape.segments[id];
+    const key = segment?.status === 'failure' ? explainedKey(segment.errorCode) : null;
+    if (key) return key;
+  }
+  return null;
 }
 
 /** What the player played when it failed: its source, and the display's error in the viewer's words. */
@@ -37,7 +58,8 @@ function outcomeOf(s: ScrapeSegment): SourceOutcome | null {
       return { ...base, outcome: 'notFound', ...(s.reason ? { reason: s.reason } : {}) };
     case 'failure': {
       const reason = s.error ?? s.reason;
-      return { ...base, outcome: 'failed', ...(reason ? { reason } : {}) };
+      const code = explainedKey(s.errorCode) ? s.errorCode : undefined;
+      return { ...base, outcome: 'failed', ...(reason ? { reason } : {}), ...(code ? { code } : {}) };
     }
   }
 }
@@ -70,16 +92,21 @@ const OUTCOME_KEYS = {
   unfinished: ['player.errors.outcomes.unfinished', 'player.errors.outcomes.unfinished'],
 } as const satisfies Record<Outcome, readonly [string, string]>;
 
-/** The report a viewer copies into a bug report: the page, the error, and every source tried with its outcome. */
+/**
+ * The report a viewer copies into a bug report: the page, the error, and every source tried with its
+ * outcome (in the viewer's words where the server explained a failure, else the source's own).
+ */
 export function useErrorReport({ message, outcomes }: { message: string | null; outcomes: SourceOutcome[] }) {
-  const { t } = useTranslation(['player']);
+  const { t } = useTranslation(['errors', 'player']);
   const lines = [
     t('player.errors.page', { url: window.location.href }),
     ...(message ? [t('player.errors.message', { message })] : []),
     outcomes.length ? t('player.errors.sourcesTried') : t('player.errors.noSources'),
     ...outcomes.map((o) => {
       const [plain, because] = OUTCOME_KEYS[o.outcome];
-      const text = t(o.reason ? because : plain, { name: o.name, reason: o.reason ?? '' });
+      const explained = explainedKey(o.code);
+      const reason = explained ? t(explained) : o.reason;
+      const text = t(reason ? because : plain, { name: o.name, reason: reason ?? '' });
       return `${o.isEmbed ? '    ' : ''}- ${text}`;
     }),
   ];

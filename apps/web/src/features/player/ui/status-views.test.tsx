@@ -9,10 +9,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initI18n, NAMESPACES } from '../../../lib/i18n.ts';
 import { setRuntimeConfig } from '../../../lib/runtime-config.ts';
 import { memoryStorage, setAppStorage } from '../../../lib/storage.ts';
+import errors from '../../../locales/en/errors.json';
 import player from '../../../locales/en/player.json';
 import { initStores } from '../../../stores/index.ts';
 import { makePlayerMeta } from '../core/meta.ts';
 import { playerStore, type ScrapeState } from '../core/player-store.ts';
+import type { ScrapeSegment } from '../core/types.ts';
 import { runSession } from '../scrape/session.ts';
 import { sourceOutcomes } from './error-details.tsx';
 import { PlayerView } from './player-view.tsx';
@@ -221,5 +223,87 @@ describe('sourceOutcomes', () => {
       outcome: 'playbackFailed',
       reason: 'decode',
     });
+  });
+});
+
+describe("the library's file cannot play here, or the server is busy (issue 24)", () => {
+  const library: ScrapeSegment = {
+    id: 'library',
+    name: 'Library',
+    status: 'failure',
+    percentage: 100,
+    error: 'ProviderRefusal: hevc, dts; no ffmpeg',
+    errorCode: 'media_unplayable',
+  };
+
+  it('the scraping view says why the library failed while the next source is checked', () => {
+    const links = { id: 'links', name: 'Links', status: 'pending' as const, percentage: 10 };
+    playerStore
+      .getState()
+      .setScrape({ order: ['library', 'links'], current: 'links', segments: { library, links } });
+    wrap(<ScrapingView />);
+    const row = screen.getAllByTestId('scrape-segment').find((r) => r.dataset.id === 'library')!;
+    expect(row.textContent).toContain(errors.api.media_unplayable);
+    expect(row.textContent).not.toContain(player.scraping.items.failure);
+    expect(screen.getByRole('status').textContent).toBe('Checking Links…');
+  });
+
+  it("nothing else found: the error screen and its report say why, in the viewer's words", async () => {
+    const keys = userEvent.setup();
+    vi.mocked(runSession).mockImplementationOnce(async (store) => {
+      store.getState().setScraping();
+      store.getState().setScrape({
+        order: ['library', 'a'],
+        current: 'a',
+        segments: { library, a: report.segments.a! },
+      });
+      store.getState().setScrapeNotFound();
+      return null;
+    });
+    wrap(<PlayerView meta={movie} backTo="/" startOnOpen={false} />);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(errors.api.media_unplayable);
+    await keys.click(screen.getByRole('button', { name: player.errors.showDetails }));
+    expect(screen.getByTestId('error-details').textContent.split('\n')).toContain(
+      `- Library — failed: ${errors.api.media_unplayable}`,
+    );
+  });
+
+  it.each([
+    ['server_busy', errors.api.server_busy],
+    ['conversion_failed', errors.api.conversion_failed],
+  ] as const)(
+    "a %s answer while playing is said in the viewer's words; Try again reloads",
+    async (code, text) => {
+      const keys = userEvent.setup();
+      const store = playerStore.getState();
+      store.setSource(
+        { type: 'hls', url: '/api/sources/library/x/f/hls/t/master.m3u8' },
+        { sourceId: 'library' },
+      );
+      store.updatePlayback({ time: 300 });
+      store.displayError({
+        source: 'hls',
+        code: 'network',
+        message: 'fragLoadError (HTTP 503)',
+        serverCode: code,
+      });
+      wrap(<PlaybackErrorView />);
+      const alert = screen.getByRole('alert');
+      expect(alert.textContent).toContain(text);
+      expect(alert.textContent).not.toContain(player.playbackError.codes.network);
+      await keys.click(screen.getByRole('button', { name: 'Try again' }));
+      expect(playerStore.getState()).toMatchObject({ status: 'playing', startAt: 300 });
+    },
+  );
+
+  it('the report keeps the source’s own words for failures the server did not explain', () => {
+    const other = { ...library, id: 'x', name: 'X', errorCode: 'internal_error' as const };
+    const unexplained = { ...library, id: 'y', name: 'Y', errorCode: 'media_url_expired' as const };
+    const outcomes = sourceOutcomes(
+      { order: ['library', 'x', 'y'], current: null, segments: { library, x: other, y: unexplained } },
+      null,
+    );
+    expect(outcomes.map((o) => o.code)).toEqual(['media_unplayable', 'internal_error', undefined]);
   });
 });

@@ -9,7 +9,13 @@ import type { SessionProblem } from '../scrape/session.ts';
 import { segmentTree } from '../scrape/segments.ts';
 import { reloadSource } from '../scrape/switch-source.ts';
 import { useSourceName } from '../session/use-source-switch.ts';
-import { DetailsDialog, sourceOutcomes, useErrorReport } from './error-details.tsx';
+import {
+  DetailsDialog,
+  explainedFailure,
+  explainedKey,
+  sourceOutcomes,
+  useErrorReport,
+} from './error-details.tsx';
 import { Icon } from './icons.tsx';
 
 const BUTTON =
@@ -50,15 +56,19 @@ function StatusCircle({ segment }: { segment: ScrapeSegment }) {
 }
 
 function SegmentRow({ segment, nested }: { segment: ScrapeSegment; nested?: boolean }) {
-  const { t } = useTranslation(['player']);
+  const { t } = useTranslation(['errors', 'player']);
+  // A failure the server explained (the library's file cannot play here) says why.
+  const explained = segment.status === 'failure' ? explainedKey(segment.errorCode) : null;
   const text =
     segment.status === 'pending'
       ? t('player.scraping.items.pending')
       : segment.status === 'notfound'
         ? t('player.scraping.items.notFound')
-        : segment.status === 'failure'
-          ? t('player.scraping.items.failure')
-          : null;
+        : explained
+          ? t(explained)
+          : segment.status === 'failure'
+            ? t('player.scraping.items.failure')
+            : null;
   return (
     <li
       className={`flex items-center gap-3 ${nested ? 'ms-6 mt-2' : ''}`}
@@ -230,13 +240,15 @@ function ErrorCard({
  * the details list every source tried with its outcome.
  */
 export function ScrapeNotFoundView({ failure, onRetry }: { failure: string | null; onRetry(): void }) {
-  const { t } = useTranslation(['player']);
+  const { t } = useTranslation(['errors', 'player']);
   const scrape = usePlayer((s) => s.scrape);
   const details = useErrorReport({ message: failure, outcomes: sourceOutcomes(scrape, null) });
+  // A source that had the title but could not play it here says why (rather than "couldn't find").
+  const explained = explainedFailure(scrape);
   return (
     <ErrorCard
       title={failure ? t('player.scraping.failed') : t('player.scraping.notFound')}
-      text={t('player.scraping.notFoundText')}
+      text={explained ? t(explained) : t('player.scraping.notFoundText')}
       details={details}
       onRetry={onRetry}
     >
@@ -249,15 +261,16 @@ export function ScrapeNotFoundView({ failure, onRetry }: { failure: string | nul
 
 /** The video failed: Retry loads the same source again from where it stopped; the details say which one. */
 export function PlaybackErrorView() {
-  const { t } = useTranslation(['player']);
+  const { t } = useTranslation(['errors', 'player']);
   const error = usePlayer((s) => s.error);
   const scrape = usePlayer((s) => s.scrape);
   const sourceId = usePlayer((s) => s.sourceId);
   const sourceName = useSourceName(sourceId);
   const code = error?.code ?? 'generic';
-  const failed = sourceId
-    ? { sourceId, sourceName: sourceName ?? sourceId, error: t(`player.playbackError.codes.${code}`) }
-    : null;
+  // The server said why (busy converting, a conversion that failed): the viewer reads that.
+  const explained = explainedKey(error?.serverCode);
+  const text = explained ? t(explained) : t(`player.playbackError.codes.${code}`);
+  const failed = sourceId ? { sourceId, sourceName: sourceName ?? sourceId, error: text } : null;
   const details = useErrorReport({
     message: `${error?.source ?? 'video'} ${code}${error?.message ? `: ${error.message}` : ''}`,
     outcomes: sourceOutcomes(scrape, failed),
@@ -265,7 +278,7 @@ export function PlaybackErrorView() {
   return (
     <ErrorCard
       title={t('player.playbackError.title')}
-      text={t(`player.playbackError.codes.${code}`)}
+      text={text}
       details={details}
       onRetry={() => reloadSource()}
     />

@@ -35,7 +35,19 @@ function CaptionRow({ item, name, close }: { item: CaptionListItem; name: string
         aria-describedby={failed ? errorId : undefined}
         onClick={() => choose(item, close)}
       >
-        <span className="flex-1">{name}</span>
+        <span className="min-w-0 flex-1">
+          {name}
+          {/* The file's own name of the track (SDH, Commentary), after its language. */}
+          {item.label && <span className="text-white/60"> · {item.label}</span>}
+        </span>
+        {item.forced && (
+          <>
+            {' '}
+            <span className="shrink-0 rounded bg-white/10 px-1.5 py-0.5 text-xs" data-testid="caption-forced">
+              {t('player.captions.forced')}
+            </span>
+          </>
+        )}
         {state.kind === 'loading' && <RowSpinner label={t('global.loading')} />}
       </MenuRadio>
       {failed && <RowError id={errorId} text={t(`player.captions.errors.${state.code}`)} />}
@@ -44,9 +56,10 @@ function CaptionRow({ item, name, close }: { item: CaptionListItem; name: string
 }
 
 /**
- * `/captions` and `/settings/captions`: off, upload, the source's captions and OpenSubtitles'. Picking
- * one (or Off) closes the menus; focus goes back to the button that opened them. The search field and
- * the upload's error are not items: they sit above the menu.
+ * `/captions` and `/settings/captions`: off, upload, the source's captions (forced ones first, each with
+ * its own name from the file) and OpenSubtitles'. Picking one (or Off) closes the menus; focus goes back
+ * to the button that opened them. The search field and the upload's error are not items: they sit above
+ * the menu.
  */
 export function CaptionsMenu({
   open,
@@ -66,7 +79,11 @@ export function CaptionsMenu({
   const { error: uploadError, upload } = useCaptionUpload();
   const file = useRef<HTMLInputElement>(null);
   const filtered = list.filter(
-    (c) => !search || languageName(c.language).toLowerCase().includes(search.toLowerCase()),
+    (c) =>
+      !search ||
+      [languageName(c.language), c.label ?? ''].some((text) =>
+        text.toLowerCase().includes(search.toLowerCase()),
+      ),
   );
   const own = sortCaptions(
     filtered.filter((c) => !c.opensubtitles),

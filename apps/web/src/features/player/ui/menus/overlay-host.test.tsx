@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import type { i18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
@@ -71,6 +71,7 @@ describe('OverlayHost', () => {
     ['/settings/captions/settings', 'caption-settings', 'dialog', player.captions.settings],
     ['/settings/source', 'source-menu', 'menu', player.settings.source],
     ['/settings/playback', 'playback-menu', 'menu', player.settings.playback],
+    ['/settings/audio', 'audio-menu', 'menu', player.settings.audio],
     ['/shortcuts', 'shortcuts-list', 'dialog', player.shortcuts.title],
   ] as const)('%s opens %s, a %s', async (route, testId, role, name) => {
     renderHost(route);
@@ -124,6 +125,39 @@ describe('OverlayHost', () => {
       player.captions.upload,
       player.captions.customize,
     ]);
+  });
+
+  it("forced tracks come first among the source's captions, each with the file's name of it", () => {
+    const item = (id: string, language: string, o: { forced?: boolean; label?: string } = {}) => ({
+      id,
+      language,
+      url: id,
+      type: 'vtt' as const,
+      needsProxy: false,
+      opensubtitles: false,
+      ...o,
+    });
+    playerStore
+      .getState()
+      .setCaptionList([
+        item('en', 'en'),
+        item('en-sdh', 'en', { label: 'SDH' }),
+        item('fr', 'fr'),
+        item('en-forced', 'en', { forced: true, label: 'Signs' }),
+        item('fr-forced', 'fr', { forced: true }),
+      ]);
+    renderHost('/captions');
+    const own = within(screen.getByTestId('source-captions'));
+    expect(own.getAllByRole('menuitemradio').map((r) => r.textContent)).toEqual([
+      `English · Signs ${player.captions.forced}`,
+      `French ${player.captions.forced}`,
+      'English',
+      'English · SDH',
+      'French',
+    ]);
+    // The search finds a track by its name in the file too.
+    fireEvent.change(screen.getByRole('searchbox'), { target: { value: 'sdh' } });
+    expect(own.getAllByRole('menuitemradio').map((r) => r.dataset.language)).toEqual(['en']);
   });
 
   it('caption failures show their translated text, not the error', async () => {

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import type { PlayerMeta } from '../../core/types.ts';
+import { AudioMenu } from './audio-menu.tsx';
 import { CaptionSettingsMenu } from './caption-settings-menu.tsx';
 import { CaptionsMenu } from './captions-menu.tsx';
 import { EpisodesMenu } from './episodes-menu.tsx';
@@ -20,6 +21,8 @@ function menuFor(
       return <SettingsMenu open={open} onClose={close} isShow={meta.type === 'show'} />;
     case '/settings/quality':
       return <QualityMenu back={back} close={close} />;
+    case '/settings/audio':
+      return <AudioMenu back={back} close={close} />;
     case '/settings/captions':
       return <CaptionsMenu open={open} close={close} parent={back} />;
     case '/captions':

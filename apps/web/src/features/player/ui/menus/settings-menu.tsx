@@ -114,8 +114,8 @@ function MovedItems({ isShow, open }: { isShow: boolean; open: OpenMenu }) {
 }
 
 /**
- * `/settings`: the controls that did not fit the bar, quality, source, subtitles, playback speed and the
- * shortcuts.
+ * `/settings`: the controls that did not fit the bar, quality, source, audio (tracks of a library title),
+ * subtitles, playback speed and the shortcuts.
  */
 export function SettingsMenu({
   open,
@@ -134,6 +134,10 @@ export function SettingsMenu({
   const caption = usePlayer((s) => s.caption);
   const rate = usePlayer((s) => s.playback.playbackRate);
   const sourceName = useSourceName(sourceId);
+  // Library titles with several audio tracks offer them; the value is the language playing.
+  const audioTracks = usePlayer((s) => s.audioTracks);
+  const audioTrackId = usePlayer((s) => s.audioTrackId);
+  const activeAudio = audioTracks.find((a) => a.id === audioTrackId);
   return (
     <MenuCard
       title={t('player.settings.title')}
@@ -164,6 +168,15 @@ export function SettingsMenu({
           />
         </MenuGroup>
         <MenuGroup label={t('player.settings.experience')}>
+          {audioTracks.length >= 2 && (
+            <MenuLink
+              open={open}
+              to="/settings/audio"
+              label={t('player.settings.audio')}
+              value={activeAudio ? languageName(activeAudio.language) : null}
+              testId="settings-audio"
+            />
+          )}
           <MenuCheckbox
             checked={caption !== null}
             onClick={() => void toggleCaptions()}

@@ -4,6 +4,7 @@ import { usePlayer } from '../../core/player-store.ts';
 import type { PlayerMeta } from '../../core/types.ts';
 import { useSourceSwitch, type SourceSwitchState } from '../../session/use-source-switch.ts';
 import type { SourceChoice } from '../../scrape/switch-source.ts';
+import { explainedKey } from '../error-details.tsx';
 import { MenuCard, MenuItem, MenuList, MenuRadio, RowError, RowSpinner } from './menu-parts.tsx';
 
 type Refusal = Extract<SourceChoice, { kind: 'noStream' | 'noEmbeds' | 'failed' }>['kind'];
@@ -29,11 +30,13 @@ function SourceRow({
   onChoose(): void;
   onChooseEmbed(embedId: string, url: string): void;
 }) {
-  const { t } = useTranslation(['global', 'player']);
+  const { t } = useTranslation(['errors', 'global', 'player']);
   const checked = usePlayer((s) => s.sourceId === source.id);
   const errorId = useId();
   const done = result && result !== 'loading' ? result : null;
   const refusal = done && isRefusal(done.kind) ? done.kind : null;
+  // The server's reason when it gave one (the library's file cannot play on this device).
+  const explained = done?.kind === 'failed' ? explainedKey(done.code) : null;
   return (
     <>
       <MenuRadio
@@ -46,7 +49,7 @@ function SourceRow({
         <span className="flex-1">{source.name}</span>
         {result === 'loading' && <RowSpinner label={t('global.loading')} />}
       </MenuRadio>
-      {refusal && <RowError id={errorId} text={t(REFUSAL_KEYS[refusal])} />}
+      {refusal && <RowError id={errorId} text={explained ? t(explained) : t(REFUSAL_KEYS[refusal])} />}
       {done?.kind === 'embeds' && (
         <div role="group" aria-label={source.name} className="ms-4">
           {done.embeds.map((e) => (
