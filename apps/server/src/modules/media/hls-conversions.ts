@@ -94,6 +94,8 @@ const conversionFailed = (detail: string) =>
 
 export class HlsConversions {
   private readonly renditions = new Map<string, Rendition>();
+  /** Renditions being set up: concurrent first requests (init and a segment) share one. */
+  private readonly opening = new Map<string, Promise<Rendition>>();
   private readonly sweeper: NodeJS.Timeout;
   private closed = false;
   private readonly now: () => number;
@@ -183,6 +185,21 @@ export class HlsConversions {
       known.viewer = viewer;
       return known;
     }
+    let opening = this.opening.get(key);
+    if (!opening) {
+      opening = this.open(key, file, plan, viewer, known).finally(() => this.opening.delete(key));
+      this.opening.set(key, opening);
+    }
+    return opening;
+  }
+
+  private async open(
+    key: string,
+    file: ConvertibleFile,
+    plan: HlsPlan,
+    viewer: string,
+    known: Rendition | undefined,
+  ): Promise<Rendition> {
     if (known) await this.drop(known);
     const dir = path.join(this.o.workDir, file.id, planId(plan));
     await rm(dir, { recursive: true, force: true });

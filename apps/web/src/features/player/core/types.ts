@@ -41,7 +41,17 @@ export interface SourceFile {
 
 /** What the display loads: an HLS playlist, or files by quality; `thumbnails`: the server's seek thumbnails (WebVTT). */
 export type PlayerSource =
-  | { type: 'hls'; url: string; thumbnails?: string }
+  | {
+      type: 'hls';
+      url: string;
+      thumbnails?: string;
+      /**
+       * A library file converted by the server (decision 085): "automatic" plays the top rendition (the
+       * original, or its best transcode) rather than letting bandwidth estimates hop between renditions,
+       * each of which would start a conversion.
+       */
+      conversion?: boolean;
+    }
   | { type: 'file'; qualities: Partial<Record<StreamQuality, SourceFile>>; thumbnails?: string };
 
 export interface CaptionListItem {

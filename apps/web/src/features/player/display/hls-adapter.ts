@@ -48,6 +48,8 @@ class HlsJsAdapter implements PlaybackAdapter {
   private recoveredMedia = false;
   private started = false;
   private startAt = 0;
+  /** A server conversion: automatic means the top rendition, not ABR (see PlayerSource). */
+  private conversion = false;
   private readonly listeners: ElementListeners;
 
   constructor(
@@ -82,10 +84,8 @@ class HlsJsAdapter implements PlaybackAdapter {
     if (!hls) return;
     const qualities = this.levelQualities();
     const available = qualities.filter((q): q is StreamQuality => q !== null);
-    const level =
-      preference.automaticQuality || !preference.lastChosenQuality || available.length === 0
-        ? -1
-        : qualities.indexOf(selectQuality(available, preference));
+    const automatic = preference.automaticQuality || !preference.lastChosenQuality || available.length === 0;
+    const level = automatic ? this.automaticLevel() : qualities.indexOf(selectQuality(available, preference));
     if (initial) {
       // startLevel picks the first fragment's level; loadLevel keeps it (manual mode) without a flush.
       if (level >= 0) {
@@ -97,8 +97,16 @@ class HlsJsAdapter implements PlaybackAdapter {
     hls.currentLevel = level;
   }
 
+  /** ABR (-1), or for a server conversion the level with the highest bitrate. */
+  private automaticLevel(): number {
+    const levels = this.hls?.levels ?? [];
+    if (!this.conversion || levels.length === 0) return -1;
+    return levels.reduce((best, level, i) => (level.bitrate > levels[best]!.bitrate ? i : best), 0);
+  }
+
   load(source: PlayerSource, startAt: number) {
     if (source.type !== 'hls') return;
+    this.conversion = source.conversion === true;
     const { Hls, ctx } = this;
     const hls = new Hls({
       ...HLS_BUFFER_CONFIG,

@@ -28,7 +28,7 @@ function audioTracksOf(stream: Stream, source: PlayerSource): SourceAudioTracks 
     const own: PlayerSource | null = t.active
       ? source
       : t.playlist
-        ? { type: 'hls', url: t.playlist, ...thumbnails }
+        ? { type: 'hls', url: t.playlist, conversion: true, ...thumbnails }
         : null;
     if (!own) continue;
     if (t.active) activeId = t.id;
@@ -59,7 +59,9 @@ export function playerSourceOf(stream: Stream): FoundSource {
   const isSample = stream.isSample === true;
   let source: PlayerSource;
   const thumbnails = stream.thumbnails ? { thumbnails: stream.thumbnails } : {};
-  if (stream.type === 'hls') source = { type: 'hls', url: stream.playlist, ...thumbnails };
+  const conversion = stream.delivery === 'remux' || stream.delivery === 'transcode';
+  if (stream.type === 'hls')
+    source = { type: 'hls', url: stream.playlist, ...thumbnails, ...(conversion ? { conversion } : {}) };
   else {
     const qualities: Partial<Record<StreamQuality, SourceFile>> = {};
     for (const [quality, file] of Object.entries(stream.qualities)) {
