@@ -127,6 +127,16 @@ describe('HLS conversions', () => {
     expect(head.types.filter((t) => t === 'styp')).toHaveLength(1);
   });
 
+  it('answers an init and a segment asked for at once by a new rendition (one setup, no lost folder)', async () => {
+    const plan: HlsPlan = { video: 480, audio: null, burn: null };
+    const [init, segment] = await Promise.all([
+      conversions.initSegment(file, plan, 'viewer-c'),
+      conversions.segment(file, plan, 1, 'viewer-c'),
+    ]);
+    expect(init).toMatch(/init-.*\.mp4$/);
+    expect(boxesOf(segment).types).toContain('moof');
+  });
+
   it('transcodes on a fixed grid, one segment per chunk', async () => {
     const segments = await conversions.segments(file, transcode);
     expect(segments.map((s) => s.start).slice(0, 3)).toEqual([0, 4, 8]);
