@@ -194,12 +194,16 @@ describe('keepMediaUrlsFresh', () => {
     store.getState().updatePlayback({ isPlaying: true, isPaused: false, hasPlayedOnce: true, time: 60 });
     store.getState().chooseAudioTrack('a-fr');
     store.getState().updatePlayback({ isPlaying: true, isPaused: false, hasPlayedOnce: true, time: HOUR });
-    expect(store.getState().source).toEqual({ type: 'hls', url: trackPlaylist(first, 'fr') });
+    expect(store.getState().source).toEqual({
+      type: 'hls',
+      url: trackPlaylist(first, 'fr'),
+      conversion: true,
+    });
 
     await elapse(4 * HOUR - RENEW_BEFORE_MS);
     const fresh = libraryUrl(START + 8 * HOUR - RENEW_BEFORE_MS, 2);
     expect(store.getState()).toMatchObject({
-      source: { type: 'hls', url: trackPlaylist(fresh, 'fr') },
+      source: { type: 'hls', url: trackPlaylist(fresh, 'fr'), conversion: true },
       audioTrackId: 'a-fr',
       startAt: HOUR,
     });

@@ -469,7 +469,7 @@ describe('library streams: audio tracks and captions', () => {
     expect(found.audioTracks.activeId).toBe('a1');
     expect(found.audioTracks.tracks.map((t) => [t.id, t.source])).toEqual([
       ['a1', found.source],
-      ['a2', { type: 'hls', url: 'https://lib.test/a2/master.m3u8' }],
+      ['a2', { type: 'hls', url: 'https://lib.test/a2/master.m3u8', conversion: true }],
     ]);
     expect(found.audioTracks.tracks[1]).toMatchObject({ language: 'fr', label: 'VFF', channels: 2 });
     expect(found.captions[1]).toMatchObject({ forced: true, label: 'Signs' });
@@ -478,10 +478,33 @@ describe('library streams: audio tracks and captions', () => {
     expect(playerSourceOf(hlsStream as never).audioTracks).toEqual({ tracks: [], activeId: null });
   });
 
+  it('a converted library stream says so (automatic plays its top rendition) and carries its thumbnails', () => {
+    const converted = {
+      ...direct,
+      type: 'hls',
+      playlist: 'https://lib.test/a1/master.m3u8',
+      delivery: 'remux',
+      thumbnails: 'https://lib.test/thumbnails/thumbnails.vtt',
+    };
+    const found = playerSourceOf(converted as never);
+    expect(found.source).toEqual({
+      type: 'hls',
+      url: 'https://lib.test/a1/master.m3u8',
+      conversion: true,
+      thumbnails: 'https://lib.test/thumbnails/thumbnails.vtt',
+    });
+    expect(found.audioTracks.tracks[1]!.source).toMatchObject({
+      conversion: true,
+      thumbnails: converted.thumbnails,
+    });
+    // Other HLS streams (the sample, links) are left to ABR.
+    expect(playerSourceOf(hlsStream as never).source).not.toHaveProperty('conversion');
+  });
+
   it('found again (fresh URLs), the track the viewer chose plays on', () => {
     const found = playerSourceOf(direct as never);
     const kept = withAudioTrack(found, 'a2');
-    expect(kept.source).toEqual({ type: 'hls', url: 'https://lib.test/a2/master.m3u8' });
+    expect(kept.source).toEqual({ type: 'hls', url: 'https://lib.test/a2/master.m3u8', conversion: true });
     expect(kept.audioTracks.activeId).toBe('a2');
     expect(kept.audioTracks.tracks).toBe(found.audioTracks.tracks);
     expect(withAudioTrack(found, 'a1')).toBe(found);
