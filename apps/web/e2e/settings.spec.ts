@@ -94,7 +94,8 @@ test.describe('settings', () => {
     await expect(page.getByText('Changing the server logs you out of this account.')).toBeVisible();
     await page.getByRole('button', { name: 'Save' }).click();
     // The viewer stays in settings (signed out: the account lives on the other server).
-    await expect(page.getByText('Saved')).toBeVisible();
+    await expect(page.getByTestId('save-result')).toHaveText('Saved');
+    await expect(page.getByTestId('save-bar')).toHaveCount(0);
     await expect(page).toHaveURL(/\/settings/);
     await expect(
       page.getByRole('navigation', { name: 'Home' }).getByRole('link', { name: 'Sign in' }),

@@ -297,7 +297,9 @@ export function SettingsPage() {
       form.clearErrors(name as keyof Draft);
     }
   };
-  const changed = !same(draft, saved);
+  // Only the viewer's own edits count: a draft that differs while it is not edited (a sign-out or a sync
+  // landing during a save) is about to follow what is saved (the effect above), not an unsaved change.
+  const changed = isDirty && !same(draft, saved);
 
   // Live preview of the theme while here; the saved one comes back on leaving.
   useEffect(() => {
