@@ -25,6 +25,11 @@ test.describe('library without an account', () => {
     await openTitle(page, INCEPTION, 'Inception');
     await titleBookmark(page).click();
     await expect(titleBookmark(page)).toHaveAttribute('aria-pressed', 'true');
+    // Saved on the device (IndexedDB) before the page goes: a full navigation can abort a write still
+    // in flight, which a busy machine sometimes shows.
+    await expect
+      .poll(async () => JSON.stringify((await storedLibrary(page)).bookmarks), { timeout: 10_000 })
+      .toContain('27205');
     await page.goto('/');
     await page.reload();
     await expect(bookmarksSection(page).getByTestId('media-card')).toHaveCount(2);

@@ -28,6 +28,8 @@ export const sourcePaths = {
   libraryHls: '/api/sources/library/:access/:fileId/hls/:plan/:name',
   /** A text subtitle of a library video (`<stream>.vtt`) or a styled subtitle file (`file.vtt`) as WebVTT. */
   librarySubtitle: '/api/sources/library/:access/:fileId/subtitles/:name',
+  /** Seek thumbnails of a library video: `thumbnails.vtt` and its `sprite-<n>.jpg` (decision 086). */
+  libraryThumbnails: '/api/sources/library/:access/:fileId/thumbnails/:name',
 } as const;
 
 /**

@@ -95,6 +95,11 @@ const ISO_639_2_TO_1: Readonly<Record<string, string>> = {
   lat: 'la',
 };
 
+/** The ISO 639-1 code of an ISO 639-2 one (`eng`, `fre`, `fra` → `en`, `fr`), or null when it has none here. */
+export function fromIso6392(code: string): string | null {
+  return ISO_639_2_TO_1[code.toLowerCase()] ?? null;
+}
+
 /** `eng` → `en`; a two-letter code stays; empty, `und` and unknown codes → `und` or the file's code. */
 export function isoLanguage(code: string | null | undefined): string {
   const value = (code ?? '').trim().toLowerCase();

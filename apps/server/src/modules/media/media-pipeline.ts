@@ -52,6 +52,11 @@ export class MediaPipeline {
     return found;
   }
 
+  /** Whether video may be transcoded here (TRANSCODE_MAX > 0); remuxes need no transcode slot. */
+  get canTranscode(): boolean {
+    return this.o.limits.maxTranscodes > 0;
+  }
+
   close(): Promise<void> {
     return this.conversions.close();
   }

@@ -130,6 +130,14 @@ describe('decidePlayback', () => {
   it('without ffmpeg offers what the device plays as it is, and says why when nothing plays', () => {
     const ac3 = media({ audio: [audio(1, { codec: 'ac3' })] });
     expect(decidePlayback(ac3, opts({ canConvert: false })).delivery).toBe('direct');
+    // Two tracks and no ffmpeg: the file as it is, with the track the browser plays (its default).
+    const two = media({
+      audio: [audio(1, { language: 'eng' }), audio(2, { language: 'fre', isDefault: false })],
+    });
+    expect(decidePlayback(two, opts({ canConvert: false, audioLanguage: 'fr' }))).toMatchObject({
+      delivery: 'direct',
+      audioIndex: 1,
+    });
     const hevc = media({ video: video({ codec: 'hevc' }) });
     expect(decidePlayback(hevc, opts({ canConvert: false }))).toEqual({
       delivery: 'unplayable',

@@ -279,10 +279,9 @@ export function decidePlayback(info: MediaInfo, o: DecideOptions): PlaybackDecis
       : o.format === 'matroska' && (o.device.has('mkv') || (webmOnly && o.device.has('webm')))
         ? 'webm'
         : null;
-  // A file plays as it is only with its one audio track (or the file's own first one, with nothing to
-  // switch to): browsers do not switch the audio tracks of a file.
-  const trackIsFirst = chosen === null || chosen.index === info.audio[0]?.index;
-  if (fileType && videoOk && audioOk && (info.audio.length <= 1 || (!o.canConvert && trackIsFirst))) {
+  // A file plays as it is only with its one audio track: browsers do not switch the audio tracks of a
+  // file, so one with several goes through HLS (where each track is a playlist of its own).
+  if (fileType && videoOk && audioOk && info.audio.length <= 1) {
     return {
       delivery: 'direct',
       fileType,
@@ -291,12 +290,13 @@ export function decidePlayback(info: MediaInfo, o: DecideOptions): PlaybackDecis
     };
   }
   if (!o.canConvert) {
-    // Without ffmpeg a file whose codecs the device plays is still offered as it is.
+    // Without ffmpeg a file whose picture the device plays is still offered as it is, with the track the
+    // browser picks (the file's default), whatever the viewer prefers.
     if (fileType && videoOk)
       return {
         delivery: 'direct',
         fileType,
-        audioIndex: chosen?.index ?? null,
+        audioIndex: (info.audio.find((a) => a.isDefault) ?? info.audio[0])?.index ?? null,
         quality: qualityOfHeight(effectiveHeight(video)),
       };
     return { delivery: 'unplayable', reason: 'no_ffmpeg' };

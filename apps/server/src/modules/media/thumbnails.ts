@@ -5,10 +5,10 @@ import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { EndpointErrors } from '@marquee/contract';
+import { sourcePaths, type EndpointErrors } from '@marquee/contract';
 import { AppError } from '../../errors.ts';
 import type { JobKindOptions, JobQueue } from '../jobs/job-queue.ts';
-import { sendMediaFile } from '../sources/media-files.ts';
+import { allowAnyOrigin, libraryFileParams, sendMediaFile } from '../sources/media-files.ts';
 
 const run = promisify(execFile);
 
@@ -26,11 +26,10 @@ export const SPRITE_ROWS = 10;
 const PER_SPRITE = SPRITE_COLUMNS * SPRITE_ROWS;
 export const THUMBNAILS_JOB = 'thumbnails';
 export const THUMBNAILS_VTT = 'thumbnails.vtt';
-/** Where a video's thumbnails are served, under the video's own access token (decision 071). */
-export const THUMBNAILS_ROUTE = '/api/sources/library/:access/:fileId/thumbnails/:name';
-/** The path of a video's thumbnail track (or of one of its sprites) under its access token. */
+/** The path of a video's thumbnail track (or of one of its sprites) under its access token (decision 071). */
 export const thumbnailsPath = (access: string, fileId: string, name = THUMBNAILS_VTT) =>
-  THUMBNAILS_ROUTE.replace(':access', access)
+  sourcePaths.libraryThumbnails
+    .replace(':access', access)
     .replace(':fileId', encodeURIComponent(fileId))
     .replace(':name', name);
 /** The only names served: the track and its sprites. */
@@ -343,23 +342,18 @@ export interface ThumbnailRouteDeps {
  */
 export function registerThumbnailRoutes(app: FastifyInstance, deps: ThumbnailRouteDeps): void {
   app.withTypeProvider<ZodTypeProvider>().get(
-    THUMBNAILS_ROUTE,
+    sourcePaths.libraryThumbnails,
     {
       config: { documentedErrors: thumbnailErrors },
       schema: {
         tags: ['sources'],
         summary:
           'Seek thumbnails of a library video (WebVTT of JPEG sprite tiles), behind a signed access token',
-        params: z.object({
-          access: z.string().max(2048),
-          fileId: z.string().max(64),
-          name: z.string().max(40),
-        }),
+        params: libraryFileParams,
       },
     },
     async (request, reply) => {
-      // Players on other origins read media cross-origin, refusals included.
-      if (!reply.hasHeader('access-control-allow-origin')) reply.header('access-control-allow-origin', '*');
+      allowAnyOrigin(reply);
       const { access, fileId, name } = request.params;
       const { cacheControl } = await deps.authorize(fileId, access);
       const notFound = () => new AppError(404, 'file_not_found', 'No such thumbnails');

@@ -1,4 +1,5 @@
 import { foldForSearch } from '../metadata/search-rules.ts';
+import { fromIso6392 } from '../media/language.ts';
 import type { Quality } from '@marquee/providers';
 
 // How Jellyfin and Plex users name their media folders, read back into titles, years, ids, episodes.
@@ -200,48 +201,6 @@ export function titleKey(title: string): string {
   return foldForSearch(title);
 }
 
-const THREE_LETTER: Readonly<Record<string, string>> = {
-  eng: 'en',
-  fre: 'fr',
-  fra: 'fr',
-  spa: 'es',
-  ger: 'de',
-  deu: 'de',
-  ita: 'it',
-  por: 'pt',
-  dut: 'nl',
-  nld: 'nl',
-  swe: 'sv',
-  nor: 'no',
-  nob: 'nb',
-  dan: 'da',
-  fin: 'fi',
-  pol: 'pl',
-  cze: 'cs',
-  ces: 'cs',
-  hun: 'hu',
-  rum: 'ro',
-  ron: 'ro',
-  gre: 'el',
-  ell: 'el',
-  tur: 'tr',
-  rus: 'ru',
-  ukr: 'uk',
-  ara: 'ar',
-  heb: 'he',
-  per: 'fa',
-  fas: 'fa',
-  hin: 'hi',
-  jpn: 'ja',
-  kor: 'ko',
-  chi: 'zh',
-  zho: 'zh',
-  vie: 'vi',
-  tha: 'th',
-  ind: 'id',
-  may: 'ms',
-  msa: 'ms',
-};
 const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
   english: 'en',
   french: 'fr',
@@ -286,7 +245,8 @@ function languageOf(raw: string): string | null {
   const tag = raw.toLowerCase();
   if (/^[a-z]{2}$/.test(tag)) return tag;
   if (/^[a-z]{2}[-_][a-z]{2,4}$/.test(tag)) return `${tag.slice(0, 2)}-${tag.slice(3).toUpperCase()}`;
-  if (THREE_LETTER[tag]) return THREE_LETTER[tag];
+  const fromThreeLetters = fromIso6392(tag);
+  if (fromThreeLetters) return fromThreeLetters;
   return LANGUAGE_NAMES[foldForSearch(tag)] ?? null;
 }
 

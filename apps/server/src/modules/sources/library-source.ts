@@ -17,7 +17,6 @@ import {
   decidePlayback,
   hlsVariants,
   audioModeFor,
-  qualityOfHeight,
   type DeviceCodecs,
   type HlsPlan,
   type PlaybackDecision,
@@ -177,11 +176,7 @@ export function libraryStream(
       format: file.format,
     }),
   }));
-  const captions = captionsOf(
-    probed.map((p) => p),
-    urls,
-    device.canConvert,
-  );
+  const captions = captionsOf(probed, urls, device.canConvert);
   const direct = decisions.filter((d) => d.decision.delivery === 'direct');
   const height = (f: LibraryVideo & { info: MediaInfo }) => f.info.video?.height ?? 0;
   // Every version plays as it is: a file per quality (the highest picture first within a quality).
@@ -236,10 +231,6 @@ export function libraryStream(
     'media_unplayable',
   );
 }
-
-/** A quality name for a version from its picture (the file name may not say). */
-export const qualityOfVideo = (file: LibraryVideo) =>
-  file.quality !== 'unknown' || !file.info?.video ? file.quality : qualityOfHeight(file.info.video.height);
 
 /** The operator's media folder as a source (Jellyfin/Plex naming). */
 export function makeLibrarySource(

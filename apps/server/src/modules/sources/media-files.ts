@@ -1,6 +1,7 @@
 import path from 'node:path';
 import send from '@fastify/send';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 
 /** Content types of what the sources serve (hls.js and Chromium rely on them). */
@@ -18,6 +19,18 @@ export const MEDIA_TYPES: Readonly<Record<string, string>> = {
   // Seek thumbnail sprites (modules/media/thumbnails.ts).
   '.jpg': 'image/jpeg',
 };
+
+/** Path parameters of a library video's own files (the file, its subtitles, its thumbnails). */
+export const libraryFileParams = z.object({
+  access: z.string().max(2048),
+  fileId: z.string().max(64),
+  name: z.string().max(1024),
+});
+
+/** Players on other origins read media cross-origin, refusals included (they renew on `media_url_expired`). */
+export function allowAnyOrigin(reply: FastifyReply): void {
+  if (!reply.hasHeader('access-control-allow-origin')) reply.header('access-control-allow-origin', '*');
+}
 
 export function mediaTypeOf(fileName: string): string | null {
   return MEDIA_TYPES[path.extname(fileName).toLowerCase()] ?? null;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -18,7 +18,7 @@ import { playbackTokenOf } from '../../plugins/auth.ts';
 import { contractRoute, contractStream } from '../../plugins/contract-route.ts';
 import { EventStream } from './event-stream.ts';
 import { ANYONE } from './media-access.ts';
-import { sendMediaFile } from './media-files.ts';
+import { allowAnyOrigin, libraryFileParams, sendMediaFile } from './media-files.ts';
 import type { SourcesService } from './sources.service.ts';
 
 /** The media a scrape query names (the contract has already checked that a show names its episode). */
@@ -199,11 +199,7 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
         tags: ['sources'],
         summary:
           'A video or subtitle file of the media library, with range requests, behind a signed access token',
-        params: z.object({
-          access: z.string().max(2048),
-          fileId: z.string().max(64),
-          name: z.string().max(1024),
-        }),
+        params: libraryFileParams,
       },
     },
     async (request, reply) => {
@@ -264,11 +260,7 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
       schema: {
         tags: ['sources'],
         summary: 'A text subtitle of a library video as WebVTT, behind a signed access token',
-        params: z.object({
-          access: z.string().max(2048),
-          fileId: z.string().max(64),
-          name: z.string().max(40),
-        }),
+        params: libraryFileParams,
       },
     },
     async (request, reply) => {
@@ -288,11 +280,6 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
 /** Conversion limits count per account, or per address for anyone (decision 085). */
 const viewerKey = (viewer: string, request: FastifyRequest) =>
   viewer === ANYONE ? `ip:${request.ip}` : viewer;
-
-/** Players on other origins read media cross-origin, refusals included (they renew on `media_url_expired`). */
-function allowAnyOrigin(reply: FastifyReply): void {
-  if (!reply.hasHeader('access-control-allow-origin')) reply.header('access-control-allow-origin', '*');
-}
 
 function notFoundProvider(kind: 'source' | 'embed', id: string): AppError {
   return new AppError(404, 'source_not_found', `No ${kind} "${id}" on this instance`);

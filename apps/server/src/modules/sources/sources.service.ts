@@ -174,7 +174,7 @@ export class SourcesService {
           codecs: deviceCodecs(access.device?.codecs),
           audioLanguage: access.device?.audioLanguage,
           canConvert: this.o.pipeline !== undefined,
-          canTranscode: (this.o.pipeline?.o.limits.maxTranscodes ?? 0) > 0,
+          canTranscode: this.o.pipeline?.canTranscode ?? false,
         }),
       );
     }
