@@ -14,6 +14,18 @@ const a11yPort = Number(process.env.E2E_A11Y_PORT ?? 4183);
 const a11ySubPort = Number(process.env.E2E_A11Y_SUB_PORT ?? 4184);
 /** An instance whose media library holds the files real collections hold (e2e/media-library.spec.ts). */
 const libraryPort = Number(process.env.E2E_LIBRARY_PORT ?? 4185);
+/**
+ * The same library on compose.yaml's topology: three servers on PostgreSQL + Redis behind nginx
+ * (deploy/test/library-topology.ts); e2e/media-library.spec.ts runs again against it.
+ */
+const libraryTopologyPort = Number(process.env.E2E_LIBRARY_TOPOLOGY_PORT ?? 4186);
+/** Its servers' DATA_DIR: the spec checks in `transcodes` that one server converted for all three. */
+// Made once by the runner; its workers load this file again and read the same folder from the environment.
+process.env.E2E_LIBRARY_TOPOLOGY_DATA ??= path.join(
+  mkdtempSync(path.join(tmpdir(), 'marquee-e2e-topology-')),
+  'data',
+);
+const libraryTopologyData = process.env.E2E_LIBRARY_TOPOLOGY_DATA;
 
 /** The discovery site: passphrase accounts, no captcha. */
 const DISCOVERY = { DMCA_EMAIL: 'dmca@marquee.test', CAPTCHA_PROVIDER: 'none' };
@@ -79,6 +91,18 @@ export default defineConfig({
     // what page.route sees and when a reloaded page's files arrive.
     serviceWorkers: 'block',
   },
+  projects: [
+    { name: 'chromium' },
+    {
+      name: 'library-topology',
+      testMatch: /media-library\.spec\.ts$/,
+      metadata: {
+        libraryOrigin: `http://127.0.0.1:${libraryTopologyPort}`,
+        topology: true,
+        transcodeDir: path.join(libraryTopologyData, 'transcodes'),
+      },
+    },
+  ],
   webServer: [
     instance(port, DISCOVERY),
     instance(altchaPort, {
@@ -95,6 +119,17 @@ export default defineConfig({
       // The library is made with ffmpeg first (a few seconds; reused when it is already there).
       command: `node --import tsx ../../scripts/make-test-library.ts ${TEST_LIBRARY_DIR} && node dist/main.js`,
       timeout: 180_000,
+    },
+    {
+      // After the library instance, which made the library.
+      command: `node --import tsx deploy/test/library-topology.ts ${libraryTopologyPort} ${TEST_LIBRARY_DIR} ${libraryTopologyData}`,
+      cwd: '../..',
+      url: `http://127.0.0.1:${libraryTopologyPort}/healthz`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      // It drops its database and Redis keys on SIGTERM.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+      env: { LOG_LEVEL: 'warn' },
     },
   ],
 });

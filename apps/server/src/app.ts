@@ -176,6 +176,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     playbackAccess: membership,
     accounts,
     jobs,
+    redis: accounts.redis,
   });
   const selfTest = new SelfTestService({
     config,

@@ -1,10 +1,12 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { player, startPlayback } from './support/player.ts';
 import {
   decoded,
   dominantFrequency,
   libraryEntries,
-  LIBRARY_ORIGIN,
+  libraryOrigin,
   seekTo,
   titlePath,
   type LibraryEntry,
@@ -18,14 +20,22 @@ import {
 const entries = libraryEntries();
 const entry = (key: string) => entries.find((e) => e.key === key)!;
 
+/** Which server behind nginx answered each HLS segment (the topology's nginx names it: X-Upstream). */
+type SegmentAnswers = { path: string; upstream: string }[];
+
 /** Opens a title of the library instance and records which media it fetched. */
-async function openTitle(page: Page, e: LibraryEntry, query = '') {
+async function openTitle(page: Page, e: LibraryEntry, query = '', segments: SegmentAnswers = []) {
   const media: string[] = [];
   page.on('request', (r) => {
     const url = new URL(r.url());
     if (url.pathname.startsWith('/api/sources/')) media.push(url.pathname);
   });
-  await page.goto(`${LIBRARY_ORIGIN}${titlePath(e)}${query}`);
+  page.on('response', (r) => {
+    const { pathname } = new URL(r.url());
+    if (/\/hls\/[^/]+\/\d+\.m4s$/.test(pathname) && r.status() === 200)
+      segments.push({ path: pathname, upstream: r.headers()['x-upstream'] ?? '' });
+  });
+  await page.goto(`${libraryOrigin()}${titlePath(e)}${query}`);
   return media;
 }
 
@@ -54,7 +64,8 @@ test.describe('the media library in Chromium', () => {
       page,
     }) => {
       const e = entry(key);
-      const media = await openTitle(page, e);
+      const segments: SegmentAnswers = [];
+      const media = await openTitle(page, e, '', segments);
       await startPlayback(page);
       // The library source, never the sample clip.
       expect(media.some((p) => p.startsWith('/api/sources/library/'))).toBe(true);
@@ -75,6 +86,28 @@ test.describe('the media library in Chromium', () => {
         .poll(async () => (await decoded(page)).time, { timeout: 15_000 })
         .toBeGreaterThan(after.time + 0.3);
       expect((await decoded(page)).error).toBeNull();
+
+      // Behind nginx, the segments of one conversion reach the viewer from several servers: the one
+      // running ffmpeg and the others, which ask it for them (decision 087).
+      if (test.info().project.metadata?.topology === true && media.some((p) => p.includes('/hls/'))) {
+        expect(segments.length).toBeGreaterThan(2);
+        const byRendition = new Map<string, Set<string>>();
+        for (const s of segments) {
+          const rendition = s.path.replace(/\/\d+\.m4s$/, '');
+          byRendition.set(
+            rendition,
+            (byRendition.get(rendition) ?? new Set()).add(s.upstream.split(', ').at(-1)!),
+          );
+        }
+        expect(Math.max(...[...byRendition.values()].map((servers) => servers.size))).toBeGreaterThan(1);
+        // …and one of the three converted this file: one process folder holds it.
+        const fileId = /\/api\/sources\/library\/[^/]+\/([^/]+)\/hls\//.exec(segments[0]!.path)![1]!;
+        const transcodes = test.info().project.metadata.transcodeDir as string;
+        const converting = readdirSync(transcodes).filter(
+          (name) => name.startsWith('hls-') && existsSync(path.join(transcodes, name, fileId)),
+        );
+        expect(converting).toHaveLength(1);
+      }
 
       // Every text subtitle is offered; each shows its own cue at the time it is on screen.
       const textTracks = e.subtitles.filter((s) => s.codec !== 'hdmv_pgs_subtitle');

@@ -1,11 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 
 /** Made by scripts/make-test-library.ts before the library instance starts (kept between runs: a cache). */
 export const TEST_LIBRARY_DIR = path.join(tmpdir(), 'marquee-e2e-library');
-export const LIBRARY_ORIGIN = `http://127.0.0.1:${Number(process.env.E2E_LIBRARY_PORT ?? 4185)}`;
+const LIBRARY_ORIGIN = `http://127.0.0.1:${Number(process.env.E2E_LIBRARY_PORT ?? 4185)}`;
+
+/**
+ * The library instance this project plays from (playwright.config.ts): the single SQLite server, or
+ * three servers on PostgreSQL + Redis behind nginx.
+ */
+export function libraryOrigin(): string {
+  const origin = test.info().project.metadata?.libraryOrigin as unknown;
+  return typeof origin === 'string' ? origin : LIBRARY_ORIGIN;
+}
 
 export interface LibraryCue {
   start: number;

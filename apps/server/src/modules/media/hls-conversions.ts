@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
-import { mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
+import { access, mkdir, open, readdir, readFile, rm, utimes } from 'node:fs/promises';
 import path from 'node:path';
+import type { ErrorCode } from '@marquee/contract';
 import { AppError } from '../../errors.ts';
+import { PeerGone, type ConversionPeers, type PeerAnswer, type PeerRequest } from './conversion-peers.ts';
 import { conversionArgs, type HardwareAcceleration } from './ffmpeg.ts';
 import { segmentsOf, type Segment } from './hls-segments.ts';
 import type { MediaInfo } from './media-info.ts';
@@ -12,6 +14,8 @@ import { planId, type HlsPlan } from './playback-plan.ts';
 // On-the-fly HLS (docs/decisions/085-library-pipeline.md): one ffmpeg per rendition being watched, started
 // at the segment the player asks for, restarted at a seek past what it has made, paused when far ahead of
 // the viewer, stopped and its files removed when nobody asked for a while, and stopped with the server.
+// Behind a balancer, one process runs each rendition and the others ask it for segments
+// (docs/decisions/087-shared-conversions.md).
 
 export interface ConvertibleFile {
   /** The library's id of the file (folder names and limits use it). */
@@ -34,8 +38,17 @@ export interface HlsConversionsOptions {
   ffmpeg: string;
   /** Keyframe times of a file (copied video), cached by the caller. */
   keyframes: (file: ConvertibleFile) => Promise<number[]>;
-  /** Folder for conversions; each rendition gets `<fileId>/<planId>` inside. */
+  /** This process's folder for conversions; each rendition gets `<fileId>/<planId>` inside. */
   workDir: string;
+  /**
+   * The folder the processes share (TRANSCODE_DIR), holding each one's `workDir`: what a peer made is
+   * read there. Defaults to the parent of `workDir`.
+   */
+  sharedDir?: string;
+  /** The other processes behind the same balancer (Redis); absent in a single process. */
+  peers?: ConversionPeers;
+  /** A file and plan by their ids, for what a peer asks this process to convert. */
+  resolve?: (fileId: string, plan: string) => Promise<{ file: ConvertibleFile; plan: HlsPlan } | null>;
   limits: ConversionLimits;
   hardware: HardwareAcceleration;
   vaapiDevice?: string;
@@ -97,13 +110,30 @@ export class HlsConversions {
   /** Renditions being set up: concurrent first requests (init and a segment) share one. */
   private readonly opening = new Map<string, Promise<Rendition>>();
   private readonly sweeper: NodeJS.Timeout;
+  private readonly renewer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly now: () => number;
+  private warnedUnshared = false;
 
   constructor(private readonly o: HlsConversionsOptions) {
     this.now = o.now ?? Date.now;
     this.sweeper = setInterval(() => void this.sweep(), Math.min(10_000, this.idleMs / 2));
     this.sweeper.unref();
+    const peers = o.peers;
+    if (peers) {
+      peers.serve((request) => this.answer(request));
+      // Leases live while this process runs their renditions; the folder's time says it is in use.
+      this.renewer = setInterval(() => {
+        void peers.renew([...this.renditions.keys()]);
+        const now = new Date();
+        void utimes(o.workDir, now, now).catch(() => undefined);
+      }, 5_000);
+      this.renewer.unref();
+    }
+  }
+
+  private get sharedDir() {
+    return this.o.sharedDir ?? path.dirname(this.o.workDir);
   }
 
   private get idleMs() {
@@ -129,8 +159,21 @@ export class HlsConversions {
     }));
   }
 
-  /** Path of the rendition's init segment, once a run has written it. */
+  /** Path of the rendition's init segment, once a run (of this process or a peer) has written it. */
   async initSegment(file: ConvertibleFile, plan: HlsPlan, viewer: string): Promise<string> {
+    const shared = await this.fromPeer(file, plan, 'init', viewer);
+    return shared ? shared[0]! : this.localInit(file, plan, viewer);
+  }
+
+  /** The bytes of segment `index`: its chunks, converted now if need be (here or by a peer). */
+  async segment(file: ConvertibleFile, plan: HlsPlan, index: number, viewer: string): Promise<Buffer> {
+    const files =
+      (await this.fromPeer(file, plan, index, viewer)) ??
+      (await this.localSegment(file, plan, index, viewer));
+    return joinChunks(await Promise.all(files.map((f) => readFile(f))));
+  }
+
+  private async localInit(file: ConvertibleFile, plan: HlsPlan, viewer: string): Promise<string> {
     const rendition = await this.rendition(file, plan, viewer);
     rendition.lastRequestAt = this.now();
     if (rendition.init) return rendition.init;
@@ -139,8 +182,13 @@ export class HlsConversions {
     return rendition.init!;
   }
 
-  /** The bytes of segment `index`: its chunks, converted now if need be. */
-  async segment(file: ConvertibleFile, plan: HlsPlan, index: number, viewer: string): Promise<Buffer> {
+  /** The files of segment `index` (its chunks), converted here now if need be. */
+  private async localSegment(
+    file: ConvertibleFile,
+    plan: HlsPlan,
+    index: number,
+    viewer: string,
+  ): Promise<string[]> {
     const rendition = await this.rendition(file, plan, viewer);
     const segment = rendition.segments[index];
     if (!segment) throw new AppError(404, 'file_not_found', 'No such segment');
@@ -167,19 +215,92 @@ export class HlsConversions {
       await this.waitFor(rendition, ready);
     }
     this.throttle(rendition);
-    return joinChunks(await Promise.all(wanted.map((c) => readFile(path.join(rendition.dir, `${c}.m4s`)))));
+    return wanted.map((c) => path.join(rendition.dir, `${c}.m4s`));
+  }
+
+  /**
+   * What a peer runs for us: null when this process runs the rendition (or takes it now, or the peers
+   * share no folder), else the files of what was asked, made by the process that runs it.
+   */
+  private async fromPeer(
+    file: ConvertibleFile,
+    plan: HlsPlan,
+    what: PeerRequest['what'],
+    viewer: string,
+  ): Promise<string[] | null> {
+    const peers = this.o.peers;
+    const key = keyOf(file, plan);
+    if (!peers || this.closed || this.renditions.has(key) || this.opening.has(key)) return null;
+    // A peer found gone gives its lease up: the second claim takes it.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const owner = await peers.claim(key);
+      if (owner === null) return null;
+      let answer: PeerAnswer;
+      try {
+        answer = await peers.ask(owner, { key, fileId: file.id, plan: planId(plan), what, viewer });
+      } catch (error) {
+        if (error instanceof PeerGone) continue;
+        throw new AppError(503, 'server_busy', 'The conversion is too slow on this server right now', {
+          retryAfterSeconds: 10,
+          cause: error,
+        });
+      }
+      if ('error' in answer) {
+        const { status, code, message } = answer.error;
+        const known = status === 404 || status === 502 || status === 503;
+        throw new AppError(known ? status : 502, known ? (code as ErrorCode) : 'conversion_failed', message, {
+          ...(status === 503 ? { retryAfterSeconds: 10 } : {}),
+        });
+      }
+      const files = answer.files.map((f) => path.resolve(this.sharedDir, f));
+      const inside = files.every((f) => !path.relative(this.sharedDir, f).startsWith('..'));
+      if (inside && files.length > 0 && (await Promise.all(files.map(exists))).every(Boolean)) return files;
+      // The peer's files are not in our folder: TRANSCODE_DIR is not shared. Convert here instead.
+      if (!this.warnedUnshared)
+        this.o.log?.(
+          'warn',
+          'library: TRANSCODE_DIR is not shared between the servers; each converts alone',
+          {
+            sharedDir: this.sharedDir,
+          },
+        );
+      this.warnedUnshared = true;
+      return null;
+    }
+    return null;
+  }
+
+  /** Makes what a peer asks for (this process runs the rendition); paths relative to the shared folder. */
+  private async answer(request: PeerRequest): Promise<PeerAnswer> {
+    try {
+      const found = this.o.resolve ? await this.o.resolve(request.fileId, request.plan) : null;
+      if (!found || keyOf(found.file, found.plan) !== request.key)
+        throw new AppError(404, 'file_not_found', 'No such media file');
+      const files =
+        request.what === 'init'
+          ? [await this.localInit(found.file, found.plan, request.viewer)]
+          : await this.localSegment(found.file, found.plan, request.what, request.viewer);
+      return { files: files.map((f) => path.relative(this.sharedDir, f)) };
+    } catch (error) {
+      if (error instanceof AppError)
+        return { error: { status: error.status, code: error.code, message: error.message } };
+      return {
+        error: { status: 502, code: 'conversion_failed', message: 'The server could not convert this file' },
+      };
+    }
   }
 
   /** Stops every conversion and removes their files (server shutdown). */
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.sweeper);
+    if (this.renewer) clearInterval(this.renewer);
     await Promise.all([...this.renditions.values()].map((r) => this.drop(r)));
   }
 
   private async rendition(file: ConvertibleFile, plan: HlsPlan, viewer: string): Promise<Rendition> {
     if (this.closed) throw new AppError(503, 'server_busy', 'The server is shutting down');
-    const key = `${file.id}/${planId(plan)}`;
+    const key = keyOf(file, plan);
     const known = this.renditions.get(key);
     if (known && known.file.path === file.path) {
       known.viewer = viewer;
@@ -201,6 +322,8 @@ export class HlsConversions {
     known: Rendition | undefined,
   ): Promise<Rendition> {
     if (known) await this.drop(known);
+    // Peers ask this process for it from now on (a lease another process holds is left to lapse).
+    await this.o.peers?.claim(key);
     const dir = path.join(this.o.workDir, file.id, planId(plan));
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
@@ -417,6 +540,7 @@ export class HlsConversions {
 
   private async drop(rendition: Rendition): Promise<void> {
     this.renditions.delete(rendition.key);
+    void this.o.peers?.release(rendition.key);
     rendition.watcher?.close();
     await this.stop(rendition);
     this.wake(rendition);
@@ -431,6 +555,14 @@ export class HlsConversions {
     }
   }
 }
+
+const keyOf = (file: ConvertibleFile, plan: HlsPlan) => `${file.id}/${planId(plan)}`;
+
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
 
 function chunksOf(segment: Segment): number[] {
   return Array.from({ length: segment.chunks }, (_, i) => segment.firstChunk + i);

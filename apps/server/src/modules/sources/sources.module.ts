@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { Config } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { CaptchaSolutionsRepository } from '../captcha/captcha.repository.ts';
@@ -18,7 +19,8 @@ import { registerSourcesRoutes } from './sources.routes.ts';
 import { SourcesService, type HumanCheck, type PlaybackAccess, type Viewers } from './sources.service.ts';
 import { TakedownList } from './takedown.ts';
 import { detectFfmpeg } from '../media/ffmpeg.ts';
-import { MediaPipeline } from '../media/media-pipeline.ts';
+import { RedisConversionPeers } from '../media/conversion-peers.ts';
+import { MediaPipeline, type MediaPipelineOptions } from '../media/media-pipeline.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { registerThumbnailRoutes, Thumbnails } from '../media/thumbnails.ts';
 
@@ -56,6 +58,8 @@ export interface SourcesContext {
     { auth: SessionAuthenticator; customers: { isAdmin(userId: string): Promise<boolean> } } | undefined;
   /** Background jobs (seek thumbnails of library files, decision 086). */
   jobs?: JobQueue | undefined;
+  /** Shared Redis (REDIS_URL): the servers behind a balancer share each conversion (decision 087). */
+  redis?: Redis | undefined;
 }
 
 /**
@@ -115,6 +119,7 @@ const transcodeDir = (config: Config) =>
 async function mediaPipelineFor(
   server: FastifyInstance,
   ctx: SourcesContext,
+  resolve: MediaPipelineOptions['resolve'],
 ): Promise<MediaPipeline | undefined> {
   const { config } = ctx;
   if (ctx.overrides?.withoutFfmpeg) return undefined;
@@ -126,9 +131,9 @@ async function mediaPipelineFor(
     );
     return undefined;
   }
-  const workDir = config.TRANSCODE_DIR
-    ? path.resolve(config.TRANSCODE_DIR)
-    : path.join(config.dataDir, 'transcodes');
+  const workDir = transcodeDir(config);
+  const log = (level: 'info' | 'warn', message: string, details: Record<string, unknown>) =>
+    server.log[level](details, message);
   // What a previous run left (it stopped without cleaning up) is of no use: conversions restart on demand.
   await MediaPipeline.removeStale(workDir);
   const pipeline = new MediaPipeline({
@@ -141,7 +146,10 @@ async function mediaPipelineFor(
     },
     hardware: config.HWACCEL,
     vaapiDevice: config.VAAPI_DEVICE,
-    log: (level, message, details) => server.log[level](details, message),
+    ...(ctx.redis
+      ? { peers: new RedisConversionPeers({ redis: ctx.redis, prefix: config.REDIS_PREFIX, log }), resolve }
+      : {}),
+    log,
   });
   server.addHook('onClose', async () => pipeline.close());
   server.log.info({ ffmpeg: tools.version, workDir }, 'library: conversions with ffmpeg');
@@ -176,7 +184,12 @@ export async function registerSources(
     await new InstanceSecretsRepository(ctx.database.db).getOrCreate(MEDIA_URL_SECRET_NAME, nowMs()),
     { ttlMs: ctx.overrides?.mediaUrlTtlMs ?? MEDIA_URL_TTL_MS, now: nowMs },
   );
-  const pipeline = config.MEDIA_LIBRARY_DIR ? await mediaPipelineFor(server, ctx) : undefined;
+  // A peer's ask names a file and a plan: the service finds them as for its own requests.
+  const pipeline: MediaPipeline | undefined = config.MEDIA_LIBRARY_DIR
+    ? await mediaPipelineFor(server, ctx, (fileId, plan): ReturnType<SourcesService['libraryConversion']> =>
+        service.libraryConversion(fileId, plan),
+      )
+    : undefined;
   // With ffmpeg found, ffprobe reads every library file (decision 085); the admin page reads the indexer's status.
   const library = config.MEDIA_LIBRARY_DIR
     ? openLibrary(server, {

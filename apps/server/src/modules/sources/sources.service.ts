@@ -380,20 +380,37 @@ export class SourcesService {
   }
 
   /**
+   * A library video and one of its plans, as the conversions take them (the HLS routes, and what a peer
+   * server asks this one to convert: decision 087); null when the file or the plan is not one.
+   */
+  async libraryConversion(fileId: string, plan: string) {
+    const file = await this.libraryFile(fileId).catch((error: unknown) => {
+      if (error instanceof AppError && error.status === 404) return null;
+      throw error;
+    });
+    const info = file?.kind === 'video' ? file.info : null;
+    const parsed = info ? parsePlanId(plan, info) : null;
+    if (!file || file.kind !== 'video' || !info?.video || !parsed) return null;
+    return {
+      file: { id: file.id, path: file.path, info, size: file.size, mtimeMs: file.mtimeMs },
+      plan: parsed,
+      video: info.video,
+    };
+  }
+
+  /**
    * One file of an HLS rendition of a library video (docs/decisions/085-library-pipeline.md): the master
    * playlist, the rendition's playlist, its init segment or a media segment (converted now if need be).
    * The plan comes from the URL but is accepted only when it fits the file's probe (`parsePlanId`).
    */
   async libraryHls(fileId: string, plan: string, name: string, viewer: string): Promise<HlsAnswer> {
     const pipeline = this.o.pipeline;
-    const file = await this.libraryFile(fileId);
-    const info = file.kind === 'video' ? file.info : null;
-    const parsed = info ? parsePlanId(plan, info) : null;
-    if (!pipeline || file.kind !== 'video' || !info?.video || !parsed)
-      throw new AppError(404, 'file_not_found', 'No such media file');
-    const convertible = { id: file.id, path: file.path, info, size: file.size, mtimeMs: file.mtimeMs };
+    const found = await this.libraryConversion(fileId, plan);
+    if (!pipeline || !found) throw new AppError(404, 'file_not_found', 'No such media file');
+    const { file: convertible, plan: parsed } = found;
+    const info = convertible.info;
     if (name === 'master.m3u8') {
-      const variants = hlsVariants(info, info.video, {
+      const variants = hlsVariants(info, found.video, {
         copy: parsed.video === 'copy',
         audio: parsed.audio,
         burn: parsed.burn,
