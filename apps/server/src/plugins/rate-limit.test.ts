@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testRedisUrl } from '../../test/test-database.ts';
 import { createRateLimits, RateLimitedError } from './rate-limit.ts';
+import { connectRedis } from './redis.ts';
 
 // CI and developer machines run Redis at 127.0.0.1:6379 (ARCHITECTURE.md); this test uses it even when
 // the rest of the suite runs on SQLite, so the shared store is never silently left untested.
@@ -51,5 +52,19 @@ describe('rate limits', () => {
     await expect(one.consume('register_complete', 'ip')).rejects.toBeInstanceOf(RateLimitedError);
     await expect(two.consume('register_complete', 'ip')).rejects.toBeInstanceOf(RateLimitedError);
     expect(await a.keys(`${prefix}*`)).not.toHaveLength(0);
+  });
+
+  it("the server's Redis connection: a bucket's first use while other commands are in flight neither fails nor crashes", async () => {
+    // With ioredis' auto-pipelining a command defined after a pipeline opened (the limiter's script) made
+    // that request fail and threw `results[i] is not iterable` out of the process (ioredis#1931).
+    const log = { info: () => undefined, warn: () => undefined };
+    const { client } = await connectRedis(redisUrl, log);
+    clients.push(client);
+    const prefix = `test:${randomBytes(4).toString('hex')}:`;
+    const limits = createRateLimits({ redis: client, prefix });
+    const writes = [client.publish(`${prefix}library`, '{}'), client.get(`${prefix}missing`)];
+    await expect(limits.consume('login_complete', 'ip')).resolves.toBeUndefined();
+    await Promise.all(writes);
+    expect(await client.keys(`${prefix}rl:*`)).not.toHaveLength(0);
   });
 });

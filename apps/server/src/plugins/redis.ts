@@ -39,7 +39,9 @@ export async function connectRedis(url: string, log: Log): Promise<RedisConnecti
     enableOfflineQueue: false,
     // Commands in flight when the connection drops fail at once (not after a reconnection).
     maxRetriesPerRequest: 0,
-    enableAutoPipelining: true,
+    // No auto-pipelining: with it, a command defined after a pipeline opened (rate-limiter-flexible's
+    // script, defined at a bucket's first use) failed and threw out of the process (ioredis#1931).
+    enableAutoPipelining: false,
     retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 5), 2_000),
   });
   let lastError: string | null = null;
