@@ -132,6 +132,52 @@ describe(`errors outside the routes, in the app’s shape (${testDialect})`, () 
     expectAppError(res, 413, 'payload_too_large');
   });
 
+  it('JSON nested past any body the API takes is refused before it is parsed, with a short answer', async () => {
+    // 1 MiB of `[`…`]` used to cost seconds of CPU and answer a 2 MB error; no account needed.
+    const deep = `${'['.repeat(500_000)}${']'.repeat(500_000)}`;
+    const res = await t.server.inject({
+      method: 'POST',
+      url: '/auth/login/start',
+      headers: { 'content-type': 'application/json' },
+      payload: deep,
+    });
+    expectAppError(res, 400, 'bad_request');
+    expect(res.body.length).toBeLessThan(500);
+    expect(JSON.parse(res.body).message).toMatch(/nested/);
+    // Objects count too; brackets inside strings (escaped quotes included) do not.
+    const objects = `${'{"a":'.repeat(100)}1${'}'.repeat(100)}`;
+    expectAppError(
+      await t.server.inject({
+        method: 'POST',
+        url: '/auth/login/start',
+        headers: { 'content-type': 'application/json' },
+        payload: objects,
+      }),
+      400,
+      'bad_request',
+    );
+    const inString = await t.server.inject({
+      method: 'POST',
+      url: '/auth/login/start',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ publicKey: `\\"${'[{'.repeat(200)}` }),
+    });
+    expect(inString.statusCode).not.toBe(500);
+    expect(JSON.parse(inString.body).message ?? '').not.toMatch(/nested/);
+  });
+
+  it('a large invalid body answers its first issues only', async () => {
+    const res = await t.server.inject({
+      method: 'POST',
+      url: '/metrics/providers',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ items: Array.from({ length: 10 }, () => ({})) }),
+    });
+    expectAppError(res, 400, 'validation_failed');
+    expect(JSON.parse(res.body).issues).toHaveLength(20);
+    expect(res.body.length).toBeLessThan(10_000);
+  });
+
   it('requests Node cannot parse get the app’s shape too (and the connection is closed)', async () => {
     for (const [request, status] of [
       ['GARBAGE\r\n\r\n', 400],

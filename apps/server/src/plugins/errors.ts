@@ -21,6 +21,9 @@ const fastifyCodes: Record<string, { status: number; code: ErrorCode }> = {
  * that does not answer → 503 `database_unavailable` with Retry-After (clients retry; nothing is lost),
  * and only truly unexpected errors → 500, logged.
  */
+/** Validation issues listed in an answer at most. */
+const MAX_VALIDATION_ISSUES = 20;
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -28,9 +31,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
         errorType: 'validation',
         code: 'validation_failed',
         message: 'The request is not valid',
-        issues: error.validation.map((v) => ({
-          path: [error.validationContext ?? 'body', ...v.instancePath.split('/').filter(Boolean)],
-          message: v.message ?? 'invalid',
+        // The first issues only: a large invalid body must not make an answer larger than itself.
+        issues: error.validation.slice(0, MAX_VALIDATION_ISSUES).map((v) => ({
+          path: [
+            error.validationContext ?? 'body',
+            ...v.instancePath.split('/').filter(Boolean).slice(0, 16),
+          ],
+          message: (v.message ?? 'invalid').slice(0, 300),
         })),
       };
       return reply.status(400).send(body);
