@@ -416,6 +416,43 @@ describe('clock-safe change times (device clocks 10 minutes off)', () => {
     const nonsense = await addBookmark(app, user, '604', { 'x-client-time': 'yesterday' });
     expect(nonsense.statusCode).toBe(200);
   });
+
+  it('a device clock no real clock reads (16 digits, 0) is ignored; a corrected time never passes now', async () => {
+    const app = await start();
+    const user = await register(app.server);
+    const sent = new Date(app.clock.ms - TEN_MIN).toISOString();
+    for (const reading of ['9999999999999999', '1000000000000000', '0', '000000000000001']) {
+      const res = await app.server.inject({
+        method: 'POST',
+        url: `/users/${user.user.id}/bookmarks/603`,
+        headers: { ...user.headers, 'x-client-time': reading },
+        payload: { meta: movieMeta(), updatedAt: sent },
+      });
+      expect(res.statusCode, `${reading}: ${res.body}`).toBe(200);
+      expect(JSON.parse(res.body)).toMatchObject({ updatedAt: sent });
+    }
+    // A device far behind (its clock reads 2001) sends a time near year 9999: moved by its offset it
+    // would pass year 9999 (400 before); it is taken as now, like any time in the future.
+    const imported = await app.server.inject({
+      method: 'PUT',
+      url: `/users/${user.user.id}/progress/import`,
+      headers: { ...user.headers, 'x-client-time': String(Date.UTC(2001, 0, 1)) },
+      payload: [
+        {
+          tmdbId: '603',
+          meta: movieMeta(),
+          duration: 100,
+          watched: 50,
+          updatedAt: '9999-12-30T00:00:00.000Z',
+        },
+      ],
+    });
+    expect(imported.statusCode, imported.body).toBe(200);
+    const progress = JSON.parse(
+      (await app.server.inject({ url: `/users/${user.user.id}/progress`, headers: user.headers })).body,
+    ) as { updatedAt: string }[];
+    expect(Date.parse(progress[0]!.updatedAt)).toBeLessThanOrEqual(app.clock.ms);
+  });
 });
 
 describe('background jobs run once across processes', () => {

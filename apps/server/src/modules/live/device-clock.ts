@@ -14,11 +14,18 @@ export type ChangeTimeCorrector = <T extends string | undefined>(updatedAt: T) =
 /** Offsets below this are network delay, not a wrong clock: times are left as sent. */
 export const CLOCK_TOLERANCE_MS = 2_000;
 
+/**
+ * Readings no device clock gives (before 2001-09-09, after 5138): a broken or hostile header, taken as
+ * no reading at all.
+ */
+const PLAUSIBLE_CLOCK_MS = { min: 1e12, max: 1e14 } as const;
+
 /** The device's offset to the server's clock in ms (server − device), or 0 when unknown or negligible. */
 export function deviceClockOffset(request: FastifyRequest, nowMs: number): number {
   const raw = request.headers[CLIENT_TIME_HEADER];
   if (typeof raw !== 'string' || !/^\d{1,16}$/.test(raw)) return 0;
   const deviceNow = Number(raw);
+  if (deviceNow < PLAUSIBLE_CLOCK_MS.min || deviceNow > PLAUSIBLE_CLOCK_MS.max) return 0;
   const offset = nowMs - deviceNow;
   return Math.abs(offset) < CLOCK_TOLERANCE_MS ? 0 : offset;
 }
@@ -30,7 +37,8 @@ export function changeTimesOf(request: FastifyRequest, nowMs: number): ChangeTim
     if (offset === 0 || updatedAt === undefined) return updatedAt;
     const ms = Date.parse(updatedAt);
     if (!Number.isFinite(ms)) return updatedAt;
-    return new Date(ms + offset).toISOString() as T;
+    // Never past now (a future time is taken as now anyway) nor before 1970: always a valid time.
+    return new Date(Math.min(Math.max(ms + offset, 0), nowMs)).toISOString() as T;
   };
 }
 
