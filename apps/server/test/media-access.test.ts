@@ -153,6 +153,28 @@ describe(`signed media URLs on an open instance (${testDialect})`, () => {
     expect((await get(t, caption!)).body).toContain('Wake up, Neo');
   });
 
+  it('answers conditional and odd range requests of a library file as HTTP says', async () => {
+    const { video } = fileOf((await scrape(t, matrix)).output);
+    const size = sampleBytes.length;
+    const whole = await get(t, video);
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers['accept-ranges']).toBe('bytes');
+    expect(whole.rawPayload.equals(sampleBytes)).toBe(true);
+    const etag = String(whole.headers.etag);
+    expect((await get(t, video, { 'if-none-match': etag })).statusCode).toBe(304);
+    const suffix = await get(t, video, { range: 'bytes=-100' });
+    expect(suffix.statusCode).toBe(206);
+    expect(suffix.headers['content-range']).toBe(`bytes ${size - 100}-${size - 1}/${size}`);
+    const open = await get(t, video, { range: `bytes=${size - 10}-` });
+    expect(open.rawPayload.equals(sampleBytes.subarray(size - 10))).toBe(true);
+    const beyond = await get(t, video, { range: `bytes=${size}-` });
+    expect(beyond.statusCode).toBe(416);
+    expect(beyond.headers['content-range']).toBe(`bytes */${size}`);
+    // A range for another version of the file (If-Range) gets the whole file.
+    expect((await get(t, video, { range: 'bytes=0-9', 'if-range': 'W/"other"' })).statusCode).toBe(200);
+    expect((await get(t, video, { range: 'bytes=0-9', 'if-range': etag })).statusCode).toBe(206);
+  });
+
   it('refuses a library URL without a valid signature: none, tampered, for another file, or another viewer', async () => {
     const { video, caption } = fileOf((await scrape(t, matrix)).output);
     const p = parts(video);

@@ -45,6 +45,8 @@ export interface LibrarySubtitle extends SubtitleTags {
   format: SubtitleFormat;
   /** The caption type of srt/vtt files; ASS/SSA/PGS say `vtt`, what a conversion to text gives. */
   type: CaptionType;
+  /** Its inode when checked before this request: the file served must be that one. */
+  ino?: number;
 }
 
 export interface LibraryVideo {
@@ -60,6 +62,8 @@ export interface LibraryVideo {
   info: MediaInfo | null;
   size: number;
   mtimeMs: number;
+  /** Its inode when checked before this request: the file served must be that one. */
+  ino?: number;
   quality: Quality;
   subtitles: LibrarySubtitle[];
 }
@@ -863,8 +867,9 @@ export class LibraryIndexer {
       this.memory.checks.set(key, known);
     }
     const verdict = known.verdict;
+    const ino = identity.ino;
     if (file.kind === 'subtitle')
-      return verdict?.kind === 'subtitle' && verdict.format === file.format ? file : null;
+      return verdict?.kind === 'subtitle' && verdict.format === file.format ? { ...file, ino } : null;
     if (verdict?.kind !== 'video') return null;
     if (
       verdict.format === file.format &&
@@ -872,8 +877,15 @@ export class LibraryIndexer {
       file.size === known.size &&
       file.mtimeMs === known.mtimeMs
     )
-      return file;
-    return { ...file, format: verdict.format, info: verdict.info, size: known.size, mtimeMs: known.mtimeMs };
+      return { ...file, ino };
+    return {
+      ...file,
+      format: verdict.format,
+      info: verdict.info,
+      size: known.size,
+      mtimeMs: known.mtimeMs,
+      ino,
+    };
   }
 
   /**

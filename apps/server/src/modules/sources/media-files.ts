@@ -1,3 +1,5 @@
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import send from '@fastify/send';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -92,4 +94,110 @@ export async function sendMediaFile(
   if (!reply.hasHeader('access-control-allow-origin')) reply.header('access-control-allow-origin', '*');
   reply.header('access-control-expose-headers', 'Content-Length, Content-Range, Accept-Ranges');
   return reply.send(result.stream);
+}
+
+export interface SendOpenedOptions {
+  /** The real path the library admitted (links resolved). */
+  path: string;
+  /** Its inode when it was checked: the file opened must be that one. */
+  ino: number;
+  /** The name the content type is read from. */
+  typeName: string;
+  cacheControl: string;
+}
+
+/**
+ * Opens a library file without following a link in its place (O_NOFOLLOW) and only when the file opened
+ * is the one that was checked (same inode): a file swapped for a link, or a folder on its path swapped
+ * for one, between the check and the open is refused instead of served (docs/security.md).
+ */
+export async function openChecked(file: string, ino: number): Promise<FileHandle | null> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => null);
+  if (!handle) return null;
+  const info = await handle.stat().catch(() => null);
+  if (info?.isFile() && info.ino === ino) return handle;
+  await handle.close();
+  return null;
+}
+
+/** One `bytes=` range of a file of `size` bytes; null to send it whole, 'unsatisfiable' for 416. */
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'unsatisfiable' | null {
+  const match = header === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  // Several ranges or another unit: the whole file (as @fastify/send does).
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+    if (match[2] !== '' && Number(match[2]) < start) return null;
+  }
+  if (start >= size || !Number.isSafeInteger(start)) return 'unsatisfiable';
+  return { start, end };
+}
+
+/**
+ * Sends a library file from a handle opened by `openChecked`: range requests (206, 416), ETag and
+ * Last-Modified with their conditional requests (304), If-Range — what `sendMediaFile` does for files
+ * found by name, here for a file that must not change between the check and the read.
+ */
+export async function sendLibraryFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  o: SendOpenedOptions,
+): Promise<FastifyReply> {
+  const type = mediaTypeOf(o.typeName);
+  const handle = type ? await openChecked(o.path, o.ino) : null;
+  if (!type || !handle) throw new AppError(404, 'file_not_found', 'No such media file');
+  let streaming = false;
+  try {
+    const info = await handle.stat();
+    const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+    const lastModified = info.mtime.toUTCString();
+    allowAnyOrigin(reply);
+    reply
+      .header('accept-ranges', 'bytes')
+      .header('etag', etag)
+      .header('last-modified', lastModified)
+      .header('cache-control', o.cacheControl)
+      .header('access-control-expose-headers', 'Content-Length, Content-Range, Accept-Ranges');
+    const headers = request.headers;
+    const noneMatch = headers['if-none-match'];
+    const modifiedSince = headers['if-modified-since'];
+    const notModified =
+      noneMatch !== undefined
+        ? noneMatch.split(',').some((t) => t.trim() === etag || t.trim() === '*')
+        : modifiedSince !== undefined &&
+          Math.floor(info.mtimeMs / 1000) <= Math.floor(Date.parse(modifiedSince) / 1000);
+    if (notModified) return await reply.status(304).send();
+    const ifRange = headers['if-range'];
+    const rangeApplies =
+      ifRange === undefined ||
+      (typeof ifRange === 'string' &&
+        (ifRange === etag || Date.parse(ifRange) === Math.floor(info.mtimeMs / 1000) * 1000));
+    const range = rangeApplies ? parseRange(headers.range, info.size) : null;
+    if (range === 'unsatisfiable') {
+      reply.header('content-range', `bytes */${info.size}`);
+      throw new AppError(416, 'range_not_satisfiable', 'The requested range is outside the file');
+    }
+    const { start, end } = range ?? { start: 0, end: info.size - 1 };
+    reply
+      .status(range ? 206 : 200)
+      .header('content-type', type)
+      .header('content-length', String(Math.max(0, end - start + 1)));
+    if (range) reply.header('content-range', `bytes ${start}-${end}/${info.size}`);
+    if (request.method === 'HEAD' || info.size === 0) return await reply.send();
+    streaming = true;
+    return await reply.send(handle.createReadStream({ start, end, autoClose: true }));
+  } finally {
+    if (!streaming) await handle.close();
+  }
 }

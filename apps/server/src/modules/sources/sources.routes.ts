@@ -18,7 +18,7 @@ import { playbackTokenOf } from '../../plugins/auth.ts';
 import { contractRoute, contractStream } from '../../plugins/contract-route.ts';
 import { EventStream } from './event-stream.ts';
 import { ANYONE } from './media-access.ts';
-import { allowAnyOrigin, libraryFileParams, sendMediaFile } from './media-files.ts';
+import { allowAnyOrigin, libraryFileParams, sendLibraryFile, sendMediaFile } from './media-files.ts';
 import type { SourcesService } from './sources.service.ts';
 
 /** The media a scrape query names (the contract has already checked that a show names its episode). */
@@ -206,9 +206,11 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
       allowAnyOrigin(reply);
       const grant = await service.authorizeMedia(`library:${request.params.fileId}`, request.params.access);
       const file = await service.libraryFile(request.params.fileId);
-      return sendMediaFile(request, reply, {
-        dir: path.dirname(file.path),
-        fileName: path.basename(file.path),
+      if (file.ino === undefined) throw new AppError(404, 'file_not_found', 'No such media file');
+      // Opened as checked: a link or another file put in its place since is refused (docs/security.md).
+      return sendLibraryFile(request, reply, {
+        path: file.path,
+        ino: file.ino,
         typeName: file.name,
         cacheControl: service.mediaCacheControl(grant),
       });
