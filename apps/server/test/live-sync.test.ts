@@ -217,6 +217,38 @@ describe('the library stream of a device', () => {
       .toBe(200);
   });
 
+  it('ends when its session is signed out, revoked from another device, or its account deleted', async () => {
+    // They stayed open ~16 minutes, hearing the account's changes and holding its stream slots.
+    const app = await start({ deps: { accounts: { live: { sessionCheckMs: 200 } } } });
+    const phone = await register(app.server, { device: 'Phone' });
+    const laptop = await login(app.server, phone.keys, 'Laptop');
+    const tablet = await login(app.server, phone.keys, 'Tablet');
+    const onPhone = await openStream(app.url, phone);
+    const onLaptop = await openStream(app.url, laptop);
+    const onTablet = await openStream(app.url, tablet);
+    await Promise.all([onPhone, onLaptop, onTablet].map((s) => s.waitFor('ready')));
+    // The laptop signs itself out: its stream ends at once.
+    const signOut = await app.server.inject({
+      method: 'DELETE',
+      url: `/sessions/${laptop.session.id}`,
+      headers: laptop.headers,
+    });
+    expect(signOut.statusCode).toBe(200);
+    await onLaptop.done;
+    // The phone removes the tablet's session.
+    const revoke = await app.server.inject({
+      method: 'DELETE',
+      url: `/sessions/${tablet.session.id}`,
+      headers: phone.headers,
+    });
+    expect(revoke.statusCode).toBe(200);
+    await onTablet.done;
+    // A session deleted some other way (another process, the account's deletion, its expiry sweep) ends
+    // its stream at the next check.
+    await app.db.db.deleteFrom('sessions').where('id', '=', phone.session.id).execute();
+    await onPhone.done;
+  });
+
   it('ends when the server closes and when it reaches its age, so clients reconnect', async () => {
     const app = await start({ deps: { accounts: { live: { maxAgeMs: 300 } } } });
     const user = await register(app.server);

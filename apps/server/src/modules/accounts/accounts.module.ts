@@ -159,7 +159,10 @@ export async function registerAccountsAndSync(
     redis && config.REDIS_URL
       ? new RedisEventBus(redis, config.REDIS_PREFIX, server.log)
       : new ProcessEventBus();
-  const live = new LiveStreams(bus, { ...LIVE_DEFAULTS, ...ctx.overrides?.live });
+  // Streams close when their session ends, wherever it was ended (checked against the database).
+  const live = new LiveStreams(bus, { ...LIVE_DEFAULTS, ...ctx.overrides?.live }, (ids) =>
+    sessions.liveIds(ids, now()),
+  );
   // Streams end before the server waits for its connections to close: clients reconnect elsewhere.
   server.addHook('preClose', async () => live.closeAll());
 
@@ -206,7 +209,7 @@ export async function registerAccountsAndSync(
   registerCustomerPublicRoutes(server, customers, limits);
   await server.register(async (scope) => {
     requireSession(scope, auth);
-    registerUserRoutes(scope, new UsersService(users, sessions, now));
+    registerUserRoutes(scope, new UsersService(users, sessions, now, undefined, (id) => live.endSession(id)));
     registerCustomerRoutes(scope, customers);
     await scope.register(async (library) => {
       selectProfileLibrary(library, customers);

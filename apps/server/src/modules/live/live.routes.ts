@@ -17,23 +17,55 @@ export interface LiveOptions {
   maxAgeMs: number;
   /** Streams one account may hold open in one process (devices × tabs); more is 429. */
   maxPerAccount: number;
+  /**
+   * How often the sessions of the open streams are checked: a stream whose session ended (signed out
+   * or removed on another process, the account deleted, expired) closes then.
+   */
+  sessionCheckMs: number;
 }
 
 export const LIVE_DEFAULTS: LiveOptions = {
   heartbeatMs: 25_000,
   maxAgeMs: 15 * 60_000,
   maxPerAccount: 20,
+  sessionCheckMs: 15_000,
 };
+
+/** Which of these sessions are still live (one query for all the open streams of a process). */
+export type LiveSessionCheck = (sessionIds: string[]) => Promise<Set<string>>;
 
 /** The open library streams of this process. */
 export class LiveStreams {
   private readonly perAccount = new Map<string, number>();
   private readonly closers = new Set<(shutdown: boolean) => void>();
+  /** The closers of the open streams by session. */
+  private readonly bySession = new Map<string, Set<(shutdown: boolean) => void>>();
+  private checker: NodeJS.Timeout | null = null;
 
   constructor(
     readonly bus: EventBus,
     readonly options: LiveOptions = LIVE_DEFAULTS,
+    private readonly liveSessions?: LiveSessionCheck,
   ) {}
+
+  /** Closes the streams of a session that just ended in this process (a sign-out, a removal). */
+  endSession(sessionId: string): void {
+    for (const close of [...(this.bySession.get(sessionId) ?? [])]) close(false);
+  }
+
+  /** Closes the streams whose session ended elsewhere (checked every `sessionCheckMs` while any is open). */
+  private async checkSessions(): Promise<void> {
+    const ids = [...this.bySession.keys()];
+    if (!this.liveSessions || ids.length === 0) return;
+    const alive = new Set<string>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const live = await this.liveSessions(ids.slice(i, i + 500)).catch(() => null);
+      // The database does not answer: nothing is closed on a guess.
+      if (!live) return;
+      for (const id of live) alive.add(id);
+    }
+    for (const id of ids) if (!alive.has(id)) this.endSession(id);
+  }
 
   get open(): number {
     return this.closers.size;
@@ -50,6 +82,8 @@ export class LiveStreams {
   /** Ends every stream (the server is closing: clients reconnect to another process). */
   closeAll(): void {
     for (const close of [...this.closers]) close(true);
+    if (this.checker) clearInterval(this.checker);
+    this.checker = null;
   }
 
   /** Counts a new stream of the account; false when it has too many here. */
@@ -66,9 +100,24 @@ export class LiveStreams {
     else this.perAccount.set(userId, n);
   }
 
-  track(close: (shutdown: boolean) => void): () => void {
+  track(sessionId: string, close: (shutdown: boolean) => void): () => void {
     this.closers.add(close);
-    return () => this.closers.delete(close);
+    let closers = this.bySession.get(sessionId);
+    if (!closers) this.bySession.set(sessionId, (closers = new Set()));
+    closers.add(close);
+    if (!this.checker && this.liveSessions) {
+      this.checker = setInterval(() => void this.checkSessions(), this.options.sessionCheckMs);
+      this.checker.unref();
+    }
+    return () => {
+      this.closers.delete(close);
+      closers.delete(close);
+      if (closers.size === 0) this.bySession.delete(sessionId);
+      if (this.closers.size === 0 && this.checker) {
+        clearInterval(this.checker);
+        this.checker = null;
+      }
+    };
   }
 }
 
@@ -119,7 +168,7 @@ export function registerLiveRoutes(app: FastifyInstance, live: LiveStreams): voi
       release();
       open.close({ dropConnection: shutdown });
     };
-    cleanups.push(live.track(close));
+    cleanups.push(live.track(sessionId, close));
     const age = setTimeout(() => close(false), maxAgeMs * (0.9 + Math.random() * 0.2));
     age.unref();
     cleanups.push(() => clearTimeout(age));

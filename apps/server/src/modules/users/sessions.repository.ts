@@ -57,6 +57,18 @@ export class SessionsRepository {
     await this.db.deleteFrom('sessions').where('id', '=', id).where('user_id', '=', userId).execute();
   }
 
+  /** Which of `ids` are live sessions now. */
+  async liveIds(ids: readonly string[], now: number): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('expires_at', '>', now)
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
   async deleteExpired(now: number): Promise<number> {
     const result = await this.db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
     return Number(result.numDeletedRows);

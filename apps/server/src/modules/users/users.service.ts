@@ -18,6 +18,8 @@ export class UsersService {
     private readonly sessions: SessionsRepository,
     private readonly now: () => number,
     private readonly onDeleted?: () => void,
+    /** A session removed here (its library streams in this process close at once). */
+    private readonly onSessionEnded?: (sessionId: string) => void,
   ) {}
 
   async me(auth: AuthContext): Promise<{ user: User; session: Session }> {
@@ -77,6 +79,7 @@ export class UsersService {
     const session = await this.sessions.findById(sessionId);
     if (session && session.user_id !== auth.userId) throw notYourSession();
     if (session) await this.sessions.deleteOwned(sessionId, auth.userId);
+    if (session) this.onSessionEnded?.(sessionId);
     return { id: sessionId };
   }
 }
