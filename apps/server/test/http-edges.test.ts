@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiErrorBody, errorCodes } from '@marquee/contract';
-import { startSyncApp, type SyncTestApp } from './sync-harness.ts';
+import { register, startSyncApp, type SyncTestApp } from './sync-harness.ts';
 import { testDialect } from './test-database.ts';
 
 /*
@@ -164,6 +164,30 @@ describe(`errors outside the routes, in the app’s shape (${testDialect})`, () 
     });
     expect(inString.statusCode).not.toBe(500);
     expect(JSON.parse(inString.body).message ?? '').not.toMatch(/nested/);
+  });
+
+  it('answers that belong to one viewer are never stored by the browser (Cache-Control: no-store)', async () => {
+    // A shared computer kept the previous viewer's library, email and token in its HTTP cache.
+    const start = await t.server.inject({ method: 'POST', url: '/auth/register/start', payload: {} });
+    expect(start.headers['cache-control']).toBe('no-store');
+    const viewer = await register(t.server);
+    for (const url of [
+      `/users/${viewer.user.id}/bookmarks`,
+      `/users/${viewer.user.id}/progress`,
+      '/users/@me',
+    ]) {
+      const res = await t.server.inject({ url, headers: viewer.headers });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('no-store');
+    }
+    // Refused for want of a session: nothing personal, but not worth keeping either.
+    const refused = await t.server.inject({ url: `/users/${viewer.user.id}/bookmarks` });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.headers['cache-control']).toBe('no-store');
+    // What is the same for everyone keeps its own rules.
+    const meta = await t.server.inject({ url: '/meta' });
+    expect(meta.statusCode).toBe(200);
+    expect(meta.headers['cache-control']).toBeUndefined();
   });
 
   it('a large invalid body answers its first issues only', async () => {

@@ -3,7 +3,7 @@ import { constants } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import fastifyEtag from '@fastify/etag';
 import fastifyHelmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 
 /** Answers smaller than this are sent as they are: compressing them saves less than it costs. */
@@ -116,5 +116,31 @@ export async function registerDelivery(app: FastifyInstance, config: Config): Pr
     xXssProtection: false,
     xDnsPrefetchControl: false,
     originAgentCluster: false,
+  });
+  registerPrivateAnswers(app);
+}
+
+/** Whether a request carries credentials (a session token in either of the headers clients use). */
+const hasCredentials = (request: FastifyRequest) =>
+  request.headers.authorization !== undefined || request.headers['x-auth-token'] !== undefined;
+
+/**
+ * `Cache-Control: no-store` on every answer that belongs to one viewer and says nothing else: answers to
+ * a request with a session token, answers of routes that need one, and the sign-in and registration
+ * answers (they carry the token). On a shared computer the HTTP cache otherwise kept the previous
+ * viewer's library, email and token after they signed out (docs/security.md). Answers that set their
+ * own Cache-Control (media under a signed URL, the page, health) keep it.
+ */
+export function registerPrivateAnswers(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.hasHeader('cache-control')) return payload;
+    const contract = request.routeOptions.config?.contract;
+    const personal =
+      hasCredentials(request) ||
+      request.auth != null ||
+      (contract !== undefined && contract.auth !== 'none') ||
+      request.url.startsWith('/auth/');
+    if (personal) reply.header('cache-control', 'no-store');
+    return payload;
   });
 }
