@@ -11,6 +11,7 @@ import { memoryStorage, setAppStorage } from '../storage.ts';
 import {
   changeSyncedSettings,
   importLocalData,
+  IMPORT_PAGE_SIZE,
   logout,
   pull,
   restore,
@@ -186,6 +187,25 @@ describe('sign-in import, settings and logout', () => {
       meta: { type: 'movie', title: 'The Matrix' },
     });
     expect(typeof server.s.progress[0]?.updatedAt).toBe('string');
+  });
+
+  it('imports a large library in pages that every proxy lets through', async () => {
+    const count = IMPORT_PAGE_SIZE * 2 + 500;
+    // One entry saved as the player saves it, then copied for many titles (saving each is slow here).
+    useLibraryStore.getState().saveProgress({ meta: matrix, watched: 100, duration: 8000 });
+    const [key, entry] = Object.entries(useLibraryStore.getState().progress)[0]!;
+    const progress = Object.fromEntries(
+      Array.from({ length: count }, (_, i) => {
+        const tmdbId = String(10_000 + i);
+        return [key.replace('603', tmdbId), { ...entry, tmdbId }];
+      }),
+    );
+    useLibraryStore.setState({ progress, outbox: [] });
+    useAccountStore.getState().setAccount(account);
+    await importLocalData();
+    expect(server.s.calls.filter((c) => c === 'PUT /users/u1/progress/import')).toHaveLength(3);
+    expect(new Set(server.s.progress.map((p) => p.tmdbId)).size).toBe(count);
+    expect(useLibraryStore.getState().outbox).toEqual([]);
   });
 
   it('when the import cannot reach the server, the local items become outbox ops', async () => {

@@ -387,17 +387,27 @@ export async function importLocalData(): Promise<void> {
   const payload = importPayload(data);
   const uid = current.userId;
   try {
+    // In pages: a whole library in one body passes neither proxies' body limits (nginx's 1 MiB by
+    // default) nor the server's item limit.
     await Promise.all([
-      payload.bookmarks.length
-        ? api.sync.importBookmarks({ params: { uid }, body: payload.bookmarks, headers: writeHeaders({}) })
-        : null,
-      payload.progress.length
-        ? api.sync.importProgress({ params: { uid }, body: payload.progress, headers: writeHeaders({}) })
-        : null,
+      inPages(payload.bookmarks, (body) =>
+        api.sync.importBookmarks({ params: { uid }, body, headers: writeHeaders({}) }),
+      ),
+      inPages(payload.progress, (body) =>
+        api.sync.importProgress({ params: { uid }, body, headers: writeHeaders({}) }),
+      ),
     ]);
   } catch {
     requeueLocalData();
   }
+}
+
+/** Items per import request (a page of progress rows is about 400 KB). */
+export const IMPORT_PAGE_SIZE = 1_000;
+
+/** Sends `items` in pages of IMPORT_PAGE_SIZE, one after another. */
+async function inPages<T>(items: T[], send: (page: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += IMPORT_PAGE_SIZE) await send(items.slice(i, i + IMPORT_PAGE_SIZE));
 }
 
 function requeueLocalData() {
