@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -260,6 +261,92 @@ describe('three servers behind nginx on PostgreSQL + Redis (compose.yaml as proc
     for (let i = 0; i < 6; i++) seen.add(answeredBy(await http(via('/api/media/movie/603'))));
     expect(seen.size).toBe(3);
   });
+
+  /** Registers a passphrase account through nginx from `localAddress` (10 per address per 10 minutes). */
+  async function registerVia(localAddress: string): Promise<{ id: string; token: string }> {
+    const keys = deriveKeys(newMnemonic());
+    const start = await http(via('/auth/register/start'), { method: 'POST', localAddress, ...json({}) });
+    expect(start.status, start.text()).toBe(200);
+    const { challenge } = start.json<{ challenge: string }>();
+    const done = await http(via('/auth/register/complete'), {
+      method: 'POST',
+      localAddress,
+      ...json({
+        namespace: 'movie-web',
+        publicKey: keys.publicKey,
+        challenge: { code: challenge, signature: keys.sign(challenge) },
+        device: keys.encryptDevice('Tab'),
+        profile: { colorA: '#0A54FF', colorB: '#CF2E68', icon: 'couch' },
+      }),
+    });
+    expect(done.status, done.text()).toBe(200);
+    const { user, token } = done.json<{ user: { id: string }; token: string }>();
+    return { id: user.id, token };
+  }
+
+  it('holds 2,000 open library streams (one per signed-in tab) and still answers', async () => {
+    // nginx's default 1,024 connections per worker refused everyone at ~990 streams.
+    const accounts = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => registerVia(`127.0.2.${1 + Math.floor(i / 10)}`)),
+    );
+    const sockets: Socket[] = [];
+    try {
+      const ready = accounts.flatMap((account) =>
+        Array.from(
+          { length: 20 },
+          () =>
+            new Promise<void>((resolve, reject) => {
+              const socket = connect(nginx.port, '127.0.0.1');
+              sockets.push(socket);
+              let text = '';
+              socket.setEncoding('utf8');
+              socket.on('data', (chunk: string) => {
+                text += chunk;
+                if (text.includes('event: ready')) resolve();
+                else if (/^HTTP\/1\.1 (?!200)/.test(text)) reject(new Error(text.slice(0, 300)));
+              });
+              socket.on('error', reject);
+              socket.on('close', () => reject(new Error(`closed before ready: ${text.slice(0, 300)}`)));
+              socket.write(
+                `GET /users/${account.id}/events HTTP/1.1\r\nHost: ${nginx.url.slice(7)}\r\n` +
+                  `Authorization: Bearer ${account.token}\r\nAccept: text/event-stream\r\n\r\n`,
+              );
+            }),
+        ),
+      );
+      await Promise.all(ready);
+      expect(sockets).toHaveLength(2000);
+      // With all of them open, a viewer's page and API calls are served.
+      expect((await http(via('/api/media/movie/603'))).status, nginx.errorLog().slice(-2000)).toBe(200);
+      expect((await http(via('/'), { headers: { accept: 'text/html' } })).status).toBe(200);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+  }, 180_000);
+
+  it('takes a 10,000-row history import through nginx (8 MiB there, 1 MiB elsewhere)', async () => {
+    const account = await registerVia('127.0.3.1');
+    const rows = Array.from({ length: 10_000 }, (_, i) => ({
+      tmdbId: String(100_000 + i),
+      meta: { ...movieMeta, title: `Imported film number ${i}` },
+      duration: 7200,
+      watched: 60 + (i % 3000),
+      updatedAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+    }));
+    const body = JSON.stringify(rows);
+    expect(body.length).toBeGreaterThan(1024 * 1024);
+    const res = await http(via(`/users/${account.id}/progress/import`), {
+      method: 'PUT',
+      localAddress: '127.0.3.1',
+      headers: { authorization: `Bearer ${account.token}`, 'content-type': 'application/json' },
+      body,
+    });
+    expect(res.status, res.text().slice(0, 300)).toBe(200);
+    const listed = await http(via(`/users/${account.id}/progress`), {
+      headers: { authorization: `Bearer ${account.token}` },
+    });
+    expect(listed.json<unknown[]>()).toHaveLength(10_000);
+  }, 120_000);
 
   it('keeps answering with one server killed', async () => {
     const [dead, ...alive] = servers;
