@@ -290,35 +290,43 @@ describe('three servers behind nginx on PostgreSQL + Redis (compose.yaml as proc
       Array.from({ length: 100 }, (_, i) => registerVia(`127.0.2.${1 + Math.floor(i / 10)}`)),
     );
     const sockets: Socket[] = [];
+    /** Opens a library stream from `localAddress`: 'ready', or the status it was refused with. */
+    const openStream = (account: { id: string; token: string }, localAddress: string) =>
+      new Promise<'ready' | number>((resolve, reject) => {
+        const socket = connect({ port: nginx.port, host: '127.0.0.1', localAddress });
+        sockets.push(socket);
+        let text = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => {
+          text += chunk;
+          if (text.includes('event: ready')) resolve('ready');
+          else if (/^HTTP\/1\.1 (?!200)\d{3}/.test(text)) resolve(Number(text.slice(9, 12)));
+        });
+        socket.on('error', reject);
+        socket.on('close', () => reject(new Error(`closed before ready: ${text.slice(0, 300)}`)));
+        socket.write(
+          `GET /users/${account.id}/events HTTP/1.1\r\nHost: ${nginx.url.slice(7)}\r\n` +
+            `Authorization: Bearer ${account.token}\r\nAccept: text/event-stream\r\n\r\n`,
+        );
+      });
     try {
-      const ready = accounts.flatMap((account) =>
-        Array.from(
-          { length: 20 },
-          () =>
-            new Promise<void>((resolve, reject) => {
-              const socket = connect(nginx.port, '127.0.0.1');
-              sockets.push(socket);
-              let text = '';
-              socket.setEncoding('utf8');
-              socket.on('data', (chunk: string) => {
-                text += chunk;
-                if (text.includes('event: ready')) resolve();
-                else if (/^HTTP\/1\.1 (?!200)/.test(text)) reject(new Error(text.slice(0, 300)));
-              });
-              socket.on('error', reject);
-              socket.on('close', () => reject(new Error(`closed before ready: ${text.slice(0, 300)}`)));
-              socket.write(
-                `GET /users/${account.id}/events HTTP/1.1\r\nHost: ${nginx.url.slice(7)}\r\n` +
-                  `Authorization: Bearer ${account.token}\r\nAccept: text/event-stream\r\n\r\n`,
-              );
-            }),
+      // Households on 10 addresses (nginx allows 256 connections per address), 20 tabs per account.
+      const opened = await Promise.all(
+        accounts.flatMap((account, a) =>
+          Array.from({ length: 20 }, (_, tab) => openStream(account, `127.0.4.${1 + ((a * 20 + tab) % 10)}`)),
         ),
       );
-      await Promise.all(ready);
-      expect(sockets).toHaveLength(2000);
+      expect(opened.filter((o) => o === 'ready')).toHaveLength(2000);
       // With all of them open, a viewer's page and API calls are served.
       expect((await http(via('/api/media/movie/603'))).status, nginx.errorLog().slice(-2000)).toBe(200);
       expect((await http(via('/'), { headers: { accept: 'text/html' } })).status).toBe(200);
+      // One address holding more than its share is refused (429) past 256, without troubling others.
+      const crowded = await Promise.all(
+        Array.from({ length: 260 }, (_, i) => openStream(accounts[i % 100]!, '127.0.5.1')),
+      );
+      expect(crowded.filter((o) => o === 'ready')).toHaveLength(256);
+      expect(crowded.filter((o) => o === 429)).toHaveLength(4);
+      expect((await http(via('/healthz'), { localAddress: '127.0.5.2' })).status).toBe(200);
     } finally {
       for (const socket of sockets) socket.destroy();
     }

@@ -1,3 +1,5 @@
+import type { Socket } from 'node:net';
+import proxyAddr from '@fastify/proxy-addr';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Endpoint, RuntimeConfig } from '@marquee/contract';
@@ -76,6 +78,32 @@ function trustProxySetting(value: string): boolean | string[] {
     .filter(Boolean);
 }
 
+/**
+ * Closes a connection beyond `max` open ones from the same address (0: no cap). The trusted proxies'
+ * addresses are exempt: their connections carry everyone (their own per-address limit applies there:
+ * deploy/nginx.conf's limit_conn).
+ */
+function capConnectionsPerAddress(server: FastifyInstance, max: number, trusted: boolean | string[]): void {
+  if (max === 0 || trusted === true) return;
+  const exempt = trusted === false ? () => false : proxyAddr.compile(trusted);
+  const open = new Map<string, number>();
+  server.server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress;
+    if (!address || exempt(address, 0)) return;
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > max) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left <= 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
+}
+
 export async function buildApp(config: Config, deps: AppDependencies = {}): Promise<App> {
   const now = deps.now ?? (() => new Date());
   const server = Fastify({
@@ -85,6 +113,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     requestIdHeader: 'x-request-id',
     ...frameworkErrorOptions,
   });
+  capConnectionsPerAddress(server, config.MAX_CONNECTIONS_PER_ADDRESS, trustProxySetting(config.TRUST_PROXY));
   const routes: RegisteredRoute[] = [];
   server.addHook('onRoute', (route) => {
     for (const method of [route.method].flat())

@@ -59,6 +59,11 @@ const EnvSchema = z.object({
    * of addresses/CIDRs). Off by default, so clients cannot pick their own address for rate limits.
    */
   TRUST_PROXY: z.string().default('false'),
+  /**
+   * Connections one client address may hold open at once (slow clients, file descriptors); not applied
+   * to the trusted proxies' addresses (TRUST_PROXY), whose connections carry many clients. 0: no cap.
+   */
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(100_000).default(256),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: urlWithScheme(['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/marquee'),
   REDIS_URL: urlWithScheme(['redis:', 'rediss:'], 'redis://host:6379'),

@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiErrorBody, errorCodes } from '@marquee/contract';
 import { register, startSyncApp, type SyncTestApp } from './sync-harness.ts';
@@ -188,6 +188,37 @@ describe(`errors outside the routes, in the app’s shape (${testDialect})`, () 
     const meta = await t.server.inject({ url: '/meta' });
     expect(meta.statusCode).toBe(200);
     expect(meta.headers['cache-control']).toBeUndefined();
+  });
+
+  it('caps the connections one address holds open; other addresses and trusted proxies are not held back', async () => {
+    const capped = await startSyncApp({
+      env: { MAX_CONNECTIONS_PER_ADDRESS: '3', TRUST_PROXY: '127.0.0.9' },
+    });
+    const cappedPort = Number(new URL(await capped.server.listen({ port: 0, host: '0.0.0.0' })).port);
+    const sockets: Socket[] = [];
+    /** Opens a connection from `from` and says whether the server kept it (answers a request on it). */
+    const keeps = (from: string) =>
+      new Promise<boolean>((resolve) => {
+        const socket = connect({ port: cappedPort, host: '127.0.0.1', localAddress: from }, () =>
+          socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'),
+        );
+        sockets.push(socket);
+        socket.once('data', () => resolve(true));
+        socket.once('close', () => resolve(false));
+        socket.once('error', () => resolve(false));
+      });
+    try {
+      for (let i = 0; i < 3; i++) expect(await keeps('127.0.0.7')).toBe(true);
+      expect(await keeps('127.0.0.7')).toBe(false);
+      expect(await keeps('127.0.0.8')).toBe(true);
+      for (let i = 0; i < 5; i++) expect(await keeps('127.0.0.9')).toBe(true);
+      // A connection closed makes room again.
+      sockets[0]!.destroy();
+      await expect.poll(() => keeps('127.0.0.7')).toBe(true);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await capped.close();
+    }
   });
 
   it('a large invalid body answers its first issues only', async () => {
