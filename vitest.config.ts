@@ -26,8 +26,9 @@ export default defineConfig({
           root: 'apps/server',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
+          // Limits, not waits: tests wait for states; a busy machine (load 30 on 2 cores) needs room.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       'apps/web/vitest.config.ts',

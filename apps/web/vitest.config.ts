@@ -10,5 +10,7 @@ export default defineProject({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'happy-dom',
     setupFiles: ['./src/test/setup.ts'],
+    // A limit, not a wait (see src/test/setup.ts): room for a busy machine.
+    testTimeout: 30_000,
   },
 });
