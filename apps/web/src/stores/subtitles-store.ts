@@ -38,10 +38,11 @@ const clamp = (v: unknown, [min, max]: readonly [number, number], fallback: numb
   return Math.min(max, Math.max(min, n));
 };
 
+/** Seed 001's defaults: white text on a background of about 0.74 opacity, not blurred. */
 export const DEFAULT_STYLING: SubtitleStyling = {
   color: '#ffffff',
-  backgroundOpacity: 0.5,
-  backgroundBlur: 0.5,
+  backgroundOpacity: 0.74,
+  backgroundBlur: 0,
   size: 1,
   bold: false,
 };

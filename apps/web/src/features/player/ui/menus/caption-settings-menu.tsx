@@ -1,5 +1,11 @@
 import { useTranslation } from 'react-i18next';
-import { SUBTITLE_COLORS, useSubtitlesStore } from '../../../../stores/index.ts';
+import { changeSyncedSettings } from '../../../../lib/sync/session.ts';
+import {
+  clampStyling,
+  SUBTITLE_COLORS,
+  useSubtitlesStore,
+  type SubtitleStyling,
+} from '../../../../stores/index.ts';
 import { CAPTION_DELAY_RANGE, clampDelaySetting } from '../../captions/caption-style.ts';
 import { MenuCard, ROW } from './menu-parts.tsx';
 
@@ -53,6 +59,9 @@ function Slider({
 export function CaptionSettingsMenu({ back }: { back(): void }) {
   const { t, i18n } = useTranslation(['player']);
   const s = useSubtitlesStore();
+  // A synced setting (seed 001): changed here as in Settings, it follows the viewer to their other devices.
+  const style = (patch: Partial<SubtitleStyling>) =>
+    changeSyncedSettings({ subtitleStyling: clampStyling(patch, s.styling) });
   const delay = clampDelaySetting(s.delay);
   return (
     <MenuCard
@@ -121,7 +130,7 @@ export function CaptionSettingsMenu({ back }: { back(): void }) {
         <input
           type="checkbox"
           checked={s.styling.bold}
-          onChange={(e) => s.setStyling({ bold: e.target.checked })}
+          onChange={(e) => style({ bold: e.target.checked })}
           className="h-4 w-4 accent-accent"
           data-testid="caption-bold"
         />
@@ -133,7 +142,7 @@ export function CaptionSettingsMenu({ back }: { back(): void }) {
         max={100}
         step={1}
         unit="%"
-        onChange={(v) => s.setStyling({ backgroundOpacity: v / 100 })}
+        onChange={(v) => style({ backgroundOpacity: v / 100 })}
         testId="caption-opacity"
       />
       <Slider
@@ -143,7 +152,7 @@ export function CaptionSettingsMenu({ back }: { back(): void }) {
         max={100}
         step={1}
         unit="%"
-        onChange={(v) => s.setStyling({ backgroundBlur: v / 100 })}
+        onChange={(v) => style({ backgroundBlur: v / 100 })}
         testId="caption-blur"
       />
       <Slider
@@ -153,7 +162,7 @@ export function CaptionSettingsMenu({ back }: { back(): void }) {
         max={200}
         step={1}
         unit="%"
-        onChange={(v) => s.setStyling({ size: v / 100 })}
+        onChange={(v) => style({ size: v / 100 })}
         testId="caption-size"
       />
       <div className="px-3 py-2 text-sm">
@@ -168,7 +177,7 @@ export function CaptionSettingsMenu({ back }: { back(): void }) {
               aria-label={t('player.captions.colorName', { color })}
               aria-pressed={s.styling.color === color}
               data-testid={`caption-color-${color.slice(1)}`}
-              onClick={() => s.setStyling({ color })}
+              onClick={() => style({ color })}
             />
           ))}
         </div>
