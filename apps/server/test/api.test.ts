@@ -303,7 +303,13 @@ describe(`HTTP API with the embedded catalog (${testDialect})`, () => {
       expect(show.body).toContain('Thrones');
     });
 
-    it.each(['w9999', 'original', 'w500', 'h632'])(
+    it('serves posters at w500 too, the size seed 000 and the family clients ask for', async () => {
+      const response = await get('/api/images/w500/catalog/movie-603.svg');
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain('The Matrix');
+    });
+
+    it.each(['w9999', 'original', 'w780', 'h632'])(
       'refuses a size the server never hands out (%s) with 400',
       async (size) => {
         const response = await get(`/api/images/${size}/catalog/movie-603.svg`);

@@ -11,12 +11,13 @@ export interface Image {
 }
 
 /**
- * Exactly the sizes the server hands out: posters (w342), backdrops (w1280), cast photos (w185), episode
- * stills (w300) and provider logos (w92). Anything else is refused, so the proxy cannot be used to pull
- * originals of any size through us.
+ * Exactly the sizes the server hands out: posters (w342, and w500 as seed 000 and the family's clients
+ * ask), backdrops (w1280), cast photos (w185), episode stills (w300) and provider logos (w92). Anything
+ * else is refused, so the proxy cannot be used to pull originals of any size through us.
  */
 export const ALLOWED_SIZES: ReadonlySet<string> = new Set([
   POSTER_SIZE,
+  'w500',
   BACKDROP_SIZE,
   PROFILE_SIZE,
   STILL_SIZE,
