@@ -104,6 +104,21 @@ describe('library rules (the seed spec)', () => {
     expect(items.map((i) => `${i.entry.type}:${i.entry.tmdbId}`)).toEqual(['show:1', 'movie:1']);
   });
 
+  it("continue watching orders a show by the title's last update, not its resume episode's", () => {
+    // The show's pilot was opened last (a few seconds: not where it resumes); the title is still the
+    // most recently updated one (seed 000: sorted by most recent update).
+    const progress = {
+      [libraryKey('show', '7')]: show('7', [
+        [1, 2, 900, 40],
+        [1, 1, 5, 70],
+      ]),
+      [libraryKey('movie', '8')]: movie('8', 100, 5000, 50),
+    };
+    const items = continueWatching(progress, {});
+    expect(items.map((i) => `${i.entry.type}:${i.entry.tmdbId}`)).toEqual(['show:7', 'movie:8']);
+    expect(items[0]!.episode?.id).toBe('s1e2');
+  });
+
   it('bookmarks sort by the later of bookmark time and progress time', () => {
     const bookmarks = {
       [libraryKey('movie', 'a')]: bookmark('movie', 'a', 10),

@@ -100,9 +100,8 @@ export function continueWatching(
         items.push({ entry, episode, progress: episode.progress });
     }
   }
-  return items.sort(
-    (a, b) => (b.episode?.updatedAt ?? b.entry.updatedAt) - (a.episode?.updatedAt ?? a.entry.updatedAt),
-  );
+  // By the title's last update (seed 000), whichever episode it resumes at.
+  return items.sort((a, b) => b.entry.updatedAt - a.entry.updatedAt);
 }
 
 /** Bookmarks, most recent first by the later of the bookmark time and the title's progress time. */
