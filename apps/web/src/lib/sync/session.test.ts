@@ -7,12 +7,13 @@ import {
   usePreferencesStore,
   useSubtitlesStore,
 } from '../../stores/index.ts';
-import { memoryStorage, setAppStorage } from '../storage.ts';
+import { appStorage, memoryStorage, setAppStorage } from '../storage.ts';
 import {
   changeSyncedSettings,
   importLocalData,
   IMPORT_PAGE_SIZE,
   logout,
+  PENDING_SIGN_OUTS_KEY,
   pull,
   restore,
   startSync,
@@ -263,6 +264,26 @@ describe('sign-in import, settings and logout', () => {
     server.s.settings = older as typeof server.s.settings;
     expect(await restore()).toBe('ok');
     expect(usePreferencesStore.getState().audioLanguage).toBe('it');
+  });
+
+  it('a sign-out made offline ends the session when the network is back', async () => {
+    // Offline, the session used to stay alive on the server: a token left on a shared computer worked.
+    useAccountStore.getState().setAccount(account);
+    server.s.down = true;
+    await logout();
+    expect(useAccountStore.getState().account).toBeNull();
+    expect(server.s.calls.filter((c) => c.startsWith('DELETE /sessions/'))).toHaveLength(1);
+    expect(JSON.parse(appStorage().getItem(PENDING_SIGN_OUTS_KEY)!)).toEqual([
+      { sid: account.sessionId, token: account.token },
+    ]);
+    server.s.down = false;
+    const stop = startSync();
+    try {
+      await vi.waitFor(() => expect(appStorage().getItem(PENDING_SIGN_OUTS_KEY)).toBeNull());
+      expect(server.s.calls.filter((c) => c === `DELETE /sessions/${account.sessionId}`)).toHaveLength(2);
+    } finally {
+      stop();
+    }
   });
 
   it('logout deletes the session and clears account, bookmarks, progress and outbox; preferences stay', async () => {

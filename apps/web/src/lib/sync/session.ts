@@ -355,7 +355,55 @@ export function profileDeleted(profileId: string): void {
   }
 }
 
-/** Logout (the seed spec): delete the session (errors ignored), then forget the account, bookmarks, progress and outbox. */
+/**
+ * Sign-outs the server has not heard of yet (made offline): the session is ended when the network is
+ * back, so a token left behind on a shared computer stops working (docs/security.md). Only the
+ * session's id and token are kept, and only until the server confirms.
+ */
+export const PENDING_SIGN_OUTS_KEY = 'marquee.pendingSignOuts';
+type PendingSignOut = { sid: string; token: string };
+
+function pendingSignOuts(): PendingSignOut[] {
+  try {
+    const parsed: unknown = JSON.parse(appStorage().getItem(PENDING_SIGN_OUTS_KEY) ?? '[]');
+    return Array.isArray(parsed)
+      ? parsed.filter((p): p is PendingSignOut => typeof p?.sid === 'string' && typeof p?.token === 'string')
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+function savePendingSignOuts(list: PendingSignOut[]): void {
+  if (list.length) appStorage().setItem(PENDING_SIGN_OUTS_KEY, JSON.stringify(list.slice(-20)));
+  else appStorage().removeItem(PENDING_SIGN_OUTS_KEY);
+}
+
+/** Ends one session on the server; true once it is gone (ended now, or already: 401/403/404). */
+async function endSession(pending: PendingSignOut): Promise<boolean> {
+  try {
+    await api.account.deleteSession({ params: { sid: pending.sid }, token: pending.token, timeoutMs: 5_000 });
+    return true;
+  } catch (error) {
+    return error instanceof ApiError && [401, 403, 404].includes(error.status);
+  }
+}
+
+/** Sends the sign-outs made offline (at start and when the network is back). */
+export async function sendPendingSignOuts(): Promise<void> {
+  const pending = pendingSignOuts();
+  if (!pending.length) return;
+  const left: PendingSignOut[] = [];
+  for (const p of pending) if (!(await endSession(p))) left.push(p);
+  // Sign-outs made meanwhile are kept too.
+  const added = pendingSignOuts().filter((p) => !pending.some((q) => q.sid === p.sid));
+  savePendingSignOuts([...left, ...added]);
+}
+
+/**
+ * Logout (the seed spec): forget the account, bookmarks, progress and outbox on this device, and end the
+ * session on the server — later, when the network is back, if it cannot be reached now.
+ */
 export async function logout(): Promise<void> {
   const current = account();
   useAccountStore.getState().setAccount(null);
@@ -364,13 +412,8 @@ export async function logout(): Promise<void> {
   forgetMarks();
   syncEngine.stop();
   if (current) {
-    await api.account
-      .deleteSession({
-        params: { sid: current.sessionId },
-        token: current.token,
-        timeoutMs: 5_000,
-      })
-      .catch(() => undefined);
+    const pending = { sid: current.sessionId, token: current.token };
+    if (!(await endSession(pending))) savePendingSignOuts([...pendingSignOuts(), pending]);
   }
 }
 
@@ -493,8 +536,10 @@ export function startSync(win: Window = window): () => void {
   });
   const onOnline = () => {
     syncEngine.resetBackoff();
+    void sendPendingSignOuts();
     pullSoon();
   };
+  void sendPendingSignOuts();
   const onVisible = () => {
     if (win.document.visibilityState === 'visible') pullSoon();
     else flush();
