@@ -536,7 +536,8 @@ describe('title pages from TMDB', () => {
   it('maps a show: whole-run cast, creators and composers, typical episode length, where it is', async () => {
     const { api, requests } = tmdbAnswering({ '/tv/95396': TMDB_SHOW });
     const show = await service(api).details('tv', '95396');
-    expect(requests).toHaveLength(1);
+    // The details, then (the last aired episode is a finale) its season, which this TMDB does not have.
+    expect(requests.map((r) => r.pathname)).toEqual(['/3/tv/95396', '/3/tv/95396/season/2']);
     expect(requests[0]?.searchParams.get('append_to_response')?.split(',').sort()).toEqual(
       [
         'aggregate_credits',
@@ -555,7 +556,7 @@ describe('title pages from TMDB', () => {
       rating: { average: 8.4, count: 2915 },
       contentRating: 'TV-MA',
       status: 'returning',
-      // episode_run_time is empty: the last aired episode's length.
+      // episode_run_time is empty and the season cannot be read: the last aired episode's length.
       runtime: 76,
       imdbId: 'tt11280740',
       lastEpisode: { season: 2, episode: 10, title: 'Cold Harbor', airDate: '2025-03-21' },
@@ -665,6 +666,43 @@ describe('title pages from TMDB', () => {
     expect(await got(5)).toEqual([null, 'planned']);
     expect(await got(6)).toEqual([76, 'in_production']);
     expect(await got(7)).toEqual([76, null]);
+  });
+
+  it("tells a show's episode length from its season when the last aired episode is a long finale", async () => {
+    // Game of Thrones' finale runs 80 minutes; its episodes about an hour.
+    const finale = { ...TMDB_SHOW.last_episode_to_air, runtime: 80, episode_type: 'finale' };
+    const { api } = tmdbAnswering({
+      '/tv/9': {
+        ...TMDB_SHOW,
+        id: 9,
+        episode_run_time: [],
+        last_episode_to_air: finale,
+        next_episode_to_air: null,
+      },
+      [`/tv/9/season/${finale.season_number}`]: {
+        id: 99,
+        season_number: finale.season_number,
+        name: 'Season 8',
+        episodes: [54, 58, 82, 78, 80, 80].map((runtime, i) => ({
+          id: 900 + i,
+          episode_number: i + 1,
+          name: `E${i + 1}`,
+          runtime,
+        })),
+      },
+    });
+    expect((await service(api).details('tv', '9')).runtime).toBe(79);
+    // A standard last episode is taken as it is (no season read).
+    const { api: plain, requests } = tmdbAnswering({
+      '/tv/10': {
+        ...TMDB_SHOW,
+        id: 10,
+        episode_run_time: [],
+        last_episode_to_air: { ...finale, runtime: 61, episode_type: 'standard' },
+      },
+    });
+    expect((await service(plain).details('tv', '10')).runtime).toBe(61);
+    expect(requests.some((r) => r.pathname.includes('/season/'))).toBe(false);
   });
 
   it('shows a title whose appended parts are missing, null or of an unexpected shape, without them', async () => {

@@ -39,6 +39,7 @@ import {
   showCast,
   showContentRating,
   showCrew,
+  medianRuntime,
   showRuntime,
   showStatus,
   trailersOf,
@@ -291,12 +292,23 @@ export class MetadataService {
       };
     }
     const show = await this.api.tv(Number(id), language);
+    let runtime = showRuntime(show.episode_run_time, show.last_episode_to_air, show.next_episode_to_air);
+    const last = show.last_episode_to_air;
+    // A finale (or mid-season episode) often runs long: the typical length is its season's middle one.
+    if (
+      !(show.episode_run_time ?? []).some((m) => m > 0) &&
+      last?.episode_type &&
+      last.episode_type !== 'standard'
+    ) {
+      const season = await this.api.season(Number(id), last.season_number, language).catch(() => null);
+      runtime = medianRuntime(season?.episodes) ?? runtime;
+    }
     return {
       ...this.fromTv(show),
       overview: show.overview || null,
       backdrop: this.imageUrl(show.backdrop_path, BACKDROP_SIZE),
       genres: (show.genres ?? []).map((g) => ({ id: g.id, name: g.name ?? '' })),
-      runtime: showRuntime(show.episode_run_time, show.last_episode_to_air, show.next_episode_to_air),
+      runtime,
       imdbId: show.external_ids?.imdb_id || null,
       seasons: (show.seasons ?? [])
         .map((s) => ({

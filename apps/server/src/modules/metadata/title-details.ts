@@ -65,6 +65,17 @@ export function showRuntime(
   );
 }
 
+/** The middle length of a season's episodes (a long finale or a short special does not count). */
+export function medianRuntime(episodes: readonly { runtime?: number | null | undefined }[] | undefined) {
+  const lengths = (episodes ?? [])
+    .map((e) => minutes(e.runtime))
+    .filter((m): m is number => m !== null)
+    .sort((a, b) => a - b);
+  if (lengths.length === 0) return null;
+  const mid = lengths.length >> 1;
+  return lengths.length % 2 ? lengths[mid]! : Math.round((lengths[mid - 1]! + lengths[mid]!) / 2);
+}
+
 export function episodeRef(
   episode: (TmdbEpisode & { season_number: number }) | null | undefined,
 ): EpisodeRef | null {

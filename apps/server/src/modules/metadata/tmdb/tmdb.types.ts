@@ -214,6 +214,8 @@ export const TmdbEpisode = z.object({
   overview: z.string().nullable().optional(),
   runtime: z.number().int().nullable().optional(),
   still_path: nullableString,
+  /** standard, finale or mid_season (a finale often runs long). */
+  episode_type: z.string().nullable().optional().catch(null),
 });
 export type TmdbEpisode = z.infer<typeof TmdbEpisode>;
 
