@@ -446,6 +446,22 @@ describe('rate limits: 429 and Retry-After', () => {
     expect(script.urls).toHaveLength(1);
   });
 
+  it("honours a plain-text 429's Retry-After (a proxy's or CDN's page in front of TMDB)", async () => {
+    const plain = () =>
+      new Response('Too Many Requests', {
+        status: 429,
+        headers: { 'content-type': 'text/plain', 'retry-after': '2' },
+      });
+    const waited = scripted(plain, genresAnswer);
+    expect((await client({ ...waited.options, budgetMs: 7_000 }).genres('movie')).genres).toHaveLength(1);
+    expect(waited.waits).toEqual([2_000]);
+    // Too long to wait for (the other host is asked, and says the same): passed on to the client.
+    const busy = () => new Response('Too Many Requests', { status: 429, headers: { 'retry-after': '40' } });
+    const passedOn = scripted(busy, busy);
+    const error = await failure(client(passedOn.options).genres('movie'));
+    expect(error).toMatchObject({ code: 'metadata_rate_limited', retryAfterSeconds: 40 });
+  });
+
   it('reads Retry-After as seconds or as an HTTP date', () => {
     const now = Date.parse('2025-03-01T12:00:00Z');
     expect(retryAfterMs('0', now)).toBe(0);

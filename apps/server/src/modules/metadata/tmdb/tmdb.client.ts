@@ -332,18 +332,25 @@ export class TmdbClient implements TmdbApi, TmdbBudgeted {
         timedOut ? `timed out after ${Math.round(timeoutMs)} ms` : String(error),
       );
     }
+    // A 429's Retry-After counts whatever its body (a proxy's or CDN's plain-text page included).
+    const wait = response.status === 429 ? retryAfterMs(response.headers.get('retry-after')) : undefined;
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
       if (!response.ok)
-        throw new HostFailure('status', response.status, undefined, `HTTP ${response.status}`);
+        throw new HostFailure(
+          'status',
+          response.status,
+          undefined,
+          `HTTP ${response.status}` + (wait === undefined ? '' : `, Retry-After ${Math.ceil(wait / 1000)} s`),
+          wait,
+        );
       throw new HostFailure('garbage', response.status, undefined, 'the answer is not JSON');
     }
     if (!response.ok) {
       const code = (body as { status_code?: unknown } | null)?.status_code;
       const tmdbCode = typeof code === 'number' ? code : undefined;
-      const wait = response.status === 429 ? retryAfterMs(response.headers.get('retry-after')) : undefined;
       throw new HostFailure(
         'status',
         response.status,
