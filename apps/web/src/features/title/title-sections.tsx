@@ -139,6 +139,24 @@ export function TrailersSection({ trailers }: { trailers: Trailer[] }) {
 const PROVIDER_KINDS: WatchProvider['kind'][] = ['flatrate', 'free', 'ads', 'rent', 'buy'];
 
 /** Where to watch in the viewer's region, by kind of offer, with the data's attribution (JustWatch via TMDB). */
+/** A provider's logo; an empty tile when there is none or the image host fails (no broken image). */
+function ProviderLogo({ src }: { src: string | null }) {
+  const [failed, setFailed] = useState(false);
+  if (!src || failed) return <span aria-hidden="true" className="h-9 w-9 rounded-md bg-surface-3" />;
+  return (
+    <img
+      src={src}
+      alt=""
+      width={36}
+      height={36}
+      loading="lazy"
+      onError={() => setFailed(true)}
+      className="h-9 w-9 rounded-md"
+      data-testid="provider-logo"
+    />
+  );
+}
+
 export function WatchSection({ providers }: { providers: MediaDetails['watchProviders'] }) {
   const { t, i18n } = useTranslation(['media']);
   if (!providers || providers.providers.length === 0) return null;
@@ -160,18 +178,7 @@ export function WatchSection({ providers }: { providers: MediaDetails['watchProv
               <ul className="flex flex-wrap gap-3">
                 {offers.map((p) => (
                   <li key={p.id} className="flex items-center gap-2 rounded-lg bg-surface-2 py-1 pe-3 ps-1">
-                    {p.logo ? (
-                      <img
-                        src={p.logo}
-                        alt=""
-                        width={36}
-                        height={36}
-                        loading="lazy"
-                        className="h-9 w-9 rounded-md"
-                      />
-                    ) : (
-                      <span aria-hidden="true" className="h-9 w-9 rounded-md bg-surface-3" />
-                    )}
+                    <ProviderLogo src={p.logo} />
                     <span className="text-sm text-fg" dir="auto">
                       {p.name}
                     </span>
