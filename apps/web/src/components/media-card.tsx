@@ -141,7 +141,7 @@ export function MediaCard({
 const MIN_BAR_PERCENT = 4;
 
 /** How much is watched: a bar under the poster, in the accent on a track that stands out from the page. */
-function WatchedBar({ ratio }: { ratio: number }) {
+export function WatchedBar({ ratio }: { ratio: number }) {
   const { t } = useTranslation(['library']);
   const percent = Math.round(Math.min(1, Math.max(0, ratio)) * 100);
   return (

@@ -9,7 +9,7 @@ import { clock } from '../../lib/clock.ts';
 import { initI18n, NAMESPACES } from '../../lib/i18n.ts';
 import { setRuntimeConfig } from '../../lib/runtime-config.ts';
 import { memoryStorage, setAppStorage } from '../../lib/storage.ts';
-import { initStores } from '../../stores/index.ts';
+import { initStores, useLibraryStore } from '../../stores/index.ts';
 import { contractServer } from '../../test/contract-server.ts';
 import { movieDetails } from '../../test/media-fixtures.ts';
 import { MediaRoute } from './media-route.tsx';
@@ -154,5 +154,22 @@ describe('the media route and the release rule', () => {
     renderAt('/media/tmdb-tv-1396-breaking-bad/3572/62082');
     await waitFor(() => expect(screen.getByTestId('player-view').textContent).toBe('Breaking Bad E2'));
     expect(screen.queryByTestId('player-unreleased')).toBeNull();
+  });
+
+  it("a show's title opens where the viewer is (from any device), not at its pilot", async () => {
+    // The pilot's first seconds used to overwrite the saved place.
+    serve(show(), season(['2008-01-20', '2008-01-27', '2008-02-10']));
+    useLibraryStore.getState().saveProgress({
+      meta: { tmdbId: '1396', type: 'show', title: 'Breaking Bad', year: 2008, poster: null },
+      watched: 300,
+      duration: 2820,
+      season: { id: '3572', number: 1, title: 'Season 1' },
+      episode: { id: '62083', number: 3, title: 'Episode 3' },
+    });
+    renderAt('/media/tmdb-tv-1396-breaking-bad');
+    await waitFor(() =>
+      expect(screen.getByTestId('where').textContent).toBe('/media/tmdb-tv-1396-breaking-bad/3572/62083'),
+    );
+    await waitFor(() => expect(screen.getByTestId('player-view').textContent).toBe('Breaking Bad E3'));
   });
 });

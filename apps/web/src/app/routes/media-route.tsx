@@ -25,6 +25,7 @@ import {
 } from '../../features/player/index.ts';
 import { MediaError } from '../../features/title/media-error.tsx';
 import { MediaPage } from '../../features/title/media-page.tsx';
+import { useShowResume } from '../../features/title/resume.ts';
 import { resolveMediaKey } from '../../features/title/resolve-media-key.ts';
 import { isNotFound } from '../../lib/api/index.ts';
 import { mediaQueries } from '../../lib/api/queries/media.ts';
@@ -166,16 +167,38 @@ function Unreleased({ kind, date }: { kind: 'episode' | 'title'; date: string | 
   return <UnreleasedSlot backTo={useBackTo()} kind={kind} date={date} />;
 }
 
-/** Shows open at their first episode of season 1 (or the first season listed). */
+/**
+ * Shows open where the viewer is (the episode Continue Watching resumes, from any of their devices), else
+ * at their first episode of season 1 (or the first season listed).
+ */
 function FirstEpisodeRedirect({ mediaKey, details }: { mediaKey: string; details: MediaDetails }) {
   const location = useLocation();
+  const resume = useShowResume(details.id);
+  const resumable = resume && details.seasons.some((s) => s.id === resume.seasonId) ? resume : null;
   const season = details.seasons.find((s) => s.number === 1) ?? details.seasons[0];
-  const q = useQuery({ ...mediaQueries.season(details.id, season?.number ?? 1), enabled: !!season });
+  const q = useQuery({
+    ...mediaQueries.season(details.id, season?.number ?? 1),
+    enabled: !!season && !resumable,
+  });
+  if (resumable)
+    return (
+      <Navigate
+        replace
+        to={`${paths.media(mediaKey, resumable.seasonId, resumable.episodeId)}${location.search}`}
+        state={{ fromTitle: true } satisfies TitleRedirectState}
+      />
+    );
   if (!season) return null;
   if (q.isPending) return <Placeholder />;
   // A season the metadata does not have is not found, not a failing service.
   if (q.isError)
-    return <MediaError kind={isNotFound(q.error) ? 'notFound' : 'failed'} onRetry={() => void q.refetch()} />;
+    return (
+      <MediaError
+        kind={isNotFound(q.error) ? 'notFound' : 'failed'}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+      />
+    );
   const first = q.data.episodes[0];
   if (!first) return null;
   return (
@@ -227,7 +250,13 @@ function ShowPlayer({
   if (q.isPending) return <Placeholder />;
   // A season the metadata does not have is not found, not a failing service.
   if (q.isError)
-    return <MediaError kind={isNotFound(q.error) ? 'notFound' : 'failed'} onRetry={() => void q.refetch()} />;
+    return (
+      <MediaError
+        kind={isNotFound(q.error) ? 'notFound' : 'failed'}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+      />
+    );
   if (!meta) return <MediaError kind="notFound" />;
   // A link to an episode that has not aired (or has no date) shows when it airs, never the player.
   const airDate = meta.episode?.airDate ?? null;

@@ -7,6 +7,8 @@ import { isReleased, releaseDay } from '@marquee/contract/values';
 import { clock } from '../../lib/clock.ts';
 import { isNotFound } from '../../lib/api/index.ts';
 import { seasonQuery } from './title-queries.ts';
+import { progressRatio, useEpisodeProgress } from './resume.ts';
+import { WatchedBar } from '../../components/media-card.tsx';
 import { paths } from '../../app/paths.ts';
 
 const ROW = 'flex items-start gap-3 rounded-lg p-2 text-fg sm:gap-4 sm:p-3';
@@ -42,6 +44,8 @@ interface EpisodeListProps {
 export function EpisodeList({ mediaKey, showId, season, currentEpisodeId }: EpisodeListProps) {
   const { t, i18n } = useTranslation(['media']);
   const q = useQuery(seasonQuery(showId, season.number));
+  // What the viewer watched of each episode (this device's library, synced from their others).
+  const watched = useEpisodeProgress(showId);
   if (q.isPending) {
     return (
       <ul className="flex flex-col gap-2" aria-hidden="true">
@@ -103,6 +107,7 @@ export function EpisodeList({ mediaKey, showId, season, currentEpisodeId }: Epis
                   {episode.overview}
                 </span>
               )}
+              {watched[episode.id] && <WatchedBar ratio={progressRatio(watched[episode.id]!.progress)} />}
             </span>
           </>
         );

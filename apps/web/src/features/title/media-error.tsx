@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Button, ButtonLink } from '../../components/button.tsx';
+import { ApiError } from '../../lib/api/index.ts';
 import { paths } from '../../app/paths.ts';
 
 /** "Couldn't find that media" (bad key, unknown id), "Failed to load metadata" (source down), "Failed to load API metadata" (legacy lookup down). */
@@ -13,9 +14,38 @@ const TEXT = {
  * The title's error screen. The title and text are said once, assertively (not the buttons). `onRetry`
  * (refetching the query that failed) is then the primary action, and home the way out.
  */
-export function MediaError({ kind, onRetry }: { kind: keyof typeof TEXT; onRetry?: () => void }) {
+/**
+ * Why metadata failed, when the error says: this device is offline, the operator's key is refused (only
+ * they can fix it), or the service asks us to slow down. Else the general "down or blocked".
+ */
+function failureDescription(error: unknown): (typeof DESCRIPTIONS)[number] | null {
+  if (typeof navigator !== 'undefined' && navigator.onLine === false)
+    return 'media.errors.offlineDescription';
+  if (!(error instanceof ApiError)) return null;
+  if (error.code === 'network_error') return 'media.errors.offlineDescription';
+  if (error.code === 'metadata_auth_failed') return 'media.errors.authFailedDescription';
+  if (error.code === 'metadata_rate_limited') return 'media.errors.rateLimitedDescription';
+  return null;
+}
+const DESCRIPTIONS = [
+  'media.errors.offlineDescription',
+  'media.errors.authFailedDescription',
+  'media.errors.rateLimitedDescription',
+] as const;
+
+export function MediaError({
+  kind,
+  onRetry,
+  error,
+}: {
+  kind: keyof typeof TEXT;
+  onRetry?: () => void;
+  /** What failed (a query's error): the description then says why, where it can. */
+  error?: unknown;
+}) {
   const { t } = useTranslation(['media']);
-  const [title, description] = TEXT[kind];
+  const [title, general] = TEXT[kind];
+  const description = (kind !== 'notFound' && failureDescription(error)) || general;
   return (
     <div
       className="mx-auto flex min-h-[50vh] max-w-xl flex-col items-center justify-center gap-4 text-center"

@@ -8,7 +8,7 @@ import type { RuntimeConfig } from '@marquee/contract';
 import { initI18n, NAMESPACES } from '../../lib/i18n.ts';
 import { setRuntimeConfig } from '../../lib/runtime-config.ts';
 import { memoryStorage, setAppStorage } from '../../lib/storage.ts';
-import { initStores } from '../../stores/index.ts';
+import { initStores, useLibraryStore } from '../../stores/index.ts';
 import { contractServer, refuse } from '../../test/contract-server.ts';
 import { movieDetails } from '../../test/media-fixtures.ts';
 import { MediaPage } from './media-page.tsx';
@@ -232,5 +232,64 @@ describe('a show’s seasons', () => {
     expect(await screen.findByText('Pilot')).toBeTruthy();
     expect(screen.getByText('58 min')).toBeTruthy();
     expect(screen.getByText('A teacher turns to crime.')).toBeTruthy();
+  });
+
+  it('a show the viewer is watching: Play says which episode it resumes, the list opens at its season with its progress', async () => {
+    const twoSeasons = {
+      ...show,
+      seasons: [
+        { id: '3572', number: 1, title: 'Season 1', episodeCount: 7, airDate: '2008-01-20' },
+        { id: '3573', number: 2, title: 'Season 2', episodeCount: 13, airDate: '2009-03-08' },
+      ],
+    };
+    const episodes = (season: number) =>
+      Array.from({ length: 5 }, (_, i) => ({
+        id: `${season}0${i + 1}`,
+        number: i + 1,
+        title: `Episode ${season}.${i + 1}`,
+        airDate: '2009-03-08',
+        overview: null,
+        runtime: 47,
+        still: null,
+      }));
+    const server = contractServer({
+      metadata: {
+        details: () => twoSeasons,
+        season: ({ params }) => ({
+          id: String(params.number) === '2' ? '3573' : '3572',
+          number: Number(params.number),
+          title: `Season ${params.number}`,
+          episodes: episodes(Number(params.number)),
+        }),
+      },
+    });
+    vi.stubGlobal('fetch', server.fetch);
+    // Watched on another device: S2E4 to 5:00 of 47 minutes (synced into this library).
+    useLibraryStore.getState().saveProgress({
+      meta: { tmdbId: '1396', type: 'show', title: 'Breaking Bad', year: 2008, poster: null },
+      watched: 300,
+      duration: 2820,
+      season: { id: '3573', number: 2, title: 'Season 2' },
+      episode: { id: '204', number: 4, title: 'Episode 2.4' },
+    });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <I18nextProvider i18n={i18next}>
+        <QueryClientProvider client={client}>
+          <MemoryRouter initialEntries={['/media/tmdb-tv-1396-breaking-bad']}>
+            <Routes>
+              <Route path="/media/:media" element={<MediaPage onPlay={() => {}} />} />
+            </Routes>
+          </MemoryRouter>
+        </QueryClientProvider>
+      </I18nextProvider>,
+    );
+    expect((await screen.findByTestId('title-play')).textContent).toBe('Resume S2 E4');
+    expect(await screen.findByText('Episode 2.4')).toBeTruthy();
+    expect((screen.getByTestId('season-select') as HTMLSelectElement).value).toBe('3573');
+    const bars = screen.getAllByTestId('watched-bar');
+    expect(bars).toHaveLength(1);
+    expect(bars[0]!.getAttribute('aria-valuenow')).toBe('11');
+    expect(bars[0]!.closest('[data-testid="episode"]')!.textContent).toContain('Episode 2.4');
   });
 });

@@ -22,6 +22,7 @@ import {
   WatchSection,
 } from './title-sections.tsx';
 import { resolveMediaKey } from './resolve-media-key.ts';
+import { useShowResume } from './resume.ts';
 import { detailsQuery, justWatchQuery } from './title-queries.ts';
 import { paths } from '../../app/paths.ts';
 import { PosterImage } from '../../components/poster-image.tsx';
@@ -118,7 +119,11 @@ function JustWatchRedirect({
   if (q.isPending) return <PageLoading />;
   if (q.isError)
     return (
-      <MediaError kind={isNotFound(q.error) ? 'notFound' : 'failedApi'} onRetry={() => void q.refetch()} />
+      <MediaError
+        kind={isNotFound(q.error) ? 'notFound' : 'failedApi'}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+      />
     );
   return (
     <Navigate
@@ -147,6 +152,8 @@ function MediaDetailsView({
   const { t, i18n } = useTranslation(['media']);
   const actions = useMediaActions();
   const q = useQuery(detailsQuery(type, id));
+  // A show the viewer is watching: Play resumes at their episode (media-route's redirect) and says which.
+  const resume = useShowResume(type === 'tv' ? id : '');
   const [backdropFailed, setBackdropFailed] = useState(false);
   usePageTitle(q.data?.title ?? null);
 
@@ -163,7 +170,13 @@ function MediaDetailsView({
     );
   }
   if (q.isError)
-    return <MediaError kind={isNotFound(q.error) ? 'notFound' : 'failed'} onRetry={() => void q.refetch()} />;
+    return (
+      <MediaError
+        kind={isNotFound(q.error) ? 'notFound' : 'failed'}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+      />
+    );
 
   const d = q.data;
   // Unreleased: the player's place says so; there is nothing to play.
@@ -269,7 +282,12 @@ function MediaDetailsView({
                     <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5 fill-current">
                       <path d="M8 5v14l11-7z" />
                     </svg>
-                    {t('media.details.play')}
+                    {resume?.seasonNumber != null
+                      ? t('media.details.resume', {
+                          season: resume.seasonNumber,
+                          episode: resume.episodeNumber,
+                        })
+                      : t('media.details.play')}
                   </button>
                 )}
                 {actions.title?.(d)}
@@ -283,7 +301,12 @@ function MediaDetailsView({
         {d.overview ?? t('media.overviewMissing')}
       </p>
       {d.type === 'tv' && (
-        <SeasonPicker details={d} mediaKey={mediaKey} seasonId={seasonId} episodeId={episodeId} />
+        <SeasonPicker
+          details={d}
+          mediaKey={mediaKey}
+          seasonId={seasonId ?? resume?.seasonId}
+          episodeId={episodeId}
+        />
       )}
       <CastSection cast={d.cast} />
       <CrewSection crew={d.crew} />
