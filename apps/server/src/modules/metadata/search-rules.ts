@@ -173,10 +173,12 @@ export function nameTier(
   }
   if (best !== undefined) return best;
   if (query.words.length === 1) {
-    // One word: it starts at a word of the name, alone or run together with the next ("spiderman").
+    // One word: it starts at a word of the name, alone or run together with the next ("spiderman"). A
+    // short one (up to SHORT_WORD letters: "up", "her") must be the whole word: as a start it matches
+    // half the catalogue ("upgrade", "heretic").
     let offset = 0;
     for (const word of name.words) {
-      if (name.compact.startsWith(q, offset)) return MatchTier.words;
+      if (q.length <= SHORT_WORD ? word === q : name.compact.startsWith(q, offset)) return MatchTier.words;
       offset += word.length;
     }
   } else if (query.words.every((w) => name.words.some((t) => t.startsWith(w)))) {
@@ -253,3 +255,14 @@ export function rankHits<T extends object>(query: string, hits: readonly T[]): {
 
 /** TMDB answers with fewer hits than this that match by our rules (typos aside) get a corrected query tried too. */
 export const FEW_MATCHES = 3;
+
+/** Query words this short match a word of a name only whole (see `nameTier`). */
+export const SHORT_WORD = 3;
+
+/**
+ * Typo matches are a way to find what was misspelt: they are offered only when fewer than FEW_MATCHES
+ * titles match better ("dnue" finds Dune; "dune" does not add June, Dude and Done).
+ */
+export function typosWanted(betterMatches: number): boolean {
+  return betterMatches < FEW_MATCHES;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateCatalog } from '../../../../test/generated-catalog.ts';
-import { MatchTier, matchTier, prepareSearch, searchWords } from '../search-rules.ts';
+import { MatchTier, matchTier, prepareSearch, searchWords, typosWanted } from '../search-rules.ts';
 import { Catalog, type CatalogData, type CatalogMovie } from './catalog.ts';
 import { TitleSearchIndex, type IndexHit } from './search-index.ts';
 
@@ -8,9 +8,12 @@ import { TitleSearchIndex, type IndexHit } from './search-index.ts';
 function scan(titles: readonly (readonly string[])[], query: string, limit: number): IndexHit[] {
   const q = prepareSearch(query);
   if (!q.compact) return [];
-  return titles
+  const hits = titles
     .map((names, entry) => ({ entry, tier: matchTier(q, names.map(prepareSearch)) }))
-    .filter((hit): hit is IndexHit => hit.tier !== undefined)
+    .filter((hit): hit is IndexHit => hit.tier !== undefined);
+  const better = hits.filter((hit) => hit.tier < MatchTier.typo).length;
+  return hits
+    .filter((hit) => hit.tier < MatchTier.typo || typosWanted(better))
     .sort((a, b) => a.tier - b.tier || a.entry - b.entry)
     .slice(0, limit);
 }
@@ -83,13 +86,41 @@ describe('catalog search ranking', () => {
       ],
       shows: [],
     };
+    // Typo matches only where the query finds little: misspelt, "alein" finds the films with "alien".
+    expect(await titlesOf(data, 'alein')).toEqual([
+      'Alein Nation',
+      'Alien',
+      'Romulus and the Alien Queen',
+      'Alien Romulus Extended Edition',
+    ]);
+    data.movies.push(movie('Alien Vs Predator', 3, '2004-08-13'));
     expect(await titlesOf(data, 'alien')).toEqual([
       'Alien',
       'Aliens',
       'Alien Romulus Extended Edition',
+      'Alien Vs Predator',
       'Romulus and the Alien Queen',
-      'Alein Nation',
     ]);
+  });
+
+  it('a short or common word does not pull in titles it merely resembles or starts a word of', async () => {
+    const data = {
+      movies: [
+        movie('Dune', 50, '2021-09-15'),
+        movie('Dune: Part Two', 60, '2024-02-27'),
+        movie('Dune', 5, '1984-12-14'),
+        movie('June', 40, '2015-01-01'),
+        movie('The Dude', 30, '2018-01-01'),
+        movie('Up', 70, '2009-05-28'),
+        movie('Upgrade', 20, '2018-06-01'),
+        movie('Pop Up', 10, '2020-01-01'),
+        movie('Supper Club', 8, '2021-01-01'),
+      ],
+      shows: [],
+    };
+    expect(await titlesOf(data, 'dune')).toEqual(['Dune', 'Dune', 'Dune: Part Two']);
+    // "up": the film, titles starting with it, and titles with the word — not words starting with it.
+    expect(await titlesOf(data, 'up')).toEqual(['Up', 'Upgrade', 'Pop Up']);
   });
 
   it('returns nothing for an empty or unmatched query', async () => {

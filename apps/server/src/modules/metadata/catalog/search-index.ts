@@ -6,6 +6,7 @@ import {
   prepareSearch,
   searchText,
   searchWords,
+  typosWanted,
   type SearchText,
 } from '../search-rules.ts';
 
@@ -189,7 +190,8 @@ export class TitleSearchIndex {
 
     // Words, then typos, only while the page is not full: each reads lists in popularity order.
     if (found.size < limit) this.collect(q, [MatchTier.words], limit, found);
-    if (found.size < limit) this.collect(q, [MatchTier.typo, MatchTier.typoWords], limit, found);
+    if (found.size < limit && typosWanted(found.size))
+      this.collect(q, [MatchTier.typo, MatchTier.typoWords], limit, found);
 
     return [...found]
       .map(([entry, tier]) => ({ entry, tier }))
