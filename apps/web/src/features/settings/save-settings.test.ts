@@ -225,7 +225,7 @@ describe('saveSettings', () => {
 
   it('a new account server signs out first and sends nothing of the account there', async () => {
     useAccountStore.getState().setAccount(emailAccount);
-    serve({});
+    serve({ account: { meta: () => ({ name: 'Accounts', version: '1', hasCaptcha: false }) } });
     const result = await saveSettings(
       {
         ...emailSaved,
@@ -238,6 +238,20 @@ describe('saveSettings', () => {
     expect(session.logout).toHaveBeenCalledOnce();
     expect(useAccountStore.getState().backendUrl).toBe('https://accounts.example.com');
     expect(result).toEqual({ saved: ['server'], failed: [], serverChanged: true });
-    expect(server.requests).toEqual([]);
+    // Only the new server's /meta was asked (is it one?); nothing of the account went there.
+    expect(server.requests.map((r) => r.url)).toEqual(['https://accounts.example.com/meta']);
+  });
+
+  it('an address that does not answer as an account server is not switched to, and nobody is signed out', async () => {
+    useAccountStore.getState().setAccount(emailAccount);
+    serve({});
+    const result = await saveSettings(
+      { ...emailSaved, serverEnabled: true, serverUrl: 'www.example.com' },
+      emailSaved,
+    );
+    expect(session.logout).not.toHaveBeenCalled();
+    expect(useAccountStore.getState().backendUrl).toBeNull();
+    expect(result.serverChanged).toBe(false);
+    expect(result.failed.map((f) => f.section)).toEqual(['server']);
   });
 });

@@ -105,12 +105,14 @@ export async function saveSettings(
   };
 
   const serverUrl = values.serverEnabled ? normalizeServerUrl(values.serverUrl) || null : null;
-  result.serverChanged = serverUrl !== (saved.serverEnabled ? saved.serverUrl : null);
-  if (result.serverChanged) {
-    // Another account server: this account does not live there.
+  if (serverUrl !== (saved.serverEnabled ? saved.serverUrl : null)) {
+    // Another account server: this account does not live there. It must answer as one first (its
+    // /meta), or the viewer would be signed out for an address that is no server.
     await attempt('server', async () => {
+      if (serverUrl) await api.account.meta({ baseUrl: serverUrl, token: null, timeoutMs: 8_000 });
       await logout();
       useAccountStore.getState().setBackendUrl(serverUrl);
+      result.serverChanged = true;
     });
   }
 

@@ -3,7 +3,7 @@ import type { TFunction } from 'i18next';
 import type { Resolver } from 'react-hook-form';
 import { z } from '../../lib/zod.ts';
 import { keyedZodResolver, type FormIssue } from '../../lib/account/form-resolver.ts';
-import { cleanProxyList, parseProxyEntry } from '../../lib/proxy-entries.ts';
+import { cleanProxyList, normalizeServerUrl, parseProxyEntry } from '../../lib/proxy-entries.ts';
 import type { SaveResult, SaveSection, SettingsValues } from './save-settings.ts';
 
 /** The messages of the settings form, first shown first. */
@@ -18,7 +18,8 @@ export const SETTINGS_ERROR_ORDER = [
 
 function settingsIssueKey({ path, code }: FormIssue): (typeof SETTINGS_ERROR_ORDER)[number] {
   if (path.endsWith('deviceName')) return 'accountSettings.deviceLengthError';
-  if (path.startsWith('proxyUrls.')) return 'settings.connections.proxyResult.invalidUrl';
+  if (path.startsWith('proxyUrls.') || path === 'serverUrl')
+    return 'settings.connections.proxyResult.invalidUrl';
   if (path === 'proxyUrls') return 'settings.connections.proxyEmpty';
   if (path === 'email.fullname')
     return code === 'too_big' ? 'customer.errors.fullnameLong' : 'customer.errors.fullnameRequired';
@@ -45,6 +46,8 @@ export function settingsResolver(saved: SettingsValues): Resolver<SettingsValues
       account: z.looseObject({ deviceName: z.string() }).nullable(),
       proxyEnabled: z.boolean(),
       proxyUrls: z.array(z.string()),
+      serverEnabled: z.boolean(),
+      serverUrl: z.string(),
     })
     .superRefine((v, ctx) => {
       if (v.proxyEnabled) {
@@ -55,6 +58,9 @@ export function settingsResolver(saved: SettingsValues): Resolver<SettingsValues
         if (!invalid.length && !cleanProxyList(v.proxyUrls).length)
           ctx.addIssue({ code: 'custom', path: ['proxyUrls'], message: 'empty' });
       }
+      // A custom server must at least be an http(s) address ("not a server" was saved, and signed out).
+      if (v.serverEnabled && !isServerUrl(v.serverUrl))
+        ctx.addIssue({ code: 'custom', path: ['serverUrl'], message: 'invalid' });
       const name = v.account?.deviceName;
       if (name !== undefined && saved.account && name !== saved.account.deviceName && !name.trim())
         ctx.addIssue({ code: 'custom', path: ['account', 'deviceName'], message: 'empty' });
@@ -62,11 +68,33 @@ export function settingsResolver(saved: SettingsValues): Resolver<SettingsValues
   return keyedZodResolver(schema, settingsIssueKey) as unknown as Resolver<SettingsValues>;
 }
 
+/** Whether an account server's address, as typed, can be one (http or https, a host without spaces). */
+export function isServerUrl(raw: string): boolean {
+  const normalized = normalizeServerUrl(raw);
+  if (!normalized) return false;
+  try {
+    const url = new URL(normalized);
+    return (
+      (url.protocol === 'https:' || url.protocol === 'http:') && /^[^\s]+$/.test(url.host) && url.host !== ''
+    );
+  } catch {
+    return false;
+  }
+}
+
 /** The field a message belongs to, by its input's id (focus moves there). */
-export function settingsErrorInput(key: string, values: Pick<SettingsValues, 'proxyUrls'>): string {
+export function settingsErrorInput(
+  key: string,
+  values: Pick<SettingsValues, 'proxyUrls' | 'proxyEnabled' | 'serverEnabled' | 'serverUrl'>,
+): string {
   if (key === 'accountSettings.deviceLengthError') return 'settings-device';
-  if (key === 'settings.connections.proxyResult.invalidUrl')
-    return `proxy-${values.proxyUrls.findIndex((url) => url.trim() && !parseProxyEntry(url))}`;
+  if (key === 'settings.connections.proxyResult.invalidUrl') {
+    const proxy = values.proxyEnabled
+      ? values.proxyUrls.findIndex((url) => url.trim() && !parseProxyEntry(url))
+      : -1;
+    if (proxy < 0 && values.serverEnabled && !isServerUrl(values.serverUrl)) return 'settings-server-url';
+    return `proxy-${proxy}`;
+  }
   if (key === 'settings.connections.proxyEmpty')
     return values.proxyUrls.length ? 'proxy-0' : 'settings-add-proxy';
   return 'settings-fullname';

@@ -35,7 +35,11 @@ beforeEach(async () => {
   setAppStorage(memoryStorage());
   initStores();
   session.logout.mockClear();
-  vi.stubGlobal('fetch', contractServer({}).fetch);
+  vi.stubGlobal(
+    'fetch',
+    contractServer({ account: { meta: () => ({ name: 'Accounts', version: '1', hasCaptcha: false }) } })
+      .fetch,
+  );
 });
 afterEach(() => vi.unstubAllGlobals());
 
@@ -115,6 +119,16 @@ describe('a custom server in settings', () => {
     expect(session.logout).toHaveBeenCalledTimes(1);
     expect(screen.queryByText('Home page')).toBeNull();
     expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+  });
+
+  it('an address that is no URL is refused before anything happens (the viewer stays signed in)', async () => {
+    renderSettings();
+    fireEvent.click(screen.getByRole('switch', { name: 'Custom server' }));
+    fireEvent.change(screen.getByLabelText('Server URL'), { target: { value: 'not a server' } });
+    save();
+    expect(await screen.findByText('Not a valid URL')).toBeTruthy();
+    expect(session.logout).not.toHaveBeenCalled();
+    expect(useAccountStore.getState().backendUrl).toBeNull();
   });
 });
 
