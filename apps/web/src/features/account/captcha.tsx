@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CaptchaProvider } from '@marquee/contract';
 import { Button } from '../../components/button.tsx';
@@ -52,10 +52,14 @@ export function Captcha({
   provider,
   siteKey,
   onToken,
+  onFailed,
 }: {
   provider: CaptchaProvider;
   siteKey: string | null;
+  /** null while it works (again), then the token. */
   onToken: (token: string | null) => void;
+  /** It could not be solved (or its vendor reached): only a retry can give a token now. */
+  onFailed?: () => void;
 }) {
   const { t } = useTranslation(['auth']);
   const [status, setStatus] = useState<Status>('working');
@@ -104,13 +108,15 @@ export function Captcha({
         onToken(token);
       },
       (error: { unreachable?: boolean }) => {
-        if (live) setStatus(error?.unreachable ? 'unreachable' : 'failed');
+        if (!live) return;
+        setStatus(error?.unreachable ? 'unreachable' : 'failed');
+        onFailed?.();
       },
     );
     return () => {
       live = false;
     };
-  }, [run, attempt, onToken, provider, turnstileEl]);
+  }, [run, attempt, onToken, onFailed, provider, turnstileEl]);
 
   return (
     <div
@@ -144,4 +150,48 @@ export function Captcha({
       )}
     </div>
   );
+}
+
+/**
+ * A form whose submission needs a captcha token: pressed while the captcha is still working, the form
+ * waits and is sent as soon as the token arrives (it used to say "Captcha validation failed", and keep
+ * saying it after the captcha turned Verified). Only a captcha that failed is reported.
+ */
+export function useCaptchaGate(needsCaptcha: boolean) {
+  const [token, setToken] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [waiting, setWaiting] = useState(false);
+  const pending = useRef<(() => void) | null>(null);
+  const onToken = useCallback((next: string | null) => {
+    setToken(next);
+    if (next !== null) setFailed(false);
+  }, []);
+  const onFailed = useCallback(() => setFailed(true), []);
+  useEffect(() => {
+    if (!waiting || (!token && !failed)) return;
+    setWaiting(false);
+    const send = pending.current;
+    pending.current = null;
+    if (token) send?.();
+  }, [waiting, token, failed]);
+  return {
+    token,
+    /** The captcha failed: say so (a retry is offered by the captcha itself). */
+    failed: needsCaptcha && failed,
+    /** Waiting for the captcha to finish before sending. */
+    waiting,
+    captchaProps: { onToken, onFailed },
+    /**
+     * Whether `send` may go now. If the captcha is still working, `send` runs once it has a token
+     * (false is returned); if it failed, false is returned and `failed` says so.
+     */
+    ready(send: () => void): boolean {
+      if (!needsCaptcha || token) return true;
+      if (!failed) {
+        pending.current = send;
+        setWaiting(true);
+      }
+      return false;
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Controller, useForm, type FieldErrors } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -18,7 +18,7 @@ import { errorKey, type ErrorKey } from '../../lib/api/index.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { AuthCard, DismissibleAlert, FormError, SecretInput, TextField } from './auth-ui.tsx';
-import { Captcha } from './captcha.tsx';
+import { Captcha, useCaptchaGate } from './captcha.tsx';
 import { paths } from '../../app/paths.ts';
 
 const auth = () => import('../../lib/account/email-auth.ts');
@@ -197,15 +197,17 @@ export function EmailRegisterForm({ otherMethod }: { otherMethod?: string | null
   });
   const { problem, setProblem, show } = useFieldProblems<RegisterFormValues>('register');
   const [alert, setAlert] = useState<string | null>(null);
-  const [captchaToken, setCaptchaToken] = useState<string | null>(null);
   // A captcha solution is good for one attempt: a refused registration gets a fresh one.
   const [captchaRound, setCaptchaRound] = useState(0);
   const needsCaptcha = config.captcha.provider !== 'none';
-  const onToken = useCallback((token: string | null) => setCaptchaToken(token), []);
+  const captcha = useCaptchaGate(needsCaptcha);
+  const captchaToken = captcha.token;
 
   const submit = form.handleSubmit(
     async () => {
-      if (needsCaptcha && !captchaToken) return setProblem('customer.errors.captcha');
+      // Pressed while the captcha still works: sent as soon as it is done.
+      if (!captcha.ready(() => void submit()))
+        return setProblem(captcha.failed ? 'customer.errors.captcha' : null);
       setProblem(null);
       const values = form.getValues();
       try {
@@ -220,11 +222,11 @@ export function EmailRegisterForm({ otherMethod }: { otherMethod?: string | null
     },
     (errors) => {
       show(errors);
-      // Every problem at once: a missing captcha too.
-      if (needsCaptcha && !captchaToken) setProblem('customer.errors.captcha');
+      // Every problem at once: a failed captcha too.
+      if (captcha.failed && !captchaToken) setProblem('customer.errors.captcha');
     },
   );
-  const busy = form.formState.isSubmitting;
+  const busy = form.formState.isSubmitting || captcha.waiting;
   return (
     <AuthCard title={t('customer.register.title')}>
       <p className="mb-6 text-sm text-fg-muted">{t('customer.register.description')}</p>
@@ -312,7 +314,7 @@ export function EmailRegisterForm({ otherMethod }: { otherMethod?: string | null
             key={captchaRound}
             provider={config.captcha.provider}
             siteKey={config.captcha.siteKey}
-            onToken={onToken}
+            {...captcha.captchaProps}
           />
         )}
         <FormError message={problem && t(problem)} />

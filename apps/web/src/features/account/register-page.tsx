@@ -1,6 +1,6 @@
 import { PatchSessionBody } from '../../lib/contract-schemas.ts';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Controller, useForm, useWatch, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -18,7 +18,7 @@ import { usePageTitle } from '../../lib/use-page-title.ts';
 import { z } from '../../lib/zod.ts';
 import { PROFILE_COLORS, type AccountProfile } from '../../stores/index.ts';
 import { AuthCard, ColorPicker, FormError, IconPicker, INPUT, SecretInput } from './auth-ui.tsx';
-import { Captcha } from './captcha.tsx';
+import { Captcha, useCaptchaGate } from './captcha.tsx';
 import { EmailRegisterForm } from './email-forms.tsx';
 import { authErrorKey, useAuthMethod } from './login-page.tsx';
 import { paths } from '../../app/paths.ts';
@@ -219,11 +219,12 @@ function PassphraseRegister({ otherMethod }: { otherMethod: string | null }) {
     resolver,
     shouldFocusError: false,
   });
-  const [captchaToken, setCaptchaToken] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const needsCaptcha = config.captcha.provider !== 'none';
-  const onToken = useCallback((token: string | null) => setCaptchaToken(token), []);
-  const busy = form.formState.isSubmitting;
+  const captcha = useCaptchaGate(needsCaptcha);
+  const captchaToken = captcha.token;
+  const formRef = useRef<HTMLFormElement>(null);
+  const busy = form.formState.isSubmitting || captcha.waiting;
 
   const send = form.handleSubmit(
     async ({ device, profile }) => {
@@ -247,9 +248,11 @@ function PassphraseRegister({ otherMethod }: { otherMethod: string | null }) {
   );
   const submit = (e: React.FormEvent) => {
     setError(null);
-    if (needsCaptcha && !captchaToken) {
+    // Pressed while the captcha still works: sent as soon as it is done.
+    if (!captcha.ready(() => formRef.current?.requestSubmit())) {
       e.preventDefault();
-      return setError(t('auth.errors.captcha'));
+      if (captcha.failed) setError(t('auth.errors.captcha'));
+      return;
     }
     void send(e);
   };
@@ -274,7 +277,7 @@ function PassphraseRegister({ otherMethod }: { otherMethod: string | null }) {
       {step === 'passphrase' && <PassphraseStep passphrase={passphrase} onNext={() => setStep('profile')} />}
       {step === 'profile' && <ProfileStep form={form} onNext={() => setStep('verify')} />}
       {step === 'verify' && (
-        <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
+        <form ref={formRef} onSubmit={submit} className="flex flex-col gap-4" noValidate>
           <p className="text-sm text-fg-muted">{t('auth.verify.text')}</p>
           <Controller
             control={form.control}
@@ -290,7 +293,11 @@ function PassphraseRegister({ otherMethod }: { otherMethod: string | null }) {
             )}
           />
           {needsCaptcha && (
-            <Captcha provider={config.captcha.provider} siteKey={config.captcha.siteKey} onToken={onToken} />
+            <Captcha
+              provider={config.captcha.provider}
+              siteKey={config.captcha.siteKey}
+              {...captcha.captchaProps}
+            />
           )}
           <FormError message={error} />
           <div className="flex flex-wrap gap-3">
