@@ -238,7 +238,9 @@ test.describe('app shell', () => {
     await page.goto('/search/movie');
     await expect(page).toHaveURL(/\/browse$|\/$/);
     await page.goto('/media/tmdb-show-1396-breaking-bad');
-    // … and a show opens at its first episode.
+    // … to the show's page; its Play opens the first episode.
+    await expect(page).toHaveURL(/\/media\/tmdb-tv-1396-breaking-bad$/);
+    await page.getByTestId('title-play').click();
     await expect(page).toHaveURL(/\/media\/tmdb-tv-1396-breaking-bad\/\d+\/\d+$/);
     await page.goto('/s/inception');
     await expect(page).toHaveURL(/\/media\/tmdb-movie-27205-inception$/);

@@ -86,10 +86,11 @@ test.afterAll(async () => {
 });
 
 test.describe('onboarding', () => {
-  test('without onboarding on the instance the player opens directly', async ({ page }) => {
+  test('without onboarding on the instance, Play opens the player directly', async ({ page }) => {
     await page.goto(MATRIX);
-    await expect(page).toHaveURL(new RegExp(`${MATRIX}$`));
+    await page.getByTestId('title-play').click();
     await expect(player(page)).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`${MATRIX}$`));
   });
 
   test('custom proxy: invalid, unreachable and website are refused; a proxy is kept and the player uses it', async ({
@@ -97,6 +98,8 @@ test.describe('onboarding', () => {
   }) => {
     await patchRuntimeConfig(page, { hasOnboarding: true });
     await page.goto(MATRIX);
+    // The title page needs no setup; playing does.
+    await page.getByTestId('title-play').click();
     await expect(page).toHaveURL(/\/onboarding\?redirect=%2Fmedia%2Ftmdb-movie-603-the-matrix$/);
     await expect(page.getByTestId('onboarding-step')).toHaveText('Step 1 of 2');
     await page.getByTestId('choose-proxy').click();
@@ -124,8 +127,10 @@ test.describe('onboarding', () => {
       () => JSON.parse(localStorage.getItem('marquee:account')!).state.proxyUrls,
     );
     expect(stored).toEqual([proxyUrl]);
-    // Done once: the next title opens directly.
+    // Done once: the next title plays directly.
     await page.goto('/media/tmdb-movie-27205-inception');
+    await page.getByTestId('title-play').click();
+    await expect(player(page)).toBeVisible();
     await expect(page).toHaveURL(/\/media\/tmdb-movie-27205-inception$/);
   });
 
@@ -138,6 +143,7 @@ test.describe('onboarding', () => {
     await expect(page.getByRole('dialog')).toContainText('Use the default setup?');
     await page.getByTestId('confirm-default').click();
     await expect(page).toHaveURL(new RegExp(`${MATRIX}$`));
+    await page.getByTestId('title-play').click();
     await expect(player(page)).toBeVisible();
   });
 
@@ -183,6 +189,7 @@ test.describe('onboarding', () => {
     await patchRuntimeConfig(page, { hasOnboarding: true });
     await installFakeExtension(page, WORKING_EXTENSION);
     await page.goto(MATRIX);
+    await page.getByTestId('title-play').click();
     await expect(player(page)).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`${MATRIX}$`));
   });

@@ -6,6 +6,7 @@ import {
   openSettings,
   patchRuntimeConfig,
   pausedAt,
+  openPlayer,
   player,
   savedProgress,
   startPlayback,
@@ -69,22 +70,32 @@ test.describe('player', () => {
     });
     const workers: string[] = [];
     page.on('worker', (w) => workers.push(w.url()));
+    const sources: string[] = [];
+    page.on('request', (r) => {
+      const { pathname } = new URL(r.url());
+      if (pathname.startsWith('/scrape') || pathname.startsWith('/api/sources/')) sources.push(pathname);
+    });
     await page.goto(MATRIX);
-    await expect(page.getByTestId('big-play')).toBeVisible({ timeout: 20_000 });
-    expect(await page.getByTestId('player-video').getAttribute('preload')).toBe('none');
-    // A player that wrongly buffers ahead asks for segments once the playlist is in: wait until the
-    // network is quiet, then nothing may have been asked for.
+    // The title page first (PRODUCT.md §7): no player, no source search, no media, until Play.
+    await expect(page.getByTestId('title-play')).toBeVisible({ timeout: 20_000 });
     await networkQuiet(page);
     expect(media).toEqual([]);
-    await expect.poll(() => videoState(page).then((v) => v.time)).toBe(0);
+    expect(sources).toEqual([]);
+    await expect(player(page)).toHaveCount(0);
 
-    await page.getByTestId('big-play').click();
+    await page.getByTestId('title-play').click();
+    await expect(player(page)).toBeVisible();
+    const big = page.getByTestId('big-play');
+    await expect
+      .poll(async () => (await big.isVisible()) || !(await videoState(page)).paused, { timeout: 20_000 })
+      .toBe(true);
+    if (await big.isVisible()) await big.click();
     await expect.poll(() => videoTime(page), { timeout: 15_000 }).toBeGreaterThan(0.5);
     expect(media.length).toBeGreaterThan(0);
     expect(workers.some((url) => /hls\.worker[^/]*\.js$/.test(url))).toBe(true);
   });
 
-  test('a show opened as a title goes to its first episode and waits for Play; an episode link plays', async ({
+  test('a show opened as a title shows its page; Play goes to its first episode; an episode link plays', async ({
     page,
     request,
   }) => {
@@ -95,10 +106,12 @@ test.describe('player', () => {
     const media: string[] = [];
     page.on('request', (r) => /\.(ts|m4s|mp4)$/.test(new URL(r.url()).pathname) && media.push(r.url()));
     await page.goto('/media/tmdb-tv-1396-breaking-bad');
-    await expect(page).toHaveURL(new RegExp(`/${s1.id}/${s1.episodes[0]!.id}$`));
-    await expect(page.getByTestId('big-play')).toBeVisible({ timeout: 20_000 });
+    // The show's page first; its Play goes to the first episode (nothing watched yet).
+    await expect(page.getByTestId('title-play')).toBeVisible({ timeout: 20_000 });
     await networkQuiet(page);
     expect(media).toEqual([]);
+    await page.getByTestId('title-play').click();
+    await expect(page).toHaveURL(new RegExp(`/${s1.id}/${s1.episodes[0]!.id}$`));
     // A deep link to an episode starts as today (playing, or the play button when the browser wants a gesture).
     await page.goto(`/media/tmdb-tv-1396-breaking-bad/${s1.id}/${s1.episodes[1]!.id}`);
     await expect.poll(() => media.length, { timeout: 20_000 }).toBeGreaterThan(0);
@@ -296,10 +309,14 @@ test.describe('player', () => {
     const paused = Math.floor(await videoTime(page));
     await expect.poll(async () => (await savedProgress(page, 'movie:603'))!.watched).toBe(paused);
 
-    // Opened as a title, it waits for Play, then resumes there.
+    // Opened as a title, its page waits for Play, then it resumes there.
     await page.goto(MATRIX);
-    await expect(page.getByTestId('big-play')).toBeVisible({ timeout: 20_000 });
-    await page.getByTestId('big-play').click();
+    await page.getByTestId('title-play').click();
+    const big = page.getByTestId('big-play');
+    await expect
+      .poll(async () => (await big.isVisible()) || !(await videoState(page)).paused, { timeout: 20_000 })
+      .toBe(true);
+    if (await big.isVisible()) await big.click();
     await expect.poll(() => videoTime(page), { timeout: 15_000 }).toBeGreaterThanOrEqual(paused - 1);
     expect(await videoTime(page)).toBeLessThan(paused + 3);
     // Continue watching lists it.
@@ -317,8 +334,8 @@ test.describe('player', () => {
       episodes: { id: string; number: number }[];
     };
     const last = s1.episodes[s1.episodes.length - 1]!;
-    // A show opens at its first episode.
-    await page.goto('/media/tmdb-tv-1396-breaking-bad');
+    // A show's Play opens its first episode (nothing watched yet).
+    await openPlayer(page, '/media/tmdb-tv-1396-breaking-bad');
     await expect(page).toHaveURL(
       new RegExp(`/media/tmdb-tv-1396-breaking-bad/${s1.id}/${s1.episodes[0]!.id}$`),
     );
@@ -361,7 +378,7 @@ test.describe('player', () => {
   });
 
   test('unaired episodes are disabled in the episodes menu', async ({ page }) => {
-    await page.goto('/media/tmdb-tv-213375-vision-quest?now=2026-11-21T12:00:00Z');
+    await openPlayer(page, '/media/tmdb-tv-213375-vision-quest?now=2026-11-21T12:00:00Z');
     await expect(player(page)).toHaveAttribute('data-status', 'playing', { timeout: 20_000 });
     await page.mouse.move(300, 300);
     await page.getByTestId('open-episodes').click();
@@ -379,7 +396,7 @@ test.describe('player', () => {
         json: { errorType: 'message', code: 'media_removed', message: 'Media has been removed' },
       }),
     );
-    await page.goto(MATRIX);
+    await openPlayer(page, MATRIX);
     await expect(page.getByText('Media has been removed')).toBeVisible();
     await page.unroute('**/scrape?**');
 
@@ -390,7 +407,7 @@ test.describe('player', () => {
         body: 'event: init\ndata: {"sourceIds":["sample"]}\n\nevent: update\ndata: {"id":"sample","percentage":100,"status":"notfound","reason":"nothing"}\n\nevent: noOutput\ndata: ""\n\n',
       }),
     );
-    await page.goto(MATRIX);
+    await openPlayer(page, MATRIX);
     await expect(page.getByText("We couldn't find that")).toBeVisible();
     await page.getByRole('button', { name: 'Show error details' }).click();
     await expect(page.getByTestId('error-details')).toContainText(
@@ -405,9 +422,12 @@ test.describe('player', () => {
         body: '#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nbroken.ts\n#EXT-X-ENDLIST\n',
       }),
     );
-    await page.goto(MATRIX);
-    // The broken segment is only asked for once the viewer plays.
-    await page.getByTestId('big-play').click({ timeout: 20_000 });
+    await openPlayer(page, MATRIX);
+    // The broken segment is only asked for once the viewer plays (the title's Play, or the player's own
+    // where the browser wants a gesture).
+    const big = page.getByTestId('big-play');
+    await expect(big.or(page.getByText('Playback error')).first()).toBeVisible({ timeout: 30_000 });
+    if (await big.isVisible()) await big.click();
     await expect(page.getByText('Playback error')).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId('player-error')).toContainText(
       /\((network|decode|generic|not supported|aborted)\)/,
@@ -451,7 +471,7 @@ test.describe('player', () => {
 
   test('an extension without permission asks for it', async ({ page }) => {
     await installFakeExtension(page, { ...WORKING_EXTENSION, hasPermission: false });
-    await page.goto(MATRIX);
+    await openPlayer(page, MATRIX);
     await expect(page.getByText('Permission Missing for the extension')).toBeVisible();
     await page.getByRole('button', { name: 'Grant permission' }).click();
     await expect

@@ -12,6 +12,7 @@ test.describe('settings', () => {
 
     const scrape = page.waitForRequest((r) => new URL(r.url()).pathname === '/scrape');
     await page.goto('/media/tmdb-movie-603-the-matrix');
+    await page.getByTestId('title-play').click();
     expect(new URL((await scrape).url()).searchParams.get('sourceOrder')).toBe('sample');
   });
 
@@ -90,6 +91,18 @@ test.describe('settings', () => {
       .toEqual([new URL('/about', page.url()).toString(), '|type=api|https://api.example.com']);
 
     await page.getByLabel('Custom server').check();
+    // Not an address: refused by the form, nobody signed out.
+    await page.getByLabel('Server URL').fill('not a server');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByTestId('server-url-error')).toHaveText('Not a valid URL');
+    await expect(page.getByLabel('Server URL')).toBeFocused();
+    // An account server of the family answers its /meta (here a stand-in for one on another host).
+    await page.route('https://accounts.example.com/meta', (route) =>
+      route.fulfill({
+        json: { name: 'Accounts', version: '1', hasCaptcha: false },
+        headers: { 'access-control-allow-origin': '*' },
+      }),
+    );
     await page.getByLabel('Server URL').fill('accounts.example.com');
     await expect(page.getByText('Changing the server logs you out of this account.')).toBeVisible();
     await page.getByRole('button', { name: 'Save' }).click();

@@ -118,6 +118,7 @@ test.describe('subscription site', () => {
     expect(await scrapeStatus(page, '603', 'The Matrix', null)).toBe(200);
     // …and the player says what is needed.
     await page.goto('/media/tmdb-movie-27205-inception');
+    await page.getByTestId('title-play').click();
     await expect(page.getByText('A membership is needed to watch this')).toBeVisible({ timeout: 20_000 });
     await page.getByTestId('player').getByRole('link', { name: 'Start a membership' }).click();
     await expect(page).toHaveURL(`${sub}/subscription`);
@@ -282,6 +283,7 @@ test.describe('subscription site', () => {
 
   test('a visitor who opens a title is asked to sign in', async ({ page }) => {
     await page.goto(`${sub}/media/tmdb-movie-27205-inception`);
+    await page.getByTestId('title-play').click();
     await expect(page.getByText('Sign in to watch')).toBeVisible({ timeout: 20_000 });
     await page.getByRole('link', { name: 'Sign in' }).last().click();
     await expect(page).toHaveURL(`${sub}/login`);

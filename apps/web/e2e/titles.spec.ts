@@ -101,15 +101,15 @@ test.describe('title pages from TMDB', () => {
     await context.close();
   });
 
-  test('on a laptop: the player stays in front, the page below has the same sections', async ({
+  test('on a laptop: the title page first with Play (no player yet), the same sections; Play brings the player', async ({
     browser,
   }) => {
     const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     await page.goto(INCEPTION);
     await expect(page.getByRole('heading', { level: 1, name: 'Inception' })).toBeVisible();
-    await expect(player(page)).toBeVisible();
-    await expect(page.getByTestId('title-play')).toHaveCount(0);
+    await expect(page.getByTestId('title-play')).toBeVisible();
+    await expect(player(page)).toHaveCount(0);
     for (const section of [
       'title-rating',
       'title-cast',
@@ -125,6 +125,8 @@ test.describe('title pages from TMDB', () => {
     await expect(trailer).toHaveAttribute('target', '_blank');
     await expect(page.locator('iframe')).toHaveCount(0);
     await page.getByTestId('media-page').screenshot({ path: path.join(SHOTS, 'laptop-1280-inception.png') });
+    await page.getByTestId('title-play').click();
+    await expect(player(page)).toBeVisible();
     await context.close();
   });
 

@@ -23,11 +23,21 @@ export async function videoState(page: Page) {
 
 export const videoTime = async (page: Page) => (await videoState(page)).time;
 
-/** On a phone the title page comes first: its Play brings the player (elsewhere the player is there). */
+/**
+ * A title opens as its page first (PRODUCT.md §7): its Play brings the player. Links that start playing
+ * (an episode, `?t=`) show the player at once.
+ */
 async function reachPlayer(page: Page): Promise<void> {
   const titlePlay = page.getByTestId('title-play');
   await expect(player(page).or(titlePlay).first()).toBeVisible({ timeout: 20_000 });
   if (await titlePlay.isVisible()) await titlePlay.click();
+}
+
+/** Opens `path` and brings its player (pressing the title page's Play where the page comes first). */
+export async function openPlayer(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await reachPlayer(page);
+  await expect(player(page)).toBeVisible();
 }
 
 /** Waits for a source, presses play when the browser blocked autoplay, and waits for time to move. */

@@ -16,7 +16,14 @@ import { MediaRoute } from './media-route.tsx';
 
 // The player's slot is under test, not the title page below it (its own tests cover it), nor the
 // player's insides: a stand-in player says that it was mounted, and for what.
-vi.mock('../../features/title/media-page.tsx', () => ({ MediaPage: () => null }));
+vi.mock('../../features/title/media-page.tsx', () => ({
+  MediaPage: ({ onPlay }: { onPlay?: () => void }) =>
+    onPlay ? (
+      <button type="button" data-testid="title-play" onClick={onPlay}>
+        Play
+      </button>
+    ) : null,
+}));
 vi.mock('../../features/player/view.ts', () => ({
   PlayerView: ({ meta }: { meta: { title: string; episode?: { number: number } } }) => (
     <div data-testid="player-view">
@@ -100,6 +107,11 @@ function renderAt(path: string) {
   );
 }
 
+/** The title page's Play (a title opens as its page first, PRODUCT.md §7). */
+async function pressPlay() {
+  (await screen.findByTestId('title-play')).click();
+}
+
 /** The slot's state once the details are in: the Unreleased state, and the player not mounted. */
 async function expectUnreleased(line: string) {
   const slot = await screen.findByTestId('player-unreleased');
@@ -125,6 +137,10 @@ describe('the media route and the release rule', () => {
   it('plays a film from its release day on', async () => {
     serve(movieDetails({ id: '936075', title: 'Michael', year: 2026, releaseDate: '2026-04-20' }));
     renderAt('/media/tmdb-movie-936075-michael');
+    // Nothing of the player before Play.
+    await screen.findByTestId('title-play');
+    expect(screen.queryByTestId('player-view')).toBeNull();
+    await pressPlay();
     expect((await screen.findByTestId('player-view')).textContent).toBe('Michael');
     expect(screen.queryByTestId('player-unreleased')).toBeNull();
   });
@@ -138,6 +154,7 @@ describe('the media route and the release rule', () => {
   it('a show whose first episode has no air date opens on that episode’s state, not the player', async () => {
     serve(show({ releaseDate: '2008-01-20' }), season([null, null]));
     renderAt('/media/tmdb-tv-1396-breaking-bad');
+    await pressPlay();
     await expectUnreleased('No release date yet');
     expect(screen.getByTestId('where').textContent).toBe('/media/tmdb-tv-1396-breaking-bad/3572/62081');
   });
@@ -167,6 +184,7 @@ describe('the media route and the release rule', () => {
       episode: { id: '62083', number: 3, title: 'Episode 3' },
     });
     renderAt('/media/tmdb-tv-1396-breaking-bad');
+    await pressPlay();
     await waitFor(() =>
       expect(screen.getByTestId('where').textContent).toBe('/media/tmdb-tv-1396-breaking-bad/3572/62083'),
     );

@@ -34,7 +34,6 @@ import { clock } from '../../lib/clock.ts';
 import { backTarget } from '../../lib/nav-history.ts';
 import { customProxyUrls } from '../../lib/proxy-transport.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
-import { useViewportWidth } from '../../lib/use-viewport-width.ts';
 import { useAccountStore, useOnboardingStore } from '../../stores/index.ts';
 import { preloadablePage } from '../preloadable-page.tsx';
 import { paths } from '../paths.ts';
@@ -94,12 +93,6 @@ function MediaLayout({ player, onPlay }: { player: ReactNode; onPlay?: (() => vo
     </div>
   );
 }
-
-/**
- * Below this width (a phone held upright) the title page comes first: the player, a screen high, waits
- * behind it until Play is pressed, unless the link itself starts playing (an episode, `?t=`).
- */
-const PHONE_MAX_WIDTH = 640;
 
 /** Whether the viewer pressed Play on the title page: the player then starts at once. */
 const PlayRequested = createContext(false);
@@ -313,6 +306,16 @@ function PlayerSlot({ mediaKey, parts }: { mediaKey: string; parts: { type: 'mov
 }
 
 /**
+ * Above a title page shown before Play: nothing, or for a title that is not out yet its state (the
+ * page then has no Play). The details are the page's own query: nothing more is asked for.
+ */
+function TitleFirstSlot({ parts }: { parts: { type: 'movie' | 'tv'; id: string } }) {
+  const q = useQuery(mediaQueries.details(parts.type, parts.id));
+  if (!q.data || isTitleReleased(q.data, clock.now())) return null;
+  return <Unreleased kind="title" date={q.data.releaseDate} />;
+}
+
+/**
  * `/media/:media[/:season/:episode]`: the player with the title's information below it. Shows without
  * an episode open their first one; legacy keys and errors are the title page's business.
  */
@@ -320,7 +323,6 @@ export function MediaRoute() {
   const { media = '', season } = useParams();
   const location = useLocation();
   const resolved = resolveMediaKey(media);
-  const phone = useViewportWidth() < PHONE_MAX_WIDTH;
   // The title whose Play the viewer pressed on its page (the player then starts, on every episode of it).
   const [playFor, setPlayFor] = useState<string | null>(null);
   const opensPlaying = startsOnOpen({
@@ -328,7 +330,9 @@ export function MediaRoute() {
     hasEpisodeInPath: !!season,
     redirectedFromTitle: (location.state as TitleRedirectState | null)?.fromTitle === true,
   });
-  const titleFirst = resolved.kind === 'current' && phone && !opensPlaying && playFor !== media;
+  // The title page comes first on every screen (PRODUCT.md §7): the player waits until Play is pressed,
+  // and no media is asked for before, unless the link itself starts playing (an episode, `?t=`).
+  const titleFirst = resolved.kind === 'current' && !opensPlaying && playFor !== media;
   // Effects run once the first render has been painted: the player's code is asked for then.
   useEffect(() => {
     void PlayerView.preload().catch(() => undefined);
@@ -337,9 +341,11 @@ export function MediaRoute() {
     <PlayRequested.Provider value={playFor === media}>
       <MediaLayout
         player={
-          resolved.kind === 'current' && !titleFirst ? (
+          resolved.kind !== 'current' ? null : titleFirst ? (
+            <TitleFirstSlot parts={resolved.parts} />
+          ) : (
             <PlayerSlot mediaKey={media} parts={resolved.parts} />
-          ) : null
+          )
         }
         onPlay={
           titleFirst

@@ -68,15 +68,18 @@ export function settingsResolver(saved: SettingsValues): Resolver<SettingsValues
   return keyedZodResolver(schema, settingsIssueKey) as unknown as Resolver<SettingsValues>;
 }
 
-/** Whether an account server's address, as typed, can be one (http or https, a host without spaces). */
+const LABEL = '[a-z0-9](?:[a-z0-9-]*[a-z0-9])?';
+const HOST = new RegExp(`^(?:\\[[0-9a-f:.]+\\]|${LABEL}(?:\\.${LABEL})*)(?::\\d{1,5})?$`, 'i');
+
+/** Whether an account server's address, as typed, can be one (http or https, a valid host name). */
 export function isServerUrl(raw: string): boolean {
   const normalized = normalizeServerUrl(raw);
   if (!normalized) return false;
   try {
     const url = new URL(normalized);
-    return (
-      (url.protocol === 'https:' || url.protocol === 'http:') && /^[^\s]+$/.test(url.host) && url.host !== ''
-    );
+    // A host name (letters, digits, dots, hyphens; browsers give IDNs as punycode) or an IP address, and
+    // a port: Chromium keeps "not a server" as the host "not%20a%20server", so the characters are checked.
+    return (url.protocol === 'https:' || url.protocol === 'http:') && HOST.test(url.host);
   } catch {
     return false;
   }

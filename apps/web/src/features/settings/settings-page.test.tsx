@@ -126,7 +126,7 @@ describe('a custom server in settings', () => {
     fireEvent.click(screen.getByRole('switch', { name: 'Custom server' }));
     fireEvent.change(screen.getByLabelText('Server URL'), { target: { value: 'not a server' } });
     save();
-    expect(await screen.findByText('Not a valid URL')).toBeTruthy();
+    expect((await screen.findByTestId('server-url-error')).textContent).toBe('Not a valid URL');
     expect(session.logout).not.toHaveBeenCalled();
     expect(useAccountStore.getState().backendUrl).toBeNull();
   });

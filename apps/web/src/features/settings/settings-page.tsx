@@ -638,7 +638,19 @@ export function SettingsPage() {
                     placeholder={t('settings.connections.serverPlaceholder')}
                     className={INPUT}
                     dir="ltr"
+                    aria-invalid={errors.serverUrl ? true : undefined}
+                    aria-describedby={errors.serverUrl ? 'server-url-error' : undefined}
                   />
+                  {errors.serverUrl && (
+                    <p
+                      id="server-url-error"
+                      role="alert"
+                      className="mt-2 text-sm text-red-300"
+                      data-testid="server-url-error"
+                    >
+                      {t('settings.connections.proxyResult.invalidUrl')}
+                    </p>
+                  )}
                   {account && (
                     <p className="mt-2 text-sm text-amber-300">{t('settings.connections.serverLogout')}</p>
                   )}
