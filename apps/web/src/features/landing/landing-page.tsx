@@ -250,7 +250,9 @@ export function LandingPage() {
           title={t('landing.offline.title')}
           text={t('landing.offline.text')}
           // A cloud with a tick (kept and synced), not a download arrow: nothing is downloaded for offline viewing.
-          icon={<Icon d="M7 19h10a4 4 0 0 0 .6-7.96A6 6 0 0 0 6.1 12.2 3.5 3.5 0 0 0 7 19zM9.5 14.5l2 2 3.5-3.5" />}
+          icon={
+            <Icon d="M7 19h10a4 4 0 0 0 .6-7.96A6 6 0 0 0 6.1 12.2 3.5 3.5 0 0 0 7 19zM9.5 14.5l2 2 3.5-3.5" />
+          }
         />
       </div>
       <Faq />

@@ -18,7 +18,7 @@ const TEXT = {
  * Why metadata failed, when the error says: this device is offline, the operator's key is refused (only
  * they can fix it), or the service asks us to slow down. Else the general "down or blocked".
  */
-function failureDescription(error: unknown): (typeof DESCRIPTIONS)[number] | null {
+function failureDescription(error: unknown): FailureDescription | null {
   if (typeof navigator !== 'undefined' && navigator.onLine === false)
     return 'media.errors.offlineDescription';
   if (!(error instanceof ApiError)) return null;
@@ -27,11 +27,10 @@ function failureDescription(error: unknown): (typeof DESCRIPTIONS)[number] | nul
   if (error.code === 'metadata_rate_limited') return 'media.errors.rateLimitedDescription';
   return null;
 }
-const DESCRIPTIONS = [
-  'media.errors.offlineDescription',
-  'media.errors.authFailedDescription',
-  'media.errors.rateLimitedDescription',
-] as const;
+type FailureDescription =
+  | 'media.errors.offlineDescription'
+  | 'media.errors.authFailedDescription'
+  | 'media.errors.rateLimitedDescription';
 
 export function MediaError({
   kind,

@@ -48,8 +48,9 @@ function SeasonPicker({
 }) {
   const { t } = useTranslation(['media']);
   const seasonLabel = useSeasonLabel();
-  const [selectedId, setSelectedId] = useState(() => defaultSeason(details.seasons, seasonId)?.id);
-  const selected = details.seasons.find((s) => s.id === selectedId) ?? defaultSeason(details.seasons);
+  // The viewer's choice, else the default, which follows what arrives (a resume point synced in later).
+  const [chosenId, setSelectedId] = useState<string | undefined>();
+  const selected = details.seasons.find((s) => s.id === chosenId) ?? defaultSeason(details.seasons, seasonId);
   if (!selected) return <p className="text-fg-muted">{t('media.seasons.empty')}</p>;
   return (
     <section className="mt-10" aria-labelledby="episodes-heading">
