@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { catalogs } from './catalogs-plugin.ts';
@@ -85,6 +86,16 @@ export default defineConfig({
   define: {
     // The server's root paths, which the worker never answers with the app's page (src/pwa/sw.ts).
     __MARQUEE_SERVER_PATHS__: JSON.stringify(apiPrefixes.filter((p) => !pagesToo.has(p))),
+  },
+  // Workers are modules (the ASS renderer's, JASSUB, is one, and is given its URL: display/ass-renderer.ts).
+  worker: { format: 'es' },
+  resolve: {
+    // JASSUB's requestVideoFrameCallback polyfill is GPL-3.0: not bundled (see the stand-in's comment).
+    alias: {
+      'rvfc-polyfill': fileURLToPath(
+        new URL('./src/features/player/display/rvfc-native.ts', import.meta.url),
+      ),
+    },
   },
   build: {
     outDir: 'dist',

@@ -105,6 +105,9 @@ describe(`delivery (${testDialect})`, () => {
       expect(directive(csp, 'frame-ancestors')).toEqual(["'none'"]);
       expect(directive(csp, 'object-src')).toEqual(["'none'"]);
       expect(directive(csp, 'script-src')).not.toContain("'unsafe-inline'");
+      // The ASS renderer's WebAssembly compiles (in its worker, under the asset's policy); eval does not.
+      expect(directive(csp, 'script-src')).toContain("'wasm-unsafe-eval'");
+      expect(directive(csp, 'script-src')).not.toContain("'unsafe-eval'");
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['referrer-policy']).toBe('no-referrer');
       expect(response.headers['x-frame-options']).toBe('DENY');

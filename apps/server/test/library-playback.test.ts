@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ApiErrorBody,
@@ -19,6 +21,8 @@ import { testDialect } from './test-database.ts';
 
 /** What Debian's Chromium decodes: no HEVC, AC3, E-AC3 or DTS. */
 const CHROMIUM = 'h264,vp8,vp9,av1,aac,mp3,opus,vorbis,flac,mp4,webm,mkv';
+
+const run = promisify(execFile);
 
 type SourceOutput = ScrapeSourceEventData['completed'];
 type Stream = NonNullable<SourceOutput['stream']>[number];
@@ -116,7 +120,68 @@ async function playHls(playlist: string, at: number) {
   expect(boxes(init.rawPayload).types).toContain('moov');
   const segment = await get(new URL(segments[index]!, mediaUrl).href);
   expect(segment.statusCode).toBe(200);
-  return { master: master.body, media: media.body, segment: boxes(segment.rawPayload), segments, index };
+  return {
+    master: master.body,
+    media: media.body,
+    segment: boxes(segment.rawPayload),
+    segments,
+    index,
+    /** The init segment and the media segment joined: a file ffmpeg reads. */
+    bytes: Buffer.concat([init.rawPayload, segment.rawPayload]),
+  };
+}
+
+/** ffprobe's streams of an init segment joined with a media segment. */
+async function probeSegment(bytes: Buffer, name: string) {
+  const file = path.join(tmp, `${name}.mp4`);
+  await writeFile(file, bytes);
+  const { stdout } = await run('ffprobe', [
+    ...['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,width,height', '-of', 'json', file],
+  ]);
+  return (JSON.parse(stdout) as { streams: { codec_type: string; codec_name: string; width?: number }[] })
+    .streams;
+}
+
+/** The pictures of an init segment joined with a media segment, decoded to gray (one byte a pixel). */
+async function grayFrames(bytes: Buffer, name: string, width: number, height: number) {
+  const file = path.join(tmp, `${name}.mp4`);
+  await writeFile(file, bytes);
+  const { stdout } = await run(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-i',
+      file,
+      '-map',
+      '0:v',
+      '-fps_mode',
+      'passthrough',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'gray',
+      '-',
+    ],
+    { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
+  );
+  const frames: Buffer[] = [];
+  for (let at = 0; at + width * height <= stdout.length; at += width * height)
+    frames.push(stdout.subarray(at, at + width * height));
+  return frames;
+}
+
+/** Mean absolute difference of two gray pictures inside a box. */
+function difference(
+  a: Buffer,
+  b: Buffer,
+  width: number,
+  box: { x: number; y: number; width: number; height: number },
+) {
+  let sum = 0;
+  for (let y = box.y; y < box.y + box.height; y++)
+    for (let x = box.x; x < box.x + box.width; x++) sum += Math.abs(a[y * width + x]! - b[y * width + x]!);
+  return sum / (box.width * box.height);
 }
 
 beforeAll(async () => {
@@ -175,6 +240,50 @@ describe(`the library plays in a browser without HEVC, AC3 or E-AC3 (${testDiale
     const caption = stream.captions.find((c) => c.language === 'fr');
     const vtt = await get(caption!.url);
     for (const cue of e.subtitles.find((s) => s.codec === 'ass')!.cues) expect(vtt.body).toContain(cue.text);
+    // Its own script too, styles kept, for the player's ASS renderer.
+    expect(new URL(caption!.assUrl!).pathname).toMatch(/\/subtitles\/2\.ass$/);
+    const script = await get(caption!.assUrl!);
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toBe('text/x-ssa; charset=utf-8');
+    expect(script.body).toContain('[V4+ Styles]');
+    expect(script.body).toMatch(/^Style: Marquee,DejaVu Sans,16,&H0000FFFF/m);
+    for (const cue of e.subtitles.find((s) => s.codec === 'ass')!.cues)
+      expect(script.body).toContain(cue.text);
+    // Only ASS/SSA streams of the file, by their index: anything else is no subtitle.
+    for (const name of ['0.ass', '1.ass', '9.ass', 'x.ass', 'file.ass', '2.ass.vtt', '%2E%2E%2F2.ass']) {
+      const res = await get(caption!.assUrl!.replace(/2\.ass$/, name));
+      expect(res.statusCode, name).toBe(404);
+      expect(codeOf(res), name).toBe('file_not_found');
+    }
+  });
+
+  it('offers the PGS track inside an MKV burned into a transcode, whose picture shows it', async () => {
+    const e = entry('h264-pgs-mkv');
+    const { stream } = await scrapeLibrary(t, e);
+    // The file plays as it is; the PGS track is no caption but a picture subtitle with its own playlist.
+    expect(stream).toMatchObject({ type: 'file', delivery: 'direct', captions: [] });
+    expect(stream!.imageSubtitles).toHaveLength(1);
+    const pgs = stream!.imageSubtitles![0]!;
+    expect(pgs).toMatchObject({ language: 'en', label: 'English (PGS)', forced: false, format: 'pgs' });
+    expect(Object.keys(pgs.playlists)).toEqual(['default']);
+    const playlist = pgs.playlists.default!;
+    // 180 lines: the lowest rung at its own size, the AAC copied, stream 2 (the PGS) burned in.
+    expect(new URL(playlist).pathname).toMatch(/\/hls\/v360\.a1c\.b2\/master\.m3u8$/);
+    // The segment from 4 s to 8 s: the second cue is on screen from 4.6 s to 7 s.
+    const burned = await playHls(playlist, 0.4);
+    expect(burned.index).toBe(1);
+    const streams = await probeSegment(burned.bytes, 'pgs-burned');
+    expect(streams).toContainEqual(expect.objectContaining({ codec_type: 'video', codec_name: 'h264' }));
+    const plain = await playHls(playlist.replace('.b2/', '/'), 0.4);
+    const { width, height } = e.expects;
+    const withCue = await grayFrames(burned.bytes, 'pgs-burned', width, height);
+    const without = await grayFrames(plain.bytes, 'pgs-plain', width, height);
+    expect(withCue.length).toBe(without.length);
+    const cue = e.pgs!.cues[1]!;
+    const frameAt = (seconds: number) => Math.round((seconds - 4) * 24);
+    // Where the cue is on screen the burned picture has its box; before it, the two are alike.
+    expect(difference(withCue[frameAt(5.5)]!, without[frameAt(5.5)]!, width, cue)).toBeGreaterThan(40);
+    expect(difference(withCue[frameAt(4.2)]!, without[frameAt(4.2)]!, width, cue)).toBeLessThan(10);
   });
 
   it('transcodes a phone video (MP4 HEVC), an AVI (MPEG-4 Part 2 + MP3) and a TV recording (MPEG-2 + AC3)', async () => {
@@ -224,6 +333,9 @@ describe(`the library plays in a browser without HEVC, AC3 or E-AC3 (${testDiale
     expect(codeOf(missing)).toBe('file_not_found');
     const noSubtitle = await get(master.replace(/hls\/.*$/, 'subtitles/7.vtt'));
     expect(noSubtitle.statusCode).toBe(404);
+    // The SRT stream (2) has WebVTT but no ASS script; its caption offers none.
+    expect((await get(master.replace(/hls\/.*$/, 'subtitles/2.ass'))).statusCode).toBe(404);
+    expect(stream!.captions[0]).not.toHaveProperty('assUrl');
   });
 });
 

@@ -75,7 +75,9 @@ test.describe('delivery of the production build', () => {
     expect(scriptSrc).toContain("'self'");
     expect(scriptSrc).toMatch(/'sha256-[A-Za-z0-9+/=]+'/);
     expect(scriptSrc).not.toContain('unsafe-inline');
-    expect(scriptSrc).not.toContain('unsafe-eval');
+    expect(scriptSrc).not.toContain("'unsafe-eval'");
+    // Only WebAssembly may compile (the player's ASS renderer, decision 085).
+    expect(scriptSrc).toContain("'wasm-unsafe-eval'");
     expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(headers['content-security-policy']).toContain("object-src 'none'");
     expect(headers['x-content-type-options']).toBe('nosniff');

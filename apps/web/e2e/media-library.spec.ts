@@ -1,8 +1,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { player, startPlayback } from './support/player.ts';
+import { player, startPlayback, videoState } from './support/player.ts';
 import {
+  assPixels,
+  colorShare,
   decoded,
   dominantFrequency,
   libraryEntries,
@@ -136,6 +138,152 @@ test.describe('the media library in Chromium', () => {
       }
     });
   }
+
+  test('the PGS track of an MKV: chosen in the player on a cue, burned into the picture from there, plays on', async ({
+    page,
+  }) => {
+    const e = entry('h264-pgs-mkv');
+    const media = await openTitle(page, e);
+    await startPlayback(page);
+    const pgs = e.pgs!;
+    const cue = pgs.cues[1]!;
+    const share = () => colorShare(page, pgs, cue, pgs.boxColor.rgb);
+    /** Whether the frame on screen is the one at `time` with the box share expected, else what it shows. */
+    const frameAt = async (time: number, expected: (share: number) => boolean) => {
+      const now = {
+        time: (await decoded(page)).time,
+        share: await share(),
+        status: await player(page).getAttribute('data-status'),
+        ...(await page.evaluate(() => {
+          const v = document.querySelector<HTMLVideoElement>('[data-testid="player-video"]')!;
+          const buffered = [];
+          for (let i = 0; i < v.buffered.length; i++) buffered.push([v.buffered.start(i), v.buffered.end(i)]);
+          return { ready: v.readyState, buffered, error: v.error?.code ?? null };
+        })),
+      };
+      return Math.abs(now.time - time) < 0.5 && expected(now.share) ? 'as expected' : JSON.stringify(now);
+    };
+    // Paused in the middle of a cue: the file as it is shows no subtitle there.
+    await page.keyboard.press('k');
+    await expect.poll(async () => (await videoState(page)).paused).toBe(true);
+    const middle = (cue.start + cue.end) / 2;
+    await seekTo(page, middle / e.expects.durationSeconds);
+    await expect
+      .poll(async () => Math.abs((await decoded(page)).time - middle), { timeout: 15_000 })
+      .toBeLessThan(0.5);
+    const at = (await decoded(page)).time;
+    expect(await share()).toBeLessThan(0.2);
+
+    await page.mouse.move(300, 300);
+    await page.getByTestId('open-captions').click();
+    const option = page
+      .getByTestId('source-captions')
+      .locator('[data-testid="caption-option"][data-kind="image"][data-language="en"]');
+    await expect(option).toHaveCount(1);
+    await expect(option.getByTestId('caption-burned-in')).toBeVisible();
+    await option.click();
+    // The title loads again with the subtitle burned in, paused where the viewer was: the box is there.
+    await expect(player(page)).toHaveAttribute('data-status', 'playing');
+    await expect.poll(() => frameAt(at, (s) => s > 0.5), { timeout: 20_000 }).toBe('as expected');
+    const burned = media.filter((p) => /\/hls\/v\d+\.a\d+[ct]\.b\d+\//.test(p));
+    expect(burned.some((p) => p.endsWith('/master.m3u8'))).toBe(true);
+    expect(burned.some((p) => p.endsWith('.m4s'))).toBe(true);
+
+    // It plays on from there.
+    await page.keyboard.press('k');
+    await expect.poll(async () => (await decoded(page)).time, { timeout: 15_000 }).toBeGreaterThan(at + 0.5);
+    expect((await decoded(page)).error).toBeNull();
+
+    // Off, paused on the cue again: the title as it plays without the subtitle, no box.
+    await page.keyboard.press('k');
+    await expect.poll(async () => (await videoState(page)).paused).toBe(true);
+    await page.mouse.move(300, 300);
+    await page.getByTestId('open-captions').click();
+    await page.getByTestId('caption-off').click();
+    await expect(player(page)).toHaveAttribute('data-status', 'playing');
+    await seekTo(page, middle / e.expects.durationSeconds);
+    await expect.poll(() => frameAt(middle, (s) => s < 0.2), { timeout: 20_000 }).toBe('as expected');
+  });
+
+  test('the ASS track inside an MKV: drawn with its own styling (JASSUB, from this origin) at a cue', async ({
+    page,
+  }) => {
+    const e = entry('hevc10-eac3-ass-mkv');
+    // What the page and its workers fetch once the caption is chosen.
+    let chosen = false;
+    const fetched: string[] = [];
+    page.context().on('request', (r) => {
+      if (chosen) fetched.push(r.url());
+    });
+    await openTitle(page, e);
+    await startPlayback(page);
+    // Paused in the middle of a cue.
+    await page.keyboard.press('k');
+    await expect.poll(async () => (await videoState(page)).paused).toBe(true);
+    const cue = e.subtitles.find((s) => s.codec === 'ass')!.cues[0]!;
+    const middle = (cue.start + cue.end) / 2;
+    await seekTo(page, middle / e.expects.durationSeconds);
+    await expect
+      .poll(async () => Math.abs((await decoded(page)).time - middle), { timeout: 15_000 })
+      .toBeLessThan(0.5);
+    expect(await page.locator('canvas.JASSUB').count()).toBe(0);
+
+    await page.mouse.move(300, 300);
+    await page.getByTestId('open-captions').click();
+    chosen = true;
+    await page
+      .getByTestId('source-captions')
+      .locator('[data-testid="caption-option"][data-language="fr"]')
+      .click();
+    // JASSUB draws it: the text cues step back (kept for screen readers), and its canvas shows the
+    // script's own colour (yellow, &H0000FFFF) where the cue is.
+    await expect(page.getByTestId('captions')).toHaveAttribute('data-ass-renderer', 'drawing', {
+      timeout: 20_000,
+    });
+    await expect(page.getByTestId('caption-cue')).not.toBeInViewport();
+    await expect(page.getByTestId('caption-cue')).toHaveText(cue.text);
+    await expect.poll(() => assPixels(page, [255, 255, 0]), { timeout: 15_000 }).toBeGreaterThan(50);
+    // Away from any cue it draws nothing.
+    const gap = e.subtitles.find((s) => s.codec === 'ass')!.cues[1]!.start - 0.5;
+    await seekTo(page, gap / e.expects.durationSeconds);
+    await page.keyboard.press('k');
+    await expect.poll(() => assPixels(page, [255, 255, 0]), { timeout: 15_000 }).toBe(0);
+    // Its code loaded only now (a chunk of its own), and everything it needed came from this instance:
+    // its script, worker, WebAssembly and font.
+    expect(fetched.some((url) => /\/assets\/ass-renderer-[^/]+\.js$/.test(new URL(url).pathname))).toBe(true);
+    expect(fetched.filter((url) => new URL(url).origin !== libraryOrigin())).toEqual([]);
+    expect(fetched.some((url) => /\/subtitles\/\d+\.ass$/.test(new URL(url).pathname))).toBe(true);
+    expect(fetched.some((url) => /\/assets\/[^/]+\.wasm$/.test(new URL(url).pathname))).toBe(true);
+    expect(fetched.some((url) => /\/assets\/[^/]+\.woff2$/.test(new URL(url).pathname))).toBe(true);
+  });
+
+  test('the ASS track when its renderer cannot start: the text captions show it', async ({ page }) => {
+    const e = entry('hevc10-eac3-ass-mkv');
+    // No WebAssembly for the renderer.
+    await page.route('**/assets/*.wasm', (route) => route.abort());
+    await openTitle(page, e);
+    await startPlayback(page);
+    await page.keyboard.press('k');
+    await expect.poll(async () => (await videoState(page)).paused).toBe(true);
+    const cue = e.subtitles.find((s) => s.codec === 'ass')!.cues[0]!;
+    const middle = (cue.start + cue.end) / 2;
+    await seekTo(page, middle / e.expects.durationSeconds);
+    await expect
+      .poll(async () => Math.abs((await decoded(page)).time - middle), { timeout: 15_000 })
+      .toBeLessThan(0.5);
+    await page.mouse.move(300, 300);
+    await page.getByTestId('open-captions').click();
+    await page
+      .getByTestId('source-captions')
+      .locator('[data-testid="caption-option"][data-language="fr"]')
+      .click();
+    await expect(page.getByTestId('captions')).toHaveAttribute('data-ass-renderer', 'failed', {
+      timeout: 30_000,
+    });
+    await expect(page.getByTestId('caption-cue')).toBeInViewport();
+    await expect(page.getByTestId('caption-cue')).toHaveText(cue.text);
+    expect(await page.locator('canvas.JASSUB').count()).toBe(0);
+  });
 
   test('the French track of a two-language file: chosen in the player, the position kept, the other tone heard', async ({
     page,

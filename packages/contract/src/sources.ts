@@ -16,6 +16,11 @@ export const CaptionSchema = z.object({
   forced: z.boolean().optional(),
   /** Marquee extension: the track's own name in the file (`SDH`, `Commentary`). */
   label: z.string().optional(),
+  /**
+   * Marquee extension: an ASS/SSA track's own script (styles, positions), for a renderer that draws them;
+   * `url` is the same track as WebVTT for everyone else.
+   */
+  assUrl: z.string().optional(),
 });
 
 export const QualitySchema = z.enum(['4k', '1080', '720', '480', '360', 'unknown']);
@@ -43,6 +48,24 @@ export const AudioTrackSchema = z.object({
   playlist: z.string().nullable(),
 });
 
+/**
+ * Marquee extension: a picture subtitle of a library title (Blu-ray PGS, DVD VobSub), shown by burning it
+ * into the picture: each of its playlists is the title transcoded with it, one per audio track (by the
+ * track's id, or `default` when the stream lists no audio tracks). Not a caption: clients that do not
+ * know it ignore it.
+ */
+export const ImageSubtitleSchema = z.object({
+  id: z.string(),
+  /** ISO 639-1 where the file's language has one (`en`), else the file's code, or `und`. */
+  language: z.string(),
+  /** The track's own name in the file, or null. */
+  label: z.string().nullable(),
+  /** A forced track (signs, foreign dialogue): listed first. */
+  forced: z.boolean(),
+  format: z.enum(['pgs', 'vobsub']),
+  playlists: z.record(z.string(), z.string()),
+});
+
 /** Marquee extension: how the server delivers a library file (the file itself, remuxed, or transcoded). */
 export const DeliverySchema = z.enum(['direct', 'remux', 'transcode']);
 
@@ -61,6 +84,7 @@ const streamBase = {
    * sprites (`sprite-0.jpg#xywh=0,0,320,180`), relative to the VTT's URL.
    */
   thumbnails: z.string().optional(),
+  imageSubtitles: z.array(ImageSubtitleSchema).optional(),
 };
 
 export const StreamSchema = z.discriminatedUnion('type', [

@@ -17,6 +17,8 @@ export interface Caption {
   forced?: boolean;
   /** The track's own name in the file (`SDH`, `Commentary`). */
   label?: string;
+  /** An ASS/SSA track's own script, for a renderer that draws its styles (`url`: the same as WebVTT). */
+  assUrl?: string;
 }
 
 /** An audio track of a library title: the active one is what the stream plays; others have their own playlist. */
@@ -31,6 +33,20 @@ export interface AudioTrack {
   active: boolean;
   /** The HLS playlist playing this track instead; null for the active track. */
   playlist: string | null;
+}
+
+/**
+ * A picture subtitle of a library title (PGS, VobSub), shown by burning it into the picture: a playlist
+ * per audio track id (or `default` when the stream lists no audio tracks) plays the title with it.
+ */
+export interface ImageSubtitle {
+  id: string;
+  /** ISO 639-1 where the file's language has one, else the file's code, or `und`. */
+  language: string;
+  label: string | null;
+  forced: boolean;
+  format: 'pgs' | 'vobsub';
+  playlists: Record<string, string>;
 }
 
 /** How the server delivers a library file. */
@@ -61,6 +77,8 @@ interface StreamBase {
   delivery?: Delivery;
   /** Seek thumbnails made by the server: a WebVTT of sprite tiles (`sprite-0.jpg#xywh=…`). */
   thumbnails?: string;
+  /** Picture subtitles of a library title, burned in when chosen (Marquee). */
+  imageSubtitles?: ImageSubtitle[];
 }
 
 export interface FileStream extends StreamBase {

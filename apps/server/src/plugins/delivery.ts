@@ -48,7 +48,8 @@ export function contentSecurityPolicy(config: Config): Record<string, string[]> 
   const { script, frame } = thirdPartySources(config);
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'", ...script],
+    // WebAssembly of this origin may compile (the player's ASS renderer, JASSUB: decision 085); no eval.
+    'script-src': ["'self'", "'wasm-unsafe-eval'", ...script],
     'style-src': ["'self'", "'unsafe-inline'"],
     'img-src': ["'self'", 'data:', 'blob:'],
     'font-src': ["'self'", 'data:'],

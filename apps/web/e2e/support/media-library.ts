@@ -27,6 +27,13 @@ export interface LibraryEntry {
   title: string;
   type: 'movie' | 'show';
   subtitles: { language: string; codec: string; embedded: boolean; cues: LibraryCue[] }[];
+  /** Where the PGS file's cues are drawn, on a `width`×`height` canvas, in which colours. */
+  pgs?: {
+    width: number;
+    height: number;
+    boxColor: { rgb: [number, number, number] };
+    cues: (LibraryCue & { x: number; y: number; width: number; height: number })[];
+  };
   expects: { durationSeconds: number; audioLanguages: string[]; audioFrequencies: number[] };
 }
 
@@ -58,6 +65,68 @@ export async function decoded(page: Page) {
       error: v.error?.code ?? null,
     };
   });
+}
+
+/**
+ * The share of the picture's pixels inside `box` (on a `canvas`-sized subtitle canvas, scaled to the
+ * picture) that have about the colour `rgb`: the video's current frame drawn on a canvas (the media are
+ * the page's own origin, so it can be read).
+ */
+export async function colorShare(
+  page: Page,
+  canvas: { width: number; height: number },
+  box: { x: number; y: number; width: number; height: number },
+  rgb: [number, number, number],
+): Promise<number> {
+  return page.evaluate(
+    ({ canvas, box, rgb }) => {
+      const video = document.querySelector<HTMLVideoElement>('[data-testid="player-video"]')!;
+      if (video.readyState < 2 || video.videoWidth === 0) return 0;
+      const draw = document.createElement('canvas');
+      draw.width = video.videoWidth;
+      draw.height = video.videoHeight;
+      const context = draw.getContext('2d', { willReadFrequently: true })!;
+      context.drawImage(video, 0, 0);
+      const sx = video.videoWidth / canvas.width;
+      const sy = video.videoHeight / canvas.height;
+      // A few pixels in from the box's edges, where the encoder blurs it into the picture.
+      const x = Math.ceil((box.x + 3) * sx);
+      const y = Math.ceil((box.y + 3) * sy);
+      const w = Math.floor((box.width - 6) * sx);
+      const h = Math.floor((box.height - 6) * sy);
+      const { data } = context.getImageData(x, y, w, h);
+      let near = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        const d = Math.hypot(data[i]! - rgb[0], data[i + 1]! - rgb[1], data[i + 2]! - rgb[2]);
+        if (d < 60) near++;
+      }
+      return near / (w * h);
+    },
+    { canvas, box, rgb },
+  );
+}
+
+/**
+ * How many pixels of the ASS renderer's canvas (JASSUB's, over the video) are drawn in about `rgb`
+ * (alpha above a half), or null when there is no such canvas.
+ */
+export async function assPixels(page: Page, rgb: [number, number, number]): Promise<number | null> {
+  return page.evaluate((rgb) => {
+    const canvas = document.querySelector<HTMLCanvasElement>('canvas.JASSUB');
+    if (!canvas || canvas.width === 0 || canvas.height === 0) return null;
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const context = copy.getContext('2d', { willReadFrequently: true })!;
+    context.drawImage(canvas, 0, 0);
+    const { data } = context.getImageData(0, 0, copy.width, copy.height);
+    let count = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3]! < 128) continue;
+      if (Math.hypot(data[i]! - rgb[0], data[i + 1]! - rgb[1], data[i + 2]! - rgb[2]) < 80) count++;
+    }
+    return count;
+  }, rgb);
 }
 
 /**

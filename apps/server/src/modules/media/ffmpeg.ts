@@ -25,6 +25,12 @@ export async function detectFfmpeg(ffmpeg: string, ffprobe: string): Promise<Ffm
   return { ffmpeg, ffprobe, version };
 }
 
+/**
+ * How long before a conversion's start the burned subtitle is read from: a subtitle picture on screen at
+ * the start began at most this long before (longer ones show from their next picture on).
+ */
+export const BURN_LOOKBACK_SECONDS = 30;
+
 /** Hardware encoders an operator can choose (HWACCEL); software x264 by default. */
 export type HardwareAcceleration = 'none' | 'vaapi' | 'qsv' | 'nvenc';
 
@@ -137,12 +143,24 @@ export function conversionArgs(o: ConversionArgsInput): string[] {
   // Seek on the input: a copy starts at the keyframe at `startAt` (a hair later, so rounding cannot pick
   // the one before); a transcode decodes from the keyframe before and drops frames up to `startAt`.
   if (o.startAt > 0) args.push('-ss', (o.startAt + (plan.video === 'copy' ? 0.001 : 0)).toFixed(6));
-  args.push('-i', o.input, '-copyts', '-map_metadata', '-1', '-map_chapters', '-1', '-sn', '-dn');
+  args.push('-i', o.input);
+  if (plan.burn !== null) {
+    // The image subtitle is read from a second opening of the file that starts earlier: a picture shown
+    // at `startAt` began before it, often before the keyframe the seek lands on, where the first opening
+    // never reads it (docs/decisions/085-library-pipeline.md). Only its subtitle stream is decoded.
+    const from = o.startAt - BURN_LOOKBACK_SECONDS;
+    if (from > 0) args.push('-ss', from.toFixed(6));
+    args.push('-i', o.input);
+  }
+  args.push('-copyts', '-map_metadata', '-1', '-map_chapters', '-1', '-sn', '-dn');
   if (plan.burn !== null) {
     const chain = filters.length ? `,${filters.join(',')}` : '';
+    // The subtitle's canvas (PGS: often 1920×1080 over a cropped 1920×800 picture) fitted into the
+    // picture and centred, so nothing drawn near its edges falls outside.
     args.push(
       '-filter_complex',
-      `[0:${video.index}][0:${plan.burn}]overlay=eof_action=pass${chain}[v]`,
+      `[1:${plan.burn}][0:${video.index}]scale2ref=w=iw:h=ih:force_original_aspect_ratio=decrease[sub][main];` +
+        `[main][sub]overlay=x=(W-w)/2:y=(H-h)/2:eof_action=pass${chain}[v]`,
       '-map',
       '[v]',
     );
@@ -153,7 +171,11 @@ export function conversionArgs(o: ConversionArgsInput): string[] {
   args.push(...videoArgs);
   if (plan.audio) {
     args.push('-map', `0:${plan.audio.index}`);
-    if (plan.audio.mode === 'copy') args.push('-c:a', 'copy');
+    // A copied sound starts where the picture does: by default ffmpeg copies it from the keyframe the
+    // seek landed on, seconds early, and a player placing the first segment it loads by its earliest
+    // sample then shows the whole title that much late (a picture subtitle chosen mid-film was off).
+    if (plan.audio.mode === 'copy')
+      args.push('-c:a', 'copy', ...(o.startAt > 0 ? ['-copypriorss:a', '0'] : []));
     else args.push('-c:a', 'aac', '-ac', '2', '-ar', '48000', '-b:a', '160k');
   } else args.push('-an');
   args.push(
@@ -180,6 +202,29 @@ export function conversionArgs(o: ConversionArgsInput): string[] {
     `${o.dir}/run-${o.run}.m3u8`,
   );
   return args;
+}
+
+/**
+ * ffmpeg's arguments to write one ASS/SSA subtitle stream (or a whole ASS/SSA file) as the script it is,
+ * styles kept, in UTF-8 (ffmpeg reads UTF-16 and other encodings it recognises); libass reads SSA too.
+ */
+export function assArgs(input: string, streamIndex: number | null, output: string): string[] {
+  return [
+    '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-i',
+    input,
+    '-map',
+    streamIndex === null ? '0:s:0' : `0:${streamIndex}`,
+    '-c:s',
+    'copy',
+    '-f',
+    'ass',
+    output,
+  ];
 }
 
 /** ffmpeg's arguments to turn one text subtitle stream (or a whole subtitle file) into WebVTT. */

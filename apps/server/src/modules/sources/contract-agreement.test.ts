@@ -4,6 +4,7 @@ import type {
   CaptionSchema,
   DiscoverEmbedsEventSchema,
   EmbedOutputSchema,
+  ImageSubtitleSchema,
   InitEventSchema,
   ProviderMetaSchema,
   RunOutputSchema,
@@ -14,6 +15,7 @@ import type {
   Caption,
   DiscoverEmbedsEvent,
   EmbedOutput,
+  ImageSubtitle,
   InitEvent,
   ProviderMeta,
   RunOutput,
@@ -23,9 +25,10 @@ import type {
 
 // The contract describes the wire; @marquee/providers produces it. `tsc -b` fails here if they drift.
 describe('contract and providers agree', () => {
-  it('on streams, captions, outputs, events and metadata', () => {
+  it('on streams, captions, image subtitles, outputs, events and metadata', () => {
     expectTypeOf<z.infer<typeof CaptionSchema>>().toEqualTypeOf<Caption>();
     expectTypeOf<z.infer<typeof StreamSchema>>().toEqualTypeOf<Stream>();
+    expectTypeOf<z.infer<typeof ImageSubtitleSchema>>().toEqualTypeOf<ImageSubtitle>();
     expectTypeOf<z.infer<typeof RunOutputSchema>>().toEqualTypeOf<RunOutput>();
     expectTypeOf<z.infer<typeof SourceOutputSchema>>().toEqualTypeOf<SourcererOutput>();
     expectTypeOf<z.infer<typeof EmbedOutputSchema>>().toEqualTypeOf<EmbedOutput>();

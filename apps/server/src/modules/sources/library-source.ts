@@ -6,6 +6,7 @@ import {
   qualities,
   type AudioTrack,
   type Caption,
+  type ImageSubtitle,
   type ScrapeMedia,
   type Sourcerer,
   type Stream,
@@ -33,6 +34,8 @@ export interface LibraryUrls {
   hls(video: LibraryVideo, plan: HlsPlan): string;
   /** WebVTT of an embedded text subtitle stream (`index`), or of a whole subtitle file (`index` null). */
   subtitle(file: LibraryVideo | LibrarySubtitle, index: number | null): string;
+  /** The ASS script of an embedded ASS/SSA stream (`index`), or of an ASS/SSA file (`index` null). */
+  ass?(file: LibraryVideo | LibrarySubtitle, index: number | null): string;
   /** The seek thumbnails of a video when they are made (the first play asks for them). */
   thumbnails?(video: LibraryVideo): Promise<string | undefined>;
 }
@@ -64,6 +67,7 @@ function captionsOf(files: readonly LibraryVideo[], urls: LibraryUrls, canConver
       const id = `library-${file.id}-${stream.index}`;
       if (seen.has(id)) continue;
       seen.add(id);
+      const styled = (stream.codec === 'ass' || stream.codec === 'ssa') && urls.ass;
       captions.push({
         id,
         language: isoLanguage(stream.language),
@@ -73,6 +77,8 @@ function captionsOf(files: readonly LibraryVideo[], urls: LibraryUrls, canConver
         opensubtitles: false,
         ...(stream.isForced ? { forced: true } : {}),
         ...(stream.title ? { label: stream.title } : {}),
+        // Its own styling, drawn by the player's ASS renderer (the WebVTT above is the fallback).
+        ...(styled ? { assUrl: urls.ass!(file, stream.index) } : {}),
       });
     }
     for (const subtitle of file.subtitles) {
@@ -90,6 +96,7 @@ function captionsOf(files: readonly LibraryVideo[], urls: LibraryUrls, canConver
         opensubtitles: false,
         ...(subtitle.forced ? { forced: true } : {}),
         ...(subtitle.label ? { label: subtitle.label } : {}),
+        ...(styled && canConvert && urls.ass ? { assUrl: urls.ass(subtitle, null) } : {}),
       });
     }
   }
@@ -126,6 +133,55 @@ function audioTracksOf(
       playlist,
     };
   });
+}
+
+/** The picture subtitle formats a transcode burns in, by ffprobe's codec name. */
+const IMAGE_SUBTITLE_FORMATS: Readonly<Record<string, ImageSubtitle['format']>> = {
+  hdmv_pgs_subtitle: 'pgs',
+  dvd_subtitle: 'vobsub',
+};
+
+/**
+ * The picture subtitles of the file a stream plays, each burned into a transcode at the stream's top
+ * height when chosen (decision 085): a playlist per audio track the stream lists (by its id), else one
+ * (`default`) with the track the stream plays. Only where video transcodes are allowed; forced first.
+ */
+function imageSubtitlesOf(
+  video: LibraryVideo,
+  info: MediaInfo,
+  decision: PlaybackDecision,
+  audioTracks: readonly AudioTrack[] | undefined,
+  device: LibraryDevice,
+  urls: LibraryUrls,
+): ImageSubtitle[] | undefined {
+  if (!device.canConvert || device.canTranscode === false || !info.video) return undefined;
+  if (decision.delivery === 'unplayable') return undefined;
+  const burnable = info.subtitles.filter((s) => s.kind === 'image' && IMAGE_SUBTITLE_FORMATS[s.codec]);
+  if (burnable.length === 0) return undefined;
+  const byIndex = (index: number | null) => info.audio.find((a) => a.index === index) ?? null;
+  const audio: [string, MediaInfo['audio'][number] | null][] = audioTracks
+    ? audioTracks.map((t) => [t.id, byIndex(Number(t.id))])
+    : [['default', byIndex(decision.audioIndex)]];
+  const subtitles = burnable.map((stream) => {
+    const playlists: Record<string, string> = {};
+    for (const [key, track] of audio) {
+      const variants = hlsVariants(info, info.video!, {
+        copy: false,
+        audio: track ? audioModeFor(device.codecs, track) : null,
+        burn: stream.index,
+      });
+      playlists[key] = urls.hls(video, variants[0]!.plan);
+    }
+    return {
+      id: `library-${video.id}-${stream.index}`,
+      language: isoLanguage(stream.language),
+      label: stream.title,
+      forced: stream.isForced,
+      format: IMAGE_SUBTITLE_FORMATS[stream.codec]!,
+      playlists,
+    };
+  });
+  return subtitles.sort((a, b) => Number(b.forced) - Number(a.forced));
 }
 
 /** A title whose files were not probed (no ffprobe): every version as a file, as its content says. */
@@ -191,6 +247,9 @@ export function libraryStream(
     const audioTracks = only
       ? audioTracksOf(only.file, only.file.info, only.decision, device, urls)
       : undefined;
+    // The picture subtitles of the largest version (the one "automatic" plays).
+    const top = [...direct].sort((a, b) => height(b.file) - height(a.file))[0]!;
+    const imageSubtitles = imageSubtitlesOf(top.file, top.file.info, top.decision, audioTracks, device, urls);
     return {
       id: 'library',
       type: 'file',
@@ -199,6 +258,7 @@ export function libraryStream(
       flags: [flags.CORS_ALLOWED],
       delivery: 'direct',
       ...(audioTracks ? { audioTracks } : {}),
+      ...(imageSubtitles ? { imageSubtitles } : {}),
     };
   }
   // Else the best convertible version (the largest picture) through HLS.
@@ -208,6 +268,14 @@ export function libraryStream(
   const best = convertible[0];
   if (best && (best.decision.delivery === 'remux' || best.decision.delivery === 'transcode')) {
     const audioTracks = audioTracksOf(best.file, best.file.info, best.decision, device, urls);
+    const imageSubtitles = imageSubtitlesOf(
+      best.file,
+      best.file.info,
+      best.decision,
+      audioTracks,
+      device,
+      urls,
+    );
     return {
       id: 'library',
       type: 'hls',
@@ -216,6 +284,7 @@ export function libraryStream(
       flags: [flags.CORS_ALLOWED],
       delivery: best.decision.delivery,
       ...(audioTracks ? { audioTracks } : {}),
+      ...(imageSubtitles ? { imageSubtitles } : {}),
     };
   }
   // Some versions play as they are, others cannot be converted: the playable ones.

@@ -18,6 +18,8 @@ export const MEDIA_TYPES: Readonly<Record<string, string>> = {
   '.m4s': 'video/iso.segment',
   '.vtt': 'text/vtt; charset=utf-8',
   '.srt': 'application/x-subrip; charset=utf-8',
+  // ASS scripts for the player's styled renderer (written in UTF-8 by ffmpeg).
+  '.ass': 'text/x-ssa; charset=utf-8',
   // Seek thumbnail sprites (modules/media/thumbnails.ts).
   '.jpg': 'image/jpeg',
 };

@@ -261,7 +261,8 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
       config: { documentedErrors: conversionErrors },
       schema: {
         tags: ['sources'],
-        summary: 'A text subtitle of a library video as WebVTT, behind a signed access token',
+        summary:
+          'A text subtitle of a library video as WebVTT (`<stream>.vtt`, `file.vtt`), or an ASS/SSA one as an ASS script with its styles (`<stream>.ass`, `file.ass`), behind a signed access token',
         params: libraryFileParams,
       },
     },
@@ -269,10 +270,13 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
       allowAnyOrigin(reply);
       const { access, fileId, name } = request.params;
       const grant = await service.authorizeMedia(`library:${fileId}`, access);
-      const vtt = await service.librarySubtitle(fileId, name);
+      // The name says the form (decision 085); the file is the service's, found by the name's stream.
+      const converted = name.endsWith('.ass')
+        ? await service.libraryAss(fileId, name)
+        : await service.librarySubtitle(fileId, name);
       return sendMediaFile(request, reply, {
-        dir: path.dirname(vtt),
-        fileName: path.basename(vtt),
+        dir: path.dirname(converted),
+        fileName: path.basename(converted),
         cacheControl: service.mediaCacheControl(grant),
       });
     },

@@ -168,6 +168,8 @@ export class SourcesService {
         },
         subtitle: (file, index) =>
           `${origin}${librarySubtitlePath(tokenOf(file.id), file.id, index === null ? 'file.vtt' : `${index}.vtt`)}`,
+        ass: (file, index) =>
+          `${origin}${librarySubtitlePath(tokenOf(file.id), file.id, index === null ? 'file.ass' : `${index}.ass`)}`,
       };
       sources.push(
         makeLibrarySource(this.o.library, libraryUrls, {
@@ -456,6 +458,37 @@ export class SourcesService {
     if (name !== 'file.vtt') throw notFound();
     const info = await stat(file.path);
     return pipeline.subtitles.vtt(
+      `${file.id}-file-${info.size}-${Math.round(info.mtimeMs)}`,
+      file.path,
+      null,
+    );
+  }
+
+  /**
+   * An ASS/SSA subtitle as an ASS script with its own styles, for the player's styled renderer
+   * (docs/decisions/085-library-pipeline.md): an embedded ASS/SSA stream of a video (`<stream>.ass`), or
+   * an ASS/SSA file beside it (`file.ass`). Written by ffmpeg once (UTF-8), then kept.
+   */
+  async libraryAss(fileId: string, name: string): Promise<string> {
+    const pipeline = this.o.pipeline;
+    const file = await this.libraryFile(fileId);
+    const notFound = () => new AppError(404, 'file_not_found', 'No such subtitle');
+    if (!pipeline) throw notFound();
+    const styled = (codec: string) => codec === 'ass' || codec === 'ssa';
+    if (file.kind === 'video') {
+      const match = /^(\d{1,3})\.ass$/.exec(name);
+      const index = match ? Number(match[1]) : -1;
+      const stream = file.info?.subtitles.find((s) => s.index === index);
+      if (!stream || !styled(stream.codec)) throw notFound();
+      return pipeline.subtitles.ass(
+        `${file.id}-${index}-${file.size}-${Math.round(file.mtimeMs)}`,
+        file.path,
+        index,
+      );
+    }
+    if (name !== 'file.ass' || !styled(file.format)) throw notFound();
+    const info = await stat(file.path);
+    return pipeline.subtitles.ass(
       `${file.id}-file-${info.size}-${Math.round(info.mtimeMs)}`,
       file.path,
       null,

@@ -43,16 +43,22 @@ function remember(language: string, opensubtitles: boolean) {
   if (changed && language !== 'custom') changeSyncedSettings({ defaultSubtitleLanguage: language });
 }
 
-function show(id: string, language: string, cues: Cue[]) {
-  playerStore.getState().setCaption({ id, language, cues, srtData: toSrt(cues) });
+function show(id: string, language: string, cues: Cue[], assUrl?: string) {
+  playerStore
+    .getState()
+    .setCaption({ id, language, cues, srtData: toSrt(cues), ...(assUrl ? { assUrl } : {}) });
 }
 
-/** Downloads (cached 24 h), parses and shows a caption; throws with the seed's message on failure. */
+/**
+ * Downloads (cached 24 h), parses and shows a caption; throws with the seed's message on failure. A
+ * picture subtitle burned in goes: the title plays on without it.
+ */
 export async function selectCaption(item: CaptionListItem): Promise<void> {
   const text = await captionDownloader.download(item, transport());
   const cues = parseCaptions(text);
-  show(item.id, item.language, cues);
+  show(item.id, item.language, cues, item.assUrl);
   remember(item.language, item.opensubtitles);
+  playerStore.getState().chooseImageSubtitle(null);
 }
 
 /** A caption file from the viewer's device (language "custom"). */
@@ -63,8 +69,10 @@ export async function uploadCaption(file: File): Promise<void> {
   useSubtitlesStore.getState().setSubtitles({ enabled: true, overrideCasing: false });
 }
 
+/** Off: no caption, and no picture subtitle burned in (the title plays on without it). */
 export function disableCaptions(): void {
   playerStore.getState().setCaption(null);
+  playerStore.getState().chooseImageSubtitle(null);
   useSubtitlesStore.getState().setSubtitles({ enabled: false });
 }
 
@@ -83,7 +91,8 @@ export function captionFor(
 
 /** The C key and the "Enable subtitles" toggle: off when on; else the last used language. */
 export async function toggleCaptions(): Promise<void> {
-  if (playerStore.getState().caption) {
+  const { caption, imageSubtitleId } = playerStore.getState();
+  if (caption || imageSubtitleId) {
     disableCaptions();
     return;
   }
@@ -94,10 +103,16 @@ export async function toggleCaptions(): Promise<void> {
   if (item) await selectCaption(item).catch(() => undefined);
 }
 
-/** When a source loads with subtitles enabled, the last used language comes back on its own. */
+/**
+ * When a source loads with subtitles enabled, the last used language comes back on its own — unless a
+ * caption of its list is shown already (the same title loaded again: another audio track, fresh URLs)
+ * or a picture subtitle is burned in.
+ */
 export async function autoSelectCaption(): Promise<void> {
   const { enabled, lastSelectedLanguage } = useSubtitlesStore.getState();
   if (!enabled || !lastSelectedLanguage) return;
+  const { caption, captionList, imageSubtitleId } = playerStore.getState();
+  if (imageSubtitleId || (caption && captionList.some((c) => c.id === caption.id))) return;
   const item = captionFor(playerStore.getState().captionList, lastSelectedLanguage);
   if (item) await selectCaption(item).catch(() => undefined);
 }

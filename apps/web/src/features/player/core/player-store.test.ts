@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { reloadSource } from '../scrape/switch-source.ts';
 import { createPlayerStore, requestsTo, type DisplayRequests } from './player-store.ts';
-import type { AudioTrackItem, PlayerSource } from './types.ts';
+import type { AudioTrackItem, ImageSubtitleItem, PlayerSource } from './types.ts';
 
 /** A display that records what it was asked, in order. */
 function fakeDisplay() {
@@ -180,5 +180,127 @@ describe('audio tracks of a library title', () => {
     expect(s.startAt).toBe(50);
     expect(s.audioTrackId).toBe('fr');
     expect(s.audioTracks).toEqual(tracks);
+  });
+});
+
+describe('picture subtitles of a library title (burned in when chosen)', () => {
+  const file: PlayerSource = {
+    type: 'file',
+    qualities: { '1080': { type: 'mp4', url: 'https://lib.test/f.mkv' } },
+  };
+  const fr: PlayerSource = { type: 'hls', url: 'https://lib.test/fr/master.m3u8' };
+  const tracks: AudioTrackItem[] = [
+    { id: 'en', language: 'en', label: null, channels: 6, isDefault: true, source: file },
+    { id: 'fr', language: 'fr', label: null, channels: 2, isDefault: false, source: fr },
+  ];
+  const burned = (track: string): PlayerSource => ({
+    type: 'hls',
+    url: `https://lib.test/${track}.b4/master.m3u8`,
+    conversion: true,
+  });
+  const pgs: ImageSubtitleItem = {
+    id: 'pgs',
+    language: 'en',
+    label: null,
+    forced: false,
+    sources: { en: burned('en'), fr: burned('fr') },
+  };
+  const caption = { id: 'c', language: 'en', cues: [], srtData: '' };
+
+  const playing = () => {
+    const store = createPlayerStore();
+    store.getState().setSource(file, {
+      sourceId: 'library',
+      audioTracks: { tracks, activeId: 'en' },
+      imageSubtitles: { items: [pgs], activeId: null, plain: file },
+    });
+    store.getState().updatePlayback({ time: 300, hasPlayedOnce: true, isPaused: false, isPlaying: true });
+    return store;
+  };
+
+  it('choosing one loads its playlist for the playing track from where the viewer is, and Off goes back', () => {
+    const store = playing();
+    store.getState().setCaption(caption);
+    const version = store.getState().sourceVersion;
+    store.getState().chooseImageSubtitle('pgs');
+    let s = store.getState();
+    expect(s.source).toEqual(burned('en'));
+    expect(s.sourceVersion).toBe(version + 1);
+    expect(s).toMatchObject({ startAt: 300, startPaused: false, imageSubtitleId: 'pgs', audioTrackId: 'en' });
+    expect(s.plainSource).toBe(file);
+    // The picture carries it: a text caption goes.
+    expect(s.caption).toBeNull();
+
+    store.getState().updatePlayback({ time: 320 });
+    store.getState().chooseImageSubtitle(null);
+    s = store.getState();
+    expect(s.source).toBe(file);
+    expect(s).toMatchObject({ startAt: 320, imageSubtitleId: null, audioTrackId: 'en' });
+    expect(s.imageSubtitles).toEqual([pgs]);
+  });
+
+  it('another audio track keeps the subtitle on (its playlist for that track); Off then plays that track', () => {
+    const store = playing();
+    store.getState().chooseImageSubtitle('pgs');
+    store.getState().chooseAudioTrack('fr');
+    let s = store.getState();
+    expect(s.source).toEqual(burned('fr'));
+    expect(s).toMatchObject({ imageSubtitleId: 'pgs', audioTrackId: 'fr', startAt: 300 });
+    store.getState().chooseImageSubtitle(null);
+    s = store.getState();
+    expect(s.source).toBe(fr);
+    expect(s.audioTrackId).toBe('fr');
+    // And a track change without one plays the track's own source.
+    store.getState().chooseAudioTrack('en');
+    expect(store.getState().source).toBe(file);
+  });
+
+  it('a paused viewer stays paused; a source without audio tracks uses its `default` playlist', () => {
+    const store = createPlayerStore();
+    const single: ImageSubtitleItem = { ...pgs, sources: { default: burned('default') } };
+    store.getState().setSource(file, {
+      sourceId: 'library',
+      imageSubtitles: { items: [single], activeId: null, plain: file },
+    });
+    store.getState().updatePlayback({ time: 42, hasPlayedOnce: true, isPaused: true });
+    store.getState().chooseImageSubtitle('pgs');
+    expect(store.getState()).toMatchObject({
+      source: burned('default'),
+      startAt: 42,
+      startPaused: true,
+      imageSubtitleId: 'pgs',
+    });
+  });
+
+  it('the subtitle on, an unknown one or no source change nothing', () => {
+    const empty = createPlayerStore();
+    empty.getState().chooseImageSubtitle('pgs');
+    expect(empty.getState().sourceVersion).toBe(0);
+    const store = playing();
+    const version = store.getState().sourceVersion;
+    store.getState().chooseImageSubtitle(null);
+    store.getState().chooseImageSubtitle('nope');
+    expect(store.getState().sourceVersion).toBe(version);
+    store.getState().chooseImageSubtitle('pgs');
+    store.getState().chooseImageSubtitle('pgs');
+    expect(store.getState().sourceVersion).toBe(version + 1);
+  });
+
+  it('Retry after an error reloads the burned source and keeps the choice; another source has none', () => {
+    const store = playing();
+    store.getState().chooseImageSubtitle('pgs');
+    store.getState().displayError({ source: 'hls', code: 'network', message: 'x' });
+    reloadSource(store);
+    let s = store.getState();
+    expect(s.source).toEqual(burned('en'));
+    expect(s).toMatchObject({ status: 'playing', imageSubtitleId: 'pgs' });
+    store.getState().chooseImageSubtitle(null);
+    expect(store.getState().source).toBe(file);
+
+    store.getState().setSource(fr, { sourceId: 'links' });
+    s = store.getState();
+    expect(s.imageSubtitles).toEqual([]);
+    expect(s.imageSubtitleId).toBeNull();
+    expect(s.plainSource).toBe(fr);
   });
 });

@@ -1,9 +1,11 @@
 import type { StreamQuality } from './quality.ts';
+import { imageSubtitleKey } from './image-subtitles.ts';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import type {
   AudioTrackItem,
   CaptionListItem,
+  ImageSubtitleItem,
   PlaybackError,
   PlayerMeta,
   PlayerSource,
@@ -84,10 +86,21 @@ export interface PlayerState {
   currentQuality: StreamQuality | null;
   captionList: CaptionListItem[];
   caption: SelectedCaption | null;
+  /**
+   * Whether the caption's own ASS script is drawn (display/styled-captions.ts): `drawing` hides the text
+   * cues; `failed` (or `starting`) shows them instead.
+   */
+  assRenderer: 'off' | 'starting' | 'drawing' | 'failed';
   /** The source's audio tracks (library titles), each with what plays it; empty for other sources. */
   audioTracks: AudioTrackItem[];
   /** The track playing now (one of `audioTracks`). */
   audioTrackId: string | null;
+  /** The source's picture subtitles (library titles: PGS, VobSub), burned in when chosen. */
+  imageSubtitles: ImageSubtitleItem[];
+  /** The one burned into what plays now (one of `imageSubtitles`), or null. */
+  imageSubtitleId: string | null;
+  /** What plays the chosen audio track without a picture subtitle: `source` itself when none is on. */
+  plainSource: PlayerSource | null;
   error: PlaybackError | null;
   scrape: ScrapeState;
   playback: PlaybackFacts;
@@ -116,6 +129,11 @@ export interface PlayerState {
       captions?: CaptionListItem[];
       /** The source's audio tracks and the one it plays; a source without them has none. */
       audioTracks?: { tracks: AudioTrackItem[]; activeId: string | null };
+      /**
+       * The source's picture subtitles, the one burned into `source` (null: none) and what plays without
+       * it; a source without them has none.
+       */
+      imageSubtitles?: { items: ImageSubtitleItem[]; activeId: string | null; plain: PlayerSource };
       /** Load it without playing (the viewer had paused); otherwise a viewer who pressed Play goes on. */
       paused?: boolean;
     },
@@ -125,6 +143,12 @@ export interface PlayerState {
    * they had paused), and the track list stays (the first track keeps the source as it was found).
    */
   chooseAudioTrack(id: string): void;
+  /**
+   * A picture subtitle (or null: none) of the playing source: the title loads again with it burned in
+   * (or without), for the audio track that plays, from where the viewer is (paused if they had paused).
+   * Choosing one turns a text caption off.
+   */
+  chooseImageSubtitle(id: string | null): void;
   setSourceId(sourceId: string, embedId?: string | null): void;
   setScrapeNotFound(): void;
   displayError(error: PlaybackError): void;
@@ -134,6 +158,7 @@ export interface PlayerState {
   setQualities(qualities: StreamQuality[], current: StreamQuality | null): void;
   setCaptionList(list: CaptionListItem[]): void;
   setCaption(caption: SelectedCaption | null): void;
+  setAssRenderer(state: PlayerState['assRenderer']): void;
   addThumbnail(thumbnail: Thumbnail): void;
   hideNextEpisode(): void;
   setPlayRequested(requested: boolean): void;
@@ -193,8 +218,12 @@ const cleared = () => ({
   currentQuality: null,
   captionList: [],
   caption: null,
+  assRenderer: 'off' as const,
   audioTracks: [],
   audioTrackId: null,
+  imageSubtitles: [],
+  imageSubtitleId: null,
+  plainSource: null,
   error: null,
   scrape: emptyScrape(),
   thumbnails: [],
@@ -245,6 +274,9 @@ export function createPlayerStore() {
         ...(o.captions ? { captionList: o.captions } : {}),
         audioTracks: o.audioTracks?.tracks ?? [],
         audioTrackId: o.audioTracks?.activeId ?? null,
+        imageSubtitles: o.imageSubtitles?.items ?? [],
+        imageSubtitleId: o.imageSubtitles?.activeId ?? null,
+        plainSource: o.imageSubtitles?.plain ?? source,
         playback: {
           ...s.playback,
           time: o.startAt ?? 0,
@@ -258,14 +290,44 @@ export function createPlayerStore() {
       const s = get();
       const track = s.audioTracks.find((t) => t.id === id);
       if (!track || id === s.audioTrackId || !s.sourceId) return;
-      s.setSource(track.source, {
+      // A picture subtitle that is on stays on: its playlist for this track.
+      const subtitle = s.imageSubtitles.find((i) => i.id === s.imageSubtitleId);
+      const burned = subtitle?.sources[imageSubtitleKey(id)];
+      s.setSource(burned ?? track.source, {
         sourceId: s.sourceId,
         embedId: s.embedId,
         isSample: s.isSample,
         startAt: s.playback.time,
         audioTracks: { tracks: s.audioTracks, activeId: id },
+        imageSubtitles: {
+          items: s.imageSubtitles,
+          activeId: burned ? s.imageSubtitleId : null,
+          plain: track.source,
+        },
         paused: s.playback.hasPlayedOnce && s.playback.isPaused,
       });
+    },
+    chooseImageSubtitle: (id) => {
+      const s = get();
+      if (id === s.imageSubtitleId || !s.sourceId || !s.source) return;
+      const plain = s.plainSource ?? s.source;
+      let next = plain;
+      if (id !== null) {
+        const burned = s.imageSubtitles.find((i) => i.id === id)?.sources[imageSubtitleKey(s.audioTrackId)];
+        if (!burned) return;
+        next = burned;
+      }
+      s.setSource(next, {
+        sourceId: s.sourceId,
+        embedId: s.embedId,
+        isSample: s.isSample,
+        startAt: s.playback.time,
+        audioTracks: { tracks: s.audioTracks, activeId: s.audioTrackId },
+        imageSubtitles: { items: s.imageSubtitles, activeId: id, plain },
+        paused: s.playback.hasPlayedOnce && s.playback.isPaused,
+      });
+      // The picture carries the subtitle: a text caption would show over it.
+      if (id !== null) set(() => ({ caption: null }));
     },
     setSourceId: (sourceId, embedId = null) => set(() => ({ status: 'playing', sourceId, embedId })),
     setScrapeNotFound: () => set(() => ({ status: 'scrapeNotFound' })),
@@ -286,6 +348,7 @@ export function createPlayerStore() {
     setQualities: (qualities, currentQuality) => set(() => ({ qualities, currentQuality })),
     setCaptionList: (captionList) => set(() => ({ captionList })),
     setCaption: (caption) => set(() => ({ caption })),
+    setAssRenderer: (assRenderer) => set(() => ({ assRenderer })),
     addThumbnail: (t) => set((s) => ({ thumbnails: [...s.thumbnails, t].sort((a, b) => a.at - b.at) })),
     hideNextEpisode: () => set(() => ({ nextEpisodeHidden: true })),
     setPlayRequested: (playRequested) => set(() => ({ playRequested })),

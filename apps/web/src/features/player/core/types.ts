@@ -67,6 +67,8 @@ export interface CaptionListItem {
   forced?: boolean;
   /** The track's own name in the file (`SDH`, `Commentary`). */
   label?: string;
+  /** An ASS/SSA track's own script: drawn with its styling when chosen (`url` is its WebVTT). */
+  assUrl?: string;
 }
 
 /**
@@ -83,6 +85,21 @@ export interface AudioTrackItem {
   source: PlayerSource;
 }
 
+/**
+ * A picture subtitle of a library title (Blu-ray PGS, DVD VobSub): the server burns it into the picture,
+ * so choosing it loads the title again with it, from where the viewer is (decision 085).
+ */
+export interface ImageSubtitleItem {
+  id: string;
+  /** ISO 639-1 where the file's language has one, else the file's code, or `und`. */
+  language: string;
+  label: string | null;
+  /** A forced track (signs, foreign dialogue): listed first. */
+  forced: boolean;
+  /** What plays the title with it, by audio track id (`default` when the source has no audio tracks). */
+  sources: Record<string, PlayerSource>;
+}
+
 export interface Cue {
   start: number;
   end: number;
@@ -96,6 +113,8 @@ export interface SelectedCaption {
   cues: Cue[];
   /** The original text, as SRT (for download). */
   srtData: string;
+  /** Its own ASS script, drawn with its styling over the video (the cues stand in until then). */
+  assUrl?: string;
 }
 
 /** Playback error codes (the seed spec) and where the error came from. */

@@ -76,14 +76,36 @@ const withTracks = (stream: FoundStream, url: string): FoundStream => ({
   ],
 });
 
+/** The playlist of the file with its PGS subtitle burned in, for an audio track. */
+const burnedPlaylist = (fileUrl: string, track: string) =>
+  fileUrl.replace(/\/Inception\.mp4$/, `/hls/burn-${track}/master.m3u8`);
+/** A library stream with a picture subtitle (PGS): a burned-in playlist per audio track. */
+const withPictures = (stream: FoundStream, url: string): FoundStream => ({
+  ...stream,
+  imageSubtitles: [
+    {
+      id: 'pgs',
+      language: 'en',
+      label: null,
+      forced: false,
+      format: 'pgs',
+      playlists: { 'a-en': burnedPlaylist(url, 'en'), 'a-fr': burnedPlaylist(url, 'fr') },
+    },
+  ],
+});
+
 function server(o: {
   media: () => Response;
   fresh: () => string;
   sample?: boolean;
   tracks?: boolean;
+  pictures?: boolean;
 }): Server {
   const calls: Server['calls'] = [];
-  const streamOf = (url: string) => (o.tracks ? withTracks(fileStream(url), url) : fileStream(url));
+  const streamOf = (url: string) => {
+    const stream = o.tracks ? withTracks(fileStream(url), url) : fileStream(url);
+    return o.pictures ? withPictures(stream, url) : stream;
+  };
   const api = contractServer({
     sources: {
       scrapeSource: () =>
@@ -210,6 +232,41 @@ describe('keepMediaUrlsFresh', () => {
     // Back to English: the fresh file itself.
     store.getState().chooseAudioTrack('a-en');
     expect(loadedUrl()).toBe(fresh);
+  });
+
+  it('the picture subtitle the viewer chose stays burned in after renewal, with their audio track', async () => {
+    let n = 1;
+    const s = server({
+      media: () => new Response('', { status: 206 }),
+      fresh: () => libraryUrl(now + 4 * HOUR, ++n),
+      tracks: true,
+      pictures: true,
+    });
+    start(s);
+    const first = libraryUrl(START + 4 * HOUR);
+    const found = playerSourceOf(withPictures(withTracks(fileStream(first), first), first) as never);
+    store.getState().setSource(found.source, {
+      sourceId: 'library',
+      audioTracks: found.audioTracks,
+      imageSubtitles: found.imageSubtitles,
+    });
+    store.getState().updatePlayback({ isPlaying: true, isPaused: false, hasPlayedOnce: true, time: 60 });
+    store.getState().chooseAudioTrack('a-fr');
+    store.getState().chooseImageSubtitle('pgs');
+    store.getState().updatePlayback({ isPlaying: true, isPaused: false, hasPlayedOnce: true, time: HOUR });
+    expect(store.getState().source).toMatchObject({ url: burnedPlaylist(first, 'fr') });
+
+    await elapse(4 * HOUR - RENEW_BEFORE_MS);
+    const fresh = libraryUrl(START + 8 * HOUR - RENEW_BEFORE_MS, 2);
+    expect(store.getState()).toMatchObject({
+      source: { type: 'hls', url: burnedPlaylist(fresh, 'fr'), conversion: true },
+      audioTrackId: 'a-fr',
+      imageSubtitleId: 'pgs',
+      startAt: HOUR,
+    });
+    // Off: the fresh French playlist without it.
+    store.getState().chooseImageSubtitle(null);
+    expect(store.getState().source).toMatchObject({ url: trackPlaylist(fresh, 'fr') });
   });
 
   it('waits for a paused viewer to play again before renewing', async () => {

@@ -5,7 +5,7 @@ import { mediaUrlRefusal, type ApiErrorCode } from '../../../lib/api/index.ts';
 import type { PlayerState, PlayerStore } from '../core/player-store.ts';
 import type { PlayerSource } from '../core/types.ts';
 import { scrapeEmbedOnServer, scrapeSourceOnServer } from './scrape-runner.ts';
-import { playerSourceOf, withAudioTrack } from './stream-source.ts';
+import { playerSourceOf, withAudioTrack, withImageSubtitle } from './stream-source.ts';
 
 /** How long before its URLs expire a playing source is renewed (at most a quarter of what is left). */
 export const RENEW_BEFORE_MS = 5 * 60_000;
@@ -101,10 +101,11 @@ export function keepMediaUrlsFresh(
     try {
       const stream = await freshStream(state, media, { signal, ...(fetchLike ? { fetchLike } : {}) });
       if (signal.aborted || !stream || store.getState().sourceVersion !== state.sourceVersion) return;
-      // The audio track the viewer chose plays on (the fresh stream starts with the preferred one).
-      const { source, captions, isSample, audioTracks } = withAudioTrack(
-        playerSourceOf(stream),
-        state.audioTrackId,
+      // The audio track and picture subtitle the viewer chose play on (the fresh stream starts with the
+      // preferred track and none).
+      const { source, captions, isSample, audioTracks, imageSubtitles } = withImageSubtitle(
+        withAudioTrack(playerSourceOf(stream), state.audioTrackId),
+        state.imageSubtitleId,
       );
       store.getState().setSource(source, {
         sourceId: state.sourceId,
@@ -112,6 +113,7 @@ export function keepMediaUrlsFresh(
         isSample,
         captions,
         audioTracks,
+        imageSubtitles,
         startAt: at,
       });
       renewedVersion = store.getState().sourceVersion;

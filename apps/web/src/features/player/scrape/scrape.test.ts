@@ -10,7 +10,7 @@ import { scrapeInBrowser } from './browser-scrape.ts';
 import { metricItems } from './metrics.ts';
 import { scrapeOnServer, scrapeSourceOnServer, SegmentTracker } from './scrape-runner.ts';
 import { segmentTree } from './segments.ts';
-import { playerSourceOf, streamHosts, withAudioTrack } from './stream-source.ts';
+import { playerSourceOf, streamHosts, withAudioTrack, withImageSubtitle } from './stream-source.ts';
 
 const media = { type: 'movie' as const, title: 'The Matrix', releaseYear: 1999, tmdbId: '603' };
 const names = (id: string) =>
@@ -510,5 +510,84 @@ describe('library streams: audio tracks and captions', () => {
     expect(withAudioTrack(found, 'a1')).toBe(found);
     expect(withAudioTrack(found, 'gone')).toBe(found);
     expect(withAudioTrack(found, null)).toBe(found);
+  });
+});
+
+describe('library streams: picture subtitles (burned in when chosen)', () => {
+  const burned = (subtitle: string, track: string) =>
+    `https://lib.test/hls/v1080.a${track}t.b${subtitle}/master.m3u8`;
+  const stream = {
+    id: 'library',
+    type: 'hls',
+    flags: ['cors-allowed'],
+    delivery: 'remux',
+    playlist: 'https://lib.test/hls/vc.a1t/master.m3u8',
+    thumbnails: 'https://lib.test/thumbnails/thumbnails.vtt',
+    captions: [],
+    audioTracks: [
+      {
+        id: '1',
+        language: 'en',
+        label: null,
+        channels: 6,
+        codec: 'ac3',
+        isDefault: true,
+        active: true,
+        playlist: null,
+      },
+      {
+        id: '2',
+        language: 'fr',
+        label: null,
+        channels: 2,
+        codec: 'aac',
+        isDefault: false,
+        active: false,
+        playlist: 'https://lib.test/hls/vc.a2t/master.m3u8',
+      },
+    ],
+    imageSubtitles: [
+      {
+        id: 'pgs-4',
+        language: 'fr',
+        label: 'Forced',
+        forced: true,
+        format: 'pgs',
+        playlists: { '1': burned('4', '1'), '2': burned('4', '2') },
+      },
+    ],
+  } satisfies FoundStream;
+
+  it('each plays through its playlist for an audio track, a conversion with the thumbnails; none is on', () => {
+    const found = playerSourceOf(stream);
+    expect(found.imageSubtitles.activeId).toBeNull();
+    expect(found.imageSubtitles.plain).toBe(found.source);
+    expect(found.imageSubtitles.items).toEqual([
+      {
+        id: 'pgs-4',
+        language: 'fr',
+        label: 'Forced',
+        forced: true,
+        sources: {
+          '1': { type: 'hls', url: burned('4', '1'), conversion: true, thumbnails: stream.thumbnails },
+          '2': { type: 'hls', url: burned('4', '2'), conversion: true, thumbnails: stream.thumbnails },
+        },
+      },
+    ]);
+    // They are no captions; other streams have none.
+    expect(found.captions).toEqual([]);
+    expect(playerSourceOf(hlsStream as never).imageSubtitles.items).toEqual([]);
+  });
+
+  it('found again (fresh URLs), the subtitle the viewer chose plays on with the track they chose', () => {
+    const found = playerSourceOf(stream);
+    const kept = withImageSubtitle(withAudioTrack(found, '2'), 'pgs-4');
+    expect(kept.source).toMatchObject({ type: 'hls', url: burned('4', '2') });
+    expect(kept.audioTracks.activeId).toBe('2');
+    expect(kept.imageSubtitles.activeId).toBe('pgs-4');
+    // Without it: the French track's own playlist.
+    expect(kept.imageSubtitles.plain).toMatchObject({ url: 'https://lib.test/hls/vc.a2t/master.m3u8' });
+    expect(withImageSubtitle(found, null)).toBe(found);
+    expect(withImageSubtitle(found, 'gone')).toBe(found);
   });
 });

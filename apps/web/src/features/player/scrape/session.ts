@@ -158,13 +158,14 @@ export async function runSession(
           requestHeaders: { ...stream.preferredHeaders, ...stream.headers },
         });
       }
-      const { source, captions, isSample, audioTracks } = playerSourceOf(stream);
+      const { source, captions, isSample, audioTracks, imageSubtitles } = playerSourceOf(stream);
       store.getState().setSource(source, {
         sourceId: outcome.output.sourceId,
         embedId: outcome.output.embedId ?? null,
         isSample,
         captions,
         audioTracks,
+        imageSubtitles,
         startAt: env.startAt(meta, null),
       });
       return null;

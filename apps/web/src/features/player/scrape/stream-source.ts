@@ -1,6 +1,13 @@
+import { imageSubtitleKey } from '../core/image-subtitles.ts';
 import { isStreamQuality, type StreamQuality } from '../core/quality.ts';
 import type { Stream } from '@marquee/providers';
-import type { AudioTrackItem, CaptionListItem, PlayerSource, SourceFile } from '../core/types.ts';
+import type {
+  AudioTrackItem,
+  CaptionListItem,
+  ImageSubtitleItem,
+  PlayerSource,
+  SourceFile,
+} from '../core/types.ts';
 
 /** A source's audio tracks and the one it plays (the store's `setSource` option). */
 export interface SourceAudioTracks {
@@ -8,12 +15,40 @@ export interface SourceAudioTracks {
   activeId: string | null;
 }
 
-/** What the display loads for a stream, its captions and audio tracks. */
+/**
+ * A source's picture subtitles, the one burned into what it plays (null: none), and what plays the same
+ * audio track without one (the store's `setSource` option).
+ */
+export interface SourceImageSubtitles {
+  items: ImageSubtitleItem[];
+  activeId: string | null;
+  plain: PlayerSource;
+}
+
+/** What the display loads for a stream, its captions, audio tracks and picture subtitles. */
 export interface FoundSource {
   source: PlayerSource;
   captions: CaptionListItem[];
   isSample: boolean;
   audioTracks: SourceAudioTracks;
+  imageSubtitles: SourceImageSubtitles;
+}
+
+/** A library stream's picture subtitles, each an HLS playlist per audio track (a conversion). */
+function imageSubtitlesOf(stream: Stream): ImageSubtitleItem[] {
+  const thumbnails = stream.thumbnails ? { thumbnails: stream.thumbnails } : {};
+  return (stream.imageSubtitles ?? []).map((s) => ({
+    id: s.id,
+    language: s.language,
+    label: s.label,
+    forced: s.forced,
+    sources: Object.fromEntries(
+      Object.entries(s.playlists).map(([key, url]): [string, PlayerSource] => [
+        key,
+        { type: 'hls', url, conversion: true, ...thumbnails },
+      ]),
+    ),
+  }));
 }
 
 /**
@@ -55,6 +90,7 @@ export function playerSourceOf(stream: Stream): FoundSource {
     opensubtitles: c.opensubtitles,
     ...(c.forced ? { forced: true } : {}),
     ...(c.label ? { label: c.label } : {}),
+    ...(c.assUrl ? { assUrl: c.assUrl } : {}),
   }));
   const isSample = stream.isSample === true;
   let source: PlayerSource;
@@ -70,7 +106,13 @@ export function playerSourceOf(stream: Stream): FoundSource {
     }
     source = { type: 'file', qualities, ...thumbnails };
   }
-  return { source, captions, isSample, audioTracks: audioTracksOf(stream, source) };
+  return {
+    source,
+    captions,
+    isSample,
+    audioTracks: audioTracksOf(stream, source),
+    imageSubtitles: { items: imageSubtitlesOf(stream), activeId: null, plain: source },
+  };
 }
 
 /**
@@ -81,7 +123,23 @@ export function withAudioTrack(found: FoundSource, trackId: string | null): Foun
   const { tracks, activeId } = found.audioTracks;
   const chosen = trackId === activeId ? undefined : tracks.find((t) => t.id === trackId);
   if (!chosen) return found;
-  return { ...found, source: chosen.source, audioTracks: { tracks, activeId: chosen.id } };
+  return {
+    ...found,
+    source: chosen.source,
+    audioTracks: { tracks, activeId: chosen.id },
+    imageSubtitles: { ...found.imageSubtitles, plain: chosen.source },
+  };
+}
+
+/**
+ * The same stream found again (fresh URLs) with the picture subtitle the viewer chose burned in, for the
+ * audio track it plays (apply `withAudioTrack` first); as it is when it has no such subtitle.
+ */
+export function withImageSubtitle(found: FoundSource, subtitleId: string | null): FoundSource {
+  const item = found.imageSubtitles.items.find((s) => s.id === subtitleId);
+  const burned = item?.sources[imageSubtitleKey(found.audioTracks.activeId)];
+  if (!item || !burned) return found;
+  return { ...found, source: burned, imageSubtitles: { ...found.imageSubtitles, activeId: item.id } };
 }
 
 /** Host names the extension must prepare before playback (the stream's files or playlist). */

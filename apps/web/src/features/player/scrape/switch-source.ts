@@ -29,11 +29,11 @@ function failedWith(error: unknown): SourceChoice {
 
 /** A found stream plays at once, from where the viewer is. */
 function play(stream: Stream, sourceId: string, embedId: string | null) {
-  const { source, captions, isSample, audioTracks } = playerSourceOf(stream);
+  const { source, captions, isSample, audioTracks, imageSubtitles } = playerSourceOf(stream);
   const time = playerStore.getState().playback.time;
   playerStore
     .getState()
-    .setSource(source, { sourceId, embedId, isSample, captions, audioTracks, startAt: time });
+    .setSource(source, { sourceId, embedId, isSample, captions, audioTracks, imageSubtitles, startAt: time });
 }
 
 /**
@@ -41,14 +41,19 @@ function play(stream: Stream, sourceId: string, embedId: string | null) {
  * new source version). Stale signed URLs are renewed on their own (renewal.ts).
  */
 export function reloadSource(store: PlayerStore = playerStore): void {
-  const { source, sourceId, embedId, isSample, playback, audioTracks, audioTrackId } = store.getState();
-  if (!source || !sourceId) return;
-  store.getState().setSource(source, {
-    sourceId,
-    embedId,
-    isSample,
-    startAt: playback.time,
-    audioTracks: { tracks: audioTracks, activeId: audioTrackId },
+  const s = store.getState();
+  if (!s.source || !s.sourceId) return;
+  store.getState().setSource(s.source, {
+    sourceId: s.sourceId,
+    embedId: s.embedId,
+    isSample: s.isSample,
+    startAt: s.playback.time,
+    audioTracks: { tracks: s.audioTracks, activeId: s.audioTrackId },
+    imageSubtitles: {
+      items: s.imageSubtitles,
+      activeId: s.imageSubtitleId,
+      plain: s.plainSource ?? s.source,
+    },
   });
 }
 

@@ -1,11 +1,13 @@
 import { useEffect, type RefObject } from 'react';
-import { usePlayerPrefsStore } from '../../../stores/index.ts';
+import { usePlayerPrefsStore, useSubtitlesStore } from '../../../stores/index.ts';
 import { playerStore } from '../core/player-store.ts';
 import { createDisplay } from '../display/display.ts';
+import { attachStyledCaptions } from '../display/styled-captions.ts';
 
 /**
  * Gives the `<video>` to the display while it is mounted: the display owns the element, loads sources
- * and carries out the UI's requests (those asked before it attached included).
+ * and carries out the UI's requests (those asked before it attached included); a caption's own ASS
+ * script is drawn over it (display/styled-captions.ts).
  */
 export function useDisplay(
   videoRef: RefObject<HTMLVideoElement | null>,
@@ -15,7 +17,7 @@ export function useDisplay(
     const video = videoRef.current;
     const container = containerRef.current;
     if (!video || !container) return;
-    return createDisplay({
+    const stopDisplay = createDisplay({
       video,
       container,
       store: playerStore,
@@ -27,5 +29,19 @@ export function useDisplay(
         };
       },
     });
+    // ASS/SSA captions with their own styling, over the same element (JASSUB, loaded when chosen).
+    const stopStyled = attachStyledCaptions({
+      video,
+      store: playerStore,
+      delay: () => useSubtitlesStore.getState().delay,
+      onDelay: (listener) =>
+        useSubtitlesStore.subscribe((s, prev) => {
+          if (s.delay !== prev.delay) listener(s.delay);
+        }),
+    });
+    return () => {
+      stopStyled();
+      stopDisplay();
+    };
   }, [videoRef, containerRef]);
 }

@@ -7,6 +7,9 @@ import { usePlayer } from '../core/player-store.ts';
 /** Captions drawn over the video (not native tracks): sanitised cues, styled, shifted by the delay. */
 export function CaptionsOverlay({ raised }: { raised: boolean }) {
   const caption = usePlayer((s) => s.caption);
+  // Its own ASS script is drawn over the video (JASSUB): the text cues stay for screen readers only.
+  const assRenderer = usePlayer((s) => s.assRenderer);
+  const drawn = assRenderer === 'drawing';
   const time = usePlayer((s) => s.playback.time);
   const delay = useSubtitlesStore((s) => s.delay);
   const styling = useSubtitlesStore((s) => s.styling);
@@ -15,8 +18,9 @@ export function CaptionsOverlay({ raised }: { raised: boolean }) {
   const cues = visibleCues(caption.cues, time, delay);
   return (
     <div
-      className={`pointer-events-none absolute inset-x-0 z-10 flex flex-col items-center gap-1 px-4 text-center transition-[bottom] duration-200 ${raised ? 'bottom-28' : 'bottom-10'}`}
+      className={`pointer-events-none absolute inset-x-0 z-10 flex flex-col items-center gap-1 px-4 text-center transition-[bottom] duration-200 ${raised ? 'bottom-28' : 'bottom-10'} ${drawn ? 'sr-only' : ''}`}
       data-testid="captions"
+      data-ass-renderer={assRenderer}
       aria-live="off"
     >
       {cues.map((cue) => (

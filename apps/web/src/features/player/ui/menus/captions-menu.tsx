@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { disableCaptions } from '../../captions/caption-actions.ts';
 import { sortCaptions } from '../../captions/caption-fetch.ts';
 import { uploadExtensions } from '../../captions/parse.ts';
-import { usePlayer } from '../../core/player-store.ts';
-import type { CaptionListItem } from '../../core/types.ts';
+import { playerStore, usePlayer } from '../../core/player-store.ts';
+import type { CaptionListItem, ImageSubtitleItem } from '../../core/types.ts';
 import { useCaptionChoice, useCaptionUpload } from '../../session/use-caption-choice.ts';
 import { Icon } from '../icons.tsx';
 import {
@@ -56,8 +56,53 @@ function CaptionRow({ item, name, close }: { item: CaptionListItem; name: string
 }
 
 /**
+ * A picture subtitle of a library title (PGS, VobSub): choosing it plays the title again with it burned
+ * into the picture, from where the viewer is (the store's `chooseImageSubtitle`), which the row says.
+ */
+function ImageSubtitleRow({ item, name, close }: { item: ImageSubtitleItem; name: string; close(): void }) {
+  const { t } = useTranslation(['player']);
+  const selected = usePlayer((s) => s.imageSubtitleId === item.id);
+  return (
+    <MenuRadio
+      checked={selected}
+      data-testid="caption-option"
+      data-language={item.language}
+      data-kind="image"
+      onClick={() => {
+        playerStore.getState().chooseImageSubtitle(item.id);
+        close();
+      }}
+    >
+      <span className="flex min-w-0 flex-1 flex-col">
+        <span className="break-words">
+          {name}
+          {item.label && <span className="text-white/60"> · {item.label}</span>}
+        </span>
+        {/* Screen readers hear "English · Burned into the picture", not "EnglishBurned…". */}{' '}
+        <span className="break-words text-xs text-white/60" data-testid="caption-burned-in">
+          {t('player.captions.burnedIn')}
+        </span>
+      </span>
+      {item.forced && (
+        <>
+          {' '}
+          <span className="shrink-0 rounded bg-white/10 px-1.5 py-0.5 text-xs" data-testid="caption-forced">
+            {t('player.captions.forced')}
+          </span>
+        </>
+      )}
+    </MenuRadio>
+  );
+}
+
+/** A row of the source's own subtitles: a text caption, or a picture subtitle burned in when chosen. */
+type OwnRow =
+  | { kind: 'text'; item: CaptionListItem; language: string; forced: boolean }
+  | { kind: 'image'; item: ImageSubtitleItem; language: string; forced: boolean };
+
+/**
  * `/captions` and `/settings/captions`: off, upload, the source's captions (forced ones first, each with
- * its own name from the file) and OpenSubtitles'. Picking one (or Off) closes the menus; focus goes back
+ * its own name from the file; a library title's picture subtitles among them) and OpenSubtitles'. Picking one (or Off) closes the menus; focus goes back
  * to the button that opened them. The search field and the upload's error are not items: they sit above
  * the menu.
  */
@@ -74,19 +119,27 @@ export function CaptionsMenu({
   const { t } = useTranslation(['player']);
   const languageName = useLanguageName();
   const list = usePlayer((s) => s.captionList);
+  const images = usePlayer((s) => s.imageSubtitles);
   const caption = usePlayer((s) => s.caption);
+  const imageSubtitleId = usePlayer((s) => s.imageSubtitleId);
   const [search, setSearch] = useState('');
   const { error: uploadError, upload } = useCaptionUpload();
   const file = useRef<HTMLInputElement>(null);
-  const filtered = list.filter(
-    (c) =>
-      !search ||
-      [languageName(c.language), c.label ?? ''].some((text) =>
-        text.toLowerCase().includes(search.toLowerCase()),
-      ),
-  );
+  const matches = (c: { language: string; label?: string | null | undefined }) =>
+    !search ||
+    [languageName(c.language), c.label ?? ''].some((text) =>
+      text.toLowerCase().includes(search.toLowerCase()),
+    );
+  const filtered = list.filter(matches);
   const own = sortCaptions(
-    filtered.filter((c) => !c.opensubtitles),
+    [
+      ...filtered
+        .filter((c) => !c.opensubtitles)
+        .map((item): OwnRow => ({ kind: 'text', item, language: item.language, forced: !!item.forced })),
+      ...images
+        .filter(matches)
+        .map((item): OwnRow => ({ kind: 'image', item, language: item.language, forced: item.forced })),
+    ],
     languageName,
   );
   const openSubtitles = sortCaptions(
@@ -133,7 +186,7 @@ export function CaptionsMenu({
         )}
         <MenuList>
           <MenuRadio
-            checked={caption === null}
+            checked={caption === null && imageSubtitleId === null}
             onClick={() => {
               disableCaptions();
               close();
@@ -150,7 +203,23 @@ export function CaptionsMenu({
             {own.length === 0 ? (
               <p className="px-3 py-2 text-sm text-white/60">{t('player.captions.none')}</p>
             ) : (
-              own.map((c) => <CaptionRow key={c.id} item={c} name={languageName(c.language)} close={close} />)
+              own.map((row) =>
+                row.kind === 'text' ? (
+                  <CaptionRow
+                    key={row.item.id}
+                    item={row.item}
+                    name={languageName(row.language)}
+                    close={close}
+                  />
+                ) : (
+                  <ImageSubtitleRow
+                    key={`image-${row.item.id}`}
+                    item={row.item}
+                    name={languageName(row.language)}
+                    close={close}
+                  />
+                ),
+              )
             )}
           </MenuGroup>
           {openSubtitles.length > 0 && (

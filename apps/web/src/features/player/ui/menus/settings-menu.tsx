@@ -132,6 +132,9 @@ export function SettingsMenu({
   const automatic = usePlayerPrefsStore((s) => s.automaticQuality);
   const sourceId = usePlayer((s) => s.sourceId);
   const caption = usePlayer((s) => s.caption);
+  // A picture subtitle burned in counts as subtitles on, in its language.
+  const image = usePlayer((s) => s.imageSubtitles.find((i) => i.id === s.imageSubtitleId));
+  const subtitleLanguage = caption?.language ?? image?.language ?? null;
   const rate = usePlayer((s) => s.playback.playbackRate);
   const sourceName = useSourceName(sourceId);
   // Library titles with several audio tracks offer them; the value is the language playing.
@@ -178,7 +181,7 @@ export function SettingsMenu({
             />
           )}
           <MenuCheckbox
-            checked={caption !== null}
+            checked={subtitleLanguage !== null}
             onClick={() => void toggleCaptions()}
             data-testid="toggle-subtitles"
           >
@@ -188,7 +191,7 @@ export function SettingsMenu({
             open={open}
             to="/settings/captions"
             label={t('player.settings.subtitles')}
-            value={caption ? languageName(caption.language) : t('player.captions.off')}
+            value={subtitleLanguage ? languageName(subtitleLanguage) : t('player.captions.off')}
             testId="menu-captions"
           />
           <MenuLink
