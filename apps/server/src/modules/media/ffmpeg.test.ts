@@ -237,3 +237,55 @@ describe('a transcode started mid-file with its sound copied', () => {
     expect(starts.audio).toBeGreaterThan(starts.video! - 0.1);
   });
 });
+
+describe('an HDR10 picture transcoded for an SDR screen', () => {
+  it('is tone-mapped (the same conversion without it gives another picture), and an SDR one is not', async () => {
+    const input = path.join(dir, 'hdr10.mkv');
+    await run('ffmpeg', [
+      ...['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=640x360:rate=${FPS}:duration=2`],
+      ...['-vf', 'format=yuv420p10le', '-c:v', 'libx265', '-preset', 'ultrafast'],
+      ...['-x265-params', 'log-level=error:colorprim=bt2020:transfer=smpte2084:colormatrix=bt2020nc'],
+      ...['-color_primaries', 'bt2020', '-color_trc', 'smpte2084', '-colorspace', 'bt2020nc', input],
+    ]);
+    const hdr = infoOf(640, 360, 'none');
+    hdr.subtitles = [];
+    hdr.video = {
+      ...hdr.video!,
+      codec: 'hevc',
+      bitDepth: 10,
+      pixelFormat: 'yuv420p10le',
+      dynamicRange: 'hdr10',
+    };
+    const plan: HlsPlan = { video: 360, audio: null, burn: null };
+    expect(
+      conversionArgs({
+        input,
+        info: hdr,
+        plan,
+        startAt: 0,
+        firstChunk: 0,
+        dir,
+        run: 'x',
+        hardware: 'none',
+      }).join(' '),
+    ).toContain('tonemap=tonemap=hable');
+    const sdr = { ...hdr, video: { ...hdr.video, dynamicRange: 'sdr' as const } };
+    expect(
+      conversionArgs({
+        input,
+        info: sdr,
+        plan,
+        startAt: 0,
+        firstChunk: 0,
+        dir,
+        run: 'x',
+        hardware: 'none',
+      }).join(' '),
+    ).not.toContain('tonemap');
+    const mapped = await convert(input, hdr, plan, 0, 'hdr-mapped');
+    const plain = await convert(input, sdr, plan, 0, 'hdr-plain');
+    expect(mapped.frames.length).toBeGreaterThan(10);
+    const whole = { x: 0, y: 0, width: 640, height: 360 };
+    expect(difference(mapped.frames[5]!, plain.frames[5]!, 640, whole)).toBeGreaterThan(5);
+  });
+});

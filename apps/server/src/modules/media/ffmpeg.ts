@@ -49,6 +49,18 @@ export interface ConversionArgsInput {
   vaapiDevice?: string;
 }
 
+/**
+ * HDR to SDR for the software encoder: to linear light (100 nits as white), BT.709 primaries, Hable's
+ * curve, then BT.709's transfer and matrix in TV range (zimg's zscale, in Debian's ffmpeg).
+ */
+export const HDR_TO_SDR = [
+  'zscale=t=linear:npl=100',
+  'format=gbrpf32le',
+  'zscale=p=bt709',
+  'tonemap=tonemap=hable:desat=0',
+  'zscale=t=bt709:m=bt709:r=tv',
+];
+
 /** Video encoder arguments for a transcode to `height` (forced keyframes on the segment grid). */
 function videoEncoder(
   o: ConversionArgsInput,
@@ -102,7 +114,8 @@ function videoEncoder(
     case 'none':
       return {
         pre: [],
-        filters: [scale, 'format=yuv420p'],
+        // HDR (PQ or HLG) shown on an SDR screen: tone-mapped, or it comes out grey and washed out.
+        filters: [scale, ...(o.info.video?.dynamicRange !== 'sdr' ? HDR_TO_SDR : []), 'format=yuv420p'],
         args: [
           '-c:v',
           'libx264',
