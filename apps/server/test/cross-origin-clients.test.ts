@@ -325,7 +325,7 @@ describe(`registration by clients that cannot solve our captcha (${testDialect})
     expect(body(await registerStart(t, { captchaToken: token })).code).toBe('captcha_invalid'); // replay
   });
 
-  it('an instance-wide ceiling holds captcha-less registrations from many addresses', async () => {
+  it('an instance-wide ceiling holds captcha-less accounts made from many addresses; starts alone spend nothing', async () => {
     const t = await start({
       env: { CAPTCHA_PROVIDER: 'altcha', ALTCHA_MAX_NUMBER: '1000' },
       deps: {
@@ -334,13 +334,25 @@ describe(`registration by clients that cannot solve our captcha (${testDialect})
         },
       },
     });
-    expect((await registerStart(t, {}, '203.0.113.1')).statusCode).toBe(200);
-    expect((await registerStart(t, {}, '203.0.113.2')).statusCode).toBe(200);
-    const third = await registerStart(t, {}, '203.0.113.3');
-    expect(third.statusCode).toBe(429);
-    expect(body(third)).toMatchObject({ errorType: 'message', code: 'rate_limited' });
+    // Starts that go nowhere, from many addresses (30 of them used to close registration for an hour).
+    for (let i = 0; i < 12; i++)
+      expect((await registerStart(t, {}, `203.0.113.${100 + i}`)).statusCode).toBe(200);
+    // Accounts made without a captcha spend the budget: two, then the ceiling.
+    const completeFrom = (address: string) =>
+      register(t.server, { remoteAddress: address }).then(
+        () => 200,
+        (error: Error) => Number(/register\/(?:start|complete) (\d{3})/.exec(error.message)?.[1] ?? 0),
+      );
+    expect(await completeFrom('203.0.113.1')).toBe(200);
+    expect(await completeFrom('203.0.113.2')).toBe(200);
+    expect(await completeFrom('203.0.113.3')).toBe(429);
+    // Once it is spent, a start without a captcha is refused at once, with when to come back.
+    const refused = await registerStart(t, {}, '203.0.113.4');
+    expect(refused.statusCode).toBe(429);
+    expect(body(refused)).toMatchObject({ errorType: 'message', code: 'rate_limited' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     // Solving the captcha still works for everyone.
-    expect((await registerStart(t, { captchaToken: await solvedAltcha(t) }, '203.0.113.4')).statusCode).toBe(
+    expect((await registerStart(t, { captchaToken: await solvedAltcha(t) }, '203.0.113.5')).statusCode).toBe(
       200,
     );
   });

@@ -70,12 +70,21 @@ const json = <T>(res: LightMyRequestResponse): T => JSON.parse(res.body) as T;
 /** Registers a new passphrase account the way the clients do (start → sign → complete). */
 export async function register(
   server: FastifyInstance,
-  options: { mnemonic?: string; device?: string; captchaToken?: string; namespace?: string } = {},
+  options: {
+    mnemonic?: string;
+    device?: string;
+    captchaToken?: string;
+    namespace?: string;
+    /** The client's address (rate limits count per address). */
+    remoteAddress?: string;
+  } = {},
 ): Promise<SignedIn> {
   const keys = deriveKeys(options.mnemonic ?? newMnemonic());
+  const from = options.remoteAddress ? { remoteAddress: options.remoteAddress } : {};
   const start = await server.inject({
     method: 'POST',
     url: '/auth/register/start',
+    ...from,
     payload: { captchaToken: options.captchaToken },
   });
   if (start.statusCode !== 200) throw new Error(`register/start ${start.statusCode} ${start.body}`);
@@ -83,6 +92,7 @@ export async function register(
   const complete = await server.inject({
     method: 'POST',
     url: '/auth/register/complete',
+    ...from,
     headers: { 'user-agent': 'vitest' },
     payload: {
       namespace: options.namespace ?? 'movie-web',

@@ -42,7 +42,8 @@ export interface SessionsTable {
 
 export interface AuthChallengesTable {
   code: string;
-  flow: 'registration' | 'login';
+  /** `register-open`: a registration started without a captcha where clients cannot solve ours (decision 015; at most 16 characters). */
+  flow: 'registration' | 'register-open' | 'login';
   /** Login challenges are bound to the key that asked for them. */
   public_key: string | null;
   created_at: number;

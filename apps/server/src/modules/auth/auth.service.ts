@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AuthResponse, UserProfile } from '@marquee/contract';
-import type { Database } from '../../db/schema.ts';
+import type { AuthChallengesTable, Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { AuthContext, SessionAuthenticator } from '../../plugins/auth.ts';
 import type { CaptchaVerifier } from '../captcha/captcha.service.ts';
@@ -64,9 +64,14 @@ export class AuthService implements SessionAuthenticator {
   ): Promise<{ challenge: string }> {
     if (captchaToken || this.registrationWithoutCaptcha === 'refused')
       await this.o.captcha.verify(captchaToken, remoteIp);
-    return { challenge: await this.issueChallenge('registration', null) };
+    const open = !captchaToken && this.registrationWithoutCaptcha === 'limited';
+    return { challenge: await this.issueChallenge(open ? 'register-open' : 'registration', null) };
   }
 
+  /**
+   * `beforeCreate` runs once the challenge is proven, before the account is made; `open` says the
+   * registration started without a captcha (the route then spends the instance's budget for those).
+   */
   async completeRegistration(
     input: {
       publicKey: string;
@@ -76,8 +81,10 @@ export class AuthService implements SessionAuthenticator {
       profile: UserProfile;
     },
     userAgent: string,
+    beforeCreate?: (o: { open: boolean }) => Promise<void>,
   ): Promise<AuthResponse> {
-    const publicKey = await this.useChallenge('registration', input.publicKey, input.challenge);
+    const { publicKey, flow } = await this.useRegistrationChallenge(input.publicKey, input.challenge);
+    await beforeCreate?.({ open: flow === 'register-open' });
     const now = this.o.now();
     const user: UserRow = {
       id: newUserId(),
@@ -154,7 +161,7 @@ export class AuthService implements SessionAuthenticator {
     return { userId: session.user_id, sessionId: session.id };
   }
 
-  private async issueChallenge(flow: 'registration' | 'login', publicKey: string | null): Promise<string> {
+  private async issueChallenge(flow: AuthChallengesTable['flow'], publicKey: string | null): Promise<string> {
     const now = this.o.now();
     const code = randomUUID();
     await this.o.challenges.insert({
@@ -176,8 +183,21 @@ export class AuthService implements SessionAuthenticator {
     publicKeyText: string,
     solution: ChallengeSolution,
   ): Promise<string> {
+    return (await this.useChallengeOf([flow], publicKeyText, solution)).publicKey;
+  }
+
+  /** A registration challenge, with or without a captcha behind it. */
+  private useRegistrationChallenge(publicKeyText: string, solution: ChallengeSolution) {
+    return this.useChallengeOf(['registration', 'register-open'], publicKeyText, solution);
+  }
+
+  private async useChallengeOf(
+    flows: AuthChallengesTable['flow'][],
+    publicKeyText: string,
+    solution: ChallengeSolution,
+  ): Promise<{ publicKey: string; flow: AuthChallengesTable['flow'] }> {
     const challenge = await this.o.challenges.consume(solution.code);
-    if (!challenge || challenge.flow !== flow) throw challengeInvalid();
+    if (!challenge || !flows.includes(challenge.flow)) throw challengeInvalid();
     if (challenge.expires_at <= this.o.now())
       throw new AppError(401, 'challenge_expired', 'Challenge Code Expired');
     const publicKey = canonicalPublicKey(publicKeyText);
@@ -185,7 +205,7 @@ export class AuthService implements SessionAuthenticator {
     if (!publicKey || !verifyChallengeSignature(publicKey, challenge.code, solution.signature)) {
       throw new AppError(401, 'signature_invalid', 'Challenge Code Signature Invalid');
     }
-    return publicKey;
+    return { publicKey, flow: challenge.flow };
   }
 
   private async createSession(
