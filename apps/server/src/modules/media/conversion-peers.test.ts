@@ -10,7 +10,7 @@ import { AppError } from '../../errors.ts';
 import { RedisConversionPeers } from './conversion-peers.ts';
 import { HlsConversions, type ConvertibleFile } from './hls-conversions.ts';
 import { readKeyframes } from './keyframes.ts';
-import type { MediaInfo } from './media-info.ts';
+import { h264Ac3Info } from '../../../test/media-info.ts';
 import { parsePlanId, planId, type HlsPlan } from './playback-plan.ts';
 
 // Decision 087: servers behind one balancer share each conversion through Redis and TRANSCODE_DIR. Two
@@ -19,40 +19,7 @@ import { parsePlanId, planId, type HlsPlan } from './playback-plan.ts';
 const run = promisify(execFile);
 const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 
-const info: MediaInfo = {
-  formatName: 'matroska,webm',
-  duration: 20,
-  bitRate: 500_000,
-  video: {
-    index: 0,
-    codec: 'h264',
-    profile: 'High',
-    level: 30,
-    pixelFormat: 'yuv420p',
-    bitDepth: 8,
-    width: 320,
-    height: 180,
-    frameRate: 24,
-    dynamicRange: 'sdr',
-    bitRate: null,
-  },
-  audio: [
-    {
-      index: 1,
-      codec: 'ac3',
-      profile: null,
-      channels: 2,
-      channelLayout: 'stereo',
-      sampleRate: 48000,
-      language: 'eng',
-      title: null,
-      isDefault: true,
-      bitRate: 192_000,
-    },
-  ],
-  subtitles: [],
-  chapters: [],
-};
+const info = h264Ac3Info(20, 2);
 
 const remux: HlsPlan = { video: 'copy', audio: { index: 1, mode: 'aac' }, burn: null };
 

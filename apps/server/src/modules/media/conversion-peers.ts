@@ -148,30 +148,30 @@ export class RedisConversionPeers implements ConversionPeers {
   async ask(owner: string, request: PeerRequest): Promise<PeerAnswer> {
     await this.subscribed;
     const rid = randomUUID();
+    let timer: NodeJS.Timeout | undefined;
+    const forget = () => {
+      clearTimeout(timer);
+      this.pending.delete(rid);
+    };
     const answered = new Promise<PeerAnswer>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(rid);
+      timer = setTimeout(() => {
+        forget();
         reject(new PeerTimeout(owner));
       }, this.o.answerTimeoutMs ?? 40_000);
       this.pending.set(rid, (envelope) => {
-        clearTimeout(timer);
-        this.pending.delete(rid);
+        forget();
         resolve(envelope.answer!);
       });
     });
-    answered.catch(() => undefined);
     const listeners = await this.o.redis
       .publish(this.channel(owner), JSON.stringify({ rid, from: this.id, request } satisfies Envelope))
       .catch(() => null);
-    if (listeners === 0) {
+    if (listeners === null || listeners === 0) {
+      forget();
+      if (listeners === null) throw new PeerTimeout(owner);
       // Nobody listens there: that process is gone. Its lease goes so that this one can take over.
-      this.pending.get(rid)?.({ rid, answer: { files: [] } });
       await this.o.redis.eval(RELEASE_SCRIPT, 1, this.lease(request.key), owner).catch(() => undefined);
       throw new PeerGone(owner);
-    }
-    if (listeners === null) {
-      this.pending.get(rid)?.({ rid, answer: { files: [] } });
-      throw new PeerTimeout(owner);
     }
     return answered;
   }
@@ -183,7 +183,7 @@ export class RedisConversionPeers implements ConversionPeers {
   private async answer(to: string, rid: string, request: PeerRequest): Promise<void> {
     const answer: PeerAnswer = this.handler
       ? await this.handler(request).catch((error: unknown) => ({
-          error: { status: 500, code: 'conversion_failed', message: String(error) },
+          error: { status: 502, code: 'conversion_failed', message: String(error) },
         }))
       : { error: { status: 503, code: 'server_busy', message: 'Not ready yet' } };
     await this.o.redis

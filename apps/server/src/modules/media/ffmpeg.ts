@@ -218,44 +218,19 @@ export function conversionArgs(o: ConversionArgsInput): string[] {
 }
 
 /**
- * ffmpeg's arguments to write one ASS/SSA subtitle stream (or a whole ASS/SSA file) as the script it is,
- * styles kept, in UTF-8 (ffmpeg reads UTF-16 and other encodings it recognises); libass reads SSA too.
+ * ffmpeg's arguments to write one text subtitle stream (or a whole subtitle file): as WebVTT for the
+ * player's own captions, or as the ASS/SSA script it is, styles kept, in UTF-8 (ffmpeg reads UTF-16 and
+ * other encodings it recognises; libass reads SSA too).
  */
-export function assArgs(input: string, streamIndex: number | null, output: string): string[] {
+export function subtitleArgs(
+  input: string,
+  streamIndex: number | null,
+  output: string,
+  as: 'vtt' | 'ass' = 'vtt',
+): string[] {
+  const codec = as === 'vtt' ? ['-c:s', 'webvtt', '-f', 'webvtt'] : ['-c:s', 'copy', '-f', 'ass'];
   return [
-    '-nostdin',
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-i',
-    input,
-    '-map',
-    streamIndex === null ? '0:s:0' : `0:${streamIndex}`,
-    '-c:s',
-    'copy',
-    '-f',
-    'ass',
-    output,
-  ];
-}
-
-/** ffmpeg's arguments to turn one text subtitle stream (or a whole subtitle file) into WebVTT. */
-export function subtitleArgs(input: string, streamIndex: number | null, output: string): string[] {
-  return [
-    '-nostdin',
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-i',
-    input,
-    '-map',
-    streamIndex === null ? '0:s:0' : `0:${streamIndex}`,
-    '-c:s',
-    'webvtt',
-    '-f',
-    'webvtt',
-    output,
+    ...['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', input],
+    ...['-map', streamIndex === null ? '0:s:0' : `0:${streamIndex}`, ...codec, output],
   ];
 }

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HlsConversions, type ConvertibleFile } from './hls-conversions.ts';
 import { readKeyframes } from './keyframes.ts';
-import type { MediaInfo } from './media-info.ts';
+import { h264Ac3Info } from '../../../test/media-info.ts';
 import type { HlsPlan } from './playback-plan.ts';
 
 const run = promisify(execFile);
@@ -40,40 +40,7 @@ let dir: string;
 let file: ConvertibleFile;
 let conversions: HlsConversions;
 
-const info = (duration: number): MediaInfo => ({
-  formatName: 'matroska,webm',
-  duration,
-  bitRate: 500_000,
-  video: {
-    index: 0,
-    codec: 'h264',
-    profile: 'High',
-    level: 30,
-    pixelFormat: 'yuv420p',
-    bitDepth: 8,
-    width: 320,
-    height: 180,
-    frameRate: 24,
-    dynamicRange: 'sdr',
-    bitRate: null,
-  },
-  audio: [
-    {
-      index: 1,
-      codec: 'ac3',
-      profile: null,
-      channels: 6,
-      channelLayout: '5.1(side)',
-      sampleRate: 48000,
-      language: 'eng',
-      title: null,
-      isDefault: true,
-      bitRate: 384_000,
-    },
-  ],
-  subtitles: [],
-  chapters: [],
-});
+const info = (duration: number) => h264Ac3Info(duration);
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'marquee-hls-'));

@@ -3,7 +3,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { AppError } from '../../errors.ts';
-import { assArgs, subtitleArgs } from './ffmpeg.ts';
+import { subtitleArgs } from './ffmpeg.ts';
 
 const run = promisify(execFile);
 
@@ -22,7 +22,7 @@ export class SubtitleTracks {
    * `streamIndex` is null. `key` names the result: it must change when the file changes.
    */
   async vtt(key: string, input: string, streamIndex: number | null): Promise<string> {
-    return this.made(key, 'vtt', (partial) => subtitleArgs(input, streamIndex, partial));
+    return this.made(key, 'vtt', (partial) => subtitleArgs(input, streamIndex, partial, 'vtt'));
   }
 
   /**
@@ -30,7 +30,7 @@ export class SubtitleTracks {
    * `streamIndex` is null, in UTF-8 with its own styles, for a renderer that draws them (JASSUB).
    */
   async ass(key: string, input: string, streamIndex: number | null): Promise<string> {
-    return this.made(key, 'ass', (partial) => assArgs(input, streamIndex, partial));
+    return this.made(key, 'ass', (partial) => subtitleArgs(input, streamIndex, partial, 'ass'));
   }
 
   /** The converted file `key`.`extension`, made once by ffmpeg with `args` (writing to a partial file). */

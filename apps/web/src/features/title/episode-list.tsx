@@ -7,7 +7,8 @@ import { isReleased, releaseDay } from '@marquee/contract/values';
 import { clock } from '../../lib/clock.ts';
 import { isNotFound } from '../../lib/api/index.ts';
 import { seasonQuery } from './title-queries.ts';
-import { progressRatio, useEpisodeProgress } from './resume.ts';
+import { progressRatio } from '../../stores/library/library-rules.ts';
+import { useEpisodeProgress } from './resume.ts';
 import { WatchedBar } from '../../components/media-card.tsx';
 import { paths } from '../../app/paths.ts';
 

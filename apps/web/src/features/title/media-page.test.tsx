@@ -285,7 +285,7 @@ describe('a show’s seasons', () => {
       </I18nextProvider>,
     );
     expect((await screen.findByTestId('title-play')).textContent).toBe('Resume S2 E4');
-    expect(await screen.findByText('Episode 2.4')).toBeTruthy();
+    expect((await screen.findByText('Episode 2.4')).tagName).toBe('BDI');
     expect((screen.getByTestId('season-select') as HTMLSelectElement).value).toBe('3573');
     const bars = screen.getAllByTestId('watched-bar');
     expect(bars).toHaveLength(1);

@@ -1,10 +1,5 @@
 import { useLibraryStore } from '../../stores/index.ts';
-import {
-  libraryKey,
-  progressRatio,
-  resumeEpisode,
-  type EpisodeProgress,
-} from '../../stores/library/library-rules.ts';
+import { libraryKey, resumeEpisode, type EpisodeProgress } from '../../stores/library/library-rules.ts';
 
 /** Where a show resumes for this viewer: the episode of Continue Watching (seed 000's rule), if any. */
 export interface ShowResume {
@@ -33,5 +28,3 @@ export function useEpisodeProgress(tmdbId: string): Record<string, EpisodeProgre
   return useLibraryStore((s) => s.progress[libraryKey('show', tmdbId)]?.episodes) ?? NONE;
 }
 const NONE: Record<string, EpisodeProgress> = {};
-
-export { progressRatio };

@@ -25,6 +25,9 @@ describe('where to watch', () => {
     expect(logos).toHaveLength(2);
     fireEvent.error(logos[0]!);
     expect(screen.getAllByTestId('provider-logo')).toHaveLength(1);
-    expect(screen.getByText('Netflix')).toBeTruthy();
+    // The provider stays listed by name, its logo now an empty tile.
+    expect(
+      screen.getByText('Netflix').closest('li')!.querySelector('span[aria-hidden="true"]'),
+    ).not.toBeNull();
   });
 });
