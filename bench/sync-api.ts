@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { deriveKeys, newMnemonic } from '../apps/server/test/passphrase-client.ts';
+import { registerAccount } from './support/accounts.ts';
 import { ensureBuilt, ROOT, SERVER_ENTRY } from './support/server.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -43,6 +43,7 @@ async function startServer(env: Record<string, string>): Promise<{ url: string; 
       HOST: '127.0.0.1',
       LOG_LEVEL: 'error',
       CAPTCHA_PROVIDER: 'none',
+      TRUST_PROXY: 'true',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -72,27 +73,7 @@ interface Account {
 async function seed(url: string): Promise<Account[]> {
   const accounts: Account[] = [];
   for (let u = 0; u < USERS; u++) {
-    const keys = deriveKeys(newMnemonic());
-    // A distinct client address per account keeps the registration rate limit out of the way.
-    const ip = { 'x-forwarded-for': `198.51.100.${u + 1}`, 'content-type': 'application/json' };
-    const { challenge } = (await (
-      await fetch(`${url}/auth/register/start`, { method: 'POST', headers: ip, body: '{}' })
-    ).json()) as {
-      challenge: string;
-    };
-    const done = (await (
-      await fetch(`${url}/auth/register/complete`, {
-        method: 'POST',
-        headers: ip,
-        body: JSON.stringify({
-          namespace: 'movie-web',
-          publicKey: keys.publicKey,
-          challenge: { code: challenge, signature: keys.sign(challenge) },
-          device: keys.encryptDevice('bench'),
-          profile: { colorA: '#0A54FF', colorB: '#CF2E68', icon: 'couch' },
-        }),
-      })
-    ).json()) as { user: { id: string }; token: string };
+    const done = await registerAccount(url, u);
     const headers = { authorization: `Bearer ${done.token}`, 'content-type': 'application/json' };
     const bookmarks = Array.from({ length: 50 }, (_, i) => ({
       tmdbId: String(1000 + i),
@@ -103,7 +84,7 @@ async function seed(url: string): Promise<Account[]> {
         type: i % 3 ? 'movie' : 'show',
       },
     }));
-    await fetch(`${url}/users/${done.user.id}/bookmarks`, {
+    await fetch(`${url}/users/${done.id}/bookmarks`, {
       method: 'PUT',
       headers,
       body: JSON.stringify(bookmarks),
@@ -119,12 +100,12 @@ async function seed(url: string): Promise<Account[]> {
       episodeNumber: 1 + (i % 10),
       updatedAt: new Date(Date.now() - i * 60_000).toISOString(),
     }));
-    await fetch(`${url}/users/${done.user.id}/progress/import`, {
+    await fetch(`${url}/users/${done.id}/progress/import`, {
       method: 'PUT',
       headers,
       body: JSON.stringify(progress),
     });
-    accounts.push({ id: done.user.id, token: done.token });
+    accounts.push(done);
   }
   return accounts;
 }

@@ -12,6 +12,23 @@ import {
 import { testDialect } from './test-database.ts';
 
 const body = <T = any>(res: { body: string }) => JSON.parse(res.body) as T;
+
+/** Counts the transactions the app's database opens until `stop()`. */
+function countTransactions(t: SyncTestApp) {
+  const db = t.db.db;
+  const original = db.transaction;
+  const counter = {
+    count: 0,
+    stop: () => {
+      db.transaction = original;
+    },
+  };
+  db.transaction = function (this: typeof db) {
+    counter.count += 1;
+    return original.call(this);
+  } as typeof original;
+  return counter;
+}
 const MIN = 60_000;
 
 describe(`sync API (${testDialect})`, () => {
@@ -304,6 +321,49 @@ describe(`sync API (${testDialect})`, () => {
       expect((await progress()).find((p) => p.tmdbId === '603')!.watched).toBe('4000');
       // An empty import is fine.
       expect(body(await call('PUT', '/progress/import', []))).toEqual([]);
+    });
+
+    it('saves arriving together from many tabs are all answered, each episode keeps its latest, and they share transactions', async () => {
+      // Two removals first: a save older than its episode's removal is acknowledged and not kept.
+      await call('PUT', '/progress/1396', { ...episode(1, { episodeId: 'gone' }), updatedAt: iso(-9 * MIN) });
+      await t.server.inject({
+        method: 'DELETE',
+        url: `/users/${a.user.id}/progress/1396`,
+        headers: a.headers,
+        payload: { episodeId: 'gone', updatedAt: iso(-5 * MIN) },
+      });
+      // 40 saves of four episodes, sent at once in a shuffled order of their times.
+      const saves = Array.from({ length: 40 }, (_, i) => ({
+        ...episode(100 + i, { episodeId: `e${i % 4}`, episodeNumber: (i % 4) + 1 }),
+        updatedAt: iso(-MIN + ((i * 7919) % 40) * 1000),
+      }));
+      saves.push({ ...episode(5, { episodeId: 'gone' }), updatedAt: iso(-6 * MIN) });
+      const transactions = countTransactions(t);
+      const answers = await Promise.all(saves.map((s) => call('PUT', '/progress/1396', s)));
+      transactions.stop();
+      expect(answers.map((r) => r.statusCode)).toEqual(saves.map(() => 200));
+      const expected = new Map<string, number>();
+      const latest = new Map<string, string>();
+      for (const s of saves.slice(0, 40))
+        if (!latest.has(s.episodeId) || s.updatedAt > latest.get(s.episodeId)!) {
+          latest.set(s.episodeId, s.updatedAt);
+          expected.set(s.episodeId, s.watched);
+        }
+      const list = await progress();
+      expect(new Map(list.map((p) => [p.episode.id!, Number(p.watched)]))).toEqual(expected);
+      // Each answer is its own save, or a newer one of its episode it lost to; one id per episode.
+      const ids = new Map(list.map((p) => [p.episode.id!, p.id]));
+      answers.slice(0, 40).forEach((res, i) => {
+        const item = body<ProgressItem>(res);
+        const own = saves[i]!;
+        expect(item.id).toBe(ids.get(own.episodeId));
+        const newer = saves.filter((s) => s.episodeId === own.episodeId && s.updatedAt >= own.updatedAt);
+        expect(newer.map((s) => s.watched)).toContain(item.watched);
+      });
+      expect(body<ProgressItem>(answers[40]!).watched).toBe(5);
+      // On PostgreSQL the saves waited for one another's transaction instead of each taking its own
+      // (SQLite's writes are synchronous: each is done before the next request reaches the service).
+      if (testDialect === 'postgres') expect(transactions.count).toBeLessThan(10);
     });
 
     it('accepts what older clients send: missing year (null), "tv" type, NaN numbers, body tmdbId that differs', async () => {

@@ -43,6 +43,17 @@ import {
 
 type ProgressChange = Omit<ProgressInput, 'tmdbId'> & { tmdbId: string };
 
+interface PendingSave {
+  row: ProgressRow;
+  resolve(item: ProgressItem): void;
+  reject(error: unknown): void;
+}
+
+/** Saves written in one transaction at most (a few milliseconds of work). */
+const SAVES_PER_TRANSACTION = 200;
+
+const uniqueKeys = (rows: ProgressRow[]) => [...new Map(rows.map((r) => [progressKeyOf(r), r])).values()];
+
 function toProgressDto(row: ProgressRow): ProgressItem {
   return {
     id: row.id,
@@ -173,22 +184,104 @@ export class ProgressService implements LibraryReader<ProgressPage> {
       });
   }
 
-  async put(lib: LibraryRef, change: ProgressChange): Promise<ProgressItem> {
+  /**
+   * One save. Saves of one library that arrive while its previous transaction runs wait and are then
+   * written together, in one transaction, in the order they arrived (group commit): the player saves
+   * every few seconds from every tab and device, and the library's writes are serialised anyway, so
+   * one transaction per save made a busy household wait in line for the database (decision 088).
+   */
+  put(lib: LibraryRef, change: ProgressChange): Promise<ProgressItem> {
     const row = this.rowOf(lib, change, changeTimeOf(change.updatedAt, this.now()));
-    return this.db.transaction().execute(async (trx) => {
-      await this.users.lockUser(trx, lib.userId);
-      const deletions = await this.progress.deletionsOf(lib, [row.tmdb_id], trx);
-      if (removedBefore(deletions, row, true)) {
-        // Lost to a later removal: acknowledge what was sent without storing it.
-        return toProgressDto(row);
+    const key = `${lib.userId}\u0000${lib.profileId}`;
+    return new Promise<ProgressItem>((resolve, reject) => {
+      const queue = this.pendingSaves.get(key);
+      if (queue) {
+        queue.push({ row, resolve, reject });
+        return;
       }
-      const stored = await this.progress.find(lib, row, trx);
-      // Older than what is stored: nothing changes (and no change number is taken).
-      if (stored && !changeWins(row.updated_at, stored.updated_at)) return toProgressDto(stored);
-      if (!stored && (await this.progress.count(lib, trx)) >= LIBRARY_LIMITS.progress)
-        throw libraryFull('progress');
-      row.seq = await this.versions.reserve(trx, lib, 'progress', 1);
-      return toProgressDto(await this.progress.write(row, false, trx));
+      this.pendingSaves.set(key, [{ row, resolve, reject }]);
+      void this.drainSaves(lib, key);
+    });
+  }
+
+  private readonly pendingSaves = new Map<string, PendingSave[]>();
+
+  /** Writes the library's waiting saves, a batch per transaction, until none waits. */
+  private async drainSaves(lib: LibraryRef, key: string): Promise<void> {
+    for (;;) {
+      const queue = this.pendingSaves.get(key)!;
+      const batch = queue.splice(0, SAVES_PER_TRANSACTION);
+      if (batch.length === 0) {
+        this.pendingSaves.delete(key);
+        return;
+      }
+      try {
+        const answers = await this.db.transaction().execute((trx) => this.saveBatch(trx, lib, batch));
+        batch.forEach((save, i) => {
+          const answer = answers[i]!;
+          if (answer instanceof Error) save.reject(answer);
+          else save.resolve(answer);
+        });
+      } catch (error) {
+        for (const save of batch) save.reject(error);
+      }
+    }
+  }
+
+  /**
+   * Applies saves in arrival order, as if each had its own transaction: a save that lost to a later
+   * removal is acknowledged and not stored; one older than what is held changes nothing and answers
+   * what is held; a new row past the library's limit is refused (that save only). Each key's last
+   * winning save is written, in one statement, with a change number of its own.
+   */
+  private async saveBatch(
+    trx: Transaction<Database>,
+    lib: LibraryRef,
+    batch: PendingSave[],
+  ): Promise<(ProgressItem | Error)[]> {
+    await this.users.lockUser(trx, lib.userId);
+    const rows = batch.map((s) => s.row);
+    const deletions = await this.progress.deletionsOf(lib, [...new Set(rows.map((r) => r.tmdb_id))], trx);
+    const held = new Map(
+      (await this.progress.findMany(lib, uniqueKeys(rows), trx)).map((r) => [progressKeyOf(r), r]),
+    );
+    let count: number | null = null;
+    const winners = new Map<string, ProgressRow>();
+    // Per save: its error, or the row it answers with (under its key's id once written).
+    const outcome: (Error | { row: ProgressRow; key: string | null })[] = [];
+    for (const row of rows) {
+      const key = progressKeyOf(row);
+      const current = held.get(key);
+      if (removedBefore(deletions, row, true)) outcome.push({ row, key: null });
+      else if (current && !changeWins(row.updated_at, current.updated_at)) outcome.push({ row: current, key });
+      else {
+        if (!current) {
+          count ??= await this.progress.count(lib, trx);
+          if (count >= LIBRARY_LIMITS.progress) {
+            outcome.push(libraryFull('progress'));
+            continue;
+          }
+          count += 1;
+        }
+        held.set(key, row);
+        winners.set(key, row);
+        outcome.push({ row, key });
+      }
+    }
+    const written = new Map<string, ProgressRow>();
+    if (winners.size > 0) {
+      let seq = await this.versions.reserve(trx, lib, 'progress', winners.size);
+      for (const row of winners.values()) row.seq = seq++;
+      for (const row of await this.progress.writeMany([...winners.values()], false, trx))
+        written.set(progressKeyOf(row), row);
+    }
+    return outcome.map((o) => {
+      if (o instanceof Error) return o;
+      const stored = o.key === null ? undefined : written.get(o.key);
+      if (!stored) return toProgressDto(o.row);
+      if (winners.get(o.key!) === o.row) return toProgressDto(stored);
+      // A save a later one of the batch replaced answers as it was written, under the row's id.
+      return toProgressDto({ ...o.row, id: stored.id });
     });
   }
 
