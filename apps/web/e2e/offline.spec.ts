@@ -199,6 +199,104 @@ test.describe('offline: the installed app', () => {
     expect(await serverBookmarks(request, account)).toEqual(['603:movie']);
   });
 
+  test('a shared computer: after sign-out a new page reads nothing of the previous viewer from Cache Storage, the HTTP cache, IndexedDB or localStorage', async ({
+    page,
+    context,
+    request,
+  }) => {
+    test.setTimeout(90_000);
+    // Every private answer the app fetched while signed in (what another user of the computer would ask for).
+    const privateGets = new Set<string>();
+    context.on('request', (r) => {
+      const url = new URL(r.url());
+      if (r.method() === 'GET' && /^\/(users|auth|sessions|customers)\b/.test(url.pathname))
+        privateGets.add(url.href);
+    });
+    const device = 'Shared laptop 4821';
+    await registerAccount(page, device);
+    await workerControls(page);
+    const account = await storedAccount(page);
+    expect((await putProgress(request, account, '1396', breakingBadProgress)).status()).toBe(200);
+    await openTitle(page, MATRIX, 'The Matrix');
+    await titleBookmark(page).click();
+    await expect.poll(() => outboxLength(page)).toBe(0);
+    await page.goto('/');
+    await expect(page.getByTestId('continue-section')).toContainText('Breaking Bad');
+    await page.goto('/settings');
+    await expect(page.getByText(device).first()).toBeVisible();
+    expect([...privateGets].some((u) => u.includes(`/users/${account.userId}/progress`))).toBe(true);
+
+    await page.getByTestId('account-menu-button').click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await expect(page.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
+    await page.close();
+
+    // The next person opens the app in the same browser profile.
+    const next = await context.newPage();
+    await next.goto('/');
+    await expect(next.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
+    const left = await next.evaluate(
+      async (urls) => {
+        const found: Record<string, string> = {};
+        for (let i = 0; i < localStorage.length; i++) {
+          const key = localStorage.key(i)!;
+          found[`localStorage ${key}`] = localStorage.getItem(key) ?? '';
+        }
+        for (const { name } of await indexedDB.databases()) {
+          if (!name) continue;
+          const db = await new Promise<IDBDatabase>((resolve, reject) => {
+            const open = indexedDB.open(name);
+            open.onsuccess = () => resolve(open.result);
+            open.onerror = () => reject(open.error);
+          });
+          for (const store of db.objectStoreNames) {
+            const all = await new Promise<unknown[]>((resolve, reject) => {
+              const get = db.transaction(store).objectStore(store).getAll();
+              get.onsuccess = () => resolve(get.result);
+              get.onerror = () => reject(get.error);
+            });
+            const keys = await new Promise<unknown[]>((resolve, reject) => {
+              const get = db.transaction(store).objectStore(store).getAllKeys();
+              get.onsuccess = () => resolve(get.result);
+              get.onerror = () => reject(get.error);
+            });
+            found[`IndexedDB ${name}/${store}`] = JSON.stringify([keys, all]);
+          }
+          db.close();
+        }
+        for (const name of await caches.keys()) {
+          const cache = await caches.open(name);
+          for (const req of await cache.keys()) {
+            const res = await cache.match(req);
+            const type = res?.headers.get('content-type') ?? '';
+            found[`Cache Storage ${name} ${req.url}`] = /json|text|javascript/.test(type)
+              ? await res!.text()
+              : type;
+          }
+        }
+        // The HTTP cache: what the browser would give for the same address without asking the server.
+        for (const url of urls) {
+          try {
+            const res = await fetch(url, { cache: 'only-if-cached', mode: 'same-origin' });
+            found[`HTTP cache ${url}`] = `${res.status} ${await res.text()}`;
+          } catch {
+            // Not in the cache: the browser refuses to answer from it.
+          }
+        }
+        return found;
+      },
+      [...privateGets],
+    );
+    const secrets = [account.token, account.userId, account.sessionId, device, 'Breaking Bad'];
+    const leaks = Object.entries(left).flatMap(([where, value]) =>
+      secrets
+        .filter((s) => value.includes(s) || where.includes(s))
+        .map((s) => `${where} holds ${s.slice(0, 12)}…`),
+    );
+    expect(leaks).toEqual([]);
+    expect(Object.keys(left).filter((where) => where.startsWith('HTTP cache'))).toEqual([]);
+  });
+
   test('installable: manifest linked and fetched, icons and worker served with their types and cache rules', async ({
     playwright,
     request,
