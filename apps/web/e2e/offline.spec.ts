@@ -185,6 +185,9 @@ test.describe('offline: the installed app', () => {
     await expect(bookmarksSection(page).getByTestId('media-card')).toHaveCount(2);
 
     expect(violations).toEqual([]);
+    // The restore that failed offline says nothing more than the offline banner (no second banner).
+    await expect(page.getByRole('status').filter({ hasText: /\S/ })).toHaveCount(1);
+    await expect(page.getByTestId('profile-load-notice')).toHaveCount(0);
 
     // A change made offline waits in the outbox…
     await page.getByRole('button', { name: 'Remove from My List: Inception' }).click();
@@ -197,6 +200,8 @@ test.describe('offline: the installed app', () => {
     await expect(page.getByTestId('offline-banner')).toHaveCount(0);
     await expect.poll(() => outboxLength(page), { timeout: 15_000 }).toBe(0);
     expect(await serverBookmarks(request, account)).toEqual(['603:movie']);
+    // Back online the profile loads again: still no notice.
+    await expect(page.getByTestId('profile-load-notice')).toHaveCount(0);
   });
 
   test('a shared computer: after sign-out a new page reads nothing of the previous viewer from Cache Storage, the HTTP cache, IndexedDB or localStorage', async ({

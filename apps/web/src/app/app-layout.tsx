@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { HeaderLink, Layout } from '../components/layout.tsx';
@@ -8,6 +9,7 @@ import { HeaderSearch } from '../features/search/index.ts';
 import { runtimeConfig } from '../lib/runtime-config.ts';
 import { useAccountStore } from '../stores/index.ts';
 import { paths } from './paths.ts';
+import { preloadLanding } from './routes/home-route.tsx';
 
 /**
  * Pages with the big search box of their own, so none in the header: home and its results (and a
@@ -27,6 +29,11 @@ export function AppLayout() {
   const signedIn = useAccountStore((s) => s.account !== null);
   const failure = useProfileLoadFailure();
   const { pathname } = useLocation();
+  useEffect(() => {
+    if (!signedIn) return undefined;
+    const timer = setTimeout(preloadLanding, 3_000);
+    return () => clearTimeout(timer);
+  }, [signedIn]);
   return (
     <Layout
       banners={

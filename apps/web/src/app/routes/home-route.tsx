@@ -6,15 +6,27 @@ import { ButtonLink } from '../../components/button.tsx';
 import { HomeLibrary } from '../../features/library/index.ts';
 import { SearchBar, SearchResults, useSearchRoute } from '../../features/search/index.ts';
 import { clock } from '../../lib/clock.ts';
+import { preloadNamespaces } from '../../lib/i18n.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useRandomPhrase } from '../../lib/use-random-phrase.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { useAccountStore } from '../../stores/index.ts';
 import { paths } from '../paths.ts';
 
-const LandingPage = lazy(() =>
-  import('../../features/landing/landing-page.tsx').then((m) => ({ default: m.LandingPage })),
-);
+const loadLanding = () =>
+  Promise.all([
+    import('../../features/landing/landing-page.tsx'),
+    preloadNamespaces(['landing', 'membership', 'media']),
+  ]);
+const LandingPage = lazy(() => loadLanding().then(([m]) => ({ default: m.LandingPage })));
+
+/**
+ * Fetches the landing page's code while signed in on a subscription site (the service worker keeps it),
+ * so signing out offline lands on it instead of a page this device never loaded.
+ */
+export function preloadLanding(): void {
+  if (runtimeConfig().variant === 'subscription') void loadLanding().catch(() => undefined);
+}
 const ProfilesPage = lazy(() =>
   import('../../features/account/profiles-page.tsx').then((m) => ({ default: m.ProfilesPage })),
 );

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button.tsx';
+import { useIsOnline } from '../../lib/online-status.ts';
 import { useAccountStore, useLibraryStore, useSessionStatus } from '../../stores/index.ts';
 
 const session = () => import('../../lib/sync/session.ts');
@@ -7,7 +8,7 @@ const logout = () => session().then((m) => m.logout());
 const restore = () => session().then((m) => m.restore());
 
 /**
- * "Failed to load your profile": a full screen only when there is nothing local to show (this device
+ * "Failed to load your profile" (never while offline): a full screen only when there is nothing local to show (this device
  * never loaded the account and holds no library); otherwise a notice over the working app.
  */
 export function useProfileLoadFailure(): 'screen' | 'notice' | null {
@@ -16,7 +17,10 @@ export function useProfileLoadFailure(): 'screen' | 'notice' | null {
   const empty = useLibraryStore(
     (s) => Object.keys(s.bookmarks).length === 0 && Object.keys(s.progress).length === 0,
   );
-  if (!failed) return null;
+  // Offline, the offline banner already says why (two banners stacked); the restore runs again once
+  // the network is back (session.ts).
+  const online = useIsOnline();
+  if (!failed || !online) return null;
   return neverLoaded && empty ? 'screen' : 'notice';
 }
 

@@ -537,7 +537,9 @@ export function startSync(win: Window = window): () => void {
   const onOnline = () => {
     syncEngine.resetBackoff();
     void sendPendingSignOuts();
-    pullSoon();
+    // A restore that failed offline runs again (its notice was hidden while offline).
+    if (useSessionStatus.getState().restoreFailed) void restore();
+    else pullSoon();
   };
   void sendPendingSignOuts();
   const onVisible = () => {
