@@ -1,3 +1,4 @@
+import { clipped } from './support/layout.ts';
 import { startPlayback } from './support/player.ts';
 import { expect, test } from '@playwright/test';
 import {
@@ -267,6 +268,18 @@ test.describe('subscription site', () => {
       'The rate must be a whole number from 1 to 100',
     );
     await expect(page.getByTestId('promo-created')).toHaveCount(0);
+
+    // On a phone every cell of every code is on screen, each under its column's name (no sideways scroll).
+    await page.setViewportSize({ width: 390, height: 844 });
+    const cells = await page
+      .getByTestId('promo-row')
+      .locator('td')
+      .evaluateAll((tds) => tds.map((td) => td.getBoundingClientRect()).map((r) => [r.left, r.right]));
+    expect(cells.length).toBeGreaterThanOrEqual(10);
+    expect(cells.filter(([left, right]) => left! < 0 || right! > 390)).toEqual([]);
+    await expect(page.getByTestId('promo-row').first()).toContainText('Created');
+    expect(await clipped(page)).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 720 });
 
     // The self-test panel: each check with its result and reason, and a re-run.
     await page.goto('/admin');

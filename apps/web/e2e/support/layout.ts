@@ -12,12 +12,20 @@ export function clipped(page: Page): Promise<string[]> {
       }
       return false;
     };
+    // Visually hidden for screen readers only (sr-only: a 1 px box that clips what it holds).
+    const srOnly = (el: Element) => {
+      for (let at: Element | null = el; at; at = at.parentElement) {
+        const style = getComputedStyle(at);
+        if (style.overflow === 'hidden' && at.getBoundingClientRect().width <= 1) return true;
+      }
+      return false;
+    };
     for (const el of document.body.querySelectorAll('*')) {
       const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
       if (!own && !el.matches('button, a, input, select, [role="slider"]')) continue;
       const box = el.getBoundingClientRect();
       if (box.width === 0 || box.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
-      if ((box.left < -1 || box.right > width + 1) && !inScroller(el)) {
+      if ((box.left < -1 || box.right > width + 1) && !inScroller(el) && !srOnly(el)) {
         out.push(
           `${el.tagName.toLowerCase()} "${el.textContent?.trim().slice(0, 40)}" at ${Math.round(box.left)}–${Math.round(box.right)}`,
         );

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import type { Promo } from '@marquee/contract';
@@ -145,29 +145,46 @@ export function PromosPage() {
       )}
       {promos.data?.length === 0 && <p className="text-fg-muted">{t('admin.promos.empty')}</p>}
       {promos.data && promos.data.length > 0 && (
-        <div className="overflow-x-auto rounded-2xl bg-surface-2">
-          <table className="w-full text-start text-sm" data-testid="promo-table">
-            <thead className="text-fg-muted">
-              <tr>
+        // A table from 640 px up; below, each code is a card with its cells labelled (the explicit
+        // roles keep the table for screen readers whatever the display).
+        <div className="rounded-2xl bg-surface-2">
+          <table role="table" className="block w-full text-start text-sm sm:table" data-testid="promo-table">
+            {/* eslint-disable-next-line jsx-a11y/no-redundant-roles -- kept when the phone layout changes its display */}
+            <thead role="rowgroup" className="sr-only text-fg-muted sm:not-sr-only sm:table-header-group">
+              <tr role="row">
                 {COLUMNS.map((c) => (
-                  <th key={c} scope="col" className="px-4 py-3 text-start font-semibold">
+                  <th key={c} role="columnheader" scope="col" className="px-4 py-3 text-start font-semibold">
                     {t(`admin.promos.columns.${c}`)}
                   </th>
                 ))}
               </tr>
             </thead>
-            <tbody>
+            {/* eslint-disable-next-line jsx-a11y/no-redundant-roles -- kept when the phone layout changes its display */}
+            <tbody role="rowgroup" className="block sm:table-row-group">
               {promos.data.map((p) => (
-                <tr key={p.code} className="border-t border-white/5" data-testid="promo-row">
-                  <td className="px-4 py-3 font-mono text-fg" dir="ltr">
-                    {p.code}
-                  </td>
-                  <td className="px-4 py-3 text-fg">{p.rate}%</td>
-                  <td className="px-4 py-3">
+                <tr
+                  key={p.code}
+                  role="row"
+                  className="grid grid-cols-2 gap-x-4 gap-y-3 border-t border-white/5 p-4 first:border-t-0 sm:table-row sm:p-0 sm:first:border-t"
+                  data-testid="promo-row"
+                >
+                  <PromoCell label={t('admin.promos.columns.code')} className="col-span-2 font-mono text-fg">
+                    <span dir="ltr" className="break-all">
+                      {p.code}
+                    </span>
+                  </PromoCell>
+                  <PromoCell label={t('admin.promos.columns.rate')} className="text-fg">
+                    {p.rate}%
+                  </PromoCell>
+                  <PromoCell label={t('admin.promos.columns.status')}>
                     <StateBadge promo={p} />
-                  </td>
-                  <td className="px-4 py-3 text-fg-muted">{date(p.createdAt)}</td>
-                  <td className="px-4 py-3 text-fg-muted">{date(p.usedAt)}</td>
+                  </PromoCell>
+                  <PromoCell label={t('admin.promos.columns.created')} className="text-fg-muted">
+                    {date(p.createdAt)}
+                  </PromoCell>
+                  <PromoCell label={t('admin.promos.columns.used')} className="text-fg-muted">
+                    {date(p.usedAt)}
+                  </PromoCell>
                 </tr>
               ))}
             </tbody>
@@ -175,5 +192,26 @@ export function PromosPage() {
         </div>
       )}
     </div>
+  );
+}
+
+/** One cell: on a phone its column's name is shown above it (the header row is visually hidden there). */
+function PromoCell({
+  label,
+  className = '',
+  children,
+}: {
+  label: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    // eslint-disable-next-line jsx-a11y/no-interactive-element-to-noninteractive-role -- a cell stays a cell when the phone layout changes its display
+    <td role="cell" className={`block min-w-0 sm:table-cell sm:px-4 sm:py-3 ${className}`}>
+      <span className="mb-1 block font-sans text-xs font-semibold text-fg-muted sm:hidden" aria-hidden="true">
+        {label}
+      </span>
+      {children}
+    </td>
   );
 }
