@@ -301,7 +301,8 @@ describe(`event streams and Connection: close (${testDialect})`, () => {
   });
   afterAll(async () => t.close());
 
-  const scrape = '/scrape?type=movie&title=Not%20Anywhere&releaseYear=2001&tmdbId=424242';
+  // A released title of the embedded catalog (the scrape API refuses media the metadata does not have).
+  const scrape = '/scrape?type=movie&title=Forrest%20Gump&releaseYear=1994&tmdbId=13';
 
   it('closes the socket once the stream has ended when the client asked for Connection: close', async () => {
     const answer = await raw(port, get(scrape));

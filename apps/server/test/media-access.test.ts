@@ -66,11 +66,12 @@ const inception: ScrapeMediaParams = {
   releaseYear: 2010,
   tmdbId: '27205',
 };
+/** A released title the metadata (the embedded catalog) has, not in the library: the sample plays it. */
 const nowhere: ScrapeMediaParams = {
   type: 'movie',
-  title: 'Not Anywhere',
-  releaseYear: 2001,
-  tmdbId: '424242',
+  title: 'Forrest Gump',
+  releaseYear: 1994,
+  tmdbId: '13',
 };
 const episode = (number: number): ScrapeMediaParams => ({
   type: 'show',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scrapeQuery, type ScrapeMediaParams } from '@marquee/contract';
+import { Catalog, loadCatalogData } from '../src/modules/metadata/catalog/catalog.ts';
 import { signUp, TEST_PASSWORD_COST, type Customer } from './customer-harness.ts';
 import { register, startSyncApp, type SyncTestApp } from './sync-harness.ts';
 import { testDialect } from './test-database.ts';
@@ -11,6 +12,7 @@ const inception: ScrapeMediaParams = {
   tmdbId: '27205',
 };
 const matrix: ScrapeMediaParams = { type: 'movie', title: 'The Matrix', releaseYear: 1999, tmdbId: '603' };
+/** A show numbered as the free movie (603): the metadata below has it (the scrape API refuses unknown media). */
 const breakingBad: ScrapeMediaParams = {
   type: 'show',
   title: 'Breaking Bad',
@@ -19,6 +21,12 @@ const breakingBad: ScrapeMediaParams = {
   season: { number: 1, tmdbId: '3572' },
   episode: { number: 1, tmdbId: '62085' },
 };
+/** The embedded catalog plus a copy of Breaking Bad numbered 603, as the free movie. */
+function catalogWithShow603(): Catalog {
+  const data = loadCatalogData();
+  const show = data.shows.find((x) => x.id === 1396)!;
+  return new Catalog({ ...data, shows: [...data.shows, { ...show, id: 603 }] });
+}
 const scrapeUrl = (media: ScrapeMediaParams, extra: Record<string, string> = {}) =>
   `/scrape?${new URLSearchParams({ ...scrapeQuery(media), ...extra })}`;
 const sourceUrl = (media: ScrapeMediaParams) =>
@@ -38,7 +46,10 @@ describe(`membership gate on source resolution (${testDialect})`, () => {
         FREE_MOVIE_TMDB_ID: '603',
         ADMIN_EMAILS: 'root@example.org',
       },
-      deps: { accounts: { rateLimits: false, passwordCost: TEST_PASSWORD_COST } },
+      deps: {
+        accounts: { rateLimits: false, passwordCost: TEST_PASSWORD_COST },
+        metadataApi: catalogWithShow603(),
+      },
     });
     member = await signUp(t.server);
     viewer = await signUp(t.server);

@@ -7,12 +7,15 @@ import { buildApp, type App } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { AppError } from '../src/errors.ts';
 import { Catalog, loadCatalogData, type CatalogData } from '../src/modules/metadata/catalog/catalog.ts';
+import type { TmdbApi } from '../src/modules/metadata/tmdb/tmdb.types.ts';
 import { createTestDatabase, testDialect, type TestDatabase } from './test-database.ts';
 
 /*
  * The scrape API refuses what is not out yet (issue 14): it looks the release date up in the metadata
- * (here the embedded catalog, with the app's clock pinned) and answers 403 media_unreleased before
- * scraping. Released titles, and titles the metadata does not know, scrape as before.
+ * (here the embedded catalog answering as TMDB does, with the app's clock pinned) and answers 403
+ * media_unreleased before scraping. Released titles scrape as before. The check fails closed (issue 25,
+ * item 10): media the metadata does not list answer 404 media_not_found, and while the metadata cannot
+ * answer, 503 metadata_unavailable, unless its shared cache still holds the answer.
  */
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'marquee-release-'));
@@ -53,12 +56,61 @@ function catalogData(): CatalogData {
   };
 }
 
-/** A metadata source that is down for one title: the scrape goes ahead (the providers decide). */
-class FlakyCatalog extends Catalog {
-  override async movie(id: number, language?: Parameters<Catalog['movie']>[1]) {
-    if (id === FAILING_MOVIE) throw new AppError(503, 'metadata_unavailable', 'TMDB is down');
-    return super.movie(id, language);
+const tmdbDown = () => new AppError(503, 'metadata_unavailable', 'Failed to load metadata');
+
+/**
+ * The catalog as TMDB: kind `tmdb`, so the metadata service keeps its answers in the shared cache (and
+ * serves expired ones while TMDB fails, decision 082). FAILING_MOVIE always fails; while `outage` is set,
+ * every call fails with it (TMDB down).
+ */
+class CatalogAsTmdb implements TmdbApi {
+  readonly kind = 'tmdb' as const;
+  outage: AppError | null = null;
+  constructor(private readonly catalog: Catalog) {}
+  private up(): void {
+    if (this.outage) throw this.outage;
   }
+  searchMulti: TmdbApi['searchMulti'] = async (...args) => {
+    this.up();
+    return this.catalog.searchMulti(...args);
+  };
+  movie: TmdbApi['movie'] = async (...args) => {
+    if (args[0] === FAILING_MOVIE) throw tmdbDown();
+    this.up();
+    return this.catalog.movie(...args);
+  };
+  tv: TmdbApi['tv'] = async (...args) => {
+    this.up();
+    return this.catalog.tv(...args);
+  };
+  season: TmdbApi['season'] = async (...args) => {
+    this.up();
+    return this.catalog.season(...args);
+  };
+  find: TmdbApi['find'] = async (...args) => {
+    this.up();
+    return this.catalog.find(...args);
+  };
+  movieList: TmdbApi['movieList'] = async (...args) => {
+    this.up();
+    return this.catalog.movieList(...args);
+  };
+  tvList: TmdbApi['tvList'] = async (...args) => {
+    this.up();
+    return this.catalog.tvList(...args);
+  };
+  genres: TmdbApi['genres'] = async (...args) => {
+    this.up();
+    return this.catalog.genres(...args);
+  };
+  discoverMovies: TmdbApi['discoverMovies'] = async (...args) => {
+    this.up();
+    return this.catalog.discoverMovies(...args);
+  };
+  discoverTv: TmdbApi['discoverTv'] = async (...args) => {
+    this.up();
+    return this.catalog.discoverTv(...args);
+  };
 }
 
 const movie = (tmdbId: string, title = 'Some title'): ScrapeMediaParams => ({ type: 'movie', title, tmdbId });
@@ -75,16 +127,18 @@ describe(`the scrape API and the release rule (${testDialect})`, () => {
   let app: App;
   let database: TestDatabase;
   let base: string;
+  let tmdb: CatalogAsTmdb;
   beforeAll(async () => {
     database = await createTestDatabase(tmp);
     const clock = () => now;
+    tmdb = new CatalogAsTmdb(new Catalog(catalogData(), clock));
     app = await buildApp(
       loadConfig({
         LOG_LEVEL: 'silent',
         DATA_DIR: path.join(tmp, 'data'),
         WEB_DIST_DIR: path.join(tmp, 'x'),
       }),
-      { database, logger: false, now: clock, metadataApi: new FlakyCatalog(catalogData(), clock) },
+      { database, logger: false, now: clock, metadataApi: tmdb },
     );
     base = await app.server.listen({ port: 0, host: '127.0.0.1' });
   });
@@ -98,8 +152,26 @@ describe(`the scrape API and the release rule (${testDialect})`, () => {
     const response = await fetch(`${base}/${route}?${new URLSearchParams(scrapeQuery(media, extra))}`);
     const text = await response.text();
     const json = response.headers.get('content-type')?.startsWith('application/json');
-    return { status: response.status, error: json ? ApiErrorBody.parse(JSON.parse(text)) : null, text };
+    return {
+      status: response.status,
+      error: json ? ApiErrorBody.parse(JSON.parse(text)) : null,
+      text,
+      retryAfter: response.headers.get('retry-after'),
+    };
   }
+
+  const ROUTES = ['scrape', 'scrape/source'] as const;
+
+  /** Runs `work` with TMDB failing every call with `outage` and nothing in the shared cache. */
+  async function whileTmdbIsDown(work: () => Promise<void>, outage = tmdbDown()) {
+    tmdb.outage = outage;
+    try {
+      await work();
+    } finally {
+      tmdb.outage = null;
+    }
+  }
+  const forgetCachedMetadata = () => database.db.deleteFrom('metadata_cache').execute();
 
   it('refuses a film whose release date is in the future, on both scrape routes', async () => {
     // The Odyssey: 2026-07-15 in the catalog.
@@ -148,12 +220,86 @@ describe(`the scrape API and the release rule (${testDialect})`, () => {
     expect((await scrape(movie('603', 'The Matrix'))).status).toBe(200);
   });
 
-  it('leaves titles the metadata does not know, or cannot answer for now, to the providers', async () => {
-    const unknown = await scrape(movie('424242', 'Not Anywhere'));
-    expect(unknown.status).toBe(200);
-    const down = await scrape(movie(String(FAILING_MOVIE)));
-    expect(down.status).toBe(200);
-    // An episode number the season does not have: not known either.
-    expect((await scrape(episode('1396', 1, 99))).status).toBe(200);
+  it('refuses a title the metadata does not have with 404 media_not_found, on both scrape routes', async () => {
+    for (const route of ROUTES) {
+      const unknownMovie = await scrape(movie('424242', 'Not Anywhere'), route);
+      expect(unknownMovie.status, route).toBe(404);
+      expect(unknownMovie.error, route).toMatchObject({ code: 'media_not_found' });
+      expect(unknownMovie.error?.message, route).toContain('not in the metadata');
+      // A show the metadata does not have, and a season a known show does not have.
+      for (const media of [episode('424242', 1, 1), episode('1396', 99, 1)]) {
+        const { status, error } = await scrape(media, route);
+        expect(status, route).toBe(404);
+        expect(error?.code, route).toBe('media_not_found');
+      }
+    }
+  });
+
+  it('refuses an episode number its season does not list with 404 media_not_found, on both routes', async () => {
+    // Breaking Bad season 1 has 7 episodes.
+    for (const route of ROUTES) {
+      const { status, error } = await scrape(episode('1396', 1, 99), route);
+      expect(status, route).toBe(404);
+      expect(error).toMatchObject({
+        code: 'media_not_found',
+        message: 'This episode is not in the metadata',
+      });
+    }
+    expect((await scrape(episode('1396', 1, 7))).status).toBe(200);
+  });
+
+  it('refuses with 503 and a Retry-After when TMDB is down and nothing is cached (an undated episode)', async () => {
+    await forgetCachedMetadata();
+    await whileTmdbIsDown(async () => {
+      for (const route of ROUTES) {
+        // With TMDB up this one is refused as unreleased: TMDB down must not open it.
+        const { status, error, retryAfter } = await scrape(episode(String(NO_DATE_SHOW), 1, 2), route);
+        expect(status, route).toBe(503);
+        expect(error?.code, route).toBe('metadata_unavailable');
+        expect(error?.message, route).toContain('cannot be checked right now');
+        expect(retryAfter, route).toBe('30');
+        // A movie, too (this one fails even with TMDB up).
+        const down = await scrape(movie(String(FAILING_MOVIE)), route);
+        expect(down.status, route).toBe(503);
+        expect(down.retryAfter, route).toBe('30');
+      }
+    });
+    expect((await scrape(episode(String(NO_DATE_SHOW), 1, 2))).error?.code).toBe('media_unreleased');
+  });
+
+  it('refuses a released episode while TMDB is down and nothing is cached: the release cannot be told', async () => {
+    await forgetCachedMetadata();
+    // TMDB rate limiting us: its Retry-After is passed on.
+    const limited = new AppError(503, 'metadata_rate_limited', 'Failed to load metadata', {
+      retryAfterSeconds: 7,
+    });
+    await whileTmdbIsDown(async () => {
+      for (const route of ROUTES) {
+        const { status, error, retryAfter } = await scrape(episode('1396', 2, 3), route);
+        expect(status, route).toBe(503);
+        expect(error?.code, route).toBe('metadata_unavailable');
+        expect(retryAfter, route).toBe('7');
+      }
+    }, limited);
+  });
+
+  it('keeps scraping a released episode cached earlier while TMDB is down, even once the cache expired', async () => {
+    await forgetCachedMetadata();
+    expect((await scrape(episode('1396', 2, 1))).status).toBe(200);
+    // The answer expired (kept for decision 082's stale stand-in).
+    await database.db
+      .updateTable('metadata_cache')
+      .set({ expires_at: NOW.getTime() - 1000 })
+      .execute();
+    await whileTmdbIsDown(async () => {
+      for (const route of ROUTES) {
+        const cached = await scrape(episode('1396', 2, 1), route);
+        expect(cached.status, route).toBe(200);
+        expect(cached.text, route).toContain('event: completed');
+        // Another episode of that season is in the same cached answer; a season never asked for is not.
+        expect((await scrape(episode('1396', 2, 5), route)).status, route).toBe(200);
+        expect((await scrape(episode('1396', 3, 1), route)).status, route).toBe(503);
+      }
+    });
   });
 });

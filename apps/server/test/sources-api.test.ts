@@ -68,11 +68,12 @@ writeFileSync(
 );
 
 const matrix: ScrapeMediaParams = { type: 'movie', title: 'The Matrix', releaseYear: 1999, tmdbId: '603' };
+/** A released title the metadata (the embedded catalog) has, in neither the library nor the links file. */
 const nowhere: ScrapeMediaParams = {
   type: 'movie',
-  title: 'Not Anywhere',
-  releaseYear: 2001,
-  tmdbId: '424242',
+  title: 'Forrest Gump',
+  releaseYear: 1994,
+  tmdbId: '13',
 };
 const breakingBad: ScrapeMediaParams = {
   type: 'show',
@@ -369,8 +370,11 @@ describe(`sources and the scrape API (${testDialect})`, () => {
           message: 'Media has been removed',
         });
       }
-      // tv-2316 is the show only: a movie with that number plays.
-      expect((await scrapeAll(s, { ...matrix, tmdbId: '2316' })).response.status).toBe(200);
+      // tv-2316 is the show only: a movie with that number is not refused as removed (the metadata has no
+      // such movie: it is refused as not found, by the release check that comes after the takedowns).
+      const movie2316 = await scrapeAll(s, { ...matrix, tmdbId: '2316' });
+      expect(movie2316.response.status).toBe(404);
+      expect(ApiErrorBody.parse(movie2316.error).code).toBe('media_not_found');
       const source = await fetch(
         `${s.base}/scrape/source?${q({ ...matrix, tmdbId: '680' }, { id: 'sample' })}`,
       );

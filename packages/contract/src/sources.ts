@@ -273,21 +273,25 @@ const scrapeGateErrors = {
   503: ['captcha_unavailable'],
 } as const satisfies EndpointErrors;
 /**
- * A media's scrape: not released yet (403, release.ts's rule on the metadata's date), taken down (451),
- * or the membership gate (`assertPlayable`, decision 041).
+ * A media's scrape: not released yet (403, release.ts's rule on the metadata's date), not in the metadata
+ * (404: a title, season or episode it does not list), its release not checkable while the metadata
+ * cannot answer (503, with Retry-After), taken down (451), or the membership gate (`assertPlayable`,
+ * decision 041). The server's release-check.ts fails closed.
  */
 const mediaScrapeErrors = {
   401: ['login_required', ...scrapeGateErrors[401]],
   402: ['membership_required'],
   403: ['media_unreleased'],
+  404: ['media_not_found'],
   451: ['media_removed'],
-  503: scrapeGateErrors[503],
+  503: [...scrapeGateErrors[503], 'metadata_unavailable'],
 } as const satisfies EndpointErrors;
 
 /**
  * The scrape endpoints answer `text/event-stream` (`events`: each event's data by name). Errors found
- * before the stream starts (bad query 400, captcha 401, membership 401/402, unreleased media 403, removed
- * media 451, unknown provider 404) are ordinary JSON error bodies; later ones arrive as an `error` event.
+ * before the stream starts (bad query 400, captcha 401, membership 401/402, unreleased media 403, media
+ * not in the metadata or unknown provider 404, removed media 451, metadata unavailable 503) are ordinary
+ * JSON error bodies; later ones arrive as an `error` event.
  */
 export const sourcesEndpoints = {
   scrape: defineStream({
@@ -304,7 +308,7 @@ export const sourcesEndpoints = {
     summary: 'Scrape one source for a media (server-sent events)',
     auth: 'optional',
     tags: ['sources'],
-    errors: { ...mediaScrapeErrors, 404: ['source_not_found'] },
+    errors: { ...mediaScrapeErrors, 404: [...mediaScrapeErrors[404], 'source_not_found'] },
     query: ScrapeSourceQuery,
     events: scrapeSourceEvents,
   }),

@@ -221,8 +221,9 @@ export class SourcesService {
 
   /**
    * Titles and episodes that are not out yet (a future date or none, in the metadata) answer 403
-   * media_unreleased before anything is scraped. Media the metadata does not know, or cannot tell about
-   * right now, are left to the providers.
+   * media_unreleased before anything is scraped, whichever source would answer (the library included).
+   * It fails closed (release-check.ts): media the metadata does not list answer 404 media_not_found, and
+   * while the metadata cannot answer (and has nothing cached) 503 metadata_unavailable.
    */
   async assertReleased(media: ScrapeMedia): Promise<void> {
     const releases = this.o.releases;
