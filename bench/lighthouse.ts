@@ -8,11 +8,15 @@
  *   node --import tsx bench/lighthouse.ts        (builds what is missing first, like npm run build)
  *   BENCH_URL=http://127.0.0.1:8123 node --import tsx bench/lighthouse.ts   (an already running server)
  *
+ * The subscription site's landing page (`/` with VARIANT=subscription) is measured on a second production
+ * server (`sub /`); LIGHTHOUSE_SUBSCRIPTION=0 leaves it out. The load average is printed with the table.
+ *
  * Environment: LIGHTHOUSE_RUNS (runs per page and form factor, default 3), LIGHTHOUSE_FORM_FACTORS
  * (`mobile,desktop`), LIGHTHOUSE_PAGES (comma-separated paths), LIGHTHOUSE_REPORT_DIR (keeps each run's
  * JSON report there), CHROMIUM_PATH (default /usr/bin/chromium).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig, type Config, type Flags, type Result } from 'lighthouse';
@@ -26,6 +30,15 @@ const PAGES = (process.env.LIGHTHOUSE_PAGES ?? '/,/discover,/media/tmdb-movie-55
   .split(',')
   .map((p) => p.trim());
 const REPORT_DIR = process.env.LIGHTHOUSE_REPORT_DIR;
+const SUBSCRIPTION = process.env.LIGHTHOUSE_SUBSCRIPTION !== '0' && !process.env.BENCH_URL;
+/** The subscription site as e2e runs it (simulated payments allowed for a test instance). */
+const SUBSCRIPTION_ENV = {
+  LOG_LEVEL: 'warn',
+  VARIANT: 'subscription',
+  AUTH_METHODS: 'email',
+  PAYMENT_GATEWAY: 'simulated',
+  ALLOW_SIMULATED_PAYMENTS: 'true',
+};
 const CHROME_FLAGS = [
   '--headless=new',
   '--no-sandbox',
@@ -105,27 +118,36 @@ function printTable(rows: Row[]) {
 }
 
 async function main() {
-  let server: RunningServer | null = null;
+  const servers: RunningServer[] = [];
   let base = process.env.BENCH_URL?.replace(/\/$/, '');
+  if (!base || SUBSCRIPTION) ensureBuilt();
   if (!base) {
     // The production server as operators run it (`node apps/server/dist/main.js`), built first if needed.
-    ensureBuilt();
-    server = await startServer({ LOG_LEVEL: 'warn' });
-    base = server.url;
+    servers.push(await startServer({ LOG_LEVEL: 'warn' }));
+    base = servers[0]!.url;
+  }
+  /** What is measured: the discovery site's pages, then the subscription site's landing page. */
+  const targets = PAGES.map((page) => ({ label: page, url: `${base}${page}` }));
+  if (SUBSCRIPTION) {
+    const sub = await startServer(SUBSCRIPTION_ENV);
+    servers.push(sub);
+    targets.push({ label: 'sub /', url: `${sub.url}/` });
   }
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     chromeFlags: CHROME_FLAGS,
   });
   const rows: Row[] = [];
+  const loadBefore = loadavg()[0]!;
   try {
-    // Warm the server (catalog, caches, files) so the first measured run is not its cold start.
-    for (const page of PAGES) await (await fetch(`${base}${page}`)).text();
+    // Warm the servers (catalog, caches, files) so the first measured run is not their cold start.
+    for (const target of targets) await (await fetch(target.url)).text();
     for (const formFactor of FORM_FACTORS)
-      for (const page of PAGES) {
+      for (const target of targets) {
+        const page = target.label;
         const runs: Result[] = [];
         for (let i = 0; i < RUNS; i++) {
-          const lhr = await measure(chrome.port, `${base}${page}`, formFactor);
+          const lhr = await measure(chrome.port, target.url, formFactor);
           runs.push(lhr);
           if (REPORT_DIR) {
             mkdirSync(REPORT_DIR, { recursive: true });
@@ -154,10 +176,11 @@ async function main() {
       }
   } finally {
     chrome.kill();
-    await server?.stop();
+    for (const server of servers) await server.stop();
   }
+  const server = servers.length > 0;
   console.log(
-    `\nLighthouse 12.8 ${RUNS === 1 ? '(1 run)' : `(the run with the median performance score of ${RUNS})`} on ${server ? 'node apps/server/dist/main.js' : base}`,
+    `\nLighthouse 12.8 ${RUNS === 1 ? '(1 run)' : `(the run with the median performance score of ${RUNS})`} on ${server ? 'node apps/server/dist/main.js' : base}; load average ${loadBefore.toFixed(2)} → ${loadavg()[0]!.toFixed(2)} on ${availableParallelism()} cores`,
   );
   printTable(rows);
 }
