@@ -87,6 +87,9 @@ describe('api client', () => {
     expect(errorKey(error)).toBe('errors.api.internal_error');
     expect(codeKey('promo_already_used')).toBe('errors.api.promo_already_used');
     expect(codeKey('media_url_invalid', 403)).toBe('errors.api.unknown');
+    // The scrape API's release check: a title its metadata does not list, or cannot check now (503).
+    expect(codeKey('media_not_found', 404)).toBe('errors.api.media_not_found');
+    expect(codeKey('metadata_unavailable', 503)).toBe('errors.api.metadata_unavailable');
   });
 
   it('no answer at all is a network_error (status 0); the caller aborting is not', async () => {

@@ -99,6 +99,8 @@ const API_ERROR_KEYS = {
   media_unplayable: 'errors.api.media_unplayable',
   server_busy: 'errors.api.server_busy',
   conversion_failed: 'errors.api.conversion_failed',
+  media_not_found: 'errors.api.media_not_found',
+  metadata_unavailable: 'errors.api.metadata_unavailable',
 } as const satisfies Partial<Record<ApiErrorCode, `errors.api.${string}`>>;
 
 /** The catalog key of an error's text (typed: each is checked against the English catalog). */

@@ -24,6 +24,10 @@ import {
 export type ScrapeFailure =
   | { kind: 'removed' }
   | { kind: 'unreleased' }
+  /** The metadata (TMDB or the embedded catalog) does not list this movie, season or episode. */
+  | { kind: 'notInCatalog' }
+  /** The metadata source is down and nothing is cached: whether the title is out cannot be checked. */
+  | { kind: 'metadataUnavailable' }
   | { kind: 'captcha' }
   | { kind: 'membership' }
   | { kind: 'login' }
@@ -74,6 +78,10 @@ function failureOf(error: ApiError): ScrapeFailure {
       return { kind: 'removed' };
     case 'media_unreleased':
       return { kind: 'unreleased' };
+    case 'media_not_found':
+      return { kind: 'notInCatalog' };
+    case 'metadata_unavailable':
+      return { kind: 'metadataUnavailable' };
     case 'captcha_required':
     case 'captcha_invalid':
     case 'captcha_unavailable':
@@ -84,6 +92,31 @@ function failureOf(error: ApiError): ScrapeFailure {
       return { kind: 'login' };
     default:
       return { kind: 'failed', message: error.message };
+  }
+}
+
+/** What the scrape API refuses for the media itself, before any source runs (the same for every source). */
+export type TitleRefusal = Extract<
+  ScrapeFailure,
+  { kind: 'removed' | 'unreleased' | 'notInCatalog' | 'metadataUnavailable' }
+>;
+
+/**
+ * A refusal of the title itself (removed, not out yet, not in the metadata, its release not checkable) as
+ * the failure it is, or null: one of this instance's sources refused this way in the browser stands for
+ * every other one, so the whole run ends with it (browser-scrape.ts).
+ */
+export function titleRefusalOf(error: unknown): TitleRefusal | null {
+  if (!(error instanceof ApiError)) return null;
+  const failure = failureOf(error);
+  switch (failure.kind) {
+    case 'removed':
+    case 'unreleased':
+    case 'notInCatalog':
+    case 'metadataUnavailable':
+      return failure;
+    default:
+      return null;
   }
 }
 

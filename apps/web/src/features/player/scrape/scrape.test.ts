@@ -169,6 +169,22 @@ describe('server scrape', () => {
     ).toEqual({ kind: 'unreleased' });
   });
 
+  it('JSON errors before the stream: media_not_found, metadata_unavailable (the release check fails closed)', async () => {
+    const tracker = new SegmentTracker(names, () => undefined);
+    const run = (status: number, code: 'media_not_found' | 'metadata_unavailable') =>
+      scrapeOnServer({
+        base: '',
+        media,
+        tracker,
+        tokens: new ScrapeTokenStore(),
+        fetchLike: scrapeServer(() => refuse(status, { code })).fetch,
+      });
+    // The metadata does not list the title: the player says so, not "Failed to scrape".
+    expect(await run(404, 'media_not_found')).toEqual({ kind: 'notInCatalog' });
+    // The metadata is down and nothing is cached: the release cannot be checked (a retry may do).
+    expect(await run(503, 'metadata_unavailable')).toEqual({ kind: 'metadataUnavailable' });
+  });
+
   it("sends the signed-in account's token to this instance only (membership is checked there)", async () => {
     const server = scrapeServer(() => RUN);
     const fetchLike = server.fetch;
@@ -421,6 +437,67 @@ describe('the device and the audio language (the library picks direct play, remu
       status: 'failure',
       errorCode: 'media_unplayable',
     });
+  });
+});
+
+describe('in the browser (extension, proxy), a title the server refuses ends the run with that refusal', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it.each([
+    [404, 'media_not_found', 'notInCatalog'],
+    [503, 'metadata_unavailable', 'metadataUnavailable'],
+    [403, 'media_unreleased', 'unreleased'],
+  ] as const)('%i %s: the run stops at the first source and ends as %s', async (status, code, kind) => {
+    const asked: string[] = [];
+    const server = contractServer({
+      sources: {
+        scrapeSource: ({ query }) => {
+          asked.push(query.id!);
+          return refuse(status, { code });
+        },
+      },
+    });
+    vi.stubGlobal('fetch', server.fetch);
+    const tracker = new SegmentTracker(names, () => undefined);
+    const out = await scrapeInBrowser({
+      mode: 'extension',
+      proxyUrls: [],
+      media: { type: 'movie', title: 'The Matrix', releaseYear: 1999, tmdbId: '603' },
+      mediaParams: media,
+      instanceSources: [
+        { id: 'library', name: 'Library', rank: 300, type: 'source' },
+        { id: 'links', name: 'Links', rank: 200, type: 'source' },
+      ],
+      tracker,
+    });
+    expect(out).toEqual({ kind });
+    // Every other source of this instance would be refused alike: none is asked, none shows "Error occurred".
+    expect(asked).toEqual(['library']);
+    expect(Object.values(tracker.state.segments).map((s) => s.status)).not.toContain('failure');
+  });
+
+  it('a viewer who leaves the page still cancels the run', async () => {
+    const controller = new AbortController();
+    const server = contractServer({
+      sources: {
+        scrapeSource: () => {
+          controller.abort();
+          return refuse(404, { code: 'media_not_found' });
+        },
+      },
+    });
+    vi.stubGlobal('fetch', server.fetch);
+    await expect(
+      scrapeInBrowser({
+        mode: 'proxy',
+        proxyUrls: ['https://proxy.test'],
+        media: { type: 'movie', title: 'The Matrix', releaseYear: 1999, tmdbId: '603' },
+        mediaParams: media,
+        instanceSources: [{ id: 'library', name: 'Library', rank: 300, type: 'source' }],
+        signal: controller.signal,
+        tracker: new SegmentTracker(names, () => undefined),
+      }),
+    ).rejects.toThrow();
   });
 });
 

@@ -23,6 +23,10 @@ export type SessionProblem =
   | { kind: 'removed' }
   /** The instance says the title is not out yet (its clock, or metadata, disagreeing with this page's). */
   | { kind: 'unreleased' }
+  /** The instance's metadata does not list this movie, season or episode. */
+  | { kind: 'notInCatalog' }
+  /** The instance cannot reach its metadata to check that the title is out: a retry may do. */
+  | { kind: 'metadataUnavailable' }
   | { kind: 'extensionPermission'; state: ExtensionState }
   | { kind: 'captcha' }
   | { kind: 'membership' }
@@ -175,6 +179,8 @@ export async function runSession(
       return null;
     case 'removed':
     case 'unreleased':
+    case 'notInCatalog':
+    case 'metadataUnavailable':
     case 'captcha':
     case 'membership':
     case 'login':

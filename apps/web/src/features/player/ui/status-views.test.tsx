@@ -15,7 +15,7 @@ import { initStores } from '../../../stores/index.ts';
 import { makePlayerMeta } from '../core/meta.ts';
 import { playerStore, type ScrapeState } from '../core/player-store.ts';
 import type { ScrapeSegment } from '../core/types.ts';
-import { runSession } from '../scrape/session.ts';
+import { runSession, type SessionProblem } from '../scrape/session.ts';
 import { sourceOutcomes } from './error-details.tsx';
 import { PlayerView } from './player-view.tsx';
 import { PlaybackErrorView, ScrapingView } from './status-views.tsx';
@@ -306,4 +306,76 @@ describe("the library's file cannot play here, or the server is busy (issue 24)"
     );
     expect(outcomes.map((o) => o.code)).toEqual(['media_unplayable', 'internal_error', undefined]);
   });
+});
+
+describe('the instance cannot vouch for the title (release check: not in its metadata, metadata down)', () => {
+  const en = { errors, player, tryAgain: 'Try again' };
+  // French as the catalog says it (only the English catalogs are typed JSON imports).
+  const fr = {
+    errors: {
+      api: {
+        media_not_found:
+          'Le catalogue du serveur ne répertorie pas ce film ou cet épisode, il ne peut donc pas être lu ici.',
+        metadata_unavailable:
+          'Le serveur ne parvient pas à joindre sa base de données de films pour vérifier que ce titre est sorti. Réessayez dans un instant.',
+      },
+    },
+    player: {
+      goHome: 'Accueil',
+      problems: {
+        notInCatalog: 'Ce titre ne figure pas au catalogue',
+        metadataUnavailable: 'Impossible de vérifier ce titre pour le moment',
+      },
+    },
+    tryAgain: 'Réessayer',
+  };
+
+  /** The player of a title whose session ends with `problem`, in `language`. */
+  async function showProblem(problem: SessionProblem, language: 'en' | 'fr') {
+    i18next = await initI18n(language, NAMESPACES);
+    vi.mocked(runSession)
+      .mockResolvedValueOnce(problem)
+      // A second run (Retry) is still searching.
+      .mockImplementationOnce(() => new Promise(() => undefined));
+    wrap(<PlayerView meta={movie} backTo="/" startOnOpen={false} />);
+    return screen.findByRole('alert');
+  }
+
+  it.each([
+    ['en', en],
+    ['fr', fr],
+  ] as const)(
+    'media_not_found (%s): "not in the catalog", with the way home and no Retry',
+    async (language, t) => {
+      const alert = await showProblem({ kind: 'notInCatalog' }, language);
+      expect(within(alert).getByRole('heading').textContent).toBe(t.player.problems.notInCatalog);
+      expect(alert.textContent).toContain(t.errors.api.media_not_found);
+      const card = screen.getByTestId('player-error');
+      expect(within(card).getByRole('link', { name: t.player.goHome }).getAttribute('href')).toBe('/');
+      expect(within(card).queryByRole('button', { name: t.tryAgain })).toBeNull();
+    },
+  );
+
+  it.each([
+    ['en', en],
+    ['fr', fr],
+  ] as const)(
+    'metadata_unavailable (%s): "can\'t check this title right now", and Try again runs the session again',
+    async (language, t) => {
+      const keys = userEvent.setup();
+      const alert = await showProblem({ kind: 'metadataUnavailable' }, language);
+      expect(within(alert).getByRole('heading').textContent).toBe(t.player.problems.metadataUnavailable);
+      expect(alert.textContent).toContain(t.errors.api.metadata_unavailable);
+      const card = screen.getByTestId('player-error');
+      const retry = within(card).getByRole('button', { name: t.tryAgain });
+      // Retry is the primary action, before the way home.
+      const actions = card.querySelectorAll('a, button');
+      expect(actions[0]).toBe(retry);
+      expect(actions[1]?.textContent).toBe(t.player.goHome);
+      await keys.click(retry);
+      expect(runSession).toHaveBeenCalledTimes(2);
+      expect(screen.queryByTestId('player-error')).toBeNull();
+      expect(screen.getByTestId('scraping-view')).toBeTruthy();
+    },
+  );
 });

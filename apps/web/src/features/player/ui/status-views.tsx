@@ -286,16 +286,27 @@ export function PlaybackErrorView() {
 }
 
 /**
- * Screens that come before playback: removed media, extension permission, captcha, membership. Those a
- * second attempt can fix (permission granted, captcha, a broken run) offer Retry, which runs the session again.
+ * Screens that come before playback: removed, unreleased or unlisted media, extension permission, captcha,
+ * membership. Those a second attempt can fix (permission granted, captcha, the metadata back, a broken
+ * run) offer Retry, which runs the session again.
  */
 export function ProblemView({ problem, onRetry }: { problem: SessionProblem; onRetry(): void }) {
-  const { t } = useTranslation(['auth', 'media', 'player']);
+  const { t } = useTranslation(['auth', 'errors', 'media', 'player']);
   switch (problem.kind) {
     case 'removed':
       return <ErrorCard title={t('media.errors.removed')} text={t('player.problems.removedText')} />;
     case 'unreleased':
       return <ErrorCard title={t('media.unreleased')} text={t('player.problems.unreleasedText')} />;
+    case 'notInCatalog':
+      return <ErrorCard title={t('player.problems.notInCatalog')} text={t('errors.api.media_not_found')} />;
+    case 'metadataUnavailable':
+      return (
+        <ErrorCard
+          title={t('player.problems.metadataUnavailable')}
+          text={t('errors.api.metadata_unavailable')}
+          onRetry={onRetry}
+        />
+      );
     case 'extensionPermission':
       return (
         <ErrorCard

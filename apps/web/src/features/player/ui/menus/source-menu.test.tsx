@@ -78,3 +78,51 @@ describe('choosing the library in the source menu when its file cannot play here
     expect(await chooseSource('library', movie)).toMatchObject({ kind: 'failed', code: 'server_busy' });
   });
 });
+
+describe('choosing a source of a title the server cannot vouch for (its release check)', () => {
+  /** The source menu, in the viewer's language, with the library chosen. */
+  async function chooseLibrary(language: 'en' | 'fr') {
+    i18next = await initI18n(language, NAMESPACES);
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <I18nextProvider i18n={i18next}>
+          <MemoryRouter>
+            <OverlayHost
+              route="/settings/source"
+              open={vi.fn()}
+              close={vi.fn()}
+              back={vi.fn()}
+              meta={movie}
+            />
+          </MemoryRouter>
+        </I18nextProvider>
+      </QueryClientProvider>,
+    );
+    await userEvent.click(await screen.findByRole('menuitemradio', { name: 'Library' }));
+    return (await screen.findByRole('alert')).textContent;
+  }
+
+  it.each([
+    ['en', 404, 'media_not_found', errors.api.media_not_found],
+    [
+      'fr',
+      404,
+      'media_not_found',
+      'Le catalogue du serveur ne répertorie pas ce film ou cet épisode, il ne peut donc pas être lu ici.',
+    ],
+    ['en', 503, 'metadata_unavailable', errors.api.metadata_unavailable],
+    [
+      'fr',
+      503,
+      'metadata_unavailable',
+      'Le serveur ne parvient pas à joindre sa base de données de films pour vérifier que ce titre est sorti. Réessayez dans un instant.',
+    ],
+  ] as const)('(%s) a %i %s answer is said in the viewer’s words', async (language, status, code, text) => {
+    vi.stubGlobal(
+      'fetch',
+      contractServer({ sources: { scrapeSource: () => refuse(status, { code }) } }).fetch,
+    );
+    expect(await chooseSource('library', movie)).toMatchObject({ kind: 'failed', code });
+    expect(await chooseLibrary(language)).toBe(text);
+  });
+});
