@@ -1,11 +1,13 @@
+import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { App } from './app/app.tsx';
-import { pageNamespaces, preloadRouteCode } from './app/router.tsx';
+import { pageNamespaces, preloadRouteCode, preloadRouteData } from './app/router.tsx';
 import { MigrationScreen } from './components/migration-screen.tsx';
 import { clock } from './lib/clock.ts';
 import { initI18n } from './lib/i18n.ts';
 import { startLanguage } from './lib/languages.ts';
+import { createQueryClient } from './lib/query-client.ts';
 import { loadRuntimeConfig } from './lib/runtime-config.ts';
 import { startServiceWorker } from './pwa/start.ts';
 import { initStores, openLibraryStorage, storedLanguage, storesNeedMigration } from './stores/index.ts';
@@ -29,6 +31,8 @@ async function boot() {
   try {
     // The first render is in the viewer's language: the one chosen here before, else the browser's.
     const language = startLanguage(storedLanguage());
+    const queryClient = createQueryClient();
+    preloadRouteData(queryClient, window.location.pathname, language);
     const [, i18n, library] = await Promise.all([
       loadRuntimeConfig(),
       initI18n(language, pageNamespaces(window.location.pathname)),
@@ -45,7 +49,9 @@ async function boot() {
       await nextFrame();
     }
     void initStores(library);
-    root.render(<App i18n={i18n} />);
+    // The first render is a transition: React renders it in slices and lets the browser in between,
+    // so mounting the whole app on a phone is no single long task (input stays responsive).
+    startTransition(() => root.render(<App i18n={i18n} queryClient={queryClient} />));
     startServiceWorker(i18n);
   } catch (error) {
     // Nothing can be translated yet: a plain message beats a blank page.

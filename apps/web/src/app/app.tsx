@@ -1,4 +1,4 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { i18n } from 'i18next';
 import { StrictMode, useEffect, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
@@ -41,8 +41,9 @@ function Routes() {
   return <RouterProvider router={router} />;
 }
 
-export function App({ i18n }: { i18n: i18n }) {
-  const [queryClient] = useState(createQueryClient);
+/** `queryClient`: one made before the first render, holding data asked for during start-up. */
+export function App({ i18n, queryClient: given }: { i18n: i18n; queryClient?: QueryClient }) {
+  const [queryClient] = useState(() => given ?? createQueryClient());
   useTheme();
   useLanguage(i18n);
   useEffect(() => {

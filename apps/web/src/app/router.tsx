@@ -1,9 +1,14 @@
 import { lazy, Suspense, type ComponentType } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { RouteError } from '../features/errors/route-error.tsx';
 import { NotFoundPage } from '../features/errors/not-found-page.tsx';
 import { PageLoading } from '../components/layout.tsx';
+import type { UiLanguage } from '@marquee/contract';
+import { mediaQueries } from '../lib/api/queries/media.ts';
 import { preloadNamespaces } from '../lib/i18n.ts';
+import { LANGUAGES } from '../lib/languages.ts';
+import { decodeMediaKey } from '../lib/media-keys.ts';
 import { recordVisit } from '../lib/nav-history.ts';
 import type { Namespace } from '../locales/resources.ts';
 import { runtimeConfig } from '../lib/runtime-config.ts';
@@ -171,6 +176,20 @@ export function routes(): RouteObject[] {
  */
 export function preloadRouteCode(pathname: string): Promise<void> {
   return pathname.startsWith('/media/') ? MediaRoute.preload().catch(() => undefined) : Promise.resolve();
+}
+
+/**
+ * Asks for the data of the page being opened beside the app's own code: a title page's details (the
+ * query its page makes, same key), so its header and image do not wait for the page's code first.
+ * `language`: the UI language the first render uses. Never rejects (the page shows a failure itself).
+ */
+export function preloadRouteData(queryClient: QueryClient, pathname: string, language: string): void {
+  const match = /^\/media\/([^/]+)/.exec(pathname);
+  if (!match) return;
+  const key = decodeMediaKey(decodeURIComponent(match[1]!));
+  if (!key) return;
+  const content = (LANGUAGES as readonly string[]).includes(language) ? language : 'en';
+  void queryClient.prefetchQuery(mediaQueries.details(key.type, key.id, content as UiLanguage));
 }
 
 /** The catalog namespaces of the page being opened, loaded with the layout's before the first render. */

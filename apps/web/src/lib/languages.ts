@@ -1,11 +1,12 @@
 import { UI_LANGUAGES } from '@marquee/contract/values';
+import { displayNames } from './intl.ts';
 
 /** The 40 UI languages (the contract's list), each with a complete catalog in src/locales. */
 export const LANGUAGES = UI_LANGUAGES;
 
 const displayName = (code: string, inLanguage: string) => {
   try {
-    return new Intl.DisplayNames([inLanguage], { type: 'language' }).of(code) ?? code;
+    return displayNames([inLanguage], { type: 'language' }).of(code) ?? code;
   } catch {
     return code;
   }

@@ -1,4 +1,5 @@
 import type { CustomerUser } from '@marquee/contract';
+import { dateTimeFormat } from './intl.ts';
 
 export type MembershipState = 'active' | 'ended' | 'none';
 
@@ -15,7 +16,7 @@ export function membershipState(
 /** The membership end "as a long date-time" (the subscription seed spec), in the UI language. */
 export function longDateTime(date: Date, locale: string): string {
   try {
-    return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }).format(date);
+    return dateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }).format(date);
   } catch {
     return date.toUTCString();
   }

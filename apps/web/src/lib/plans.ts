@@ -1,4 +1,5 @@
 import type { Plan } from '@marquee/contract';
+import { numberFormat } from './intl.ts';
 
 /**
  * How membership prices read on screen. Prices always come from the server's plans (GET /api/plans),
@@ -9,7 +10,7 @@ import type { Plan } from '@marquee/contract';
 export function formatMoney(amount: number, currency: string, locale = 'en'): string {
   const whole = Number.isInteger(amount);
   try {
-    return new Intl.NumberFormat(locale, {
+    return numberFormat(locale, {
       style: 'currency',
       currency,
       minimumFractionDigits: whole ? 0 : 2,

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { JobKindStatus } from '@marquee/contract';
 import { adminQueries } from '../../lib/api/queries/admin.ts';
 import { longDateTime } from '../../lib/membership-status.ts';
+import { numberFormat } from '../../lib/intl.ts';
 
 /** Job kinds the page names in the viewer's language (others show as the server names them). */
 const KNOWN_KINDS = ['thumbnails'] as const;
@@ -24,7 +25,7 @@ const COUNTS = [
 export function JobsSection() {
   const { t, i18n } = useTranslation(['admin']);
   const jobs = useQuery(adminQueries.jobs());
-  const number = new Intl.NumberFormat(i18n.language);
+  const number = numberFormat(i18n.language);
   const status = jobs.data;
   return (
     <section aria-labelledby="jobs-title" data-testid="admin-jobs">

@@ -5,6 +5,7 @@ import { Button } from '../../components/button.tsx';
 import { api } from '../../lib/api/index.ts';
 import { adminQueries } from '../../lib/api/queries/admin.ts';
 import { longDateTime } from '../../lib/membership-status.ts';
+import { numberFormat } from '../../lib/intl.ts';
 
 const COUNTS = [
   'movies',
@@ -27,8 +28,8 @@ export function LibrarySection() {
     // The answer is the status with the scan running: polling starts from it.
     onSuccess: (status) => queryClient.setQueryData(adminQueries.library().queryKey, status),
   });
-  const number = new Intl.NumberFormat(i18n.language);
-  const seconds = new Intl.NumberFormat(i18n.language, {
+  const number = numberFormat(i18n.language);
+  const seconds = numberFormat(i18n.language, {
     maximumFractionDigits: 1,
     minimumFractionDigits: 1,
   });

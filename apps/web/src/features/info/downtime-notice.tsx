@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button.tsx';
 import { clock } from '../../lib/clock.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
+import { dateTimeFormat } from '../../lib/intl.ts';
 
 const DISMISSED_KEY = 'marquee.downtimeDismissed';
 
@@ -25,7 +26,7 @@ export function DowntimeGate({ children }: { children: ReactNode }) {
   );
   if (dismissed || !config.downtime || !isInDowntime(config.downtime, clock.now())) return children;
   const fmt = (iso: string) =>
-    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+    dateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
   return (
     <div
       className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 px-4 text-center"

@@ -107,6 +107,22 @@ describe('the landing hero', () => {
   });
 });
 
+describe('the plan banner', () => {
+  it('holds its place while the prices load — its heading, text and a row of price pills — so nothing below moves', async () => {
+    vi.stubGlobal('fetch', () => new Promise<Response>(() => {}));
+    renderLanding();
+    const loading = screen.getByTestId('plan-banner-loading');
+    expect(loading.getAttribute('aria-busy')).toBe('true');
+    expect(within(loading).getByRole('heading', { level: 2 }).textContent).toBe('Everything, from … a month');
+    expect(loading.querySelectorAll('li')).toHaveLength(2);
+    // The features come after it from the first paint on (they were pushed down when the prices came).
+    expect(
+      loading.compareDocumentPosition(screen.getByRole('heading', { name: 'Made for watching' })) &
+        Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+  });
+});
+
 describe('wallPosters', () => {
   it('alternates movies and shows, skips titles without a poster and repeats to fill the wall', () => {
     const movies = [title('movie', 1), title('movie', 2, null), title('movie', 3)];

@@ -57,18 +57,45 @@ function Block({
   );
 }
 
+/** Stand-ins for the prices while they load: as wide as a yearly and a monthly plan in dollars. */
+const STAND_INS = [
+  [30, 'membership.plans.perYear'],
+  [2.99, 'membership.plans.perMonth'],
+] as const;
+
+const BANNER =
+  'flex flex-col items-center gap-4 rounded-3xl bg-gradient-to-r from-accent/40 via-surface-2 to-accent/20 px-6 py-10 text-center';
+
 /** The plans' prices (never hard-coded, the product brief): "Everything, from $2.50 a month" and each plan. */
 function PlanBanner() {
   const { t, i18n } = useTranslation(['landing', 'membership']);
   const plans = useQuery(membershipQueries.plans());
   const cheapest = plans.data ? cheapestPlan(plans.data) : undefined;
+  if (plans.isPending)
+    // The banner as it will be, its prices not in yet: what follows does not jump down when they come.
+    return (
+      <section className={BANNER} aria-busy="true" data-testid="plan-banner-loading">
+        <h2 className="text-3xl font-bold text-fg sm:text-4xl">{t('landing.plan.title', { price: '…' })}</h2>
+        <p className="max-w-xl text-fg-muted">{t('landing.plan.text')}</p>
+        <ul className="flex flex-wrap justify-center gap-3" aria-hidden="true">
+          {STAND_INS.map(([amount, period]) => (
+            <li
+              key={period}
+              className="animate-pulse rounded-full bg-surface-1 px-4 py-2 font-semibold text-transparent"
+            >
+              {t('landing.plan.perPeriod', {
+                price: formatMoney(amount, 'USD', i18n.language),
+                period: t(period, { count: 1 }),
+              })}
+            </li>
+          ))}
+        </ul>
+      </section>
+    );
   if (!cheapest || !plans.data) return null;
   const money = (amount: number) => formatMoney(amount, cheapest.currency, i18n.language);
   return (
-    <section
-      className="flex flex-col items-center gap-4 rounded-3xl bg-gradient-to-r from-accent/40 via-surface-2 to-accent/20 px-6 py-10 text-center"
-      data-testid="plan-banner"
-    >
+    <section className={BANNER} data-testid="plan-banner">
       <h2 className="text-3xl font-bold text-fg sm:text-4xl">
         {t('landing.plan.title', { price: money(cheapest.monthlyCost) })}
       </h2>
@@ -112,14 +139,17 @@ function FreeMovie() {
       className="flex flex-col items-center gap-6 rounded-3xl bg-surface-2 p-6 sm:flex-row sm:p-8"
       data-testid="free-movie"
     >
-      {details.data?.poster && (
-        <PosterImage
-          src={details.data.poster}
-          alt={t('media.posterAlt', { title: free.title })}
-          className="w-36 rounded-xl shadow-lg"
-          loading="lazy"
-        />
-      )}
+      {/* The poster's box is there from the start (it fills in when the details come). */}
+      <div className="aspect-[2/3] w-36 shrink-0 overflow-hidden rounded-xl bg-surface-1 shadow-lg">
+        {details.data && (
+          <PosterImage
+            src={details.data.poster ?? undefined}
+            alt={t('media.posterAlt', { title: free.title })}
+            className="h-full w-full object-cover"
+            loading="lazy"
+          />
+        )}
+      </div>
       <div className="flex flex-col items-center gap-3 text-center sm:items-start sm:text-start">
         <p className="text-xs font-bold uppercase tracking-widest text-fg-accent">
           {t('landing.free.label')}

@@ -5,6 +5,7 @@ import { z } from '../../lib/zod.ts';
 import { keyedZodResolver, type FormIssue } from '../../lib/account/form-resolver.ts';
 import { cleanProxyList, normalizeServerUrl, parseProxyEntry } from '../../lib/proxy-entries.ts';
 import type { SaveResult, SaveSection, SettingsValues } from './save-settings.ts';
+import { listFormat } from '../../lib/intl.ts';
 
 /** The messages of the settings form, first shown first. */
 export const SETTINGS_ERROR_ORDER = [
@@ -115,7 +116,7 @@ export function saveResultText(
 ): string {
   if (!result.failed.length) return t('settings.saveResult.saved');
   const list = (sections: SaveSection[]) =>
-    new Intl.ListFormat(language, { type: 'conjunction' }).format(
+    listFormat(language, { type: 'conjunction' }).format(
       [...new Set(sections)].map((s) => t(`settings.saveResult.sections.${s}`)),
     );
   const reason = [...new Set(result.failed.map((f) => t(f.reason)))].join(' ');

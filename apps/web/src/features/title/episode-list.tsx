@@ -11,6 +11,7 @@ import { progressRatio } from '../../stores/library/library-rules.ts';
 import { useEpisodeProgress } from './resume.ts';
 import { WatchedBar } from '../../components/media-card.tsx';
 import { paths } from '../../app/paths.ts';
+import { dateTimeFormat } from '../../lib/intl.ts';
 
 const ROW = 'flex items-start gap-3 rounded-lg p-2 text-fg sm:gap-4 sm:p-3';
 
@@ -76,7 +77,7 @@ export function EpisodeList({ mediaKey, showId, season, currentEpisodeId }: Epis
   // Stills only where the source has them (the embedded catalog has none): no column of empty boxes.
   const hasStills = q.data.episodes.some((episode) => episode.still);
   const formatDate = (date: string) =>
-    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' }).format(
+    dateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' }).format(
       new Date(`${date}T00:00:00Z`),
     );
 

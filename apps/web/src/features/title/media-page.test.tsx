@@ -106,7 +106,8 @@ describe('the title page', () => {
     expect(screen.getByTestId('title-rating').textContent).toContain('Rated 8.2 out of 10 by 26,000 viewers');
     expect(screen.getByText('136 min')).toBeTruthy();
 
-    const cast = within(screen.getByTestId('title-cast'));
+    // Below the header, the page comes in a second (interruptible) render.
+    const cast = within(await screen.findByTestId('title-cast'));
     expect(cast.getByText('Keanu Reeves')).toBeTruthy();
     expect(cast.getByText('Neo')).toBeTruthy();
     // No photo: the person's initials, not a broken image.

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { type MediaDetails, type SeasonSummary } from '@marquee/contract';
@@ -26,6 +26,7 @@ import { useShowResume } from './resume.ts';
 import { detailsQuery, justWatchQuery } from './title-queries.ts';
 import { paths } from '../../app/paths.ts';
 import { PosterImage } from '../../components/poster-image.tsx';
+import { numberFormat, listFormat } from '../../lib/intl.ts';
 
 /** Genres as a short list in the viewer's language ("Drama, Crime"). */
 const GENRE_LIST: Intl.ListFormatOptions = { style: 'short', type: 'unit' };
@@ -157,6 +158,9 @@ function MediaDetailsView({
   const resume = useShowResume(type === 'tv' ? id : '');
   const [backdropFailed, setBackdropFailed] = useState(false);
   usePageTitle(q.data?.title ?? null);
+  // What is below the header renders in a second pass React may interrupt (a transition): the header
+  // paints first, and a long page (cast, crew, trailers, recommendations) is no long task on a phone.
+  const below = useDeferredValue(q.data, undefined);
 
   if (q.isPending) {
     // A screen tall, like the page it stands for: the footer stays below the fold until the title is in.
@@ -199,7 +203,8 @@ function MediaDetailsView({
             src={d.backdrop}
             alt=""
             aria-hidden="true"
-            decoding="async"
+            // The page's largest picture: asked for before the posters below it.
+            fetchPriority="high"
             className="absolute inset-0 h-full w-full object-cover opacity-35"
             data-testid="title-backdrop"
           />
@@ -244,18 +249,18 @@ function MediaDetailsView({
                     <path d="M12 2l3.09 6.26L22 9.27l-5 4.87 1.18 6.88L12 17.77l-6.18 3.25L7 14.14 2 9.27l6.91-1.01z" />
                   </svg>
                   <span aria-hidden="true">
-                    {new Intl.NumberFormat(i18n.language, {
+                    {numberFormat(i18n.language, {
                       minimumFractionDigits: 1,
                       maximumFractionDigits: 1,
                     }).format(d.rating.average)}
                   </span>
                   <span className="sr-only">
                     {t('media.details.rating', {
-                      rating: new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 }).format(
+                      rating: numberFormat(i18n.language, { maximumFractionDigits: 1 }).format(
                         d.rating.average,
                       ),
                       count: d.rating.count,
-                      votes: new Intl.NumberFormat(i18n.language).format(d.rating.count),
+                      votes: numberFormat(i18n.language).format(d.rating.count),
                     })}
                   </span>
                 </span>
@@ -263,7 +268,7 @@ function MediaDetailsView({
             </p>
             {d.genres.length > 0 && (
               <p className="mt-1 text-sm text-fg-muted">
-                {new Intl.ListFormat(i18n.language, GENRE_LIST).format(d.genres.map((g) => g.name))}
+                {listFormat(i18n.language, GENRE_LIST).format(d.genres.map((g) => g.name))}
               </p>
             )}
             {d.nextEpisode && (
@@ -301,19 +306,26 @@ function MediaDetailsView({
       <p className="max-w-3xl leading-relaxed text-fg" dir={d.overview ? 'auto' : undefined}>
         {d.overview ?? t('media.overviewMissing')}
       </p>
-      {d.type === 'tv' && (
-        <SeasonPicker
-          details={d}
-          mediaKey={mediaKey}
-          seasonId={seasonId ?? resume?.seasonId}
-          episodeId={episodeId}
-        />
+      {below ? (
+        <>
+          {below.type === 'tv' && (
+            <SeasonPicker
+              details={below}
+              mediaKey={mediaKey}
+              seasonId={seasonId ?? resume?.seasonId}
+              episodeId={episodeId}
+            />
+          )}
+          <CastSection cast={below.cast} />
+          <CrewSection crew={below.crew} />
+          <TrailersSection trailers={below.trailers} />
+          <WatchSection providers={below.watchProviders} />
+          <MoreLikeThis items={below.recommendations} />
+        </>
+      ) : (
+        // Holds the place of what comes next, so nothing below moves when it arrives.
+        <div className="min-h-dvh" aria-hidden="true" />
       )}
-      <CastSection cast={d.cast} />
-      <CrewSection crew={d.crew} />
-      <TrailersSection trailers={d.trailers} />
-      <WatchSection providers={d.watchProviders} />
-      <MoreLikeThis items={d.recommendations} />
     </article>
   );
 }

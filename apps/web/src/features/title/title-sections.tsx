@@ -10,6 +10,7 @@ import {
   type WatchProvider,
 } from '@marquee/contract';
 import { MediaCard } from '../../components/media-card.tsx';
+import { listFormat, dateTimeFormat, displayNames } from '../../lib/intl.ts';
 
 /** Sections of the title page below its header: people, trailers, where to watch, more like this. */
 
@@ -82,7 +83,7 @@ export function CastSection({ cast }: { cast: Credit[] }) {
 /** Directors, writers, creators: names with their jobs (in the viewer's language), as a list of terms. */
 export function CrewSection({ crew }: { crew: CrewCredit[] }) {
   const { t, i18n } = useTranslation(['media']);
-  const list = new Intl.ListFormat(i18n.language, { style: 'short', type: 'unit' });
+  const list = listFormat(i18n.language, { style: 'short', type: 'unit' });
   if (crew.length === 0) return null;
   return (
     <section className={SECTION} aria-labelledby="crew-heading" data-testid="title-crew">
@@ -160,7 +161,7 @@ function ProviderLogo({ src }: { src: string | null }) {
 export function WatchSection({ providers }: { providers: MediaDetails['watchProviders'] }) {
   const { t, i18n } = useTranslation(['media']);
   if (!providers || providers.providers.length === 0) return null;
-  const region = new Intl.DisplayNames([i18n.language], { type: 'region' }).of(providers.region);
+  const region = displayNames([i18n.language], { type: 'region' }).of(providers.region);
   return (
     <section className={SECTION} aria-labelledby="watch-heading" data-testid="title-watch">
       <h2 id="watch-heading" className={HEADING}>
@@ -225,7 +226,7 @@ export function MoreLikeThis({ items }: { items: MediaSummary[] }) {
 export function EpisodeLine({ label, episode }: { label: 'next' | 'last'; episode: EpisodeRef }) {
   const { t, i18n } = useTranslation(['media']);
   const date = episode.airDate
-    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' }).format(
+    ? dateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' }).format(
         new Date(`${episode.airDate}T00:00:00Z`),
       )
     : null;

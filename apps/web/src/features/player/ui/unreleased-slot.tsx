@@ -1,6 +1,7 @@
 import { releaseDay } from '@marquee/contract/values';
 import { useTranslation } from 'react-i18next';
 import { PlayerBackBar } from './back-link.tsx';
+import { dateTimeFormat } from '../../../lib/intl.ts';
 
 export interface UnreleasedSlotProps {
   backTo: string;
@@ -18,7 +19,7 @@ export function UnreleasedSlot({ backTo, kind, date }: UnreleasedSlotProps) {
   const { t, i18n } = useTranslation(['media', 'player']);
   const day = releaseDay(date);
   const formatted = day
-    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long', timeZone: 'UTC' }).format(
+    ? dateTimeFormat(i18n.language, { dateStyle: 'long', timeZone: 'UTC' }).format(
         new Date(`${day}T00:00:00Z`),
       )
     : null;

@@ -8,6 +8,7 @@ import {
 } from '../../../../stores/index.ts';
 import { CAPTION_DELAY_RANGE, clampDelaySetting } from '../../captions/caption-style.ts';
 import { MenuCard, ROW } from './menu-parts.tsx';
+import { numberFormat } from '../../../../lib/intl.ts';
 
 function Slider({
   label,
@@ -76,7 +77,7 @@ export function CaptionSettingsMenu({ back }: { back(): void }) {
           <span>{t('player.captions.delay')}</span>
           <span className="tabular-nums text-white/70" data-testid="caption-delay-value">
             {t('player.captions.seconds', {
-              value: new Intl.NumberFormat(i18n.language, {
+              value: numberFormat(i18n.language, {
                 minimumFractionDigits: 1,
                 maximumFractionDigits: 1,
               }).format(delay),

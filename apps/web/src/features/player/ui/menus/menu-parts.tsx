@@ -13,6 +13,7 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../icons.tsx';
+import { displayNames } from '../../../../lib/intl.ts';
 
 /** Opens a menu by its `?r=` path. */
 export type OpenMenu = (path: string) => void;
@@ -326,7 +327,7 @@ export function useLanguageName() {
     if (code === 'custom') return t('player.captions.custom');
     if (code === 'und') return t('player.captions.unknownLanguage');
     try {
-      return new Intl.DisplayNames([i18n.language], { type: 'language' }).of(code) ?? code;
+      return displayNames([i18n.language], { type: 'language' }).of(code) ?? code;
     } catch {
       return code;
     }
