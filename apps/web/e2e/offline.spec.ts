@@ -16,6 +16,7 @@ import {
   storedAccount,
   titleBookmark,
 } from './support/account.ts';
+import { loginInUi, registerByApi, storedEmailAccount, uniqueEmail } from './support/subscription.ts';
 
 /*
  * The installed app: service worker, offline start, manifest, update notice (decision 078). On a server
@@ -50,6 +51,43 @@ const test = base.extend<object, { server: { url: string } }>({
   ],
   baseURL: async ({ server }, provide) => provide(server.url),
   serviceWorkers: 'allow',
+});
+
+/**
+ * A subscription site of its own (email accounts, simulated payments) for what its installed app does
+ * offline: its sign-ups do not use up the registration limit subscription.spec.ts shares.
+ */
+const subTest = test.extend<object, { subServer: { url: string } }>({
+  subServer: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
+    async ({}, provide) => {
+      const cleanup = new Cleanup();
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'marquee-e2e-offline-sub-'));
+      cleanup.add('remove the data folder', () => rmSync(dataDir, { recursive: true, force: true }));
+      try {
+        const server = cleanup.proc(
+          await startMarquee('marquee-offline-sub', {
+            cwd: ROOT,
+            env: {
+              DATA_DIR: dataDir,
+              VARIANT: 'subscription',
+              AUTH_METHODS: 'email',
+              PAYMENT_GATEWAY: 'simulated',
+              ALLOW_SIMULATED_PAYMENTS: 'true',
+              CAPTCHA_PROVIDER: 'none',
+              TMDB_API_KEY: '',
+              JUSTWATCH_URL: 'http://127.0.0.1:9',
+            },
+          }),
+        );
+        await provide(server);
+      } finally {
+        await cleanup.run();
+      }
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ subServer }, provide) => provide(subServer.url),
 });
 
 const MATRIX = '/media/tmdb-movie-603-the-matrix';
@@ -414,4 +452,51 @@ test.describe('offline: the installed app', () => {
       restore();
     }
   });
+
+  subTest(
+    'on a subscription site, signing out offline lands on the landing page, not an error, and the session ends once back online',
+    async ({ page, context, request }) => {
+      const email = uniqueEmail('offline-out');
+      await registerByApi(request, email, 'Ada Offline');
+      await loginInUi(page, email);
+      const token = (await storedEmailAccount(page)).token;
+      // Signed in, the app fetches the landing page's code ahead (the service worker keeps it).
+      await expect
+        .poll(
+          () =>
+            page.evaluate(async () => {
+              const landing = performance
+                .getEntriesByType('resource')
+                .map((e) => e.name)
+                .find((name) => /\/assets\/landing-page-[^/]*\.js$/.test(name));
+              return landing !== undefined && (await caches.match(landing)) !== undefined;
+            }),
+          { timeout: 20_000 },
+        )
+        .toBe(true);
+
+      await context.setOffline(true);
+      await expect(page.getByTestId('offline-banner')).toBeVisible();
+      await page.getByTestId('account-menu-button').click();
+      await page.getByRole('menuitem', { name: 'Log out' }).click();
+      await expect(page.getByTestId('landing')).toBeVisible();
+      await expect(
+        page.getByRole('heading', { level: 1, name: 'Movies and shows for the whole household' }),
+      ).toBeVisible();
+      await expect(page.getByText('We encountered an error!')).toHaveCount(0);
+      // Only one banner says the device is offline.
+      await expect(page.getByRole('status').filter({ hasText: /offline|internet/i })).toHaveCount(1);
+      expect((await request.get('/customers', { headers: { 'x-auth-token': token } })).status()).toBe(200);
+
+      await context.setOffline(false);
+      await expect
+        .poll(
+          async () => (await request.get('/customers', { headers: { 'x-auth-token': token } })).status(),
+          {
+            timeout: 15_000,
+          },
+        )
+        .toBe(401);
+    },
+  );
 });

@@ -294,58 +294,6 @@ test.describe('subscription site', () => {
     await expect(page.getByTestId('self-test-summary')).toBeVisible({ timeout: 90_000 });
   });
 
-  test.describe('installed, with its service worker', () => {
-    test.use({ serviceWorkers: 'allow' });
-
-    test('signing out offline lands on the landing page, not an error, and the session ends once back online', async ({
-      page,
-      context,
-      request,
-    }) => {
-      const email = uniqueEmail('offline-out');
-      await registerByApi(request, email, 'Ada Offline');
-      await loginInUi(page, email);
-      const token = (await storedEmailAccount(page)).token;
-      // Signed in, the app fetches the landing page's code ahead (the service worker keeps it).
-      await expect
-        .poll(
-          () =>
-            page.evaluate(async () => {
-              const landing = performance
-                .getEntriesByType('resource')
-                .map((e) => e.name)
-                .find((name) => /\/assets\/landing-page-[^/]*\.js$/.test(name));
-              return landing !== undefined && (await caches.match(landing)) !== undefined;
-            }),
-          { timeout: 20_000 },
-        )
-        .toBe(true);
-
-      await context.setOffline(true);
-      await expect(page.getByTestId('offline-banner')).toBeVisible();
-      await page.getByTestId('account-menu-button').click();
-      await page.getByRole('menuitem', { name: 'Log out' }).click();
-      await expect(page.getByTestId('landing')).toBeVisible();
-      await expect(
-        page.getByRole('heading', { level: 1, name: 'Movies and shows for the whole household' }),
-      ).toBeVisible();
-      await expect(page.getByText('We encountered an error!')).toHaveCount(0);
-      // Only one banner says the device is offline.
-      await expect(page.getByRole('status').filter({ hasText: /offline|internet/i })).toHaveCount(1);
-      expect((await request.get('/customers', { headers: { 'x-auth-token': token } })).status()).toBe(200);
-
-      await context.setOffline(false);
-      await expect
-        .poll(
-          async () => (await request.get('/customers', { headers: { 'x-auth-token': token } })).status(),
-          {
-            timeout: 15_000,
-          },
-        )
-        .toBe(401);
-    });
-  });
-
   test('a visitor who opens a title is asked to sign in', async ({ page }) => {
     await page.goto(`${sub}/media/tmdb-movie-27205-inception`);
     await page.getByTestId('title-play').click();
