@@ -223,7 +223,10 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     customers: accounts.customers,
     library,
   });
-  await registerWebRoutes(server, config, runtimeConfig);
+  await registerWebRoutes(server, config, runtimeConfig, {
+    titleBackdrop: async (type, id, language, region) =>
+      (await metadata.detailsAtHand(type, id, language, region))?.backdrop ?? null,
+  });
 
   server.addHook('onClose', async () => {
     metadata.close();

@@ -1,4 +1,4 @@
-import { UI_LANGUAGES } from '@marquee/contract/values';
+import { startLanguage as startLanguageOf, UI_LANGUAGES } from '@marquee/contract/values';
 import { displayNames } from './intl.ts';
 
 /** The 40 UI languages (the contract's list), each with a complete catalog in src/locales. */
@@ -21,26 +21,15 @@ export function languageNames(code: string, uiLanguage = 'en'): { native: string
   };
 }
 
-/** The listed language a tag means ("fr-CA" → fr, "pt" → pt-BR, "zh-Hans-CN" → zh), or null. */
-export function listedLanguage(tag: string): (typeof LANGUAGES)[number] | null {
-  const lower = tag.toLowerCase();
-  const exact = LANGUAGES.find((l) => l.toLowerCase() === lower);
-  if (exact) return exact;
-  const base = lower.split('-')[0];
-  if (base === 'no' || base === 'nn') return 'nb';
-  return LANGUAGES.find((l) => l.split('-')[0] === base) ?? null;
-}
+/** The listed language a tag means ("fr-CA" → fr, "pt" → pt-BR, "zh-Hans-CN" → zh), or null (the contract's rule, shared with the server). */
+export { listedLanguage } from '@marquee/contract/values';
 
 /** The language to start in: the chosen one, else the first of the browser's we list, else English. */
 export function startLanguage(
   chosen: string | null,
   browser: readonly string[] = typeof navigator !== 'undefined' ? navigator.languages : [],
 ): string {
-  for (const tag of chosen ? [chosen, ...browser] : browser) {
-    const listed = listedLanguage(tag);
-    if (listed) return listed;
-  }
-  return 'en';
+  return startLanguageOf(chosen, browser);
 }
 
 /** The ISO 639 code an audio track of a language carries ("pt-BR" → "pt", "zh" → "zh"). */

@@ -951,6 +951,22 @@ describe('shared cache of TMDB answers', () => {
     await database.destroy();
   });
 
+  it('has details at hand only once cached (never asking TMDB for them), expired ones included', async () => {
+    const { api, calls } = counting(catalog(), 'tmdb');
+    const metadata = service(api, new MetadataCacheRepository(database.db));
+    expect(await metadata.detailsAtHand('movie', '603')).toBeNull();
+    expect(calls.movie).toBeUndefined();
+    const details = await metadata.details('movie', '603');
+    expect(await metadata.detailsAtHand('movie', '603')).toEqual(details);
+    clock = T0 + 48 * HOUR;
+    expect(await metadata.detailsAtHand('movie', '603')).toEqual(details);
+    expect(await metadata.detailsAtHand('movie', '603', 'fr')).toBeNull();
+    expect(calls.movie).toBe(1);
+    // The embedded catalog has every title of its own at hand.
+    expect((await service(catalog()).detailsAtHand('movie', '603'))?.title).toBe('The Matrix');
+    expect(await service(catalog()).detailsAtHand('movie', '999999991')).toBeNull();
+  });
+
   it('stores details in metadata_cache for 24 hours and serves them from there', async () => {
     const { api, calls } = counting(catalog(), 'tmdb');
     const metadata = service(api, new MetadataCacheRepository(database.db));

@@ -228,6 +228,21 @@ export class MetadataService {
    * A title page: the details and its credits, trailers, rating for `region`, offers in `region` and
    * recommendations, from one TMDB call (decision 083). Cached per language and region.
    */
+  /**
+   * A title's details only if they are at hand — the embedded catalog, or the shared cache (fresh or
+   * not) — never asking TMDB (what a page's HTML may wait for: a bot's request costs no upstream call).
+   */
+  async detailsAtHand(
+    type: TmdbType,
+    id: string,
+    language: UiLanguage = 'en',
+    region: string = 'US',
+  ): Promise<MediaDetails | null> {
+    if (this.api.kind !== 'tmdb') return this.details(type, id, language, region).catch(() => null);
+    const hit = await this.cache?.lookup(`details:${type}:${id}:${language}:${region}`, this.now());
+    return hit ? (JSON.parse(hit.value) as MediaDetails) : null;
+  }
+
   details(
     type: TmdbType,
     id: string,

@@ -92,3 +92,32 @@ describe(`the installed app's files (${testDialect})`, () => {
     expect(response.headers['content-type']).toMatch(/^application\/json/);
   });
 });
+
+describe(`a title page's HTML (${testDialect})`, () => {
+  const preloads = (html: string) =>
+    [...html.matchAll(/<link rel="preload" as="image" href="([^"]+)"/g)].map((m) => m[1]);
+
+  it('names its backdrop for the browser to fetch while the code loads (embedded catalog)', async () => {
+    const page = await get('/media/tmdb-movie-550-fight-club', { accept: 'text/html' });
+    expect(page.statusCode).toBe(200);
+    const details = await get('/api/media/movie/550?language=en&region=US');
+    const backdrop = (details.json() as { backdrop: string | null }).backdrop;
+    expect(backdrop).toMatch(/^\/api\/images\//);
+    expect(preloads(page.body)).toEqual([backdrop]);
+    expect(page.body).toContain('fetchpriority="high"');
+    // An episode's address of a show names the show's backdrop too.
+    const episode = await get('/media/tmdb-tv-1396-breaking-bad/s1/e1', { accept: 'text/html' });
+    expect(preloads(episode.body)).toHaveLength(1);
+  });
+
+  it('names nothing for other pages, titles the metadata does not have, or keys that are not a title', async () => {
+    for (const url of [
+      '/',
+      '/discover',
+      '/media/tmdb-movie-999999991-none',
+      '/media/JW-movie-12',
+      '/media/tmdb-movie-x',
+    ])
+      expect(preloads((await get(url, { accept: 'text/html' })).body), url).toEqual([]);
+  });
+});

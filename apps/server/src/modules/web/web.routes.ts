@@ -2,7 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RuntimeConfig } from '@marquee/contract';
+import {
+  acceptedLanguages,
+  startLanguage,
+  viewerRegion,
+  type RuntimeConfig,
+  type TmdbType,
+  type UiLanguage,
+} from '@marquee/contract';
 import type { Config } from '../../config.ts';
 import { contentSecurityPolicy, withInlineScripts } from '../../plugins/delivery.ts';
 
@@ -26,6 +33,49 @@ export function injectRuntimeConfig(html: string, config: RuntimeConfig): string
     .replace(NAME_MARKER, escapeHtml(config.instanceName));
 }
 
+/** A title page's address: `/media/tmdb-{movie|tv}-{id}[-slug][/season/episode]`. */
+const TITLE_PAGE = /^\/media\/tmdb-(movie|tv)-(\d{1,10})(?:-[^/?#]*)?(?:\/[^?#]*)?(?:\?.*)?$/;
+
+/** How long the page waits for a title's picture before it goes without the hint. */
+const HINT_WAIT_MS = 40;
+
+/**
+ * Where the title page's largest picture (its backdrop) is, so the page can ask for it while its code
+ * loads: `(type, id, language, region)` → the image's address, or null.
+ */
+export type TitleBackdrop = (
+  type: TmdbType,
+  id: string,
+  language: UiLanguage,
+  region: string,
+) => Promise<string | null>;
+
+/**
+ * A `<link rel="preload">` for a title page's backdrop when the metadata has the title at hand (the
+ * embedded catalog, or the shared cache; never a call to TMDB), within HINT_WAIT_MS. The language and
+ * region are the ones the app starts in when the viewer chose none (the contract's rule), so the hint
+ * names the picture the page's own first request will show.
+ */
+async function titleHint(request: FastifyRequest, backdrop: TitleBackdrop | undefined): Promise<string> {
+  const match = backdrop ? TITLE_PAGE.exec(request.url) : null;
+  if (!match || !backdrop) return '';
+  const browser = acceptedLanguages(request.headers['accept-language']);
+  const lookup = backdrop(
+    match[1] as TmdbType,
+    match[2]!,
+    startLanguage(null, browser),
+    viewerRegion(browser),
+  ).catch(() => null);
+  let timer: NodeJS.Timeout | undefined;
+  const url = await Promise.race([
+    lookup,
+    new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), HINT_WAIT_MS))),
+  ]);
+  clearTimeout(timer);
+  if (!url || !url.startsWith('/')) return '';
+  return `<link rel="preload" as="image" href="${escapeHtml(url)}" fetchpriority="high">`;
+}
+
 const wantsHtml = (request: FastifyRequest) =>
   request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
 
@@ -41,6 +91,7 @@ export async function registerWebRoutes(
   app: FastifyInstance,
   config: Config,
   getRuntimeConfig: () => RuntimeConfig,
+  options: { titleBackdrop?: TitleBackdrop } = {},
 ): Promise<void> {
   const distDir = config.webDistDir;
   const indexFile = path.join(distDir, 'index.html');
@@ -67,19 +118,21 @@ export async function registerWebRoutes(
   const template = hasBuild ? readFileSync(indexFile, 'utf8') : null;
   const policy = contentSecurityPolicy(config);
 
-  const sendIndex = (reply: FastifyReply) => {
+  const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
     const runtimeConfig = getRuntimeConfig();
+    const hint = await titleHint(request, options.titleBackdrop);
+    const html = injectRuntimeConfig(template ?? '', runtimeConfig);
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
       .header('content-security-policy', withInlineScripts(policy, [runtimeConfigScript(runtimeConfig)]))
-      .send(injectRuntimeConfig(template ?? '', runtimeConfig));
+      .send(hint ? html.replace('</head>', `${hint}</head>`) : html);
   };
 
-  if (template) app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
+  if (template) app.get('/', { schema: { hide: true } }, (request, reply) => sendIndex(request, reply));
 
   app.setNotFoundHandler((request, reply) => {
-    if (template && wantsHtml(request) && !request.url.startsWith('/api/')) return sendIndex(reply);
+    if (template && wantsHtml(request) && !request.url.startsWith('/api/')) return sendIndex(request, reply);
     return reply.status(404).send({
       errorType: 'message',
       code: 'route_not_found',
