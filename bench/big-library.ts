@@ -13,7 +13,7 @@ import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { deriveKeys, newMnemonic } from '../apps/server/test/passphrase-client.ts';
+import { registerAccount } from './support/accounts.ts';
 import { ensureBuilt, startServer } from './support/server.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
@@ -34,28 +34,8 @@ interface Account {
 }
 
 async function register(url: string, n: number): Promise<Account> {
-  const keys = deriveKeys(newMnemonic());
-  // A distinct client address per account keeps the registration rate limit out of the way.
-  const ip = { 'x-forwarded-for': `198.51.100.${n + 1}`, 'content-type': 'application/json' };
-  const start = await fetch(`${url}/auth/register/start`, { method: 'POST', headers: ip, body: '{}' });
-  const { challenge } = (await start.json()) as { challenge: string };
-  const done = await fetch(`${url}/auth/register/complete`, {
-    method: 'POST',
-    headers: ip,
-    body: JSON.stringify({
-      namespace: 'movie-web',
-      publicKey: keys.publicKey,
-      challenge: { code: challenge, signature: keys.sign(challenge) },
-      device: keys.encryptDevice('bench'),
-      profile: { colorA: '#0A54FF', colorB: '#CF2E68', icon: 'couch' },
-    }),
-  });
-  if (!done.ok) throw new Error(`register: ${done.status} ${await done.text()}`);
-  const body = (await done.json()) as { user: { id: string }; token: string };
-  return {
-    id: body.user.id,
-    headers: { authorization: `Bearer ${body.token}`, 'content-type': 'application/json' },
-  };
+  const { id, token } = await registerAccount(url, n);
+  return { id, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } };
 }
 
 /** `count` episodes of shows with 100 episodes each, starting at episode `from`, changed at `at` (+1 ms each). */

@@ -23,22 +23,31 @@ import { loginInUi, registerByApi, storedEmailAccount, uniqueEmail } from './sup
  * of its own: the account registered here would take the shared instance past its registration limit
  * (10 per address in 10 minutes, which library.spec.ts and settings.spec.ts use up).
  */
-const test = base.extend<object, { server: { url: string } }>({
-  server: [
+
+/** A production server of its own for the worker (`name` for its log, `env` on top of the shared one). */
+function ownServer(
+  name: string,
+  env: Record<string, string> = {},
+): [
+  (args: object, provide: (server: { url: string }) => Promise<void>) => Promise<void>,
+  { scope: 'worker' },
+] {
+  return [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
-    async ({}, provide) => {
+    async ({}, provide: (server: { url: string }) => Promise<void>) => {
       const cleanup = new Cleanup();
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'marquee-e2e-offline-'));
+      const dataDir = mkdtempSync(path.join(tmpdir(), `${name}-`));
       cleanup.add('remove the data folder', () => rmSync(dataDir, { recursive: true, force: true }));
       try {
         const server = cleanup.proc(
-          await startMarquee('marquee-offline', {
+          await startMarquee(name, {
             cwd: ROOT,
             env: {
               DATA_DIR: dataDir,
               CAPTCHA_PROVIDER: 'none',
               TMDB_API_KEY: '',
               JUSTWATCH_URL: 'http://127.0.0.1:9',
+              ...env,
             },
           }),
         );
@@ -48,7 +57,11 @@ const test = base.extend<object, { server: { url: string } }>({
       }
     },
     { scope: 'worker' },
-  ],
+  ];
+}
+
+const test = base.extend<object, { server: { url: string } }>({
+  server: ownServer('marquee-offline'),
   baseURL: async ({ server }, provide) => provide(server.url),
   serviceWorkers: 'allow',
 });
@@ -58,35 +71,12 @@ const test = base.extend<object, { server: { url: string } }>({
  * offline: its sign-ups do not use up the registration limit subscription.spec.ts shares.
  */
 const subTest = test.extend<object, { subServer: { url: string } }>({
-  subServer: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
-    async ({}, provide) => {
-      const cleanup = new Cleanup();
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'marquee-e2e-offline-sub-'));
-      cleanup.add('remove the data folder', () => rmSync(dataDir, { recursive: true, force: true }));
-      try {
-        const server = cleanup.proc(
-          await startMarquee('marquee-offline-sub', {
-            cwd: ROOT,
-            env: {
-              DATA_DIR: dataDir,
-              VARIANT: 'subscription',
-              AUTH_METHODS: 'email',
-              PAYMENT_GATEWAY: 'simulated',
-              ALLOW_SIMULATED_PAYMENTS: 'true',
-              CAPTCHA_PROVIDER: 'none',
-              TMDB_API_KEY: '',
-              JUSTWATCH_URL: 'http://127.0.0.1:9',
-            },
-          }),
-        );
-        await provide(server);
-      } finally {
-        await cleanup.run();
-      }
-    },
-    { scope: 'worker' },
-  ],
+  subServer: ownServer('marquee-offline-sub', {
+    VARIANT: 'subscription',
+    AUTH_METHODS: 'email',
+    PAYMENT_GATEWAY: 'simulated',
+    ALLOW_SIMULATED_PAYMENTS: 'true',
+  }),
   baseURL: async ({ subServer }, provide) => provide(subServer.url),
 });
 

@@ -78,6 +78,8 @@ interface Run {
   stopped: boolean;
   stderr: string;
   paused: boolean;
+  /** Settles when the process has closed (listened for from its start: a close is never missed). */
+  closed: Promise<void>;
 }
 
 interface Rendition {
@@ -396,6 +398,7 @@ export class HlsConversions {
         ...(this.o.vaapiDevice ? { vaapiDevice: this.o.vaapiDevice } : {}),
       });
       const child = spawn(this.o.ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+      const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
       const run: Run = {
         id,
         process: child,
@@ -407,6 +410,7 @@ export class HlsConversions {
         stopped: false,
         stderr: '',
         paused: false,
+        closed,
       };
       child.stderr!.setEncoding('utf8');
       child.stderr!.on('data', (text: string) => {
@@ -528,10 +532,11 @@ export class HlsConversions {
   private async stopRun(run: Run): Promise<void> {
     if (run.exited) return;
     run.stopped = true;
-    const ended = new Promise<void>((resolve) => run.process.once('close', () => resolve()));
+    // `exited` is set a moment after the close (once its last chunks are counted): a process that
+    // closed in between is not waited for again (the close event does not come twice).
     if (run.paused) run.process.kill('SIGCONT');
     run.process.kill('SIGKILL');
-    await ended;
+    await run.closed;
   }
 
   private async stop(rendition: Rendition): Promise<void> {
