@@ -29,6 +29,8 @@ export default defineConfig({
           // Limits, not waits: tests wait for states; a busy machine (load 30 on 2 cores) needs room.
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // expect.poll waits for a state up to this long (its default of 1 s ran out at load 4 on 2 cores).
+          expect: { poll: { timeout: 30_000 } },
         },
       },
       'apps/web/vitest.config.ts',

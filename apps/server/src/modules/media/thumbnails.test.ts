@@ -209,7 +209,7 @@ describe.each(queues)('thumbnails made by ffmpeg (queue %s)', (_name, makeQueue)
     expect(jpegSize(await readFile(path.join(out, 'sprite-0.jpg')))).toEqual({ width: 3200, height: 1800 });
     // Made once, though asked for twice while queued.
     const kind = async () => (await jobs.status()).kinds.find((k) => k.kind === THUMBNAILS_JOB)!;
-    await expect.poll(async () => (await kind()).done).toBe(1);
+    await expect.poll(async () => (await kind()).done, { timeout: 30_000 }).toBe(1);
     expect(await kind()).toMatchObject({ failed: 0, queued: 0, running: 0 });
     expect(await thumbnails.ensure(clip)).toBe(true);
   });
