@@ -19,7 +19,7 @@ const worker = `self.addEventListener('fetch', () => {});${'//'.repeat(800)}`;
 mkdirSync(path.join(dist, 'assets'), { recursive: true });
 writeFileSync(
   path.join(dist, 'index.html'),
-  '<!doctype html><html><head><!--marquee-runtime-config--></head></html>',
+  '<!doctype html><html><head><!--marquee-runtime-config--></head><body><div id="root"><header></header><!--marquee-title-shell--></div></body></html>',
 );
 writeFileSync(path.join(dist, 'sw.js'), worker);
 writeFileSync(path.join(dist, 'sw.js.br'), brotliCompressSync(worker));
@@ -106,6 +106,10 @@ describe(`a title page's HTML (${testDialect})`, () => {
     expect(backdrop).toMatch(/^\/api\/images\//);
     expect(preloads(page.body)).toEqual([backdrop]);
     expect(page.body).toContain('fetchpriority="high"');
+    // The page painted while the code loads shows it already, dimmed as the title page shows it.
+    expect(page.body).toContain(`<header></header><div aria-hidden="true"`);
+    expect(page.body).toContain(`<img src="${backdrop}" alt=""`);
+    expect(page.body).not.toContain('<!--marquee-title-shell-->');
     // An episode's address of a show names the show's backdrop too.
     const episode = await get('/media/tmdb-tv-1396-breaking-bad/s1/e1', { accept: 'text/html' });
     expect(preloads(episode.body)).toHaveLength(1);

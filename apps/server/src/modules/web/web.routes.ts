@@ -15,6 +15,7 @@ import { contentSecurityPolicy, withInlineScripts } from '../../plugins/delivery
 
 const CONFIG_MARKER = '<!--marquee-runtime-config-->';
 const NAME_MARKER = '<!--marquee-instance-name-->';
+const TITLE_SHELL_MARKER = '<!--marquee-title-shell-->';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -51,14 +52,18 @@ export type TitleBackdrop = (
 ) => Promise<string | null>;
 
 /**
- * A `<link rel="preload">` for a title page's backdrop when the metadata has the title at hand (the
+ * A `<link rel="preload">` for a title page's backdrop, and the backdrop in the page painted while the
+ * app's code loads, when the metadata has the title at hand (the
  * embedded catalog, or the shared cache; never a call to TMDB), within HINT_WAIT_MS. The language and
  * region are the ones the app starts in when the viewer chose none (the contract's rule), so the hint
  * names the picture the page's own first request will show.
  */
-async function titleHint(request: FastifyRequest, backdrop: TitleBackdrop | undefined): Promise<string> {
+async function titleHint(
+  request: FastifyRequest,
+  backdrop: TitleBackdrop | undefined,
+): Promise<{ head: string; shell: string } | null> {
   const match = backdrop ? TITLE_PAGE.exec(request.url) : null;
-  if (!match || !backdrop) return '';
+  if (!match || !backdrop) return null;
   const browser = acceptedLanguages(request.headers['accept-language']);
   const lookup = backdrop(
     match[1] as TmdbType,
@@ -72,8 +77,13 @@ async function titleHint(request: FastifyRequest, backdrop: TitleBackdrop | unde
     new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), HINT_WAIT_MS))),
   ]);
   clearTimeout(timer);
-  if (!url || !url.startsWith('/')) return '';
-  return `<link rel="preload" as="image" href="${escapeHtml(url)}" fetchpriority="high">`;
+  if (!url || !url.startsWith('/')) return null;
+  const href = escapeHtml(url);
+  return {
+    head: `<link rel="preload" as="image" href="${href}" fetchpriority="high">`,
+    // The title's picture in the page painted while the code loads, dimmed as the title page shows it.
+    shell: `<div aria-hidden="true" style="position:relative;height:22rem;margin-top:-4rem;overflow:hidden"><img src="${href}" alt="" fetchpriority="high" decoding="async" style="position:absolute;inset:0;width:100%;height:100%;object-fit:cover;opacity:.35"></div>`,
+  };
 }
 
 const wantsHtml = (request: FastifyRequest) =>
@@ -126,7 +136,9 @@ export async function registerWebRoutes(
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
       .header('content-security-policy', withInlineScripts(policy, [runtimeConfigScript(runtimeConfig)]))
-      .send(hint ? html.replace('</head>', `${hint}</head>`) : html);
+      .send(
+        hint ? html.replace('</head>', `${hint.head}</head>`).replace(TITLE_SHELL_MARKER, hint.shell) : html,
+      );
   };
 
   if (template) app.get('/', { schema: { hide: true } }, (request, reply) => sendIndex(request, reply));
