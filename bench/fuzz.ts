@@ -13,9 +13,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 if (process.env.BENCH_DATABASE_URL) process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL;
 if (process.env.BENCH_REDIS_URL) process.env.TEST_REDIS_URL = process.env.BENCH_REDIS_URL;
-const { casesFor, hostileHeaders, send, specs, startFuzzTarget, validCase } = await import(
-  '../apps/server/test/fuzz-cases.ts'
-);
+const { casesFor, hostileHeaders, send, specs, startFuzzTarget, validCase } =
+  await import('../apps/server/test/fuzz-cases.ts');
 const { testDialect } = await import('../apps/server/test/test-database.ts');
 
 const { t, user } = await startFuzzTarget();
@@ -62,8 +61,15 @@ try {
 console.log(
   `fuzz pass (${testDialect}): ${requests} requests over ${specs.length} routes in ${((performance.now() - started) / 1000).toFixed(1)} s, load ${load.toFixed(1)}→${loadavg()[0]!.toFixed(1)}`,
 );
-console.log(`  answers: ${[...byClass].sort().map(([c, n]) => `${c} ${n}`).join(', ')}`);
-console.log(`  5xx: ${serverErrors.length}${serverErrors.length ? `\n    ${serverErrors.slice(0, 10).join('\n    ')}` : ''}`);
+console.log(
+  `  answers: ${[...byClass]
+    .sort()
+    .map(([c, n]) => `${c} ${n}`)
+    .join(', ')}`,
+);
+console.log(
+  `  5xx: ${serverErrors.length}${serverErrors.length ? `\n    ${serverErrors.slice(0, 10).join('\n    ')}` : ''}`,
+);
 console.log(`  longest event-loop stall: ${maxStall.toFixed(1)} ms (budget: ≤ 100 ms), during:`);
 for (const s of stalls) console.log(`    ${s.ms.toFixed(1).padStart(7)} ms  ${s.what}`);
 console.log('  slowest requests:');

@@ -113,7 +113,11 @@ async function saves(target: Target, accounts: BenchAccount[], connections: numb
             ...req,
             method: 'PUT',
             path: `/users/${a.id}/progress/3000`,
-            headers: { ...req.headers, authorization: `Bearer ${a.token}`, 'content-type': 'application/json' },
+            headers: {
+              ...req.headers,
+              authorization: `Bearer ${a.token}`,
+              'content-type': 'application/json',
+            },
             body: JSON.stringify({
               tmdbId: '3000',
               meta: { title: 'Bench show', year: 2020, type: 'show' },
@@ -149,7 +153,10 @@ else console.log('BENCH_MOVIE_WEB_DIR is not set: Marquee only (see bench/README
 try {
   const accounts = new Map<string, BenchAccount[]>();
   for (const t of targets)
-    accounts.set(t.name, await Promise.all(Array.from({ length: HEAVY_ACCOUNTS }, (_, i) => registerAccount(t.url, i))));
+    accounts.set(
+      t.name,
+      await Promise.all(Array.from({ length: HEAVY_ACCOUNTS }, (_, i) => registerAccount(t.url, i))),
+    );
 
   console.log(
     `PUT progress, one account, ${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS} rounds (interleaved), PostgreSQL at ${new URL(pgAdminUrl).host}`,
@@ -165,10 +172,13 @@ try {
   const rps = new Map([...runs].map(([name, rs]) => [name, median(rs.map((r) => r.rps))]));
   for (const [name, value] of rps) console.log(`  median ${name}: ${value.toFixed(0)} req/s`);
   if (rps.has('movie-web'))
-    console.log(`  Marquee ÷ movie-web: ${(rps.get('marquee')! / rps.get('movie-web')!).toFixed(2)}× (target ≥ 4×)`);
+    console.log(
+      `  Marquee ÷ movie-web: ${(rps.get('marquee')! / rps.get('movie-web')!).toFixed(2)}× (target ≥ 4×)`,
+    );
 
   console.log(`high load: ${HEAVY_CONNECTIONS} connections over ${HEAVY_ACCOUNTS} accounts, 10 s`);
-  for (const t of targets) console.log(line(t.name, await saves(t, accounts.get(t.name)!, HEAVY_CONNECTIONS, 10)));
+  for (const t of targets)
+    console.log(line(t.name, await saves(t, accounts.get(t.name)!, HEAVY_CONNECTIONS, 10)));
 } finally {
   for (const t of targets) await t.stop();
   for (const name of databases) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -30,7 +30,8 @@ export async function registerAccount(url: string, index: number): Promise<Bench
       profile: { colorA: '#0A54FF', colorB: '#CF2E68', icon: 'couch' },
     }),
   });
-  if (!complete.ok) throw new Error(`register/complete answered ${complete.status}: ${await complete.text()}`);
+  if (!complete.ok)
+    throw new Error(`register/complete answered ${complete.status}: ${await complete.text()}`);
   const done = (await complete.json()) as { user: { id: string }; token: string };
   return { id: done.user.id, token: done.token };
 }

@@ -139,7 +139,9 @@ describe('the production tree (scripts/prod-tree.mjs)', () => {
   it('answers a Range request for the sample media with 206 and the exact bytes', async () => {
     const file = readFileSync(path.join(tree, 'apps/server/assets/samples/mp4/sample-360p.mp4'));
     // Media URLs are signed (decision 071): the sample's folder comes from a scrape's answer.
-    const scrape = await http(`${server.url}/scrape/source?type=movie&title=x&tmdbId=424242&id=sample`);
+    const scrape = await http(
+      `${server.url}/scrape/source?type=movie&title=Forrest%20Gump&tmdbId=13&id=sample`,
+    );
     const sampleFolder = /"embedId":"sample-file","url":"([^"]+)"/.exec(scrape.text())![1]!;
     const res = await http(`${sampleFolder}/mp4/sample-360p.mp4`, {
       headers: { range: 'bytes=0-1023' },

@@ -219,7 +219,7 @@ describe('three servers behind nginx on PostgreSQL + Redis (compose.yaml as proc
   it('passes Range requests for media through (206 with the exact bytes)', async () => {
     const file = readFileSync(sampleMp4);
     // Media URLs are signed (decision 071): the sample's folder comes from a scrape's answer.
-    const scrape = await http(via('/scrape/source?type=movie&title=x&tmdbId=424242&id=sample'));
+    const scrape = await http(via('/scrape/source?type=movie&title=Forrest%20Gump&tmdbId=13&id=sample'));
     const sampleFolder = /"embedId":"sample-file","url":"([^"]+)"/.exec(scrape.text())![1]!;
     const res = await http(`${sampleFolder}/mp4/sample-360p.mp4`, {
       headers: { range: 'bytes=1000-2999' },

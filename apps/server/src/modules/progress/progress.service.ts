@@ -253,7 +253,8 @@ export class ProgressService implements LibraryReader<ProgressPage> {
       const key = progressKeyOf(row);
       const current = held.get(key);
       if (removedBefore(deletions, row, true)) outcome.push({ row, key: null });
-      else if (current && !changeWins(row.updated_at, current.updated_at)) outcome.push({ row: current, key });
+      else if (current && !changeWins(row.updated_at, current.updated_at))
+        outcome.push({ row: current, key });
       else {
         if (!current) {
           count ??= await this.progress.count(lib, trx);
