@@ -21,6 +21,7 @@ import { chromium } from 'playwright-core';
 import { conversionArgs } from '../apps/server/src/modules/media/ffmpeg.ts';
 import { probeMedia } from '../apps/server/src/modules/media/probe.ts';
 import type { HlsPlan } from '../apps/server/src/modules/media/playback-plan.ts';
+import { playToFirstFrame } from './support/first-frame.ts';
 import { ensureBuilt, median, startServer } from './support/server.ts';
 
 const run = promisify(execFile);
@@ -237,28 +238,7 @@ async function firstFrames(): Promise<void> {
           const context = await browser.newContext();
           const page = await context.newPage();
           await page.goto(`${server.url}/media/${TITLES[kind].key}`);
-          const button = page.getByTestId('big-play');
-          await button.waitFor({ state: 'visible', timeout: 60_000 });
-          await page.waitForLoadState('networkidle');
-          await page.evaluate(() => {
-            const w = window as unknown as { __firstFrame: Promise<number> };
-            const video = document.querySelector<HTMLVideoElement>('[data-testid="player-video"]')!;
-            const pressed = document.querySelector<HTMLButtonElement>('[data-testid="big-play"]')!;
-            w.__firstFrame = new Promise<number>((resolve) => {
-              pressed.addEventListener(
-                'pointerdown',
-                () => {
-                  const at = performance.now();
-                  video.requestVideoFrameCallback((now) => resolve(now - at));
-                },
-                { once: true, capture: true },
-              );
-            });
-          });
-          await button.click();
-          play[kind].push(
-            await page.evaluate(() => (window as unknown as { __firstFrame: Promise<number> }).__firstFrame),
-          );
+          play[kind].push(await playToFirstFrame(page));
           // A seek to 80 %, past what is converted: the time until a frame there is presented.
           // Source text, not a function: the page must not see the bundler's helpers (`__name`).
           const ms = (await page.evaluate(`new Promise((resolve) => {

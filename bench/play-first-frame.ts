@@ -2,13 +2,15 @@
 /**
  * Time from pressing play to the first video frame with the sample source (target: under 1 s here).
  * Starts a real server with the built web app (built first if needed), opens a title in Debian
- * Chromium with autoplay needing a gesture, waits until the player shows its play button (the source is
- * chosen), clicks it, and measures in the page from the press to the first frame the video presents
- * (requestVideoFrameCallback). Two cases: "cold" presses as soon as the button shows (the source may still be resolving), "warm" once the page has settled (nothing buffers before Play). Each run is a fresh
+ * Chromium with autoplay needing a gesture, presses the title page's Play and measures in the page from
+ * the press to the first frame the video presents (support/first-frame.ts): the source search, the
+ * player's code and the playlist all come after the press. Two cases: "cold" presses as soon as the
+ * button shows, "warm" once the page has settled. Each run is a fresh
  * browser context. Prints every run and the medians.
  *   node --import tsx bench/play-first-frame.ts [runs per case=5]
  */
 import { chromium } from 'playwright-core';
+import { playToFirstFrame } from './support/first-frame.ts';
 import { ensureBuilt, median, startServer } from './support/server.ts';
 
 const RUNS = Number(process.argv[2] ?? 5);
@@ -51,31 +53,9 @@ async function main() {
         });
         const page = await context.newPage();
         await page.goto(`${url}/media/tmdb-movie-603-the-matrix`);
-        const play = page.getByTestId('big-play');
-        await play.waitFor({ state: 'visible', timeout: 30_000 });
-        // Nothing is buffered before Play (PRODUCT §7): "warm" presses once the page has settled (the
-        // player's code, the source and the playlist are in), "cold" as soon as the button shows.
-        if (mode === 'warm') await page.waitForLoadState('networkidle');
-        // The clock starts in the page on the press itself, and stops at the first presented frame.
-        await page.evaluate(() => {
-          const w = window as unknown as { __firstFrame: Promise<number> };
-          const video = document.querySelector<HTMLVideoElement>('[data-testid="player-video"]')!;
-          const button = document.querySelector<HTMLButtonElement>('[data-testid="big-play"]')!;
-          w.__firstFrame = new Promise<number>((resolve) => {
-            button.addEventListener(
-              'pointerdown',
-              () => {
-                const pressed = performance.now();
-                video.requestVideoFrameCallback((now) => resolve(now - pressed));
-              },
-              { once: true, capture: true },
-            );
-          });
-        });
-        await play.click();
-        const ms = await page.evaluate(
-          () => (window as unknown as { __firstFrame: Promise<number> }).__firstFrame,
-        );
+        // Nothing is buffered before Play (PRODUCT §7): "warm" presses once the page has settled, "cold"
+        // as soon as the title page's Play shows.
+        const ms = await playToFirstFrame(page, mode === 'warm');
         results[mode].push(ms);
         console.log(`${mode} run ${run + 1}: ${ms.toFixed(0)} ms`);
         await context.close();
