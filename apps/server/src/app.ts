@@ -1,7 +1,6 @@
 import type { Socket } from 'node:net';
 import proxyAddr from '@fastify/proxy-addr';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Endpoint, RuntimeConfig } from '@marquee/contract';
 import type { Config } from './config.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/database.ts';
@@ -30,6 +29,7 @@ import { registerCors } from './plugins/cors.ts';
 import { frameworkErrorOptions } from './plugins/framework-errors.ts';
 import { registerInputHygiene } from './plugins/input-hygiene.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
+import { zodSchemaController } from './plugins/schema-compilers.ts';
 
 export interface AppDependencies {
   /** An open database; when absent the app opens (and closes) the configured one. */
@@ -111,6 +111,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     bodyLimit: 1024 * 1024,
     trustProxy: trustProxySetting(config.TRUST_PROXY),
     requestIdHeader: 'x-request-id',
+    schemaController: zodSchemaController,
     ...frameworkErrorOptions,
   });
   capConnectionsPerAddress(server, config.MAX_CONNECTIONS_PER_ADDRESS, trustProxySetting(config.TRUST_PROXY));
@@ -119,8 +120,6 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     for (const method of [route.method].flat())
       routes.push({ method, url: route.url, contract: route.config?.contract });
   });
-  server.setValidatorCompiler(validatorCompiler);
-  server.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(server);
   registerInputHygiene(server);
   await registerDelivery(server, config);
@@ -170,7 +169,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   }
   const runtimeConfig = () => runtimeConfigFrom(config, api.kind, freeMovieTitle);
 
-  await registerOpenApi(server);
+  registerOpenApi(server);
 
   registerHealthRoutes(server, database.db);
   registerConfigRoutes(server, runtimeConfig);

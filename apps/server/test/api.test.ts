@@ -371,6 +371,19 @@ describe(`HTTP API with the embedded catalog (${testDialect})`, () => {
       }
       expect(doc.paths['/api/openapi.json']).toBeUndefined();
     });
+
+    it('serves the OpenAPI UI at /api/docs, its files and the document it reads (built on first ask)', async () => {
+      const page = await get('/api/docs/');
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.body).toContain('./static/swagger-ui-bundle.js');
+      const script = await get('/api/docs/static/swagger-initializer.js');
+      expect(script.statusCode).toBe(200);
+      expect(script.headers['content-type']).toMatch(/javascript/);
+      const spec = json(await get('/api/docs/json')) as { info: { title: string } };
+      expect(spec.info.title).toBe('Marquee API');
+      expect((await get('/api/docs/static/no-such-file.js')).statusCode).toBe(404);
+    });
   });
 
   describe('metadata cache', () => {

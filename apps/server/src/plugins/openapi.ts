@@ -1,6 +1,9 @@
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type RouteOptions,
+} from 'fastify';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -38,6 +41,7 @@ import {
   type ErrorCode,
   type ErrorStatus,
 } from '@marquee/contract';
+import { inertSchemaController } from './schema-compilers.ts';
 
 /*
  * The OpenAPI document (/api/openapi.json, decision 075): built from the routes registered from the
@@ -183,12 +187,24 @@ function withoutUnusedComponents<T extends object>(openapi: T): T {
   return { ...document, components: { ...document.components, schemas } } as T;
 }
 
-/** Registers @fastify/swagger (the document at /api/openapi.json) and the UI at /api/docs. */
-export async function registerOpenApi(server: FastifyInstance): Promise<void> {
+/** What the document needs of a route, as registered on the server. */
+type RecordedRoute = Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config' | 'constraints'>;
+
+/**
+ * The document's own Fastify instance: @fastify/swagger and its UI registered first, then every route the
+ * server registered after registerOpenApi (same method, URL, schema and config; handlers that are never
+ * called). Fastify adds the HEAD of each GET again itself, as on the server.
+ */
+async function documentInstance(recorded: readonly RecordedRoute[]): Promise<FastifyInstance> {
+  const [{ default: fastifySwagger }, { default: fastifySwaggerUi }] = await Promise.all([
+    import('@fastify/swagger'),
+    import('@fastify/swagger-ui'),
+  ]);
   const registry = componentRegistry();
   const toJsonSchema = createJsonSchemaTransform({ schemaRegistry: registry });
   const withComponents = createJsonSchemaTransformObject({ schemaRegistry: registry });
-  await server.register(fastifySwagger, {
+  const doc = Fastify({ logger: false, schemaController: inertSchemaController });
+  await doc.register(fastifySwagger, {
     openapi: {
       info: {
         title: 'Marquee API',
@@ -210,6 +226,44 @@ export async function registerOpenApi(server: FastifyInstance): Promise<void> {
     },
     transformObject: (document) => withoutUnusedComponents(withComponents(document)),
   });
-  server.get('/api/openapi.json', { schema: { hide: true } }, async () => server.swagger());
-  await server.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await doc.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  const unused = () => {
+    throw new Error('the OpenAPI instance serves no route of the server');
+  };
+  for (const route of recorded.filter((r) => r.method !== 'HEAD')) doc.route({ ...route, handler: unused });
+  // A HEAD the server declared itself (Fastify added the others again above).
+  for (const route of recorded.filter((r) => r.method === 'HEAD'))
+    if (!doc.hasRoute({ method: 'HEAD', url: route.url, constraints: route.constraints }))
+      doc.route({ ...route, handler: unused });
+  await doc.ready();
+  return doc;
+}
+
+/**
+ * The OpenAPI document at /api/openapi.json and its UI at /api/docs. Routes are recorded as the server
+ * registers them; @fastify/swagger, its UI and YAML are loaded, and the document built, only when one of
+ * the two is first asked for — an idle server never holds them (decision 090).
+ */
+export function registerOpenApi(server: FastifyInstance): void {
+  const recorded: RecordedRoute[] = [];
+  let instance: Promise<FastifyInstance> | undefined;
+  const built = () =>
+    (instance ??= documentInstance(recorded).catch((error: unknown) => {
+      instance = undefined;
+      throw error;
+    }));
+  server.get('/api/openapi.json', { schema: { hide: true } }, async () => (await built()).swagger());
+  const ui = async (request: FastifyRequest, reply: FastifyReply) => {
+    const answer = await (await built()).inject({ method: 'GET', url: request.url });
+    for (const name of ['content-type', 'location', 'cache-control', 'last-modified'])
+      if (answer.headers[name] !== undefined) void reply.header(name, answer.headers[name]);
+    return reply.code(answer.statusCode).send(answer.rawPayload);
+  };
+  server.get('/api/docs', { schema: { hide: true } }, ui);
+  server.get('/api/docs/*', { schema: { hide: true } }, ui);
+  // Every route registered from here on (these three are not documented).
+  server.addHook('onRoute', (route) => {
+    const { method, url, schema, config, constraints } = route;
+    recorded.push({ method, url, schema, config, constraints });
+  });
 }
