@@ -52,4 +52,5 @@ EXPOSE 8080
 # /readyz says whether the database and Redis answer).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
     CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "apps/server/dist/main.js"]
+# --no-concurrent-recompilation: about 8 MiB less resident memory (decision 090).
+CMD ["node", "--no-concurrent-recompilation", "apps/server/dist/main.js"]

@@ -14,7 +14,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { registerAccount } from './support/accounts.ts';
-import { ensureBuilt, ROOT, SERVER_ENTRY } from './support/server.ts';
+import { ensureBuilt, ROOT, SERVER_COMMAND } from './support/server.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -34,7 +34,7 @@ async function freePort(): Promise<number> {
 
 async function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
+  const child = spawn(SERVER_COMMAND[0]!, SERVER_COMMAND.slice(1), {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -10,7 +10,7 @@
 //   apps/web/dist        the built web app (with its .br/.gz copies)
 //   scripts/start.mjs, scripts/build-state.mjs   so `npm start`, `npm run admin|backup|db:migrate` work
 //
-// No sources, no tests, no build tools. Start it with `node apps/server/dist/main.js` (cwd = the tree).
+// No sources, no tests, no build tools. Start it with `npm run serve` (cwd = the tree; decision 090).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { SERVER_NODE_FLAGS } from '../../deploy/test/node-flags.ts';
 import { TEST_LIBRARY_DIR } from './e2e/support/media-library.ts';
 
 const port = Number(process.env.E2E_PORT ?? 4180);
@@ -44,7 +45,7 @@ const SUBSCRIPTION = {
 /** The production server on `port` with a data folder of its own, SQLite, no Redis and no TMDB. */
 function instance(port: number, env: Record<string, string>) {
   return {
-    command: 'node dist/main.js',
+    command: `node ${SERVER_NODE_FLAGS.join(' ')} dist/main.js`,
     cwd: '../server',
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
@@ -117,7 +118,7 @@ export default defineConfig({
     {
       ...instance(libraryPort, { ...DISCOVERY, MEDIA_LIBRARY_DIR: TEST_LIBRARY_DIR }),
       // The library is made with ffmpeg first (a few seconds; reused when it is already there).
-      command: `node --import tsx ../../scripts/make-test-library.ts ${TEST_LIBRARY_DIR} && node dist/main.js`,
+      command: `node --import tsx ../../scripts/make-test-library.ts ${TEST_LIBRARY_DIR} && node ${SERVER_NODE_FLAGS.join(' ')} dist/main.js`,
       timeout: 180_000,
     },
     {

@@ -7,9 +7,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../deploy/test/node-flags.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const SERVER_ENTRY = path.join(ROOT, 'apps/server/dist/main.js');
+/** The production start as the README gives it: node, its flags (decision 090), the entry. */
+export const SERVER_COMMAND: readonly string[] = [process.execPath, ...SERVER_NODE_FLAGS, SERVER_ENTRY];
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -60,7 +63,7 @@ export interface RunningServer {
 /** Starts `command` (default: the production server) with a fresh DATA_DIR, an embedded catalog and no captcha. */
 export async function startServer(
   env: Record<string, string> = {},
-  command: string[] = [process.execPath, SERVER_ENTRY],
+  command: readonly string[] = SERVER_COMMAND,
 ): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'marquee-bench-'));

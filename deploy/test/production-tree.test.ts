@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVER_NODE_FLAGS } from './node-flags.ts';
 import { Cleanup, cleanEnv, http, ROOT, run, startMarquee, type MarqueeProc } from './support.ts';
 
 /*
@@ -206,8 +207,28 @@ describe('the Dockerfile (no Docker engine here: its layout is checked against t
     expect(runtime).toMatch(
       /HEALTHCHECK [^\n]*\\\n\s+CMD \["node", "-e", "fetch\('http:\/\/127\.0\.0\.1:'[^\n]*\/healthz'/,
     );
-    expect(runtime.trim().split('\n').at(-1)).toBe('CMD ["node", "apps/server/dist/main.js"]');
+    expect(runtime.trim().split('\n').at(-1)).toBe(
+      `CMD ${JSON.stringify(['node', ...SERVER_NODE_FLAGS, 'apps/server/dist/main.js']).replaceAll(',', ', ')}`,
+    );
     const ignored = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n');
     expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', '**/dist', '.git', 'data', '.env']));
+  });
+});
+
+describe('the production start (decision 090)', () => {
+  it('gives node the same flags in npm start, npm run serve, the systemd unit and the README', () => {
+    const flags = SERVER_NODE_FLAGS.join(' ');
+    const scripts = (
+      JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
+    expect(scripts.start).toBe(`exec node ${flags} scripts/start.mjs`);
+    expect(scripts.serve).toBe(`node ${flags} apps/server/dist/main.js`);
+    const unit = readFileSync(path.join(ROOT, 'deploy/marquee.service'), 'utf8');
+    expect(unit).toContain(`\nExecStart=/usr/bin/node ${flags} apps/server/dist/main.js\n`);
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    expect(readme.match(/^node [^\n]*apps\/server\/dist\/main\.js/gm)).toEqual([
+      `node ${flags} apps/server/dist/main.js`,
+      `node ${flags} apps/server/dist/main.js`,
+    ]);
   });
 });

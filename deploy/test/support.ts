@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { SERVER_NODE_FLAGS } from './node-flags.ts';
 
 /** The repository root (the build output the deploy suites run lives under it). */
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -182,13 +183,13 @@ export interface MarqueeProc extends Proc {
   port: number;
 }
 
-/** Starts `node apps/server/dist/main.js` in `cwd`, as an operator does; resolves once /healthz says 200. */
+/** Starts the production server in `cwd` as the README tells operators; resolves once /healthz says 200. */
 export async function startMarquee(
   name: string,
   options: { cwd: string; env: Record<string, string>; port?: number },
 ): Promise<MarqueeProc> {
   const port = options.port ?? (await freePort());
-  const proc = spawnProc(name, process.execPath, ['apps/server/dist/main.js'], {
+  const proc = spawnProc(name, process.execPath, [...SERVER_NODE_FLAGS, 'apps/server/dist/main.js'], {
     cwd: options.cwd,
     env: cleanEnv({ HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...options.env, PORT: String(port) }),
   });
