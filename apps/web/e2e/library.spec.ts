@@ -21,15 +21,18 @@ test.describe('library without an account', () => {
     await page.goto('/browse/the matrix');
     const card = page.getByTestId('media-card').filter({ hasText: 'The Matrix' }).first();
     await expect(card).toBeVisible();
+    // Each bookmark is saved on the device (IndexedDB) before the page goes: a full navigation can abort
+    // a write still in flight, which a busy machine sometimes shows.
+    const savedOnDevice = (key: string) =>
+      expect
+        .poll(async () => Object.keys((await storedLibrary(page)).bookmarks), { timeout: 10_000 })
+        .toContain(key);
     await page.getByRole('button', { name: 'Add to My List: The Matrix' }).first().click();
+    await savedOnDevice('movie:603');
     await openTitle(page, INCEPTION, 'Inception');
     await titleBookmark(page).click();
     await expect(titleBookmark(page)).toHaveAttribute('aria-pressed', 'true');
-    // Saved on the device (IndexedDB) before the page goes: a full navigation can abort a write still
-    // in flight, which a busy machine sometimes shows.
-    await expect
-      .poll(async () => JSON.stringify((await storedLibrary(page)).bookmarks), { timeout: 10_000 })
-      .toContain('27205');
+    await savedOnDevice('movie:27205');
     await page.goto('/');
     await page.reload();
     await expect(bookmarksSection(page).getByTestId('media-card')).toHaveCount(2);
