@@ -9,7 +9,6 @@ import { BookmarksRepository } from '../src/modules/bookmarks/bookmarks.reposito
 import { BookmarksService } from '../src/modules/bookmarks/bookmarks.service.ts';
 import { ProgressRepository } from '../src/modules/progress/progress.repository.ts';
 import { ProgressService } from '../src/modules/progress/progress.service.ts';
-import { UsersRepository } from '../src/modules/users/users.repository.ts';
 import { testDatabaseUrl, testDialect } from './test-database.ts';
 
 /*
@@ -165,17 +164,16 @@ describe(`migration ${THIS} (${testDialect})`, () => {
     const service = new ProgressService(
       opened.handle.db,
       new ProgressRepository(opened.handle.db, opened.handle.dialect),
-      new UsersRepository(opened.handle.db, opened.handle.dialect),
       now,
     );
     const lib = { userId: 'u1', profileId: '' };
-    const whole = JSON.parse((await service.listJson(lib)).json.toString()) as ProgressListItem[];
+    const whole = JSON.parse((await service.library.listJson(lib)).json.toString()) as ProgressListItem[];
     expect(whole.map((p) => [p.tmdbId, p.episode.id])).toEqual([
       ['1', 'e1'],
       ['2', null],
       ['1', 'e2'],
     ]);
-    const page = await service.page(lib, { limit: 10 });
+    const page = await service.library.page(lib, { limit: 10 });
     expect(page).toMatchObject({ reset: true, next: null, version: '4', removed: [] });
     expect(page.items.map((p) => p.episode.id)).toEqual(['e2', null, 'e1']);
     await service.put(lib, {
@@ -184,7 +182,7 @@ describe(`migration ${THIS} (${testDialect})`, () => {
       duration: 5,
       watched: 1,
     });
-    const changes = await service.page(lib, { updatedSince: '4' });
+    const changes = await service.library.page(lib, { updatedSince: '4' });
     expect(changes.items.map((p) => p.tmdbId)).toEqual(['7']);
     expect(changes.version).toBe('5');
 
@@ -193,7 +191,7 @@ describe(`migration ${THIS} (${testDialect})`, () => {
       new BookmarksRepository(opened.handle.db, opened.handle.dialect),
       now,
     );
-    expect(JSON.parse((await bookmarks.listJson(lib)).json.toString())).toEqual([
+    expect(JSON.parse((await bookmarks.library.listJson(lib)).json.toString())).toEqual([
       {
         tmdbId: '1',
         meta: { title: '1', year: 2000, type: 'show' },

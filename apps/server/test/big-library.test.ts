@@ -12,7 +12,6 @@ import { IMPORT_BODY_LIMIT_BYTES } from '../src/modules/library/library-imports.
 import { LIBRARY_LIMITS, type LibraryRef } from '../src/modules/library/library.ts';
 import { ProgressRepository, type ProgressRow } from '../src/modules/progress/progress.repository.ts';
 import { ProgressService } from '../src/modules/progress/progress.service.ts';
-import { UsersRepository } from '../src/modules/users/users.repository.ts';
 import { TOMBSTONE_TTL_MS } from '../src/modules/maintenance/cleanup.job.ts';
 import {
   login,
@@ -410,13 +409,8 @@ describe(`big libraries (${testDialect})`, () => {
       }
     }
     const repository = new WriteBetweenSlices(t.db.db, t.db.dialect);
-    const service = new ProgressService(
-      t.db.db,
-      repository,
-      new UsersRepository(t.db.db, t.db.dialect),
-      () => t.clock.ms,
-    );
-    const { version, json } = await service.listJson(lib);
+    const service = new ProgressService(t.db.db, repository, () => t.clock.ms);
+    const { version, json } = await service.library.listJson(lib);
     expect(repository.written).toBe(true);
     // e0 moved from the bottom of the list (its oldest row) to the top while the list was read: a list
     // read across that write would hold it nowhere (or twice). This one is the state after the write.

@@ -11,6 +11,36 @@ declare module 'fastify' {
   }
 }
 
+declare const jsonOf: unique symbol;
+declare const sentBody: unique symbol;
+
+/** JSON text of a `T` built by the handler (in slices, say), not by the route's serialiser. */
+export type PreSerialised<T> = Buffer & { readonly [jsonOf]: T };
+
+/**
+ * A reply the handler sent itself, with a body of type `T` (pre-serialised) or none (`T` = never: a
+ * 304, the not-found handler's answer), so the route's declared response type still checks `T`. At
+ * run time it is the reply, whose `then` settles the handler once the answer is out; the type hides
+ * that `then`, or an async handler's return would be checked as `unknown`.
+ */
+export type SentReply<T> = { readonly [sentBody]: T };
+
+/** What a contract route's handler answers: its response, or a reply it sent itself. */
+export type RouteAnswer<T> = T | SentReply<T>;
+
+/** Sends JSON the handler built (Fastify's serialiser would build it in one blocking go). */
+export const sendJson = <T>(reply: FastifyReply, json: PreSerialised<T>) =>
+  reply.type('application/json; charset=utf-8').send(json) as unknown as SentReply<T>;
+
+/** Sends the status and headers set on `reply` without a body (a 304). */
+export const sendEmpty = (reply: FastifyReply) => reply.send() as unknown as SentReply<never>;
+
+/** Answers as if no route matched: the not-found handler's answer (the web app to a browser navigation). */
+export function sendNotFound(reply: FastifyReply): SentReply<never> {
+  reply.callNotFound();
+  return reply as unknown as SentReply<never>;
+}
+
 type Input<E extends Endpoint> =
   E extends Endpoint<infer P, infer Q, infer B>
     ? { params: z.infer<P>; query: z.infer<Q>; body: z.infer<B> }
@@ -37,7 +67,11 @@ function documentation(endpoint: Endpoint): FastifySchema {
 export function contractRoute<E extends Endpoint>(
   app: FastifyInstance,
   endpoint: E,
-  handler: (input: Input<E>, request: FastifyRequest, reply: FastifyReply) => Promise<z.infer<E['response']>>,
+  handler: (
+    input: Input<E>,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => Promise<RouteAnswer<z.infer<E['response']>>>,
 ): void {
   if (isStreamEndpoint(endpoint))
     throw new Error(`${endpoint.method} ${endpoint.path} is a stream: register it with contractStream`);

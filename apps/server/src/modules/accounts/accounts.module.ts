@@ -49,6 +49,7 @@ import { SettingsRepository } from '../settings/settings.repository.ts';
 import { registerSettingsRoutes } from '../settings/settings.routes.ts';
 import { SettingsService } from '../settings/settings.service.ts';
 import { SessionsRepository } from '../users/sessions.repository.ts';
+import { UserAccountsService } from '../users/user-accounts.service.ts';
 import { registerUserRoutes } from '../users/users.routes.ts';
 import { UsersRepository } from '../users/users.repository.ts';
 import { UsersService } from '../users/users.service.ts';
@@ -82,7 +83,7 @@ export interface AccountsHandle {
   auth: AuthService;
   limits: RateLimits;
   customers: CustomersService;
-  users: UsersRepository;
+  users: UserAccountsService;
   /** The shared Redis connection when REDIS_URL is set (rate limits; the self-test pings it). */
   redis: Redis | undefined;
   /** The library streams of this process and the event bus that feeds them. */
@@ -166,7 +167,8 @@ export async function registerAccountsAndSync(
   // Streams end before the server waits for its connections to close: clients reconnect elsewhere.
   server.addHook('preClose', async () => live.closeAll());
 
-  const users = new UsersRepository(db, database.dialect);
+  const usersRepo = new UsersRepository(db, database.dialect);
+  const users = new UserAccountsService(usersRepo);
   const sessions = new SessionsRepository(db);
   const challenges = new ChallengesRepository(db);
   const captchaSolutions = new CaptchaSolutionsRepository(db);
@@ -209,7 +211,10 @@ export async function registerAccountsAndSync(
   registerCustomerPublicRoutes(server, customers, limits);
   await server.register(async (scope) => {
     requireSession(scope, auth);
-    registerUserRoutes(scope, new UsersService(users, sessions, now, undefined, (id) => live.endSession(id)));
+    registerUserRoutes(
+      scope,
+      new UsersService(usersRepo, sessions, now, undefined, (id) => live.endSession(id)),
+    );
     registerCustomerRoutes(scope, customers);
     await scope.register(async (library) => {
       selectProfileLibrary(library, customers);
@@ -223,7 +228,7 @@ export async function registerAccountsAndSync(
       });
       registerLiveRoutes(library, live);
       registerBookmarkRoutes(library, new BookmarksService(db, bookmarksRepo, now), limits);
-      registerProgressRoutes(library, new ProgressService(db, progressRepo, users, now), limits);
+      registerProgressRoutes(library, new ProgressService(db, progressRepo, now), limits);
       registerSettingsRoutes(library, new SettingsService(db, new SettingsRepository(db), users, now));
     });
   });

@@ -7,7 +7,7 @@ import type { AuthContext, SessionAuthenticator } from '../../plugins/auth.ts';
 import type { CaptchaVerifier } from '../captcha/captcha.service.ts';
 import type { SessionsRepository, SessionRow } from '../users/sessions.repository.ts';
 import { toSessionDto, toUserDto } from '../users/users.dto.ts';
-import type { UserRow, UsersRepository } from '../users/users.repository.ts';
+import type { UserAccountsService, UserRow } from '../users/user-accounts.service.ts';
 import type { ChallengesRepository } from './auth.repository.ts';
 import { canonicalPublicKey, verifyChallengeSignature } from './passphrase-crypto.ts';
 
@@ -18,7 +18,7 @@ export const SESSION_TOUCH_INTERVAL_MS = 60_000;
 
 export interface AuthServiceOptions {
   db: Kysely<Database>;
-  users: UsersRepository;
+  users: UserAccountsService;
   sessions: SessionsRepository;
   challenges: ChallengesRepository;
   captcha: CaptchaVerifier;

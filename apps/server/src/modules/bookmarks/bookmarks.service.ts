@@ -1,23 +1,13 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import {
   changeWins,
   mediaTypeOf,
   type Bookmark,
   type BookmarkRemoval,
-  type BookmarksPage,
-  type LibraryReadQuery,
   type SyncMediaType,
 } from '@marquee/contract';
 import type { Database } from '../../db/schema.ts';
-import {
-  DEFAULT_PAGE_ROWS,
-  encodeCursor,
-  startOf,
-  type LibraryCursor,
-  type LibraryReader,
-  wholeListJson,
-} from '../library/library-reads.ts';
-import type { LibraryVersions } from '../library/library-versions.ts';
+import { LibraryStore } from '../library/library-store.ts';
 import {
   changeTimeOf,
   chunksOf,
@@ -27,7 +17,6 @@ import {
   libraryFull,
   yieldToOthers,
   type LibraryRef,
-  type ListPosition,
 } from '../library/library.ts';
 import { bookmarkKeyOf, type BookmarkRow, type BookmarksRepository } from './bookmarks.repository.ts';
 
@@ -71,92 +60,42 @@ const toRemovalDto = (row: BookmarkRow): BookmarkRemoval => ({
  * imports, where an undated item only fills a gap (decision 072). Every write takes change numbers,
  * which pages and conditional reads use.
  */
-export class BookmarksService implements LibraryReader<BookmarksPage> {
-  readonly kind = 'bookmarks';
-  private readonly versions: LibraryVersions;
+export class BookmarksService {
+  /** Reads (whole list, pages, conditional) and the lock of every write; tombstones are the removals. */
+  readonly library: LibraryStore<BookmarkRow, BookmarkRow, Bookmark, BookmarkRemoval>;
 
   constructor(
-    private readonly db: Kysely<Database>,
+    db: Kysely<Database>,
     private readonly bookmarks: BookmarksRepository,
     private readonly now: () => number,
   ) {
-    this.versions = bookmarks.versions;
-  }
-
-  async version(lib: LibraryRef): Promise<number> {
-    return (await this.versions.current(lib, 'bookmarks')).version;
-  }
-
-  /** The live bookmarks as the older servers listed them, built slice by slice as one state of the library. */
-  listJson(lib: LibraryRef): Promise<{ version: number; json: Buffer }> {
-    const size = LIBRARY_BATCH_ROWS * 2;
-    return wholeListJson(
-      this.db,
-      this.bookmarks.dialect,
-      async (trx) => (await this.versions.current(lib, 'bookmarks', trx)).version,
-      (trx) => {
-        let from: ListPosition | null = null;
-        let done = false;
-        return async () => {
-          if (done) return [];
-          const rows = await this.bookmarks.listSlice(lib, from, size, trx);
-          done = rows.length < size;
-          const last = rows.at(-1);
-          if (last) from = { updatedAt: last.updated_at, seq: last.seq };
-          return rows.map(toBookmarkDto);
-        };
+    this.library = new LibraryStore<BookmarkRow, BookmarkRow, Bookmark, BookmarkRemoval>(
+      db,
+      bookmarks.dialect,
+      bookmarks.versions,
+      {
+        kind: 'bookmarks',
+        listSlice: (lib, from, limit, trx) => bookmarks.listSlice(lib, from, limit, trx),
+        changesAfter: async (lib, cursor, count, trx) =>
+          (await bookmarks.changedAfter(lib, cursor.after, count, trx)).map((row) =>
+            row.deleted ? { seq: row.seq, removal: row } : { seq: row.seq, row },
+          ),
+        toItem: toBookmarkDto,
+        toRemoval: toRemovalDto,
       },
     );
   }
 
-  /**
-   * One page of changes in the order they were stored: bookmarks and removals (tombstones) changed
-   * after the position; a whole-library read skips removals older than its start.
-   */
-  async page(lib: LibraryRef, query: LibraryReadQuery): Promise<BookmarksPage> {
-    const limit = query.limit ?? DEFAULT_PAGE_ROWS;
-    const start = startOf(query);
-    return this.db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .execute(async (trx) => {
-        const { version, purged } = await this.versions.current(lib, 'bookmarks', trx);
-        let reset = false;
-        let cursor: LibraryCursor;
-        if (start.cursor) cursor = start.cursor;
-        else if (start.since !== null) cursor = { after: start.since, floor: start.since };
-        else {
-          cursor = { after: 0, floor: version };
-          reset = true;
-        }
-        // The changes cannot be complete (removals purged, or a position of another database state).
-        if (cursor.floor < purged || cursor.after > version || cursor.floor > version) {
-          cursor = { after: 0, floor: version };
-          reset = true;
-        }
-        const rows = await this.bookmarks.changedAfter(lib, cursor.after, limit + 1, trx);
-        const page = rows.slice(0, limit);
-        return {
-          items: page.filter((r) => !r.deleted).map(toBookmarkDto),
-          removed: page.filter((r) => r.deleted && r.seq > cursor.floor).map(toRemovalDto),
-          reset,
-          next: rows.length > limit ? encodeCursor({ after: page.at(-1)!.seq, floor: cursor.floor }) : null,
-          version: String(version),
-        };
-      });
-  }
-
   async add(lib: LibraryRef, change: BookmarkChange): Promise<Bookmark> {
     const row = this.rowOf(lib, change, changeTimeOf(change.updatedAt, this.now()));
-    const stored = await this.db.transaction().execute(async (trx) => {
-      await this.versions.lock(trx, lib, 'bookmarks');
+    const stored = await this.library.write(lib, async (trx) => {
       const held = await this.bookmarks.find(lib, row.tmdb_id, row.media_type, trx);
       // Older than what is stored: nothing changes (and no change number is taken).
       if (held && !changeWins(row.updated_at, held.updated_at)) return held;
       if ((!held || held.deleted) && (await this.bookmarks.countLive(lib, trx)) >= LIBRARY_LIMITS.bookmarks) {
         throw libraryFull('bookmarks');
       }
-      row.seq = await this.versions.reserve(trx, lib, 'bookmarks', 1);
+      row.seq = await this.library.reserve(trx, lib, 1);
       return this.bookmarks.write(row, trx);
     });
     // Lost to a later removal: acknowledge what was sent (the client re-reads the list to converge).
@@ -191,17 +130,17 @@ export class BookmarksService implements LibraryReader<BookmarksPage> {
     const stored: BookmarkRow[] = [];
     for (const [index, batch] of chunksOf(items, LIBRARY_BATCH_ROWS).entries()) {
       if (index > 0) await yieldToOthers();
-      stored.push(...(await this.db.transaction().execute((trx) => this.importBatch(trx, lib, batch))));
+      stored.push(...(await this.library.write(lib, (trx) => this.importBatch(trx, lib, batch))));
     }
     return stored.filter((r) => !r.deleted).map(toBookmarkDto);
   }
 
   private async importBatch(
-    trx: Kysely<Database>,
+    trx: Transaction<Database>,
     lib: LibraryRef,
     batch: { row: BookmarkRow; dated: boolean }[],
   ): Promise<BookmarkRow[]> {
-    let seq = await this.versions.reserve(trx, lib, 'bookmarks', batch.length);
+    let seq = await this.library.reserve(trx, lib, batch.length);
     for (const { row } of batch) row.seq = seq++;
     const written = [
       ...(await this.bookmarks.writeMany(
@@ -241,8 +180,8 @@ export class BookmarksService implements LibraryReader<BookmarksPage> {
   ): Promise<{ tmdbId: string }> {
     const at = changeTimeOf(updatedAt, this.now());
     const types: SyncMediaType[] = type ? [type] : ['movie', 'show'];
-    await this.db.transaction().execute(async (trx) => {
-      let seq = await this.versions.reserve(trx, lib, 'bookmarks', types.length);
+    await this.library.write(lib, async (trx) => {
+      let seq = await this.library.reserve(trx, lib, types.length);
       const tombstones = types.map((mediaType): BookmarkRow => ({
         user_id: lib.userId,
         profile_id: lib.profileId,

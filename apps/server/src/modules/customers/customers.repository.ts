@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { Database, ProfilesTable } from '../../db/schema.ts';
-import type { UserRow } from '../users/users.repository.ts';
+import type { Database, ProfilesTable, UsersTable } from '../../db/schema.ts';
 
 export type ProfileRow = ProfilesTable;
+type UserRow = UsersTable;
 
 /** Tables holding one library; a profile's rows go with it. */
 const libraryTables = ['bookmarks', 'progress_items', 'progress_deletions', 'user_settings'] as const;

@@ -16,7 +16,7 @@ import { newUserId } from '../auth/auth.service.ts';
 import type { CaptchaVerifier } from '../captcha/captcha.service.ts';
 import type { LibraryRef } from '../library/library.ts';
 import { toSessionDto } from '../users/users.dto.ts';
-import type { UserRow, UsersRepository } from '../users/users.repository.ts';
+import type { UserAccountsService, UserRow } from '../users/user-accounts.service.ts';
 import type { CustomersRepository, ProfileRow } from './customers.repository.ts';
 import type { PasswordHasher } from './password-hasher.ts';
 import type { SignInThrottle } from './sign-in-throttle.ts';
@@ -29,7 +29,7 @@ export interface MembershipReader {
 
 export interface CustomersServiceOptions {
   db: Kysely<Database>;
-  users: UsersRepository;
+  users: UserAccountsService;
   customers: CustomersRepository;
   auth: AuthService;
   hasher: PasswordHasher;
@@ -65,7 +65,7 @@ const toProfileDto = (row: ProfileRow): CustomerProfile => ({
 });
 
 /**
- * Email accounts (seed 001): registration, password sign-in, name/icon, household profiles and their
+ * Email accounts (decision 040): registration, password sign-in, name/icon, household profiles and their
  * libraries, password change, and the ADMIN_EMAILS rule. Sessions are the passphrase accounts' own.
  */
 export class CustomersService {
@@ -269,7 +269,7 @@ export class CustomersService {
     return !!user && hasRole(user.roles, ADMIN_ROLE);
   }
 
-  /** The seed's user shape for any account (passphrase accounts: email null, fullname ''). */
+  /** The customer user shape (decision 040) for any account (passphrase accounts: email null, fullname ''). */
   async customerOf(user: UserRow): Promise<CustomerUser> {
     const [profiles, endsAt] = await Promise.all([
       this.o.customers.listProfiles(user.id),

@@ -5,6 +5,7 @@ import type { LibraryReadQuery } from '@marquee/contract';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { sendEmpty, sendJson, type PreSerialised, type SentReply } from '../../plugins/contract-route.ts';
 import type { LibraryKind } from './library-versions.ts';
 import { LIBRARY_BATCH_ROWS, yieldToOthers, type LibraryRef } from './library.ts';
 
@@ -77,10 +78,10 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
  * shape), an empty array ends it. The event loop is yielded between slices. `unchanged()`, asked
  * after every slice, can abandon the work (the answer is then null).
  */
-export async function jsonArrayInSlices(
-  next: () => Promise<readonly unknown[]>,
+export async function jsonArrayInSlices<T>(
+  next: () => Promise<readonly T[]>,
   unchanged?: () => Promise<boolean>,
-): Promise<Buffer | null> {
+): Promise<PreSerialised<T[]> | null> {
   const parts: Buffer[] = [];
   for (;;) {
     const rows = await next();
@@ -93,7 +94,7 @@ export async function jsonArrayInSlices(
     if (rows.length === 0) break;
     await yieldToOthers();
   }
-  return Buffer.concat([Buffer.from('['), ...parts, Buffer.from(']')]);
+  return Buffer.concat([Buffer.from('['), ...parts, Buffer.from(']')]) as PreSerialised<T[]>;
 }
 
 /**
@@ -104,12 +105,12 @@ export async function jsonArrayInSlices(
  * growing pauses (50 ms to 0.8 s, ~3 s in all: the batches of an import come and go), and after the
  * last one a transaction, which holds the database while it reads — so it is the last resort.
  */
-export async function wholeListJson(
+export async function wholeListJson<T>(
   db: Kysely<Database>,
   dialect: Dialect,
   version: (trx: Kysely<Database>) => Promise<number>,
-  slices: (trx: Kysely<Database>) => () => Promise<readonly unknown[]>,
-): Promise<{ version: number; json: Buffer }> {
+  slices: (trx: Kysely<Database>) => () => Promise<readonly T[]>,
+): Promise<{ version: number; json: PreSerialised<T[]> }> {
   const attempts = dialect === 'postgres' ? 1 : 8;
   for (let attempt = 0; attempt < attempts; attempt++) {
     if (attempt > 0)
@@ -125,7 +126,7 @@ export async function wholeListJson(
 }
 
 /** An in-memory array (an import's answer) serialised in slices. */
-export async function jsonArrayOf(items: readonly unknown[]): Promise<Buffer> {
+export async function jsonArrayOf<T>(items: readonly T[]): Promise<PreSerialised<T[]>> {
   let offset = 0;
   const json = await jsonArrayInSlices(async () => {
     const slice = items.slice(offset, offset + LIBRARY_BATCH_ROWS * 2);
@@ -135,34 +136,39 @@ export async function jsonArrayOf(items: readonly unknown[]): Promise<Buffer> {
   return json!;
 }
 
-/** Sends JSON built by one of the functions above (Fastify's serialiser would do it in one blocking go). */
-export const sendJson = (reply: FastifyReply, json: Buffer) =>
-  reply.type('application/json; charset=utf-8').send(json);
+/** One page of a library read (the contract's `BookmarksPage` and `ProgressPage`). */
+export interface LibraryPage<Item, Removal> {
+  items: Item[];
+  removed: Removal[];
+  reset: boolean;
+  next: string | null;
+  version: string;
+}
 
-/** What a library module gives the read route. */
-export interface LibraryReader<Page extends { version: string }> {
+/** What the read route needs of a library (modules/library/library-store.ts gives it). */
+export interface LibraryReads<Item, Removal> {
   kind: LibraryKind;
   version(lib: LibraryRef): Promise<number>;
-  page(lib: LibraryRef, query: LibraryReadQuery): Promise<Page>;
+  page(lib: LibraryRef, query: LibraryReadQuery): Promise<LibraryPage<Item, Removal>>;
   /** The whole list as the older servers sent it, and the change number it reflects. */
-  listJson(lib: LibraryRef): Promise<{ version: number; json: Buffer }>;
+  listJson(lib: LibraryRef): Promise<{ version: number; json: PreSerialised<Item[]> }>;
 }
 
 /**
  * GET of a library: 304 when If-None-Match names its current ETag (checked before anything is read),
  * one page with `limit`/`cursor`/`updatedSince`, otherwise the whole list (sent by this function).
  */
-export async function answerLibraryRead<Page extends { version: string }>(
+export async function answerLibraryRead<Item, Removal>(
   request: FastifyRequest,
   reply: FastifyReply,
-  reader: LibraryReader<Page>,
+  reader: LibraryReads<Item, Removal>,
   lib: LibraryRef,
   query: LibraryReadQuery,
-): Promise<Page | FastifyReply> {
+): Promise<LibraryPage<Item, Removal> | SentReply<Item[]>> {
   const ifNoneMatch = request.headers['if-none-match'];
   if (ifNoneMatch && query.cursor === undefined) {
     const etag = libraryEtag(lib, reader.kind, await reader.version(lib));
-    if (etagMatches(ifNoneMatch, etag)) return reply.code(304).header('etag', etag).send();
+    if (etagMatches(ifNoneMatch, etag)) return sendEmpty(reply.code(304).header('etag', etag));
   }
   if (isPageRead(query)) {
     const page = await reader.page(lib, query);

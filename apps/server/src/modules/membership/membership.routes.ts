@@ -7,7 +7,7 @@ import {
   requireSession,
   type SessionAuthenticator,
 } from '../../plugins/auth.ts';
-import { contractRoute } from '../../plugins/contract-route.ts';
+import { contractRoute, sendNotFound } from '../../plugins/contract-route.ts';
 import { limit, type RateLimits } from '../../plugins/rate-limit.ts';
 import type { CustomersService } from '../customers/customers.service.ts';
 import type { MembershipService } from './membership.service.ts';
@@ -63,7 +63,7 @@ export async function registerMembershipRoutes(
   // /promos is also a page of the web app: a browser navigation gets the app (the not-found handler
   // serves it), API calls get the list. The check comes before authentication for that reason.
   contractRoute(app, e.promos, async (_input, request, reply) => {
-    if (prefersHtml(request)) return reply.callNotFound() as never;
+    if (prefersHtml(request)) return sendNotFound(reply);
     await authenticateRequest(request, authenticator);
     await requireAdmin(request, customers);
     return { codes: await promos.list() };

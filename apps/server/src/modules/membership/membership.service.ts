@@ -6,7 +6,7 @@ import type { Database, PaymentSettlement } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { AuthContext, SessionAuthenticator } from '../../plugins/auth.ts';
 import type { CustomersService } from '../customers/customers.service.ts';
-import type { UsersRepository } from '../users/users.repository.ts';
+import type { UserAccountsService } from '../users/user-accounts.service.ts';
 import type { MembershipRepository, PaymentRow } from './membership.repository.ts';
 import {
   compactSortedJson,
@@ -21,13 +21,13 @@ import { normalisePromoCode, PROMO_ALREADY_USED_MESSAGE, PROMO_RESERVATION_MS } 
 import { paymentUri, qrDataUrl } from './qr.ts';
 import { fiatMicros, formatFiat, settle, undiscounted, type Verdict } from './settlement.ts';
 
-/** Shown with every new payment request (the subscription seed spec). */
+/** Shown with every new payment request (decision 041). */
 export const SUPERSEDE_WARNING =
   'Payment links you generated earlier and have not paid are no longer valid: pay only with this one.';
 
 export interface MembershipServiceOptions {
   db: Kysely<Database>;
-  users: UsersRepository;
+  users: UserAccountsService;
   repo: MembershipRepository;
   promos: PromosRepository;
   customers: CustomersService;

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { ProgressImportItem, syncEndpoints as e } from '@marquee/contract';
 import { authOf } from '../../plugins/auth.ts';
-import { contractRoute } from '../../plugins/contract-route.ts';
+import { contractRoute, sendJson } from '../../plugins/contract-route.ts';
 import { limit, type RateLimits } from '../../plugins/rate-limit.ts';
 import { acceptImportBodies, importItems } from '../library/library-imports.ts';
-import { answerLibraryRead, jsonArrayOf, sendJson } from '../library/library-reads.ts';
+import { answerLibraryRead, jsonArrayOf } from '../library/library-reads.ts';
 import { libraryOf } from '../library/library.ts';
 import type { ProgressService } from './progress.service.ts';
 
@@ -14,11 +14,8 @@ export function registerProgressRoutes(
   limits: RateLimits,
 ): void {
   // The whole list (existing clients) or, with limit/cursor/updatedSince, one page of changes (ours).
-  contractRoute(
-    app,
-    e.progress,
-    async ({ query }, request, reply) =>
-      answerLibraryRead(request, reply, progress, libraryOf(request), query) as never,
+  contractRoute(app, e.progress, async ({ query }, request, reply) =>
+    answerLibraryRead(request, reply, progress.library, libraryOf(request), query),
   );
   acceptImportBodies(app, e.importProgress);
   // The limit is checked before anything is written (the older server checked it after).
@@ -26,7 +23,7 @@ export function registerProgressRoutes(
     const items = await importItems(body, e.importProgress, ProgressImportItem);
     const { userId } = authOf(request);
     await limit(limits, reply, 'progress_import', userId);
-    return sendJson(reply, await jsonArrayOf(await progress.import(libraryOf(request), items))) as never;
+    return sendJson(reply, await jsonArrayOf(await progress.import(libraryOf(request), items)));
   });
   // The path's id is the key; clients also send it in the body (ignored).
   contractRoute(app, e.putProgress, async ({ params, body }, request) =>

@@ -3,24 +3,14 @@ import type { Kysely, Transaction } from 'kysely';
 import {
   changeWins,
   mediaTypeOf,
-  type LibraryReadQuery,
   type ProgressInput,
   type ProgressItem,
   type ProgressListItem,
-  type ProgressPage,
   type ProgressRemoval,
   type SyncMediaType,
 } from '@marquee/contract';
 import type { Database } from '../../db/schema.ts';
-import {
-  DEFAULT_PAGE_ROWS,
-  encodeCursor,
-  startOf,
-  type LibraryCursor,
-  type LibraryReader,
-  wholeListJson,
-} from '../library/library-reads.ts';
-import type { LibraryVersions } from '../library/library-versions.ts';
+import { LibraryStore } from '../library/library-store.ts';
 import {
   changeTimeOf,
   chunksOf,
@@ -30,9 +20,7 @@ import {
   libraryFull,
   yieldToOthers,
   type LibraryRef,
-  type ListPosition,
 } from '../library/library.ts';
-import type { UsersRepository } from '../users/users.repository.ts';
 import {
   deletionCovers,
   progressKeyOf,
@@ -91,97 +79,31 @@ const removedBefore = (deletions: DeletionRow[], row: ProgressRow, dated: boolea
  * Watch progress, one row per movie or episode, keyed by (title id, movie|show, season id, episode id)
  * so a movie and a show with the same TMDB number never collide. Conflict rule: last writer wins by
  * change time, per row; removals are remembered (tombstones) so a late, older write cannot bring
- * back what a user removed. Writes of one user are serialised (row lock on PostgreSQL). Every write
- * takes change numbers, which pages and conditional reads use (decision 072).
+ * back what a user removed. Writes of one library are serialised by its lock (LibraryStore.write,
+ * decision 091). Every write takes change numbers, which pages and conditional reads use (decision 072).
  */
-export class ProgressService implements LibraryReader<ProgressPage> {
-  readonly kind = 'progress';
-  private readonly versions: LibraryVersions;
+export class ProgressService {
+  /** Reads (whole list, pages, conditional) and the lock of every write; removals are their own rows. */
+  readonly library: LibraryStore<ProgressRow, DeletionRow, ProgressListItem, ProgressRemoval>;
 
   constructor(
-    private readonly db: Kysely<Database>,
+    db: Kysely<Database>,
     private readonly progress: ProgressRepository,
-    private readonly users: UsersRepository,
     private readonly now: () => number,
   ) {
-    this.versions = progress.versions;
-  }
-
-  async version(lib: LibraryRef): Promise<number> {
-    return (await this.versions.current(lib, 'progress')).version;
-  }
-
-  /** The whole list, as the older servers answered it, built slice by slice as one state of the library. */
-  listJson(lib: LibraryRef): Promise<{ version: number; json: Buffer }> {
-    const size = LIBRARY_BATCH_ROWS * 2;
-    return wholeListJson(
-      this.db,
-      this.progress.dialect,
-      async (trx) => (await this.versions.current(lib, 'progress', trx)).version,
-      (trx) => {
-        let from: ListPosition | null = null;
-        let done = false;
-        return async () => {
-          if (done) return [];
-          const rows = await this.progress.listSlice(lib, from, size, trx);
-          done = rows.length < size;
-          const last = rows.at(-1);
-          if (last) from = { updatedAt: last.updated_at, seq: last.seq };
-          return rows.map(toListDto);
-        };
-      },
-    );
-  }
-
-  /**
-   * One page of changes in the order they were stored: rows changed after the position, and removals
-   * recorded after it (a whole-library read skips removals older than its start). Read in one
-   * transaction, so the rows and removals of a page are one state of the library.
-   */
-  async page(lib: LibraryRef, query: LibraryReadQuery): Promise<ProgressPage> {
-    const limit = query.limit ?? DEFAULT_PAGE_ROWS;
-    const start = startOf(query);
-    return this.db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .execute(async (trx) => {
-        const { version, purged } = await this.versions.current(lib, 'progress', trx);
-        let reset = false;
-        let cursor: LibraryCursor;
-        if (start.cursor) cursor = start.cursor;
-        else if (start.since !== null) cursor = { after: start.since, floor: start.since };
-        else {
-          cursor = { after: 0, floor: version };
-          reset = true;
-        }
-        // Removals after the position were purged, or the position is not of this database (restored
-        // from a backup, another server): the changes cannot be complete, so everything comes again.
-        if (cursor.floor < purged || cursor.after > version || cursor.floor > version) {
-          cursor = { after: 0, floor: version };
-          reset = true;
-        }
-        const rows = await this.progress.changedAfter(lib, cursor.after, limit + 1, trx);
-        const removals = await this.progress.removedAfter(
-          lib,
-          Math.max(cursor.after, cursor.floor),
-          limit + 1,
-          trx,
-        );
-        const changes = [
-          ...rows.map((row) => ({ seq: row.seq, row, removal: undefined })),
-          ...removals.map((removal) => ({ seq: removal.seq, row: undefined, removal })),
-        ]
-          .sort((a, b) => a.seq - b.seq)
-          .slice(0, limit);
-        const more = rows.length + removals.length > limit;
-        return {
-          items: changes.flatMap((c) => (c.row ? [toListDto(c.row)] : [])),
-          removed: changes.flatMap((c) => (c.removal ? [toRemovalDto(c.removal)] : [])),
-          reset,
-          next: more ? encodeCursor({ after: changes.at(-1)!.seq, floor: cursor.floor }) : null,
-          version: String(version),
-        };
-      });
+    this.library = new LibraryStore(db, progress.dialect, progress.versions, {
+      kind: 'progress',
+      listSlice: (lib, from, limit, trx) => progress.listSlice(lib, from, limit, trx),
+      changesAfter: async (lib, cursor, count, trx) => [
+        ...(await progress.changedAfter(lib, cursor.after, count, trx)).map((row) => ({ seq: row.seq, row })),
+        // Only the removals a page can send: those above the floor.
+        ...(await progress.removedAfter(lib, Math.max(cursor.after, cursor.floor), count, trx)).map(
+          (removal) => ({ seq: removal.seq, removal }),
+        ),
+      ],
+      toItem: toListDto,
+      toRemoval: toRemovalDto,
+    });
   }
 
   /**
@@ -216,7 +138,7 @@ export class ProgressService implements LibraryReader<ProgressPage> {
         return;
       }
       try {
-        const answers = await this.db.transaction().execute((trx) => this.saveBatch(trx, lib, batch));
+        const answers = await this.library.write(lib, (trx) => this.saveBatch(trx, lib, batch));
         batch.forEach((save, i) => {
           const answer = answers[i]!;
           if (answer instanceof Error) save.reject(answer);
@@ -239,7 +161,6 @@ export class ProgressService implements LibraryReader<ProgressPage> {
     lib: LibraryRef,
     batch: PendingSave[],
   ): Promise<(ProgressItem | Error)[]> {
-    await this.users.lockUser(trx, lib.userId);
     const rows = batch.map((s) => s.row);
     const deletions = await this.progress.deletionsOf(lib, [...new Set(rows.map((r) => r.tmdb_id))], trx);
     const held = new Map(
@@ -271,7 +192,7 @@ export class ProgressService implements LibraryReader<ProgressPage> {
     }
     const written = new Map<string, ProgressRow>();
     if (winners.size > 0) {
-      let seq = await this.versions.reserve(trx, lib, 'progress', winners.size);
+      let seq = await this.library.reserve(trx, lib, winners.size);
       for (const row of winners.values()) row.seq = seq++;
       for (const row of await this.progress.writeMany([...winners.values()], false, trx))
         written.set(progressKeyOf(row), row);
@@ -317,7 +238,7 @@ export class ProgressService implements LibraryReader<ProgressPage> {
     const answer: ProgressListItem[] = [];
     for (const [index, batch] of chunksOf(items, LIBRARY_BATCH_ROWS).entries()) {
       if (index > 0) await yieldToOthers();
-      const stored = await this.db.transaction().execute((trx) => this.importBatch(trx, lib, batch));
+      const stored = await this.library.write(lib, (trx) => this.importBatch(trx, lib, batch));
       answer.push(...stored.map(toListDto));
     }
     return answer;
@@ -329,7 +250,6 @@ export class ProgressService implements LibraryReader<ProgressPage> {
     lib: LibraryRef,
     batch: { row: ProgressRow; dated: boolean }[],
   ): Promise<ProgressRow[]> {
-    await this.users.lockUser(trx, lib.userId);
     const deletions = await this.progress.deletionsOf(
       lib,
       [...new Set(batch.map((b) => b.row.tmdb_id))],
@@ -337,7 +257,7 @@ export class ProgressService implements LibraryReader<ProgressPage> {
     );
     const kept = batch.filter(({ row, dated }) => !removedBefore(deletions, row, dated));
     if (kept.length === 0) return [];
-    let seq = await this.versions.reserve(trx, lib, 'progress', kept.length);
+    let seq = await this.library.reserve(trx, lib, kept.length);
     for (const { row } of kept) row.seq = seq++;
     const written = [
       ...(await this.progress.writeMany(
@@ -391,9 +311,8 @@ export class ProgressService implements LibraryReader<ProgressPage> {
       : seasonId || episodeId
         ? ['show']
         : ['movie', 'show'];
-    const count = await this.db.transaction().execute(async (trx) => {
-      await this.users.lockUser(trx, lib.userId);
-      let seq = await this.versions.reserve(trx, lib, 'progress', types.length);
+    const count = await this.library.write(lib, async (trx) => {
+      let seq = await this.library.reserve(trx, lib, types.length);
       let removed = 0;
       for (const mediaType of types) {
         const deletion: DeletionRow =

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { SubtitleStyling, UserSettings, UserSettingsInput } from '@marquee/contract';
 import type { Database } from '../../db/schema.ts';
 import { changeTimeOf, type LibraryRef } from '../library/library.ts';
-import type { UsersRepository } from '../users/users.repository.ts';
+import type { UserAccountsService } from '../users/user-accounts.service.ts';
 import type { SettingsRepository, SettingsRow } from './settings.repository.ts';
 
 const fields = {
@@ -46,7 +46,7 @@ export class SettingsService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly settings: SettingsRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UserAccountsService,
     private readonly now: () => number,
   ) {}
 
