@@ -13,6 +13,7 @@ import { registerHealthRoutes } from './modules/health/health.routes.ts';
 import { Catalog, LazyCatalog, loadCatalogData } from './modules/metadata/catalog/catalog.ts';
 import { ImagesService } from './modules/metadata/images.service.ts';
 import { MetadataCacheRepository } from './modules/metadata/metadata-cache.repository.ts';
+import { scheduleMetadataCacheSweep } from './modules/metadata/metadata-cache.sweep.ts';
 import { registerMetadataRoutes } from './modules/metadata/metadata.routes.ts';
 import { MetadataService } from './modules/metadata/metadata.service.ts';
 import { JustWatchClient } from './modules/metadata/justwatch/justwatch.client.ts';
@@ -20,6 +21,7 @@ import { registerMembership, type MembershipOverrides } from './modules/membersh
 import { TmdbClient } from './modules/metadata/tmdb/tmdb.client.ts';
 import type { TmdbApi } from './modules/metadata/tmdb/tmdb.types.ts';
 import { registerJobs } from './modules/jobs/jobs.module.ts';
+import { JobRuns } from './modules/maintenance/job-runs.ts';
 import { registerSources, type SourcesOverrides } from './modules/sources/sources.module.ts';
 import { registerWebRoutes } from './modules/web/web.routes.ts';
 import { registerDelivery } from './plugins/delivery.ts';
@@ -45,6 +47,8 @@ export interface AppDependencies {
   sources?: SourcesOverrides;
   /** Test seams of the membership module (payment gateway). */
   membership?: MembershipOverrides;
+  /** How often expired metadata cache rows are swept (default hourly; tests shorten it). */
+  metadataCacheSweepMs?: number;
 }
 
 /** One method and URL the server answers, and the contract declaration it was registered from. */
@@ -146,12 +150,12 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
           ...(deps.fetch ? { fetch: deps.fetch } : {}),
         })
       : defaultCatalog(now));
+  // Only TMDB's answers are cached (the catalog answers from memory).
+  const metadataCache = api.kind === 'tmdb' ? new MetadataCacheRepository(database.db) : undefined;
   const metadata = new MetadataService({
     api,
     // With TMDB, the embedded catalog's titles (read on the first search that needs them) correct typos.
-    ...(api.kind === 'tmdb'
-      ? { cache: new MetadataCacheRepository(database.db), spelling: defaultCatalog(now) }
-      : {}),
+    ...(metadataCache ? { cache: metadataCache, spelling: defaultCatalog(now) } : {}),
     legacy: new JustWatchClient(config.JUSTWATCH_URL, 10_000, deps.fetch),
     now: () => now().getTime(),
   });
@@ -186,6 +190,17 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     authenticator: accounts.auth,
     customers: accounts.customers,
   });
+  if (metadataCache) {
+    const stopSweep = scheduleMetadataCacheSweep({
+      cache: metadataCache,
+      jobs,
+      runs: new JobRuns(database.db),
+      now: () => now().getTime(),
+      log: server.log,
+      intervalMs: deps.metadataCacheSweepMs,
+    });
+    server.addHook('onClose', stopSweep);
+  }
   const membership = await registerMembership(server, {
     config,
     database,

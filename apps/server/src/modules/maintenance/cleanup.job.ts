@@ -4,7 +4,7 @@ import type { BookmarksRepository } from '../bookmarks/bookmarks.repository.ts';
 import type { CaptchaSolutionsRepository } from '../captcha/captcha.repository.ts';
 import type { ProgressRepository } from '../progress/progress.repository.ts';
 import type { SessionsRepository } from '../users/sessions.repository.ts';
-import type { JobRuns } from './job-runs.ts';
+import { scheduleRecurring, type JobRuns } from './job-runs.ts';
 
 /** Removals are remembered this long; an offline change older than that can no longer be refused. */
 export const TOMBSTONE_TTL_MS = 180 * 24 * 60 * 60_000;
@@ -29,43 +29,17 @@ export async function runCleanup(t: CleanupTargets, now: number): Promise<Record
 }
 
 /**
- * Runs the cleanup every `intervalMs` on an unref'd timer (it never keeps the process alive) with a
- * random first delay. Each tick first claims the run in the database (`jobs`): of several processes,
- * one runs it per interval. Returns the stop function.
+ * Runs the cleanup every `intervalMs` (hourly in production), once across processes: see
+ * `scheduleRecurring`. Returns the stop function.
  */
 export function scheduleCleanup(
   t: CleanupTargets,
   options: { intervalMs: number; now: () => number; log: FastifyBaseLogger; jobs: JobRuns },
 ): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const pass = async () => {
-    const now = options.now();
-    // A little less than the interval: this process's next tick finds the job due again.
-    if (!(await options.jobs.claim('cleanup', now, options.intervalMs * 0.9))) return {};
-    return runCleanup(t, now);
-  };
-  const tick = () => {
-    running ??= pass()
-      .then((removed) => {
-        if (Object.values(removed).some((n) => n > 0)) options.log.info({ removed }, 'cleanup');
-      })
-      .catch((error: unknown) => options.log.warn({ err: error }, 'cleanup failed; will retry'))
-      .finally(() => (running = undefined));
-  };
-  let interval: NodeJS.Timeout | undefined;
-  const first = setTimeout(
-    () => {
-      tick();
-      interval = setInterval(tick, options.intervalMs);
-      interval.unref();
+  return scheduleRecurring('cleanup', (now) => runCleanup(t, now), {
+    ...options,
+    onDone: (removed) => {
+      if (Object.values(removed).some((n) => n > 0)) options.log.info({ removed }, 'cleanup');
     },
-    Math.floor(Math.random() * Math.min(options.intervalMs, 60_000)),
-  );
-  first.unref();
-  // Stops the timers and waits for a pass in progress (the database closes right after).
-  return async () => {
-    clearTimeout(first);
-    if (interval) clearInterval(interval);
-    await running;
-  };
+  });
 }
