@@ -6,9 +6,10 @@
 #          prebuilt binary fits, and this image has python3, make and g++
 # runtime  node slim + the deps' node_modules + the production tree; no sources, no build tools
 #
-# All three use the same Node and Debian release, so the compiled better-sqlite3 matches the runtime.
-ARG NODE_IMAGE=node:20-bookworm
-ARG NODE_RUNTIME_IMAGE=node:20-bookworm-slim
+# All three use the same Node and Debian release, so the compiled better-sqlite3 matches the runtime:
+# Node 22, the maintained LTS line (the code also runs on Node 20.19+, as the README says).
+ARG NODE_IMAGE=node:22-bookworm
+ARG NODE_RUNTIME_IMAGE=node:22-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src

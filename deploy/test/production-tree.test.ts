@@ -196,6 +196,16 @@ describe('the Dockerfile (no Docker engine here: its layout is checked against t
     expect(stages.deps).toMatch(/RUN .*npm ci --omit=dev --no-audit --no-fund/);
   });
 
+  it('builds and runs on Node 22 LTS, one Debian release for all three stages', () => {
+    expect(dockerfile).toContain('\nARG NODE_IMAGE=node:22-bookworm\n');
+    expect(dockerfile).toContain('\nARG NODE_RUNTIME_IMAGE=node:22-bookworm-slim\n');
+    expect(dockerfile.match(/^FROM .*$/gm)).toEqual([
+      'FROM ${NODE_IMAGE} AS build',
+      'FROM ${NODE_IMAGE} AS deps',
+      'FROM ${NODE_RUNTIME_IMAGE} AS runtime',
+    ]);
+  });
+
   it('runs the tree as a non-root user with its data in /data, a health check and the plain-node command', () => {
     const runtime = stages.runtime!;
     expect(runtime).toContain('COPY --from=deps /app/ ./');
