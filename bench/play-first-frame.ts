@@ -53,7 +53,7 @@ async function main() {
         });
         const page = await context.newPage();
         await page.goto(`${url}/media/tmdb-movie-603-the-matrix`);
-        // Nothing is buffered before Play (PRODUCT §7): "warm" presses once the page has settled, "cold"
+        // Nothing is buffered before Play (docs/architecture.md): "warm" presses once the page has settled, "cold"
         // as soon as the title page's Play shows.
         const ms = await playToFirstFrame(page, mode === 'warm');
         results[mode].push(ms);

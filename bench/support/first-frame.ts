@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 
 /**
- * Play → first frame as a viewer lives it: a title opens as its page (PRODUCT.md §7), so the clock starts
+ * Play → first frame as a viewer lives it: a title opens as its page (docs/architecture.md), so the clock starts
  * in the page on the press of the title page's Play and stops when the player's video presents its first
  * frame (requestVideoFrameCallback, attached the moment the player's video element exists). A player that
  * still asks for a press (autoplay refused) is pressed too, the clock running. `settle` waits for the

@@ -292,7 +292,7 @@ describe('empty variables mean "not set"', () => {
 });
 
 describe('membership settings', () => {
-  it('defaults to seed 001’s plans in USD', () => {
+  it('defaults to the two plans of decision 041 in USD', () => {
     const config = loadConfig({});
     expect(config.plans).toEqual([
       { id: 1, duration: 12, cost: 30, pref: 'year' },

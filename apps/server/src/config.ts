@@ -194,7 +194,7 @@ const EnvSchema = z.object({
   /** Where conversions are written; default `<DATA_DIR>/transcodes` (fast local disk; emptied at start). */
   TRANSCODE_DIR: optionalString,
   // ---- memberships (subscription variant) ----
-  /** JSON list of plans `[{"id":1,"duration":12,"cost":30,"pref":"year"}, …]`; default: seed 001's two. */
+  /** JSON list of plans `[{"id":1,"duration":12,"cost":30,"pref":"year"}, …]`; default: `DEFAULT_PLANS`. */
   PLANS: optionalString,
   /** Fiat currency of plan prices and payment requests (SHKeeper always knows USD and EUR). */
   PAYMENT_CURRENCY: z.enum(['USD', 'EUR']).default('USD'),
@@ -211,7 +211,7 @@ export const PlanConfig = z.object({
   pref: z.enum(['month', 'year']).optional(),
 });
 export type PlanConfig = z.infer<typeof PlanConfig>;
-/** The subscription seed spec: plan 1 is 12 months at $30 per year, plan 2 is 1 month at $2.99 per month. */
+/** Default plans (decision 041): plan 1 is 12 months at $30 per year, plan 2 is 1 month at $2.99 per month. */
 export const DEFAULT_PLANS: PlanConfig[] = [
   { id: 1, duration: 12, cost: 30, pref: 'year' },
   { id: 2, duration: 1, cost: 2.99, pref: 'month' },

@@ -303,7 +303,7 @@ describe(`HTTP API with the embedded catalog (${testDialect})`, () => {
       expect(show.body).toContain('Thrones');
     });
 
-    it('serves posters at w500 too, the size seed 000 and the family clients ask for', async () => {
+    it('serves posters at w500 too, the size the app family’s clients ask for', async () => {
       const response = await get('/api/images/w500/catalog/movie-603.svg');
       expect(response.statusCode).toBe(200);
       expect(response.body).toContain('The Matrix');

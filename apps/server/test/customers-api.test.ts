@@ -32,7 +32,7 @@ describe(`email accounts and household profiles (${testDialect})`, () => {
   afterAll(async () => t.close());
 
   describe('registration and sign-in', () => {
-    it('registers with {fullname, email, password} and answers the seed’s user shape', async () => {
+    it('registers with {fullname, email, password} and answers the customer user shape', async () => {
       const email = uniqueEmail();
       const res = await t.server.inject({
         method: 'POST',
@@ -96,13 +96,13 @@ describe(`email accounts and household profiles (${testDialect})`, () => {
       });
       expect(me.statusCode).toBe(200);
       expect(body(me).user).toMatchObject({ id: user.id, publicKey: null, namespace: 'email' });
-      const seed000 = await t.server.inject({
+      const customersGet = await t.server.inject({
         method: 'GET',
         url: '/customers',
         headers: { 'x-auth-token': token },
       });
-      expect(seed000.statusCode).toBe(200);
-      expect(body(seed000)).toEqual({ user, access_token: token });
+      expect(customersGet.statusCode).toBe(200);
+      expect(body(customersGet)).toEqual({ user, access_token: token });
     });
 
     it('refuses a wrong password and an unknown email alike with 401', async () => {
@@ -306,7 +306,7 @@ describe(`email accounts and household profiles (${testDialect})`, () => {
       expect((await call('DELETE', `/customers/${a.user.id}/profiles/${profile._id}`)).statusCode).toBe(404);
     });
 
-    it('replaces the whole list through POST /customers/:id/update (the subscription seed spec) and limits it to five', async () => {
+    it('replaces the whole list through POST /customers/:id/update and limits it to five', async () => {
       const first = body<{ user: CustomerUser }>(
         await call('POST', `/customers/${a.user.id}/update`, {
           profiles: [
@@ -512,7 +512,7 @@ describe(`email accounts and household profiles (${testDialect})`, () => {
       ).toBe(401);
     });
 
-    it('documents the seed’s paths (typos included) and their aliases in the OpenAPI document', async () => {
+    it('documents the customer paths (typos included) and their aliases in the OpenAPI document', async () => {
       const doc = (await t.server.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
         paths: Record<string, unknown>;
       };

@@ -269,7 +269,7 @@ describe('the library stream of a device', () => {
   });
 });
 
-/** Redis is always there on CI and developer machines (ARCHITECTURE.md): TEST_REDIS_URL or the local one. */
+/** Redis is always there on CI and developer machines: TEST_REDIS_URL or the local one. */
 const redisUrl = testRedisUrl ?? 'redis://127.0.0.1:6379';
 
 describe('the event bus between processes (Redis)', () => {

@@ -321,7 +321,7 @@ describe(`memberships through SHKeeper (${testDialect})`, () => {
     expect((await fetch(ghost.url, { method: 'POST', headers: h2, body: unconfirmed })).status).toBe(202);
   });
 
-  it('validates the request with the seed’s messages and reports gateway failures', async () => {
+  it('validates the request with the older client’s messages and reports gateway failures', async () => {
     const c = await signUp(t.server);
     const noCrypto = await subscribe(c, { planId: 1, criptoName: null, code: null });
     expect(noCrypto.status).toBe(400);

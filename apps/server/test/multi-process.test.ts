@@ -13,7 +13,7 @@ import { testDatabaseUrl, testRedisUrl } from './test-database.ts';
  * Two real server processes (node src/main.ts) on one PostgreSQL database and one Redis, as a larger
  * instance runs behind a load balancer. This test always runs: it uses TEST_DATABASE_URL /
  * TEST_REDIS_URL when set, else the PostgreSQL and Redis that CI and developer machines run at
- * 127.0.0.1 (ARCHITECTURE.md), and fails loudly if they are not there. It creates its own database.
+ * 127.0.0.1, and fails loudly if they are not there. It creates its own database.
  */
 const adminUrl = testDatabaseUrl ?? 'postgres://postgres@127.0.0.1:5432/test';
 const redisUrl = testRedisUrl ?? 'redis://127.0.0.1:6379';

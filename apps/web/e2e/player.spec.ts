@@ -76,7 +76,7 @@ test.describe('player', () => {
       if (pathname.startsWith('/scrape') || pathname.startsWith('/api/sources/')) sources.push(pathname);
     });
     await page.goto(MATRIX);
-    // The title page first (PRODUCT.md §7): no player, no source search, no media, until Play.
+    // The title page first (docs/architecture.md): no player, no source search, no media, until Play.
     await expect(page.getByTestId('title-play')).toBeVisible({ timeout: 20_000 });
     await networkQuiet(page);
     expect(media).toEqual([]);

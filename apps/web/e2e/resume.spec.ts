@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { login, putProgress, registerAccount, storedAccount } from './support/account.ts';
 import { player, videoTime } from './support/player.ts';
 
-// A title opens as its page (PRODUCT.md §7): nothing of the player, no source search, no media before
+// A title opens as its page (docs/architecture.md): nothing of the player, no source search, no media before
 // Play, on a laptop as on a phone. A show the viewer is watching on another device resumes where they
 // are: its page says "Resume S2 E4", lists the episode's progress, and Play starts there.
 

@@ -4,7 +4,7 @@ import { accountRoutes } from './routes.ts';
 
 /*
  * Passphrase accounts, sessions, /meta and client metrics: the account backend protocol that existing
- * clients of this app family speak (reference: shared/reference/sync-api-compat.md). Field names,
+ * clients of this app family speak (decision 013). Field names,
  * shapes and status codes (always 200 on success) are theirs; limits are ours (the older servers had
  * none and answered 500 where we answer 400).
  */

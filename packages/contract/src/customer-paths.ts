@@ -1,11 +1,11 @@
 /**
  * Paths of the customer API (email accounts, household profiles, memberships, promo codes) and of the
- * admin tools. The seed's customer backend paths are kept exactly as its client calls them, typos
+ * admin tools. The customer backend paths are kept exactly as the older subscription client calls them, typos
  * included (`suscription`, `list-cripto`), at the server root; correctly spelled aliases answer the
  * same. Schema-free so the web app can import them without the schema library (decision 003).
  */
 export const customerPaths = {
-  /** POST: register {fullname, email, password}. GET (seed 000): the caller's {user, access_token}. */
+  /** POST: register {fullname, email, password}. GET (the older clients' login): {user, access_token}. */
   customers: '/customers',
   /** POST: sign in {email, password} → {user, token, session}. */
   auth: '/customers/auth',
@@ -62,7 +62,7 @@ export const PROFILE_HEADER = 'x-profile-id';
 /** For EventSource (which cannot send headers): the bearer token as a query parameter of /scrape calls. */
 export const ACCESS_TOKEN_QUERY = 'access_token';
 
-/** The six profile icons of seed 001, in the order the picker shows them. */
+/** The six profile icons (decision 040), in the order the picker shows them. */
 export const profileIcons = ['cat', 'weed', 'userGroup', 'couch', 'mobile', 'ticket'] as const;
 export type ProfileIcon = (typeof profileIcons)[number];
 

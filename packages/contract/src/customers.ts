@@ -5,9 +5,9 @@ import { defineEndpoint } from './endpoint.ts';
 import { customerRoutes } from './routes.ts';
 
 /*
- * Email accounts and household profiles: the customer backend of the subscription seed spec (field names as its client
- * sends and reads them: `fullname`, `_id`, `endSubcriptionDate`). Failures answer the HTTP status with
- * the usual error body `{errorType, code, message}` (errors.ts); `message` is meant to be shown.
+ * Email accounts and household profiles: the customer backend the older subscription client speaks
+ * (field names as it sends and reads them: `fullname`, `_id`, `endSubcriptionDate`). Failures answer the
+ * HTTP status with the usual error body `{errorType, code, message}` (errors.ts); `message` is meant to be shown.
  * Decision: docs/decisions/040-customer-api.md.
  */
 
@@ -20,7 +20,7 @@ export const CustomerProfile = z.object({
 });
 export type CustomerProfile = z.infer<typeof CustomerProfile>;
 
-/** The user as the subscription seed spec has it. Passphrase accounts have the same shape (email null, fullname ''). */
+/** The user as the older client reads it. Passphrase accounts have the same shape (email null, fullname ''). */
 export const CustomerUser = z.object({
   id: z.string(),
   fullname: z.string(),
@@ -67,7 +67,7 @@ export const CustomerAuthResponse = z.object({
   failedSignIns: z.number().int().nonnegative().optional(),
 });
 export type CustomerAuthResponse = z.infer<typeof CustomerAuthResponse>;
-/** Seed 000's second customer backend: GET /customers with the X-auth-token header. */
+/** The older clients' customer login: GET /customers with the X-auth-token header. */
 export const CustomerMeResponse = z.object({ user: CustomerUser, access_token: z.string() });
 
 export const ProfileInput = z.object({ fullname: Fullname, icon: ProfileIconSchema });

@@ -1,5 +1,5 @@
 /**
- * The 40 UI languages (seed 000), English first. The web app's catalogs exist for exactly these (its
+ * The 40 UI languages (decision 077), English first. The web app's catalogs exist for exactly these (its
  * completeness check), and metadata answers are asked for in one of them (`?language=`).
  */
 export const UI_LANGUAGES = [

@@ -7,7 +7,7 @@ import { membershipRoutes } from './routes.ts';
 import { ErrorCode } from './errors.ts';
 
 /*
- * Memberships paid through a crypto gateway, promo codes and the admin self-test. The subscription seed spec's
+ * Memberships paid through a crypto gateway, promo codes and the admin self-test. The older subscription client's
  * field names (`criptoName`, `crypto_list`, `display_name`, `isUsed`) are kept on the wire.
  * Decision: docs/decisions/041-membership-payments.md.
  */
@@ -63,7 +63,7 @@ export type Payment = z.infer<typeof Payment>;
 
 export const SubscriptionBody = z.object({
   planId: z.union([z.number().int(), z.string().regex(/^\d{1,9}$/)]),
-  /** The crypto `name` from the crypto list (seed spelling; `cryptoName` is accepted too). */
+  /** The crypto `name` from the crypto list (the older client's spelling; `cryptoName` is accepted too). */
   criptoName: z.string().max(64).nullish(),
   cryptoName: z.string().max(64).nullish(),
   /** A promo code checked with GET /promos/:code, or null. */
@@ -115,7 +115,7 @@ export const PromoCreateBody = z
 export const PromoCreateResponse = z.object({ codes: z.array(Promo), created: Promo });
 export const PromoParams = z.object({ code: z.string().min(1).max(64) });
 /**
- * The subscription seed spec: `code` {isUsed, rate} (null when unknown), a message to show, and `error` when the code
+ * Decision 041: `code` {isUsed, rate} (null when unknown), a message to show, and `error` when the code
  * cannot be used; `errorCode` (ours) says why.
  */
 export const PromoCheckResponse = z.object({

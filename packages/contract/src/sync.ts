@@ -171,7 +171,7 @@ export type ProgressPage = z.infer<typeof ProgressPage>;
 
 // ---- settings ----
 
-/** Caption look (the subscription seed spec): opacity and blur 0–1, size a multiplier 0.01–2 (1–200 %). */
+/** Caption look (decision 050): opacity and blur 0–1, size a multiplier 0.01–2 (1–200 %). */
 export const SubtitleStyling = z.object({
   color: z.string().max(32),
   backgroundOpacity: z.number().min(0).max(1),

@@ -12,7 +12,7 @@ import { runMigrateCommand } from './migrate.ts';
 
 const serverDir = path.resolve(import.meta.dirname, '../..');
 const NAMES = Object.keys(migrations).sort();
-/** The PostgreSQL that CI and developer machines run (ARCHITECTURE.md), unless the suite names one. */
+/** The PostgreSQL that CI and developer machines run, unless the suite names one. */
 const pgAdminUrl = testDatabaseUrl ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 function runCli(args: string[], env: Record<string, string>) {

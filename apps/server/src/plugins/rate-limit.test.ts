@@ -5,7 +5,7 @@ import { testRedisUrl } from '../../test/test-database.ts';
 import { createRateLimits, RateLimitedError } from './rate-limit.ts';
 import { connectRedis } from './redis.ts';
 
-// CI and developer machines run Redis at 127.0.0.1:6379 (ARCHITECTURE.md); this test uses it even when
+// CI and developer machines run Redis at 127.0.0.1:6379; this test uses it even when
 // the rest of the suite runs on SQLite, so the shared store is never silently left untested.
 const redisUrl = testRedisUrl ?? 'redis://127.0.0.1:6379';
 

@@ -24,8 +24,8 @@ export async function videoState(page: Page) {
 export const videoTime = async (page: Page) => (await videoState(page)).time;
 
 /**
- * A title opens as its page first (PRODUCT.md §7): its Play brings the player. Links that start playing
- * (an episode, `?t=`) show the player at once.
+ * A title opens as its page first (docs/architecture.md): its Play brings the player. Links that start
+ * playing (an episode, `?t=`) show the player at once.
  */
 async function reachPlayer(page: Page): Promise<void> {
   const titlePlay = page.getByTestId('title-play');

@@ -106,7 +106,7 @@ describe('the header’s wording', () => {
     expect(header().getByRole('link', { name: 'My List' }).getAttribute('href')).toBe('/mylist');
   });
 
-  it('signed out: a Sign in link, no search and no My List (the seed spec)', () => {
+  it('signed out: a Sign in link, no search and no My List', () => {
     renderAt('/discover');
     expect(header().getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login');
     expect(phoneSearch()).toBeNull();

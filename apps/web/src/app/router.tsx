@@ -152,7 +152,7 @@ export function routes(): RouteObject[] {
         { path: '/about', element: <AboutPage /> },
         { path: '/support', element: <SupportPage /> },
         { path: '/jip', element: <CreditsPage /> },
-        // Subscription site: /mylist is the browse screen of /browse (the subscription seed spec).
+        // Subscription site: /mylist is the browse screen of /browse (decision 042).
         { path: '/mylist', element: config.variant === 'subscription' ? <HomeRoute /> : <MyListPage /> },
         { path: '/login', element: <LoginPage /> },
         { path: '/register', element: <RegisterPage /> },

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useMigrationStatus } from '../stores/index.ts';
 
-/** Shown while start-up migrates stored data (the seed spec: the migration-in-progress screen). */
+/** Shown while start-up migrates stored data (decision 030). */
 export function MigrationScreen() {
   const { t } = useTranslation(['screens']);
   return (

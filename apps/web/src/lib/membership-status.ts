@@ -13,7 +13,7 @@ export function membershipState(
   return { state: end.getTime() > now.getTime() ? 'active' : 'ended', end };
 }
 
-/** The membership end "as a long date-time" (the subscription seed spec), in the UI language. */
+/** The membership end as a long date and time, in the UI language. */
 export function longDateTime(date: Date, locale: string): string {
   try {
     return dateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }).format(date);

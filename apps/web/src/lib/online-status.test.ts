@@ -20,7 +20,7 @@ function harness(results: boolean[]) {
   };
 }
 
-describe('online status (the seed spec: ping every 5 s, every 10th tick while online)', () => {
+describe('online status (ping every 5 s, every 10th tick while online)', () => {
   it('pings only on every 10th tick while online', async () => {
     const h = harness([]);
     await h.run(25);

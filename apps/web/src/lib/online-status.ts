@@ -5,7 +5,7 @@ import { ping } from './api/index.ts';
 type Listener = () => void;
 
 /**
- * The online check of the seed spec: a 5 s tick; while online only every 10th tick pings /ping.txt,
+ * The online check: a 5 s tick; while online only every 10th tick pings /ping.txt,
  * while offline every tick does; online is set only after a success, any failure sets offline.
  * The browser's own `offline` event sets offline at once (the banner shows without waiting up to 50 s
  * for the next ping), and its `online` event pings right away instead of at the next tick.

@@ -13,7 +13,7 @@ describe('plan prices', () => {
     expect(formatMoney(2.99, 'EUR', 'de').replace(/\s/g, ' ')).toBe('2,99 €');
     expect(formatMoney(5, 'NOT-A-CODE')).toBe('5 NOT-A-CODE');
   });
-  it('quotes a plan per its period (seed 001: $30 per year, $2.99 per month)', () => {
+  it('quotes a plan per its period (the default plans: $30 per year, $2.99 per month)', () => {
     expect(planPeriod(yearly)).toEqual({ unit: 'year', count: 1 });
     expect(planPeriod(monthly)).toEqual({ unit: 'month', count: 1 });
     expect(planPeriod({ duration: 24, pref: 'year' })).toEqual({ unit: 'year', count: 2 });

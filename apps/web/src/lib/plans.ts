@@ -3,7 +3,7 @@ import { numberFormat } from './intl.ts';
 
 /**
  * How membership prices read on screen. Prices always come from the server's plans (GET /api/plans),
- * never from text (the product brief); these only format them.
+ * never from text (decision 042); these only format them.
  */
 
 /** "$30", "$2.99", "2,99 €": whole amounts without cents, others with two decimals. */

@@ -1,5 +1,5 @@
 /**
- * Custom proxy list entries (the seed spec, the app family's client behaviour): a plain http(s) URL (a CORS proxy),
+ * Custom proxy list entries, read as the app family's clients read them: a plain http(s) URL (a CORS proxy),
  * or `|key=value;…|URL` where `type=proxy` or `type=api` (a provider API). Anything else is dropped.
  */
 export interface ProxyEntry {

@@ -2,7 +2,7 @@ import type { CustomerUser } from '@marquee/contract';
 import { createPersistedStore } from './persisted.ts';
 import { LEGACY_KEYS, readLegacyState } from './library/legacy.ts';
 
-/** The five gradient colours and the six icons of a passphrase account's avatar (seed 000 register step). */
+/** The five gradient colours and the six icons of a passphrase account's avatar (picked when registering). */
 export const PROFILE_COLORS = ['#0A54FF', '#CF2E68', '#F9DD7F', '#7652DD', '#2ECFA8'] as const;
 export const PROFILE_ICONS = ['cat', 'weed', 'userGroup', 'couch', 'mobile', 'ticket'] as const;
 export type ProfileIcon = (typeof PROFILE_ICONS)[number];

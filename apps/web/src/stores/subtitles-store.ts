@@ -23,14 +23,14 @@ export interface SubtitlesData {
   styling: SubtitleStyling;
 }
 
-/** Limits of the seed spec. */
+/** Limits a device keeps (size up to 10×, as the older clients allow; synced sizes stop at 2: wire.ts). */
 export const SUBTITLE_LIMITS = {
   size: [0.01, 10],
   backgroundOpacity: [0, 1],
   backgroundBlur: [0, 1],
   delay: [-500, 500],
 } as const;
-/** The colours the caption settings offer (the subscription seed spec). */
+/** The colours the caption settings offer (decision 050). */
 export const SUBTITLE_COLORS = ['#ffffff', '#b0b0b0', '#80b1fa', '#e2e535'] as const;
 
 const clamp = (v: unknown, [min, max]: readonly [number, number], fallback: number) => {
@@ -38,7 +38,7 @@ const clamp = (v: unknown, [min, max]: readonly [number, number], fallback: numb
   return Math.min(max, Math.max(min, n));
 };
 
-/** Seed 001's defaults: white text on a background of about 0.74 opacity, not blurred. */
+/** Defaults: white text on a background of about 0.74 opacity, not blurred. */
 export const DEFAULT_STYLING: SubtitleStyling = {
   color: '#ffffff',
   backgroundOpacity: 0.74,

@@ -21,7 +21,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('profiles_user_id').on('profiles').column('user_id').execute();
 
-  // Per-profile preferences of the subscription seed spec, synced with the other settings.
+  // Per-profile preferences (decision 040), synced with the other settings.
   await db.schema.alterTable('user_settings').addColumn('enable_autoplay', 'integer').execute();
   await db.schema.alterTable('user_settings').addColumn('subtitle_styling', 'text').execute();
 

@@ -73,7 +73,7 @@ function testMedia(config: Config): { movie: ScrapeMedia; show: ScrapeMedia } {
 }
 
 /**
- * The instance self-test of the admin panel (the seed spec): configuration, database, account backend,
+ * The instance self-test of the admin panel (decision 041): configuration, database, account backend,
  * metadata source, Redis, payment gateway and every provider, each with pass/fail and a reason.
  */
 export class SelfTestService {

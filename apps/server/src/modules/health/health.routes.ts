@@ -70,7 +70,7 @@ export function registerHealthRoutes(app: FastifyInstance, db: Kysely<Database>)
     return reply.status(503).header('retry-after', '5').send({ status: 'unavailable', checks });
   });
 
-  /** The web app's online check (the seed spec): a tiny, never-cached text. */
+  /** The web app's online check (`lib/online-status.ts` in the web app): a tiny, never-cached text. */
   app.get('/ping.txt', { schema: { hide: true }, logLevel: 'warn' }, async (_request, reply) =>
     reply.header('cache-control', 'no-store').type('text/plain').send('pong'),
   );

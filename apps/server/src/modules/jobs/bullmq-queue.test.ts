@@ -6,7 +6,7 @@ import { BullMqJobQueue } from './bullmq-queue.ts';
 import type { JobQueue } from './job-queue.ts';
 import { concurrencyMeter, gate, jobQueueBehaviour, kindStatus } from './job-queue-behaviour.ts';
 
-/** Redis is always there on CI and developer machines (ARCHITECTURE.md): TEST_REDIS_URL or the local one. */
+/** Redis is always there on CI and developer machines: TEST_REDIS_URL or the local one. */
 const redisUrl = testRedisUrl ?? 'redis://127.0.0.1:6379';
 const admin = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
 const prefixes: string[] = [];

@@ -36,7 +36,7 @@ export function toPromoDto(row: PromoRow, now: number): Promo {
   };
 }
 
-/** Promo codes: admins create and list them; customers check one before paying (the subscription seed spec). */
+/** Promo codes: admins create and list them; customers check one before paying (decision 041). */
 export class PromosService {
   constructor(
     private readonly promos: PromosRepository,
@@ -67,7 +67,7 @@ export class PromosService {
   }
 
   /**
-   * The subscription seed spec's answer; a code the caller already used (paid, or on a request still payable) or one
+   * The answer of decision 041; a code the caller already used (paid, or on a request still payable) or one
    * held by someone else's unpaid request cannot be applied.
    */
   async check(userId: string, rawCode: string): Promise<PromoCheckResponse> {

@@ -11,7 +11,7 @@ export interface Image {
 }
 
 /**
- * Exactly the sizes the server hands out: posters (w342, and w500 as seed 000 and the family's clients
+ * Exactly the sizes the server hands out: posters (w342, and w500 as the app family's clients
  * ask), backdrops (w1280), cast photos (w185), episode stills (w300) and provider logos (w92). Anything
  * else is refused, so the proxy cannot be used to pull originals of any size through us.
  */

@@ -95,7 +95,7 @@ export class MetadataService {
   private readonly legacy: LegacyLookup | undefined;
   private readonly spelling: MetadataServiceOptions['spelling'];
   private readonly now: () => number;
-  /** Search answers for 1 h, swept every 2 min (the seed spec). */
+  /** Search answers for 1 h, swept every 2 min (decision 002). */
   private readonly searchCache: LRUCache<string, MediaSummary[]>;
   private readonly sweepTimer: NodeJS.Timeout;
 

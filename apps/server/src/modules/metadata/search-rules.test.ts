@@ -104,7 +104,7 @@ describe('search cache', () => {
     expect(searchCacheKey('alien 3')).not.toBe(searchCacheKey('alien'));
   });
 
-  it('keeps answers 1 hour and sweeps every 2 minutes (the seed spec)', () => {
+  it('keeps answers 1 hour and sweeps every 2 minutes (decision 002)', () => {
     expect(SEARCH_CACHE_TTL_MS).toBe(3_600_000);
     expect(SEARCH_CACHE_SWEEP_MS).toBe(120_000);
   });

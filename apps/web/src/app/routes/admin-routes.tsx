@@ -2,7 +2,7 @@ import { PromosPage } from '../../features/admin/promos-page.tsx';
 import { SelfTestPage } from '../../features/admin/self-test-page.tsx';
 import { RequireAdmin } from './guards.tsx';
 
-/** `/promos`: admins only (the subscription seed spec). */
+/** `/promos`: admins only (decision 042). */
 export function PromosRoute() {
   return (
     <RequireAdmin>
@@ -11,7 +11,7 @@ export function PromosRoute() {
   );
 }
 
-/** `/admin`: the self-test panel, admins of either account kind (the seed spec). */
+/** `/admin`: the self-test panel, admins of either account kind (decision 042). */
 export function AdminRoute() {
   return (
     <RequireAdmin>

@@ -5,7 +5,7 @@ import { useCustomer } from '../../lib/account/use-customer.ts';
 import { useAccountStore } from '../../stores/index.ts';
 import { paths } from '../paths.ts';
 
-/** Signed-in only; others go to / (the subscription seed spec: /subscription, /settings). */
+/** Signed-in only; others go to / (decision 042: /subscription, /settings). */
 export function RequireSignedIn({ children }: { children: ReactNode }) {
   const signedIn = useAccountStore((s) => s.account !== null);
   return signedIn ? children : <Navigate replace to={paths.home} />;

@@ -33,7 +33,7 @@ const ProfilesPage = lazy(() =>
 
 /**
  * `/`: on a subscription site, the landing page for signed-out visitors, and "who's watching" after an
- * email sign-in until a profile is chosen (the subscription seed spec); otherwise the home / browse screen.
+ * email sign-in until a profile is chosen (decision 042); otherwise the home / browse screen.
  */
 export function HomeRoute() {
   const landing = useAccountStore((s) =>

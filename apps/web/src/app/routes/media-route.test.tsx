@@ -107,7 +107,7 @@ function renderAt(path: string) {
   );
 }
 
-/** The title page's Play (a title opens as its page first, PRODUCT.md §7). */
+/** The title page's Play (a title opens as its page first, docs/architecture.md). */
 async function pressPlay() {
   (await screen.findByTestId('title-play')).click();
 }

@@ -330,7 +330,7 @@ export function MediaRoute() {
     hasEpisodeInPath: !!season,
     redirectedFromTitle: (location.state as TitleRedirectState | null)?.fromTitle === true,
   });
-  // The title page comes first on every screen (PRODUCT.md §7): the player waits until Play is pressed,
+  // The title page comes first on every screen (docs/architecture.md): the player waits until Play is pressed,
   // and no media is asked for before, unless the link itself starts playing (an episode, `?t=`).
   const titleFirst = resolved.kind === 'current' && !opensPlaying && playFor !== media;
   // Effects run once the first render has been painted: the player's code is asked for then.

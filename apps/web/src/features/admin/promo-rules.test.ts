@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePromoRate } from './promo-rules.ts';
 
-describe('new promo rate (the subscription seed spec)', () => {
+describe('new promo rate', () => {
   it('empty is ignored (the server default, 10); numbers are sent as integers', () => {
     expect(parsePromoRate('')).toEqual({ rate: undefined });
     expect(parsePromoRate('  ')).toEqual({ rate: undefined });

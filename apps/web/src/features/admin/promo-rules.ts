@@ -1,7 +1,7 @@
 import { PROMO_RATE_MAX, PROMO_RATE_MIN } from '@marquee/contract/values';
 
 /**
- * The new promo rate (the subscription seed spec): a number, sent as an integer; empty means the server's default (10).
+ * The new promo rate: a number, sent as an integer; empty means the server's default (10).
  * Answers `{rate}` (undefined = leave it to the default) or `{error}` with a catalog key.
  */
 export type PromoRateError = 'rateInvalid';

@@ -34,7 +34,7 @@ function StateBadge({ promo }: { promo: Promo }) {
   );
 }
 
-/** `/promos` (the subscription seed spec, admins only; the app redirects others): every code, and a form to make one. */
+/** `/promos` (admins only; the app redirects others): every code, and a form to make one. */
 export function PromosPage() {
   const { t, i18n } = useTranslation(['admin', 'errors']);
   usePageTitle(t('admin.promos.pageTitle'));

@@ -19,7 +19,7 @@ const BADGE: Record<SelfTestCheck['status'], string> = {
 };
 
 /**
- * `/admin` (the seed spec, admins of either account kind): the instance self-test — configuration,
+ * `/admin` (decision 041, admins of either account kind): the instance self-test — configuration,
  * database, metadata source, Redis, payment gateway, every provider — each check with its result and
  * reason, and a button to run it again.
  */

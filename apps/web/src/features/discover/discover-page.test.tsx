@@ -127,7 +127,7 @@ describe('Discover rows are never empty', () => {
     }, ROWS_LOADED);
   }, 20_000);
 
-  it('keeps the seed spec’s rows and counts when every genre is full (a TMDB key)', async () => {
+  it('keeps every row and count when every genre is full (a TMDB key)', async () => {
     const full = (n: number, from: number) =>
       Array.from({ length: n }, (_, i): [Genre, number] => [g(from + i, `Genre ${from + i}`), 20]);
     serve({ movie: full(19, 100), tv: full(16, 200) });

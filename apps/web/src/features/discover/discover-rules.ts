@@ -1,4 +1,4 @@
-/** Discover page rules of the seed spec. */
+/** Discover page rules: row sizes, random picks, the Watch Something New countdown, genre rows. */
 import { isTitleReleased } from '@marquee/contract/values';
 
 export const CAROUSEL_SIZE = 20;

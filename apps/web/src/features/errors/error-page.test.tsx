@@ -36,7 +36,7 @@ afterEach(() => {
 });
 
 describe('error page', () => {
-  it('shows the seed texts, details on demand, and confirms a copy for 2 s', async () => {
+  it('shows its texts, details on demand, and confirms a copy for 2 s', async () => {
     const writeText = vi.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     const onReload = vi.fn();

@@ -27,7 +27,7 @@ export function isPageCodeMissing(error: unknown): boolean {
   );
 }
 
-/** The seed's error page: Reload the page, Show error details, and a copy button confirmed for 2 s. */
+/** The error page: Reload the page, Show error details, and a copy button confirmed for 2 s. */
 export function ErrorPage({
   error,
   onReload = () => window.location.reload(),

@@ -66,7 +66,7 @@ const STAND_INS = [
 const BANNER =
   'flex flex-col items-center gap-4 rounded-3xl bg-gradient-to-r from-accent/40 via-surface-2 to-accent/20 px-6 py-10 text-center';
 
-/** The plans' prices (never hard-coded, the product brief): "Everything, from $2.50 a month" and each plan. */
+/** The plans' prices (never hard-coded, decision 042): "Everything, from $2.50 a month" and each plan. */
 function PlanBanner() {
   const { t, i18n } = useTranslation(['landing', 'membership']);
   const plans = useQuery(membershipQueries.plans());
@@ -195,7 +195,7 @@ function Faq() {
 }
 
 /**
- * The subscription site's landing page for signed-out visitors (the subscription seed spec): hero over a wall
+ * The subscription site's landing page for signed-out visitors (decision 042): hero over a wall
  * of the catalog's popular posters with Get started (→ /discover when signed in, else /login), the plan
  * banner, the free movie of the month, feature cards, watch everywhere, offline, FAQ.
  */

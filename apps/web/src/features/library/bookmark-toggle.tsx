@@ -4,7 +4,7 @@ import { libraryKey, type LibraryMeta } from '../../stores/library/library-rules
 import { toMediaType } from '../../lib/media-keys.ts';
 import { useLibraryStore } from '../../stores/index.ts';
 
-/** A card or title as library metadata; null when the year is unknown (such titles cannot be bookmarked, the seed spec). */
+/** A card or title as library metadata; null when the year is unknown (such titles cannot be bookmarked). */
 function libraryMetaOf(
   media: Pick<MediaSummary, 'id' | 'type' | 'title' | 'year' | 'poster'>,
 ): LibraryMeta | null {

@@ -41,7 +41,7 @@ export function useContinueWatching(): ContinueItem[] {
 }
 
 /**
- * Bookmarks, most recent activity first (the seed spec), under the name navigation gives them: "My List".
+ * Bookmarks, most recent activity first, under the name navigation gives them: "My List".
  * `titled={false}` where the page's own heading already says "My List".
  */
 export function BookmarksSection({ items, titled = true }: { items: BookmarkEntry[]; titled?: boolean }) {
@@ -107,7 +107,7 @@ function ContinueCard({ item }: { item: ContinueItem }) {
   );
 }
 
-/** Continue Watching (the seed spec): worth-resuming titles, not bookmarked, most recent first; each can be removed. */
+/** Continue Watching: worth-resuming titles, not bookmarked, most recent first; each can be removed. */
 export function ContinueWatchingSection({ items }: { items: ContinueItem[] }) {
   const { t } = useTranslation(['library']);
   if (items.length === 0) return null;

@@ -6,7 +6,7 @@ import membership from '../../locales/en/membership.json';
 const en = { membership };
 const base: PurchaseDraft = { planId: 1, crypto: 'BTC', hasPromo: false, promoInput: '', applied: null };
 
-describe('membership purchase rules (the subscription seed spec)', () => {
+describe('membership purchase rules', () => {
   it('a ticked "I have promo code" needs the code applied first', () => {
     expect(checkPurchase({ ...base, hasPromo: true, promoInput: 'ABCD2345' })).toEqual(['applyPromoFirst']);
     expect(en.membership.errors.applyPromoFirst).toBe('You should apply promo code before');

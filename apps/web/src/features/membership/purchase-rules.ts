@@ -1,5 +1,5 @@
 /**
- * Client rules of the membership purchase (the subscription seed spec), checked before anything is sent.
+ * Client rules of the membership purchase, checked before anything is sent.
  * Problems are named by their catalog key under `membership.errors`.
  */
 export interface AppliedPromo {
@@ -31,13 +31,13 @@ export const promoIsApplied = (d: Pick<PurchaseDraft, 'promoInput' | 'applied'>)
 export function checkPurchase(d: PurchaseDraft): PurchaseError[] {
   const problems: PurchaseError[] = [];
   if (d.planId === null) problems.push('planRequired');
-  // 'I have promo code' ticked: the code must be applied first (the subscription seed spec).
+  // 'I have promo code' ticked: the code must be applied first.
   if (d.hasPromo && !promoIsApplied(d)) problems.push('applyPromoFirst');
   if (!d.crypto) problems.push('cryptoRequired');
   return problems;
 }
 
-/** POST /customers/:uid/suscription's body (seed spelling `criptoName`; `code` null without a promo). */
+/** POST /customers/:uid/suscription's body (spelled `criptoName` as the older client does; `code` null without a promo). */
 export function paymentBody(d: PurchaseDraft): { planId: number; criptoName: string; code: string | null } {
   return { planId: d.planId!, criptoName: d.crypto!, code: d.hasPromo && d.applied ? d.applied.code : null };
 }

@@ -163,7 +163,7 @@ export function browserKind(userAgent: string): BrowserKind {
   return 'unknown';
 }
 
-/** Extension status every second (the subscription seed spec). */
+/** Extension status every second (decision 050). */
 function useExtensionStatus(): { state: ExtensionState | 'loading'; checks: number } {
   const [state, setState] = useState<ExtensionState | 'loading'>('loading');
   const [checks, setChecks] = useState(0);

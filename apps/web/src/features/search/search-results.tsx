@@ -9,7 +9,7 @@ import { paths } from '../../app/paths.ts';
 
 /**
  * Results for the search's debounced query (one request per pause in typing, never one per keystroke):
- * skeleton while typing or loading, the seed's failed and empty texts.
+ * skeleton while typing or loading, the failed and empty texts.
  */
 export function SearchResults({ search }: { search: Pick<SearchRoute, 'query' | 'isDebouncing'> }) {
   const { query, isDebouncing } = search;

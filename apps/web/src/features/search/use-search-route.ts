@@ -3,7 +3,7 @@ import { useLocation, useNavigate, useParams } from 'react-router';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
 import { paths } from '../../app/paths.ts';
 
-/** The search waits this long after the last keystroke (the seed spec): one request per pause in typing. */
+/** The search waits this long after the last keystroke: one request per pause in typing. */
 export const SEARCH_DEBOUNCE_MS = 500;
 
 /**

@@ -7,7 +7,7 @@ const isTyping = (el: Element | null) =>
     el.tagName === 'SELECT' ||
     (el as HTMLElement).isContentEditable);
 
-/** Pressing "/" focuses the input, unless the user is already typing somewhere (the seed spec). */
+/** Pressing "/" focuses the input, unless the user is already typing somewhere. */
 export function useSlashFocus(input: RefObject<HTMLInputElement | null>): void {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {

@@ -30,7 +30,7 @@ function settingsIssueKey({ path, code }: FormIssue): (typeof SETTINGS_ERROR_ORD
 /**
  * The rules of the settings form: an email account's name as the contract has it; a device name may
  * not be empty — for passphrase accounts only when it was changed; custom proxies, when on, are valid
- * entries (the seed's 'Not a valid URL') and at least one (an empty list would be on in name only).
+ * entries ('Not a valid URL') and at least one (an empty list would be on in name only).
  */
 export function settingsResolver(saved: SettingsValues): Resolver<SettingsValues> {
   // The contract's rules for a device name and a profile's name (the server checks the same).

@@ -1,7 +1,7 @@
 import { useLibraryStore } from '../../stores/index.ts';
 import { libraryKey, resumeEpisode, type EpisodeProgress } from '../../stores/library/library-rules.ts';
 
-/** Where a show resumes for this viewer: the episode of Continue Watching (seed 000's rule), if any. */
+/** Where a show resumes for this viewer: the episode of Continue Watching (`resumeEpisode`), if any. */
 export interface ShowResume {
   seasonId: string;
   episodeId: string;

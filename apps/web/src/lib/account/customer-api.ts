@@ -5,7 +5,7 @@ import { api, ApiError, type ApiInput } from '../api/index.ts';
 /**
  * The customer API (email accounts, household profiles, memberships, promo codes, admin) as the web
  * calls it: thin wrappers over the contract's client (`api.customer.*`, `api.membership.*`) that fill in
- * the signed-in account's id. Every answer that carries the user replaces the stored one (the subscription seed spec).
+ * the signed-in account's id. Every answer that carries the user replaces the stored one.
  */
 
 function currentAccount() {

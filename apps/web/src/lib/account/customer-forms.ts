@@ -4,7 +4,7 @@ import type { CustomerFormError } from './customer-rules.ts';
 import { keyedZodResolver, type FormIssue } from './form-resolver.ts';
 
 /*
- * The email-account forms' schemas (the subscription seed spec): the field rules are the contract's
+ * The email-account forms' schemas (decision 042): the field rules are the contract's
  * CustomerRegisterBody ones, plus what only the form has (the confirmation). Messages are keys under
  * `customer.errors` (the keyed resolver maps each issue to one, never to the contract's English); the
  * server checks again. The contract's schemas and zod stay out of the first view: the web takes its other
@@ -57,7 +57,7 @@ export const loginFormResolver = keyedZodResolver(loginFormSchema, customerIssue
 
 export const registerFormSchema = z
   .object({ fullname: Fullname, email: Email, password: Password, confirm: z.string().min(1) })
-  // The seed's client did not compare the two passwords; we do (decision 042).
+  // The older subscription client did not compare the two passwords; we do (decision 042).
   .refine((v) => v.password === v.confirm, { path: ['confirm'] });
 export type RegisterFormValues = z.input<typeof registerFormSchema>;
 export const registerFormResolver = keyedZodResolver(registerFormSchema, customerIssueKey);

@@ -33,7 +33,7 @@ describe('register body and messages', () => {
     ] as const) {
       expect(en.customer.errors[key]).toBeTruthy();
     }
-    // The seed's words for two passwords that differ.
+    // The words for two passwords that differ (decision 040).
     expect(en.customer.errors.passwordMismatch).toBe("Password didn't match");
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The email-account forms' problems (catalog keys under `customer.errors`; the forms' schemas are in
- * customer-forms.ts) and the register body as the subscription seed spec sends it.
+ * customer-forms.ts) and the register body as the older subscription client sends it.
  */
 export type CustomerFormError =
   | 'fullnameRequired'
@@ -11,7 +11,7 @@ export type CustomerFormError =
   | 'confirmRequired'
   | 'passwordMismatch';
 
-/** The register body: the confirmation is never sent (the subscription seed spec). */
+/** The register body: the confirmation is never sent (decision 042). */
 export function registerBody(
   v: { fullname: string; email: string; password: string; confirm: string },
   captchaToken: string | null,

@@ -30,7 +30,7 @@ async function signedIn(account: Account): Promise<void> {
 }
 
 /**
- * POST /customers (the subscription seed spec): fullname, email, password (the confirmation is not sent) and the
+ * POST /customers (decision 040): fullname, email, password (the confirmation is not sent) and the
  * captcha token. No session: the user signs in next.
  */
 export async function registerWithEmail(body: {
@@ -59,7 +59,7 @@ export async function loginWithEmail(
 }
 
 /**
- * A token left under `accessToken` by seed 000's customer client, with no account stored here: the
+ * A token left under `accessToken` by the older clients' customer login, with no account stored here: the
  * session is adopted (its user and session looked up) instead of asking the user to sign in again.
  */
 export async function adoptAccessToken(): Promise<boolean> {

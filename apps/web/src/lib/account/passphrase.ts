@@ -6,7 +6,7 @@ import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { toBase64Url } from './base64.ts';
 
 /*
- * Passphrase accounts exactly as the app family's clients do it (the product brief, the app family's client behaviour):
+ * Passphrase accounts exactly as the app family's clients do it:
  * a 12-word English BIP-39 mnemonic; seed = PBKDF2-HMAC-SHA256(mnemonic as typed, "mnemonic", 2048,
  * 32 bytes) — not the standard BIP-39 seed; the seed is both the Ed25519 private key and the AES key.
  * Loaded only by the sign-in pages and settings (it is the largest code of the account feature).

@@ -32,10 +32,10 @@ import { ALL_KINDS, startLive } from './live.ts';
 import { SYNC_INTERVAL_MS, SyncEngine, webLock } from './sync-engine.ts';
 import { importPayload, profileHeaders, requestFor, type WireRequest } from './wire.ts';
 
-/** Where seed 000's customer client kept its token (the seed spec); kept in step for email accounts. */
+/** Where the older clients' customer login kept its token (decision 042); kept in step for email accounts. */
 export const ACCESS_TOKEN_KEY = 'accessToken';
 
-/** Account restore cadence (the seed spec). */
+/** Account restore cadence (decision 031). */
 export const RESTORE_INTERVAL_MS = 12 * 60 * 60_000;
 export { useSessionStatus };
 
@@ -143,7 +143,7 @@ type RestoreStep = RestoreResult | 'profile-gone';
 let lastPullAt = 0;
 
 /**
- * Account restore (the seed spec, the product brief): pending changes are sent first, then the account's
+ * Account restore (decision 032): pending changes are sent first, then the account's
  * bookmarks, progress and settings are fetched and MERGED — the server's state with every change still
  * pending applied over it. 400/401/403 from /users/@me → logout; other failures keep everything local.
  */
@@ -304,7 +304,7 @@ export async function pull(kinds: readonly LibraryChangeKind[] = ALL_KINDS): Pro
   return result ?? 'failed';
 }
 
-/** The preferences each household profile keeps for itself (the subscription seed spec). */
+/** The preferences each household profile keeps for itself (decision 042). */
 const profilePrefs = (): NonNullable<StashedLibrary['prefs']> => ({
   enableAutoplay: usePreferencesStore.getState().enableAutoplay,
   subtitleStyling: { ...useSubtitlesStore.getState().styling },
@@ -401,7 +401,7 @@ export async function sendPendingSignOuts(): Promise<void> {
 }
 
 /**
- * Logout (the seed spec): forget the account, bookmarks, progress and outbox on this device, and end the
+ * Logout (decision 032): forget the account, bookmarks, progress and outbox on this device, and end the
  * session on the server — later, when the network is back, if it cannot be reached now.
  */
 export async function logout(): Promise<void> {

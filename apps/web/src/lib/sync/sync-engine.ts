@@ -2,7 +2,7 @@ import { isDue, type OutboxOp } from '../../stores/library/outbox.ts';
 import { ApiError } from '../api/index.ts';
 import { backoffDelay } from './backoff.ts';
 
-/** The seed's sync cadence: the outbox is looked at every 5 s (and right after each change). */
+/** Sync cadence (decision 031): the outbox is looked at every 5 s (and right after each change). */
 export const SYNC_INTERVAL_MS = 5_000;
 
 export interface SyncEngineDeps {

@@ -85,7 +85,7 @@ function requestBodyFor(op: OutboxOp, uid: string): WireRequest {
       };
     case 'settings': {
       const styling = op.settings.subtitleStyling;
-      // The synced caption size is 1–200 % (seed 001); this device may keep a larger one (seed 000 allows 10×).
+      // The synced caption size is 1–200 % (decision 050); this device may keep a larger one (up to 10×).
       const settings = styling
         ? { ...op.settings, subtitleStyling: { ...styling, size: Math.min(2, Math.max(0.01, styling.size)) } }
         : op.settings;

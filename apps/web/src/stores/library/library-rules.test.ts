@@ -57,7 +57,7 @@ const bookmark = (type: 'movie' | 'show', id: string, updatedAt: number): Bookma
   updatedAt,
 });
 
-describe('library rules (the seed spec)', () => {
+describe('library rules', () => {
   it('worth resuming: at least 20 s watched and more than 120 s left', () => {
     expect(isWorthResuming({ watched: 19, duration: 1000 })).toBe(false);
     expect(isWorthResuming({ watched: 20, duration: 1000 })).toBe(true);
@@ -106,7 +106,7 @@ describe('library rules (the seed spec)', () => {
 
   it("continue watching orders a show by the title's last update, not its resume episode's", () => {
     // The show's pilot was opened last (a few seconds: not where it resumes); the title is still the
-    // most recently updated one (seed 000: sorted by most recent update).
+    // most recently updated one (Continue Watching is sorted by most recent update).
     const progress = {
       [libraryKey('show', '7')]: show('7', [
         [1, 2, 900, 40],

@@ -1,5 +1,5 @@
 /**
- * The web app's library rules: Continue Watching, bookmark order, resume points (the seed spec; decision 030).
+ * The web app's library rules: Continue Watching, bookmark order, resume points (decision 030).
  * Pure: no schemas.
  */
 import type { MediaType } from '../../lib/media-keys.ts';
@@ -79,7 +79,7 @@ export interface ContinueItem {
 
 /**
  * Continue Watching: titles with progress worth resuming (the same thresholds for a show's resume
- * episode as for a movie, as the seed spec states), bookmarked ones excluded (they show under Bookmarks),
+ * episode as for a movie), bookmarked ones excluded (they show under Bookmarks),
  * titles the user removed from the row excluded until they are watched again, most recent first.
  */
 export function continueWatching(
@@ -100,7 +100,7 @@ export function continueWatching(
         items.push({ entry, episode, progress: episode.progress });
     }
   }
-  // By the title's last update (seed 000), whichever episode it resumes at.
+  // By the title's last update, whichever episode it resumes at.
   return items.sort((a, b) => b.entry.updatedAt - a.entry.updatedAt);
 }
 

@@ -25,7 +25,7 @@ import {
 
 /** A library this device keeps for a household profile that is not the active one (decision 042). */
 export interface StashedLibrary extends LibraryData {
-  /** The profile's own preferences (the subscription seed spec): restored when it becomes active again. */
+  /** The profile's own preferences (autoplay, caption style): restored when it becomes active again. */
   prefs?: { enableAutoplay: boolean; subtitleStyling: NonNullable<SyncedSettings['subtitleStyling']> };
 }
 

@@ -53,7 +53,7 @@ export interface SyncedSettings {
   proxyUrls?: string[] | null;
   /** Ours: the preferred audio language of library titles (ISO 639); null = the UI language's. */
   defaultAudioLanguage?: string | null;
-  /** Ours (per-profile preferences, the subscription seed spec); servers of the older family ignore them. */
+  /** Ours (per-profile preferences, decision 040); servers of the older family ignore them. */
   enableAutoplay?: boolean | null;
   subtitleStyling?: {
     color: string;

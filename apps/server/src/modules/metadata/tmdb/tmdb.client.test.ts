@@ -92,7 +92,7 @@ describe('what TmdbClient sends', () => {
     expect(show.external_ids?.imdb_id).toMatch(/^tt\d+$/);
   });
 
-  it('calls the paths of the seed spec with their parameters', async () => {
+  it('calls the TMDB paths the service uses, with their parameters', async () => {
     const api = client();
     await api.season(1399, 1);
     await api.find('tt0133093');

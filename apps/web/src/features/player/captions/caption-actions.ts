@@ -39,7 +39,7 @@ function remember(language: string, opensubtitles: boolean) {
     isOpenSubtitles: opensubtitles,
     overrideCasing: false,
   });
-  // The last chosen language follows the account (the subscription seed spec: defaultSubtitleLanguage).
+  // The last chosen language follows the account (`defaultSubtitleLanguage`, decision 050).
   if (changed && language !== 'custom') changeSyncedSettings({ defaultSubtitleLanguage: language });
 }
 
@@ -50,7 +50,7 @@ function show(id: string, language: string, cues: Cue[], assUrl?: string) {
 }
 
 /**
- * Downloads (cached 24 h), parses and shows a caption; throws with the seed's message on failure. A
+ * Downloads (cached 24 h), parses and shows a caption; throws the download's or parser's error on failure. A
  * picture subtitle burned in goes: the title plays on without it.
  */
 export async function selectCaption(item: CaptionListItem): Promise<void> {

@@ -31,7 +31,7 @@ describe('caption downloads', () => {
     expect(await downloader.download({ url: 'u3', needsProxy: true }, { direct })).toBe('direct');
   });
 
-  it('the seed’s messages on failure', async () => {
+  it('the older clients’ messages on failure', async () => {
     const downloader = new CaptionDownloader();
     const fail = async () => {
       throw new Error('boom');

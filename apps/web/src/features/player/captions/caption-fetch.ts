@@ -5,7 +5,10 @@ const FETCH_MESSAGES = {
   extension: 'failed to get caption data from extension',
 } as const;
 
-/** Why a caption download failed: `code` says through what (the UI switches on it); the message is the seed's text. */
+/**
+ * Why a caption download failed: `code` says through what (the UI switches on it); the message is the
+ * older clients' text.
+ */
 export class CaptionFetchError extends Error {
   constructor(readonly code: keyof typeof FETCH_MESSAGES) {
     super(FETCH_MESSAGES[code]);
@@ -29,7 +32,7 @@ interface Entry {
   at: number;
 }
 
-/** Downloads caption files, cached by URL for 24 h (the subscription seed spec). */
+/** Downloads caption files, cached by URL for 24 h (decision 050). */
 export class CaptionDownloader {
   private readonly cache = new Map<string, Entry>();
   constructor(private readonly now: () => number = () => Date.now()) {}

@@ -8,7 +8,7 @@ export interface CaptionStyling {
   bold: boolean;
 }
 
-/** The subscription seed spec: font 1.5 em × size; background blur up to 64 px. */
+/** Decision 050: font 1.5 em × size; background blur up to 64 px. */
 export function captionStyle(s: CaptionStyling): CSSProperties {
   const blur = Math.round(Math.max(0, Math.min(1, s.backgroundBlur)) * 64);
   return {

@@ -1,6 +1,6 @@
 import DOMPurify from 'dompurify';
 
-/** Tags a caption may keep (the subscription seed spec); everything else is removed, its text kept. */
+/** Tags a caption may keep (decision 050); everything else is removed, its text kept. */
 export const CAPTION_TAGS = ['c', 'b', 'i', 'u', 'span', 'ruby', 'rt', 'br', 'v', 'lang'] as const;
 const CAPTION_ATTRIBUTES = ['title', 'lang'];
 

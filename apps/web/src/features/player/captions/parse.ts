@@ -5,7 +5,10 @@ const PARSE_MESSAGES = {
   invalid: 'Invalid subtitle format',
 } as const;
 
-/** Why a caption file was refused: `code` says which way (the UI switches on it); the message is the seed's text. */
+/**
+ * Why a caption file was refused: `code` says which way (the UI switches on it); the message is the older
+ * clients' text.
+ */
 export class CaptionParseError extends Error {
   constructor(readonly code: keyof typeof PARSE_MESSAGES) {
     super(PARSE_MESSAGES[code]);

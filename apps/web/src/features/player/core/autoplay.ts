@@ -1,6 +1,6 @@
 import { parseTimestamp } from './timestamp.ts';
 
-/** Who may autoplay the next episode (the seed spec): the extension, a custom proxy, or the default setup when the instance allows it. */
+/** Who may autoplay the next episode (decision 050): the extension, a custom proxy, or the default setup when the instance allows it. */
 export interface AutoplayContext {
   /** The viewer's preference (on by default). */
   enableAutoplay: boolean;
@@ -52,7 +52,7 @@ export function resumePosition(o: {
 }
 
 /**
- * Whether the player starts as soon as its source is found (the product brief): deep links to an episode
+ * Whether the player starts as soon as its source is found (docs/architecture.md): deep links to an episode
  * or with a valid `?t=` do; a title opened as such (`/media/{key}`, or a show sent on to its first
  * episode by that redirect) waits for Play, loading no media before it.
  */

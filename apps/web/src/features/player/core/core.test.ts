@@ -50,7 +50,7 @@ const show = (episode = 2) =>
     ],
   });
 
-describe('player meta (the subscription seed spec)', () => {
+describe('player meta', () => {
   it("a show without season and episode fails with 'missing show data'", () => {
     expect(() => makePlayerMeta({ ...movie, type: 'show' })).toThrow(MissingShowDataError);
     expect(() => makePlayerMeta({ ...movie, type: 'show' })).toThrow('missing show data');
@@ -94,7 +94,7 @@ describe('timestamps (?t=)', () => {
   });
 });
 
-describe('autoplay rule (the seed spec)', () => {
+describe('autoplay rule', () => {
   const base = {
     enableAutoplay: true,
     mediaType: 'show' as const,
@@ -146,7 +146,7 @@ describe('autoplay rule (the seed spec)', () => {
   });
 });
 
-describe('status machine (the subscription seed spec)', () => {
+describe('status machine', () => {
   it('idle → scraping → playing; a display error → playbackError; reset → idle and clears', () => {
     const store = createPlayerStore();
     expect(store.getState().status).toBe('idle');

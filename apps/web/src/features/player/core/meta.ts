@@ -21,7 +21,7 @@ export interface MetaInput {
   seasons?: PlayerSeason[] | undefined;
 }
 
-/** Player metadata (the subscription seed spec); a show without its season and episode fails with 'missing show data'. */
+/** Player metadata; a show without its season and episode fails with 'missing show data'. */
 export function makePlayerMeta(input: MetaInput): PlayerMeta {
   const base = {
     type: input.type,

@@ -231,7 +231,7 @@ const cleared = () => ({
 });
 
 /**
- * The player's one store (house rule 6). The status machine of the subscription seed spec:
+ * The player's one store (house rule 6). Its status machine (decision 050):
  * - setting a source or a source id moves it to `playing`;
  * - a display error moves it to `playbackError`;
  * - reset returns to `idle` and clears meta, thumbnails and progress;

@@ -7,7 +7,7 @@ const manual = (q: Parameters<typeof selectQuality>[1]['lastChosenQuality']) => 
 });
 const auto = { automaticQuality: true, lastChosenQuality: null };
 
-describe('quality selection (the subscription seed spec)', () => {
+describe('quality selection', () => {
   it('ranks unknown 0, 360p 10, 480p 20, 720p 30, 4k 35, 1080p 40', () => {
     expect(qualityRanks).toEqual({ unknown: 0, '360': 10, '480': 20, '720': 30, '4k': 35, '1080': 40 });
     expect(sortQualities(['360', '4k', 'unknown', '1080', '720', '480'])).toEqual([

@@ -4,7 +4,7 @@
 export const streamQualities = ['4k', '1080', '720', '480', '360', 'unknown'] as const;
 export type StreamQuality = (typeof streamQualities)[number];
 
-/** Ranking of the subscription seed spec: unknown 0, 360p 10, 480p 20, 720p 30, 4k 35, 1080p 40. */
+/** Ranking (decision 050): unknown 0, 360p 10, 480p 20, 720p 30, 4k 35, 1080p 40. */
 export const qualityRanks: Readonly<Record<StreamQuality, number>> = {
   unknown: 0,
   '360': 10,
@@ -38,7 +38,7 @@ export function sortQualities(list: readonly StreamQuality[]): StreamQuality[] {
 }
 
 /**
- * The quality to play (the subscription seed spec): automatic (or no preference) → the best-ranked available; else the
+ * The quality to play (decision 050): automatic (or no preference) → the best-ranked available; else the
  * last chosen one when available; else the nearest available, first toward higher ranks, then toward
  * lower. Throws QualitySelectionError ("couldn't select quality") when nothing is available.
  */

@@ -16,7 +16,7 @@ export interface PlayerSeason {
   title: string;
 }
 
-/** What is playing (the subscription seed spec): shows also name their season and episode. */
+/** What is playing: shows also name their season and episode. */
 export interface PlayerMeta {
   type: 'movie' | 'show';
   title: string;
@@ -117,7 +117,7 @@ export interface SelectedCaption {
   assUrl?: string;
 }
 
-/** Playback error codes (the seed spec) and where the error came from. */
+/** Playback error codes (decision 050) and where the error came from. */
 export type PlaybackErrorCode = 'aborted' | 'decode' | 'generic' | 'network' | 'notSupported';
 /** Why this instance refused media while it played (the library's conversions), in the viewer's words. */
 export type ServerPlaybackCode = 'server_busy' | 'conversion_failed' | 'media_unplayable';

@@ -1,7 +1,7 @@
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 
-/** Interface facts of the player (the subscription seed spec): hover state and time format, plus the volume popout. */
+/** Interface facts of the player: hover state and time format, plus the volume popout. */
 export interface PlayerUiState {
   hovering: 'none' | 'mouse' | 'mobile';
   /** Controls shown (moved recently, paused, menu open, or hovering the bars). */

@@ -38,7 +38,7 @@ function setUp(playRequested: boolean) {
   return { calls, store, video, destroy, setSource };
 }
 
-describe('nothing but metadata before Play (the product brief)', () => {
+describe('nothing but metadata before Play', () => {
   it('a title opened as such loads its source without starting it, then starts on Play from the resume position', async () => {
     const { calls, store, video, setSource } = setUp(false);
     expect(video.preload).toBe('none');

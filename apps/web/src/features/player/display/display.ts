@@ -64,7 +64,7 @@ export function createDisplay(o: DisplayOptions): () => void {
     }
   };
 
-  /** The first play of a source: media starts loading now (the product brief: nothing before Play). */
+  /** The first play of a source: media starts loading now (nothing loads before Play). */
   const begin = () => {
     if (!adapter || started) return;
     started = true;

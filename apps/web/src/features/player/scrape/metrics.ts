@@ -17,7 +17,7 @@ export interface ProviderMetricItem {
   fullError?: string;
 }
 
-/** Report items (the seed spec) for every provider that finished; waiting and pending ones are left out. */
+/** Report items (decision 050) for every provider that finished; waiting and pending ones are left out. */
 export function metricItems(meta: PlayerMeta, scrape: ScrapeState): ProviderMetricItem[] {
   const items: ProviderMetricItem[] = [];
   for (const id of scrape.order) {

@@ -259,7 +259,7 @@ describe('server scrape', () => {
 });
 
 describe('scrape reports and streams', () => {
-  it('reports finished providers with the seed’s fields', async () => {
+  it('reports finished providers with the report’s fields', async () => {
     const tracker = new SegmentTracker(names, () => undefined);
     await scrapeOnServer({
       base: '',

@@ -28,7 +28,7 @@ beforeEach(() => {
 });
 
 describe('caption styling in the player', () => {
-  it("starts at seed 001's defaults: about 74 % background, no blur", () => {
+  it('starts at the defaults: about 74 % background, no blur', () => {
     const styling = useSubtitlesStore.getState().styling;
     expect(styling).toMatchObject({ backgroundOpacity: 0.74, backgroundBlur: 0, size: 1, bold: false });
   });

@@ -60,7 +60,7 @@ function Slider({
 export function CaptionSettingsMenu({ back }: { back(): void }) {
   const { t, i18n } = useTranslation(['player']);
   const s = useSubtitlesStore();
-  // A synced setting (seed 001): changed here as in Settings, it follows the viewer to their other devices.
+  // A synced setting (decision 040): changed here as in Settings, it follows the viewer to their other devices.
   const style = (patch: Partial<SubtitleStyling>) =>
     changeSyncedSettings({ subtitleStyling: clampStyling(patch, s.styling) });
   const delay = clampDelaySetting(s.delay);
