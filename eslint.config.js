@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import i18next from 'eslint-plugin-i18next';
 import importX from 'eslint-plugin-import-x';
@@ -5,6 +6,7 @@ import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import marquee from './scripts/eslint-plugin-marquee.js';
 
 const ZOD_IMPORT = {
   name: 'zod',
@@ -19,6 +21,57 @@ const CONTRACT_BARREL_IMPORT = {
 };
 /** The one web module that takes schemas from the contract's barrel (after setting zod's jitless mode). */
 const FORM_SCHEMA_FILES = ['apps/web/src/lib/contract-schemas.ts'];
+
+// The web app's layers (docs/architecture.md, "Layers"), top to bottom: app level → features →
+// components → stores → lib primitives, with the account/sync layer between the features and the stores.
+const WEB = './apps/web/src';
+/** Routes and layout (app/), the entry (main.tsx) and the installable app's code (pwa/). */
+const APP_LEVEL = [`${WEB}/app`, `${WEB}/main.tsx`, `${WEB}/pwa`];
+/** Sign-in, the account's calls, sync: modules that drive the stores. */
+const ACCOUNT_SYNC = [`${WEB}/lib/account`, `${WEB}/lib/sync`];
+/** lib/ outside the account/sync layer; their tests may set up stores. */
+const LIB_PRIMITIVES = [`${WEB}/lib/!(*.test).{ts,tsx}`, `${WEB}/lib/!(account|sync)/**/!(*.test).{ts,tsx}`];
+/** Every folder of src/features is an island. */
+const FEATURES = readdirSync(new URL(`${WEB}/features`, import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const WEB_LAYER_ZONES = [
+  {
+    target: `${WEB}/features`,
+    from: APP_LEVEL,
+    message: 'features must not import app/, main.tsx or pwa/; src/app composes the features',
+  },
+  ...FEATURES.map((f) => ({
+    target: `${WEB}/features/${f}`,
+    from: `${WEB}/features`,
+    except: [`./${f}`],
+    message:
+      'features must not import other features: compose them in src/app, or move the shared piece to components/ (UI) or lib/ (logic)',
+  })),
+  {
+    target: `${WEB}/components`,
+    from: [`${WEB}/features`, ...APP_LEVEL, ...ACCOUNT_SYNC],
+    message:
+      'shared components must not import features, app/ or the account/sync layer (lib/account, lib/sync)',
+  },
+  {
+    target: ACCOUNT_SYNC,
+    from: [`${WEB}/features`, `${WEB}/components`, ...APP_LEVEL],
+    message: 'the account/sync layer (lib/account, lib/sync) must not import features, components or app/',
+  },
+  {
+    target: `${WEB}/stores`,
+    from: [`${WEB}/features`, `${WEB}/components`, ...APP_LEVEL, ...ACCOUNT_SYNC],
+    message:
+      'stores must not import features, components, app/ or the account/sync layer (lib/account, lib/sync)',
+  },
+  {
+    target: LIB_PRIMITIVES,
+    from: [`${WEB}/stores`, `${WEB}/features`, `${WEB}/components`, ...APP_LEVEL, ...ACCOUNT_SYNC],
+    message:
+      'lib primitives must not import stores, features, components, app/ or the account/sync layer (lib/account, lib/sync)',
+  },
+];
 
 export default tseslint.config(
   {
@@ -37,6 +90,8 @@ export default tseslint.config(
   {
     plugins: { 'import-x': importX },
     languageOptions: { globals: { ...globals.node } },
+    // import-x reads the imported TypeScript modules too (import-x/no-cycle follows their imports).
+    settings: { 'import-x/extensions': ['.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs'] },
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -45,6 +100,7 @@ export default tseslint.config(
       'import-x/no-restricted-paths': [
         'error',
         {
+          basePath: import.meta.dirname,
           zones: [
             { target: './packages', from: './apps', message: 'packages must not import apps' },
             {
@@ -57,38 +113,7 @@ export default tseslint.config(
               from: './apps/server',
               message: 'the web app talks to the server over HTTP only',
             },
-            // Features are islands: a feature never imports another feature; the app composes them.
-            ...[
-              'discover',
-              'search',
-              'title',
-              'info',
-              'errors',
-              'home',
-              'library',
-              'account',
-              'player',
-              'settings',
-              'membership',
-              'admin',
-              'onboarding',
-              'landing',
-            ].map((f) => ({
-              target: `./apps/web/src/features/${f}`,
-              from: './apps/web/src/features',
-              except: [`./${f}`],
-              message: 'features must not import other features; compose them in src/app',
-            })),
-            {
-              target: './apps/web/src/components',
-              from: './apps/web/src/features',
-              message: 'shared components must not import features',
-            },
-            {
-              target: './apps/web/src/lib',
-              from: './apps/web/src/features',
-              message: 'lib must not import features',
-            },
+            ...WEB_LAYER_ZONES,
             // Layers in the server: repositories and services never import routes.
             { target: './apps/server/src/**/*.service.ts', from: './apps/server/src/**/*.routes.ts' },
             {
@@ -98,6 +123,20 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // No import cycles, lazy import() included (allowUnsafeDynamicCyclicDependency: false); import-x/no-cycle
+    // skips type-only imports, and marquee/no-type-import-cycle finds the cycles those close. Depth is not
+    // limited: reading each module once is the cost, and a limit of 5 ran no faster.
+    files: ['apps/web/src/**/*.{ts,tsx}', 'apps/server/src/**/*.ts', 'packages/*/src/**/*.ts'],
+    plugins: { marquee },
+    rules: {
+      'import-x/no-cycle': [
+        'error',
+        { maxDepth: '∞', allowUnsafeDynamicCyclicDependency: false, ignoreExternal: true },
+      ],
+      'marquee/no-type-import-cycle': 'error',
     },
   },
   {

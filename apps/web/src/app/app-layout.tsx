@@ -8,7 +8,7 @@ import { RejectedChanges } from '../features/library/index.ts';
 import { HeaderSearch } from '../features/search/index.ts';
 import { runtimeConfig } from '../lib/runtime-config.ts';
 import { useAccountStore } from '../stores/index.ts';
-import { paths } from './paths.ts';
+import { paths } from '../lib/paths.ts';
 import { preloadLanding } from './routes/home-route.tsx';
 
 /**

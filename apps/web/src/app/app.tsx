@@ -35,6 +35,12 @@ const mediaActions: MediaActions = {
   title: (media) => <BookmarkToggle media={media} variant="title" />,
 };
 
+/**
+ * A session the older clients' customer login left behind is adopted by the account layer, whose code
+ * loads only then; the sync session, below that layer, is handed this (docs/architecture.md, "Layers").
+ */
+const adoptAccessToken = () => import('../lib/account/email-auth.ts').then((m) => m.adoptAccessToken());
+
 function Routes() {
   const [router] = useState(createRouter);
   if (useProfileLoadFailure() === 'screen') return <ProfileLoadErrorScreen />;
@@ -51,7 +57,7 @@ export function App({ i18n, queryClient: given }: { i18n: i18n; queryClient?: Qu
     let stop: (() => void) | undefined;
     let live = true;
     void import('../lib/sync/session.ts').then((m) => {
-      if (live) stop = m.startSync();
+      if (live) stop = m.startSync(window, { adoptAccessToken });
     });
     return () => {
       live = false;

@@ -4,7 +4,7 @@ import { Link, NavLink, Outlet, ScrollRestoration } from 'react-router';
 import { useIsOnline } from '../lib/online-status.ts';
 import { runtimeConfig } from '../lib/runtime-config.ts';
 import { ButtonLink } from './button.tsx';
-import { paths } from '../app/paths.ts';
+import { paths } from '../lib/paths.ts';
 
 export function OfflineBanner() {
   const { t } = useTranslation(['navigation']);

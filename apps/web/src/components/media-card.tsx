@@ -6,7 +6,7 @@ import { isTitleReleased } from '@marquee/contract/values';
 import { encodeMediaKey } from '../lib/media-keys.ts';
 import { clock } from '../lib/clock.ts';
 import { useMediaActions } from './media-actions.tsx';
-import { paths } from '../app/paths.ts';
+import { paths } from '../lib/paths.ts';
 import { PosterImage } from './poster-image.tsx';
 
 /**

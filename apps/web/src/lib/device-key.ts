@@ -1,8 +1,6 @@
 import { clear, del, get, set } from 'idb-keyval';
-import { createIdbStore } from '../idb-store.ts';
-import { useAccountStore, type Account } from '../../stores/account-store.ts';
-import { appStorage, type KeyValueStorage } from '../storage.ts';
-import { fromBase64, toBase64 } from './base64.ts';
+import { toBase64 } from './base64.ts';
+import { createIdbStore } from './idb-store.ts';
 
 /*
  * Where a passphrase account keeps the key of its device names (docs/decisions/074). The seed is the
@@ -12,6 +10,7 @@ import { fromBase64, toBase64 } from './base64.ts';
  * non-extractable), and no seed is stored in localStorage: a script injected into the page can use the
  * key while it runs, but never read the seed. Plain-http instances reached by address have no
  * WebCrypto (no secure context): there the seed stays in localStorage, as the older clients keep it.
+ * Moving a seed found stored at start is a migration of the account store (stores/account-seed.ts).
  */
 
 /** The keys of the signed-in account, by user id. */
@@ -54,8 +53,14 @@ export async function importDeviceKey(seed: Uint8Array): Promise<CryptoKey> {
   return crypto.subtle.importKey('raw', new Uint8Array(seed), 'AES-GCM', false, ['encrypt', 'decrypt']);
 }
 
-/** How the account stores its seed: `{seed: ''}` plus the IndexedDB marker, or the seed itself. */
-export type SeedPlace = Pick<Account, 'seed' | 'deviceKey'>;
+/**
+ * How the account stores its seed: `{seed: ''}` plus the IndexedDB marker, or the seed itself (the
+ * `seed` and `deviceKey` fields of the account store's `Account`).
+ */
+export interface SeedPlace {
+  seed: string;
+  deviceKey?: 'indexeddb';
+}
 
 /**
  * At sign-in, before the account is stored: the key goes into IndexedDB (replacing any left there)
@@ -95,51 +100,4 @@ export async function forgetDeviceKeys(): Promise<void> {
   } catch (error) {
     console.warn('[account] the device key could not be removed from IndexedDB', error);
   }
-}
-
-/**
- * Blanks the seed in every other value of localStorage that holds it (the older clients' key, the
- * backups of the account store's migrations). The account store itself is written by its action.
- */
-function blankSeed(storage: KeyValueStorage, seed: string): void {
-  const keys: string[] = [];
-  for (let i = 0; i < storage.length; i++) {
-    const key = storage.key(i);
-    if (key !== null && key !== useAccountStore.controls.key) keys.push(key);
-  }
-  for (const key of keys) {
-    const value = storage.getItem(key);
-    if (value?.includes(seed)) storage.setItem(key, value.split(seed).join(''));
-  }
-}
-
-/**
- * Start-up: an account stored with its seed (by an earlier Marquee, or the older clients' `__MW::auth`
- * imported as version 0) gets its key into IndexedDB, then the seed is removed from localStorage —
- * from our store, the older clients' key and the backups of its migration. Nothing changes where the
- * platform does not allow it or the seed is not a 32-byte key.
- */
-export async function moveSeedToKeyStore(): Promise<void> {
-  const before = useAccountStore.getState().account;
-  if (!before || before.kind === 'email' || !before.seed || !keyStore()) return;
-  let bytes: Uint8Array;
-  try {
-    bytes = fromBase64(before.seed);
-  } catch {
-    return;
-  }
-  if (bytes.length !== 32) return;
-  const place = await keepSeed(before.userId, bytes);
-  if (!place.deviceKey) return;
-  // Another tab may have signed out or in meanwhile: only the same account loses its seed.
-  useAccountStore.controls.refresh();
-  const now = useAccountStore.getState().account;
-  if (now?.userId !== before.userId) {
-    await keyStore()
-      ?.delete(before.userId)
-      .catch(() => undefined);
-    return;
-  }
-  if (now.seed === before.seed) useAccountStore.getState().updateAccount(place);
-  blankSeed(appStorage(), before.seed);
 }

@@ -1,4 +1,4 @@
-import { mediaPath } from '../lib/media-keys.ts';
+import { mediaPath } from './media-keys.ts';
 
 /**
  * Links to the web app's own routes (app/router.tsx), so no module spells a path itself. Static pages

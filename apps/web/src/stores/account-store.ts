@@ -1,4 +1,5 @@
 import type { CustomerUser } from '@marquee/contract';
+import { provideApiCredentials } from '../lib/api/credentials.ts';
 import { createPersistedStore } from './persisted.ts';
 import { LEGACY_KEYS, readLegacyState } from './library/legacy.ts';
 
@@ -31,7 +32,7 @@ export interface Account {
    * key lives in IndexedDB (`deviceKey`). Only where WebCrypto is missing (plain http) is it kept here.
    */
   seed: string;
-  /** 'indexeddb': the device-name key is a non-extractable CryptoKey in IndexedDB (lib/account/device-key.ts). */
+  /** 'indexeddb': the device-name key is a non-extractable CryptoKey in IndexedDB (lib/device-key.ts). */
   deviceKey?: 'indexeddb';
   kind?: 'email';
   /** The account as GET /customers last described it (name, household profiles, admin, membership). */
@@ -134,8 +135,7 @@ export const useAccountStore = createPersistedStore<AccountStoreData, AccountSta
         return { account, lastRestoredAt: null };
       });
       // Sign-out: the account's key leaves IndexedDB too (a new sign-in replaces it by itself).
-      if (keyStored && !account)
-        void import('../lib/account/device-key.ts').then((m) => m.forgetDeviceKeys());
+      if (keyStored && !account) void import('../lib/device-key.ts').then((m) => m.forgetDeviceKeys());
     },
     updateAccount: (patch) => set((s) => (s.account ? { account: { ...s.account, ...patch } } : {})),
     setBackendUrl: (backendUrl) => set(() => ({ backendUrl })),
@@ -144,16 +144,10 @@ export const useAccountStore = createPersistedStore<AccountStoreData, AccountSta
   }),
 );
 
-export const isSignedIn = () => useAccountStore.getState().account !== null;
+// The API client sends the signed-in account's token, to the account server chosen here by default.
+provideApiCredentials({
+  token: () => useAccountStore.getState().account?.token ?? null,
+  backendUrl: () => useAccountStore.getState().backendUrl,
+});
 
-/**
- * At start, after hydration: a passphrase account whose seed is still in localStorage (an earlier
- * Marquee, or the older clients' data) moves its key into IndexedDB where the platform allows
- * (decision 074). The code is loaded only when there is such a seed.
- */
-export function moveStoredSeed(): void {
-  const account = useAccountStore.getState().account;
-  if (account && account.kind !== 'email' && account.seed) {
-    void import('../lib/account/device-key.ts').then((m) => m.moveSeedToKeyStore());
-  }
-}
+export const isSignedIn = () => useAccountStore.getState().account !== null;

@@ -1,4 +1,4 @@
-import { isSignedIn, moveStoredSeed } from './account-store.ts';
+import { isSignedIn, useAccountStore } from './account-store.ts';
 import {
   libraryNeedsMigration,
   localLibraryStorage,
@@ -45,6 +45,18 @@ export { openLibraryStorage, type OpenedLibraryStorage } from './library/library
 /** Whether start-up will migrate (or import) stored data, so the migration screen is worth showing. */
 export const storesNeedMigration = (library: OpenedLibraryStorage = localLibraryStorage()) =>
   persistedStores().some((s) => s.needsMigration()) || libraryNeedsMigration(library, librarySpec);
+
+/**
+ * At start, after hydration: a passphrase account whose seed is still in localStorage (an earlier
+ * Marquee, or the older clients' data) moves its key into IndexedDB where the platform allows
+ * (decision 074). The code is loaded only when there is such a seed.
+ */
+function moveStoredSeed(): void {
+  const account = useAccountStore.getState().account;
+  if (account && account.kind !== 'email' && account.seed) {
+    void import('./account-seed.ts').then((m) => m.moveSeedToKeyStore());
+  }
+}
 
 let stopFollowing: (() => void) | undefined;
 let library: LibraryPersistence | undefined;

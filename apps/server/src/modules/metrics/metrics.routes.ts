@@ -4,7 +4,7 @@ import { accountEndpoints as e } from '@marquee/contract';
 import { AppError } from '../../errors.ts';
 import { contractRoute } from '../../plugins/contract-route.ts';
 import { limit, type RateLimits } from '../../plugins/rate-limit.ts';
-import type { Metrics } from './metrics.ts';
+import type { Metrics } from './metrics.types.ts';
 
 const sameSecret = (a: string, b: string) =>
   a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));

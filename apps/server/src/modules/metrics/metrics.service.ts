@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Metrics, ProviderMetrics } from './metrics.ts';
+import type { Metrics, ProviderMetrics } from './metrics.types.ts';
 
 /** Process metrics (CPU, memory, event loop) exist once per process, whatever the number of apps. */
 let processRegistry: Registry | undefined;

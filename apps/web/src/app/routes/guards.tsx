@@ -3,7 +3,7 @@ import { Navigate } from 'react-router';
 import { PageLoading } from '../../components/layout.tsx';
 import { useCustomer } from '../../lib/account/use-customer.ts';
 import { useAccountStore } from '../../stores/index.ts';
-import { paths } from '../paths.ts';
+import { paths } from '../../lib/paths.ts';
 
 /** Signed-in only; others go to / (decision 042: /subscription, /settings). */
 export function RequireSignedIn({ children }: { children: ReactNode }) {

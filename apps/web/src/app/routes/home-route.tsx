@@ -11,7 +11,7 @@ import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useRandomPhrase } from '../../lib/use-random-phrase.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { useAccountStore } from '../../stores/index.ts';
-import { paths } from '../paths.ts';
+import { paths } from '../../lib/paths.ts';
 
 const loadLanding = () =>
   Promise.all([

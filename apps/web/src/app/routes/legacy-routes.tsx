@@ -3,7 +3,7 @@ import { Navigate, useParams } from 'react-router';
 import { encodeMediaKey } from '../../lib/media-keys.ts';
 import { PageLoading } from '../../components/layout.tsx';
 import { searchQuery } from '../../features/search/index.ts';
-import { paths } from '../paths.ts';
+import { paths } from '../../lib/paths.ts';
 
 /** `/s/{query}`: open the first movie or show the search finds, or go home when none (or it fails). */
 export function QuickSearchRoute() {

@@ -36,7 +36,7 @@ import { customProxyUrls } from '../../lib/proxy-transport.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { useAccountStore, useOnboardingStore } from '../../stores/index.ts';
 import { preloadablePage } from '../preloadable-page.tsx';
-import { paths } from '../paths.ts';
+import { paths } from '../../lib/paths.ts';
 
 // The player's code (controls, menus, scraping, captions) loads after this page first painted: the
 // title page and the player's placeholder show without waiting for it (see MediaRoute).

@@ -5,7 +5,7 @@ import { Avatar } from '../../components/avatar.tsx';
 import { useMenuKeys } from '../../components/use-menu-keys.ts';
 import { useDeviceName } from '../../lib/account/use-device-name.ts';
 import { useAccountStore } from '../../stores/index.ts';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 
 const ITEM =
@@ -18,7 +18,7 @@ export function AccountMenu() {
   const deviceName = useDeviceName(account);
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
-  const { triggerProps, menuProps } = useMenuKeys(open, setOpen);
+  const { triggerProps, menuProps } = useMenuKeys({ button: { open, setOpen } });
   const navigate = useNavigate();
   const location = useLocation();
 

@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FIELD_INPUT, FormField } from '../../components/form-field.tsx';
 
-export const INPUT =
-  'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
+export const INPUT = FIELD_INPUT;
 
 export function AuthCard({
   title,
@@ -36,32 +36,6 @@ export function FormError({ message }: { message: string | null }) {
   );
 }
 
-/** What a field says under itself: its hint, then its error (`<id>-hint`, `<id>-error`). */
-function FieldNotes({ id, hint, error }: { id: string; hint?: string; error?: string | null }) {
-  return (
-    <>
-      {hint && (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-fg-muted">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-300" data-testid={`${id}-error`}>
-          {error}
-        </p>
-      )}
-    </>
-  );
-}
-
-/** The input's link to its hint and error, for screen readers. */
-function describedBy(id: string, hint?: string, error?: string | null) {
-  return {
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined,
-  } as const;
-}
-
 /** A password-style field with a show/hide toggle; its hint and error show under it. */
 export function SecretInput({
   id,
@@ -89,30 +63,27 @@ export function SecretInput({
   const { t } = useTranslation(['auth']);
   const [shown, setShown] = useState(false);
   return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-semibold text-fg">
-        {label}
-      </label>
-      <div className="relative">
-        <input
-          id={id}
-          type={shown ? 'text' : 'password'}
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-          onPaste={(e) => {
-            const text = e.clipboardData.getData('text');
-            if (!oneLinePaste || !/[\r\n]/.test(text)) return;
-            e.preventDefault();
-            const input = e.currentTarget;
-            const start = input.selectionStart ?? value.length;
-            const end = input.selectionEnd ?? value.length;
-            onChange(value.slice(0, start) + text.replace(/\s*[\r\n]+\s*/g, ' ') + value.slice(end));
-          }}
-          autoComplete={autoComplete}
-          spellCheck={false}
-          className={`${INPUT} pe-20`}
-          {...describedBy(id, hint, error)}
-        />
+    <FormField
+      id={id}
+      label={label}
+      hint={hint}
+      error={error}
+      inputClassName={`${INPUT} pe-20`}
+      type={shown ? 'text' : 'password'}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      onPaste={(e) => {
+        const text = e.clipboardData.getData('text');
+        if (!oneLinePaste || !/[\r\n]/.test(text)) return;
+        e.preventDefault();
+        const input = e.currentTarget;
+        const start = input.selectionStart ?? value.length;
+        const end = input.selectionEnd ?? value.length;
+        onChange(value.slice(0, start) + text.replace(/\s*[\r\n]+\s*/g, ' ') + value.slice(end));
+      }}
+      autoComplete={autoComplete}
+      spellCheck={false}
+      adornment={
         <button
           type="button"
           onClick={() => setShown((s) => !s)}
@@ -120,9 +91,8 @@ export function SecretInput({
         >
           {shown ? t('auth.hide') : t('auth.show')}
         </button>
-      </div>
-      <FieldNotes id={id} hint={hint} error={error} />
-    </div>
+      }
+    />
   );
 }
 
@@ -169,20 +139,15 @@ export function TextField({
   error?: string | null;
 }) {
   return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-semibold text-fg">
-        {label}
-      </label>
-      <input
-        id={id}
-        type={type}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        autoComplete={autoComplete}
-        className={INPUT}
-        {...describedBy(id, hint, error)}
-      />
-      <FieldNotes id={id} hint={hint} error={error} />
-    </div>
+    <FormField
+      id={id}
+      label={label}
+      type={type}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      autoComplete={autoComplete}
+      hint={hint}
+      error={error}
+    />
   );
 }

@@ -19,7 +19,7 @@ import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { AuthCard, DismissibleAlert, FormError, SecretInput, TextField } from './auth-ui.tsx';
 import { Captcha, useCaptchaGate } from './captcha.tsx';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 
 const auth = () => import('../../lib/account/email-auth.ts');
 

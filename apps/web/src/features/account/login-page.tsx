@@ -13,7 +13,7 @@ import { usePageTitle } from '../../lib/use-page-title.ts';
 import { authMethodOrder, chosenMethod } from './auth-methods.ts';
 import { AuthCard, FormError, INPUT, SecretInput } from './auth-ui.tsx';
 import { EmailLoginForm } from './email-forms.tsx';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 
 /** The catalog key of a failed passphrase sign-in or registration. */
 export function authErrorKey(error: unknown) {

@@ -20,7 +20,7 @@ import { errorKey } from '../../lib/api/index.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { PROFILE_COLORS, useAccountStore } from '../../stores/index.ts';
 import { FormError, TextField } from './auth-ui.tsx';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 
 const session = () => import('../../lib/sync/session.ts');
 

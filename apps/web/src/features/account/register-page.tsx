@@ -21,7 +21,7 @@ import { AuthCard, ColorPicker, FormError, IconPicker, INPUT, SecretInput } from
 import { Captcha, useCaptchaGate } from './captcha.tsx';
 import { EmailRegisterForm } from './email-forms.tsx';
 import { authErrorKey, useAuthMethod } from './login-page.tsx';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 
 type Step = 'trust' | 'passphrase' | 'profile' | 'verify';
 

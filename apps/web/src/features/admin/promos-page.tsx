@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import type { Promo } from '@marquee/contract';
 import { Button } from '../../components/button.tsx';
+import { FormField } from '../../components/form-field.tsx';
 import { PageLoading } from '../../components/layout.tsx';
 import { RetryAlert } from '../../components/retry-alert.tsx';
 import { createPromo } from '../../lib/account/customer-api.ts';
@@ -12,7 +13,7 @@ import { adminQueries } from '../../lib/api/queries/admin.ts';
 import { longDateTime } from '../../lib/membership-status.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { parsePromoRate, type PromoRateError } from './promo-rules.ts';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 
 const INPUT =
   'min-h-11 w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none aria-[invalid=true]:border-red-400';
@@ -56,7 +57,6 @@ export function PromosPage() {
   });
   if (promos.isError && forbidden(promos.error)) return <Navigate replace to={paths.home} />;
   const date = (iso: string | null) => (iso ? longDateTime(new Date(iso), i18n.language) : '');
-  const describedBy = ['promo-rate-hint', rateError && 'promo-rate-error'].filter(Boolean).join(' ');
 
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-8 py-10">
@@ -81,11 +81,11 @@ export function PromosPage() {
         }}
       >
         <div className="flex-1">
-          <label htmlFor="promo-rate" className="mb-1 block text-sm font-semibold text-fg">
-            {t('admin.promos.rate')}
-          </label>
-          <input
+          <FormField
             id="promo-rate"
+            label={t('admin.promos.rate')}
+            hint={t('admin.promos.rateHint')}
+            error={rateError && t(`admin.promos.${rateError}`)}
             ref={rateInput}
             type="number"
             inputMode="numeric"
@@ -100,18 +100,8 @@ export function PromosPage() {
               if (create.isError) create.reset();
             }}
             placeholder={t('admin.promos.ratePlaceholder')}
-            className={INPUT}
-            aria-invalid={rateError ? true : undefined}
-            aria-describedby={describedBy}
+            inputClassName={INPUT}
           />
-          <p id="promo-rate-hint" className="mt-1 text-xs text-fg-muted">
-            {t('admin.promos.rateHint')}
-          </p>
-          {rateError && (
-            <p id="promo-rate-error" className="mt-1 text-sm text-red-300" data-testid="promo-rate-error">
-              {t(`admin.promos.${rateError}`)}
-            </p>
-          )}
         </div>
         <Button type="submit" disabled={create.isPending} className="min-h-11 sm:mt-6">
           {create.isPending ? t('admin.promos.creating') : t('admin.promos.create')}

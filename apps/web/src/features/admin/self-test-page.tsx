@@ -7,7 +7,7 @@ import { ApiError } from '../../lib/api/index.ts';
 import { adminQueries } from '../../lib/api/queries/admin.ts';
 import { longDateTime } from '../../lib/membership-status.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { JobsSection } from './jobs-section.tsx';
 import { LibrarySection } from './library-section.tsx';
 

@@ -7,7 +7,7 @@ import { encodeMediaKey } from '../../lib/media-keys.ts';
 import { clock } from '../../lib/clock.ts';
 import { pickReleased, pressCountdown, tickCountdown, type CountdownState } from './discover-rules.ts';
 import { Button } from '../../components/button.tsx';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 
 /**
  * Picks a random released movie among those loaded (never one its card labels Unreleased), counts down

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Button, ButtonLink } from '../../components/button.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 
 export function NotFoundPage() {
   const { t } = useTranslation(['notFound']);

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { ButtonLink } from '../../components/button.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { Faq } from './faq.tsx';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 
 export function AboutPage() {
   const { t } = useTranslation(['about']);

@@ -11,7 +11,7 @@ import { cheapestPlan, formatMoney, planPeriod } from '../../lib/plans.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useAccountStore } from '../../stores/index.ts';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { PosterImage } from '../../components/poster-image.tsx';
 import { PosterWall } from './poster-wall.tsx';
 

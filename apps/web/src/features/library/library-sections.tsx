@@ -12,7 +12,7 @@ import {
 import { encodeMediaKey, toTmdbType } from '../../lib/media-keys.ts';
 import { MediaCard, type ResumePoint } from '../../components/media-card.tsx';
 import { useLibraryStore } from '../../stores/index.ts';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { useLibraryRefreshOnOpen } from '../../lib/library-refresh.ts';
 
 const GRID = 'grid grid-cols-2 gap-x-4 gap-y-6 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-5 xl:grid-cols-6';

@@ -9,7 +9,7 @@ import {
   useBookmarks,
   useContinueWatching,
 } from './library-sections.tsx';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 
 /** `/mylist`: everything the user keeps, or a way to discover titles when there is nothing yet. */
 export function MyListPage() {

@@ -11,7 +11,7 @@ import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { useFocusOnStepChange } from './purchase-step.ts';
 import { RetryAlert } from '../../components/retry-alert.tsx';
 import { usePrice } from './use-price.ts';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 
 /** How often the payment is asked about while its QR code is shown. */
 export const PAYMENT_POLL_MS = 3_000;

@@ -10,7 +10,7 @@ import { testProxy, type ProxyTestResult } from '../../lib/proxy-entries.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { isSignedIn, useAccountStore, useOnboardingStore } from '../../stores/index.ts';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 
 /** Onboarding ends by going where the viewer wanted to go (`?redirect=`, same site only), else home. */
 export function useCompleteOnboarding() {

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { FOCUS_SEARCH } from './search-focus.ts';
 import { SearchIcon } from './search-icon.tsx';
 import { useSlashFocus } from './use-slash-focus.ts';

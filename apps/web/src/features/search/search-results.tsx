@@ -5,7 +5,7 @@ import { ButtonLink } from '../../components/button.tsx';
 import { MediaGrid, MediaGridSkeleton } from '../../components/media-card.tsx';
 import { searchQuery } from './search-queries.ts';
 import type { SearchRoute } from './use-search-route.ts';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 
 /**
  * Results for the search's debounced query (one request per pause in typing, never one per keystroke):

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 
 /** The search waits this long after the last keystroke: one request per pause in typing. */
 export const SEARCH_DEBOUNCE_MS = 500;

@@ -5,6 +5,7 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Avatar } from '../../components/avatar.tsx';
 import { Button, ButtonLink } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
+import { FormField } from '../../components/form-field.tsx';
 import { api } from '../../lib/api/index.ts';
 import { accountQueries } from '../../lib/api/queries/account.ts';
 import { logout } from '../../lib/sync/session.ts';
@@ -12,9 +13,6 @@ import { useAccountStore, type Account } from '../../stores/index.ts';
 import type { AccountDraft } from './save-settings.ts';
 import { Section } from './settings-ui.tsx';
 import { ColorSwatches, IconChoices } from '../../components/profile-pickers.tsx';
-
-const INPUT =
-  'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
 
 interface DeviceRow {
   id: string;
@@ -223,17 +221,12 @@ export function AccountSection({
             />
           </div>
         )}
-        <div>
-          <label htmlFor="settings-device" className="mb-1 block text-sm font-semibold text-fg">
-            {t('auth.deviceName')}
-          </label>
-          <input
-            id="settings-device"
-            value={draft.deviceName}
-            onChange={(e) => setDraft({ ...draft, deviceName: e.target.value })}
-            className={INPUT}
-          />
-        </div>
+        <FormField
+          id="settings-device"
+          label={t('auth.deviceName')}
+          value={draft.deviceName}
+          onChange={(e) => setDraft({ ...draft, deviceName: e.target.value })}
+        />
         <div>
           <h3 className="mb-2 text-sm font-semibold text-fg">{t('settings.account.devices.title')}</h3>
           <DeviceList account={account} />

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Avatar } from '../../components/avatar.tsx';
 import { Button, ButtonLink } from '../../components/button.tsx';
+import { FIELD_INPUT, FormField } from '../../components/form-field.tsx';
 import { IconChoices } from '../../components/profile-pickers.tsx';
 import { changePassword } from '../../lib/account/customer-api.ts';
 import {
@@ -20,9 +21,6 @@ import { useAccountStore, type Account } from '../../stores/index.ts';
 import { DeleteAccount, DeviceList } from './account-section.tsx';
 import type { EmailAccountDraft } from './save-settings.ts';
 import { Section } from './settings-ui.tsx';
-
-const INPUT =
-  'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
 
 export const emailDraftOf = (account: Account): EmailAccountDraft => ({
   fullname: account.user?.fullname ?? '',
@@ -58,18 +56,13 @@ export function EmailAccountSection({
             </p>
           </div>
         </div>
-        <div>
-          <label htmlFor="settings-fullname" className="mb-1 block text-sm font-semibold text-fg">
-            {t('accountSettings.account.fullname')}
-          </label>
-          <input
-            id="settings-fullname"
-            value={draft.fullname}
-            onChange={(e) => setDraft({ ...draft, fullname: e.target.value })}
-            className={INPUT}
-            autoComplete="name"
-          />
-        </div>
+        <FormField
+          id="settings-fullname"
+          label={t('accountSettings.account.fullname')}
+          value={draft.fullname}
+          onChange={(e) => setDraft({ ...draft, fullname: e.target.value })}
+          autoComplete="name"
+        />
         <IconChoices
           value={draft.icon}
           onChange={(icon) => setDraft({ ...draft, icon })}
@@ -83,7 +76,7 @@ export function EmailAccountSection({
             id="settings-device"
             value={draft.deviceName}
             onChange={(e) => setDraft({ ...draft, deviceName: e.target.value })}
-            className={INPUT}
+            className={FIELD_INPUT}
             aria-invalid={deviceError}
           />
           {deviceError && (
@@ -177,32 +170,23 @@ export function SecuritySection() {
       >
         <h3 className="font-semibold text-fg">{t('accountSettings.security.title')}</h3>
         <p className="text-sm text-fg-muted">{t('accountSettings.security.text')}</p>
-        <div>
-          <label htmlFor="settings-password" className="mb-1 block text-sm font-semibold text-fg">
-            {t('accountSettings.security.password')}
-          </label>
-          <input
-            id="settings-password"
-            type="password"
-            {...form.register(FIELDS.password)}
-            aria-invalid={form.formState.errors.password ? true : undefined}
-            className={INPUT}
-            autoComplete="new-password"
-          />
-        </div>
-        <div>
-          <label htmlFor="settings-password-confirm" className="mb-1 block text-sm font-semibold text-fg">
-            {t('accountSettings.security.confirm')}
-          </label>
-          <input
-            id="settings-password-confirm"
-            type="password"
-            {...form.register(FIELDS.confirm)}
-            aria-invalid={form.formState.errors.confirm ? true : undefined}
-            className={INPUT}
-            autoComplete="new-password"
-          />
-        </div>
+        {/* The form's one message below says what is wrong (password-error): the fields only say which. */}
+        <FormField
+          id="settings-password"
+          label={t('accountSettings.security.password')}
+          type="password"
+          {...form.register(FIELDS.password)}
+          invalid={!!form.formState.errors.password}
+          autoComplete="new-password"
+        />
+        <FormField
+          id="settings-password-confirm"
+          label={t('accountSettings.security.confirm')}
+          type="password"
+          {...form.register(FIELDS.confirm)}
+          invalid={!!form.formState.errors.confirm}
+          autoComplete="new-password"
+        />
         {error && (
           <p
             role="alert"

@@ -10,7 +10,7 @@ import { seasonQuery } from './title-queries.ts';
 import { progressRatio } from '../../stores/library/library-rules.ts';
 import { useEpisodeProgress } from './resume.ts';
 import { WatchedBar } from '../../components/media-card.tsx';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { dateTimeFormat } from '../../lib/intl.ts';
 
 const ROW = 'flex items-start gap-3 rounded-lg p-2 text-fg sm:gap-4 sm:p-3';

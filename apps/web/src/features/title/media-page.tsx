@@ -24,7 +24,7 @@ import {
 import { resolveMediaKey } from './resolve-media-key.ts';
 import { useShowResume } from './resume.ts';
 import { detailsQuery, justWatchQuery } from './title-queries.ts';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { PosterImage } from '../../components/poster-image.tsx';
 import { numberFormat, listFormat } from '../../lib/intl.ts';
 

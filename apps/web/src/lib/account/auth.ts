@@ -4,7 +4,7 @@ import { usePreferencesStore } from '../../stores/preferences-store.ts';
 import { useSubtitlesStore } from '../../stores/subtitles-store.ts';
 import { api, ApiError } from '../api/index.ts';
 import { importLocalData, restore, syncEngine } from '../sync/session.ts';
-import { keepSeed } from './device-key.ts';
+import { keepSeed } from '../device-key.ts';
 import { encryptDeviceName } from './device-name.ts';
 import { isValidPassphrase, keysFromSeed, seedFromPassphrase } from './passphrase.ts';
 

@@ -1,12 +1,13 @@
 import { testSession, testUser } from '../../test/account-fixtures.ts';
 import { contractServer } from '../../test/contract-server.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { moveSeedToKeyStore } from '../../stores/account-seed.ts';
 import { initStores, useAccountStore } from '../../stores/index.ts';
 import { memoryStorage, setAppStorage, type KeyValueStorage } from '../storage.ts';
 import { logout } from '../sync/session.ts';
 import { login } from './auth.ts';
-import { toBase64 } from './base64.ts';
-import { moveSeedToKeyStore, setKeyStore, type KeyStore } from './device-key.ts';
+import { toBase64 } from '../base64.ts';
+import { setKeyStore, type KeyStore } from '../device-key.ts';
 import { accountDeviceKey, encryptDeviceName, readDeviceName } from './device-name.ts';
 import { seedFromPassphrase } from './passphrase.ts';
 

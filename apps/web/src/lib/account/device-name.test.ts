@@ -1,7 +1,7 @@
 import { createCipheriv } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { fromBase64, toBase64 } from './base64.ts';
-import { importDeviceKey } from './device-key.ts';
+import { fromBase64, toBase64 } from '../base64.ts';
+import { importDeviceKey } from '../device-key.ts';
 import { decryptDeviceName, encryptDeviceName, readDeviceName } from './device-name.ts';
 import { seedFromPassphrase } from './passphrase.ts';
 

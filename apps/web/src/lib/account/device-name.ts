@@ -1,8 +1,8 @@
 import { gcm } from '@noble/ciphers/aes.js';
 import { randomBytes } from '@noble/ciphers/utils.js';
 import type { Account } from '../../stores/account-store.ts';
-import { fromBase64, toBase64 } from './base64.ts';
-import { loadDeviceKey } from './device-key.ts';
+import { fromBase64, toBase64 } from '../base64.ts';
+import { loadDeviceKey } from '../device-key.ts';
 
 /*
  * The device name of a session is the only thing a passphrase account encrypts (the app family's sync API):

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromBase64, toBase64 } from './base64.ts';
+import { fromBase64, toBase64 } from '../base64.ts';
 import { decryptDeviceName, encryptDeviceName, readDeviceName } from './device-name.ts';
 import {
   isValidPassphrase,

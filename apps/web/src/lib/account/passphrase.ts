@@ -3,7 +3,7 @@ import { pbkdf2 } from '@noble/hashes/pbkdf2.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { generateMnemonic, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import { toBase64Url } from './base64.ts';
+import { toBase64Url } from '../base64.ts';
 
 /*
  * Passphrase accounts exactly as the app family's clients do it:

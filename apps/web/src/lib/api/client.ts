@@ -22,7 +22,7 @@ import type {
   syncEndpoints,
 } from '@marquee/contract';
 import type { z } from 'zod';
-import { useAccountStore } from '../../stores/account-store.ts';
+import { apiCredentials } from './credentials.ts';
 import { ApiError, errorFromAnswer, networkError } from './errors.ts';
 
 /*
@@ -101,7 +101,7 @@ export type EndpointCalls<M> = { readonly [K in keyof M]: EndpointCall<M[K]> };
 
 /** The account server: the one chosen in settings, else this instance (''). */
 export const accountBaseUrl = (override?: string | null) =>
-  (override ?? useAccountStore.getState().backendUrl ?? '').replace(/\/+$/, '');
+  (override ?? apiCredentials().backendUrl() ?? '').replace(/\/+$/, '');
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 /**
@@ -173,7 +173,7 @@ function deadline(signal: AbortSignal | undefined, timeoutMs: number) {
 function tokenFor(input: RequestInput): string | null {
   if (input.token !== undefined) return input.token;
   if (input.baseUrl !== undefined) return null;
-  return useAccountStore.getState().account?.token ?? null;
+  return apiCredentials().token();
 }
 
 /**

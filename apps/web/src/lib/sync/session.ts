@@ -518,8 +518,14 @@ function sendProgressWhileLeaving(): void {
  * while playing waits up to 15 s), when the network comes back and when the page is shown again; the
  * library stream (changes from the account's other devices, within seconds); reads of what changed on
  * returning to the tab and on opening home or My List; restore at start and every 12 h.
+ * `adoptAccessToken` (the account layer's, given by the app: that layer sits above this module, see
+ * docs/architecture.md, "Layers"): with no account stored but the token the older clients' customer
+ * login left, the session is adopted instead of restored.
  */
-export function startSync(win: Window = window): () => void {
+export function startSync(
+  win: Window = window,
+  { adoptAccessToken }: { adoptAccessToken?: () => Promise<unknown> } = {},
+): () => void {
   const flush = () => void syncEngine.flush();
   const pullSoon = () => {
     if (!account()) return;
@@ -565,8 +571,7 @@ export function startSync(win: Window = window): () => void {
     onAuthProblem: () => void restore(),
     win,
   });
-  if (!account() && appStorage().getItem(ACCESS_TOKEN_KEY))
-    void import('../account/email-auth.ts').then((m) => m.adoptAccessToken());
+  if (adoptAccessToken && !account() && appStorage().getItem(ACCESS_TOKEN_KEY)) void adoptAccessToken();
   else void restore();
   return () => {
     clearInterval(interval);

@@ -6,7 +6,7 @@ import { nextEpisodeInSeason, nextSeason, previousEpisodeInSeason } from '../cor
 import type { PlayerEpisode, PlayerMeta } from '../core/types.ts';
 import { seasonEpisodesQuery } from '../ui/queries.ts';
 import type { PlayerNavState } from './use-play-session.ts';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../lib/paths.ts';
 
 export interface NextEpisode {
   seasonId: string;

@@ -8,10 +8,10 @@ import {
   useRef,
   useState,
   type ButtonHTMLAttributes,
-  type KeyboardEvent,
   type ReactNode,
 } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MENU_ITEMS as ITEMS, useMenuKeys } from '../../../../components/use-menu-keys.ts';
 import { Icon } from '../icons.tsx';
 import { displayNames } from '../../../../lib/intl.ts';
 
@@ -32,7 +32,6 @@ interface Frame {
 }
 const FrameContext = createContext<Frame>({ titleId: '', announce: () => undefined });
 
-const ITEMS = '[role^="menuitem"]:not(:disabled)';
 /** What the arrow keys walk: the back row, the menu's items and a panel's own controls (fields, sliders). */
 const CONTROLS = `button:not(:disabled), input:not(:disabled):not([type="file"]), ${ITEMS}`;
 
@@ -55,12 +54,12 @@ function openingFocus(body: HTMLElement, from: string | null, panel: boolean): H
 }
 
 /**
- * The frame of every menu, with the WAI-ARIA menu keys: ArrowDown/ArrowUp walk the rows (wrapping),
- * Home/End jump to the ends, and a sub-menu goes back to its `parent` on Escape and ArrowLeft (ArrowRight
- * right to left), where the row that opened it takes focus again. ArrowRight (ArrowLeft) opens a row's
- * sub-menu. A top-level menu's Escape reaches `useKeyboardShortcuts`, which closes the menus; focus then
- * returns to the bar button that opened them (player-view.tsx). Items keep one Tab stop between them
- * (roving tabindex).
+ * The frame of every menu, with the WAI-ARIA menu keys (`useMenuKeys`): ArrowDown/ArrowUp walk the rows
+ * and the back row (wrapping), Home/End jump to the ends, and a sub-menu goes back to its `parent` on Escape
+ * and ArrowLeft (ArrowRight right to left), where the row that opened it takes focus again. ArrowRight
+ * (ArrowLeft) opens a row's sub-menu. A top-level menu's Escape reaches `useKeyboardShortcuts`, which closes
+ * the menus; focus then returns to the bar button that opened them (player-view.tsx). Items keep one Tab
+ * stop between them (roving tabindex). Inside a menu the keys never seek or change the volume.
  */
 export function MenuCard({
   title,
@@ -80,87 +79,27 @@ export function MenuCard({
   children: ReactNode;
   testId: string;
 }) {
-  const { i18n } = useTranslation();
-  const card = useRef<HTMLDivElement>(null);
   const body = useRef<HTMLDivElement>(null);
   const from = useContext(ReturnedFrom);
   const titleId = useId();
   const [alert, setAlert] = useState('');
   const [frame] = useState<Frame>(() => ({ titleId, announce: setAlert }));
-  const placed = useRef(false);
-
-  // On every render until it lands: items that load late (episodes, sources) still get focus, unless the
-  // viewer has already moved it.
-  useEffect(() => {
-    const el = card.current;
-    if (!el || !body.current || placed.current) return;
-    const active = document.activeElement;
-    if (active !== el && el.contains(active)) {
-      placed.current = true;
-      return;
-    }
-    const target = openingFocus(body.current, from, panel);
-    if (target) {
-      target.focus({ preventScroll: true });
-      placed.current = true;
-    } else if (active !== el) el.focus({ preventScroll: true });
+  const { keyProps } = useMenuKeys({
+    walk: CONTROLS,
+    parent,
+    contain: true,
+    // Until something to focus shows (episodes, sources load late), the card holds focus.
+    initialFocus: (card) => (body.current && openingFocus(body.current, from, panel)) ?? card,
   });
-
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const target = e.target as HTMLElement;
-    // A text field and a slider keep Home/End and the sideways arrows (the caret, the value).
-    const ownsKeys = target instanceof HTMLInputElement && target.type !== 'checkbox';
-    const [backKey, forwardKey] =
-      i18n.dir() === 'rtl' ? ['ArrowRight', 'ArrowLeft'] : ['ArrowLeft', 'ArrowRight'];
-    const controls = all(card.current, CONTROLS);
-    const at = controls.indexOf(target);
-    const go = (i: number) => {
-      e.preventDefault();
-      // Inside a menu the arrows never seek or change the volume.
-      e.stopPropagation();
-      controls[(i + controls.length) % controls.length]?.focus();
-    };
-    switch (e.key) {
-      case 'ArrowDown':
-        return go(at + 1);
-      case 'ArrowUp':
-        return go(at < 0 ? -1 : at - 1);
-      case 'Home':
-        return ownsKeys ? undefined : go(0);
-      case 'End':
-        return ownsKeys ? undefined : go(-1);
-      case 'Escape':
-        if (!parent) return;
-        e.preventDefault();
-        e.stopPropagation();
-        return parent();
-    }
-    if ((e.key !== backKey && e.key !== forwardKey) || ownsKeys) return;
-    e.stopPropagation();
-    if (e.key === backKey && parent) {
-      e.preventDefault();
-      parent();
-    } else if (e.key === forwardKey && target.dataset.opens) {
-      e.preventDefault();
-      target.click();
-    }
-  };
 
   return (
     <div
-      ref={card}
+      {...keyProps}
       tabIndex={-1}
       className="flex max-h-[70vh] w-[343px] max-w-[calc(100vw-2rem)] flex-col overflow-hidden rounded-xl bg-neutral-900/95 text-white shadow-2xl outline-none backdrop-blur"
       data-testid={testId}
       role={panel ? 'dialog' : undefined}
       aria-labelledby={panel ? titleId : undefined}
-      onKeyDown={onKeyDown}
-      // Roving tabindex: the item that has focus is the menu's one Tab stop.
-      onFocus={(e) => {
-        const items = all(card.current, ITEMS);
-        if (!items.includes(e.target)) return;
-        for (const item of items) item.tabIndex = item === e.target ? 0 : -1;
-      }}
     >
       <div className="flex items-center gap-2 border-b border-white/10 px-3 py-2">
         <button

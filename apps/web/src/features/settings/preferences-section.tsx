@@ -1,0 +1,119 @@
+import { useTranslation } from 'react-i18next';
+import { AUDIO_LANGUAGES, audioLanguageOf, LANGUAGES, languageNames } from '../../lib/languages.ts';
+import { cleanProxyList } from '../../lib/proxy-entries.ts';
+import { runtimeConfig } from '../../lib/runtime-config.ts';
+import type { SettingsValues } from './save-settings.ts';
+import { Section, Toggle } from './settings-ui.tsx';
+import { SourceOrderSetting } from './source-order.tsx';
+import type { EditSettings } from './use-settings-draft.ts';
+
+const INPUT =
+  'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
+
+/** A language as the language pickers show it: its own name, and its name in the UI language when different. */
+function languageLabel(code: string, uiLanguage: string) {
+  const names = languageNames(code, uiLanguage);
+  return names.native === names.local ? names.native : `${names.native} — ${names.local}`;
+}
+
+/**
+ * The preferred audio language of library titles: the UI language's (the default, which follows the UI
+ * language when it changes) or one of the UI languages' own. Synced like the UI language.
+ */
+function AudioLanguageSetting({
+  value,
+  uiLanguage,
+  onChange,
+}: {
+  value: string | null;
+  uiLanguage: string;
+  onChange(value: string | null): void;
+}) {
+  const { t, i18n } = useTranslation(['settings']);
+  const followed = languageNames(audioLanguageOf(uiLanguage), i18n.language).local;
+  return (
+    <div className="rounded-xl bg-surface-1 p-4">
+      <label htmlFor="settings-audio-language" className="mb-2 block font-semibold text-fg">
+        {t('settings.preferences.audioLanguage')}
+      </label>
+      <select
+        id="settings-audio-language"
+        value={value ?? ''}
+        onChange={(e) => onChange(e.target.value || null)}
+        aria-describedby="settings-audio-language-note"
+        className={INPUT}
+        data-testid="audio-language-select"
+      >
+        <option value="">{t('settings.preferences.audioLanguageDefault', { language: followed })}</option>
+        {AUDIO_LANGUAGES.map((code) => (
+          <option key={code} value={code} lang={code}>
+            {languageLabel(code, i18n.language)}
+          </option>
+        ))}
+      </select>
+      <p id="settings-audio-language-note" className="mt-2 text-sm text-fg-muted">
+        {t('settings.preferences.audioLanguageNote')}
+      </p>
+    </div>
+  );
+}
+
+/**
+ * Preferences: the UI and audio languages, thumbnails, autoplay (only where the instance allows it or
+ * the draft has custom proxies) and the source order.
+ */
+export function PreferencesSection({ draft, edit }: { draft: SettingsValues; edit: EditSettings }) {
+  const { t, i18n } = useTranslation(['settings']);
+  const autoplayAllowed =
+    runtimeConfig().allowAutoplay || (draft.proxyEnabled && cleanProxyList(draft.proxyUrls).length > 0);
+  return (
+    <Section id="preferences" title={t('settings.preferences.title')}>
+      <div className="flex flex-col gap-4">
+        <div className="rounded-xl bg-surface-1 p-4">
+          <label htmlFor="settings-language" className="mb-2 block font-semibold text-fg">
+            {t('settings.preferences.language')}
+          </label>
+          <select
+            id="settings-language"
+            value={draft.language}
+            onChange={(e) => edit({ language: e.target.value })}
+            className={INPUT}
+            data-testid="language-select"
+          >
+            {LANGUAGES.map((code) => (
+              <option key={code} value={code} lang={code}>
+                {languageLabel(code, i18n.language)}
+              </option>
+            ))}
+          </select>
+          <p className="mt-2 text-sm text-fg-muted">{t('settings.preferences.languageNote')}</p>
+        </div>
+        <AudioLanguageSetting
+          value={draft.audioLanguage}
+          uiLanguage={draft.language}
+          onChange={(audioLanguage) => edit({ audioLanguage })}
+        />
+        <Toggle
+          id="settings-thumbnails"
+          label={t('settings.preferences.thumbnails')}
+          description={t('settings.preferences.thumbnailsText')}
+          checked={draft.enableThumbnails}
+          onChange={(v) => edit({ enableThumbnails: v })}
+        />
+        <Toggle
+          id="settings-autoplay"
+          label={t('settings.preferences.autoplay')}
+          description={
+            autoplayAllowed
+              ? t('settings.preferences.autoplayText')
+              : t('settings.preferences.autoplayUnavailable')
+          }
+          checked={draft.enableAutoplay && autoplayAllowed}
+          disabled={!autoplayAllowed}
+          onChange={(v) => edit({ enableAutoplay: v })}
+        />
+        <SourceOrderSetting enabled={draft.enableSourceOrder} order={draft.sourceOrder} onChange={edit} />
+      </div>
+    </Section>
+  );
+}

@@ -1,0 +1,22 @@
+/**
+ * The signed-in account as the API client needs it: its token and the account server chosen in
+ * settings. The client is a primitive below the stores (docs/architecture.md, "Layers"), so it does not
+ * read the account store: the store hands these readers over when it is created (stores/account-store.ts).
+ * Until then — or with no store at all, in tests of the client alone — they answer as signed out.
+ */
+export interface ApiCredentials {
+  /** The signed-in account's bearer token; null when signed out. */
+  token(): string | null;
+  /** The account server chosen in settings; null = this instance. */
+  backendUrl(): string | null;
+}
+
+const signedOut: ApiCredentials = { token: () => null, backendUrl: () => null };
+let current = signedOut;
+
+/** Called by the account store, once, as it is created. */
+export function provideApiCredentials(credentials: ApiCredentials): void {
+  current = credentials;
+}
+
+export const apiCredentials = (): ApiCredentials => current;
