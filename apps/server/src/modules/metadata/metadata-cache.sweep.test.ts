@@ -16,7 +16,15 @@ import { METADATA_CACHE_SWEEP_JOB, scheduleMetadataCacheSweep } from './metadata
 const DAY = 24 * 3_600_000;
 const INTERVAL_MS = 100;
 const silent = { info: () => undefined, warn: () => undefined } as never;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A process's claims of the job, counted: how the test knows the processes ticked, without a timer. */
+class CountedRuns extends JobRuns {
+  claims = 0;
+  override claim(name: string, nowMs: number, intervalMs: number): Promise<boolean> {
+    this.claims += 1;
+    return super.claim(name, nowMs, intervalMs);
+  }
+}
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -39,12 +47,13 @@ describe(`the metadata cache sweep (decision 082, ${testDialect})`, () => {
     await cache.set('fresh', 'v', clock + DAY);
 
     // Two server processes on one database, each with its own queue.
-    const queues = ['a', 'b'].map((name) => {
+    const runs = ['a', 'b'].map((name) => new CountedRuns(db.db, name));
+    const queues = runs.map((processRuns) => {
       const jobs = new InProcessJobQueue();
       const stop = scheduleMetadataCacheSweep({
         cache: new MetadataCacheRepository(db.db),
         jobs,
-        runs: new JobRuns(db.db, name),
+        runs: processRuns,
         now: () => clock,
         log: silent,
         intervalMs: INTERVAL_MS,
@@ -64,8 +73,9 @@ describe(`the metadata cache sweep (decision 082, ${testDialect})`, () => {
     };
 
     await expect.poll(() => keys(db)).toEqual(['fresh', 'stale']);
-    // Both processes tick several times in the interval's time; the interval (by the clock) has not passed.
-    await sleep(5 * INTERVAL_MS);
+    // Both processes tick several more times; the interval (by the clock) has not passed: no second sweep.
+    const claimed = runs.map((r) => r.claims);
+    await expect.poll(() => runs.every((r, i) => r.claims >= claimed[i]! + 3)).toBe(true);
     expect(await sweeps()).toBe(1);
 
     await cache.set('gone-later', 'v', clock - STALE_KEEP_MS);
@@ -93,6 +103,12 @@ describe(`the metadata cache sweep (decision 082, ${testDialect})`, () => {
     const cache = new MetadataCacheRepository(t.db.db);
     await cache.set('search:old', 'v', t.clock.ms - STALE_KEEP_MS - 1);
     await cache.set('details:movie:603:en', 'v', t.clock.ms - DAY);
-    await expect.poll(() => keys(t.db)).toEqual(['details:movie:603:en']);
+    // Time passes on the server's clock (a sweep that ran before the rows were written claimed its interval).
+    await expect
+      .poll(() => {
+        t.clock.advance(INTERVAL_MS);
+        return keys(t.db);
+      })
+      .toEqual(['details:movie:603:en']);
   });
 });
