@@ -7,6 +7,7 @@ import {
   type SyncMediaType,
 } from '@marquee/contract';
 import type { Database } from '../../db/schema.ts';
+import { latestPerKey, writeImportBatch, type Incoming } from '../library/library-import.ts';
 import { LibraryStore } from '../library/library-store.ts';
 import {
   changeTimeOf,
@@ -110,19 +111,11 @@ export class BookmarksService {
    */
   async import(lib: LibraryRef, changes: BookmarkChange[]): Promise<Bookmark[]> {
     const now = this.now();
-    const latest = new Map<string, { row: BookmarkRow; dated: boolean }>();
-    for (const [index, slice] of chunksOf(changes, LIBRARY_BATCH_ROWS).entries()) {
-      if (index > 0) await yieldToOthers();
-      for (const change of slice) {
-        const row = this.rowOf(lib, change, changeTimeOf(change.updatedAt, now));
-        const dated = change.updatedAt !== undefined;
-        const key = bookmarkKeyOf(row);
-        const seen = latest.get(key);
-        if (!seen || (dated && (!seen.dated || row.updated_at >= seen.row.updated_at)))
-          latest.set(key, { row, dated });
-      }
-    }
-    const items = [...latest.values()];
+    const items = await latestPerKey<BookmarkChange, BookmarkRow>(
+      changes,
+      (change) => this.rowOf(lib, change, changeTimeOf(change.updatedAt, now)),
+      bookmarkKeyOf,
+    );
     await this.assertRoomFor(
       lib,
       items.map((i) => i.row),
@@ -135,29 +128,16 @@ export class BookmarksService {
     return stored.filter((r) => !r.deleted).map(toBookmarkDto);
   }
 
-  private async importBatch(
+  private importBatch(
     trx: Transaction<Database>,
     lib: LibraryRef,
-    batch: { row: BookmarkRow; dated: boolean }[],
+    batch: Incoming<BookmarkRow>[],
   ): Promise<BookmarkRow[]> {
-    let seq = await this.library.reserve(trx, lib, batch.length);
-    for (const { row } of batch) row.seq = seq++;
-    const written = [
-      ...(await this.bookmarks.writeMany(
-        batch.filter((b) => b.dated).map((b) => b.row),
-        false,
-        trx,
-      )),
-      ...(await this.bookmarks.writeMany(
-        batch.filter((b) => !b.dated).map((b) => b.row),
-        true,
-        trx,
-      )),
-    ];
-    const byKey = new Map(written.map((row) => [bookmarkKeyOf(row), row]));
-    const untouched = batch.map((b) => b.row).filter((row) => !byKey.has(bookmarkKeyOf(row)));
-    for (const row of await this.bookmarks.findMany(lib, untouched, trx)) byKey.set(bookmarkKeyOf(row), row);
-    return batch.flatMap(({ row }) => byKey.get(bookmarkKeyOf(row)) ?? []);
+    return writeImportBatch<BookmarkRow>(trx, this.library, lib, batch, {
+      keyOf: bookmarkKeyOf,
+      writeMany: (rows, fillOnly, t) => this.bookmarks.writeMany(rows, fillOnly, t),
+      findMany: (l, keys, t) => this.bookmarks.findMany(l, keys, t),
+    });
   }
 
   /** 409 unless the library has room for the bookmarks it does not hold yet (checked before anything is written). */

@@ -10,6 +10,7 @@ import {
   type SyncMediaType,
 } from '@marquee/contract';
 import type { Database } from '../../db/schema.ts';
+import { latestPerKey, writeImportBatch, type Incoming } from '../library/library-import.ts';
 import { LibraryStore } from '../library/library-store.ts';
 import {
   changeTimeOf,
@@ -217,20 +218,12 @@ export class ProgressService {
    */
   async import(lib: LibraryRef, changes: ProgressChange[]): Promise<ProgressListItem[]> {
     const now = this.now();
-    const latest = new Map<string, { row: ProgressRow; dated: boolean }>();
-    for (const [index, slice] of chunksOf(changes, LIBRARY_BATCH_ROWS).entries()) {
-      if (index > 0) await yieldToOthers();
-      for (const change of slice) {
-        const row = this.rowOf(lib, change, changeTimeOf(change.updatedAt, now));
-        const dated = change.updatedAt !== undefined;
-        const key = progressKeyOf(row);
-        const seen = latest.get(key);
-        if (!seen || (dated && (!seen.dated || row.updated_at >= seen.row.updated_at)))
-          latest.set(key, { row, dated });
-      }
-    }
-    if (latest.size === 0) return [];
-    const items = [...latest.values()];
+    const items = await latestPerKey<ProgressChange, ProgressRow>(
+      changes,
+      (change) => this.rowOf(lib, change, changeTimeOf(change.updatedAt, now)),
+      progressKeyOf,
+    );
+    if (items.length === 0) return [];
     await this.assertRoomFor(
       lib,
       items.map((i) => i.row),
@@ -248,7 +241,7 @@ export class ProgressService {
   private async importBatch(
     trx: Transaction<Database>,
     lib: LibraryRef,
-    batch: { row: ProgressRow; dated: boolean }[],
+    batch: Incoming<ProgressRow>[],
   ): Promise<ProgressRow[]> {
     const deletions = await this.progress.deletionsOf(
       lib,
@@ -256,25 +249,11 @@ export class ProgressService {
       trx,
     );
     const kept = batch.filter(({ row, dated }) => !removedBefore(deletions, row, dated));
-    if (kept.length === 0) return [];
-    let seq = await this.library.reserve(trx, lib, kept.length);
-    for (const { row } of kept) row.seq = seq++;
-    const written = [
-      ...(await this.progress.writeMany(
-        kept.filter((k) => k.dated).map((k) => k.row),
-        false,
-        trx,
-      )),
-      ...(await this.progress.writeMany(
-        kept.filter((k) => !k.dated).map((k) => k.row),
-        true,
-        trx,
-      )),
-    ];
-    const byKey = new Map(written.map((row) => [progressKeyOf(row), row]));
-    const untouched = kept.map((k) => k.row).filter((row) => !byKey.has(progressKeyOf(row)));
-    for (const row of await this.progress.findMany(lib, untouched, trx)) byKey.set(progressKeyOf(row), row);
-    return kept.flatMap(({ row }) => byKey.get(progressKeyOf(row)) ?? []);
+    return writeImportBatch<ProgressRow>(trx, this.library, lib, kept, {
+      keyOf: progressKeyOf,
+      writeMany: (rows, fillOnly, t) => this.progress.writeMany(rows, fillOnly, t),
+      findMany: (l, keys, t) => this.progress.findMany(l, keys, t),
+    });
   }
 
   /** 409 unless the library has room for the rows it does not hold yet (checked before anything is written). */
