@@ -1,6 +1,6 @@
 import type { LibraryChangeKind } from '@marquee/contract';
 import { syncRoutes } from '@marquee/contract/values';
-import { useAccountStore } from '../../stores/account-store.ts';
+import { useAccountStore, type Account } from '../../stores/account-store.ts';
 import { useLibraryStore } from '../../stores/library/library-store.ts';
 import { accountBaseUrl, ApiError, STOP, stream } from '../api/index.ts';
 import { backoffDelay } from './backoff.ts';
@@ -44,6 +44,155 @@ function connectionKey(): string | null {
   return [accountBaseUrl(), a.userId, a.token, useLibraryStore.getState().profile].join('\n');
 }
 
+/** Reads asked for while one runs are gathered into the next: one read at a time, none lost. */
+function coalescedPulls(onChange: LiveDeps['onChange']): (kinds: readonly LibraryChangeKind[]) => void {
+  const pending = new Set<LibraryChangeKind>();
+  let pulling = false;
+  return (kinds) => {
+    for (const kind of kinds) pending.add(kind);
+    if (pulling) return;
+    pulling = true;
+    void (async () => {
+      while (pending.size > 0) {
+        const batch = [...pending];
+        pending.clear();
+        await onChange(batch).catch(() => undefined);
+      }
+      pulling = false;
+    })();
+  };
+}
+
+interface StreamHandlers {
+  /** Whether this connection is still the one wanted (else the stream is stopped). */
+  isCurrent(): boolean;
+  /** Any byte arrived. */
+  onActivity(): void;
+  onReady(heartbeatMs: number): void;
+  /** These kinds changed (all of them on `resync`). */
+  onChanged(kinds: readonly LibraryChangeKind[]): void;
+}
+
+/** Reads the library stream of `current`'s active library until it ends (resolves) or fails (rejects). */
+function readStream(current: Account, signal: AbortSignal, on: StreamHandlers): Promise<unknown> {
+  const headers = profileHeaders(useLibraryStore.getState().profile);
+  return stream(
+    syncRoutes.events,
+    {
+      params: { uid: current.userId },
+      token: current.token,
+      baseUrl: accountBaseUrl(),
+      signal,
+      onActivity: on.onActivity,
+      ...(headers ? { headers } : {}),
+    },
+    (event) => {
+      if (!on.isCurrent()) return STOP;
+      switch (event.event) {
+        case 'ready':
+          on.onReady(event.data.heartbeatMs);
+          break;
+        case 'changed':
+          on.onChanged([event.data.kind]);
+          break;
+        case 'resync':
+          on.onChanged(ALL_KINDS);
+          break;
+      }
+      return undefined;
+    },
+  );
+}
+
+/**
+ * What a failed stream means: the session or profile may be gone ('auth', restore decides), an account
+ * server of the older family has no stream ('unsupported': changes arrive on the other occasions), or
+ * anything else ('retry').
+ */
+function failureOf(error: unknown): 'auth' | 'unsupported' | 'retry' {
+  if (!(error instanceof ApiError)) return 'retry';
+  if (error.status === 401 || error.status === 403 || error.code === 'profile_not_found') return 'auth';
+  return error.status === 404 ? 'unsupported' : 'retry';
+}
+
+/** What one connection of the stream reports to `startLive`, which owns the connection's state. */
+interface ConnectionLink {
+  signal: AbortSignal;
+  /** Whether this connection is still the one wanted. */
+  isCurrent(): boolean;
+  /** (Re)arms the dead-connection timer, cleared on disconnect. */
+  watch(ms: number, onDead: () => void): void;
+  /** `ready` received: connected. */
+  onReady(): void;
+  requestPull(kinds: readonly LibraryChangeKind[]): void;
+  /** Disconnects and connects again after the backoff. */
+  retry(): void;
+  onAuthProblem(): void;
+  /** An account server of the older family: no stream to connect to. */
+  onUnsupported(): void;
+}
+
+/** Opens one connection and reads it until it ends, fails or goes silent, then tells `link` what to do. */
+function openConnection(current: Account, link: ConnectionLink): void {
+  let heartbeatMs = DEFAULT_HEARTBEAT_MS;
+  // No byte for two heartbeats: the connection is dead without having said so (a network change).
+  const alive = () =>
+    link.watch(heartbeatMs * 2 + 5_000, () => {
+      if (link.isCurrent()) link.retry();
+    });
+  alive();
+  const onReady = (ms: number) => {
+    heartbeatMs = ms;
+    alive();
+    link.onReady();
+    link.requestPull(ALL_KINDS);
+  };
+  readStream(current, link.signal, {
+    isCurrent: link.isCurrent,
+    onActivity: alive,
+    onReady,
+    onChanged: link.requestPull,
+  }).then(
+    () => {
+      // The server ended it (its age, or it is shutting down): connect again, to another process if need be.
+      if (link.isCurrent()) link.retry();
+    },
+    (error: unknown) => {
+      if (!link.isCurrent()) return; // we aborted it
+      const failure = failureOf(error);
+      if (failure === 'unsupported') return link.onUnsupported();
+      if (failure === 'auth') link.onAuthProblem();
+      link.retry();
+    },
+  );
+}
+
+/**
+ * Connects again (`reconnect`) when the account, session, server or profile changed from what the
+ * connection is for, or the network came back; disconnects when it went away.
+ */
+function followChanges(
+  win: Window,
+  on: { connectedFor(): string | null; reconnect(): void; offline(): void },
+): () => void {
+  const change = () => {
+    if (connectionKey() !== on.connectedFor()) on.reconnect();
+  };
+  const offAccount = useAccountStore.subscribe(change);
+  const offLibrary = useLibraryStore.subscribe((s, prev) => {
+    if (s.profile !== prev.profile) change();
+  });
+  const { reconnect, offline } = on;
+  win.addEventListener('online', reconnect);
+  win.addEventListener('offline', offline);
+  return () => {
+    offAccount();
+    offLibrary();
+    win.removeEventListener('online', reconnect);
+    win.removeEventListener('offline', offline);
+  };
+}
+
 /** Opens the stream while signed in and keeps it open; returns the stop function. */
 export function startLive(deps: LiveDeps): () => void {
   const win = deps.win ?? window;
@@ -55,22 +204,7 @@ export function startLive(deps: LiveDeps): () => void {
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let watchdog: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
-
-  const pending = new Set<LibraryChangeKind>();
-  let pulling = false;
-  const requestPull = (kinds: readonly LibraryChangeKind[]) => {
-    for (const kind of kinds) pending.add(kind);
-    if (pulling) return;
-    pulling = true;
-    void (async () => {
-      while (pending.size > 0) {
-        const batch = [...pending];
-        pending.clear();
-        await deps.onChange(batch).catch(() => undefined);
-      }
-      pulling = false;
-    })();
-  };
+  const requestPull = coalescedPulls(deps.onChange);
 
   const disconnect = () => {
     controller?.abort();
@@ -84,10 +218,8 @@ export function startLive(deps: LiveDeps): () => void {
     disconnect();
     if (stopped) return;
     state.attempt += 1;
-    retryTimer = setTimeout(
-      connect,
-      backoffDelay(state.attempt, { ...LIVE_RETRY, ...(deps.random ? { random: deps.random } : {}) }),
-    );
+    const random = deps.random ? { random: deps.random } : {};
+    retryTimer = setTimeout(connect, backoffDelay(state.attempt, { ...LIVE_RETRY, ...random }));
   };
 
   function connect() {
@@ -98,97 +230,40 @@ export function startLive(deps: LiveDeps): () => void {
     if (win.navigator.onLine === false) return; // the `online` event connects
     const c = new AbortController();
     controller = c;
-    let heartbeatMs = DEFAULT_HEARTBEAT_MS;
-    // No byte for two heartbeats: the connection is dead without having said so (a network change).
-    const alive = () => {
-      clearTimeout(watchdog);
-      watchdog = setTimeout(
-        () => {
-          if (controller === c) retry();
-        },
-        heartbeatMs * 2 + 5_000,
-      );
-    };
-    alive();
-    const profile = useLibraryStore.getState().profile;
-    const headers = profileHeaders(profile);
-    stream(
-      syncRoutes.events,
-      {
-        params: { uid: current.userId },
-        token: current.token,
-        baseUrl: accountBaseUrl(),
-        signal: c.signal,
-        onActivity: alive,
-        ...(headers ? { headers } : {}),
+    openConnection(current, {
+      signal: c.signal,
+      isCurrent: () => controller === c,
+      watch: (ms, onDead) => {
+        clearTimeout(watchdog);
+        watchdog = setTimeout(onDead, ms);
       },
-      (event) => {
-        if (controller !== c) return STOP;
-        switch (event.event) {
-          case 'ready':
-            heartbeatMs = event.data.heartbeatMs;
-            alive();
-            state.connected = true;
-            state.attempt = 0;
-            requestPull(ALL_KINDS);
-            break;
-          case 'changed':
-            requestPull([event.data.kind]);
-            break;
-          case 'resync':
-            requestPull(ALL_KINDS);
-            break;
-        }
-        return undefined;
+      onReady: () => {
+        state.connected = true;
+        state.attempt = 0;
       },
-    ).then(
-      () => {
-        // The server ended it (its age, or it is shutting down): connect again, to another process if need be.
-        if (controller === c) retry();
+      requestPull,
+      retry,
+      onAuthProblem: () => deps.onAuthProblem(),
+      onUnsupported: () => {
+        unsupported = key;
+        disconnect();
       },
-      (error: unknown) => {
-        if (controller !== c) return; // we aborted it
-        if (error instanceof ApiError) {
-          if (error.status === 401 || error.status === 403 || error.code === 'profile_not_found') {
-            deps.onAuthProblem();
-          } else if (error.status === 404) {
-            // An account server of the older family: it has no stream; changes arrive on the other occasions.
-            unsupported = key;
-            disconnect();
-            return;
-          }
-        }
-        retry();
-      },
-    );
+    });
   }
 
-  /** Connects, reconnects or disconnects when the account, session, server or profile changed. */
-  const follow = () => {
-    if (connectionKey() !== key) {
+  const unfollow = followChanges(win, {
+    connectedFor: () => key,
+    reconnect: () => {
       state.attempt = 0;
       connect();
-    }
-  };
-  const onOnline = () => {
-    state.attempt = 0;
-    connect();
-  };
-  const onOffline = () => disconnect();
-  const offAccount = useAccountStore.subscribe(follow);
-  const offLibrary = useLibraryStore.subscribe((s, prev) => {
-    if (s.profile !== prev.profile) follow();
+    },
+    offline: disconnect,
   });
-  win.addEventListener('online', onOnline);
-  win.addEventListener('offline', onOffline);
   connect();
 
   return () => {
     stopped = true;
     disconnect();
-    offAccount();
-    offLibrary();
-    win.removeEventListener('online', onOnline);
-    win.removeEventListener('offline', onOffline);
+    unfollow();
   };
 }

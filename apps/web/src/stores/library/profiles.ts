@@ -5,7 +5,7 @@ import { noRemovals, type Removals } from './outbox.ts';
  * Switching household profiles (decision 042): the library of the profile left is stashed on this
  * device, the one chosen comes out of the stash (or starts empty until restore fills it). The outbox is
  * left alone: every op names its profile, so pending changes of the profile left are still sent to it.
- * Pure; `lib/sync/session.ts` applies it to the store.
+ * Pure; `lib/sync/profile-switch.ts` applies it to the store.
  */
 export function switchLibrary(
   state: Pick<LibraryStoreData, 'bookmarks' | 'progress' | 'profile' | 'stash'> & { removals?: Removals },

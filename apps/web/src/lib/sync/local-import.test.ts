@@ -1,0 +1,57 @@
+import type { Bookmark } from '@marquee/contract';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { initStores, useAccountStore, useLibraryStore } from '../../stores/index.ts';
+import { testAccount } from '../../test/account-fixtures.ts';
+import { contractServer } from '../../test/contract-server.ts';
+import { memoryStorage, setAppStorage } from '../storage.ts';
+import { createLocalImport, IMPORT_PAGE_SIZE, inPages } from './local-import.ts';
+
+const alien = { tmdbId: '348', type: 'movie' as const, title: 'Alien', year: 1979, poster: null };
+const matrix = { tmdbId: '603', type: 'movie' as const, title: 'The Matrix', year: 1999, poster: null };
+
+let server: ReturnType<typeof contractServer>;
+beforeEach(() => {
+  setAppStorage(memoryStorage());
+  initStores();
+  server = contractServer({
+    sync: {
+      importBookmarks: ({ body }) => body as Bookmark[],
+      importProgress: () => [],
+    },
+  });
+  vi.stubGlobal('fetch', vi.fn(server.fetch));
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('importing the library kept before sign-in', () => {
+  it('sends pages of IMPORT_PAGE_SIZE, one after another', async () => {
+    const pages: number[][] = [];
+    const items = Array.from({ length: IMPORT_PAGE_SIZE * 2 + 1 }, (_, i) => i);
+    await inPages(items, async (page) => void pages.push(page));
+    expect(pages.map((p) => p.length)).toEqual([IMPORT_PAGE_SIZE, IMPORT_PAGE_SIZE, 1]);
+    expect(pages.flat()).toEqual(items);
+  });
+
+  it('each import request carries the write headers it is handed', async () => {
+    useLibraryStore.getState().addBookmark(alien);
+    useLibraryStore.getState().saveProgress({ meta: matrix, watched: 100, duration: 8000 });
+    useAccountStore.getState().setAccount(testAccount());
+    await createLocalImport({ writeHeaders: (h) => ({ ...h, 'x-client-time': '777' }) })();
+    expect(
+      server.requests.map((r) => [r.endpoint, new Headers(r.init.headers).get('x-client-time')]).sort(),
+    ).toEqual([
+      ['sync.importBookmarks', '777'],
+      ['sync.importProgress', '777'],
+    ]);
+  });
+
+  it('signed out, or nothing kept: nothing is sent', async () => {
+    const importLocalData = createLocalImport({ writeHeaders: (h) => h });
+    useLibraryStore.getState().addBookmark(alien);
+    await importLocalData();
+    useLibraryStore.getState().clear();
+    useAccountStore.getState().setAccount(testAccount());
+    await importLocalData();
+    expect(server.requests).toEqual([]);
+  });
+});

@@ -1,0 +1,95 @@
+import { useAccountStore } from '../../stores/account-store.ts';
+import { useLibraryStore } from '../../stores/library/library-store.ts';
+import type { OutboxOp } from '../../stores/library/outbox.ts';
+import { api } from '../api/index.ts';
+import type { OutboxDelivery } from './outbox-delivery.ts';
+import { importPayload } from './wire.ts';
+
+/** Items per import request (a page of progress rows is about 400 KB). */
+export const IMPORT_PAGE_SIZE = 1_000;
+
+/** Sends `items` in pages of IMPORT_PAGE_SIZE, one after another. */
+export async function inPages<T>(items: T[], send: (page: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += IMPORT_PAGE_SIZE) await send(items.slice(i, i + IMPORT_PAGE_SIZE));
+}
+
+export interface LocalImportDeps {
+  /** The headers every write carries (the device clock, decision 079). */
+  writeHeaders: OutboxDelivery['writeHeaders'];
+}
+
+/**
+ * After sign-in: the library kept on this device before signing in goes into the account (merged on
+ * the server by change time). If the server cannot take it now, every item becomes an outbox op, so
+ * nothing is lost; the restore that follows keeps what is still pending.
+ */
+export function createLocalImport({ writeHeaders }: LocalImportDeps): () => Promise<void> {
+  return async function importLocalData() {
+    const current = useAccountStore.getState().account;
+    if (!current) return;
+    const data = useLibraryStore.getState();
+    if (Object.keys(data.bookmarks).length === 0 && Object.keys(data.progress).length === 0) return;
+    const payload = importPayload(data);
+    const uid = current.userId;
+    try {
+      // In pages: a whole library in one body passes neither proxies' body limits (nginx's 1 MiB by
+      // default) nor the server's item limit.
+      await Promise.all([
+        inPages(payload.bookmarks, (body) =>
+          api.sync.importBookmarks({ params: { uid }, body, headers: writeHeaders({}) }),
+        ),
+        inPages(payload.progress, (body) =>
+          api.sync.importProgress({ params: { uid }, body, headers: writeHeaders({}) }),
+        ),
+      ]);
+    } catch {
+      requeueLocalData();
+    }
+  };
+}
+
+/** Puts every bookmark and progress row of the device's library in the outbox, ahead of what is there. */
+function requeueLocalData(): void {
+  const { bookmarks, progress } = useLibraryStore.getState();
+  useLibraryStore.setState((s) => {
+    const ops: OutboxOp[] = [];
+    const id = () => `import-${Math.random().toString(36).slice(2)}`;
+    for (const b of Object.values(bookmarks))
+      ops.push({
+        kind: 'bookmark-add',
+        id: id(),
+        at: b.updatedAt,
+        type: b.type,
+        tmdbId: b.tmdbId,
+        meta: { title: b.title, year: b.year, poster: b.poster },
+      });
+    for (const p of Object.values(progress)) {
+      const meta = { title: p.title, year: p.year, poster: p.poster };
+      if (p.type === 'movie' && p.progress)
+        ops.push({
+          kind: 'progress-put',
+          id: id(),
+          at: p.updatedAt,
+          type: p.type,
+          tmdbId: p.tmdbId,
+          meta,
+          ...p.progress,
+        });
+      for (const ep of Object.values(p.episodes)) {
+        const season = p.seasons[ep.seasonId] ?? { id: ep.seasonId, number: 0, title: '' };
+        ops.push({
+          kind: 'progress-put',
+          id: id(),
+          at: ep.updatedAt,
+          type: p.type,
+          tmdbId: p.tmdbId,
+          meta,
+          ...ep.progress,
+          season,
+          episode: { id: ep.id, number: ep.number, title: ep.title },
+        });
+      }
+    }
+    return { outbox: [...ops, ...s.outbox] };
+  });
+}

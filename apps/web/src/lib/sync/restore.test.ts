@@ -1,0 +1,117 @@
+import type { Bookmark } from '@marquee/contract';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { initStores, useAccountStore, useLibraryStore } from '../../stores/index.ts';
+import { emptySettings, testAccount, testSession, testUser } from '../../test/account-fixtures.ts';
+import { contractServer, refuse } from '../../test/contract-server.ts';
+import { memoryStorage, setAppStorage } from '../storage.ts';
+import { createRestore } from './restore.ts';
+
+const alien: Bookmark = {
+  tmdbId: '348',
+  meta: { title: 'Alien', year: 1979, type: 'movie' },
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
+const profile = { colorA: 'a', colorB: 'b', icon: 'cat' as const };
+
+/** An account server whose session can be refused and whose household profile `kid` can be gone. */
+function fakeServer() {
+  const s = { session: true, kidGone: false };
+  const gone = (headers: Headers) => s.kidGone && headers.get('x-profile-id') === 'kid';
+  const server = contractServer({
+    account: {
+      me: () =>
+        s.session
+          ? { user: testUser(profile), session: testSession() }
+          : refuse(401, { code: 'unauthorized' }),
+    },
+    sync: {
+      bookmarks: ({ headers }) =>
+        !s.session
+          ? refuse(401, { code: 'unauthorized' })
+          : gone(headers)
+            ? refuse(404, { code: 'profile_not_found' })
+            : [alien],
+      progress: () => [],
+      settings: () => emptySettings(),
+    },
+  });
+  return { s, fetch: server.fetch };
+}
+
+/** The engine's lock as restore uses it: drains first, then runs. */
+function fakeEngine() {
+  const log: string[] = [];
+  return {
+    log,
+    runExclusive: <T>(fn: (drain: () => Promise<void>) => Promise<T>) => {
+      log.push('exclusive');
+      return fn(async () => void log.push('drain'));
+    },
+    unblock: () => void log.push('unblock'),
+    flush: async () => void log.push('flush'),
+  };
+}
+
+let server: ReturnType<typeof fakeServer>;
+let now = 0;
+beforeEach(() => {
+  setAppStorage(memoryStorage());
+  initStores();
+  useAccountStore.getState().setAccount(testAccount());
+  server = fakeServer();
+  vi.stubGlobal('fetch', vi.fn(server.fetch));
+  now = 50_000;
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function setup() {
+  const engine = fakeEngine();
+  const logout = vi.fn(async () => undefined);
+  const forgetActiveProfile = vi.fn(() => useLibraryStore.setState({ profile: '' }));
+  const restoring = createRestore({ engine, logout, forgetActiveProfile, now: () => now });
+  return { engine, logout, forgetActiveProfile, ...restoring };
+}
+
+describe('restore and pull, handed their engine, sign-out and clock', () => {
+  it('restore drains under the lock, merges, then lets the engine send; the pull time is the clock’s', async () => {
+    const r = setup();
+    expect(r.lastPullAt()).toBe(0);
+    expect(await r.restore()).toBe('ok');
+    expect(Object.keys(useLibraryStore.getState().bookmarks)).toEqual(['movie:348']);
+    expect(r.engine.log).toEqual(['exclusive', 'drain', 'unblock', 'flush']);
+    expect(r.lastPullAt()).toBe(50_000);
+    expect(r.logout).not.toHaveBeenCalled();
+  });
+
+  it('a refused session signs out through the sign-out it is handed', async () => {
+    const r = setup();
+    server.s.session = false;
+    expect(await r.restore()).toBe('signed-out');
+    expect(r.logout).toHaveBeenCalledTimes(1);
+    expect(r.engine.log).not.toContain('unblock');
+    expect(r.lastPullAt()).toBe(0);
+  });
+
+  it('the chosen profile gone: forgets it through the function handed, then restores the account’s own', async () => {
+    const r = setup();
+    useLibraryStore.setState({ profile: 'kid' });
+    server.s.kidGone = true;
+    expect(await r.restore()).toBe('ok');
+    expect(r.forgetActiveProfile).toHaveBeenCalledTimes(1);
+    expect(useLibraryStore.getState().profile).toBe('');
+    expect(r.engine.log.filter((e) => e === 'exclusive')).toHaveLength(2);
+  });
+
+  it('a pull moves the pull time; a refused one hands over to restore, which decides', async () => {
+    const r = setup();
+    expect(await r.pull(['bookmarks'])).toBe('ok');
+    expect(r.lastPullAt()).toBe(50_000);
+    expect(r.engine.log).toEqual(['exclusive']);
+
+    now = 60_000;
+    server.s.session = false;
+    expect(await r.pull(['bookmarks'])).toBe('no-account');
+    expect(r.logout).toHaveBeenCalledTimes(1);
+    expect(r.lastPullAt()).toBe(50_000);
+  });
+});
