@@ -1,7 +1,7 @@
 import type { StreamQuality } from './quality.ts';
 import { imageSubtitleKey } from './image-subtitles.ts';
 import { useStore } from 'zustand';
-import { createStore } from 'zustand/vanilla';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import type {
   AudioTrackItem,
   CaptionListItem,
@@ -230,33 +230,56 @@ const cleared = () => ({
   nextEpisodeHidden: false,
 });
 
-/**
- * The player's one store (house rule 6). Its status machine (decision 050):
- * - setting a source or a source id moves it to `playing`;
- * - a display error moves it to `playbackError`;
- * - reset returns to `idle` and clears meta, thumbnails and progress;
- * - setting meta may set a status and un-hides the next-episode button.
- */
-export function createPlayerStore() {
-  /** Requests waiting for a display, by kind (play and pause share one: the last word wins). */
-  const pending = new Map<string, PendingRequest>();
-  return createStore<PlayerState>()((set, get) => ({
-    ...cleared(),
-    sourceVersion: 0,
-    playRequested: false,
-    playback: initialPlayback(),
-    capabilities: {
-      canPictureInPicture: false,
-      canFullscreen: false,
-      canAirplay: false,
-      canCast: false,
-      canChangeVolume: null,
-    },
-    display: null,
+type SetState = StoreApi<PlayerState>['setState'];
+type GetState = StoreApi<PlayerState>['getState'];
 
+/** The state a new store starts with. */
+const initialState = () => ({
+  ...cleared(),
+  sourceVersion: 0,
+  playRequested: false,
+  playback: initialPlayback(),
+  capabilities: {
+    canPictureInPicture: false,
+    canFullscreen: false,
+    canAirplay: false,
+    canCast: false,
+    canChangeVolume: null,
+  },
+  display: null,
+});
+
+/** Meta, scraping and the status moves that do not come with a source. */
+function statusActions(
+  set: SetState,
+): Pick<
+  PlayerState,
+  'setMeta' | 'setScraping' | 'setScrape' | 'setScrapeNotFound' | 'displayError' | 'reset' | 'hideNextEpisode'
+> {
+  return {
     setMeta: (meta, status) => set(() => ({ meta, nextEpisodeHidden: false, ...(status ? { status } : {}) })),
     setScraping: () => set(() => ({ status: 'scraping', scrape: emptyScrape(), error: null })),
     setScrape: (scrape) => set(() => ({ scrape })),
+    setScrapeNotFound: () => set(() => ({ status: 'scrapeNotFound' })),
+    displayError: (error) => set(() => ({ status: 'playbackError', error })),
+    reset: () =>
+      set((s) => ({
+        ...cleared(),
+        sourceVersion: s.sourceVersion + 1,
+        playback: {
+          ...initialPlayback(),
+          volume: s.playback.volume,
+          muted: s.playback.muted,
+          playbackRate: s.playback.playbackRate,
+        },
+      })),
+    hideNextEpisode: () => set(() => ({ nextEpisodeHidden: true })),
+  };
+}
+
+/** Setting a source: what it plays with (captions, tracks), and facts of the one before cleared. */
+function sourceActions(set: SetState): Pick<PlayerState, 'setSource' | 'setSourceId'> {
+  return {
     setSource: (source, o) =>
       set((s) => ({
         status: 'playing',
@@ -286,6 +309,16 @@ export function createPlayerStore() {
           isLoading: true,
         },
       })),
+    setSourceId: (sourceId, embedId = null) => set(() => ({ status: 'playing', sourceId, embedId })),
+  };
+}
+
+/** Another audio track or picture subtitle of the playing source: each loads a source of its own. */
+function trackActions(
+  set: SetState,
+  get: GetState,
+): Pick<PlayerState, 'chooseAudioTrack' | 'chooseImageSubtitle'> {
+  return {
     chooseAudioTrack: (id) => {
       const s = get();
       const track = s.audioTracks.find((t) => t.id === id);
@@ -329,28 +362,39 @@ export function createPlayerStore() {
       // The picture carries the subtitle: a text caption would show over it.
       if (id !== null) set(() => ({ caption: null }));
     },
-    setSourceId: (sourceId, embedId = null) => set(() => ({ status: 'playing', sourceId, embedId })),
-    setScrapeNotFound: () => set(() => ({ status: 'scrapeNotFound' })),
-    displayError: (error) => set(() => ({ status: 'playbackError', error })),
-    reset: () =>
-      set((s) => ({
-        ...cleared(),
-        sourceVersion: s.sourceVersion + 1,
-        playback: {
-          ...initialPlayback(),
-          volume: s.playback.volume,
-          muted: s.playback.muted,
-          playbackRate: s.playback.playbackRate,
-        },
-      })),
+  };
+}
+
+/** What the display reports: the element's facts, the device's capabilities, qualities and thumbnails. */
+function playbackActions(
+  set: SetState,
+): Pick<PlayerState, 'updatePlayback' | 'updateCapabilities' | 'setQualities' | 'addThumbnail'> {
+  return {
     updatePlayback: (patch) => set((s) => ({ playback: { ...s.playback, ...patch } })),
     updateCapabilities: (patch) => set((s) => ({ capabilities: { ...s.capabilities, ...patch } })),
     setQualities: (qualities, currentQuality) => set(() => ({ qualities, currentQuality })),
+    addThumbnail: (t) => set((s) => ({ thumbnails: [...s.thumbnails, t].sort((a, b) => a.at - b.at) })),
+  };
+}
+
+function captionActions(
+  set: SetState,
+): Pick<PlayerState, 'setCaptionList' | 'setCaption' | 'setAssRenderer'> {
+  return {
     setCaptionList: (captionList) => set(() => ({ captionList })),
     setCaption: (caption) => set(() => ({ caption })),
     setAssRenderer: (assRenderer) => set(() => ({ assRenderer })),
-    addThumbnail: (t) => set((s) => ({ thumbnails: [...s.thumbnails, t].sort((a, b) => a.at - b.at) })),
-    hideNextEpisode: () => set(() => ({ nextEpisodeHidden: true })),
+  };
+}
+
+/** The UI's requests, carried out by the display or kept until one attaches (see `request`). */
+function displayActions(
+  set: SetState,
+  get: GetState,
+): Pick<PlayerState, 'setPlayRequested' | 'requestPlay' | 'attachDisplay' | 'request'> {
+  /** Requests waiting for a display, by kind (play and pause share one: the last word wins). */
+  const pending = new Map<string, PendingRequest>();
+  return {
     setPlayRequested: (playRequested) => set(() => ({ playRequested })),
     requestPlay: () => {
       if (!get().playRequested) set(() => ({ playRequested: true }));
@@ -379,6 +423,25 @@ export function createPlayerStore() {
       pending.delete(slot);
       pending.set(slot, { name, args });
     },
+  };
+}
+
+/**
+ * The player's one store (house rule 6). Its status machine (decision 050):
+ * - setting a source or a source id moves it to `playing`;
+ * - a display error moves it to `playbackError`;
+ * - reset returns to `idle` and clears meta, thumbnails and progress;
+ * - setting meta may set a status and un-hides the next-episode button.
+ */
+export function createPlayerStore() {
+  return createStore<PlayerState>()((set, get) => ({
+    ...initialState(),
+    ...statusActions(set),
+    ...sourceActions(set),
+    ...trackActions(set, get),
+    ...playbackActions(set),
+    ...captionActions(set),
+    ...displayActions(set, get),
   }));
 }
 

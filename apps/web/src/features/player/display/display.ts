@@ -34,93 +34,108 @@ function bufferedEnd(video: HTMLVideoElement): number {
   return 0;
 }
 
-/**
- * The display: the only code that touches the `<video>` element (house rule 6). It loads the store's
- * source through the first adapter that can play it, carries out the UI's requests, and reports what
- * the element does back into the store. Returns a function that tears it down.
- */
-export function createDisplay(o: DisplayOptions): () => void {
-  const { video, container, store } = o;
-  const v = video as WebkitVideo;
-  const loaders = o.loaders ?? defaultLoaders;
-  let adapter: PlaybackAdapter | null = null;
+/** What the display's parts share: the element, the store, and the adapter that plays the source now. */
+interface DisplayState {
+  video: HTMLVideoElement;
+  /** The same element, with Safari's own calls. */
+  v: WebkitVideo;
+  container: HTMLElement;
+  store: PlayerStore;
+  loaders: readonly AdapterLoader[];
+  update(patch: Partial<PlaybackFacts>): void;
+  adapter: PlaybackAdapter | null;
   /** Whether the adapter fetches media yet, and where it will start when it does. */
-  let started = false;
-  let startPosition = 0;
-  let loadToken = 0;
-  const update = (patch: Partial<PlaybackFacts>) => store.getState().updatePlayback(patch);
+  started: boolean;
+  startPosition: number;
+  /** Bumped by every load and by teardown: an adapter that arrives for an older one is dropped. */
+  loadToken: number;
+}
 
-  const attemptPlay = () => {
-    const attempt = video.play();
-    if (attempt && typeof attempt.catch === 'function') {
-      attempt.then(
-        () => update({ autoplayBlocked: false }),
-        (error: Error) => {
-          // Browsers refuse unmuted playback without a gesture: the big play button asks for one.
-          if (error?.name === 'NotAllowedError')
-            update({ autoplayBlocked: true, isPaused: true, isPlaying: false });
-        },
-      );
-    }
-  };
-
-  /** The first play of a source: media starts loading now (nothing loads before Play). */
-  const begin = () => {
-    if (!adapter || started) return;
-    started = true;
-    update({ isLoading: true });
-    adapter.start(startPosition);
-  };
-
-  const play = () => {
-    // Remembered for a source that is still on its way (and for the next source: a switch keeps playing).
-    store.getState().requestPlay();
-    if (!adapter) return;
-    begin();
-    attemptPlay();
-  };
-
-  async function load(source: PlayerSource | null, startAt: number) {
-    const token = ++loadToken;
-    adapter?.destroy();
-    adapter = null;
-    started = false;
-    if (!source) return;
-    const loader = loaders.find((l) => l.canPlay(source, video));
-    if (!loader) {
-      store
-        .getState()
-        .displayError({ source: 'video', code: 'notSupported', message: 'no adapter can play this source' });
-      return;
-    }
-    const created = await loader.create({
-      video,
-      qualityPreference: o.qualityPreference,
-      onQualities: (available, current) => {
-        if (token === loadToken) store.getState().setQualities(available, current);
+function attemptPlay(s: DisplayState): void {
+  const attempt = s.video.play();
+  if (attempt && typeof attempt.catch === 'function') {
+    attempt.then(
+      () => s.update({ autoplayBlocked: false }),
+      (error: Error) => {
+        // Browsers refuse unmuted playback without a gesture: the big play button asks for one.
+        if (error?.name === 'NotAllowedError')
+          s.update({ autoplayBlocked: true, isPaused: true, isPlaying: false });
       },
-      onError: (error) => {
-        if (token === loadToken) store.getState().displayError(error);
-      },
-    });
-    if (token !== loadToken) {
-      created.destroy();
-      return;
-    }
-    adapter = created;
-    startPosition = startAt;
-    update({ isLoading: false, autoplayBlocked: false });
-    created.load(source, startAt);
-    // Deep links (an episode, `?t=`) and a viewer who already pressed Play start at once; a title
-    // opened as such waits for Play with at most the playlists loaded. A source that replaces a paused
-    // one (another audio track) loads where the viewer was and stays paused.
-    if (store.getState().playRequested) {
-      begin();
-      if (!store.getState().startPaused) attemptPlay();
-    }
+    );
   }
+}
 
-  const listeners: [string, EventListener][] = [
+/** The first play of a source: media starts loading now (nothing loads before Play). */
+function begin(s: DisplayState): void {
+  if (!s.adapter || s.started) return;
+  s.started = true;
+  s.update({ isLoading: true });
+  s.adapter.start(s.startPosition);
+}
+
+/** Loads a source through the first adapter that can play it (none for null), replacing the one before. */
+async function load(
+  s: DisplayState,
+  o: DisplayOptions,
+  source: PlayerSource | null,
+  startAt: number,
+): Promise<void> {
+  const token = ++s.loadToken;
+  s.adapter?.destroy();
+  s.adapter = null;
+  s.started = false;
+  if (!source) return;
+  const loader = s.loaders.find((l) => l.canPlay(source, s.video));
+  if (!loader) {
+    s.store
+      .getState()
+      .displayError({ source: 'video', code: 'notSupported', message: 'no adapter can play this source' });
+    return;
+  }
+  const created = await loader.create({
+    video: s.video,
+    qualityPreference: o.qualityPreference,
+    onQualities: (available, current) => {
+      if (token === s.loadToken) s.store.getState().setQualities(available, current);
+    },
+    onError: (error) => {
+      if (token === s.loadToken) s.store.getState().displayError(error);
+    },
+  });
+  if (token !== s.loadToken) {
+    created.destroy();
+    return;
+  }
+  s.adapter = created;
+  s.startPosition = startAt;
+  s.update({ isLoading: false, autoplayBlocked: false });
+  created.load(source, startAt);
+  // Deep links (an episode, `?t=`) and a viewer who already pressed Play start at once; a title
+  // opened as such waits for Play with at most the playlists loaded. A source that replaces a paused
+  // one (another audio track) loads where the viewer was and stays paused.
+  if (s.store.getState().playRequested) {
+    begin(s);
+    if (!s.store.getState().startPaused) attemptPlay(s);
+  }
+}
+
+/** Loads the store's source now and again whenever it sets one. Returns the unsubscribe. */
+function followSource(s: DisplayState, o: DisplayOptions): () => void {
+  let version = s.store.getState().sourceVersion;
+  void load(s, o, s.store.getState().source, s.store.getState().startAt);
+  return s.store.subscribe((state) => {
+    if (state.sourceVersion === version) return;
+    version = state.sourceVersion;
+    void load(s, o, state.source, state.startAt);
+  });
+}
+
+const finiteDuration = (video: HTMLVideoElement) => (Number.isFinite(video.duration) ? video.duration : 0);
+
+/** The element's events, reported into the store. */
+function elementListeners(s: DisplayState): [string, EventListener][] {
+  const { video, v, update } = s;
+  return [
     ['play', () => update({ isPaused: false, isPlaying: true })],
     [
       'playing',
@@ -140,8 +155,8 @@ export function createDisplay(o: DisplayOptions): () => void {
     ['seeked', () => update({ isSeeking: false, time: video.currentTime })],
     ['timeupdate', () => update({ time: video.currentTime, buffered: bufferedEnd(video) })],
     ['progress', () => update({ buffered: bufferedEnd(video) })],
-    ['durationchange', () => update({ duration: Number.isFinite(video.duration) ? video.duration : 0 })],
-    ['loadedmetadata', () => update({ duration: Number.isFinite(video.duration) ? video.duration : 0 })],
+    ['durationchange', () => update({ duration: finiteDuration(video) })],
+    ['loadedmetadata', () => update({ duration: finiteDuration(video) })],
     ['volumechange', () => update({ volume: video.volume, muted: video.muted })],
     ['ratechange', () => update({ playbackRate: video.playbackRate })],
     ['enterpictureinpicture', () => update({ isPictureInPicture: true })],
@@ -150,24 +165,38 @@ export function createDisplay(o: DisplayOptions): () => void {
       'error',
       () => {
         // An element without a source reports an error when we unload it: not the viewer's problem.
-        if (!adapter || !video.error) return;
-        store.getState().displayError(videoError(video.error));
+        if (!s.adapter || !video.error) return;
+        s.store.getState().displayError(videoError(video.error));
       },
     ],
     [
       'webkitplaybacktargetavailabilitychanged',
       ((e: Event & { availability?: string }) =>
-        store.getState().updateCapabilities({ canAirplay: e.availability === 'available' })) as EventListener,
+        s.store
+          .getState()
+          .updateCapabilities({ canAirplay: e.availability === 'available' })) as EventListener,
     ],
     [
       'webkitpresentationmodechanged',
       () => update({ isPictureInPicture: v.webkitPresentationMode === 'picture-in-picture' }),
     ],
   ];
-  for (const [name, fn] of listeners) video.addEventListener(name, fn);
-  const onFullscreen = () => update({ isFullscreen: document.fullscreenElement === container });
-  document.addEventListener('fullscreenchange', onFullscreen);
+}
 
+/** Listens to the element and to fullscreen changes. Returns what stops listening. */
+function wireEvents(s: DisplayState): () => void {
+  const listeners = elementListeners(s);
+  for (const [name, fn] of listeners) s.video.addEventListener(name, fn);
+  const onFullscreen = () => s.update({ isFullscreen: document.fullscreenElement === s.container });
+  document.addEventListener('fullscreenchange', onFullscreen);
+  return () => {
+    for (const [name, fn] of listeners) s.video.removeEventListener(name, fn);
+    document.removeEventListener('fullscreenchange', onFullscreen);
+  };
+}
+
+/** Gives the element the store's volume and rate, and tells the store what this device can do. */
+function applyInitialSettings({ video, v, store }: DisplayState): void {
   // Nothing loads before Play: adapters raise it when they start.
   video.preload = 'none';
   const initial = store.getState().playback;
@@ -181,23 +210,45 @@ export function createDisplay(o: DisplayOptions): () => void {
       v.webkitSupportsPresentationMode?.('picture-in-picture'),
     ),
   });
+}
 
-  const requests: DisplayRequests = {
-    play,
+/** Play, pause, seek and quality. */
+function transportRequests(s: DisplayState): Pick<DisplayRequests, 'play' | 'pause' | 'seek' | 'setQuality'> {
+  const { video, update } = s;
+  return {
+    play: () => {
+      // Remembered for a source that is still on its way (and for the next source: a switch keeps playing).
+      s.store.getState().requestPlay();
+      if (!s.adapter) return;
+      begin(s);
+      attemptPlay(s);
+    },
     pause: () => video.pause(),
     seek: (time) => {
-      if (adapter && !started) {
+      if (s.adapter && !s.started) {
         // Before Play there is nothing to seek in: the start moves instead.
-        startPosition = Math.max(0, time);
-        update({ time: startPosition });
+        s.startPosition = Math.max(0, time);
+        update({ time: s.startPosition });
         return;
       }
       const duration = Number.isFinite(video.duration) ? video.duration : Number.POSITIVE_INFINITY;
       video.currentTime = Math.max(0, Math.min(duration, time));
       update({ time: video.currentTime });
     },
-    // The store follows at once (the element's change events come a task later): a second key press
-    // right after the first (M then M, < then <) toggles from what the first one did, not from before it.
+    setQuality: (quality: StreamQuality | null) => s.adapter?.setQuality(quality),
+  };
+}
+
+/**
+ * Volume, mute and rate. The store follows at once (the element's change events come a task later): a
+ * second key press right after the first (M then M, < then <) toggles from what the first one did, not
+ * from before it.
+ */
+function volumeRateRequests({
+  video,
+  update,
+}: DisplayState): Pick<DisplayRequests, 'setVolume' | 'setMuted' | 'setPlaybackRate'> {
+  return {
     setVolume: (volume) => {
       video.volume = Math.min(1, Math.max(0, volume));
       if (volume > 0 && video.muted) video.muted = false;
@@ -211,7 +262,16 @@ export function createDisplay(o: DisplayOptions): () => void {
       video.playbackRate = rate;
       update({ playbackRate: video.playbackRate });
     },
-    setQuality: (quality: StreamQuality | null) => adapter?.setQuality(quality),
+  };
+}
+
+/** Fullscreen, picture in picture and AirPlay, with Safari's own calls where the standard ones are missing. */
+function presentationRequests({
+  video,
+  v,
+  container,
+}: DisplayState): Pick<DisplayRequests, 'toggleFullscreen' | 'togglePictureInPicture' | 'startAirplay'> {
+  return {
     toggleFullscreen: () => {
       if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
       else if (container.requestFullscreen) void container.requestFullscreen().catch(() => undefined);
@@ -229,23 +289,43 @@ export function createDisplay(o: DisplayOptions): () => void {
     },
     startAirplay: () => v.webkitShowPlaybackTargetPicker?.(),
   };
-  store.getState().attachDisplay(requests);
+}
 
-  let version = store.getState().sourceVersion;
-  void load(store.getState().source, store.getState().startAt);
-  const unsubscribe = store.subscribe((state) => {
-    if (state.sourceVersion === version) return;
-    version = state.sourceVersion;
-    void load(state.source, state.startAt);
-  });
+/**
+ * The display: the only code that touches the `<video>` element (house rule 6). It loads the store's
+ * source through the first adapter that can play it, carries out the UI's requests, and reports what
+ * the element does back into the store. Returns a function that tears it down.
+ */
+export function createDisplay(o: DisplayOptions): () => void {
+  const { video, container, store } = o;
+  const s: DisplayState = {
+    video,
+    v: video as WebkitVideo,
+    container,
+    store,
+    loaders: o.loaders ?? defaultLoaders,
+    update: (patch) => store.getState().updatePlayback(patch),
+    adapter: null,
+    started: false,
+    startPosition: 0,
+    loadToken: 0,
+  };
+  const unwire = wireEvents(s);
+  applyInitialSettings(s);
+  const requests: DisplayRequests = {
+    ...transportRequests(s),
+    ...volumeRateRequests(s),
+    ...presentationRequests(s),
+  };
+  store.getState().attachDisplay(requests);
+  const unsubscribe = followSource(s, o);
 
   return () => {
     unsubscribe();
-    loadToken++;
-    adapter?.destroy();
-    adapter = null;
-    for (const [name, fn] of listeners) video.removeEventListener(name, fn);
-    document.removeEventListener('fullscreenchange', onFullscreen);
+    s.loadToken++;
+    s.adapter?.destroy();
+    s.adapter = null;
+    unwire();
     if (store.getState().display === requests) store.getState().attachDisplay(null);
   };
 }

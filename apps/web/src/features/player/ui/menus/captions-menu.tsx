@@ -1,12 +1,16 @@
-import { useId, useRef, useState } from 'react';
+import { useId, useRef, useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { disableCaptions } from '../../captions/caption-actions.ts';
-import { sortCaptions } from '../../captions/caption-fetch.ts';
 import { uploadExtensions } from '../../captions/parse.ts';
 import { playerStore, usePlayer } from '../../core/player-store.ts';
 import type { CaptionListItem, ImageSubtitleItem } from '../../core/types.ts';
-import { useCaptionChoice, useCaptionUpload } from '../../session/use-caption-choice.ts';
+import {
+  useCaptionChoice,
+  useCaptionUpload,
+  type CaptionErrorCode,
+} from '../../session/use-caption-choice.ts';
 import { Icon } from '../icons.tsx';
+import { captionSections, type OwnRow } from './caption-sections.ts';
 import {
   MenuCard,
   MenuGroup,
@@ -19,6 +23,19 @@ import {
   useLanguageName,
   type OpenMenu,
 } from './menu-parts.tsx';
+
+/** A forced track (signs, foreign dialogue), after the row's name. */
+function ForcedBadge() {
+  const { t } = useTranslation(['player']);
+  return (
+    <>
+      {' '}
+      <span className="shrink-0 rounded bg-white/10 px-1.5 py-0.5 text-xs" data-testid="caption-forced">
+        {t('player.captions.forced')}
+      </span>
+    </>
+  );
+}
 
 function CaptionRow({ item, name, close }: { item: CaptionListItem; name: string; close(): void }) {
   const { t } = useTranslation(['global', 'player']);
@@ -40,14 +57,7 @@ function CaptionRow({ item, name, close }: { item: CaptionListItem; name: string
           {/* The file's own name of the track (SDH, Commentary), after its language. */}
           {item.label && <span className="text-white/60"> · {item.label}</span>}
         </span>
-        {item.forced && (
-          <>
-            {' '}
-            <span className="shrink-0 rounded bg-white/10 px-1.5 py-0.5 text-xs" data-testid="caption-forced">
-              {t('player.captions.forced')}
-            </span>
-          </>
-        )}
+        {item.forced && <ForcedBadge />}
         {state.kind === 'loading' && <RowSpinner label={t('global.loading')} />}
       </MenuRadio>
       {failed && <RowError id={errorId} text={t(`player.captions.errors.${state.code}`)} />}
@@ -83,28 +93,125 @@ function ImageSubtitleRow({ item, name, close }: { item: ImageSubtitleItem; name
           {t('player.captions.burnedIn')}
         </span>
       </span>
-      {item.forced && (
-        <>
-          {' '}
-          <span className="shrink-0 rounded bg-white/10 px-1.5 py-0.5 text-xs" data-testid="caption-forced">
-            {t('player.captions.forced')}
-          </span>
-        </>
-      )}
+      {item.forced && <ForcedBadge />}
     </MenuRadio>
   );
 }
 
-/** A row of the source's own subtitles: a text caption, or a picture subtitle burned in when chosen. */
-type OwnRow =
-  | { kind: 'text'; item: CaptionListItem; language: string; forced: boolean }
-  | { kind: 'image'; item: ImageSubtitleItem; language: string; forced: boolean };
+/** The store's captions the search keeps (see `captionSections`), and the language names they show. */
+function useCaptionSections(search: string) {
+  const languageName = useLanguageName();
+  const list = usePlayer((s) => s.captionList);
+  const images = usePlayer((s) => s.imageSubtitles);
+  return { languageName, ...captionSections(list, images, search, languageName) };
+}
+
+/** Off: no text caption and no picture subtitle. */
+function CaptionOffRow({ close }: { close(): void }) {
+  const { t } = useTranslation(['player']);
+  const off = usePlayer((s) => s.caption === null && s.imageSubtitleId === null);
+  return (
+    <MenuRadio
+      checked={off}
+      onClick={() => {
+        disableCaptions();
+        close();
+      }}
+      data-testid="caption-off"
+    >
+      <span className="flex-1">{t('player.captions.off')}</span>
+    </MenuRadio>
+  );
+}
+
+function SourceCaptionsGroup({
+  rows,
+  languageName,
+  close,
+}: {
+  rows: OwnRow[];
+  languageName(code: string): string;
+  close(): void;
+}) {
+  const { t } = useTranslation(['player']);
+  return (
+    <MenuGroup label={t('player.captions.sourceCaptions')} testId="source-captions">
+      {rows.length === 0 ? (
+        <p className="px-3 py-2 text-sm text-white/60">{t('player.captions.none')}</p>
+      ) : (
+        rows.map((row) =>
+          row.kind === 'text' ? (
+            <CaptionRow key={row.item.id} item={row.item} name={languageName(row.language)} close={close} />
+          ) : (
+            <ImageSubtitleRow
+              key={`image-${row.item.id}`}
+              item={row.item}
+              name={languageName(row.language)}
+              close={close}
+            />
+          ),
+        )
+      )}
+    </MenuGroup>
+  );
+}
+
+function OpenSubtitlesGroup({
+  items,
+  languageName,
+  close,
+}: {
+  items: CaptionListItem[];
+  languageName(code: string): string;
+  close(): void;
+}) {
+  const { t } = useTranslation(['player']);
+  if (items.length === 0) return null;
+  return (
+    <MenuGroup label={t('player.captions.openSubtitles')} testId="opensubtitles-captions">
+      {items.map((c) => (
+        <CaptionRow key={c.id} item={c} name={languageName(c.language)} close={close} />
+      ))}
+    </MenuGroup>
+  );
+}
+
+/** The hidden file input the upload row opens, and the upload's error: above the menu, not items. */
+function CaptionUploadInput({
+  inputRef,
+  upload,
+  error,
+}: {
+  inputRef: Ref<HTMLInputElement>;
+  upload(file: File | undefined): void;
+  error: CaptionErrorCode | null;
+}) {
+  const { t } = useTranslation(['player']);
+  return (
+    <>
+      <input
+        ref={inputRef}
+        type="file"
+        className="hidden"
+        accept={uploadExtensions.map((e) => `.${e}`).join(',')}
+        onChange={(e) => upload(e.target.files?.[0])}
+        data-testid="caption-file"
+        aria-label={t('player.captions.upload')}
+      />
+      {error && (
+        <p className="px-3 pb-2 text-xs text-red-400" role="alert">
+          {t(`player.captions.errors.${error}`)}
+        </p>
+      )}
+    </>
+  );
+}
 
 /**
  * `/captions` and `/settings/captions`: off, upload, the source's captions (forced ones first, each with
- * its own name from the file; a library title's picture subtitles among them) and OpenSubtitles'. Picking one (or Off) closes the menus; focus goes back
- * to the button that opened them. The search field and the upload's error are not items: they sit above
- * the menu.
+ * its own name from the file; a library title's picture subtitles among them) and OpenSubtitles'.
+ * Picking one (or Off) closes the menus; focus goes back to the button that opened them. The search
+ * field and the upload's error are not items: they sit above the menu.
  */
 export function CaptionsMenu({
   open,
@@ -117,35 +224,10 @@ export function CaptionsMenu({
   parent?: () => void;
 }) {
   const { t } = useTranslation(['player']);
-  const languageName = useLanguageName();
-  const list = usePlayer((s) => s.captionList);
-  const images = usePlayer((s) => s.imageSubtitles);
-  const caption = usePlayer((s) => s.caption);
-  const imageSubtitleId = usePlayer((s) => s.imageSubtitleId);
   const [search, setSearch] = useState('');
+  const { languageName, own, openSubtitles } = useCaptionSections(search);
   const { error: uploadError, upload } = useCaptionUpload();
   const file = useRef<HTMLInputElement>(null);
-  const matches = (c: { language: string; label?: string | null | undefined }) =>
-    !search ||
-    [languageName(c.language), c.label ?? ''].some((text) =>
-      text.toLowerCase().includes(search.toLowerCase()),
-    );
-  const filtered = list.filter(matches);
-  const own = sortCaptions(
-    [
-      ...filtered
-        .filter((c) => !c.opensubtitles)
-        .map((item): OwnRow => ({ kind: 'text', item, language: item.language, forced: !!item.forced })),
-      ...images
-        .filter(matches)
-        .map((item): OwnRow => ({ kind: 'image', item, language: item.language, forced: item.forced })),
-    ],
-    languageName,
-  );
-  const openSubtitles = sortCaptions(
-    filtered.filter((c) => c.opensubtitles),
-    languageName,
-  );
   return (
     <MenuCard
       title={t('player.settings.subtitles')}
@@ -170,65 +252,15 @@ export function CaptionsMenu({
           aria-label={t('player.captions.search')}
           className="mb-2 w-full rounded-lg bg-white/10 px-3 py-2 text-sm text-white placeholder:text-white/50"
         />
-        <input
-          ref={file}
-          type="file"
-          className="hidden"
-          accept={uploadExtensions.map((e) => `.${e}`).join(',')}
-          onChange={(e) => upload(e.target.files?.[0])}
-          data-testid="caption-file"
-          aria-label={t('player.captions.upload')}
-        />
-        {uploadError && (
-          <p className="px-3 pb-2 text-xs text-red-400" role="alert">
-            {t(`player.captions.errors.${uploadError}`)}
-          </p>
-        )}
+        <CaptionUploadInput inputRef={file} upload={upload} error={uploadError} />
         <MenuList>
-          <MenuRadio
-            checked={caption === null && imageSubtitleId === null}
-            onClick={() => {
-              disableCaptions();
-              close();
-            }}
-            data-testid="caption-off"
-          >
-            <span className="flex-1">{t('player.captions.off')}</span>
-          </MenuRadio>
+          <CaptionOffRow close={close} />
           <MenuItem onClick={() => file.current?.click()} data-testid="caption-upload">
             <Icon name="upload" className="h-4 w-4" />
             <span className="flex-1">{t('player.captions.upload')}</span>
           </MenuItem>
-          <MenuGroup label={t('player.captions.sourceCaptions')} testId="source-captions">
-            {own.length === 0 ? (
-              <p className="px-3 py-2 text-sm text-white/60">{t('player.captions.none')}</p>
-            ) : (
-              own.map((row) =>
-                row.kind === 'text' ? (
-                  <CaptionRow
-                    key={row.item.id}
-                    item={row.item}
-                    name={languageName(row.language)}
-                    close={close}
-                  />
-                ) : (
-                  <ImageSubtitleRow
-                    key={`image-${row.item.id}`}
-                    item={row.item}
-                    name={languageName(row.language)}
-                    close={close}
-                  />
-                ),
-              )
-            )}
-          </MenuGroup>
-          {openSubtitles.length > 0 && (
-            <MenuGroup label={t('player.captions.openSubtitles')} testId="opensubtitles-captions">
-              {openSubtitles.map((c) => (
-                <CaptionRow key={c.id} item={c} name={languageName(c.language)} close={close} />
-              ))}
-            </MenuGroup>
-          )}
+          <SourceCaptionsGroup rows={own} languageName={languageName} close={close} />
+          <OpenSubtitlesGroup items={openSubtitles} languageName={languageName} close={close} />
           <div className="mt-2 border-t border-white/10">
             <MenuLink
               open={open}
