@@ -1,22 +1,8 @@
 import { useEffect, useRef } from 'react';
-import { extensionClient } from '../../../lib/extension/messaging.ts';
-import { customProxyUrls } from '../../../lib/proxy-transport.ts';
-import { runtimeConfig } from '../../../lib/runtime-config.ts';
-import { useAccountStore, usePreferencesStore } from '../../../stores/index.ts';
-import { canAutoplay, isInAutoplayZone } from '../core/autoplay.ts';
+import { isInAutoplayZone } from '../core/autoplay.ts';
 import { playerStore, type PlayerStore } from '../core/player-store.ts';
 import type { PlayerMeta } from '../core/types.ts';
-
-/** Whether this viewer may autoplay the next episode now (their preference, the instance, their setup). */
-export function autoplayAllowed(mediaType: PlayerMeta['type']): boolean {
-  return canAutoplay({
-    enableAutoplay: usePreferencesStore.getState().enableAutoplay,
-    mediaType,
-    instanceAllows: runtimeConfig().allowAutoplay,
-    extensionActive: extensionClient().isActive(),
-    hasCustomProxy: customProxyUrls(useAccountStore.getState().proxyUrls).length > 0,
-  });
-}
+import { usePlayerDeps } from './player-deps.tsx';
 
 export interface AutoplayOptions {
   isAllowed?: (mediaType: PlayerMeta['type']) => boolean;
@@ -30,8 +16,10 @@ export interface AutoplayOptions {
 export function useAutoplay(
   meta: PlayerMeta,
   goNext: (() => void) | null,
-  { isAllowed = autoplayAllowed, store = playerStore }: AutoplayOptions = {},
+  { isAllowed: given, store = playerStore }: AutoplayOptions = {},
 ) {
+  const deps = usePlayerDeps();
+  const isAllowed = given ?? deps.autoplayAllowed;
   const nextRef = useRef(goNext);
   const allowedRef = useRef(isAllowed);
   useEffect(() => {

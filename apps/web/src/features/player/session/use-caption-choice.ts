@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { selectCaption, uploadCaption } from '../captions/caption-actions.ts';
+import { uploadCaption } from '../captions/caption-actions.ts';
 import { CaptionFetchError } from '../captions/caption-fetch.ts';
 import { CaptionParseError } from '../captions/parse.ts';
 import type { CaptionListItem } from '../core/types.ts';
+import { usePlayerDeps } from './player-deps.tsx';
 
 /** Why a caption could not be shown; each has its text under `player.captions.errors.<code>`. */
 export type CaptionErrorCode = 'fetch' | 'extension' | 'empty' | 'invalid' | 'read';
@@ -20,7 +21,9 @@ export type CaptionChoiceState =
   { kind: 'idle' } | { kind: 'loading' } | { kind: 'failed'; code: CaptionErrorCode };
 
 /** Choosing one caption of the list: loading, then shown (and `onShown`) or why not. */
-export function useCaptionChoice(select: (item: CaptionListItem) => Promise<void> = selectCaption) {
+export function useCaptionChoice(given?: (item: CaptionListItem) => Promise<void>) {
+  const deps = usePlayerDeps();
+  const select = given ?? deps.selectCaption;
   const [state, setState] = useState<CaptionChoiceState>({ kind: 'idle' });
   const choose = (item: CaptionListItem, onShown?: () => void) => {
     setState({ kind: 'loading' });

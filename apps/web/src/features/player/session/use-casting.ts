@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { useStore } from 'zustand';
 import { playerStore, type PlayerState, type PlayerStore } from '../core/player-store.ts';
-import { setUpCasting } from '../display/cast.ts';
+import type { setUpCasting } from '../display/cast.ts';
+import { usePlayerDeps } from './player-deps.tsx';
 
 /** What a cast session gets: the HLS playlist, or the file of the quality that plays. */
 export function castUrl(state: Pick<PlayerState, 'source' | 'currentQuality'>): string | null {
@@ -18,7 +19,9 @@ export interface CastingOptions {
 }
 
 /** Chromecast: Google's sender script (a third party) loads once the viewer wants to watch, not on open. */
-export function useCasting({ setUp = setUpCasting, store = playerStore }: CastingOptions = {}) {
+export function useCasting({ setUp: given, store = playerStore }: CastingOptions = {}) {
+  const deps = usePlayerDeps();
+  const setUp = given ?? deps.setUpCasting;
   const playRequested = useStore(store, (s) => s.playRequested);
   useEffect(() => {
     if (!playRequested) return undefined;

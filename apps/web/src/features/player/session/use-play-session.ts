@@ -8,12 +8,12 @@ import {
   usePlayerPrefsStore,
   usePreferencesStore,
 } from '../../../stores/index.ts';
-import { autoSelectCaption } from '../captions/caption-actions.ts';
 import { resumePosition } from '../core/autoplay.ts';
 import { playerStore, type PlayerStore } from '../core/player-store.ts';
 import { parseTimestamp } from '../core/timestamp.ts';
 import type { PlayerMeta } from '../core/types.ts';
-import { runSession, type SessionProblem } from '../scrape/session.ts';
+import type { runSession, SessionProblem } from '../scrape/session.ts';
+import { usePlayerDeps } from './player-deps.tsx';
 
 /** Navigation state of "Next episode" and "Replay": the next title starts from its beginning. */
 export interface PlayerNavState {
@@ -42,7 +42,7 @@ export function useStartPosition(meta: PlayerMeta): () => number {
 export interface PlaySessionOptions {
   /** Play as soon as the source is found (a deep link; see `startsOnOpen`). */
   startOnOpen: boolean;
-  /** The session runner (tests give their own). */
+  /** The session runner (else the player deps'). */
   run?: typeof runSession;
   store?: PlayerStore;
 }
@@ -54,8 +54,10 @@ export interface PlaySessionOptions {
  */
 export function usePlaySession(
   meta: PlayerMeta,
-  { startOnOpen, run = runSession, store = playerStore }: PlaySessionOptions,
+  { startOnOpen, run: given, store = playerStore }: PlaySessionOptions,
 ) {
+  const deps = usePlayerDeps();
+  const run = given ?? deps.runSession;
   const [problem, setProblem] = useState<SessionProblem | null>(null);
   const [attempt, setAttempt] = useState(0);
   const startAt = useStartPosition(meta);
@@ -98,13 +100,11 @@ export function usePlaySession(
 }
 
 /** A new source while subtitles are on: the last language comes back. */
-export function useCaptionsFollowSource(
-  select: () => Promise<void> = autoSelectCaption,
-  store: PlayerStore = playerStore,
-) {
-  const selectRef = useRef(select);
+export function useCaptionsFollowSource(select?: () => Promise<void>, store: PlayerStore = playerStore) {
+  const autoSelect = usePlayerDeps().autoSelectCaption;
+  const selectRef = useRef(select ?? autoSelect);
   useEffect(() => {
-    selectRef.current = select;
+    selectRef.current = select ?? autoSelect;
   });
   useEffect(
     () =>

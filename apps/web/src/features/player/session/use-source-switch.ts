@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { PlayerMeta } from '../core/types.ts';
-import { instanceProviders } from '../scrape/session.ts';
+import type { instanceProviders } from '../scrape/session.ts';
 import { chooseEmbed, chooseSource, type SourceChoice } from '../scrape/switch-source.ts';
+import { usePlayerDeps } from './player-deps.tsx';
 
 export interface SourceSwitchDeps {
   providers?: typeof instanceProviders;
@@ -10,7 +11,9 @@ export interface SourceSwitchDeps {
 }
 
 /** The name of the source that plays (its id until the instance's list is known). */
-export function useSourceName(sourceId: string | null, providers = instanceProviders): string | null {
+export function useSourceName(sourceId: string | null, given?: typeof instanceProviders): string | null {
+  const deps = usePlayerDeps();
+  const providers = given ?? deps.instanceProviders;
   const [name, setName] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
@@ -32,7 +35,8 @@ export type SourceSwitchState = { id: string; result: SourceChoice | 'loading' }
  * once a stream plays.
  */
 export function useSourceSwitch(meta: PlayerMeta, onPlaying: () => void, deps: SourceSwitchDeps = {}) {
-  const providers = deps.providers ?? instanceProviders;
+  const fromContext = usePlayerDeps().instanceProviders;
+  const providers = deps.providers ?? fromContext;
   const pickSource = deps.chooseSource ?? chooseSource;
   const pickEmbed = deps.chooseEmbed ?? chooseEmbed;
   const [sources, setSources] = useState<{ id: string; name: string }[]>([]);

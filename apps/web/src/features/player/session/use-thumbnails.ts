@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { usePreferencesStore } from '../../../stores/index.ts';
 import { playerStore, usePlayer } from '../core/player-store.ts';
 import { thumbnailTrackOf } from '../display/thumbnail-track.ts';
-import { generateThumbnails, loadSpriteThumbnails } from '../display/thumbnails.ts';
+import { usePlayerDeps } from './player-deps.tsx';
 
 /**
  * Thumbnails for the seek bar when the viewer enabled them, once the source has played (never before
@@ -13,6 +13,7 @@ export function useThumbnails() {
   const enabled = usePreferencesStore((s) => s.enableThumbnails);
   const version = usePlayer((s) => s.sourceVersion);
   const hasPlayed = usePlayer((s) => s.playback.hasPlayedOnce);
+  const { loadSpriteThumbnails, generateThumbnails } = usePlayerDeps();
   useEffect(() => {
     const source = playerStore.getState().source;
     if (!enabled || !source || !hasPlayed) return;
@@ -34,5 +35,5 @@ export function useThumbnails() {
       await generateThumbnails(source, add, signal);
     })();
     return () => controller.abort();
-  }, [enabled, version, hasPlayed]);
+  }, [enabled, version, hasPlayed, loadSpriteThumbnails, generateThumbnails]);
 }

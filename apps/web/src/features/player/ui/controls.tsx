@@ -4,8 +4,8 @@ import { clock } from '../../../lib/clock.ts';
 import { requests, togglePlay, usePlayer, seekBy } from '../core/player-store.ts';
 import { formatTime } from '../core/timestamp.ts';
 import { usePlayerUi, playerUi } from '../core/ui-store.ts';
-import { toggleMute } from './hooks.ts';
 import { Icon, type IconName } from './icons.tsx';
+import { toggleMute } from './volume.ts';
 
 export function ControlButton({
   icon,

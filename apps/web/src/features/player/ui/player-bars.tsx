@@ -13,8 +13,8 @@ import {
 } from './controls.tsx';
 import type { OptionalControl } from '../core/bar-layout.ts';
 import { usePlayerUi } from '../core/ui-store.ts';
-import { useBarLayout } from './hooks.ts';
 import { Icon } from './icons.tsx';
+import { useBarLayout } from './player-width.ts';
 
 interface BarProps {
   /** Whether the bars show (else they fade out and let the pointer through). */

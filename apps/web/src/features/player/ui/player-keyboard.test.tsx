@@ -1,35 +1,27 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { RuntimeConfig } from '@marquee/contract';
 import type { i18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initI18n, NAMESPACES } from '../../../lib/i18n.ts';
+import { setRuntimeConfig } from '../../../lib/runtime-config.ts';
 import { memoryStorage, setAppStorage } from '../../../lib/storage.ts';
 import player from '../../../locales/en/player.json';
 import { initStores, usePlayerPrefsStore } from '../../../stores/index.ts';
 import { makePlayerMeta } from '../core/meta.ts';
-import { playerStore, type DisplayRequests } from '../core/player-store.ts';
+import { playerStore, type DisplayRequests, type PlayerStore } from '../core/player-store.ts';
 import { playerUi } from '../core/ui-store.ts';
-import { CONTROLS_HIDE_MS } from './hooks.ts';
+import { PlayerDepsProvider, type PlayerDeps } from '../session/player-deps.tsx';
+import { inertPlayerDeps } from '../session/test-deps.ts';
+import { CONTROLS_HIDE_MS } from './controls-visibility.ts';
 import { PlayerView } from './player-view.tsx';
 
-// The view's keyboard behaviour is under test, not scraping, the video element or casting: the
-// session hooks that run those are stand-ins, and the store is put in the playing state directly.
-vi.mock('../session/use-play-session.ts', () => ({
-  usePlaySession: () => ({ problem: null, retry: () => undefined }),
-  useCaptionsFollowSource: () => undefined,
-}));
-vi.mock('../session/use-casting.ts', () => ({ useCasting: () => undefined }));
-vi.mock('../session/use-thumbnails.ts', () => ({ useThumbnails: () => undefined }));
-vi.mock('../session/use-autoplay.ts', () => ({ useAutoplay: () => undefined }));
-vi.mock('./video-surface.tsx', () => ({ VideoSurface: () => null }));
-vi.mock('../display/display.ts', () => ({ testVolumeSupport: async () => true }));
-vi.mock('../captions/caption-actions.ts', async (original) => ({
-  ...(await original<object>()),
-  selectCaption: async () => undefined,
-}));
+// The view's keyboard behaviour is under test, not scraping, the video element or casting: the view's
+// deps are fakes (no video attaches, choosing a caption succeeds at once) and its session finds a
+// source at once.
 
 const movie = makePlayerMeta({
   type: 'movie',
@@ -46,15 +38,10 @@ beforeEach(async () => {
   i18next = await initI18n('en', NAMESPACES);
   setAppStorage(memoryStorage());
   initStores();
+  setRuntimeConfig({ captcha: { provider: 'none', siteKey: null } } as unknown as RuntimeConfig);
   // Nothing here talks to a server (the library, the source list): requests never answer.
   vi.stubGlobal('fetch', () => new Promise(() => undefined));
   playerStore.getState().reset();
-  playerStore.getState().setSourceId('src');
-  playerStore
-    .getState()
-    .setCaptionList([
-      { id: 'c1', language: 'en', url: 'u', type: 'srt', needsProxy: false, opensubtitles: false },
-    ]);
   playerUi.getState().set({ controlsVisible: true, keyboardFocus: false, width: 1280 });
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
 });
@@ -63,12 +50,28 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderPlayer() {
+/**
+ * The player of a title whose session finds the source `src` with one English caption at once (the store
+ * plays; no video loads); `found` adds to what it found.
+ */
+function renderPlayer(found?: (store: PlayerStore) => void) {
+  const runSession: PlayerDeps['runSession'] = async (store) => {
+    store.getState().setSourceId('src');
+    store
+      .getState()
+      .setCaptionList([
+        { id: 'c1', language: 'en', url: 'u', type: 'srt', needsProxy: false, opensubtitles: false },
+      ]);
+    found?.(store);
+    return null;
+  };
   return render(
     <QueryClientProvider client={new QueryClient()}>
       <I18nextProvider i18n={i18next}>
         <MemoryRouter initialEntries={['/media/tmdb-movie-603-the-matrix']}>
-          <PlayerView meta={movie} backTo="/" startOnOpen={false} />
+          <PlayerDepsProvider value={inertPlayerDeps({ runSession })}>
+            <PlayerView meta={movie} backTo="/" startOnOpen={false} />
+          </PlayerDepsProvider>
         </MemoryRouter>
       </I18nextProvider>
     </QueryClientProvider>,
@@ -209,9 +212,8 @@ describe('the player menus by keyboard (WAI-ARIA menu pattern)', () => {
 
   it('the items keep one Tab stop (roving tabindex), and arrows in a menu neither seek nor change the volume', async () => {
     const keys = typing();
-    playerStore.getState().updatePlayback({ time: 30, duration: 100 });
     playerUi.getState().set({ volumePopoutAt: 0 });
-    renderPlayer();
+    renderPlayer((store) => store.getState().updatePlayback({ time: 30, duration: 100 }));
     act(() => screen.getByTestId('open-settings').focus());
     await keys.keyboard('{Enter}{ArrowDown}');
     const stops = () =>
@@ -250,8 +252,7 @@ describe('the player menus by keyboard (WAI-ARIA menu pattern)', () => {
   it('a sub-menu opens on its checked item (a radio); ArrowLeft goes back to the row that opened it; Escape closes to the gear', async () => {
     const keys = typing();
     usePlayerPrefsStore.getState().setPlayerPrefs({ automaticQuality: false });
-    playerStore.getState().setQualities(['1080', '720', '480', '360'], '720');
-    renderPlayer();
+    renderPlayer((store) => store.getState().setQualities(['1080', '720', '480', '360'], '720'));
     const gear = screen.getByTestId('open-settings');
     act(() => gear.focus());
     await keys.keyboard('{Enter}{Enter}');

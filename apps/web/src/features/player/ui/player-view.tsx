@@ -1,32 +1,19 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useRef, useState, type FocusEvent, type PointerEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { togglePlay, requests, usePlayer } from '../core/player-store.ts';
 import type { PlayerMeta } from '../core/types.ts';
 import { playerUi, usePlayerUi } from '../core/ui-store.ts';
-import { useAutoplay } from '../session/use-autoplay.ts';
-import { useCasting } from '../session/use-casting.ts';
-import { useEpisodeNavigation } from '../session/use-episode-navigation.ts';
-import { useCaptionsFollowSource, usePlaySession } from '../session/use-play-session.ts';
-import { useThumbnails } from '../session/use-thumbnails.ts';
+import type { SessionProblem } from '../scrape/session.ts';
 import { CaptionsOverlay } from './captions-view.tsx';
-import {
-  lastInputWasKeyboard,
-  showControls,
-  useControlsAutoHide,
-  usePlayerWidth,
-  useKeyboardShortcuts,
-  useMediaSession,
-  useProgressSaver,
-  useRememberVolume,
-  useVolumeSupport,
-} from './hooks.ts';
+import { showControls } from './controls-visibility.ts';
 import { Icon } from './icons.tsx';
+import { lastInputWasKeyboard } from './keyboard-shortcuts.ts';
 import { OverlayHost } from './menus/overlay-host.tsx';
 import { NextEpisodeButtons } from './next-episode-buttons.tsx';
 import { BottomBar, TopBar } from './player-bars.tsx';
 import { PlaybackErrorView, ProblemView, ScrapeNotFoundView, ScrapingView } from './status-views.tsx';
-import { useOverlayRoute } from './use-overlay.ts';
+import { usePlayerEffects } from './use-player-effects.ts';
+import { usePlayerMenus } from './use-player-menus.ts';
 import { VideoSurface } from './video-surface.tsx';
 
 export interface PlayerViewProps {
@@ -79,65 +66,23 @@ function PlaybackIndicators() {
   );
 }
 
-/**
- * The player: one store (core/player-store.ts), one display that owns the `<video>` (display/), the
- * session hooks that run scraping, autoplay and casting (session/), and this view, which only renders
- * their state and sends requests. Menus are `?r=` overlays (menus/).
- */
-export function PlayerView({ meta, backTo, titleActions, startOnOpen }: PlayerViewProps) {
-  const navigate = useNavigate();
-  const containerRef = useRef<HTMLDivElement>(null);
-  const [hoveringBars, setHoveringBars] = useState(false);
+/** The screen for where the session is: a problem, the search, nothing found, a playback error. */
+function StatusScreen({ problem, retry }: { problem: SessionProblem | null; retry(): void }) {
   const status = usePlayer((s) => s.status);
-  const controlsVisible = usePlayerUi((s) => s.controlsVisible);
-  const rolling = usePlayerUi((s) => s.rolling);
-  const { route, open: openRoute, close } = useOverlayRoute();
-  const back = () => navigate(-1);
-  // The button that opened the menus: focus returns to it when they close (Escape, a pick, the backdrop).
-  const trigger = useRef<HTMLElement | null>(null);
-  const open = useCallback(
-    (path: string) => {
-      if (route === null) {
-        const active = document.activeElement;
-        trigger.current =
-          active instanceof HTMLElement && containerRef.current?.contains(active) ? active : null;
-      }
-      openRoute(path);
-    },
-    [route, openRoute],
-  );
-  const lastRoute = useRef(route);
-  useEffect(() => {
-    if (lastRoute.current !== null && route === null) {
-      const target = trigger.current;
-      trigger.current = null;
-      if (target?.isConnected) target.focus({ preventScroll: true });
-    }
-    lastRoute.current = route;
-  }, [route]);
-  const { problem, retry } = usePlaySession(meta, { startOnOpen });
-  const { next, previous, goNext, goPrevious } = useEpisodeNavigation(meta);
-  const menuOpen = route !== null;
+  if (problem && problem.kind !== 'failed') return <ProblemView problem={problem} onRetry={retry} />;
+  if (status === 'idle' || status === 'scraping') return <ScrapingView />;
+  if (status === 'scrapeNotFound')
+    return (
+      <ScrapeNotFoundView failure={problem?.kind === 'failed' ? problem.message : null} onRetry={retry} />
+    );
+  if (status === 'playbackError') return <PlaybackErrorView />;
+  return null;
+}
 
-  usePlayerWidth(containerRef);
-  useProgressSaver(meta);
-  useCasting();
-  useRememberVolume();
-  useVolumeSupport();
-  useThumbnails();
-  useKeyboardShortcuts({
-    menuOpen,
-    closeMenu: close,
-    openShortcuts: () => (route === '/shortcuts' ? close() : open('/shortcuts')),
-  });
-  useControlsAutoHide({ menuOpen, hoveringBars });
-  useMediaSession(meta, { next: goNext, previous: goPrevious, hasNext: !!next, hasPrevious: !!previous });
-  useCaptionsFollowSource();
-  useAutoplay(meta, next ? goNext : null);
-
-  const showChrome = controlsVisible || menuOpen || status !== 'playing';
-
-  const onSurfacePointerUp = (e: React.PointerEvent) => {
+/** Over the video: a click toggles play, a double-click fullscreen, a tap shows or hides the controls. */
+function SurfaceLayer() {
+  const status = usePlayer((s) => s.status);
+  const onPointerUp = (e: PointerEvent) => {
     if (e.target !== e.currentTarget) return;
     if (e.pointerType === 'touch') {
       playerUi.getState().set({ hovering: 'mobile', controlsVisible: !playerUi.getState().controlsVisible });
@@ -145,6 +90,55 @@ export function PlayerView({ meta, backTo, titleActions, startOnOpen }: PlayerVi
     }
     if (status === 'playing') togglePlay();
   };
+  return (
+    <div
+      className="absolute inset-0"
+      onPointerUp={onPointerUp}
+      onDoubleClick={() => requests.toggleFullscreen()}
+      data-testid="player-surface"
+      aria-hidden="true"
+    />
+  );
+}
+
+// Focus coming in (Tab, a shortcut) shows the controls; keyboard focus keeps them shown.
+const onPlayerFocus = () => {
+  showControls();
+  if (lastInputWasKeyboard() && !playerUi.getState().keyboardFocus)
+    playerUi.getState().set({ keyboardFocus: true });
+};
+const onPlayerBlur = (e: FocusEvent<HTMLDivElement>) => {
+  if (!e.currentTarget.contains(e.relatedTarget as Node | null) && playerUi.getState().keyboardFocus)
+    playerUi.getState().set({ keyboardFocus: false });
+};
+const onPlayerPointerMove = (e: PointerEvent) => {
+  if (e.pointerType === 'mouse') {
+    playerUi.getState().set({ hovering: 'mouse' });
+    showControls();
+  }
+};
+const onPlayerPointerLeave = () => playerUi.getState().set({ hovering: 'none' });
+
+/**
+ * The player: one store (core/player-store.ts), one display that owns the `<video>` (display/), the
+ * session hooks that run scraping, autoplay and casting (session/), and this view, which only renders
+ * their state and sends requests. Menus are `?r=` overlays (menus/). What reaches outside the page comes
+ * from `PlayerDeps` (session/player-deps.tsx).
+ */
+export function PlayerView({ meta, backTo, titleActions, startOnOpen }: PlayerViewProps) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const [hoveringBars, setHoveringBars] = useState(false);
+  const status = usePlayer((s) => s.status);
+  const controlsVisible = usePlayerUi((s) => s.controlsVisible);
+  const rolling = usePlayerUi((s) => s.rolling);
+  const menus = usePlayerMenus(containerRef);
+  const { problem, retry, next, goNext } = usePlayerEffects(meta, {
+    startOnOpen,
+    containerRef,
+    menus,
+    hoveringBars,
+  });
+  const showChrome = controlsVisible || menus.route !== null || status !== 'playing';
 
   return (
     <div
@@ -152,49 +146,17 @@ export function PlayerView({ meta, backTo, titleActions, startOnOpen }: PlayerVi
       className={`relative h-[100dvh] w-full select-none overflow-hidden bg-black text-white ${showChrome ? '' : 'cursor-none'} ${rolling ? 'animate-[spin_1s_ease-in-out] motion-reduce:animate-none' : ''}`}
       data-testid="player"
       data-status={status}
-      // Focus coming in (Tab, a shortcut) shows the controls; keyboard focus keeps them shown.
-      onFocus={() => {
-        showControls();
-        if (lastInputWasKeyboard() && !playerUi.getState().keyboardFocus)
-          playerUi.getState().set({ keyboardFocus: true });
-      }}
-      onBlur={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget as Node | null) && playerUi.getState().keyboardFocus)
-          playerUi.getState().set({ keyboardFocus: false });
-      }}
-      onPointerMove={(e) => {
-        if (e.pointerType === 'mouse') {
-          playerUi.getState().set({ hovering: 'mouse' });
-          showControls();
-        }
-      }}
-      onPointerLeave={() => playerUi.getState().set({ hovering: 'none' })}
+      onFocus={onPlayerFocus}
+      onBlur={onPlayerBlur}
+      onPointerMove={onPlayerPointerMove}
+      onPointerLeave={onPlayerPointerLeave}
     >
       <VideoSurface containerRef={containerRef} />
-      {/* Click toggles play, double-click fullscreen, a tap shows the controls. */}
-      <div
-        className="absolute inset-0"
-        onPointerUp={onSurfacePointerUp}
-        onDoubleClick={() => requests.toggleFullscreen()}
-        data-testid="player-surface"
-        aria-hidden="true"
-      />
+      <SurfaceLayer />
       <CaptionsOverlay raised={showChrome} />
-
       {status === 'playing' && <PlaybackIndicators />}
-
-      {problem && problem.kind !== 'failed' ? (
-        <ProblemView problem={problem} onRetry={retry} />
-      ) : status === 'idle' || status === 'scraping' ? (
-        <ScrapingView />
-      ) : status === 'scrapeNotFound' ? (
-        <ScrapeNotFoundView failure={problem?.kind === 'failed' ? problem.message : null} onRetry={retry} />
-      ) : status === 'playbackError' ? (
-        <PlaybackErrorView />
-      ) : null}
-
+      <StatusScreen problem={problem} retry={retry} />
       {next && status === 'playing' && <NextEpisodeButtons next={next} goNext={goNext} />}
-
       <TopBar
         meta={meta}
         backTo={backTo}
@@ -203,10 +165,9 @@ export function PlayerView({ meta, backTo, titleActions, startOnOpen }: PlayerVi
         onHover={setHoveringBars}
       />
       {status === 'playing' && (
-        <BottomBar meta={meta} openMenu={open} shown={showChrome} onHover={setHoveringBars} />
+        <BottomBar meta={meta} openMenu={menus.open} shown={showChrome} onHover={setHoveringBars} />
       )}
-
-      <OverlayHost route={route} open={open} close={close} back={back} meta={meta} />
+      <OverlayHost route={menus.route} open={menus.open} close={menus.close} back={menus.back} meta={meta} />
     </div>
   );
 }

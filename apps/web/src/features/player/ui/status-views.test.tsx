@@ -15,25 +15,20 @@ import { initStores } from '../../../stores/index.ts';
 import { makePlayerMeta } from '../core/meta.ts';
 import { playerStore, type ScrapeState } from '../core/player-store.ts';
 import type { ScrapeSegment } from '../core/types.ts';
-import { runSession, type SessionProblem } from '../scrape/session.ts';
+import type { SessionProblem } from '../scrape/session.ts';
+import { PlayerDepsProvider, type PlayerDeps } from '../session/player-deps.tsx';
+import { inertPlayerDeps } from '../session/test-deps.ts';
 import { sourceOutcomes } from './error-details.tsx';
 import { PlayerView } from './player-view.tsx';
 import { PlaybackErrorView, ScrapingView } from './status-views.tsx';
 
 // The view and the session hook are real; the session's run (scraping) is the test's, and what needs a
-// browser (the video, casting, thumbnails) stands aside.
-vi.mock('../scrape/session.ts', async (original) => ({
-  ...(await original<object>()),
-  runSession: vi.fn(),
-}));
-vi.mock('../session/use-casting.ts', () => ({ useCasting: () => undefined }));
-vi.mock('../session/use-thumbnails.ts', () => ({ useThumbnails: () => undefined }));
-vi.mock('../session/use-autoplay.ts', () => ({ useAutoplay: () => undefined }));
-vi.mock('./video-surface.tsx', () => ({ VideoSurface: () => null }));
-vi.mock('../display/display.ts', () => ({ testVolumeSupport: async () => true }));
-vi.mock('../../../lib/instance-providers.ts', () => ({
-  instanceProviders: async () => [{ id: 'menu', name: 'Menu Source', type: 'source' }],
-}));
+// browser (the video, casting, thumbnails) stands aside: the view's deps are fakes.
+const runSession = vi.fn<PlayerDeps['runSession']>(() => new Promise(() => undefined));
+const deps = inertPlayerDeps({
+  runSession,
+  instanceProviders: async () => [{ id: 'menu', name: 'Menu Source', rank: 1, type: 'source' }],
+});
 
 const movie = makePlayerMeta({
   type: 'movie',
@@ -74,7 +69,7 @@ beforeEach(async () => {
   initStores();
   playerStore.getState().reset();
   vi.stubGlobal('fetch', () => new Promise(() => undefined));
-  vi.mocked(runSession).mockReset();
+  runSession.mockReset();
 });
 afterEach(() => vi.unstubAllGlobals());
 
@@ -82,7 +77,9 @@ const wrap = (ui: React.ReactNode) =>
   render(
     <QueryClientProvider client={new QueryClient()}>
       <I18nextProvider i18n={i18next}>
-        <MemoryRouter initialEntries={['/media/tmdb-movie-603-the-matrix']}>{ui}</MemoryRouter>
+        <MemoryRouter initialEntries={['/media/tmdb-movie-603-the-matrix']}>
+          <PlayerDepsProvider value={deps}>{ui}</PlayerDepsProvider>
+        </MemoryRouter>
       </I18nextProvider>
     </QueryClientProvider>,
   );
@@ -126,7 +123,7 @@ describe('"We couldn\'t find that"', () => {
   it('is said once (an alert), Retry runs the search again, and the details list each source tried and its outcome', async () => {
     // user-event's clipboard stands in for the browser's.
     const keys = userEvent.setup();
-    vi.mocked(runSession)
+    runSession
       .mockImplementationOnce(async (store) => {
         store.getState().setScraping();
         store.getState().setScrape(report);
@@ -250,7 +247,7 @@ describe("the library's file cannot play here, or the server is busy (issue 24)"
 
   it("nothing else found: the error screen and its report say why, in the viewer's words", async () => {
     const keys = userEvent.setup();
-    vi.mocked(runSession).mockImplementationOnce(async (store) => {
+    runSession.mockImplementationOnce(async (store) => {
       store.getState().setScraping();
       store.getState().setScrape({
         order: ['library', 'a'],
@@ -333,7 +330,7 @@ describe('the instance cannot vouch for the title (release check: not in its met
   /** The player of a title whose session ends with `problem`, in `language`. */
   async function showProblem(problem: SessionProblem, language: 'en' | 'fr') {
     i18next = await initI18n(language, NAMESPACES);
-    vi.mocked(runSession)
+    runSession
       .mockResolvedValueOnce(problem)
       // A second run (Retry) is still searching.
       .mockImplementationOnce(() => new Promise(() => undefined));

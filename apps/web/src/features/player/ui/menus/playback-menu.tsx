@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { requests, usePlayer } from '../../core/player-store.ts';
-import { SPEEDS } from '../hooks.ts';
+import { SPEEDS } from '../playback-speed.ts';
 import { MenuCard, MenuGroup, MenuList, MenuRadio } from './menu-parts.tsx';
 
 /** `/settings/playback`: the playback speed, one of a few. */

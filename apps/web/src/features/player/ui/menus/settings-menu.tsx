@@ -1,11 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { usePlayerPrefsStore } from '../../../../stores/index.ts';
-import { toggleCaptions } from '../../captions/caption-actions.ts';
 import { requests, seekBy, usePlayer } from '../../core/player-store.ts';
+import { usePlayerDeps } from '../../session/player-deps.tsx';
 import { useSourceName } from '../../session/use-source-switch.ts';
-import { useBarLayout, toggleMute } from '../hooks.ts';
 import { Icon } from '../icons.tsx';
 import { CastLauncher } from '../player-bars.tsx';
+import { useBarLayout } from '../player-width.ts';
+import { toggleMute } from '../volume.ts';
 import {
   MenuCard,
   MenuCheckbox,
@@ -113,6 +114,36 @@ function MovedItems({ isShow, open }: { isShow: boolean; open: OpenMenu }) {
   );
 }
 
+/** Library titles with several audio tracks offer them; the value is the language playing. */
+function AudioLink({ open }: { open: OpenMenu }) {
+  const { t } = useTranslation(['player']);
+  const languageName = useLanguageName();
+  const audioTracks = usePlayer((s) => s.audioTracks);
+  const audioTrackId = usePlayer((s) => s.audioTrackId);
+  const activeAudio = audioTracks.find((a) => a.id === audioTrackId);
+  if (audioTracks.length < 2) return null;
+  return (
+    <MenuLink
+      open={open}
+      to="/settings/audio"
+      label={t('player.settings.audio')}
+      value={activeAudio ? languageName(activeAudio.language) : null}
+      testId="settings-audio"
+    />
+  );
+}
+
+/** "Enable subtitles": off when on, else the last used language (the C key's action). */
+function SubtitlesToggle({ on }: { on: boolean }) {
+  const { t } = useTranslation(['player']);
+  const { toggleCaptions } = usePlayerDeps();
+  return (
+    <MenuCheckbox checked={on} onClick={() => void toggleCaptions()} data-testid="toggle-subtitles">
+      {t('player.settings.enableSubtitles')}
+    </MenuCheckbox>
+  );
+}
+
 /**
  * `/settings`: the controls that did not fit the bar, quality, source, audio (tracks of a library title),
  * subtitles, playback speed and the shortcuts.
@@ -137,10 +168,6 @@ export function SettingsMenu({
   const subtitleLanguage = caption?.language ?? image?.language ?? null;
   const rate = usePlayer((s) => s.playback.playbackRate);
   const sourceName = useSourceName(sourceId);
-  // Library titles with several audio tracks offer them; the value is the language playing.
-  const audioTracks = usePlayer((s) => s.audioTracks);
-  const audioTrackId = usePlayer((s) => s.audioTrackId);
-  const activeAudio = audioTracks.find((a) => a.id === audioTrackId);
   return (
     <MenuCard
       title={t('player.settings.title')}
@@ -171,22 +198,8 @@ export function SettingsMenu({
           />
         </MenuGroup>
         <MenuGroup label={t('player.settings.experience')}>
-          {audioTracks.length >= 2 && (
-            <MenuLink
-              open={open}
-              to="/settings/audio"
-              label={t('player.settings.audio')}
-              value={activeAudio ? languageName(activeAudio.language) : null}
-              testId="settings-audio"
-            />
-          )}
-          <MenuCheckbox
-            checked={subtitleLanguage !== null}
-            onClick={() => void toggleCaptions()}
-            data-testid="toggle-subtitles"
-          >
-            {t('player.settings.enableSubtitles')}
-          </MenuCheckbox>
+          <AudioLink open={open} />
+          <SubtitlesToggle on={subtitleLanguage !== null} />
           <MenuLink
             open={open}
             to="/settings/captions"

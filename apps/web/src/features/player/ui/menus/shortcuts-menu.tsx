@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { MenuCard } from './menu-parts.tsx';
 
-/** The keys and what they do (their handler: `useKeyboardShortcuts` in ../hooks.ts). */
+/** The keys and what they do (their handler: `useKeyboardShortcuts` in ../keyboard-shortcuts.ts). */
 export const SHORTCUTS = [
   ['Space / K', 'playPause'],
   ['← / →', 'seek5'],

@@ -1,0 +1,50 @@
+import type { RefObject } from 'react';
+import type { PlayerMeta } from '../core/types.ts';
+import { useAutoplay } from '../session/use-autoplay.ts';
+import { useCasting } from '../session/use-casting.ts';
+import { useEpisodeNavigation } from '../session/use-episode-navigation.ts';
+import { useCaptionsFollowSource, usePlaySession } from '../session/use-play-session.ts';
+import { useThumbnails } from '../session/use-thumbnails.ts';
+import { useControlsAutoHide } from './controls-visibility.ts';
+import { useKeyboardShortcuts } from './keyboard-shortcuts.ts';
+import { useMediaSession } from './media-session.ts';
+import { usePlayerWidth } from './player-width.ts';
+import { useProgressSaver } from './progress-saving.ts';
+import type { PlayerMenus } from './use-player-menus.ts';
+import { useRememberVolume, useVolumeSupport } from './volume.ts';
+
+/**
+ * Everything that runs beside the player view while a title is open: its play session, progress
+ * saving, casting, volume, thumbnails, the keys, the controls' auto-hide, the Media Session, captions
+ * and autoplay. What reaches outside the page comes from the player deps (session/player-deps.tsx).
+ */
+export function usePlayerEffects(
+  meta: PlayerMeta,
+  o: {
+    startOnOpen: boolean;
+    containerRef: RefObject<HTMLElement | null>;
+    menus: PlayerMenus;
+    hoveringBars: boolean;
+  },
+) {
+  const { route, open, close } = o.menus;
+  const menuOpen = route !== null;
+  const { problem, retry } = usePlaySession(meta, { startOnOpen: o.startOnOpen });
+  const { next, previous, goNext, goPrevious } = useEpisodeNavigation(meta);
+  usePlayerWidth(o.containerRef);
+  useProgressSaver(meta);
+  useCasting();
+  useRememberVolume();
+  useVolumeSupport();
+  useThumbnails();
+  useKeyboardShortcuts({
+    menuOpen,
+    closeMenu: close,
+    openShortcuts: () => (route === '/shortcuts' ? close() : open('/shortcuts')),
+  });
+  useControlsAutoHide({ menuOpen, hoveringBars: o.hoveringBars });
+  useMediaSession(meta, { next: goNext, previous: goPrevious, hasNext: !!next, hasPrevious: !!previous });
+  useCaptionsFollowSource();
+  useAutoplay(meta, next ? goNext : null);
+  return { problem, retry, next, goNext };
+}
