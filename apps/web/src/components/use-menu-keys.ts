@@ -1,4 +1,12 @@
-import { useCallback, useEffect, useId, useRef, type FocusEvent, type KeyboardEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  type FocusEvent,
+  type KeyboardEvent,
+  type RefObject,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** A menu's items: what takes one Tab stop between them (roving tabindex). */
@@ -6,6 +14,13 @@ export const MENU_ITEMS = '[role^="menuitem"]:not(:disabled)';
 
 const all = (root: HTMLElement | null, selector: string) =>
   Array.from(root?.querySelectorAll<HTMLElement>(selector) ?? []);
+
+/** An end of the menu's items. */
+type End = 'first' | 'last';
+const itemAt = (root: HTMLElement | null, end: End) => {
+  const items = all(root, MENU_ITEMS);
+  return end === 'first' ? items[0] : items.at(-1);
+};
 
 export interface MenuKeysOptions {
   /**
@@ -53,52 +68,17 @@ export function useMenuKeys({
   const trigger = useRef<HTMLButtonElement>(null);
   const root = useRef<HTMLDivElement>(null);
   /** The end the trigger's key asked to open the menu on. */
-  const pending = useRef<'first' | 'last' | null>(null);
-  /** The opening focus has landed (or the viewer moved it); reset when the menu goes. */
-  const placed = useRef(false);
-  /** The items were taken out of the Tab sequence on this opening. */
-  const primed = useRef(false);
+  const pending = useRef<End | null>(null);
   const menuId = useId();
   const triggerId = useId();
   const open = button?.open ?? true;
   const setOpen = button?.setOpen;
-
-  // On every render until it lands (see `initialFocus`).
-  useEffect(() => {
-    const el = root.current;
-    if (!el) {
-      placed.current = false;
-      primed.current = false;
-      return;
-    }
-    if (!primed.current) {
-      primed.current = true;
-      for (const item of all(el, MENU_ITEMS)) item.tabIndex = -1;
-    }
-    if (placed.current) return;
-    const active = document.activeElement;
-    if (active !== el && el.contains(active)) {
-      placed.current = true;
-      return;
-    }
-    const end = pending.current;
-    pending.current = null;
-    const items = end ? all(el, MENU_ITEMS) : [];
-    const target = end ? ((end === 'first' ? items[0] : items.at(-1)) ?? null) : (initialFocus?.(el) ?? null);
-    if (target === el) {
-      if (active !== el) el.focus({ preventScroll: true });
-    } else if (target) {
-      target.focus({ preventScroll: true });
-      placed.current = true;
-    }
-  });
+  useOpeningFocus(root, pending, initialFocus);
 
   const openOn = useCallback(
-    (end: 'first' | 'last') => {
-      if (open) {
-        const items = all(root.current, MENU_ITEMS);
-        (end === 'first' ? items[0] : items.at(-1))?.focus();
-      } else {
+    (end: End) => {
+      if (open) itemAt(root.current, end)?.focus();
+      else {
         pending.current = end;
         setOpen?.(true);
       }
@@ -107,69 +87,25 @@ export function useMenuKeys({
   );
 
   const onTriggerKeyDown = (e: KeyboardEvent<HTMLElement>) => {
-    if (e.key === 'Enter' || e.key === ' ' || e.key === 'ArrowDown') {
+    const end = triggerOpens(e.key);
+    if (end) {
       e.preventDefault();
-      openOn('first');
-    } else if (e.key === 'ArrowUp') {
-      e.preventDefault();
-      openOn('last');
+      openOn(end);
     } else if (e.key === 'Escape' && open) {
       e.preventDefault();
       setOpen?.(false);
     }
   };
 
-  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
-    const target = e.target as HTMLElement;
-    // A text field and a slider keep Home/End and the sideways arrows (the caret, the value).
-    const ownsKeys = target instanceof HTMLInputElement && target.type !== 'checkbox';
-    const [backKey, forwardKey] =
-      i18n.dir() === 'rtl' ? ['ArrowRight', 'ArrowLeft'] : ['ArrowLeft', 'ArrowRight'];
-    const stops = all(root.current, walk);
-    const at = stops.indexOf(target);
-    const go = (i: number) => {
-      e.preventDefault();
-      if (contain) e.stopPropagation();
-      stops[(i + stops.length) % stops.length]?.focus();
-    };
-    switch (e.key) {
-      case 'ArrowDown':
-        return go(at + 1);
-      case 'ArrowUp':
-        return go(at < 0 ? -1 : at - 1);
-      case 'Home':
-        return ownsKeys ? undefined : go(0);
-      case 'End':
-        return ownsKeys ? undefined : go(-1);
-      case 'Escape':
-        if (parent) {
-          e.preventDefault();
-          e.stopPropagation();
-          return parent();
-        }
-        if (!setOpen) return;
-        e.preventDefault();
-        e.stopPropagation();
-        setOpen(false);
-        trigger.current?.focus();
-        return;
-      case 'Tab':
-        if (!setOpen) return;
-        // Focus goes back to the trigger, then the browser's own Tab moves on from there.
-        trigger.current?.focus();
-        setOpen(false);
-        return;
-    }
-    if ((e.key !== backKey && e.key !== forwardKey) || ownsKeys) return;
-    if (contain) e.stopPropagation();
-    if (e.key === backKey && parent) {
-      e.preventDefault();
-      parent();
-    } else if (e.key === forwardKey && target.dataset.opens) {
-      e.preventDefault();
-      target.click();
-    }
-  };
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) =>
+    menuKeyDown(e, {
+      stops: all(root.current, walk),
+      parent,
+      setOpen,
+      trigger: trigger.current,
+      contain,
+      rtl: i18n.dir() === 'rtl',
+    });
 
   // Roving tabindex: the item that has focus is the menu's one Tab stop.
   const onFocus = (e: FocusEvent<HTMLElement>) => {
@@ -196,4 +132,126 @@ export function useMenuKeys({
       'aria-labelledby': triggerId,
     },
   };
+}
+
+/** The end of the menu a key on the trigger opens it on (Enter, Space, ArrowDown; ArrowUp), or null. */
+function triggerOpens(key: string): End | null {
+  if (key === 'Enter' || key === ' ' || key === 'ArrowDown') return 'first';
+  return key === 'ArrowUp' ? 'last' : null;
+}
+
+/**
+ * The opening focus, tried after every render until it lands (see `initialFocus`): the end a trigger's key
+ * asked for, else `initialFocus`. The first render with the menu also takes its items out of the Tab
+ * sequence; both start over once the menu is gone.
+ */
+function useOpeningFocus(
+  rootRef: RefObject<HTMLDivElement | null>,
+  pendingRef: RefObject<End | null>,
+  initialFocus: MenuKeysOptions['initialFocus'],
+) {
+  /** The opening focus has landed (or the viewer moved it); reset when the menu goes. */
+  const placed = useRef(false);
+  /** The items were taken out of the Tab sequence on this opening. */
+  const primed = useRef(false);
+  useEffect(() => {
+    const el = rootRef.current;
+    if (!el) {
+      placed.current = false;
+      primed.current = false;
+      return;
+    }
+    if (!primed.current) {
+      primed.current = true;
+      for (const item of all(el, MENU_ITEMS)) item.tabIndex = -1;
+    }
+    if (placed.current) return;
+    const active = document.activeElement;
+    if (active !== el && el.contains(active)) {
+      placed.current = true;
+      return;
+    }
+    const end = pendingRef.current;
+    pendingRef.current = null;
+    const target = end ? (itemAt(el, end) ?? null) : (initialFocus?.(el) ?? null);
+    if (target === el) {
+      if (active !== el) el.focus({ preventScroll: true });
+    } else if (target) {
+      target.focus({ preventScroll: true });
+      placed.current = true;
+    }
+  });
+}
+
+interface MenuKeyContext {
+  /** What the arrows, Home and End walk, in document order. */
+  stops: HTMLElement[];
+  parent: (() => void) | undefined;
+  setOpen: ((open: boolean) => void) | undefined;
+  trigger: HTMLButtonElement | null;
+  contain: boolean;
+  rtl: boolean;
+}
+
+/** A key inside the menu: walk, close (Escape, Tab), or go back and forth between sub-menus (sideways). */
+function menuKeyDown(e: KeyboardEvent<HTMLElement>, menu: MenuKeyContext) {
+  const target = e.target as HTMLElement;
+  // A text field and a slider keep Home/End and the sideways arrows (the caret, the value).
+  const ownsKeys = target instanceof HTMLInputElement && target.type !== 'checkbox';
+  const { stops } = menu;
+  const to = walkTo(e.key, stops.indexOf(target), ownsKeys);
+  if (to !== null) {
+    e.preventDefault();
+    if (menu.contain) e.stopPropagation();
+    stops[(to + stops.length) % stops.length]?.focus();
+  } else if (e.key === 'Escape') closeOnEscape(e, menu);
+  else if (e.key === 'Tab') {
+    if (!menu.setOpen) return;
+    // Focus goes back to the trigger, then the browser's own Tab moves on from there.
+    menu.trigger?.focus();
+    menu.setOpen(false);
+  } else if (!ownsKeys) sideways(e, target, menu);
+}
+
+/**
+ * Where a walking key goes from the stop at `at` (-1: none), as an index that wraps (-1 is the last);
+ * null when the key does not walk, or when the field owns it (Home, End).
+ */
+function walkTo(key: string, at: number, ownsKeys: boolean): number | null {
+  switch (key) {
+    case 'ArrowDown':
+      return at + 1;
+    case 'ArrowUp':
+      return at < 0 ? -1 : at - 1;
+    case 'Home':
+      return ownsKeys ? null : 0;
+    case 'End':
+      return ownsKeys ? null : -1;
+    default:
+      return null;
+  }
+}
+
+/** Escape goes back to a sub-menu's parent, else closes a menu button's menu and focuses its trigger. */
+function closeOnEscape(e: KeyboardEvent<HTMLElement>, { parent, setOpen, trigger }: MenuKeyContext) {
+  if (!parent && !setOpen) return;
+  e.preventDefault();
+  e.stopPropagation();
+  if (parent) return parent();
+  setOpen?.(false);
+  trigger?.focus();
+}
+
+/** The back arrow goes to a sub-menu's parent; the forward arrow presses a row that opens a sub-menu. */
+function sideways(e: KeyboardEvent<HTMLElement>, target: HTMLElement, menu: MenuKeyContext) {
+  const [backKey, forwardKey] = menu.rtl ? ['ArrowRight', 'ArrowLeft'] : ['ArrowLeft', 'ArrowRight'];
+  if (e.key !== backKey && e.key !== forwardKey) return;
+  if (menu.contain) e.stopPropagation();
+  if (e.key === backKey && menu.parent) {
+    e.preventDefault();
+    menu.parent();
+  } else if (e.key === forwardKey && target.dataset.opens) {
+    e.preventDefault();
+    target.click();
+  }
 }

@@ -1,7 +1,16 @@
-import { useEffect, useRef, useState } from 'react';
-import { Controller, useForm, type FieldErrors } from 'react-hook-form';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import {
+  Controller,
+  useForm,
+  type DefaultValues,
+  type FieldErrors,
+  type FieldPath,
+  type FieldValues,
+  type Resolver,
+  type UseFormReturn,
+} from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import {
   type CustomerErrorKey,
@@ -17,6 +26,7 @@ import { firstErrorKey } from '../../lib/account/form-resolver.ts';
 import { errorKey, type ErrorKey } from '../../lib/api/index.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { OtherMethod, SwitchLink } from './auth-links.tsx';
 import { AuthCard, DismissibleAlert, FormError, SecretInput, TextField } from './auth-ui.tsx';
 import { Captcha, useCaptchaGate } from './captcha.tsx';
 import { paths } from '../../lib/paths.ts';
@@ -37,19 +47,53 @@ function useFieldProblems<T extends Record<string, unknown>>(prefix: string) {
   return { problem, setProblem, show };
 }
 
-/** Where the other sign-in method is offered, when the instance has both. */
-function OtherMethod({ to, label }: { to: string; label: string }) {
+/** An email-account form: the fields' errors are shown (and focused) by `useFieldProblems`, not the form. */
+function useCustomerForm<T extends FieldValues>(defaultValues: DefaultValues<T>, resolver: Resolver<T>) {
+  return useForm<T>({
+    defaultValues,
+    resolver,
+    shouldFocusError: false,
+    // A field's error stays until that field changes (then it clears), and comes back only on submit.
+    reValidateMode: 'onSubmit',
+  });
+}
+
+/** One field of an email-account form, with its own error under it (cleared as soon as it changes). */
+function CustomerField<T extends FieldValues>({
+  form,
+  name,
+  secret = false,
+  type,
+  ...input
+}: {
+  form: UseFormReturn<T>;
+  name: FieldPath<T>;
+  id: string;
+  label: string;
+  autoComplete: string;
+  hint?: string;
+  type?: string;
+  /** A password: hidden, with a show/hide toggle. */
+  secret?: boolean;
+}) {
+  const { t } = useTranslation(['customer', 'errors']);
   return (
-    <p className="mt-4 text-center text-sm">
-      <Link
-        to={to}
-        replace
-        className="font-semibold text-fg-accent hover:underline"
-        data-testid="other-method"
-      >
-        {label}
-      </Link>
-    </p>
+    <Controller
+      control={form.control}
+      name={name}
+      render={({ field, fieldState }) => {
+        const props = {
+          ...input,
+          value: field.value as string,
+          onChange: (v: string) => {
+            field.onChange(v);
+            form.clearErrors(field.name);
+          },
+          error: fieldState.error?.message && t(fieldState.error.message as CustomerErrorKey),
+        };
+        return secret ? <SecretInput {...props} /> : <TextField {...props} type={type} />;
+      }}
+    />
   );
 }
 
@@ -62,59 +106,10 @@ interface LoginState {
 export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null }) {
   const { t } = useTranslation(['customer', 'errors']);
   usePageTitle(t('customer.login.title'));
-  const navigate = useNavigate();
   const state = (useLocation().state ?? {}) as LoginState;
-  const form = useForm<LoginFormValues>({
-    defaultValues: { email: state.email ?? '', password: '' },
-    resolver: loginFormResolver,
-    shouldFocusError: false,
-    // A field's error stays until that field changes (then it clears), and comes back only on submit.
-    reValidateMode: 'onSubmit',
-  });
-  const { problem, setProblem, show } = useFieldProblems<LoginFormValues>('login');
-  /** Wrong passwords tried on the account since its last sign-in: the owner reads this before going on. */
-  const [failedSignIns, setFailedSignIns] = useState(0);
-  const failedNotice = useRef<HTMLParagraphElement>(null);
-  // The form is gone: focus moves to the notice, so keyboard and screen-reader users land on it.
-  useEffect(() => {
-    if (failedSignIns > 0) failedNotice.current?.focus();
-  }, [failedSignIns]);
-
-  const submit = form.handleSubmit(async ({ email, password }) => {
-    setProblem(null);
-    try {
-      const signedIn = await (await auth()).loginWithEmail(email, password);
-      if (signedIn.failedSignIns > 0) return setFailedSignIns(signedIn.failedSignIns);
-      void navigate(paths.home);
-    } catch (err) {
-      // A 401 (wrong email or password) is shown with the fields, as a validation error.
-      setProblem(errorKey(err));
-    }
-  }, show);
+  const { form, problem, failedSignIns, submit } = useEmailLogin(state.email);
+  if (failedSignIns > 0) return <FailedSignIns count={failedSignIns} />;
   const busy = form.formState.isSubmitting;
-
-  if (failedSignIns > 0) {
-    return (
-      <AuthCard title={t('customer.login.title')}>
-        <p
-          ref={failedNotice}
-          tabIndex={-1}
-          role="alert"
-          className="mb-6 rounded-lg bg-amber-900/40 px-3 py-2 text-sm text-amber-100"
-          data-testid="failed-sign-ins"
-        >
-          {t('customer.login.failedSignIns', { count: failedSignIns })}
-        </p>
-        <div className="flex flex-wrap gap-3">
-          <Button onClick={() => void navigate(paths.settings)}>{t('customer.login.openSettings')}</Button>
-          <Button variant="secondary" onClick={() => void navigate(paths.home)}>
-            {t('customer.login.continue')}
-          </Button>
-        </div>
-      </AuthCard>
-    );
-  }
-
   return (
     <AuthCard title={t('customer.login.title')}>
       <p className="mb-6 text-sm text-fg-muted">{t('customer.login.description')}</p>
@@ -128,53 +123,84 @@ export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null })
         </p>
       )}
       <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" noValidate>
-        <Controller
-          control={form.control}
+        <CustomerField
+          form={form}
           name="email"
-          render={({ field, fieldState }) => (
-            <TextField
-              id="login-email"
-              type="email"
-              label={t('customer.login.email')}
-              value={field.value}
-              onChange={(v) => {
-                field.onChange(v);
-                form.clearErrors(field.name);
-              }}
-              error={fieldState.error?.message && t(fieldState.error.message as CustomerErrorKey)}
-              autoComplete="email"
-            />
-          )}
+          id="login-email"
+          type="email"
+          label={t('customer.login.email')}
+          autoComplete="email"
         />
-        <Controller
-          control={form.control}
+        <CustomerField
+          form={form}
           name="password"
-          render={({ field, fieldState }) => (
-            <SecretInput
-              id="login-password"
-              label={t('customer.login.password')}
-              value={field.value}
-              onChange={(v) => {
-                field.onChange(v);
-                form.clearErrors(field.name);
-              }}
-              error={fieldState.error?.message && t(fieldState.error.message as CustomerErrorKey)}
-              autoComplete="current-password"
-            />
-          )}
+          id="login-password"
+          secret
+          label={t('customer.login.password')}
+          autoComplete="current-password"
         />
         <FormError message={problem && t(problem)} />
         <Button type="submit" disabled={busy}>
           {busy ? t('customer.login.working') : t('customer.login.submit')}
         </Button>
       </form>
-      <p className="mt-6 text-center text-sm text-fg-muted">
-        {t('customer.login.noAccount')}{' '}
-        <Link to={paths.register} className="font-semibold text-fg-accent hover:underline">
-          {t('customer.login.register')}
-        </Link>
-      </p>
+      <SwitchLink
+        text={t('customer.login.noAccount')}
+        to={paths.register}
+        label={t('customer.login.register')}
+      />
       {otherMethod && <OtherMethod to={otherMethod} label={t('customer.login.usePassphrase')} />}
+    </AuthCard>
+  );
+}
+
+/** The sign-in form's state; `failedSignIns` > 0 once signed in on an account others tried to open. */
+function useEmailLogin(email: string | undefined) {
+  const navigate = useNavigate();
+  const form = useCustomerForm<LoginFormValues>({ email: email ?? '', password: '' }, loginFormResolver);
+  const { problem, setProblem, show } = useFieldProblems<LoginFormValues>('login');
+  /** Wrong passwords tried on the account since its last sign-in: the owner reads this before going on. */
+  const [failedSignIns, setFailedSignIns] = useState(0);
+  const submit = form.handleSubmit(async ({ email, password }) => {
+    setProblem(null);
+    try {
+      const signedIn = await (await auth()).loginWithEmail(email, password);
+      if (signedIn.failedSignIns > 0) return setFailedSignIns(signedIn.failedSignIns);
+      void navigate(paths.home);
+    } catch (err) {
+      // A 401 (wrong email or password) is shown with the fields, as a validation error.
+      setProblem(errorKey(err));
+    }
+  }, show);
+  return { form, problem, failedSignIns, submit };
+}
+
+/** Signed in, but others tried wrong passwords on the account: settings, or on to the app. */
+function FailedSignIns({ count }: { count: number }) {
+  const { t } = useTranslation(['customer']);
+  const navigate = useNavigate();
+  const notice = useRef<HTMLParagraphElement>(null);
+  // The form is gone: focus moves to the notice, so keyboard and screen-reader users land on it.
+  useEffect(() => {
+    if (count > 0) notice.current?.focus();
+  }, [count]);
+  return (
+    <AuthCard title={t('customer.login.title')}>
+      <p
+        ref={notice}
+        tabIndex={-1}
+        role="alert"
+        className="mb-6 rounded-lg bg-amber-900/40 px-3 py-2 text-sm text-amber-100"
+        data-testid="failed-sign-ins"
+      >
+        {t('customer.login.failedSignIns', { count })}
+      </p>
+      <div className="flex flex-wrap gap-3">
+        <Button onClick={() => void navigate(paths.settings)}>{t('customer.login.openSettings')}</Button>
+        <Button variant="secondary" onClick={() => void navigate(paths.home)}>
+          {t('customer.login.continue')}
+        </Button>
+      </div>
     </AuthCard>
   );
 }
@@ -186,20 +212,90 @@ export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null })
 export function EmailRegisterForm({ otherMethod }: { otherMethod?: string | null }) {
   const { t } = useTranslation(['customer', 'errors']);
   usePageTitle(t('customer.register.title'));
+  const { form, problem, alert, dismissAlert, onSubmit, busy, captcha } = useEmailRegister();
+  return (
+    <AuthCard title={t('customer.register.title')}>
+      <p className="mb-6 text-sm text-fg-muted">{t('customer.register.description')}</p>
+      <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
+        <DismissibleAlert message={alert} onDismiss={dismissAlert} />
+        <RegisterFields form={form} />
+        {captcha.needed && (
+          <Captcha
+            key={captcha.round}
+            provider={captcha.provider}
+            siteKey={captcha.siteKey}
+            {...captcha.props}
+          />
+        )}
+        <FormError message={problem && t(problem)} />
+        <Button type="submit" disabled={busy}>
+          {busy ? t('customer.register.working') : t('customer.register.submit')}
+        </Button>
+      </form>
+      <SwitchLink
+        text={t('customer.register.haveAccount')}
+        to={paths.login}
+        label={t('customer.register.login')}
+      />
+      {otherMethod && <OtherMethod to={otherMethod} label={t('customer.register.usePassphrase')} />}
+    </AuthCard>
+  );
+}
+
+function RegisterFields({ form }: { form: UseFormReturn<RegisterFormValues> }) {
+  const { t } = useTranslation(['customer']);
+  return (
+    <>
+      <CustomerField
+        form={form}
+        name="fullname"
+        id="register-fullname"
+        label={t('customer.register.fullname')}
+        autoComplete="name"
+      />
+      <CustomerField
+        form={form}
+        name="email"
+        id="register-email"
+        type="email"
+        label={t('customer.register.email')}
+        autoComplete="email"
+      />
+      <CustomerField
+        form={form}
+        name="password"
+        id="register-password"
+        secret
+        label={t('customer.register.password')}
+        hint={t('customer.register.passwordHint')}
+        autoComplete="new-password"
+      />
+      <CustomerField
+        form={form}
+        name="confirm"
+        id="register-confirm"
+        secret
+        label={t('customer.register.confirm')}
+        autoComplete="new-password"
+      />
+    </>
+  );
+}
+
+/** The registration form's state: its fields, the captcha gate, and the messages of the last attempt. */
+function useEmailRegister() {
+  const { t } = useTranslation(['customer', 'errors']);
   const navigate = useNavigate();
-  const config = runtimeConfig();
-  const form = useForm<RegisterFormValues>({
-    defaultValues: { fullname: '', email: '', password: '', confirm: '' },
-    resolver: registerFormResolver,
-    shouldFocusError: false,
-    // A field's error stays until that field changes (then it clears), and comes back only on submit.
-    reValidateMode: 'onSubmit',
-  });
+  const form = useCustomerForm<RegisterFormValues>(
+    { fullname: '', email: '', password: '', confirm: '' },
+    registerFormResolver,
+  );
   const { problem, setProblem, show } = useFieldProblems<RegisterFormValues>('register');
   const [alert, setAlert] = useState<string | null>(null);
   // A captcha solution is good for one attempt: a refused registration gets a fresh one.
   const [captchaRound, setCaptchaRound] = useState(0);
-  const needsCaptcha = config.captcha.provider !== 'none';
+  const config = runtimeConfig().captcha;
+  const needsCaptcha = config.provider !== 'none';
   const captcha = useCaptchaGate(needsCaptcha);
   const captchaToken = captcha.token;
 
@@ -226,109 +322,22 @@ export function EmailRegisterForm({ otherMethod }: { otherMethod?: string | null
       if (captcha.failed && !captchaToken) setProblem('customer.errors.captcha');
     },
   );
-  const busy = form.formState.isSubmitting || captcha.waiting;
-  return (
-    <AuthCard title={t('customer.register.title')}>
-      <p className="mb-6 text-sm text-fg-muted">{t('customer.register.description')}</p>
-      <form
-        onSubmit={(e) => {
-          setAlert(null);
-          void submit(e);
-        }}
-        className="flex flex-col gap-4"
-        noValidate
-      >
-        <DismissibleAlert message={alert} onDismiss={() => setAlert(null)} />
-        <Controller
-          control={form.control}
-          name="fullname"
-          render={({ field, fieldState }) => (
-            <TextField
-              id="register-fullname"
-              label={t('customer.register.fullname')}
-              value={field.value}
-              onChange={(v) => {
-                field.onChange(v);
-                form.clearErrors(field.name);
-              }}
-              error={fieldState.error?.message && t(fieldState.error.message as CustomerErrorKey)}
-              autoComplete="name"
-            />
-          )}
-        />
-        <Controller
-          control={form.control}
-          name="email"
-          render={({ field, fieldState }) => (
-            <TextField
-              id="register-email"
-              type="email"
-              label={t('customer.register.email')}
-              value={field.value}
-              onChange={(v) => {
-                field.onChange(v);
-                form.clearErrors(field.name);
-              }}
-              error={fieldState.error?.message && t(fieldState.error.message as CustomerErrorKey)}
-              autoComplete="email"
-            />
-          )}
-        />
-        <Controller
-          control={form.control}
-          name="password"
-          render={({ field, fieldState }) => (
-            <SecretInput
-              id="register-password"
-              label={t('customer.register.password')}
-              hint={t('customer.register.passwordHint')}
-              value={field.value}
-              onChange={(v) => {
-                field.onChange(v);
-                form.clearErrors(field.name);
-              }}
-              error={fieldState.error?.message && t(fieldState.error.message as CustomerErrorKey)}
-              autoComplete="new-password"
-            />
-          )}
-        />
-        <Controller
-          control={form.control}
-          name="confirm"
-          render={({ field, fieldState }) => (
-            <SecretInput
-              id="register-confirm"
-              label={t('customer.register.confirm')}
-              value={field.value}
-              onChange={(v) => {
-                field.onChange(v);
-                form.clearErrors(field.name);
-              }}
-              error={fieldState.error?.message && t(fieldState.error.message as CustomerErrorKey)}
-              autoComplete="new-password"
-            />
-          )}
-        />
-        {needsCaptcha && (
-          <Captcha
-            key={captchaRound}
-            provider={config.captcha.provider}
-            siteKey={config.captcha.siteKey}
-            {...captcha.captchaProps}
-          />
-        )}
-        <FormError message={problem && t(problem)} />
-        <Button type="submit" disabled={busy}>
-          {busy ? t('customer.register.working') : t('customer.register.submit')}
-        </Button>
-      </form>
-      <p className="mt-6 text-center text-sm text-fg-muted">
-        {t('customer.register.haveAccount')}{' '}
-        <Link to={paths.login} className="font-semibold text-fg-accent hover:underline">
-          {t('customer.register.login')}
-        </Link>
-      </p>
-      {otherMethod && <OtherMethod to={otherMethod} label={t('customer.register.usePassphrase')} />}
-    </AuthCard>
-  );
+  return {
+    form,
+    problem,
+    alert,
+    dismissAlert: () => setAlert(null),
+    onSubmit: (e: FormEvent) => {
+      setAlert(null);
+      void submit(e);
+    },
+    busy: form.formState.isSubmitting || captcha.waiting,
+    captcha: {
+      needed: needsCaptcha,
+      provider: config.provider,
+      siteKey: config.siteKey,
+      round: captchaRound,
+      props: captcha.captchaProps,
+    },
+  };
 }

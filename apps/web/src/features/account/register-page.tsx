@@ -1,12 +1,13 @@
 import { PatchSessionBody } from '../../lib/contract-schemas.ts';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Controller, useForm, useWatch, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { COPY_CONFIRMATION_MS } from '../../lib/calendar.ts';
 import { Avatar } from '../../components/avatar.tsx';
 import { Button, ButtonLink } from '../../components/button.tsx';
+import { FormField } from '../../components/form-field.tsx';
 import { PageLoading } from '../../components/layout.tsx';
 import { register as registerAccount } from '../../lib/account/auth.ts';
 import { accountBaseUrl } from '../../lib/api/index.ts';
@@ -17,13 +18,21 @@ import { accountQueries } from '../../lib/api/queries/account.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { z } from '../../lib/zod.ts';
 import { PROFILE_COLORS, type AccountProfile } from '../../stores/index.ts';
-import { AuthCard, ColorPicker, FormError, IconPicker, INPUT, SecretInput } from './auth-ui.tsx';
+import { AuthCard, ColorPicker, FormError, IconPicker, SecretInput } from './auth-ui.tsx';
+import { OtherMethod, SwitchLink } from './auth-links.tsx';
 import { Captcha, useCaptchaGate } from './captcha.tsx';
 import { EmailRegisterForm } from './email-forms.tsx';
 import { authErrorKey, useAuthMethod } from './login-page.tsx';
 import { paths } from '../../lib/paths.ts';
 
-type Step = 'trust' | 'passphrase' | 'profile' | 'verify';
+const STEPS = ['trust', 'passphrase', 'profile', 'verify'] as const;
+type Step = (typeof STEPS)[number];
+const STEP_TITLES = {
+  trust: 'auth.trust.title',
+  passphrase: 'auth.passphrase.title',
+  profile: 'auth.profile.title',
+  verify: 'auth.verify.title',
+} as const satisfies Record<Step, string>;
 
 interface RegisterValues {
   device: string;
@@ -160,18 +169,13 @@ function ProfileStep({ form, onNext }: { form: RegisterForm; onNext: () => void 
         <Avatar {...profile} size={56} />
         <p className="text-sm text-fg-muted">{t('auth.profile.text')}</p>
       </div>
-      <div>
-        <label htmlFor="register-device" className="mb-1 block text-sm font-semibold text-fg">
-          {t('auth.deviceName')}
-        </label>
-        <input
-          id="register-device"
-          {...deviceField}
-          placeholder={t('auth.deviceNamePlaceholder')}
-          className={INPUT}
-          autoComplete="off"
-        />
-      </div>
+      <FormField
+        id="register-device"
+        label={t('auth.deviceName')}
+        {...deviceField}
+        placeholder={t('auth.deviceNamePlaceholder')}
+        autoComplete="off"
+      />
       <ColorPicker
         name="color-a"
         label={t('auth.profile.colorA')}
@@ -205,10 +209,39 @@ export function RegisterPage() {
 function PassphraseRegister({ otherMethod }: { otherMethod: string | null }) {
   const { t } = useTranslation(['auth', 'customer']);
   usePageTitle(t('auth.register.title'));
-  const navigate = useNavigate();
-  const config = runtimeConfig();
   const [step, setStep] = useState<Step>('trust');
   const [passphrase] = useState(newPassphrase);
+  const registration = usePassphraseRegistration(passphrase);
+  return (
+    <AuthCard title={t(STEP_TITLES[step])} wide={step === 'passphrase'}>
+      <p
+        className="mb-4 text-xs font-semibold uppercase tracking-wider text-fg-accent"
+        data-testid="register-step"
+      >
+        {t('auth.register.step', { current: STEPS.indexOf(step) + 1, total: STEPS.length })}
+      </p>
+      {step === 'trust' && <TrustStep onTrust={() => setStep('passphrase')} />}
+      {step === 'passphrase' && <PassphraseStep passphrase={passphrase} onNext={() => setStep('profile')} />}
+      {step === 'profile' && <ProfileStep form={registration.form} onNext={() => setStep('verify')} />}
+      {step === 'verify' && <VerifyStep registration={registration} onBack={() => setStep('profile')} />}
+      {step !== 'verify' && (
+        <SwitchLink text={t('auth.register.haveAccount')} to={paths.login} label={t('auth.register.login')} />
+      )}
+      {otherMethod && step === 'trust' && (
+        <OtherMethod to={otherMethod} label={t('customer.register.useEmail')} />
+      )}
+    </AuthCard>
+  );
+}
+
+/**
+ * The registration's form (device name, profile, the passphrase typed back, across the steps) and its
+ * sending: once the captcha has a token, and with the error of the last attempt.
+ */
+function usePassphraseRegistration(passphrase: string) {
+  const { t } = useTranslation(['auth']);
+  const navigate = useNavigate();
+  const config = runtimeConfig().captcha;
   const resolver = useMemo(() => registerResolver(passphrase), [passphrase]);
   const form = useForm<RegisterValues>({
     defaultValues: {
@@ -220,11 +253,10 @@ function PassphraseRegister({ otherMethod }: { otherMethod: string | null }) {
     shouldFocusError: false,
   });
   const [error, setError] = useState<string | null>(null);
-  const needsCaptcha = config.captcha.provider !== 'none';
+  const needsCaptcha = config.provider !== 'none';
   const captcha = useCaptchaGate(needsCaptcha);
   const captchaToken = captcha.token;
   const formRef = useRef<HTMLFormElement>(null);
-  const busy = form.formState.isSubmitting || captcha.waiting;
 
   const send = form.handleSubmit(
     async ({ device, profile }) => {
@@ -246,7 +278,7 @@ function PassphraseRegister({ otherMethod }: { otherMethod: string | null }) {
       if (key === 'auth.errors.noMatch') document.getElementById('verify-passphrase')?.focus();
     },
   );
-  const submit = (e: React.FormEvent) => {
+  const submit = (e: FormEvent) => {
     setError(null);
     // Pressed while the captcha still works: sent as soon as it is done.
     if (!captcha.ready(() => formRef.current?.requestSubmit())) {
@@ -256,80 +288,57 @@ function PassphraseRegister({ otherMethod }: { otherMethod: string | null }) {
     }
     void send(e);
   };
-
-  const titles: Record<Step, string> = {
-    trust: t('auth.trust.title'),
-    passphrase: t('auth.passphrase.title'),
-    profile: t('auth.profile.title'),
-    verify: t('auth.verify.title'),
+  return {
+    form,
+    formRef,
+    submit,
+    error,
+    busy: form.formState.isSubmitting || captcha.waiting,
+    captcha: {
+      needed: needsCaptcha,
+      provider: config.provider,
+      siteKey: config.siteKey,
+      props: captcha.captchaProps,
+    },
   };
-  const steps: Step[] = ['trust', 'passphrase', 'profile', 'verify'];
+}
 
+/** The last step: the passphrase typed back (and the captcha), then the account is made. */
+function VerifyStep({
+  registration,
+  onBack,
+}: {
+  registration: ReturnType<typeof usePassphraseRegistration>;
+  onBack: () => void;
+}) {
+  const { t } = useTranslation(['auth']);
+  const { form, formRef, submit, error, busy, captcha } = registration;
   return (
-    <AuthCard title={titles[step]} wide={step === 'passphrase'}>
-      <p
-        className="mb-4 text-xs font-semibold uppercase tracking-wider text-fg-accent"
-        data-testid="register-step"
-      >
-        {t('auth.register.step', { current: steps.indexOf(step) + 1, total: steps.length })}
-      </p>
-      {step === 'trust' && <TrustStep onTrust={() => setStep('passphrase')} />}
-      {step === 'passphrase' && <PassphraseStep passphrase={passphrase} onNext={() => setStep('profile')} />}
-      {step === 'profile' && <ProfileStep form={form} onNext={() => setStep('verify')} />}
-      {step === 'verify' && (
-        <form ref={formRef} onSubmit={submit} className="flex flex-col gap-4" noValidate>
-          <p className="text-sm text-fg-muted">{t('auth.verify.text')}</p>
-          <Controller
-            control={form.control}
-            name="typed"
-            render={({ field }) => (
-              <SecretInput
-                id="verify-passphrase"
-                oneLinePaste
-                label={t('auth.login.passphrase')}
-                value={field.value}
-                onChange={field.onChange}
-              />
-            )}
+    <form ref={formRef} onSubmit={submit} className="flex flex-col gap-4" noValidate>
+      <p className="text-sm text-fg-muted">{t('auth.verify.text')}</p>
+      <Controller
+        control={form.control}
+        name="typed"
+        render={({ field }) => (
+          <SecretInput
+            id="verify-passphrase"
+            oneLinePaste
+            label={t('auth.login.passphrase')}
+            value={field.value}
+            onChange={field.onChange}
           />
-          {needsCaptcha && (
-            <Captcha
-              provider={config.captcha.provider}
-              siteKey={config.captcha.siteKey}
-              {...captcha.captchaProps}
-            />
-          )}
-          <FormError message={error} />
-          <div className="flex flex-wrap gap-3">
-            <Button variant="secondary" onClick={() => setStep('profile')}>
-              {t('auth.back')}
-            </Button>
-            <Button type="submit" disabled={busy}>
-              {busy ? t('auth.register.working') : t('auth.register.submit')}
-            </Button>
-          </div>
-        </form>
-      )}
-      {step !== 'verify' && (
-        <p className="mt-6 text-center text-sm text-fg-muted">
-          {t('auth.register.haveAccount')}{' '}
-          <Link to={paths.login} className="font-semibold text-fg-accent hover:underline">
-            {t('auth.register.login')}
-          </Link>
-        </p>
-      )}
-      {otherMethod && step === 'trust' && (
-        <p className="mt-4 text-center text-sm">
-          <Link
-            to={otherMethod}
-            replace
-            className="font-semibold text-fg-accent hover:underline"
-            data-testid="other-method"
-          >
-            {t('customer.register.useEmail')}
-          </Link>
-        </p>
-      )}
-    </AuthCard>
+        )}
+      />
+      {captcha.needed && <Captcha provider={captcha.provider} siteKey={captcha.siteKey} {...captcha.props} />}
+      <FormError message={error} />
+      <div className="flex flex-wrap gap-3">
+        <Button variant="secondary" onClick={onBack}>
+          {t('auth.back')}
+        </Button>
+        <Button type="submit" disabled={busy}>
+          {busy ? t('auth.register.working') : t('auth.register.submit')}
+        </Button>
+      </div>
+    </form>
   );
 }
