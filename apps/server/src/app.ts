@@ -1,10 +1,14 @@
 import type { Socket } from 'node:net';
 import proxyAddr from '@fastify/proxy-addr';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Endpoint, RuntimeConfig } from '@marquee/contract';
 import type { Config } from './config.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/database.ts';
-import { registerAccountsAndSync, type AccountsOverrides } from './modules/accounts/accounts.module.ts';
+import {
+  registerAccountsAndSync,
+  type AccountsHandle,
+  type AccountsOverrides,
+} from './modules/accounts/accounts.module.ts';
 import { registerAdminRoutes } from './modules/admin/admin.routes.ts';
 import { SelfTestService } from './modules/admin/self-test.service.ts';
 import { registerConfigRoutes } from './modules/config/config.routes.ts';
@@ -18,11 +22,14 @@ import { registerMetadataRoutes } from './modules/metadata/metadata.routes.ts';
 import { MetadataService } from './modules/metadata/metadata.service.ts';
 import { JustWatchClient } from './modules/metadata/justwatch/justwatch.client.ts';
 import { registerMembership, type MembershipOverrides } from './modules/membership/membership.module.ts';
+import type { MembershipService } from './modules/membership/membership.service.ts';
 import { TmdbClient } from './modules/metadata/tmdb/tmdb.client.ts';
 import type { TmdbApi } from './modules/metadata/tmdb/tmdb.types.ts';
 import { registerJobs } from './modules/jobs/jobs.module.ts';
 import { JobRuns } from './modules/maintenance/job-runs.ts';
+import type { LibraryIndexer } from './modules/sources/library-index.ts';
 import { registerSources, type SourcesOverrides } from './modules/sources/sources.module.ts';
+import type { SourcesService } from './modules/sources/sources.service.ts';
 import { registerWebRoutes } from './modules/web/web.routes.ts';
 import { registerDelivery } from './plugins/delivery.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
@@ -108,8 +115,34 @@ function capConnectionsPerAddress(server: FastifyInstance, max: number, trusted:
   });
 }
 
+/**
+ * The app, step by step in a fixed order: Fastify runs plugins and hooks in the order they are added,
+ * and each module may use those registered before it.
+ */
 export async function buildApp(config: Config, deps: AppDependencies = {}): Promise<App> {
   const now = deps.now ?? (() => new Date());
+  const server = createServer(config, deps);
+  const routes = recordRoutes(server);
+  await registerPlugins(server, config);
+
+  const ownsDatabase = !deps.database;
+  const database = deps.database ?? (await openOwnDatabase(config, server.log));
+  const metadata = createMetadata(config, deps, database, now);
+  const freeMovieTitle = await loadFreeMovieTitle(config, metadata.service, server.log);
+  const runtimeConfig = () => runtimeConfigFrom(config, metadata.api.kind, freeMovieTitle);
+
+  registerOpenApi(server);
+  await registerModules({ config, deps, now, server, database, metadata, runtimeConfig });
+
+  server.addHook('onClose', async () => {
+    metadata.service.close();
+    if (ownsDatabase) await database.destroy();
+  });
+
+  return { server, routes, database, metadata: metadata.service, runtimeConfig };
+}
+
+function createServer(config: Config, deps: AppDependencies): FastifyInstance {
   const server = Fastify({
     logger: deps.logger ?? { level: config.LOG_LEVEL },
     bodyLimit: 1024 * 1024,
@@ -119,24 +152,48 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     ...frameworkErrorOptions,
   });
   capConnectionsPerAddress(server, config.MAX_CONNECTIONS_PER_ADDRESS, trustProxySetting(config.TRUST_PROXY));
+  return server;
+}
+
+/** Every route added from now on (the hook comes before any route). */
+function recordRoutes(server: FastifyInstance): RegisteredRoute[] {
   const routes: RegisteredRoute[] = [];
   server.addHook('onRoute', (route) => {
     for (const method of [route.method].flat())
       routes.push({ method, url: route.url, contract: route.config?.contract });
   });
+  return routes;
+}
+
+async function registerPlugins(server: FastifyInstance, config: Config): Promise<void> {
   registerErrorHandling(server);
   registerInputHygiene(server);
   await registerDelivery(server, config);
   // Both apply to every route added after them (CORS opts same-origin routes out as they are added).
   registerBodyParsing(server);
   await registerCors(server, config.CORS_ORIGINS);
+}
 
-  const ownsDatabase = !deps.database;
-  const database =
-    deps.database ??
-    (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, log: server.log }));
-  if (ownsDatabase) await migrateToLatest(database.db);
+/** The configured database, opened and migrated (a database handed in is the caller's). */
+async function openOwnDatabase(config: Config, log: FastifyBaseLogger): Promise<DatabaseHandle> {
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, log });
+  await migrateToLatest(database.db);
+  return database;
+}
 
+interface MetadataParts {
+  api: TmdbApi;
+  cache: MetadataCacheRepository | undefined;
+  service: MetadataService;
+  images: ImagesService;
+}
+
+function createMetadata(
+  config: Config,
+  deps: AppDependencies,
+  database: DatabaseHandle,
+  now: () => Date,
+): MetadataParts {
   const api: TmdbApi =
     deps.metadataApi ??
     (config.TMDB_API_KEY
@@ -151,33 +208,49 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
         })
       : defaultCatalog(now));
   // Only TMDB's answers are cached (the catalog answers from memory).
-  const metadataCache = api.kind === 'tmdb' ? new MetadataCacheRepository(database.db) : undefined;
-  const metadata = new MetadataService({
+  const cache = api.kind === 'tmdb' ? new MetadataCacheRepository(database.db) : undefined;
+  const service = new MetadataService({
     api,
     // With TMDB, the embedded catalog's titles (read on the first search that needs them) correct typos.
-    ...(metadataCache ? { cache: metadataCache, spelling: defaultCatalog(now) } : {}),
+    ...(cache ? { cache, spelling: defaultCatalog(now) } : {}),
     legacy: new JustWatchClient(config.JUSTWATCH_URL, 10_000, deps.fetch),
     now: () => now().getTime(),
   });
   const images = new ImagesService(api, config.TMDB_IMAGE_URL, deps.fetch);
+  return { api, cache, service, images };
+}
 
-  let freeMovieTitle: string | null = null;
-  if (config.FREE_MOVIE_TMDB_ID) {
-    freeMovieTitle = await metadata
-      .details('movie', config.FREE_MOVIE_TMDB_ID)
-      .then((m) => m.title)
-      .catch((error: unknown) => {
-        server.log.warn({ err: error }, 'free movie of the month could not be loaded');
-        return null;
-      });
-  }
-  const runtimeConfig = () => runtimeConfigFrom(config, api.kind, freeMovieTitle);
+async function loadFreeMovieTitle(
+  config: Config,
+  metadata: MetadataService,
+  log: FastifyBaseLogger,
+): Promise<string | null> {
+  if (!config.FREE_MOVIE_TMDB_ID) return null;
+  return metadata
+    .details('movie', config.FREE_MOVIE_TMDB_ID)
+    .then((m) => m.title)
+    .catch((error: unknown) => {
+      log.warn({ err: error }, 'free movie of the month could not be loaded');
+      return null;
+    });
+}
 
-  registerOpenApi(server);
+/** What the modules are built from: the configuration, the test seams and the earlier steps' parts. */
+interface AppParts {
+  config: Config;
+  deps: AppDependencies;
+  now: () => Date;
+  server: FastifyInstance;
+  database: DatabaseHandle;
+  metadata: MetadataParts;
+  runtimeConfig: () => RuntimeConfig;
+}
 
+async function registerModules(parts: AppParts): Promise<void> {
+  const { config, deps, now, server, database, metadata } = parts;
   registerHealthRoutes(server, database.db);
-  registerConfigRoutes(server, runtimeConfig);
-  registerMetadataRoutes(server, metadata, images);
+  registerConfigRoutes(server, parts.runtimeConfig);
+  registerMetadataRoutes(server, metadata.service, metadata.images);
   const accounts = await registerAccountsAndSync(server, {
     config,
     database,
@@ -190,9 +263,9 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     authenticator: accounts.auth,
     customers: accounts.customers,
   });
-  if (metadataCache) {
+  if (metadata.cache) {
     const stopSweep = scheduleMetadataCacheSweep({
-      cache: metadataCache,
+      cache: metadata.cache,
       jobs,
       runs: new JobRuns(database.db),
       now: () => now().getTime(),
@@ -215,17 +288,30 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     now,
     fetch: deps.fetch,
     overrides: deps.sources,
-    metadata,
+    metadata: metadata.service,
     playbackAccess: membership,
     accounts,
     jobs,
     redis: accounts.redis,
   });
+  await registerAdminAndWebRoutes(parts, { accounts, membership, sources, library });
+}
+
+async function registerAdminAndWebRoutes(
+  { config, now, server, database, metadata, runtimeConfig }: AppParts,
+  modules: {
+    accounts: AccountsHandle;
+    membership: MembershipService;
+    sources: SourcesService;
+    library: LibraryIndexer | undefined;
+  },
+): Promise<void> {
+  const { accounts, membership, sources, library } = modules;
   const selfTest = new SelfTestService({
     config,
     database,
     server,
-    metadataApi: api,
+    metadataApi: metadata.api,
     redis: accounts.redis,
     gatewayHealth: () => membership.gatewayHealth(),
     sources,
@@ -239,13 +325,6 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   });
   await registerWebRoutes(server, config, runtimeConfig, {
     titleBackdrop: async (type, id, language, region) =>
-      (await metadata.detailsAtHand(type, id, language, region))?.backdrop ?? null,
+      (await metadata.service.detailsAtHand(type, id, language, region))?.backdrop ?? null,
   });
-
-  server.addHook('onClose', async () => {
-    metadata.close();
-    if (ownsDatabase) await database.destroy();
-  });
-
-  return { server, routes, database, metadata, runtimeConfig };
 }

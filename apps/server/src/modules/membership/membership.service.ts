@@ -13,6 +13,7 @@ import {
   signCallback,
   verifyCallback,
   type GatewayNotification,
+  type Invoice,
   type PaymentGateway,
 } from './payment-gateway.ts';
 import { addMonths, discountedAmount } from './plans.ts';
@@ -42,6 +43,14 @@ export interface MembershipServiceOptions {
   authenticator: SessionAuthenticator;
   now: () => number;
   log: FastifyBaseLogger;
+}
+
+/** What a payment request names (`criptoName`: the older client's spelling; decision 041). */
+interface SubscribeInput {
+  planId: number | string;
+  criptoName?: string | null | undefined;
+  cryptoName?: string | null | undefined;
+  code?: string | null | undefined;
 }
 
 export type CallbackOutcome = 'applied' | 'already_paid' | 'underpaid' | 'recorded' | 'ignored';
@@ -158,14 +167,34 @@ export class MembershipService {
    */
   async subscribe(
     auth: AuthContext,
-    input: {
-      planId: number | string;
-      criptoName?: string | null | undefined;
-      cryptoName?: string | null | undefined;
-      code?: string | null | undefined;
-    },
+    input: SubscribeInput,
     requestOrigin: string,
   ): Promise<SubscriptionResponse> {
+    const { crypto, plan, code } = this.subscriptionChoice(input);
+    const now = this.o.now();
+    const rate = code ? await this.promoRate(code, auth.userId, now) : 0;
+    const payment = this.newPayment({ userId: auth.userId, plan, crypto, code, rate, now });
+
+    if (Number(payment.amount) === 0) return this.payInFullWithPromo(auth, payment);
+
+    await this.insertReserving(payment, code, now);
+    const invoice = await this.requestInvoice(payment, requestOrigin);
+    const current = await this.recordInvoice(payment, invoice);
+    return {
+      wallet: invoice.wallet,
+      paymentUrl: await qrDataUrl(
+        paymentUri(crypto, invoice.wallet, invoice.cryptoAmount, invoice.paymentUri),
+      ),
+      user: await this.o.customers.customerById(auth.userId),
+      error: false,
+      errorType: null,
+      message: SUPERSEDE_WARNING,
+      payment: toPaymentDto(current),
+    };
+  }
+
+  /** The request checked: a well-formed crypto name, a plan of ours, the promo code normalised. */
+  private subscriptionChoice(input: SubscribeInput): { crypto: string; plan: Plan; code: string } {
     const crypto = (input.criptoName ?? input.cryptoName ?? '').trim();
     if (!crypto)
       throw new AppError(
@@ -178,20 +207,30 @@ export class MembershipService {
     const plan = this.o.plans.find((p) => p.id === Number(input.planId));
     if (!plan) throw new AppError(400, 'plan_not_found', 'This plan does not exist');
     const code = input.code ? normalisePromoCode(input.code) : '';
+    return { crypto, plan, code };
+  }
 
-    const now = this.o.now();
-    let rate = 0;
-    if (code) {
-      const promo = await this.o.promos.find(code);
-      if (!promo) throw new AppError(404, 'promo_not_found', 'promo code not found');
-      if (promo.is_used) throw new AppError(409, 'promo_used', 'promo code already used');
-      if (await this.o.promos.usedByUser(code, auth.userId, now - PROMO_RESERVATION_MS))
-        throw promoAlreadyUsed();
-      rate = promo.rate;
-    }
-    const payment: PaymentRow = {
+  /** A promo code's discount rate, unless it is unknown, used, or already used by this user. */
+  private async promoRate(code: string, userId: string, now: number): Promise<number> {
+    const promo = await this.o.promos.find(code);
+    if (!promo) throw new AppError(404, 'promo_not_found', 'promo code not found');
+    if (promo.is_used) throw new AppError(409, 'promo_used', 'promo code already used');
+    if (await this.o.promos.usedByUser(code, userId, now - PROMO_RESERVATION_MS)) throw promoAlreadyUsed();
+    return promo.rate;
+  }
+
+  private newPayment(request: {
+    userId: string;
+    plan: Plan;
+    crypto: string;
+    code: string;
+    rate: number;
+    now: number;
+  }): PaymentRow {
+    const { userId, plan, crypto, code, rate, now } = request;
+    return {
       id: randomUUID(),
-      user_id: auth.userId,
+      user_id: userId,
       plan_id: plan.id,
       duration_months: plan.duration,
       amount: discountedAmount(plan.cost, rate),
@@ -213,14 +252,15 @@ export class MembershipService {
       settlement: null,
       settlement_at: null,
     };
+  }
 
-    if (Number(payment.amount) === 0) return this.payInFullWithPromo(auth, payment);
-
+  /** Inserts the pending payment and reserves its promo code, if any, in one transaction. */
+  private async insertReserving(payment: PaymentRow, code: string, now: number): Promise<void> {
     // The user's row is locked first everywhere (here, in a 100 % code's payment, in the paid callback).
     const reserved = await this.o.db.transaction().execute(async (trx) => {
       await this.stampCreation(trx, payment);
       // Under the user's lock: of two concurrent requests of one user with one code, the second sees the first.
-      if (code && (await this.o.promos.usedByUser(code, auth.userId, now - PROMO_RESERVATION_MS, trx)))
+      if (code && (await this.o.promos.usedByUser(code, payment.user_id, now - PROMO_RESERVATION_MS, trx)))
         return 'already_used';
       if (code && !(await this.o.promos.reserve(code, payment.id, now, now + PROMO_RESERVATION_MS, trx)))
         return 'refused';
@@ -230,12 +270,14 @@ export class MembershipService {
     // (Outside the transaction: SQLite has one connection, and the transaction holds it.)
     if (reserved === 'already_used') throw promoAlreadyUsed();
     if (reserved === 'refused') throw await this.promoRefusal(code);
+  }
 
-    let invoice;
+  /** The gateway's invoice; when the gateway fails, the payment fails and its code is released. */
+  private async requestInvoice(payment: PaymentRow, requestOrigin: string): Promise<Invoice> {
     try {
-      invoice = await this.o.gateway.createInvoice({
+      return await this.o.gateway.createInvoice({
         externalId: payment.id,
-        crypto,
+        crypto: payment.crypto,
         fiat: payment.currency,
         amount: payment.amount,
         callbackUrl: `${(this.o.publicUrl ?? requestOrigin).replace(/\/+$/, '')}${this.o.callbackPath}`,
@@ -245,6 +287,10 @@ export class MembershipService {
       await this.o.promos.release([payment.id]);
       throw error;
     }
+  }
+
+  /** Stores the invoice on the payment and supersedes the user's older requests; the payment as stored. */
+  private async recordInvoice(payment: PaymentRow, invoice: Invoice): Promise<PaymentRow> {
     const filled: PaymentRow = {
       ...payment,
       wallet: invoice.wallet,
@@ -266,18 +312,7 @@ export class MembershipService {
       // Superseded requests keep their promo codes: money still arriving for them is honoured.
       await this.o.repo.supersedeOlder(payment, trx);
     });
-    const current = (await this.o.repo.findPayment(payment.id)) ?? filled;
-    return {
-      wallet: invoice.wallet,
-      paymentUrl: await qrDataUrl(
-        paymentUri(crypto, invoice.wallet, invoice.cryptoAmount, invoice.paymentUri),
-      ),
-      user: await this.o.customers.customerById(auth.userId),
-      error: false,
-      errorType: null,
-      message: SUPERSEDE_WARNING,
-      payment: toPaymentDto(current),
-    };
+    return (await this.o.repo.findPayment(payment.id)) ?? filled;
   }
 
   /** A 100 % promo code: nothing to pay, so no invoice: the membership starts now and the code is used. */

@@ -1,5 +1,12 @@
 import path from 'node:path';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyRequest,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -87,9 +94,28 @@ const conversionErrors = {
   503: ['server_busy'],
 } as const satisfies EndpointErrors;
 
+/** The app with the Zod type provider: the media routes' params are typed by their schemas. */
+type ZodApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+// Kept in this order: the OpenAPI document (plugins/openapi.ts) lists routes as they are added.
 export function registerSourcesRoutes(app: FastifyInstance, service: SourcesService): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
+  registerScrapeRoutes(app, service);
+  registerProviderScrapeRoutes(app, service);
+  // Preflights (X-Token) and the CORS headers of these routes: plugins/cors.ts.
+  contractRoute(app, e.providerMetadata, async () => service.metadata());
+  registerMediaFileRoutes(typed, service);
+  registerLibraryConversionRoutes(typed, service);
+}
 
+/** Every source and embed in turn, as server-sent events. */
+function registerScrapeRoutes(app: FastifyInstance, service: SourcesService): void {
   contractStream(app, e.scrape, async ({ query }, request, reply) => {
     const media = scrapeMediaOf(query);
     await service.assertAvailable(media);
@@ -123,7 +149,10 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
       stream.end('error', errorEventData(error));
     }
   });
+}
 
+/** One source, or one embed, as server-sent events. */
+function registerProviderScrapeRoutes(app: FastifyInstance, service: SourcesService): void {
   contractStream(app, e.scrapeSource, async ({ query }, request, reply) => {
     const media = scrapeMediaOf(query);
     if (!service.hasSource(query.id)) throw notFoundProvider('source', query.id);
@@ -167,10 +196,9 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
       stream.end('error', errorEventData(error));
     }
   });
+}
 
-  // Preflights (X-Token) and the CORS headers of these routes: plugins/cors.ts.
-  contractRoute(app, e.providerMetadata, async () => service.metadata());
-
+function registerMediaFileRoutes(typed: ZodApp, service: SourcesService): void {
   // Media: every request (each range, each HLS segment) shows a token signed for these files and
   // their viewer, checked before anything is read (decision 071).
   typed.get(
@@ -216,7 +244,9 @@ export function registerSourcesRoutes(app: FastifyInstance, service: SourcesServ
       });
     },
   );
+}
 
+function registerLibraryConversionRoutes(typed: ZodApp, service: SourcesService): void {
   // HLS renditions of a library video, made on the fly under the video's own token (decision 085).
   typed.get(
     sourcePaths.libraryHls,
