@@ -11,7 +11,6 @@ import { appStorage, memoryStorage, setAppStorage } from '../storage.ts';
 import {
   changeSyncedSettings,
   importLocalData,
-  IMPORT_PAGE_SIZE,
   logout,
   PENDING_SIGN_OUTS_KEY,
   pull,
@@ -20,6 +19,7 @@ import {
   syncEngine,
   useSessionStatus,
 } from './session.ts';
+import { IMPORT_PAGE_SIZE } from './local-import.ts';
 import { useRejectedChanges } from './rejected-changes.ts';
 import { contractServer, refuse } from '../../test/contract-server.ts';
 import type { Bookmark } from '@marquee/contract';

@@ -1,6 +1,5 @@
 import { useSessionStatus } from '../../stores/session-status.ts';
 import { startLive } from './live.ts';
-import { createLocalImport } from './local-import.ts';
 import { createOutboxDelivery, createOutboxEngine } from './outbox-delivery.ts';
 import { createProfileSwitch, forgetActiveProfile } from './profile-switch.ts';
 import { createRestore } from './restore.ts';
@@ -17,7 +16,6 @@ import { createStartSync } from './start-sync.ts';
 export { useSessionStatus };
 export { ACCESS_TOKEN_KEY, PENDING_SIGN_OUTS_KEY } from './sign-out.ts';
 export { changeSyncedSettings, writeSyncedSettings } from './settings-sync.ts';
-export { IMPORT_PAGE_SIZE } from './local-import.ts';
 export type { PullResult, RestoreResult } from './restore.ts';
 export { PULL_AT_MOST_EVERY_MS, RESTORE_INTERVAL_MS } from './start-sync.ts';
 
@@ -41,7 +39,12 @@ const profiles = createProfileSwitch({ restore });
 export const chooseProfile = profiles.chooseProfile;
 export const profileDeleted = profiles.profileDeleted;
 
-export const importLocalData = createLocalImport({ writeHeaders: delivery.writeHeaders });
+// Only a sign-in imports, so its code is fetched then, not with the session every visit loads: the first
+// view of / stays within its 150 KB of JavaScript (docs/decisions/003-contract-without-schemas-in-first-view.md).
+export const importLocalData = async (): Promise<void> => {
+  const { createLocalImport } = await import('./local-import.ts');
+  await createLocalImport({ writeHeaders: delivery.writeHeaders })();
+};
 
 export const startSync = createStartSync({
   engine: syncEngine,
