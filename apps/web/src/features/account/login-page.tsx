@@ -2,7 +2,8 @@ import { PatchSessionBody } from '../../lib/contract-schemas.ts';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
+import { OtherMethod, SwitchLink } from './auth-links.tsx';
 import { Button } from '../../components/button.tsx';
 import { AuthError, login } from '../../lib/account/auth.ts';
 import { firstErrorKey, keyedZodResolver } from '../../lib/account/form-resolver.ts';
@@ -116,24 +117,8 @@ function PassphraseLogin({ otherMethod }: { otherMethod: string | null }) {
           {busy ? t('auth.login.working') : t('auth.login.submit')}
         </Button>
       </form>
-      <p className="mt-6 text-center text-sm text-fg-muted">
-        {t('auth.login.noAccount')}{' '}
-        <Link to={paths.register} className="font-semibold text-fg-accent hover:underline">
-          {t('auth.login.register')}
-        </Link>
-      </p>
-      {otherMethod && (
-        <p className="mt-4 text-center text-sm">
-          <Link
-            to={otherMethod}
-            replace
-            className="font-semibold text-fg-accent hover:underline"
-            data-testid="other-method"
-          >
-            {t('customer.login.useEmail')}
-          </Link>
-        </p>
-      )}
+      <SwitchLink text={t('auth.login.noAccount')} to={paths.register} label={t('auth.login.register')} />
+      {otherMethod && <OtherMethod to={otherMethod} label={t('customer.login.useEmail')} />}
     </AuthCard>
   );
 }

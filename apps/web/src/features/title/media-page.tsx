@@ -22,17 +22,15 @@ function defaultSeason(seasons: SeasonSummary[], seasonId?: string): SeasonSumma
   return seasons.find((s) => s.id === seasonId) ?? seasons.find((s) => s.number === 1) ?? seasons[0];
 }
 
-function SeasonPicker({
-  details,
-  mediaKey,
-  seasonId,
-  episodeId,
-}: {
+/** What the sections below a title's header are given: the title, its key, and the episode linked to. */
+interface TitleSectionProps {
   details: MediaDetails;
   mediaKey: string;
   seasonId?: string | undefined;
   episodeId?: string | undefined;
-}) {
+}
+
+function SeasonPicker({ details, mediaKey, seasonId, episodeId }: TitleSectionProps) {
   const { t } = useTranslation(['media']);
   const seasonLabel = useSeasonLabel();
   // The viewer's choice, else the default, which follows what arrives (a resume point synced in later).
@@ -193,17 +191,7 @@ function MediaDetailsLoading() {
 }
 
 /** Seasons and episodes (a show), cast and crew, trailers, where to watch, more like this. */
-function BelowHeader({
-  details,
-  mediaKey,
-  seasonId,
-  episodeId,
-}: {
-  details: MediaDetails;
-  mediaKey: string;
-  seasonId?: string | undefined;
-  episodeId?: string | undefined;
-}) {
+function BelowHeader({ details, mediaKey, seasonId, episodeId }: TitleSectionProps) {
   return (
     <>
       {details.type === 'tv' && (
