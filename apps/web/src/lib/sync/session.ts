@@ -15,9 +15,7 @@ import { createStartSync } from './start-sync.ts';
 
 export { useSessionStatus };
 export { ACCESS_TOKEN_KEY, PENDING_SIGN_OUTS_KEY } from './sign-out.ts';
-export { changeSyncedSettings, writeSyncedSettings } from './settings-sync.ts';
-export type { PullResult, RestoreResult } from './restore.ts';
-export { PULL_AT_MOST_EVERY_MS, RESTORE_INTERVAL_MS } from './start-sync.ts';
+export { changeSyncedSettings } from './settings-sync.ts';
 
 const delivery = createOutboxDelivery();
 
@@ -29,7 +27,7 @@ export const syncEngine = createOutboxEngine({
 
 const signOut = createSignOut({ stopSending: () => syncEngine.stop() });
 export const logout = signOut.logout;
-export const sendPendingSignOuts = signOut.sendPendingSignOuts;
+const sendPendingSignOuts = signOut.sendPendingSignOuts;
 
 const restoring = createRestore({ engine: syncEngine, logout, forgetActiveProfile });
 export const restore = restoring.restore;
