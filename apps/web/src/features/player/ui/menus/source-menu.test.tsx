@@ -1,6 +1,6 @@
 import { sourceRoutes } from '@marquee/contract/values';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { i18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
@@ -36,6 +36,15 @@ const refusing = (how: 'event' | 'answer') =>
     },
   });
 
+/** What the menu's live region says once it says something (the region is there, empty, from the start). */
+async function spokenAlert() {
+  return waitFor(() => {
+    const text = screen.getByRole('alert').textContent;
+    expect(text).not.toBe('');
+    return text;
+  });
+}
+
 let i18next: i18n;
 beforeEach(async () => {
   i18next = await initI18n('en', NAMESPACES);
@@ -64,7 +73,7 @@ describe('choosing the library in the source menu when its file cannot play here
       </QueryClientProvider>,
     );
     await userEvent.click(await screen.findByRole('menuitemradio', { name: 'Library' }));
-    expect((await screen.findByRole('alert')).textContent).toBe(errors.api.media_unplayable);
+    expect(await spokenAlert()).toBe(errors.api.media_unplayable);
     const row = screen.getByRole('menuitemradio', { name: 'Library' });
     expect(document.getElementById(row.getAttribute('aria-describedby')!)?.textContent).toBe(
       errors.api.media_unplayable,
@@ -99,7 +108,7 @@ describe('choosing a source of a title the server cannot vouch for (its release 
       </QueryClientProvider>,
     );
     await userEvent.click(await screen.findByRole('menuitemradio', { name: 'Library' }));
-    return (await screen.findByRole('alert')).textContent;
+    return spokenAlert();
   }
 
   it.each([
