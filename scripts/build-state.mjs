@@ -20,6 +20,7 @@ export const TARGETS = {
       'apps/web/index.html',
       'apps/web/vite.config.ts',
       'apps/web/first-view-chunks.ts',
+      'apps/web/first-view-hints-plugin.ts',
       'apps/web/delivery-plugin.ts',
       'apps/web/catalogs-plugin.ts',
       'apps/web/package.json',

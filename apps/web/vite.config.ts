@@ -11,6 +11,7 @@ import * as routeTables from '../../packages/contract/src/routes.ts';
 import { sourcePaths } from '../../packages/contract/src/source-paths.ts';
 import { delivery } from './delivery-plugin.ts';
 import { firstViewChunk } from './first-view-chunks.ts';
+import { firstViewHints } from './first-view-hints-plugin.ts';
 
 // In development the API runs on PORT (default 8080); Vite proxies everything that is not the app: the
 // first path segment of every route the contract names (route tables and path constants), so a new
@@ -81,6 +82,7 @@ export default defineConfig({
       integration: { closeBundleOrder: 'pre' },
     }),
     appleTouchIcon(),
+    firstViewHints(),
     delivery(),
   ],
   define: {

@@ -137,6 +137,22 @@ describe('the production tree (scripts/prod-tree.mjs)', () => {
     expect(movie.json()).toMatchObject({ id: '603', title: 'The Matrix', year: 1999 });
   });
 
+  it("names, in a first page, built files of the page's code and catalogs (the build's first-view.json)", async () => {
+    const page = await http(`${server.url}/discover`, {
+      headers: { accept: 'text/html', 'accept-language': 'fr-FR,fr;q=0.9' },
+    });
+    const named = [
+      ...page.text().matchAll(/<link rel="modulepreload" crossorigin fetchpriority="low" href="([^"]+)">/g),
+    ].map((m) => m[1]!);
+    // The layout's catalogs and Discover's, in French.
+    expect(named).toHaveLength(2);
+    for (const file of named) {
+      const asset = await http(`${server.url}${file}`);
+      expect(asset.status, file).toBe(200);
+      expect(asset.text(), file).toContain('Découvrir');
+    }
+  });
+
   it('answers a Range request for the sample media with 206 and the exact bytes', async () => {
     const file = readFileSync(path.join(tree, 'apps/server/assets/samples/mp4/sample-360p.mp4'));
     // Media URLs are signed (decision 071): the sample's folder comes from a scrape's answer.

@@ -17,6 +17,7 @@ import { preloadablePage } from './preloadable-page.tsx';
 import { HomeRoute } from './routes/home-route.tsx';
 import { DiscoverPage } from '../features/discover/discover-page.tsx';
 import { LegacySearchRoute, QuickSearchRoute } from './routes/legacy-routes.tsx';
+import { FIRST_VIEW_NAMESPACES } from './first-view-pages.ts';
 
 // Everything but the home and Discover pages (the two the header leads to; Discover's code is 4 KB on
 // the wire, and loading it on demand cost a phone a round trip before its first poster) loads on demand.
@@ -27,8 +28,8 @@ import { LegacySearchRoute, QuickSearchRoute } from './routes/legacy-routes.tsx'
  * (and would load anything missing), so this table only saves a round trip.
  */
 const PAGE_NAMESPACES = {
-  media: ['player', 'auth'],
-  discover: ['discover'],
+  media: FIRST_VIEW_NAMESPACES.media,
+  discover: FIRST_VIEW_NAMESPACES.discover,
   onboarding: ['onboarding'],
   about: ['about'],
   support: ['support'],

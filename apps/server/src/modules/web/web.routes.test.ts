@@ -27,6 +27,36 @@ writeFileSync(path.join(dist, 'sw.js.gz'), gzipSync(worker));
 writeFileSync(path.join(dist, 'manifest.webmanifest'), JSON.stringify({ name: 'Marquee' }));
 writeFileSync(path.join(dist, 'pwa-192.png'), Buffer.from('89504e470d0a1a0a', 'hex'));
 writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'export {};');
+// What the web build writes for the pages a first visit opens (apps/web/first-view-hints-plugin.ts).
+writeFileSync(
+  path.join(dist, 'first-view.json'),
+  JSON.stringify({
+    layout: { en: 'assets/en-1.js', ja: 'assets/ja-1.js', fr: 'assets/../../etc/passwd.js' },
+    pages: [
+      {
+        path: '/discover',
+        prefix: false,
+        variant: null,
+        code: [],
+        catalogs: { en: ['assets/discover-en.js'], ja: ['assets/discover-ja.js'] },
+      },
+      {
+        path: '/media/',
+        prefix: true,
+        variant: null,
+        code: ['assets/media-route-1.js', 'assets/session-1.js'],
+        catalogs: { en: ['assets/player-en.js'], ja: ['assets/player-ja.js'] },
+      },
+      {
+        path: '/',
+        prefix: false,
+        variant: 'subscription',
+        code: ['assets/landing-page-1.js'],
+        catalogs: { en: ['assets/landing-en.js'] },
+      },
+    ],
+  }),
+);
 
 let app: Awaited<ReturnType<typeof buildApp>>;
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -124,5 +154,46 @@ describe(`a title page's HTML (${testDialect})`, () => {
       '/media/tmdb-movie-x',
     ])
       expect(preloads((await get(url, { accept: 'text/html' })).body), url).toEqual([]);
+  });
+});
+
+describe(`the files a first view loads on demand, named in the page (${testDialect})`, () => {
+  const modulePreloads = (html: string) =>
+    [...html.matchAll(/<link rel="modulepreload" crossorigin fetchpriority="low" href="([^"]+)">/g)].map(
+      (m) => m[1],
+    );
+  const page = async (url: string, language?: string) =>
+    modulePreloads(
+      (await get(url, { accept: 'text/html', ...(language ? { 'accept-language': language } : {}) })).body,
+    );
+
+  it("names the page's catalogs in the language the app will start in, beside the layout's", async () => {
+    expect(await page('/discover', 'ja-JP,ja;q=0.9,en;q=0.5')).toEqual(
+      ['assets/ja-1.js', 'assets/discover-ja.js'].map((f) => `/${f}`),
+    );
+    // No language asked for, or one the app does not speak: English, as the app starts.
+    expect(await page('/discover')).toEqual(['/assets/en-1.js', '/assets/discover-en.js']);
+    expect(await page('/discover?now=2026-01-01', 'xx')).toEqual([
+      '/assets/en-1.js',
+      '/assets/discover-en.js',
+    ]);
+  });
+
+  it("names a title page's code with its catalogs, for every address under /media/", async () => {
+    expect(await page('/media/tmdb-tv-1396-breaking-bad/s1/e1')).toEqual([
+      '/assets/en-1.js',
+      '/assets/media-route-1.js',
+      '/assets/session-1.js',
+      '/assets/player-en.js',
+    ]);
+  });
+
+  it("names only the layout's catalogs for other pages, and the landing only on a subscription site", async () => {
+    expect(await page('/about')).toEqual(['/assets/en-1.js']);
+    expect(await page('/')).toEqual(['/assets/en-1.js']);
+  });
+
+  it('names nothing that is not a built file (a name out of the assets folder is left out)', async () => {
+    expect(await page('/about', 'fr')).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import {
 } from '@marquee/contract';
 import type { Config } from '../../config.ts';
 import { contentSecurityPolicy, withInlineScripts } from '../../plugins/delivery.ts';
+import { firstViewHints } from './first-view-hints.ts';
 
 const CONFIG_MARKER = '<!--marquee-runtime-config-->';
 const NAME_MARKER = '<!--marquee-instance-name-->';
@@ -128,17 +129,21 @@ export async function registerWebRoutes(
   const template = hasBuild ? readFileSync(indexFile, 'utf8') : null;
   const policy = contentSecurityPolicy(config);
 
+  const preloads = firstViewHints(distDir);
+
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
     const runtimeConfig = getRuntimeConfig();
     const hint = await titleHint(request, options.titleBackdrop);
-    const html = injectRuntimeConfig(template ?? '', runtimeConfig);
+    // The language the app starts in when the viewer chose none (the contract's rule).
+    const language = startLanguage(null, acceptedLanguages(request.headers['accept-language']));
+    const head =
+      preloads(request.url.split('?')[0] ?? '/', runtimeConfig.variant, language) + (hint?.head ?? '');
+    const html = injectRuntimeConfig(template ?? '', runtimeConfig).replace('</head>', `${head}</head>`);
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
       .header('content-security-policy', withInlineScripts(policy, [runtimeConfigScript(runtimeConfig)]))
-      .send(
-        hint ? html.replace('</head>', `${hint.head}</head>`).replace(TITLE_SHELL_MARKER, hint.shell) : html,
-      );
+      .send(hint ? html.replace(TITLE_SHELL_MARKER, hint.shell) : html);
   };
 
   if (template) app.get('/', { schema: { hide: true } }, (request, reply) => sendIndex(request, reply));

@@ -12,11 +12,12 @@ import { useRandomPhrase } from '../../lib/use-random-phrase.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { useAccountStore } from '../../stores/index.ts';
 import { paths } from '../../lib/paths.ts';
+import { FIRST_VIEW_NAMESPACES } from '../first-view-pages.ts';
 
 const loadLanding = () =>
   Promise.all([
     import('../../features/landing/landing-page.tsx'),
-    preloadNamespaces(['landing', 'membership', 'media']),
+    preloadNamespaces(FIRST_VIEW_NAMESPACES.landing),
   ]);
 const LandingPage = lazy(() => loadLanding().then(([m]) => ({ default: m.LandingPage })));
 

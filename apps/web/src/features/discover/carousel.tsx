@@ -184,8 +184,8 @@ export function Carousel({
 }
 
 /**
- * The arrows of a rendered row, measured after every render that changes its cards or their width and on
- * every scroll and resize; null while there is no row to measure.
+ * The arrows of a rendered row, measured once the browser has laid out a render that changes its cards or
+ * their width, and on every scroll and resize; null while there is no row to measure.
  */
 function useRowArrows(
   scroller: RefObject<HTMLElement | null>,
@@ -200,10 +200,15 @@ function useRowArrows(
       const next = rowArrows(readRowScroll(el));
       setArrows((prev) => (prev && sameArrows(prev, next) ? prev : next));
     };
-    update();
+    // Measured when the browser has laid the row out (a ResizeObserver reports right after layout, once on
+    // observing and on every size change): reading the scroll box in the effect itself would force a layout
+    // of the whole page in the middle of mounting it, one long task per row on a phone.
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(update);
+    observer?.observe(el);
     el.addEventListener('scroll', update, { passive: true });
     window.addEventListener('resize', update);
     return () => {
+      observer?.disconnect();
       el.removeEventListener('scroll', update);
       window.removeEventListener('resize', update);
     };
