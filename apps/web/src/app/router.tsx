@@ -5,6 +5,7 @@ import { RouteError } from '../features/errors/route-error.tsx';
 import { NotFoundPage } from '../features/errors/not-found-page.tsx';
 import { PageLoading } from '../components/layout.tsx';
 import type { UiLanguage } from '@marquee/contract';
+import { discoverQueries } from '../lib/api/queries/discover.ts';
 import { mediaQueries } from '../lib/api/queries/media.ts';
 import { preloadNamespaces } from '../lib/i18n.ts';
 import { LANGUAGES } from '../lib/languages.ts';
@@ -180,17 +181,24 @@ export function preloadRouteCode(pathname: string): Promise<void> {
 }
 
 /**
- * Asks for the data of the page being opened beside the app's own code: a title page's details (the
- * query its page makes, same key), so its header and image do not wait for the page's code first.
+ * Asks for the data of the page being opened beside the app's own code: a title page's details, or
+ * Discover's first rows (the queries those pages make, same keys), so their first pictures do not wait
+ * for the first render first.
  * `language`: the UI language the first render uses. Never rejects (the page shows a failure itself).
  */
 export function preloadRouteData(queryClient: QueryClient, pathname: string, language: string): void {
+  const content = ((LANGUAGES as readonly string[]).includes(language) ? language : 'en') as UiLanguage;
+  if (pathname === '/discover') {
+    // Its first two rows, on the first screen of every device (the largest paint is a poster of the first).
+    for (const list of ['now_playing', 'top_rated'] as const)
+      void queryClient.prefetchQuery(discoverQueries.list('movie', list, content));
+    return;
+  }
   const match = /^\/media\/([^/]+)/.exec(pathname);
   if (!match) return;
   const key = decodeMediaKey(decodeURIComponent(match[1]!));
   if (!key) return;
-  const content = (LANGUAGES as readonly string[]).includes(language) ? language : 'en';
-  void queryClient.prefetchQuery(mediaQueries.details(key.type, key.id, content as UiLanguage));
+  void queryClient.prefetchQuery(mediaQueries.details(key.type, key.id, content));
 }
 
 /** The catalog namespaces of the page being opened, loaded with the layout's before the first render. */

@@ -43,7 +43,7 @@ describe('refused changes notice', () => {
     expect(screen.queryByTestId('rejected-changes-notice')).toBeNull();
   });
 
-  it('tells the user once, lists what and why, and stays away once dismissed', () => {
+  it('tells the user once, lists what and why, and stays away once dismissed', async () => {
     useRejectedChanges
       .getState()
       .add(bookmark, { status: 400, code: 'validation_failed', message: 'The request is not valid' }, 1);
@@ -51,7 +51,7 @@ describe('refused changes notice', () => {
       .getState()
       .add(settings, { status: 413, code: 'payload_too_large', message: 'Request body is too large' }, 2);
     const view = renderIt();
-    expect(screen.getByTestId('rejected-changes-notice').textContent).toContain(
+    expect((await screen.findByTestId('rejected-changes-notice')).textContent).toContain(
       '2 changes could not be saved: the server refused them.',
     );
     fireEvent.click(screen.getByRole('button', { name: 'Show' }));
@@ -65,7 +65,7 @@ describe('refused changes notice', () => {
     renderIt().unmount();
     expect(screen.queryByTestId('rejected-changes-notice')).toBeNull();
     renderIt('panel');
-    expect(screen.getByTestId('rejected-changes-panel').textContent).toContain(
+    expect((await screen.findByTestId('rejected-changes-panel')).textContent).toContain(
       '2 changes the server refused',
     );
     fireEvent.click(screen.getByRole('button', { name: 'Forget them' }));

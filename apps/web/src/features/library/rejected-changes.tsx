@@ -1,115 +1,30 @@
-import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { rejectedChangesFile, useRejectedChanges } from '../../lib/sync/rejected-changes.ts';
-import { describeOp, type RejectedOp } from '../../stores/library/outbox.ts';
+import { lazy, Suspense, type ComponentProps, type ComponentType } from 'react';
+import type { RejectedChangesView as View } from './rejected-changes-view.tsx';
+import { useRejectedChanges } from '../../lib/sync/rejected-changes.ts';
 
-const REASONS = [
-  'validation_failed',
-  'bad_request',
-  'payload_too_large',
-  'not_found',
-  'profile_not_found',
-  'unauthorized',
-  'forbidden',
-  'unsendable',
-] as const;
-type Reason = (typeof REASONS)[number];
-const isReason = (code: string): code is Reason => (REASONS as readonly string[]).includes(code);
-/** The reason's key: the server's code when we have a text for it, else the generic one. */
-const reasonKey = (code: string) => `library.rejected.reasons.${isReason(code) ? code : 'other'}` as const;
+type ViewProps = ComponentProps<typeof View>;
 
-function saveFile(rejected: readonly RejectedOp[]) {
-  const url = URL.createObjectURL(rejectedChangesFile(rejected));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = 'marquee-refused-changes.json';
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
-
-function RejectedList({ rejected }: { rejected: readonly RejectedOp[] }) {
-  const { t } = useTranslation(['library']);
-  return (
-    <ul className="mt-2 space-y-1 text-left" data-testid="rejected-changes-list">
-      {rejected.map((r) => {
-        const { kind, title } = describeOp(r.op);
-        return (
-          <li key={r.op.id}>
-            {t(`library.rejected.kinds.${kind}`, { title: title ?? t('library.rejected.untitled') })}
-            {' — '}
-            {t(reasonKey(r.code))}
-          </li>
-        );
-      })}
-    </ul>
-  );
-}
+// Shown only once the server has refused a change for good: its code loads then, not with every page.
+// Code that cannot load (offline, never fetched) leaves the notice out until the next start, rather
+// than taking the page down with it.
+const RejectedChangesView = lazy((): Promise<{ default: ComponentType<ViewProps> }> =>
+  import('./rejected-changes-view.tsx').then(
+    (m) => ({ default: m.RejectedChangesView }),
+    () => ({ default: () => null }),
+  ),
+);
 
 /**
  * Changes the server refused for good (decision 070): a banner over the app until the user dismisses it
- * (`banner`, new refusals only), or the whole list with export on My List (`panel`).
+ * (`banner`, new refusals only), or the whole list with export on My List (`panel`); nothing without any.
  */
 export function RejectedChanges({ variant = 'banner' }: { variant?: 'banner' | 'panel' }) {
-  const { t } = useTranslation(['global', 'library']);
   const all = useRejectedChanges((s) => s.rejected);
-  const [open, setOpen] = useState(false);
   const shown = variant === 'banner' ? all.filter((r) => !r.seen) : all;
   if (shown.length === 0) return null;
-  const actions = (
-    <>
-      <button
-        type="button"
-        className="font-semibold underline"
-        onClick={() => setOpen(!open)}
-        aria-expanded={open}
-      >
-        {t(open ? 'library.rejected.hide' : 'library.rejected.show')}
-      </button>
-      <button type="button" className="font-semibold underline" onClick={() => saveFile(shown)}>
-        {t('library.rejected.export')}
-      </button>
-      {variant === 'banner' ? (
-        <button
-          type="button"
-          className="font-semibold underline"
-          onClick={() => useRejectedChanges.getState().markSeen()}
-        >
-          {t('global.dismiss')}
-        </button>
-      ) : (
-        <button
-          type="button"
-          className="font-semibold underline"
-          onClick={() => useRejectedChanges.getState().clear()}
-        >
-          {t('library.rejected.clear')}
-        </button>
-      )}
-    </>
-  );
-  if (variant === 'banner')
-    return (
-      <div
-        role="status"
-        className="bg-amber-800 px-4 py-2 text-center text-sm text-white"
-        data-testid="rejected-changes-notice"
-      >
-        <div className="flex flex-wrap items-center justify-center gap-4">
-          <span>{t('library.rejected.notice', { count: shown.length })}</span>
-          {actions}
-        </div>
-        {open && <RejectedList rejected={shown} />}
-      </div>
-    );
   return (
-    <section
-      className="mb-8 rounded-lg bg-surface-2 p-4 text-sm text-fg"
-      data-testid="rejected-changes-panel"
-    >
-      <h2 className="font-semibold">{t('library.rejected.title', { count: shown.length })}</h2>
-      <p className="mt-1 text-fg-muted">{t('library.rejected.explanation')}</p>
-      <div className="mt-2 flex flex-wrap gap-4">{actions}</div>
-      {open && <RejectedList rejected={shown} />}
-    </section>
+    <Suspense fallback={null}>
+      <RejectedChangesView variant={variant} shown={shown} />
+    </Suspense>
   );
 }
