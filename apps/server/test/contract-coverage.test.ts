@@ -8,6 +8,7 @@ import {
   type Endpoint,
 } from '@marquee/contract';
 import { ERROR_COMPONENT } from '../src/plugins/openapi.ts';
+import { CATCH_ALL_METHODS, crossOriginCatchAlls } from '../src/plugins/cors.ts';
 import { startSyncApp, type SyncTestApp } from './sync-harness.ts';
 import { testDialect } from './test-database.ts';
 
@@ -65,6 +66,13 @@ const exceptions: Exception[] = [
   },
   { method: 'GET', url: '/', reason: 'the web app’s HTML', conditional: true },
   { method: 'GET', url: '/*', reason: 'the web app’s static files', conditional: true },
+  ...crossOriginCatchAlls.flatMap((url) =>
+    CATCH_ALL_METHODS.map((method) => ({
+      method,
+      url,
+      reason: 'a path of the family’s APIs this server lacks: route_not_found with CORS (plugins/cors.ts)',
+    })),
+  ),
 ];
 
 const isException = (method: string, url: string) =>

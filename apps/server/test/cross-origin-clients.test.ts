@@ -144,6 +144,15 @@ describe(`CORS for clients on other origins (${testDialect})`, () => {
     const metadata = await t.server.inject({ url: '/metadata', headers: { origin: CLIENT } });
     expect(metadata.statusCode).toBe(200);
     expect(metadata.headers['access-control-allow-origin']).toBe('*');
+
+    // A route this server does not have (a newer client's) is a 404 the client's script can read, so its
+    // fallbacks run instead of the browser's "Failed to fetch".
+    for (const url of [`/users/${user.user.id}/watch-history`, `/users/${user.user.id}/group-order`]) {
+      const missing = await t.server.inject({ url, headers: { origin: CLIENT, ...user.headers } });
+      expect(missing.statusCode, url).toBe(404);
+      expect(missing.headers['access-control-allow-origin'], url).toBe('*');
+      expect(body(missing), url).toMatchObject({ code: 'route_not_found' });
+    }
   });
 
   it('leaves the web app’s pages and assets, our own /api and Prometheus’ /metrics without CORS headers', async () => {

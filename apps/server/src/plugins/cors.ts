@@ -1,5 +1,5 @@
 import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import {
   accountPaths,
   AUTH_TOKEN_HEADER,
@@ -8,6 +8,7 @@ import {
   SCRAPE_TOKEN_HEADER,
   sourcePaths,
 } from '@marquee/contract';
+import { frameworkErrors, MAX_PARAM_LENGTH } from './framework-errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -41,6 +42,27 @@ const crossOriginSegments = new Set(
     sourcePaths.providerMetadata,
   ].map(firstSegment),
 );
+
+const overlong = Object.assign(new Error('A part of the URL is too long'), {
+  code: 'FST_ERR_MAX_PARAM_LENGTH',
+}) as FastifyError;
+
+function hasOverlongPart(url: string): boolean {
+  return url
+    .split('?', 1)[0]!
+    .split('/')
+    .some((part) => {
+      try {
+        return decodeURIComponent(part).length > MAX_PARAM_LENGTH;
+      } catch {
+        return part.length > MAX_PARAM_LENGTH;
+      }
+    });
+}
+
+/** Each cross-origin API's catch-all (registerCors), and the methods it answers besides HEAD. */
+export const crossOriginCatchAlls = [...crossOriginSegments].map((segment) => `/${segment}/*`);
+export const CATCH_ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** Does a request path (or route pattern) belong to an API that other origins may call? */
 export function isCrossOriginPath(url: string): boolean {
@@ -90,4 +112,17 @@ export async function registerCors(app: FastifyInstance, origins: CorsOrigins): 
     delegator: (request, callback) =>
       callback(null, isCrossOriginPath(request.url) ? options : { origin: false }),
   });
+  // A path of those APIs that this server does not have (a newer client's route) would otherwise fall to
+  // the web app's catch-all, which carries no CORS headers: the client's script could not read the 404
+  // (the browser says "Failed to fetch") and its fallbacks would never run. So each API's segment has
+  // its own catch-all, with CORS, answering the usual not-found error.
+  // A part of the path too long for any parameter is what the router answers without this route: 414.
+  for (const url of crossOriginCatchAlls)
+    app.route({
+      method: [...CATCH_ALL_METHODS, 'HEAD'],
+      url,
+      schema: { hide: true },
+      handler: (request, reply) =>
+        hasOverlongPart(request.url) ? frameworkErrors(overlong, request, reply) : reply.callNotFound(),
+    });
 }

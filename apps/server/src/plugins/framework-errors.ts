@@ -12,8 +12,11 @@ import type { ApiErrorBody } from '@marquee/contract';
 
 const body = (message: string): ApiErrorBody => ({ errorType: 'message', code: 'bad_request', message });
 
+/** The router's limit on one path parameter (Fastify's default `maxParamLength`). */
+export const MAX_PARAM_LENGTH = 100;
+
 /** URLs the router cannot take: bad percent-encoding, an over-long parameter. */
-function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
   const message =
     error.code === 'FST_ERR_BAD_URL'
