@@ -1,22 +1,8 @@
 import path from 'node:path';
 import type { Plugin, Rolldown } from 'vite';
+import type { FirstViewFiles } from '../../packages/contract/src/first-view.ts';
 import { FIRST_VIEW_NAMESPACES, FIRST_VIEW_PAGES } from './src/app/first-view-pages.ts';
 import { LAYOUT_NAMESPACES } from './src/locales/namespaces.ts';
-
-/** What `first-view.json` holds: the server's side is apps/server/src/modules/web/first-view-hints.ts. */
-export interface FirstViewFiles {
-  /** Per language, the chunk with the layout's catalogs: every page needs it before its first render. */
-  layout: Record<string, string>;
-  pages: {
-    path: string;
-    prefix: boolean;
-    variant: string | null;
-    /** The page's lazy code and what it imports, but not the app's own chunks (the page loads those). */
-    code: string[];
-    /** Per language, the page's catalog namespaces. */
-    catalogs: Record<string, string[]>;
-  }[];
-}
 
 const CATALOG = '\0virtual:catalogs/';
 

@@ -5,7 +5,6 @@ import { RouteError } from '../features/errors/route-error.tsx';
 import { NotFoundPage } from '../features/errors/not-found-page.tsx';
 import { PageLoading } from '../components/layout.tsx';
 import type { UiLanguage } from '@marquee/contract';
-import { discoverQueries } from '../lib/api/queries/discover.ts';
 import { mediaQueries } from '../lib/api/queries/media.ts';
 import { preloadNamespaces } from '../lib/i18n.ts';
 import { LANGUAGES } from '../lib/languages.ts';
@@ -17,6 +16,7 @@ import { AppLayout } from './app-layout.tsx';
 import { preloadablePage } from './preloadable-page.tsx';
 import { HomeRoute } from './routes/home-route.tsx';
 import { DiscoverPage } from '../features/discover/discover-page.tsx';
+import { prefetchOpeningRows } from '../features/discover/discover-queries.ts';
 import { LegacySearchRoute, QuickSearchRoute } from './routes/legacy-routes.tsx';
 import { FIRST_VIEW_NAMESPACES } from './first-view-pages.ts';
 
@@ -188,12 +188,8 @@ export function preloadRouteCode(pathname: string): Promise<void> {
  */
 export function preloadRouteData(queryClient: QueryClient, pathname: string, language: string): void {
   const content = ((LANGUAGES as readonly string[]).includes(language) ? language : 'en') as UiLanguage;
-  if (pathname === '/discover') {
-    // Its first two rows, on the first screen of every device (the largest paint is a poster of the first).
-    for (const list of ['now_playing', 'top_rated'] as const)
-      void queryClient.prefetchQuery(discoverQueries.list('movie', list, content));
-    return;
-  }
+  // Its first two rows (the largest paint is a poster of the first).
+  if (pathname === '/discover') return prefetchOpeningRows(queryClient, content);
   const match = /^\/media\/([^/]+)/.exec(pathname);
   if (!match) return;
   const key = decodeMediaKey(decodeURIComponent(match[1]!));

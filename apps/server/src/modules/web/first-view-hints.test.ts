@@ -36,7 +36,7 @@ describe('the first view hints', () => {
       '/assets/landing-page-1.js',
       '/assets/landing-en.js',
     ]);
-    expect(hrefs(hints('/', 'standard', 'en'))).toEqual(['/assets/en-1.js']);
+    expect(hrefs(hints('/', 'discovery', 'en'))).toEqual(['/assets/en-1.js']);
     // A language the build has no catalog for names nothing of it.
     expect(hrefs(hints('/', 'subscription', 'de'))).toEqual(['/assets/landing-page-1.js']);
   });

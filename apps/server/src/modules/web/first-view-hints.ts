@@ -1,24 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
-
-/**
- * `first-view.json`, written by the web build (apps/web/first-view-hints-plugin.ts): per page and
- * language, the files a first visit loads on demand before the page can show.
- */
-const FirstViewFiles = z.object({
-  layout: z.record(z.string(), z.string()),
-  pages: z.array(
-    z.object({
-      path: z.string(),
-      prefix: z.boolean(),
-      variant: z.string().nullable(),
-      code: z.array(z.string()),
-      catalogs: z.record(z.string(), z.array(z.string())),
-    }),
-  ),
-});
-type FirstViewFiles = z.infer<typeof FirstViewFiles>;
+import { FirstViewFiles, type Variant } from '@marquee/contract';
 
 /** The build's file, or null when it is not what the build writes (the page then goes without hints). */
 function readFiles(file: string): FirstViewFiles | null {
@@ -44,7 +26,7 @@ const ASSET = /^assets\/[\w.-]+\.js$/;
  */
 export function firstViewHints(
   distDir: string,
-): (pathname: string, variant: string, language: string) => string {
+): (pathname: string, variant: Variant, language: string) => string {
   const file = path.join(distDir, 'first-view.json');
   const files = existsSync(file) ? readFiles(file) : null;
   if (!files) return () => '';

@@ -60,12 +60,12 @@ export type TitleBackdrop = (
  * names the picture the page's own first request will show.
  */
 async function titleHint(
-  request: FastifyRequest,
+  pageUrl: string,
+  browser: readonly string[],
   backdrop: TitleBackdrop | undefined,
 ): Promise<{ head: string; shell: string } | null> {
-  const match = backdrop ? TITLE_PAGE.exec(request.url) : null;
+  const match = backdrop ? TITLE_PAGE.exec(pageUrl) : null;
   if (!match || !backdrop) return null;
-  const browser = acceptedLanguages(request.headers['accept-language']);
   const lookup = backdrop(
     match[1] as TmdbType,
     match[2]!,
@@ -133,9 +133,10 @@ export async function registerWebRoutes(
 
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
     const runtimeConfig = getRuntimeConfig();
-    const hint = await titleHint(request, options.titleBackdrop);
-    // The language the app starts in when the viewer chose none (the contract's rule).
-    const language = startLanguage(null, acceptedLanguages(request.headers['accept-language']));
+    const browser = acceptedLanguages(request.headers['accept-language']);
+    const hint = await titleHint(request.url, browser, options.titleBackdrop);
+    // In the language the app starts in when the viewer chose none (the contract's rule).
+    const language = startLanguage(null, browser);
     const head =
       preloads(request.url.split('?')[0] ?? '/', runtimeConfig.variant, language) + (hint?.head ?? '');
     const html = injectRuntimeConfig(template ?? '', runtimeConfig).replace('</head>', `${head}</head>`);

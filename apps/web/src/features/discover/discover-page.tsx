@@ -16,7 +16,7 @@ import type { PosterLoading } from '../../components/media-card.tsx';
 import { useNearViewport } from '../../lib/use-near-viewport.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { Carousel, CarouselPlaceholder } from './carousel.tsx';
-import { discoverQuery, genresQuery, listQuery } from './discover-queries.ts';
+import { discoverQuery, genresQuery, listQuery, OPENING_LISTS } from './discover-queries.ts';
 import { WatchSomethingNew } from './watch-something-new.tsx';
 
 /** Shuffles once per loaded answer, so rows don't reshuffle on every render. */
@@ -201,7 +201,7 @@ export function DiscoverPage() {
         id="movie-now-playing"
         title={t('discover.lists.nowPlaying')}
         type="movie"
-        list="now_playing"
+        list={OPENING_LISTS[0]}
         onLoaded={movieRowCallbacks['movie-now-playing']}
       />
       <ListRow
@@ -209,7 +209,7 @@ export function DiscoverPage() {
         id="movie-top-rated"
         title={t('discover.lists.topRatedMovies')}
         type="movie"
-        list="top_rated"
+        list={OPENING_LISTS[1]}
         onLoaded={movieRowCallbacks['movie-top-rated']}
       />
       <ListRow

@@ -72,23 +72,18 @@ export function RejectedChangesView({
       <button type="button" className="font-semibold underline" onClick={() => saveFile(shown)}>
         {t('library.rejected.export')}
       </button>
-      {variant === 'banner' ? (
-        <button
-          type="button"
-          className="font-semibold underline"
-          onClick={() => useRejectedChanges.getState().markSeen()}
-        >
-          {t('global.dismiss')}
-        </button>
-      ) : (
-        <button
-          type="button"
-          className="font-semibold underline"
-          onClick={() => useRejectedChanges.getState().clear()}
-        >
-          {t('library.rejected.clear')}
-        </button>
-      )}
+      {/* The banner is dismissed (the refusals stay on My List); the panel forgets them. */}
+      <button
+        type="button"
+        className="font-semibold underline"
+        onClick={() =>
+          variant === 'banner'
+            ? useRejectedChanges.getState().markSeen()
+            : useRejectedChanges.getState().clear()
+        }
+      >
+        {t(variant === 'banner' ? 'global.dismiss' : 'library.rejected.clear')}
+      </button>
     </>
   );
   if (variant === 'banner')
