@@ -23,3 +23,23 @@ describe("the display's volume, mute and speed requests", () => {
     destroy();
   });
 });
+
+describe("the display's pause request", () => {
+  it('reaches the store at once, so Space right after K toggles back instead of asking to play again', () => {
+    const store = createPlayerStore();
+    const video = document.createElement('video');
+    const destroy = createDisplay({
+      video,
+      container: document.createElement('div'),
+      store,
+      qualityPreference: () => ({ automaticQuality: true, lastChosenQuality: null }),
+      loaders: [],
+    });
+    video.dispatchEvent(new Event('play'));
+    expect(store.getState().playback.isPaused).toBe(false);
+    store.getState().display!.pause();
+    // No 'pause' event yet: the store already knows.
+    expect(store.getState().playback).toMatchObject({ isPaused: true, isPlaying: false });
+    destroy();
+  });
+});

@@ -222,8 +222,14 @@ function transportRequests(s: DisplayState): Pick<DisplayRequests, 'play' | 'pau
       if (!s.adapter) return;
       begin(s);
       attemptPlay(s);
+      // The element is no longer paused as soon as play() is called; its 'play' event comes a task later.
+      // Told now, a second press right after (K, then Space) toggles back instead of asking to play again.
+      if (!video.paused) update({ isPaused: false });
     },
-    pause: () => video.pause(),
+    pause: () => {
+      video.pause();
+      update({ isPaused: true, isPlaying: false });
+    },
     seek: (time) => {
       if (s.adapter && !s.started) {
         // Before Play there is nothing to seek in: the start moves instead.
