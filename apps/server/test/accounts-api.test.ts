@@ -65,12 +65,15 @@ describe(`accounts API (${testDialect})`, () => {
       'id',
       'lastLoggedIn',
       'namespace',
+      'nickname',
       'profile',
       'publicKey',
       'roles',
     ]);
     expect(user).toMatchObject({
       namespace: 'movie-web',
+      // p-stream's display name (decision 094): '' until set.
+      nickname: '',
       publicKey: keys.publicKey,
       roles: [],
       profile: { colorA: '#0A54FF', colorB: '#CF2E68', icon: 'couch' },
@@ -381,6 +384,7 @@ describe(`accounts API (${testDialect})`, () => {
     const { CaptchaSolutionsRepository } = await import('../src/modules/captcha/captcha.repository.ts');
     const { BookmarksRepository } = await import('../src/modules/bookmarks/bookmarks.repository.ts');
     const { ProgressRepository } = await import('../src/modules/progress/progress.repository.ts');
+    const { HistoryRepository } = await import('../src/modules/history/history.repository.ts');
     const removed = await runCleanup(
       {
         challenges: new ChallengesRepository(db),
@@ -388,6 +392,7 @@ describe(`accounts API (${testDialect})`, () => {
         captchaSolutions: new CaptchaSolutionsRepository(db),
         bookmarks: new BookmarksRepository(db),
         progress: new ProgressRepository(db),
+        history: new HistoryRepository(db),
       },
       t.clock.ms,
     );

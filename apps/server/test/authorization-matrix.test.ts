@@ -91,6 +91,8 @@ const entries: Record<string, Entry> = {
     payload: { tmdbId: '2', meta: movieMeta('Injected') },
   },
   'sync.deleteBookmark': { access: 'owner', foreign: 403, params: { tmdbId: '603' } },
+  'sync.groupOrder': { access: 'owner', foreign: 403 },
+  'sync.putGroupOrder': { access: 'owner', foreign: 403, payload: ['Injected'] },
   'sync.progress': { access: 'owner', foreign: 403 },
   'sync.importProgress': {
     access: 'owner',
@@ -104,6 +106,28 @@ const entries: Record<string, Entry> = {
     payload: { meta: movieMeta('Injected'), duration: 10, watched: 5 },
   },
   'sync.deleteProgress': { access: 'owner', foreign: 403, params: { tmdbId: '1396' }, payload: {} },
+  'sync.cleanupProgress': { access: 'owner', foreign: 403 },
+  'history.watchHistory': { access: 'owner', foreign: 403 },
+  'history.importWatchHistory': {
+    access: 'owner',
+    foreign: 403,
+    payload: [
+      {
+        tmdbId: '5',
+        meta: movieMeta('Injected'),
+        duration: 10,
+        watched: 5,
+        watchedAt: '2026-01-01T00:00:00Z',
+      },
+    ],
+  },
+  'history.putWatchHistory': {
+    access: 'owner',
+    foreign: 403,
+    params: { tmdbId: '6' },
+    payload: { meta: movieMeta('Injected'), duration: 10, watched: 5, watchedAt: '2026-01-01T00:00:00Z' },
+  },
+  'history.deleteWatchHistory': { access: 'owner', foreign: 403, params: { tmdbId: '603' }, payload: {} },
   'sync.settings': { access: 'owner', foreign: 403 },
   'sync.putSettings': { access: 'owner', foreign: 403, payload: { applicationTheme: 'injected' } },
   'sync.events': { access: 'owner', foreign: 403 },

@@ -195,6 +195,9 @@ describe(`migration ${THIS} (${testDialect})`, () => {
       {
         tmdbId: '1',
         meta: { title: '1', year: 2000, type: 'show' },
+        // Bookmarks stored before groups existed (migration 2026-11-30-003) have none.
+        group: [],
+        favoriteEpisodes: [],
         updatedAt: new Date(t0 + 2).toISOString(),
       },
     ]);

@@ -493,6 +493,8 @@ describe(`big libraries (${testDialect})`, () => {
       tmdb_id: `m${i}`,
       media_type: 'movie' as const,
       meta: JSON.stringify(movieMeta()),
+      group_names: '[]',
+      favorite_episodes: '[]',
       deleted: 0,
       updated_at: t.clock.ms - DAY,
       seq: 0,

@@ -159,6 +159,12 @@ const progressItem = {
   episodeNumber: 1,
   updatedAt: '2026-01-01T00:00:00.000Z',
 };
+const historyFields = (prefix: (string | number)[]): Field[] => [
+  ...progressFields(prefix),
+  { path: [...prefix, 'watchedAt'], kind: 'iso', required: true },
+  { path: [...prefix, 'completed'], kind: 'boolean' },
+];
+const historyItem = { ...progressItem, watchedAt: '2025-06-01T20:00:00Z', completed: true };
 const badTmdbIds = ['x'.repeat(65), 'a%20b', '..%2F..', '%E2%9C%93', 'a;b', "1'--", '%00'];
 
 export const ADMIN_EMAIL = 'fuzz-admin@example.org';
@@ -184,6 +190,11 @@ export const notFuzzed: Record<string, string> = {
   'accounts.userSessions': 'only `:uid`, checked against the caller (authorization-matrix)',
   'accounts.deleteSession': 'only `:sid`: any id is a valid, idempotent sign-out (authorization-matrix)',
   'sync.settings': 'only `:uid`, checked against the caller (authorization-matrix)',
+  'sync.groupOrder': 'only `:uid`, checked against the caller (authorization-matrix)',
+  'sync.putGroupOrder':
+    'a bare array of names, so most random arrays of strings are valid; its bounds, other shapes and bad JSON are in bookmark-groups.test.ts',
+  'sync.cleanupProgress':
+    'no input: it removes progress by design, whatever is sent (what it removes: progress-cleanup.test.ts)',
   'sync.events': 'only `:uid` (no query fields), checked against the caller (authorization-matrix)',
   'customers.me': 'no input',
   'membership.plans': 'no input',
@@ -298,10 +309,20 @@ export const specs: RouteSpec[] = [
     auth: true,
     body: 'object',
     hasRequired: true,
-    valid: { tmdbId: '603', meta: movieMeta(), updatedAt: '2026-01-01T00:00:00Z' },
+    valid: {
+      tmdbId: '603',
+      meta: movieMeta(),
+      group: ['Favourites'],
+      favoriteEpisodes: ['62085'],
+      updatedAt: '2026-01-01T00:00:00Z',
+    },
     fields: [
       ...metaFields([]),
       { path: ['tmdbId'], kind: 'string', maxLength: 64 },
+      // `group` itself may be a string or an array: only its names are fuzzed.
+      { path: ['group', 0], kind: 'string', required: true, maxLength: 100 },
+      { path: ['favoriteEpisodes'], kind: 'array' },
+      { path: ['favoriteEpisodes', 0], kind: 'string', required: true, maxLength: 64 },
       { path: ['updatedAt'], kind: 'iso' },
     ],
     badUrls: (u) => badTmdbIds.map((id) => `/users/${u.user.id}/bookmarks/${id}`),
@@ -377,6 +398,61 @@ export const specs: RouteSpec[] = [
       { path: ['updatedAt'], kind: 'iso' },
     ],
     badUrls: (u) => badTmdbIds.map((id) => `/users/${u.user.id}/progress/${id}`),
+  },
+  {
+    id: 'history.watchHistory',
+    name: 'GET /users/:uid/watch-history',
+    method: 'GET',
+    url: (u) => `/users/${u.user.id}/watch-history?limit=0`,
+    auth: true,
+    body: 'none',
+    randomQuery: false,
+    badUrls: (u) => [
+      ...['limit=0', 'limit=x', 'limit=2001', 'cursor=~', 'updatedSince=yesterday'].map(
+        (q) => `/users/${u.user.id}/watch-history?${q}`,
+      ),
+      ...badSegments().map((v) => `/users/${u.user.id}/watch-history?limit=${v}`),
+    ],
+  },
+  {
+    id: 'history.putWatchHistory',
+    name: 'PUT /users/:uid/watch-history/:tmdbId',
+    method: 'PUT',
+    url: (u) => `/users/${u.user.id}/watch-history/1396`,
+    auth: true,
+    body: 'object',
+    hasRequired: true,
+    valid: historyItem,
+    fields: historyFields([]),
+    badUrls: (u) => badTmdbIds.map((id) => `/users/${u.user.id}/watch-history/${id}`),
+  },
+  {
+    id: 'history.importWatchHistory',
+    name: 'PUT /users/:uid/watch-history/import',
+    method: 'PUT',
+    url: (u) => `/users/${u.user.id}/watch-history/import`,
+    auth: true,
+    body: 'array',
+    valid: [historyItem],
+    fields: [...historyFields([0]), { path: [0, 'tmdbId'], kind: 'string', required: true, maxLength: 64 }],
+  },
+  {
+    id: 'history.deleteWatchHistory',
+    name: 'DELETE /users/:uid/watch-history/:tmdbId',
+    method: 'DELETE',
+    url: (u) => `/users/${u.user.id}/watch-history/1396`,
+    auth: true,
+    body: 'object',
+    nullableBody: true,
+    valid: { seasonId: 's', episodeId: 'e', type: 'show', watchedAt: '2026-01-01T00:00:00Z' },
+    fields: [
+      { path: ['seasonId'], kind: 'string', nullable: true, maxLength: 64 },
+      { path: ['episodeId'], kind: 'string', nullable: true, maxLength: 64 },
+      { path: ['type'], kind: 'string' },
+      { path: ['watchedAt'], kind: 'iso' },
+      { path: ['updatedAt'], kind: 'iso' },
+    ],
+    badUrls: (u) => badTmdbIds.map((id) => `/users/${u.user.id}/watch-history/${id}`),
   },
   {
     id: 'sync.putSettings',

@@ -70,12 +70,14 @@ describe(`sync API (${testDialect})`, () => {
     it('adds (idempotently), lists and removes, in the older servers’ shapes', async () => {
       const add = await call('POST', '/bookmarks/603', { tmdbId: '603', meta: movieMeta() });
       expect(add.statusCode).toBe(200);
-      expect(body(add)).toEqual({ tmdbId: '603', meta: movieMeta(), updatedAt: iso() });
+      // p-stream's `group` and `favoriteEpisodes` are always there (empty when none).
+      const none = { group: [], favoriteEpisodes: [] };
+      expect(body(add)).toEqual({ tmdbId: '603', meta: movieMeta(), ...none, updatedAt: iso() });
       // The older server answered 400 "Already bookmarked"; a retried send must succeed.
       expect((await call('POST', '/bookmarks/603', { tmdbId: '603', meta: movieMeta() })).statusCode).toBe(
         200,
       );
-      expect(await bookmarks()).toEqual([{ tmdbId: '603', meta: movieMeta(), updatedAt: iso() }]);
+      expect(await bookmarks()).toEqual([{ tmdbId: '603', meta: movieMeta(), ...none, updatedAt: iso() }]);
       const del = await call('DELETE', '/bookmarks/603');
       expect(del.statusCode).toBe(200);
       expect(body(del)).toEqual({ tmdbId: '603' });

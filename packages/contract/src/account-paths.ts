@@ -16,10 +16,15 @@ export const accountPaths = {
   session: '/sessions/:sid',
   bookmarks: '/users/:uid/bookmarks',
   bookmark: '/users/:uid/bookmarks/:tmdbId',
+  groupOrder: '/users/:uid/group-order',
   progress: '/users/:uid/progress',
   progressImport: '/users/:uid/progress/import',
+  progressCleanup: '/users/:uid/progress/cleanup',
   progressItem: '/users/:uid/progress/:tmdbId',
   settings: '/users/:uid/settings',
+  watchHistory: '/users/:uid/watch-history',
+  watchHistoryImport: '/users/:uid/watch-history/import',
+  watchHistoryItem: '/users/:uid/watch-history/:tmdbId',
   events: '/users/:uid/events',
   metrics: '/metrics',
   providerMetrics: '/metrics/providers',
@@ -34,7 +39,7 @@ export const accountPaths = {
  */
 export const libraryEventNames = ['ready', 'changed', 'resync'] as const;
 /** What a `changed` event names. */
-export const libraryChangeKinds = ['bookmarks', 'progress', 'settings'] as const;
+export const libraryChangeKinds = ['bookmarks', 'progress', 'settings', 'history'] as const;
 /**
  * The device's clock when it sent a change (epoch milliseconds): the server corrects the change's
  * `updatedAt` by the difference to its own clock (decision 079). Sent by our client to this instance only.

@@ -30,6 +30,11 @@ export const User = z.object({
   createdAt: IsoInstant,
   lastLoggedIn: IsoInstant.optional(),
   profile: UserProfile,
+  /**
+   * p-stream's display name (decision 094). This server always sends it, `''` until the user sets one
+   * (p-stream's client shows the user id then); the older servers never send it.
+   */
+  nickname: z.string().optional(),
 });
 export type User = z.infer<typeof User>;
 
@@ -72,10 +77,29 @@ export type AuthResponse = z.infer<typeof AuthResponse>;
 export const UserIdParams = z.object({ uid: z.string().min(1).max(64) });
 export const SessionIdParams = z.object({ sid: z.string().min(1).max(64) });
 
-/** `name` is accepted for compatibility and ignored, as the older servers did. */
+/** The most characters (code points) a nickname may have, after trimming. */
+export const NICKNAME_MAX_CHARS = 64;
+/** Control characters, line and paragraph separators, and the bidirectional overrides that can disguise a name. */
+const NOT_IN_A_NAME = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+/** p-stream's display name: trimmed, 1–64 characters, one line of visible text. */
+export const Nickname = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(2 * NICKNAME_MAX_CHARS)
+  .refine(
+    (name) => [...name].length <= NICKNAME_MAX_CHARS,
+    `must be at most ${NICKNAME_MAX_CHARS} characters`,
+  )
+  .refine((name) => !NOT_IN_A_NAME.test(name), 'must not contain control characters or line breaks');
+/**
+ * `name` is accepted for compatibility and ignored, as the older servers did. `nickname` is p-stream's
+ * (alone or with `profile`; it cannot be cleared, as on p-stream's own server).
+ */
 export const PatchUserBody = z.object({
   profile: UserProfile.optional(),
   name: z.string().min(1).max(500).optional(),
+  nickname: Nickname.optional(),
 });
 export const PatchSessionBody = z.object({ deviceName: Device.optional() });
 
@@ -198,7 +222,7 @@ export const accountEndpoints = {
   }),
   patchUser: defineEndpoint({
     ...accountRoutes.patchUser,
-    summary: 'Change your profile colours and icon',
+    summary: 'Change your profile colours and icon, or your nickname',
     auth: 'session',
     tags: ['accounts'],
     params: UserIdParams,

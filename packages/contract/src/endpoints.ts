@@ -1,5 +1,6 @@
 import { accountEndpoints } from './accounts.ts';
 import { customerEndpoints } from './customers.ts';
+import { historyEndpoints } from './history.ts';
 import type { Endpoint } from './endpoint.ts';
 import { jobEndpoints } from './jobs.ts';
 import { membershipEndpoints } from './membership.ts';
@@ -16,6 +17,7 @@ import { syncEndpoints } from './sync.ts';
 export const contractEndpoints = {
   accounts: accountEndpoints,
   sync: syncEndpoints,
+  history: historyEndpoints,
   customers: customerEndpoints,
   membership: membershipEndpoints,
   metadata: metadataEndpoints,

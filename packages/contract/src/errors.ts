@@ -32,6 +32,8 @@ export const errorCodes = [
   'captcha_unavailable',
   /** 409: the library holds the most rows allowed (progress or bookmarks); nothing was written. */
   'library_full',
+  /** 413: the settings besides ours would hold too many fields or bytes (decision 094); nothing was written. */
+  'settings_too_large',
   // sources and playback
   'media_removed',
   /** 403: the title or episode is not out yet (release.ts: a future date, or none); nothing was scraped. */

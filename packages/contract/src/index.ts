@@ -12,6 +12,7 @@ export * from './accounts.ts';
 export * from './sync-rules.ts';
 export * from './sync-conformance.ts';
 export * from './sync.ts';
+export * from './history.ts';
 export * from './source-paths.ts';
 export * from './sources.ts';
 export * from './customer-paths.ts';

@@ -35,13 +35,24 @@ export const syncRoutes = {
   addBookmark: { method: 'POST', path: accountPaths.bookmark },
   importBookmarks: { method: 'PUT', path: accountPaths.bookmarks },
   deleteBookmark: { method: 'DELETE', path: accountPaths.bookmark },
+  groupOrder: { method: 'GET', path: accountPaths.groupOrder },
+  putGroupOrder: { method: 'PUT', path: accountPaths.groupOrder },
   progress: { method: 'GET', path: accountPaths.progress },
   importProgress: { method: 'PUT', path: accountPaths.progressImport },
   putProgress: { method: 'PUT', path: accountPaths.progressItem },
   deleteProgress: { method: 'DELETE', path: accountPaths.progressItem },
+  cleanupProgress: { method: 'DELETE', path: accountPaths.progressCleanup },
   settings: { method: 'GET', path: accountPaths.settings },
   putSettings: { method: 'PUT', path: accountPaths.settings },
   events: { method: 'GET', path: accountPaths.events },
+} as const satisfies Record<string, Route>;
+
+/** Routes of `historyEndpoints` (the watch history, decision 095). */
+export const historyRoutes = {
+  watchHistory: { method: 'GET', path: accountPaths.watchHistory },
+  importWatchHistory: { method: 'PUT', path: accountPaths.watchHistoryImport },
+  putWatchHistory: { method: 'PUT', path: accountPaths.watchHistoryItem },
+  deleteWatchHistory: { method: 'DELETE', path: accountPaths.watchHistoryItem },
 } as const satisfies Record<string, Route>;
 
 /** Routes of `customerEndpoints`. */

@@ -26,3 +26,12 @@ export function mediaTypeOf(type: string, hasEpisode = false): (typeof syncMedia
 export function changeWins(incomingMs: number, storedMs: number | null | undefined): boolean {
   return storedMs == null || incomingMs >= storedMs;
 }
+
+/** The first film was shown in 1888: a watch date before it is a mistake, not a memory (decision 095). */
+export const EARLIEST_WATCH_MS = Date.UTC(1888, 0, 1);
+
+/**
+ * Plays of one movie or episode a device reports while watching, closer together than this, are one
+ * play (decision 095): three devices finishing an episode together, a viewer scrubbing back over the end.
+ */
+export const SAME_PLAY_WINDOW_MS = 3 * 60 * 60_000;

@@ -37,20 +37,58 @@ export type SyncMediaType = z.infer<typeof SyncMediaType>;
 
 // ---- bookmarks ----
 
-export const Bookmark = z.object({ tmdbId: z.string(), meta: MediaMeta, updatedAt: IsoInstant });
+/** The most groups one bookmark may be in, favourite episodes it may hold, and names a group order may hold. */
+export const BOOKMARK_GROUPS_MAX = 50;
+export const FAVORITE_EPISODES_MAX = 2000;
+export const GROUP_ORDER_MAX = 200;
+/** A bookmark group's name (p-stream): trimmed, 1–100 characters, no control characters at all. */
+export const GroupName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^\P{Cc}*$/u, 'must not contain control characters');
+const unique = <T>(items: readonly T[]): T[] => [...new Set(items)];
+/** p-stream's backend takes one group as a bare string too: always an array here, repeats dropped (first kept). */
+export const BookmarkGroupsInput = z
+  .union([GroupName, z.array(GroupName).max(BOOKMARK_GROUPS_MAX)])
+  .transform((groups) => unique(typeof groups === 'string' ? [groups] : groups));
+export const FavoriteEpisodesInput = z.array(ItemId).max(FAVORITE_EPISODES_MAX).transform(unique);
+
+/** `group` and `favoriteEpisodes` are p-stream's: always sent, `[]` when none. */
+export const Bookmark = z.object({
+  tmdbId: z.string(),
+  meta: MediaMeta,
+  group: z.array(z.string()),
+  favoriteEpisodes: z.array(z.string()),
+  updatedAt: IsoInstant,
+});
 export type Bookmark = z.infer<typeof Bookmark>;
 export const BookmarkParams = UserIdParams.extend({ tmdbId: SyncTmdbId });
-/** The path id wins over the body's `tmdbId` (clients send both). `updatedAt` is ours: when the change was made. */
+/**
+ * The path id wins over the body's `tmdbId` (clients send both). `updatedAt` is ours: when the change
+ * was made. `group` / `favoriteEpisodes` left out (the older clients) keep what the stored bookmark
+ * has; `[]` clears them.
+ */
 export const BookmarkInput = z.object({
   tmdbId: z.string().max(64).optional(),
   meta: MediaMetaInput,
+  group: BookmarkGroupsInput.optional(),
+  favoriteEpisodes: FavoriteEpisodesInput.optional(),
   updatedAt: ChangeTime.optional(),
 });
+export type BookmarkInput = z.infer<typeof BookmarkInput>;
 export const BookmarkImportItem = z.object({
   tmdbId: SyncTmdbId,
   meta: MediaMetaInput,
+  group: BookmarkGroupsInput.optional(),
+  favoriteEpisodes: FavoriteEpisodesInput.optional(),
   updatedAt: ChangeTime.optional(),
 });
+/** p-stream's order of bookmark groups: `PUT` sends the bare array, both answer `{groupOrder}` (`[]` until set). */
+export const GroupOrderBody = z.array(GroupName).max(GROUP_ORDER_MAX).transform(unique);
+export const GroupOrder = z.object({ groupOrder: z.array(z.string()) });
+export type GroupOrder = z.infer<typeof GroupOrder>;
 /** The most items one import (bookmarks or progress) may hold. */
 export const IMPORT_MAX_ITEMS = 10_000;
 export const BookmarkImportBody = z.array(BookmarkImportItem).max(IMPORT_MAX_ITEMS);
@@ -181,34 +219,115 @@ export const SubtitleStyling = z.object({
 });
 export type SubtitleStyling = z.infer<typeof SubtitleStyling>;
 
-export const UserSettings = z.object({
-  id: z.string(),
-  applicationTheme: z.string().nullable(),
-  applicationLanguage: z.string().nullable(),
-  defaultSubtitleLanguage: z.string().nullable(),
-  proxyUrls: z.array(z.string()).nullable(),
-  /** Per-profile preferences (ours; absent from older servers): null = not set, use the default. */
-  enableAutoplay: z.boolean().nullable(),
-  subtitleStyling: SubtitleStyling.nullable(),
-  /** Ours: the preferred audio language of library titles (ISO 639, `fr`); null = the UI language's. */
-  defaultAudioLanguage: z.string().nullable(),
-});
-export type UserSettings = z.infer<typeof UserSettings>;
-/** Absent = unchanged, null = cleared. `updatedAt` (ours) = when the change was made; per field, last writer wins. */
-export const UserSettingsInput = z.object({
-  applicationTheme: z.string().max(64).nullish(),
-  applicationLanguage: z.string().max(64).nullish(),
-  defaultSubtitleLanguage: z.string().max(64).nullish(),
-  proxyUrls: z.array(z.string().max(2048)).max(100).nullish(),
-  enableAutoplay: z.boolean().nullish(),
-  subtitleStyling: SubtitleStyling.nullish(),
-  /** Sent as the scrape query's `audioLanguage`, so the same rule: ISO 639-1 or -2. */
-  defaultAudioLanguage: z
-    .string()
-    .regex(/^[a-z]{2,3}$/, 'must be an ISO 639 language code')
+/** A text setting of the family's clients (an id, a token, a service name). */
+const FamilySettingText = z.string().max(2048);
+/** An ordered list of ids (sources, embeds, home sections). */
+const FamilySettingList = z.array(FamilySettingText).max(200);
+const FamilySettingFlag = z.boolean().nullish();
+
+/**
+ * The settings p-stream (the newest client of the family) saves besides ours, by its wire names and
+ * types (decision 094). Stored as sent, per field last writer wins like ours; absent from answers until
+ * set, null once cleared. The third-party secrets (`FAMILY_SECRET_SETTINGS`) are encrypted at rest and
+ * returned to their owner in plain text (the client uses them in the browser).
+ */
+export const FamilySettings = z.object({
+  febboxKey: FamilySettingText.nullish(),
+  debridToken: FamilySettingText.nullish(),
+  debridService: FamilySettingText.nullish(),
+  tidbKey: FamilySettingText.nullish(),
+  traktKey: FamilySettingText.nullish(),
+  lastSuccessfulSource: FamilySettingText.nullish(),
+  proxyTmdb: FamilySettingFlag,
+  sourceOrder: FamilySettingList.nullish(),
+  embedOrder: FamilySettingList.nullish(),
+  homeSectionOrder: FamilySettingList.nullish(),
+  disabledSources: FamilySettingList.nullish(),
+  disabledEmbeds: FamilySettingList.nullish(),
+  enableThumbnails: FamilySettingFlag,
+  enableSkipCredits: FamilySettingFlag,
+  enableAutoSkipSegments: FamilySettingFlag,
+  enableDiscover: FamilySettingFlag,
+  enableFeatured: FamilySettingFlag,
+  enableDetailsModal: FamilySettingFlag,
+  enableImageLogos: FamilySettingFlag,
+  enableCarouselView: FamilySettingFlag,
+  enableMinimalCards: FamilySettingFlag,
+  forceCompactEpisodeView: FamilySettingFlag,
+  enableSourceOrder: FamilySettingFlag,
+  enableLastSuccessfulSource: FamilySettingFlag,
+  enableEmbedOrder: FamilySettingFlag,
+  enableLowPerformanceMode: FamilySettingFlag,
+  enableNativeSubtitles: FamilySettingFlag,
+  enableHoldToBoost: FamilySettingFlag,
+  manualSourceSelection: FamilySettingFlag,
+  enableDoubleClickToSeek: FamilySettingFlag,
+  enableAutoResumeOnPlaybackError: FamilySettingFlag,
+  enablePauseOverlay: FamilySettingFlag,
+  enableNumberKeySeeking: FamilySettingFlag,
+  /** Action → key binding; the bindings' shape is the client's (bounded with the other extra fields). */
+  keyboardShortcuts: z.record(z.string().max(64), z.unknown()).nullish(),
+  /** Newer clients add saved themes and more: kept as sent. */
+  customTheme: z
+    .looseObject({
+      primary: FamilySettingText.optional(),
+      secondary: FamilySettingText.optional(),
+      tertiary: FamilySettingText.optional(),
+    })
     .nullish(),
-  updatedAt: ChangeTime.optional(),
 });
+export type FamilySettings = z.infer<typeof FamilySettings>;
+/** Third-party credentials among them: encrypted at rest, never logged. */
+export const FAMILY_SECRET_SETTINGS = ['febboxKey', 'debridToken', 'tidbKey', 'traktKey'] as const;
+/**
+ * Settings this contract does not know yet (a newer client's) are kept when their name is this shape and
+ * returned as sent; others are ignored, as every unknown field was before.
+ */
+export const FUTURE_SETTING_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+/** What the fields besides ours (p-stream's and future ones, cleared ones included) may hold per library. */
+export const SETTINGS_EXTRA_MAX_FIELDS = 100;
+export const SETTINGS_EXTRA_MAX_BYTES = 32 * 1024;
+
+/** Ours first (always present, null = not set), then every field besides ours that is set (decision 094). */
+export const UserSettings = z
+  .object({
+    id: z.string(),
+    applicationTheme: z.string().nullable(),
+    applicationLanguage: z.string().nullable(),
+    defaultSubtitleLanguage: z.string().nullable(),
+    proxyUrls: z.array(z.string()).nullable(),
+    /** Per-profile preferences (ours; absent from older servers): null = not set, use the default. */
+    enableAutoplay: z.boolean().nullable(),
+    subtitleStyling: SubtitleStyling.nullable(),
+    /** Ours: the preferred audio language of library titles (ISO 639, `fr`); null = the UI language's. */
+    defaultAudioLanguage: z.string().nullable(),
+    ...FamilySettings.shape,
+  })
+  .catchall(z.unknown());
+export type UserSettings = z.infer<typeof UserSettings>;
+/**
+ * Absent = unchanged, null = cleared. `updatedAt` (ours) = when the change was made; per field, last
+ * writer wins. Besides ours: p-stream's fields (checked by type) and future ones (`FUTURE_SETTING_NAME`),
+ * together at most `SETTINGS_EXTRA_MAX_FIELDS` fields and `SETTINGS_EXTRA_MAX_BYTES` stored (413
+ * `settings_too_large`, nothing written).
+ */
+export const UserSettingsInput = z
+  .object({
+    applicationTheme: z.string().max(64).nullish(),
+    applicationLanguage: z.string().max(64).nullish(),
+    defaultSubtitleLanguage: z.string().max(64).nullish(),
+    proxyUrls: z.array(z.string().max(2048)).max(100).nullish(),
+    enableAutoplay: z.boolean().nullish(),
+    subtitleStyling: SubtitleStyling.nullish(),
+    /** Sent as the scrape query's `audioLanguage`, so the same rule: ISO 639-1 or -2. */
+    defaultAudioLanguage: z
+      .string()
+      .regex(/^[a-z]{2,3}$/, 'must be an ISO 639 language code')
+      .nullish(),
+    ...FamilySettings.shape,
+    updatedAt: ChangeTime.optional(),
+  })
+  .catchall(z.unknown());
 export type UserSettingsInput = z.infer<typeof UserSettingsInput>;
 
 // ---- live changes (decision 079) ----
@@ -268,6 +387,25 @@ export const syncEndpoints = {
     query: BookmarkDeleteQuery,
     response: z.object({ tmdbId: z.string() }),
   }),
+  groupOrder: defineEndpoint({
+    ...syncRoutes.groupOrder,
+    summary: 'Your order of bookmark groups (p-stream; [] until set)',
+    auth: 'session',
+    tags: ['sync'],
+    errors: libraryErrors,
+    params: UserIdParams,
+    response: GroupOrder,
+  }),
+  putGroupOrder: defineEndpoint({
+    ...syncRoutes.putGroupOrder,
+    summary: 'Replace the order of bookmark groups (the body is a bare array of group names)',
+    auth: 'session',
+    tags: ['sync'],
+    errors: libraryErrors,
+    params: UserIdParams,
+    body: GroupOrderBody,
+    response: GroupOrder,
+  }),
   progress: defineEndpoint({
     ...syncRoutes.progress,
     summary:
@@ -309,6 +447,16 @@ export const syncEndpoints = {
     body: ProgressDeleteBody,
     response: ProgressDeleteResponse,
   }),
+  cleanupProgress: defineEndpoint({
+    ...syncRoutes.cleanupProgress,
+    summary:
+      'Remove the progress that is barely started (under 20 s) or as good as finished (within 2 minutes of the end)',
+    auth: 'session',
+    tags: ['sync'],
+    errors: libraryErrors,
+    params: UserIdParams,
+    response: z.object({ deletedCount: z.number(), message: z.string() }),
+  }),
   settings: defineEndpoint({
     ...syncRoutes.settings,
     summary: 'Your synced settings',
@@ -323,7 +471,7 @@ export const syncEndpoints = {
     summary: 'Change synced settings (absent = unchanged, null = cleared)',
     auth: 'session',
     tags: ['sync'],
-    errors: libraryErrors,
+    errors: { ...libraryErrors, 413: ['settings_too_large'] },
     params: UserIdParams,
     body: UserSettingsInput,
     response: UserSettings,

@@ -26,6 +26,11 @@ export interface UsersTable {
   last_logged_in: number | null;
   /** Email accounts: the name of the account's own profile (migration 004). */
   fullname: string | null;
+  /**
+   * p-stream's display name, NULL until set (migration 2026-11-30-002, decision 094). Optional here so
+   * rows built before it existed still type-check; the database fills NULL.
+   */
+  nickname?: string | null;
 }
 
 export interface SessionsTable {
@@ -62,6 +67,19 @@ export interface BookmarksTable {
   updated_at: number;
   /** Change number within the library's bookmarks (migration 2026-11-24-001, decision 072). */
   seq: number;
+  /** JSON string[]: p-stream's groups the bookmark is in (migration 2026-11-30-003). */
+  group_names: string;
+  /** JSON string[]: episode ids marked favourite (migration 2026-11-30-003). */
+  favorite_episodes: string;
+}
+
+/** p-stream's order of bookmark groups, one per library (migration 2026-11-30-003). */
+export interface GroupOrdersTable {
+  user_id: string;
+  profile_id: string;
+  /** JSON string[] */
+  group_order: string;
+  updated_at: number;
 }
 
 export interface ProgressItemsTable {
@@ -97,9 +115,35 @@ export interface ProgressDeletionsTable {
 export interface LibraryVersionsTable {
   user_id: string;
   profile_id: string;
-  kind: 'progress' | 'bookmarks';
+  kind: 'progress' | 'bookmarks' | 'history';
   version: number;
   purged_seq: number;
+}
+
+/** One play of a movie or an episode (migration 2026-11-30-001, decision 095). */
+export interface WatchHistoryTable {
+  user_id: string;
+  profile_id: string;
+  tmdb_id: string;
+  media_type: 'movie' | 'show';
+  /** '' for movies */
+  season_id: string;
+  episode_id: string;
+  /** When it was watched (epoch ms): part of the key, so another time is another play. */
+  watched_at: number;
+  season_number: number | null;
+  episode_number: number | null;
+  /** JSON {title, year, poster?, type} */
+  meta: string;
+  /** Seconds */
+  duration: number;
+  watched: number;
+  /** 0/1 */
+  completed: number;
+  /** 1 = removed at updated_at (a tombstone) */
+  deleted: number;
+  updated_at: number;
+  seq: number;
 }
 
 export interface UserSettingsTable {
@@ -118,6 +162,11 @@ export interface UserSettingsTable {
   subtitle_styling: string | null;
   /** ISO 639 code, NULL = the UI language's (migration 2026-11-29-002) */
   default_audio_language: string | null;
+  /**
+   * JSON {wireName: value} of the fields besides ours (p-stream's and future ones; null = cleared),
+   * third-party secrets as AES-GCM envelopes; NULL = none (migration 2026-11-30-002, decision 094).
+   */
+  extra: string | null;
 }
 
 export interface CaptchaSolutionsTable {
@@ -198,8 +247,10 @@ export interface Database {
   sessions: SessionsTable;
   auth_challenges: AuthChallengesTable;
   bookmarks: BookmarksTable;
+  group_orders: GroupOrdersTable;
   progress_items: ProgressItemsTable;
   progress_deletions: ProgressDeletionsTable;
+  watch_history: WatchHistoryTable;
   library_versions: LibraryVersionsTable;
   user_settings: UserSettingsTable;
   captcha_solutions: CaptchaSolutionsTable;

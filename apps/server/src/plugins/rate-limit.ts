@@ -30,6 +30,7 @@ export const rateLimitBuckets = {
   // Clients import after every login; the older 5 / 10 min made repeated logins fail.
   progress_import: { points: 20, durationMs: 10 * 60_000, whenStoreFails: 'allow' },
   bookmark_import: { points: 20, durationMs: 10 * 60_000, whenStoreFails: 'allow' },
+  history_import: { points: 20, durationMs: 10 * 60_000, whenStoreFails: 'allow' },
   provider_metrics: { points: 300, durationMs: 30 * 60_000, whenStoreFails: 'allow' },
   captcha_solves: { points: 300, durationMs: 30 * 60_000, whenStoreFails: 'allow' },
   // email accounts and payments (issue 6)

@@ -7,6 +7,9 @@ import * as m005library from './2026-11-24-001-library-changes.ts';
 import * as m006jobs from './2026-11-25-001-job-runs.ts';
 import * as m007probes from './2026-11-29-001-media-probes.ts';
 import * as m008audio from './2026-11-29-002-audio-language.ts';
+import * as m009history from './2026-11-30-001-watch-history.ts';
+import * as m010settingsExtras from './2026-11-30-002-settings-extras-nickname.ts';
+import * as m011bookmarkGroups from './2026-11-30-003-bookmark-groups.ts';
 
 /** Every migration, in order. Names sort by date so both dialects apply them in the same order. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +21,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-001-job-runs': m006jobs,
   '2026-11-29-001-media-probes': m007probes,
   '2026-11-29-002-audio-language': m008audio,
+  '2026-11-30-001-watch-history': m009history,
+  '2026-11-30-002-settings-extras-nickname': m010settingsExtras,
+  '2026-11-30-003-bookmark-groups': m011bookmarkGroups,
 };

@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { syncEndpoints as e, type Endpoint, type LibraryChangeKind } from '@marquee/contract';
+import {
+  historyEndpoints as history,
+  syncEndpoints as e,
+  type Endpoint,
+  type LibraryChangeKind,
+} from '@marquee/contract';
 import type { Config } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { requireSession } from '../../plugins/auth.ts';
@@ -12,6 +17,9 @@ import { AuthService } from '../auth/auth.service.ts';
 import { BookmarksRepository } from '../bookmarks/bookmarks.repository.ts';
 import { registerBookmarkRoutes } from '../bookmarks/bookmarks.routes.ts';
 import { BookmarksService } from '../bookmarks/bookmarks.service.ts';
+import { GroupOrderRepository } from '../bookmarks/group-order.repository.ts';
+import { registerGroupOrderRoutes } from '../bookmarks/group-order.routes.ts';
+import { GroupOrderService } from '../bookmarks/group-order.service.ts';
 import { CaptchaSolutionsRepository } from '../captcha/captcha.repository.ts';
 import { CustomersRepository } from '../customers/customers.repository.ts';
 import {
@@ -24,6 +32,9 @@ import { PasswordHasher, type ScryptCost } from '../customers/password-hasher.ts
 import { normaliseEmail } from '../customers/roles.ts';
 import { SignInThrottle } from '../customers/sign-in-throttle.ts';
 import { addReadinessCheck } from '../health/health.routes.ts';
+import { HistoryRepository } from '../history/history.repository.ts';
+import { registerHistoryRoutes } from '../history/history.routes.ts';
+import { HistoryService } from '../history/history.service.ts';
 import { MembershipRepository } from '../membership/membership.repository.ts';
 import { protocolClientsCanSolveCaptcha } from '../captcha/captcha-policy.ts';
 import { registerCaptchaRoutes } from '../captcha/captcha.routes.ts';
@@ -59,10 +70,15 @@ const libraryWriteKinds = new Map<Endpoint, LibraryChangeKind>([
   [e.addBookmark, 'bookmarks'],
   [e.importBookmarks, 'bookmarks'],
   [e.deleteBookmark, 'bookmarks'],
+  [e.putGroupOrder, 'bookmarks'],
   [e.putProgress, 'progress'],
   [e.importProgress, 'progress'],
   [e.deleteProgress, 'progress'],
+  [e.cleanupProgress, 'progress'],
   [e.putSettings, 'settings'],
+  [history.putWatchHistory, 'history'],
+  [history.importWatchHistory, 'history'],
+  [history.deleteWatchHistory, 'history'],
 ]);
 
 /** What tests (and only tests) replace in the account and sync server. */
@@ -174,6 +190,7 @@ export async function registerAccountsAndSync(
   const captchaSolutions = new CaptchaSolutionsRepository(db);
   const bookmarksRepo = new BookmarksRepository(db, database.dialect);
   const progressRepo = new ProgressRepository(db, database.dialect);
+  const historyRepo = new HistoryRepository(db, database.dialect);
 
   const captcha = ctx.overrides?.captcha ?? (await captchaFor(ctx, captchaSolutions, now));
   const metrics = await metricsFor(Boolean(config.METRICS_TOKEN) || config.METRICS_PUBLIC, () =>
@@ -228,13 +245,28 @@ export async function registerAccountsAndSync(
       });
       registerLiveRoutes(library, live);
       registerBookmarkRoutes(library, new BookmarksService(db, bookmarksRepo, now), limits);
+      registerGroupOrderRoutes(library, new GroupOrderService(new GroupOrderRepository(db), now));
       registerProgressRoutes(library, new ProgressService(db, progressRepo, now), limits);
-      registerSettingsRoutes(library, new SettingsService(db, new SettingsRepository(db), users, now));
+      registerHistoryRoutes(library, new HistoryService(db, historyRepo, now), limits);
+      registerSettingsRoutes(
+        library,
+        new SettingsService(db, new SettingsRepository(db), users, now, {
+          secrets: { dataDir: config.dataDir },
+          log: server.log,
+        }),
+      );
     });
   });
 
   const stopCleanup = scheduleCleanup(
-    { challenges, sessions, captchaSolutions, bookmarks: bookmarksRepo, progress: progressRepo },
+    {
+      challenges,
+      sessions,
+      captchaSolutions,
+      bookmarks: bookmarksRepo,
+      progress: progressRepo,
+      history: historyRepo,
+    },
     {
       intervalMs: ctx.overrides?.cleanupIntervalMs ?? 60 * 60_000,
       now,

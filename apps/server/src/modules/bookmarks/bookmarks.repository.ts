@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { BookmarksTable, Database } from '../../db/schema.ts';
 import { LibraryVersions } from '../library/library-versions.ts';
@@ -7,6 +7,14 @@ import type { LibraryRef, ListPosition } from '../library/library.ts';
 export type BookmarkRow = BookmarksTable;
 export type BookmarkKey = Pick<BookmarkRow, 'tmdb_id' | 'media_type'>;
 export const bookmarkKeyOf = (k: BookmarkKey) => `${k.tmdb_id}\u0000${k.media_type}`;
+
+/** Which lists a write left out (the older clients send none): the stored bookmark's are kept. */
+export interface BookmarkOmits {
+  group: boolean;
+  favoriteEpisodes: boolean;
+}
+/** A row to write; `omits` (not a column) says which of its lists stand for "keep what is stored". */
+export type BookmarkWrite = BookmarkRow & { omits?: BookmarkOmits };
 
 export class BookmarksRepository {
   readonly versions: LibraryVersions;
@@ -110,7 +118,7 @@ export class BookmarksRepository {
    * Writes the row (a bookmark, or a tombstone when deleted = 1) unless the stored one changed later
    * (one atomic statement). Returns the row as stored afterwards.
    */
-  async write(row: BookmarkRow, trx: Kysely<Database>): Promise<BookmarkRow> {
+  async write(row: BookmarkWrite, trx: Kysely<Database>): Promise<BookmarkRow> {
     const [written] = await this.writeMany([row], false, trx);
     return (
       written ??
@@ -119,12 +127,30 @@ export class BookmarksRepository {
   }
 
   /**
-   * The same for many rows of one library in one statement (distinct keys, all bookmarks or all
-   * tombstones); `fillOnly` (undated imports) never touches a stored row, tombstones included.
-   * Returns the rows it wrote (not those it left alone).
+   * The same for many rows of one library (distinct keys, all bookmarks or all tombstones), one
+   * statement per kind of `omits` among them; `fillOnly` (undated imports) never touches a stored
+   * row, tombstones included. Returns the rows it wrote (not those it left alone).
    */
-  writeMany(rows: BookmarkRow[], fillOnly: boolean, trx: Kysely<Database>): Promise<BookmarkRow[]> {
-    if (rows.length === 0) return Promise.resolve([]);
+  async writeMany(rows: BookmarkWrite[], fillOnly: boolean, trx: Kysely<Database>): Promise<BookmarkRow[]> {
+    const byOmits = new Map<string, { omits: BookmarkOmits; rows: BookmarkRow[] }>();
+    for (const { omits = { group: false, favoriteEpisodes: false }, ...row } of rows) {
+      const key = `${omits.group}/${omits.favoriteEpisodes}`;
+      const entry = byOmits.get(key) ?? { omits, rows: [] };
+      entry.rows.push(row);
+      byOmits.set(key, entry);
+    }
+    const written: BookmarkRow[] = [];
+    for (const { omits, rows: part } of byOmits.values())
+      written.push(...(await this.writeSome(part, omits, fillOnly, trx)));
+    return written;
+  }
+
+  private writeSome(
+    rows: BookmarkRow[],
+    omits: BookmarkOmits,
+    fillOnly: boolean,
+    trx: Kysely<Database>,
+  ): Promise<BookmarkRow[]> {
     const tombstones = rows[0]!.deleted === 1;
     return trx
       .insertInto('bookmarks')
@@ -132,10 +158,18 @@ export class BookmarksRepository {
       .onConflict((oc) => {
         const key = oc.columns(['user_id', 'profile_id', 'tmdb_id', 'media_type']);
         if (fillOnly) return key.doNothing();
+        // A list the write left out stays as stored, unless the stored row is a tombstone: a bookmark
+        // brought back starts from what the write says (its default, [], when it said nothing).
+        const list = (column: 'group_names' | 'favorite_episodes', omitted: boolean) =>
+          omitted
+            ? sql<string>`case when bookmarks.deleted = 1 then excluded.${sql.ref(column)} else bookmarks.${sql.ref(column)} end`
+            : sql<string>`excluded.${sql.ref(column)}`;
         return key
           .doUpdateSet((eb) => ({
-            // A tombstone keeps the last meta it had.
+            // A tombstone keeps the last meta it had; its lists are cleared.
             meta: tombstones ? eb.ref('bookmarks.meta') : eb.ref('excluded.meta'),
+            group_names: list('group_names', omits.group),
+            favorite_episodes: list('favorite_episodes', omits.favoriteEpisodes),
             deleted: eb.ref('excluded.deleted'),
             updated_at: eb.ref('excluded.updated_at'),
             seq: eb.ref('excluded.seq'),

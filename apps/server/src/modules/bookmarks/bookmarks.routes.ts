@@ -18,7 +18,13 @@ export function registerBookmarkRoutes(
     answerLibraryRead(request, reply, bookmarks.library, libraryOf(request), query),
   );
   contractRoute(app, e.addBookmark, async ({ params, body }, request) =>
-    bookmarks.add(libraryOf(request), { tmdbId: params.tmdbId, meta: body.meta, updatedAt: body.updatedAt }),
+    bookmarks.add(libraryOf(request), {
+      tmdbId: params.tmdbId,
+      meta: body.meta,
+      group: body.group,
+      favoriteEpisodes: body.favoriteEpisodes,
+      updatedAt: body.updatedAt,
+    }),
   );
   acceptImportBodies(app, e.importBookmarks);
   contractRoute(app, e.importBookmarks, async ({ body }, request, reply) => {

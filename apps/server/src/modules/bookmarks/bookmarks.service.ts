@@ -19,7 +19,12 @@ import {
   yieldToOthers,
   type LibraryRef,
 } from '../library/library.ts';
-import { bookmarkKeyOf, type BookmarkRow, type BookmarksRepository } from './bookmarks.repository.ts';
+import {
+  bookmarkKeyOf,
+  type BookmarkRow,
+  type BookmarksRepository,
+  type BookmarkWrite,
+} from './bookmarks.repository.ts';
 
 interface MetaInput {
   title: string;
@@ -30,6 +35,9 @@ interface MetaInput {
 interface BookmarkChange {
   tmdbId: string;
   meta: MetaInput;
+  /** Left out (the older clients): what the stored bookmark has is kept. */
+  group?: string[] | undefined;
+  favoriteEpisodes?: string[] | undefined;
   updatedAt?: string | undefined;
 }
 
@@ -41,10 +49,14 @@ const storedMeta = (meta: MetaInput) =>
     type: meta.type,
   });
 
-function toBookmarkDto(row: Pick<BookmarkRow, 'tmdb_id' | 'meta' | 'updated_at'>): Bookmark {
+function toBookmarkDto(
+  row: Pick<BookmarkRow, 'tmdb_id' | 'meta' | 'group_names' | 'favorite_episodes' | 'updated_at'>,
+): Bookmark {
   return {
     tmdbId: row.tmdb_id,
     meta: JSON.parse(row.meta) as Bookmark['meta'],
+    group: JSON.parse(row.group_names) as string[],
+    favoriteEpisodes: JSON.parse(row.favorite_episodes) as string[],
     updatedAt: iso(row.updated_at),
   };
 }
@@ -59,7 +71,9 @@ const toRemovalDto = (row: BookmarkRow): BookmarkRemoval => ({
  * "an older change never overwrites a newer one" holds for adds and removals alike. Clients that send
  * no change time (the older ones) get the server's time: their change is the newest — except in
  * imports, where an undated item only fills a gap (decision 072). Every write takes change numbers,
- * which pages and conditional reads use.
+ * which pages and conditional reads use. p-stream's groups and favourite episodes ride along: a write
+ * that leaves them out (the older clients re-adding a title) keeps the stored bookmark's, `[]` clears
+ * them, and a removed bookmark brought back starts from what the write says.
  */
 export class BookmarksService {
   /** Reads (whole list, pages, conditional) and the lock of every write; tombstones are the removals. */
@@ -89,7 +103,7 @@ export class BookmarksService {
 
   async add(lib: LibraryRef, change: BookmarkChange): Promise<Bookmark> {
     const row = this.rowOf(lib, change, changeTimeOf(change.updatedAt, this.now()));
-    const stored = await this.library.write(lib, async (trx) => {
+    const stored = await this.library.write(lib, async (trx): Promise<BookmarkRow> => {
       const held = await this.bookmarks.find(lib, row.tmdb_id, row.media_type, trx);
       // Older than what is stored: nothing changes (and no change number is taken).
       if (held && !changeWins(row.updated_at, held.updated_at)) return held;
@@ -111,7 +125,7 @@ export class BookmarksService {
    */
   async import(lib: LibraryRef, changes: BookmarkChange[]): Promise<Bookmark[]> {
     const now = this.now();
-    const items = await latestPerKey<BookmarkChange, BookmarkRow>(
+    const items = await latestPerKey<BookmarkChange, BookmarkWrite>(
       changes,
       (change) => this.rowOf(lib, change, changeTimeOf(change.updatedAt, now)),
       bookmarkKeyOf,
@@ -131,9 +145,9 @@ export class BookmarksService {
   private importBatch(
     trx: Transaction<Database>,
     lib: LibraryRef,
-    batch: Incoming<BookmarkRow>[],
+    batch: Incoming<BookmarkWrite>[],
   ): Promise<BookmarkRow[]> {
-    return writeImportBatch<BookmarkRow>(trx, this.library, lib, batch, {
+    return writeImportBatch<BookmarkWrite>(trx, this.library, lib, batch, {
       keyOf: bookmarkKeyOf,
       writeMany: (rows, fillOnly, t) => this.bookmarks.writeMany(rows, fillOnly, t),
       findMany: (l, keys, t) => this.bookmarks.findMany(l, keys, t),
@@ -168,6 +182,8 @@ export class BookmarksService {
         tmdb_id: tmdbId,
         media_type: mediaType,
         meta: '{}',
+        group_names: '[]',
+        favorite_episodes: '[]',
         deleted: 1,
         updated_at: at,
         seq: seq++,
@@ -177,16 +193,19 @@ export class BookmarksService {
     return { tmdbId };
   }
 
-  private rowOf(lib: LibraryRef, change: BookmarkChange, at: number): BookmarkRow {
+  private rowOf(lib: LibraryRef, change: BookmarkChange, at: number): BookmarkWrite {
     return {
       user_id: lib.userId,
       profile_id: lib.profileId,
       tmdb_id: change.tmdbId,
       media_type: mediaTypeOf(change.meta.type),
       meta: storedMeta(change.meta),
+      group_names: JSON.stringify(change.group ?? []),
+      favorite_episodes: JSON.stringify(change.favoriteEpisodes ?? []),
       deleted: 0,
       updated_at: at,
       seq: 0,
+      omits: { group: change.group === undefined, favoriteEpisodes: change.favoriteEpisodes === undefined },
     };
   }
 }

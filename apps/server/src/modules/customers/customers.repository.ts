@@ -5,7 +5,14 @@ export type ProfileRow = ProfilesTable;
 type UserRow = UsersTable;
 
 /** Tables holding one library; a profile's rows go with it. */
-const libraryTables = ['bookmarks', 'progress_items', 'progress_deletions', 'user_settings'] as const;
+const libraryTables = [
+  'bookmarks',
+  'group_orders',
+  'progress_items',
+  'progress_deletions',
+  'watch_history',
+  'user_settings',
+] as const;
 
 /** Email accounts, household profiles and admin roles (SQL only; rules live in CustomersService). */
 export class CustomersRepository {

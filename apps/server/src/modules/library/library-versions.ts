@@ -73,9 +73,9 @@ export class LibraryVersions {
    */
   async notePurge(trx: Kysely<Database>, kind: LibraryKind, before: number): Promise<void> {
     const purged =
-      kind === 'bookmarks'
+      kind === 'bookmarks' || kind === 'history'
         ? trx
-            .selectFrom('bookmarks')
+            .selectFrom(kind === 'bookmarks' ? 'bookmarks' : 'watch_history')
             .select(['user_id', 'profile_id', (eb) => eb.fn.max('seq').as('m')])
             .where('deleted', '=', 1)
             .where('updated_at', '<', before)

@@ -37,10 +37,10 @@ export interface ListPosition {
 }
 
 /**
- * How big one library may grow (decision 072): rows of progress (one per movie or episode) and live
- * bookmarks. A write that would add a row beyond it is refused with 409 `library_full`.
+ * How big one library may grow (decision 072): rows of progress (one per movie or episode), live
+ * bookmarks and plays in the watch history (decision 095). A write that would add a row beyond it is refused with 409 `library_full`.
  */
-export const LIBRARY_LIMITS = { progress: 100_000, bookmarks: 20_000 } as const;
+export const LIBRARY_LIMITS = { progress: 100_000, bookmarks: 20_000, history: 200_000 } as const;
 
 /** Rows per transaction of an import, and per slice of a big read: each takes a few milliseconds. */
 export const LIBRARY_BATCH_ROWS = 250;
@@ -54,7 +54,11 @@ export function chunksOf<T>(items: readonly T[], size: number): T[][] {
   return chunks;
 }
 
-const limitNames = { progress: 'progress rows (one per movie or episode)', bookmarks: 'bookmarks' } as const;
+const limitNames = {
+  progress: 'progress rows (one per movie or episode)',
+  bookmarks: 'bookmarks',
+  history: 'plays in its watch history',
+} as const;
 
 /** 409 `library_full`: the write would take the library past its limit; nothing was written. */
 export const libraryFull = (kind: keyof typeof LIBRARY_LIMITS) =>

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ChallengesRepository } from '../auth/auth.repository.ts';
 import type { BookmarksRepository } from '../bookmarks/bookmarks.repository.ts';
 import type { CaptchaSolutionsRepository } from '../captcha/captcha.repository.ts';
+import type { HistoryRepository } from '../history/history.repository.ts';
 import type { ProgressRepository } from '../progress/progress.repository.ts';
 import type { SessionsRepository } from '../users/sessions.repository.ts';
 import { scheduleRecurring, type JobRuns } from './job-runs.ts';
@@ -15,6 +16,7 @@ export interface CleanupTargets {
   captchaSolutions: CaptchaSolutionsRepository;
   bookmarks: BookmarksRepository;
   progress: ProgressRepository;
+  history: HistoryRepository;
 }
 
 /** One pass: expired challenges, sessions and used captcha solutions; old tombstones. Idempotent. */
@@ -25,6 +27,7 @@ export async function runCleanup(t: CleanupTargets, now: number): Promise<Record
     captchaSolutions: await t.captchaSolutions.deleteExpired(now),
     bookmarkTombstones: await t.bookmarks.deleteTombstonesBefore(now - TOMBSTONE_TTL_MS),
     progressTombstones: await t.progress.deleteTombstonesBefore(now - TOMBSTONE_TTL_MS),
+    historyTombstones: await t.history.deleteTombstonesBefore(now - TOMBSTONE_TTL_MS),
   };
 }
 

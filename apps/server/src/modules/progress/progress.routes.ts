@@ -29,6 +29,8 @@ export function registerProgressRoutes(
   contractRoute(app, e.putProgress, async ({ params, body }, request) =>
     progress.put(libraryOf(request), { ...body, tmdbId: params.tmdbId }),
   );
+  // A static path, matched before `:tmdbId` (p-stream's own server took "cleanup" for a title id).
+  contractRoute(app, e.cleanupProgress, async (_input, request) => progress.cleanup(libraryOf(request)));
   contractRoute(app, e.deleteProgress, async ({ params, body }, request) =>
     progress.remove(libraryOf(request), params.tmdbId, body ?? {}),
   );

@@ -21,6 +21,7 @@ import {
   libraryFull,
   yieldToOthers,
   type LibraryRef,
+  type ListPosition,
 } from '../library/library.ts';
 import {
   deletionCovers,
@@ -40,6 +41,13 @@ interface PendingSave {
 
 /** Saves written in one transaction at most (a few milliseconds of work). */
 const SAVES_PER_TRANSACTION = 200;
+
+/** Cleanup: progress under this many seconds is barely started… */
+export const CLEANUP_MIN_WATCHED_S = 20;
+/** …and this close to the end, as good as finished. */
+export const CLEANUP_END_MARGIN_S = 120;
+const needsCleanup = (row: ProgressRow) =>
+  row.watched < CLEANUP_MIN_WATCHED_S || row.duration - row.watched < CLEANUP_END_MARGIN_S;
 
 const uniqueKeys = (rows: ProgressRow[]) => [...new Map(rows.map((r) => [progressKeyOf(r), r])).values()];
 
@@ -317,6 +325,52 @@ export class ProgressService {
       return removed;
     });
     return { count, tmdbId, ...(episodeId ? { episodeId } : {}), ...(seasonId ? { seasonId } : {}) };
+  }
+
+  /**
+   * p-stream's "clean up progress": removes every row that is barely started (under
+   * `CLEANUP_MIN_WATCHED_S`) or as good as finished (within `CLEANUP_END_MARGIN_S` of the end), the rows
+   * that only clutter Continue Watching. Each as a removal, so the other devices drop it too; written a
+   * few hundred at a time.
+   */
+  async cleanup(lib: LibraryRef): Promise<{ deletedCount: number; message: string }> {
+    const doomed: ProgressRow[] = [];
+    let from: ListPosition | null = null;
+    for (;;) {
+      const slice = await this.progress.listSlice(lib, from, LIBRARY_BATCH_ROWS * 2);
+      doomed.push(...slice.filter(needsCleanup));
+      const last = slice.at(-1);
+      if (!last || slice.length < LIBRARY_BATCH_ROWS * 2) break;
+      from = { updatedAt: last.updated_at, seq: last.seq };
+      await yieldToOthers();
+    }
+    const at = this.now();
+    let deletedCount = 0;
+    for (const [index, batch] of chunksOf(doomed, LIBRARY_BATCH_ROWS).entries()) {
+      if (index > 0) await yieldToOthers();
+      deletedCount += await this.library.write(lib, async (trx) => {
+        let seq = await this.library.reserve(trx, lib, batch.length);
+        let removed = 0;
+        for (const row of batch)
+          removed += await this.progress.remove(
+            lib,
+            {
+              tmdb_id: row.tmdb_id,
+              media_type: row.media_type,
+              season_id: row.season_id,
+              episode_id: row.episode_id,
+              deleted_at: at,
+              seq: seq++,
+            },
+            trx,
+          );
+        return removed;
+      });
+    }
+    return {
+      deletedCount,
+      message: `Removed ${deletedCount} progress ${deletedCount === 1 ? 'entry' : 'entries'} barely started or already finished`,
+    };
   }
 
   private rowOf(lib: LibraryRef, change: ProgressChange, at: number): ProgressRow {

@@ -4,7 +4,10 @@ import type { UserRow } from './users.repository.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The wire shape of a user (the older servers' UserDTO; `lastLoggedIn` omitted when never set). */
+/**
+ * The wire shape of a user (the older servers' UserDTO; `lastLoggedIn` omitted when never set), plus
+ * p-stream's `nickname`: `''` until set, since its client types it as a string (decision 094).
+ */
 export function toUserDto(row: UserRow): User {
   return {
     id: row.id,
@@ -14,6 +17,7 @@ export function toUserDto(row: UserRow): User {
     createdAt: iso(row.created_at),
     ...(row.last_logged_in != null ? { lastLoggedIn: iso(row.last_logged_in) } : {}),
     profile: JSON.parse(row.profile) as UserProfile,
+    nickname: row.nickname ?? '',
   };
 }
 

@@ -5,7 +5,14 @@ import type { Database, UsersTable } from '../../db/schema.ts';
 export type UserRow = UsersTable;
 
 /** Tables holding a user's library, cleared with the user. */
-const libraryTables = ['bookmarks', 'progress_items', 'progress_deletions', 'user_settings'] as const;
+const libraryTables = [
+  'bookmarks',
+  'group_orders',
+  'progress_items',
+  'progress_deletions',
+  'watch_history',
+  'user_settings',
+] as const;
 
 export class UsersRepository {
   constructor(
@@ -36,13 +43,12 @@ export class UsersRepository {
     await trx.updateTable('users').set({ last_logged_in: at }).where('id', '=', id).execute();
   }
 
-  async updateProfile(id: string, profile: string): Promise<UserRow | undefined> {
-    return this.db
-      .updateTable('users')
-      .set({ profile })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
+  /** Changes the profile (JSON text) and/or the nickname in one statement; the row after it. */
+  async updateAccount(
+    id: string,
+    changes: { profile?: string; nickname?: string },
+  ): Promise<UserRow | undefined> {
+    return this.db.updateTable('users').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
   }
 
   /** Removes the user and every row that belongs to them, in one transaction. True if the user existed. */

@@ -10,7 +10,7 @@ export function registerUserRoutes(app: FastifyInstance, users: UsersService): v
   // Existing clients' "delete account" sends this GET (a client bug); it must answer 200.
   contractRoute(app, e.getUser, async (_input, request) => ({ user: await users.get(authOf(request)) }));
   contractRoute(app, e.patchUser, async ({ body }, request) =>
-    users.updateProfile(authOf(request), body.profile),
+    users.update(authOf(request), { profile: body.profile, nickname: body.nickname }),
   );
   contractRoute(app, e.deleteUser, async (_input, request) => users.delete(authOf(request)));
   contractRoute(app, e.userSessions, async (_input, request) => users.sessionsOf(authOf(request)));

@@ -37,13 +37,27 @@ export class UsersService {
     return toUserDto(user);
   }
 
-  async updateProfile(auth: AuthContext, profile: UserProfile | undefined): Promise<User> {
-    const user = profile
-      ? await this.users.updateProfile(
-          auth.userId,
-          JSON.stringify({ colorA: profile.colorA, colorB: profile.colorB, icon: profile.icon }),
-        )
-      : await this.users.findById(auth.userId);
+  /** PATCH /users/{id}: the profile's colours and icon and/or the nickname (already trimmed and checked). */
+  async update(
+    auth: AuthContext,
+    changes: { profile?: UserProfile | undefined; nickname?: string | undefined },
+  ): Promise<User> {
+    const { profile, nickname } = changes;
+    const user =
+      profile || nickname !== undefined
+        ? await this.users.updateAccount(auth.userId, {
+            ...(profile
+              ? {
+                  profile: JSON.stringify({
+                    colorA: profile.colorA,
+                    colorB: profile.colorB,
+                    icon: profile.icon,
+                  }),
+                }
+              : {}),
+            ...(nickname !== undefined ? { nickname } : {}),
+          })
+        : await this.users.findById(auth.userId);
     if (!user) throw gone();
     return toUserDto(user);
   }

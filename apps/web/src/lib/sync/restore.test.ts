@@ -9,6 +9,8 @@ import { createRestore } from './restore.ts';
 const alien: Bookmark = {
   tmdbId: '348',
   meta: { title: 'Alien', year: 1979, type: 'movie' },
+  group: [],
+  favoriteEpisodes: [],
   updatedAt: '2026-01-01T00:00:00.000Z',
 };
 const profile = { colorA: 'a', colorB: 'b', icon: 'cat' as const };

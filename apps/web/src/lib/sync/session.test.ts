@@ -115,6 +115,8 @@ describe('restore', () => {
     server.s.bookmarks.push({
       tmdbId: '348',
       meta: { title: 'Alien', year: 1979, type: 'movie' },
+      group: [],
+      favoriteEpisodes: [],
       updatedAt: new Date(Date.now() - 60_000).toISOString(),
     });
     server.s.settings.applicationTheme = 'red';
@@ -143,6 +145,8 @@ describe('restore', () => {
     server.s.bookmarks.push({
       tmdbId: '348',
       meta: { title: 'Alien', year: 1979, type: 'movie' },
+      group: [],
+      favoriteEpisodes: [],
       updatedAt: new Date(Date.now() - 60_000).toISOString(),
     });
     await restore();
@@ -328,8 +332,20 @@ describe('live reads (pull) and clock-safe writes', () => {
     // Another device bookmarked Alien and The Matrix; this one removed The Matrix later, offline.
     const earlier = new Date(Date.now() - 60_000).toISOString();
     server.s.bookmarks.push(
-      { tmdbId: '348', meta: { title: 'Alien', year: 1979, type: 'movie' }, updatedAt: earlier },
-      { tmdbId: '603', meta: { title: 'The Matrix', year: 1999, type: 'movie' }, updatedAt: earlier },
+      {
+        tmdbId: '348',
+        meta: { title: 'Alien', year: 1979, type: 'movie' },
+        group: [],
+        favoriteEpisodes: [],
+        updatedAt: earlier,
+      },
+      {
+        tmdbId: '603',
+        meta: { title: 'The Matrix', year: 1999, type: 'movie' },
+        group: [],
+        favoriteEpisodes: [],
+        updatedAt: earlier,
+      },
     );
     server.s.down = true;
     useLibraryStore.getState().addBookmark(matrix);

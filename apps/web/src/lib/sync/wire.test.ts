@@ -74,6 +74,8 @@ describe('wire shapes', () => {
         {
           tmdbId: '1396',
           meta: { title: 'Breaking Bad', year: 2008, type: 'show' },
+          group: [],
+          favoriteEpisodes: [],
           updatedAt: '2026-01-01T00:00:00.000Z',
         },
       ],
