@@ -174,7 +174,8 @@ test.describe('library without an account', () => {
     expect(await storedLibrary(page)).toEqual({
       bookmarks: {},
       progress: {},
-      removals: { bookmarks: {}, progress: {} },
+      history: {},
+      removals: { bookmarks: {}, progress: {}, history: {} },
       outbox: [],
       profile: '',
       stash: {},
@@ -230,7 +231,8 @@ test.describe('accounts and sync', () => {
     expect(await storedLibrary(page)).toEqual({
       bookmarks: {},
       progress: {},
-      removals: { bookmarks: {}, progress: {} },
+      history: {},
+      removals: { bookmarks: {}, progress: {}, history: {} },
       outbox: [],
       profile: '',
       stash: {},

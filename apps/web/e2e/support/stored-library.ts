@@ -14,7 +14,8 @@ import type { LibraryStoreData } from '../../src/stores/library/library-store.ts
 const emptyLibrary = (): LibraryStoreData => ({
   bookmarks: {},
   progress: {},
-  removals: { bookmarks: {}, progress: {} },
+  history: {},
+  removals: { bookmarks: {}, progress: {}, history: {} },
   outbox: [],
   profile: '',
   stash: {},

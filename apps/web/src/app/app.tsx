@@ -1,10 +1,10 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { i18n } from 'i18next';
-import { StrictMode, useEffect, useState } from 'react';
+import { lazy, StrictMode, Suspense, useEffect, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { MediaActionsProvider, type MediaActions } from '../components/media-actions.tsx';
-import { ProfileLoadErrorScreen, useProfileLoadFailure } from '../features/account/index.ts';
+import { useProfileLoadFailure } from '../features/account/index.ts';
 import { ErrorBoundary } from '../features/errors/error-boundary.tsx';
 import { DowntimeGate } from '../features/info/downtime-notice.tsx';
 import { BookmarkToggle } from '../features/library/index.ts';
@@ -30,9 +30,26 @@ function useLanguage(instance: i18n) {
   }, [instance, language]);
 }
 
+// Shown only on a title page, or when the account cannot be loaded: not part of the first view.
+const TitleHistory = lazy(() =>
+  import('../features/library/title-history.tsx').then((m) => ({ default: m.TitleHistory })),
+);
+const ProfileLoadErrorScreen = lazy(() =>
+  import('../features/account/profile-load-error-screen.tsx').then((m) => ({
+    default: m.ProfileLoadErrorScreen,
+  })),
+);
+
 const mediaActions: MediaActions = {
   card: (media) => <BookmarkToggle media={media} />,
-  title: (media) => <BookmarkToggle media={media} variant="title" />,
+  title: (media) => (
+    <>
+      <BookmarkToggle media={media} variant="title" />
+      <Suspense fallback={null}>
+        <TitleHistory media={media} />
+      </Suspense>
+    </>
+  ),
 };
 
 /**
@@ -43,7 +60,12 @@ const adoptAccessToken = () => import('../lib/account/email-auth.ts').then((m) =
 
 function Routes() {
   const [router] = useState(createRouter);
-  if (useProfileLoadFailure() === 'screen') return <ProfileLoadErrorScreen />;
+  if (useProfileLoadFailure() === 'screen')
+    return (
+      <Suspense fallback={null}>
+        <ProfileLoadErrorScreen />
+      </Suspense>
+    );
   return <RouterProvider router={router} />;
 }
 

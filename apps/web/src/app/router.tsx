@@ -95,7 +95,12 @@ const DmcaPage = page(
 const MyListPage = page(
   () => import('../features/library/my-list-page.tsx'),
   (m) => m.MyListPage,
-  [],
+  ['history'],
+);
+const HistoryPage = page(
+  () => import('../features/library/history-page.tsx'),
+  (m) => m.HistoryPage,
+  ['history'],
 );
 const LoginPage = page(
   () => import('../features/account/login-page.tsx'),
@@ -156,6 +161,7 @@ export function routes(): RouteObject[] {
         { path: '/jip', element: <CreditsPage /> },
         // Subscription site: /mylist is the browse screen of /browse (decision 042).
         { path: '/mylist', element: config.variant === 'subscription' ? <HomeRoute /> : <MyListPage /> },
+        { path: '/history', element: <HistoryPage /> },
         { path: '/login', element: <LoginPage /> },
         { path: '/register', element: <RegisterPage /> },
         { path: '/settings', element: <SettingsRoute /> },

@@ -19,6 +19,8 @@ export const paths = {
   /** Onboarding that comes back to `returnTo` when done. */
   onboardingFor: (returnTo: string) => `/onboarding?redirect=${encodeURIComponent(returnTo)}`,
   myList: '/mylist',
+  /** The watch history (decision 095). */
+  history: '/history',
   login: '/login',
   register: '/register',
   settings: '/settings',

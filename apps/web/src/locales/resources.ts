@@ -10,6 +10,7 @@ import type downtime from './en/downtime.json';
 import type errors from './en/errors.json';
 import type footer from './en/footer.json';
 import type global from './en/global.json';
+import type history from './en/history.json';
 import type home from './en/home.json';
 import type jip from './en/jip.json';
 import type landing from './en/landing.json';
@@ -42,6 +43,7 @@ export interface Resources {
   errors: typeof errors;
   footer: typeof footer;
   global: typeof global;
+  history: typeof history;
   home: typeof home;
   jip: typeof jip;
   landing: typeof landing;

@@ -1,2 +1,2 @@
 export { AccountMenu } from './account-menu.tsx';
-export { ProfileLoadErrorScreen, ProfileLoadNotice, useProfileLoadFailure } from './profile-load-error.tsx';
+export { ProfileLoadNotice, useProfileLoadFailure } from './profile-load-error.tsx';

@@ -1,10 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../components/button.tsx';
 import { useIsOnline } from '../../lib/online-status.ts';
 import { useAccountStore, useLibraryStore, useSessionStatus } from '../../stores/index.ts';
 
 const session = () => import('../../lib/sync/session.ts');
-const logout = () => session().then((m) => m.logout());
 const restore = () => session().then((m) => m.restore());
 
 /**
@@ -15,44 +13,16 @@ export function useProfileLoadFailure(): 'screen' | 'notice' | null {
   const failed = useSessionStatus((s) => s.restoreFailed);
   const neverLoaded = useAccountStore((s) => s.account !== null && s.lastRestoredAt === null);
   const empty = useLibraryStore(
-    (s) => Object.keys(s.bookmarks).length === 0 && Object.keys(s.progress).length === 0,
+    (s) =>
+      Object.keys(s.bookmarks).length === 0 &&
+      Object.keys(s.progress).length === 0 &&
+      Object.keys(s.history).length === 0,
   );
   // Offline, the offline banner already says why (two banners stacked); the restore runs again once
   // the network is back (session.ts).
   const online = useIsOnline();
   if (!failed || !online) return null;
   return neverLoaded && empty ? 'screen' : 'notice';
-}
-
-export function ProfileLoadErrorScreen() {
-  const { t } = useTranslation(['account']);
-  const backendUrl = useAccountStore((s) => s.backendUrl);
-  return (
-    <div
-      className="flex min-h-dvh flex-col items-center justify-center gap-4 p-6 text-center"
-      role="alert"
-      data-testid="profile-load-error"
-    >
-      <h1 className="text-2xl font-bold text-fg">{t('account.loadFailed.title')}</h1>
-      <p className="max-w-md text-fg-muted">{t('account.loadFailed.text')}</p>
-      <div className="flex flex-wrap justify-center gap-3">
-        <Button variant="secondary" onClick={() => void logout()}>
-          {t('account.loadFailed.logout')}
-        </Button>
-        {backendUrl && (
-          <Button
-            variant="secondary"
-            onClick={() => {
-              void logout().then(() => useAccountStore.getState().setBackendUrl(null));
-            }}
-          >
-            {t('account.loadFailed.resetServer')}
-          </Button>
-        )}
-        <Button onClick={() => window.location.reload()}>{t('account.loadFailed.reload')}</Button>
-      </div>
-    </div>
-  );
 }
 
 export function ProfileLoadNotice() {

@@ -4,7 +4,8 @@ import { contractServer, refuse } from '../../test/contract-server.ts';
 import { movieDetails } from '../../test/media-fixtures.ts';
 import { initStores, useAccountStore } from '../../stores/index.ts';
 import { memoryStorage, setAppStorage } from '../storage.ts';
-import { api, ApiError, codeKey, errorKey, isNotFound, STOP, stream } from './index.ts';
+import { api, ApiError, codeKey, errorKey, isNotFound } from './index.ts';
+import { STOP, stream } from './stream.ts';
 
 const details = movieDetails();
 

@@ -2,6 +2,7 @@ import {
   accountRoutes,
   configRoutes,
   customerRoutes,
+  historyRoutes,
   jobRoutes,
   membershipRoutes,
   metadataRoutes,
@@ -15,6 +16,7 @@ import type {
   configEndpoints,
   customerEndpoints,
   Endpoint,
+  historyEndpoints,
   jobEndpoints,
   membershipEndpoints,
   metadataEndpoints,
@@ -288,6 +290,7 @@ function group<M>(routes: Record<string, Route>, server: Server, timing: Timing 
 export const api = {
   account: group<typeof accountEndpoints>(accountRoutes, 'account'),
   sync: group<typeof syncEndpoints>(syncRoutes, 'account'),
+  history: group<typeof historyEndpoints>(historyRoutes, 'account'),
   customer: group<typeof customerEndpoints>(customerRoutes, 'account'),
   membership: group<typeof membershipEndpoints>(membershipRoutes, 'account'),
   metadata: group<typeof metadataEndpoints>(metadataRoutes, 'instance', {

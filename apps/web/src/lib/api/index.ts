@@ -17,4 +17,6 @@ export {
   type ApiIssue,
 } from './errors.ts';
 export { fetchExternalText, mediaUrlRefusal, ping } from './external.ts';
-export { STOP, stream, type StreamEvent, type StreamEventOf, type StreamRoute } from './stream.ts';
+// Types only: the stream reader (and its SSE parser) is imported from './stream.ts' by the lazy code that
+// reads streams (the sync session, the player's scrape), so the first view does not carry it.
+export type { StreamEvent, StreamEventOf, StreamRoute } from './stream.ts';

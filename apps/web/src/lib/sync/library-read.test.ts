@@ -49,6 +49,8 @@ function pagedServer() {
         row: {
           tmdbId,
           meta: { title: `T${tmdbId}`, year: 2000, type: 'movie' },
+          group: [],
+          favoriteEpisodes: [],
           updatedAt: new Date(at).toISOString(),
         },
         seq: ++version,
@@ -313,6 +315,8 @@ describe('applyLibraryRead', () => {
             {
               tmdbId: '2',
               meta: { title: 'Two', year: null, type: 'movie' },
+              group: [],
+              favoriteEpisodes: [],
               updatedAt: new Date(t0).toISOString(),
             },
           ],
@@ -331,6 +335,65 @@ describe('applyLibraryRead', () => {
     });
     expect(Object.keys(full.progress['show:7']!.episodes)).toEqual(['e9']);
     expect(applyLibraryRead(held, 'progress', { kind: 'unchanged' })).toBe(held);
+  });
+
+  it('applies pages of plays: removals per play (remembered), then each play as the server holds it', () => {
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const item = (tmdbId: string, watchedAt: number, episode?: string) => ({
+      tmdbId,
+      episode: episode ? { id: episode, number: 1 } : {},
+      season: episode ? { id: 's1', number: 1 } : {},
+      meta: { title: episode ? 'Seven' : 'One', year: null, type: episode ? 'show' : 'movie' },
+      duration: '3000',
+      watched: '2900',
+      watchedAt: iso(watchedAt),
+      completed: true,
+      updatedAt: iso(watchedAt),
+    });
+    const first = applyLibraryRead(held, 'history', {
+      kind: 'pages',
+      full: true,
+      pages: [{ items: [item('1', t0), item('1', t0 + HOUR), item('7', t0, 'e1')], removed: [] }],
+      mark: null,
+    });
+    expect(
+      Object.values(first.history!)
+        .map((p) => `${p.tmdbId}/${p.episode?.id ?? ''}`)
+        .sort(),
+    ).toEqual(['1/', '1/', '7/e1']);
+    expect(Object.values(first.history!).find((p) => p.tmdbId === '7')).toMatchObject({
+      type: 'show',
+      season: { id: 's1', number: 1 },
+      episode: { id: 'e1', number: 1 },
+      watched: 2900,
+      duration: 3000,
+    });
+    const changed = applyLibraryRead(first, 'history', {
+      kind: 'pages',
+      full: false,
+      pages: [
+        {
+          items: [],
+          removed: [
+            {
+              tmdbId: '1',
+              type: 'movie',
+              seasonId: null,
+              episodeId: null,
+              watchedAt: iso(t0),
+              removedAt: iso(t0 + 2 * HOUR),
+            },
+          ],
+        },
+      ],
+      mark: null,
+    });
+    expect(
+      Object.values(changed.history!)
+        .map((p) => p.watchedAt)
+        .sort(),
+    ).toEqual([t0, t0 + HOUR]);
+    expect(Object.values(changed.removals!.history!)).toEqual([t0 + 2 * HOUR]);
   });
 
   it('remembers the bookmark removals the server names, so an older add replayed over them stays out', () => {

@@ -3,12 +3,14 @@ import {
   type BookmarkRemoval,
   type ProgressListItem,
   type ProgressRemoval,
+  type WatchHistoryItem,
+  type WatchHistoryRemoval,
 } from '@marquee/contract';
 import type { EpisodeProgress, ProgressEntry } from '../../stores/library/library-rules.ts';
 import { applyOp, type LibraryData } from '../../stores/library/outbox.ts';
 import { api, ApiError, type RawAnswer } from '../api/index.ts';
 import { appStorage, STORAGE_PREFIX } from '../storage.ts';
-import { libraryFromServer } from './wire.ts';
+import { libraryFromServer, playFromServer } from './wire.ts';
 
 /*
  * Reading the account's library (decision 072): page by page, and after the first complete read only
@@ -16,7 +18,7 @@ import { libraryFromServer } from './wire.ts';
  * A server without pages (the older family) answers the whole list to the same request.
  */
 
-export type LibraryKind = 'bookmarks' | 'progress';
+export type LibraryKind = 'bookmarks' | 'progress' | 'history';
 
 /** Rows per page asked for (the server's limit is 2,000). */
 export const LIBRARY_PAGE_ROWS = 1000;
@@ -37,6 +39,7 @@ export interface ReadMark {
 interface Rows {
   bookmarks: { item: Bookmark; removal: BookmarkRemoval };
   progress: { item: ProgressListItem; removal: ProgressRemoval };
+  history: { item: WatchHistoryItem; removal: WatchHistoryRemoval };
 }
 export interface ReadPage<K extends LibraryKind> {
   items: Rows[K]['item'][];
@@ -57,7 +60,10 @@ export interface ReadTransport {
 }
 
 /** One page, or the whole list (the older family), as the sync endpoints answer. */
-type Answer = Awaited<ReturnType<typeof api.sync.bookmarks>> | Awaited<ReturnType<typeof api.sync.progress>>;
+type Answer =
+  | Awaited<ReturnType<typeof api.sync.bookmarks>>
+  | Awaited<ReturnType<typeof api.sync.progress>>
+  | Awaited<ReturnType<typeof api.history.watchHistory>>;
 type Page = Exclude<Answer, readonly unknown[]>;
 
 /** A conditional read (ETag/304): the raw mode of the client, so a 304 and the ETag come back. */
@@ -75,6 +81,7 @@ async function get(
     token: t.token,
     headers: { ...t.headers, ...extra },
   };
+  if (kind === 'history') return api.history.watchHistory.raw(input);
   return kind === 'bookmarks' ? api.sync.bookmarks.raw(input) : api.sync.progress.raw(input);
 }
 
@@ -166,6 +173,30 @@ function putProgressRow(data: LibraryData, row: ProgressListItem): LibraryData {
   return { ...data, progress: { ...data.progress, [key]: entry } };
 }
 
+/** Removals of plays (each remembered, as the server does), then each play as the server holds it. */
+function applyHistoryPage(data: LibraryData, page: ReadPage<'history'>): LibraryData {
+  let out = data;
+  for (const r of page.removed)
+    out = applyOp(out, {
+      kind: 'history-remove',
+      type: r.type,
+      tmdbId: r.tmdbId,
+      ...(r.seasonId ? { seasonId: r.seasonId } : {}),
+      ...(r.episodeId ? { episodeId: r.episodeId } : {}),
+      watchedAt: time(r.watchedAt),
+      at: time(r.removedAt),
+    });
+  if (page.items.length === 0) return out;
+  const history = { ...out.history };
+  const removals = out.removals ? { ...out.removals, history: { ...out.removals.history } } : undefined;
+  for (const item of page.items) {
+    const { key, play } = playFromServer(item);
+    history[key] = play;
+    if (removals?.history) delete removals.history[key];
+  }
+  return { ...out, history, ...(removals ? { removals } : {}) };
+}
+
 /**
  * Applies a read to one kind of the library data: a full read replaces it, changes go over it. Page
  * by page, removals first (with the server's rule: only what was changed at or before them), then
@@ -179,7 +210,9 @@ export function applyLibraryRead<K extends LibraryKind>(
   if (read.kind === 'unchanged') return data;
   let out: LibraryData = read.full ? { ...data, [kind]: {} } : data;
   for (const page of read.pages) {
-    if (kind === 'bookmarks') {
+    if (kind === 'history') {
+      out = applyHistoryPage(out, page as ReadPage<'history'>);
+    } else if (kind === 'bookmarks') {
       // Through the store's op, so the removal is remembered (a late, older add stays out) as the server does.
       for (const r of page.removed as BookmarkRemoval[])
         out = applyOp(out, {
@@ -244,7 +277,7 @@ export function usableMark(
 ): ReadMark | null {
   const mark = storedMarks(server, session).marks[profile]?.[kind];
   if (!mark || typeof mark.version !== 'string' || now - mark.fullAt > FULL_READ_EVERY_MS) return null;
-  return Object.keys(local[kind]).length === 0 ? null : mark;
+  return Object.keys(local[kind] ?? {}).length === 0 ? null : mark;
 }
 
 /** Remembers (or, with null, forgets) where the next read of a kind starts. Call after the library was saved. */

@@ -2,8 +2,10 @@ import type { LibraryChangeKind } from '@marquee/contract';
 import { syncRoutes } from '@marquee/contract/values';
 import { useAccountStore, type Account } from '../../stores/account-store.ts';
 import { useLibraryStore } from '../../stores/library/library-store.ts';
-import { accountBaseUrl, ApiError, STOP, stream } from '../api/index.ts';
+import { accountBaseUrl, ApiError } from '../api/index.ts';
+import { STOP, stream } from '../api/stream.ts';
 import { backoffDelay } from './backoff.ts';
+import { ALL_KINDS } from './live-loader.ts';
 import { profileHeaders } from './wire.ts';
 
 /*
@@ -13,7 +15,6 @@ import { profileHeaders } from './wire.ts';
  * every (re)connection starts with `ready`, after which everything changed since the marks is read.
  */
 
-export const ALL_KINDS: readonly LibraryChangeKind[] = ['bookmarks', 'progress', 'settings'];
 /** Reconnection backoff: from about 1 s, doubling, at most 30 s. */
 export const LIVE_RETRY = { baseMs: 1_000, maxMs: 30_000 } as const;
 /** Heartbeat assumed until the server says its own. */

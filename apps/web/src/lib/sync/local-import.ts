@@ -1,7 +1,7 @@
 import { useAccountStore } from '../../stores/account-store.ts';
 import { useLibraryStore } from '../../stores/library/library-store.ts';
 import type { OutboxOp } from '../../stores/library/outbox.ts';
-import { api } from '../api/index.ts';
+import { api, ApiError } from '../api/index.ts';
 import type { OutboxDelivery } from './outbox-delivery.ts';
 import { importPayload } from './wire.ts';
 
@@ -28,7 +28,12 @@ export function createLocalImport({ writeHeaders }: LocalImportDeps): () => Prom
     const current = useAccountStore.getState().account;
     if (!current) return;
     const data = useLibraryStore.getState();
-    if (Object.keys(data.bookmarks).length === 0 && Object.keys(data.progress).length === 0) return;
+    if (
+      Object.keys(data.bookmarks).length === 0 &&
+      Object.keys(data.progress).length === 0 &&
+      Object.keys(data.history).length === 0
+    )
+      return;
     const payload = importPayload(data);
     const uid = current.userId;
     try {
@@ -41,6 +46,13 @@ export function createLocalImport({ writeHeaders }: LocalImportDeps): () => Prom
         inPages(payload.progress, (body) =>
           api.sync.importProgress({ params: { uid }, body, headers: writeHeaders({}) }),
         ),
+        // A server of the older family keeps no history: the plays stay on this device.
+        inPages(payload.history, (body) =>
+          api.history.importWatchHistory({ params: { uid }, body, headers: writeHeaders({}) }),
+        ).catch((error: unknown) => {
+          if (error instanceof ApiError && (error.status === 404 || error.status === 405)) return;
+          throw error;
+        }),
       ]);
     } catch {
       requeueLocalData();
@@ -50,7 +62,7 @@ export function createLocalImport({ writeHeaders }: LocalImportDeps): () => Prom
 
 /** Puts every bookmark and progress row of the device's library in the outbox, ahead of what is there. */
 function requeueLocalData(): void {
-  const { bookmarks, progress } = useLibraryStore.getState();
+  const { bookmarks, progress, history } = useLibraryStore.getState();
   useLibraryStore.setState((s) => {
     const ops: OutboxOp[] = [];
     const id = () => `import-${Math.random().toString(36).slice(2)}`;
@@ -90,6 +102,21 @@ function requeueLocalData(): void {
         });
       }
     }
+    for (const play of Object.values(history))
+      ops.push({
+        kind: 'history-add',
+        id: id(),
+        at: play.updatedAt,
+        type: play.type,
+        tmdbId: play.tmdbId,
+        meta: { title: play.title, year: play.year, poster: play.poster },
+        ...(play.season && play.episode ? { season: play.season, episode: play.episode } : {}),
+        watchedAt: play.watchedAt,
+        watched: play.watched,
+        duration: play.duration,
+        completed: play.completed,
+        imported: true,
+      });
     return { outbox: [...ops, ...s.outbox] };
   });
 }

@@ -27,6 +27,24 @@ export interface OutboxDeliveryDeps {
   pageHidden?(): boolean;
 }
 
+/**
+ * An account server of the older family keeps no watch history (it answers its routes 404 or 405): the
+ * play stays on this device and the write is done — not a refused change to show the viewer. A 404 of
+ * a household profile that is gone is not that: restore decides.
+ */
+async function withoutHistoryRoutes(write: Promise<unknown>): Promise<unknown> {
+  try {
+    return await write;
+  } catch (error) {
+    if (
+      error instanceof ApiError &&
+      (error.status === 405 || (error.status === 404 && error.code !== 'profile_not_found'))
+    )
+      return null;
+    throw error;
+  }
+}
+
 const documentHidden = () => typeof document !== 'undefined' && document.visibilityState === 'hidden';
 
 export function createOutboxDelivery({
@@ -64,6 +82,12 @@ export function createOutboxDelivery({
         return api.sync.deleteProgress(r);
       case 'putSettings':
         return api.sync.putSettings(r);
+      case 'putWatchHistory':
+        return withoutHistoryRoutes(api.history.putWatchHistory(r));
+      case 'importWatchHistory':
+        return withoutHistoryRoutes(api.history.importWatchHistory(r));
+      case 'deleteWatchHistory':
+        return withoutHistoryRoutes(api.history.deleteWatchHistory(r));
     }
   };
 

@@ -14,7 +14,7 @@ import {
   type LibraryRead,
   type ReadTransport,
 } from './library-read.ts';
-import { ALL_KINDS } from './live.ts';
+import { ALL_KINDS } from './live-loader.ts';
 import { applySettings } from './settings-sync.ts';
 import type { SyncEngine } from './sync-engine.ts';
 import { profileHeaders } from './wire.ts';
@@ -30,7 +30,19 @@ interface ChangesRead {
   server: string;
   bookmarks: LibraryRead<'bookmarks'> | null;
   progress: LibraryRead<'progress'> | null;
+  /** Null also when the account's server keeps no watch history (the older family). */
+  history: LibraryRead<'history'> | null;
   settings: Partial<UserSettings> | null;
+}
+
+/** A server of the older family has no watch history (404 or 405): nothing to read, not a failure. */
+function withoutHistory(error: unknown): null {
+  if (
+    error instanceof ApiError &&
+    (error.status === 405 || (error.status === 404 && error.code !== 'profile_not_found'))
+  )
+    return null;
+  throw error;
 }
 
 /**
@@ -53,12 +65,15 @@ async function readChanges(
   };
   const markOf = (kind: LibraryKind) =>
     usableMark(server, current.sessionId, profile, kind, library(), transport.now());
-  const [bookmarks, progress, settings] = await Promise.all([
+  const [bookmarks, progress, history, settings] = await Promise.all([
     kinds.includes('bookmarks') ? readLibrary('bookmarks', uid, markOf('bookmarks'), transport) : null,
     kinds.includes('progress') ? readLibrary('progress', uid, markOf('progress'), transport) : null,
+    kinds.includes('history')
+      ? readLibrary('history', uid, markOf('history'), transport).catch(withoutHistory)
+      : null,
     kinds.includes('settings') ? api.sync.settings({ params: { uid }, headers }) : null,
   ]);
-  return { server, bookmarks, progress, settings };
+  return { server, bookmarks, progress, history, settings };
 }
 
 /**
@@ -69,15 +84,22 @@ async function readChanges(
 function mergeChanges(current: Account, profile: string, read: ChangesRead) {
   if (library().profile !== profile) return;
   const held = library();
-  let merged: LibraryData = { bookmarks: held.bookmarks, progress: held.progress };
+  let merged: LibraryData = {
+    bookmarks: held.bookmarks,
+    progress: held.progress,
+    history: held.history ?? {},
+    removals: held.removals,
+  };
   if (read.bookmarks) merged = applyLibraryRead(merged, 'bookmarks', read.bookmarks);
   if (read.progress) merged = applyLibraryRead(merged, 'progress', read.progress);
-  if ([read.bookmarks, read.progress].some((r) => r && r.kind !== 'unchanged'))
+  if (read.history) merged = applyLibraryRead(merged, 'history', read.history);
+  if ([read.bookmarks, read.progress, read.history].some((r) => r && r.kind !== 'unchanged'))
     library().mergeServer(merged, profile);
   // Saved after the library, so a mark never runs ahead of what the device holds.
   for (const [kind, r] of [
     ['bookmarks', read.bookmarks],
     ['progress', read.progress],
+    ['history', read.history],
   ] as const) {
     if (r?.kind === 'pages') saveMark(read.server, current.sessionId, profile, kind, r.mark);
   }

@@ -1,5 +1,5 @@
 import { useSessionStatus } from '../../stores/session-status.ts';
-import { startLive } from './live.ts';
+import { startLiveWhenSignedIn } from './live-loader.ts';
 import { createOutboxDelivery, createOutboxEngine } from './outbox-delivery.ts';
 import { createProfileSwitch, forgetActiveProfile } from './profile-switch.ts';
 import { createRestore } from './restore.ts';
@@ -51,5 +51,5 @@ export const startSync = createStartSync({
   pull,
   lastPullAt: restoring.lastPullAt,
   sendPendingSignOuts,
-  startLive,
+  startLive: startLiveWhenSignedIn,
 });

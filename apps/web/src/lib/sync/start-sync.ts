@@ -4,7 +4,7 @@ import { useLibraryStore } from '../../stores/library/library-store.ts';
 import { useSessionStatus } from '../../stores/session-status.ts';
 import { LIBRARY_REFRESH_EVENT } from '../library-refresh.ts';
 import { appStorage } from '../storage.ts';
-import { startLive } from './live.ts';
+import { startLiveWhenSignedIn } from './live-loader.ts';
 import type { OutboxDelivery } from './outbox-delivery.ts';
 import { ACCESS_TOKEN_KEY } from './sign-out.ts';
 import { SYNC_INTERVAL_MS, type SyncEngine } from './sync-engine.ts';
@@ -49,7 +49,7 @@ export interface StartSyncDeps {
   lastPullAt(): number;
   sendPendingSignOuts(): Promise<unknown>;
   /** The library stream (live.ts). */
-  startLive?: typeof startLive;
+  startLive?: typeof startLiveWhenSignedIn;
   now?(): number;
 }
 
@@ -70,14 +70,14 @@ export type StartSync = (win?: Window, options?: StartSyncOptions) => () => void
  */
 export function createStartSync(deps: StartSyncDeps): StartSync {
   const { engine, delivery, restore, pull, lastPullAt, sendPendingSignOuts } = deps;
-  const live = deps.startLive ?? startLive;
+  const live = deps.startLive ?? startLiveWhenSignedIn;
   const now = deps.now ?? (() => Date.now());
   return (win = window, { adoptAccessToken } = {}) => {
     const flush = () => void engine.flush();
     const pullSoon = () => {
       if (!account()) return;
       if (now() - lastPullAt() < PULL_AT_MOST_EVERY_MS) flush();
-      else void pull(['bookmarks', 'progress']);
+      else void pull(['bookmarks', 'progress', 'history']);
     };
     const interval = setInterval(flush, SYNC_INTERVAL_MS);
     const restoreTimer = setInterval(() => void restore(), RESTORE_INTERVAL_MS);

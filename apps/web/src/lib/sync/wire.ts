@@ -1,23 +1,35 @@
 import { PROFILE_HEADER, mediaTypeOf } from '@marquee/contract/values';
-import type { Bookmark, ProgressListItem, syncEndpoints } from '@marquee/contract';
+import type {
+  Bookmark,
+  historyEndpoints,
+  ProgressListItem,
+  syncEndpoints,
+  WatchHistoryItem,
+} from '@marquee/contract';
 import { libraryKey, type EpisodeProgress, type ProgressEntry } from '../../stores/library/library-rules.ts';
 import { type MediaType } from '../media-keys.ts';
 import type { ApiInput } from '../api/index.ts';
 import type { LibraryData, OutboxOp, TitleMeta } from '../../stores/library/outbox.ts';
+import { playKey, type PlayEntry } from '../../stores/library/history-rules.ts';
 
 /** Conversions between the library's local shapes and the sync API's wire shapes (the app family's sync API). */
 
 /** The sync endpoints an outbox op is delivered by. */
 export type WriteEndpoint =
   'addBookmark' | 'deleteBookmark' | 'putProgress' | 'deleteProgress' | 'putSettings';
+/** The watch-history endpoints an outbox op is delivered by. */
+export type HistoryWriteEndpoint = 'putWatchHistory' | 'importWatchHistory' | 'deleteWatchHistory';
 
-/** One call of a sync endpoint (named as in the contract), its input typed by the contract. */
-export type WireRequest = {
-  [K in WriteEndpoint]: { endpoint: K } & ApiInput<(typeof syncEndpoints)[K]> & {
-      /** X-Profile-Id when the op belongs to a household profile's library. */
-      headers?: Record<string, string>;
-    };
-}[WriteEndpoint];
+/** X-Profile-Id when the op belongs to a household profile's library. */
+type ProfileHeaders = { headers?: Record<string, string> };
+/** One call of a sync or history endpoint (named as in the contract), its input typed by the contract. */
+export type WireRequest =
+  | {
+      [K in WriteEndpoint]: { endpoint: K } & ApiInput<(typeof syncEndpoints)[K]> & ProfileHeaders;
+    }[WriteEndpoint]
+  | {
+      [K in HistoryWriteEndpoint]: { endpoint: K } & ApiInput<(typeof historyEndpoints)[K]> & ProfileHeaders;
+    }[HistoryWriteEndpoint];
 
 /** The header that selects a household profile's library on the sync routes ('' = the account's own: none). */
 export const profileHeaders = (profile: string | undefined): Record<string, string> | undefined =>
@@ -41,6 +53,7 @@ export function requestFor(op: OutboxOp, uid: string): WireRequest {
 function requestBodyFor(op: OutboxOp, uid: string): WireRequest {
   switch (op.kind) {
     case 'bookmark-add':
+      // No `group` / `favoriteEpisodes` (p-stream's, not edited here): left out, the server keeps the stored ones.
       return {
         endpoint: 'addBookmark',
         params: { uid, tmdbId: op.tmdbId },
@@ -80,6 +93,41 @@ function requestBodyFor(op: OutboxOp, uid: string): WireRequest {
           type: op.type,
           ...(op.seasonId ? { seasonId: op.seasonId } : {}),
           ...(op.episodeId ? { episodeId: op.episodeId } : {}),
+          updatedAt: iso(op.at),
+        },
+      };
+    case 'history-add': {
+      const play = {
+        tmdbId: op.tmdbId,
+        meta: wireMeta(op.type, op.meta),
+        watched: op.watched,
+        duration: op.duration,
+        watchedAt: iso(op.watchedAt),
+        completed: op.completed,
+        ...(op.type === 'show' && op.season && op.episode
+          ? {
+              seasonId: op.season.id,
+              episodeId: op.episode.id,
+              seasonNumber: op.season.number,
+              episodeNumber: op.episode.number,
+            }
+          : {}),
+        updatedAt: iso(op.at),
+      };
+      // An import keeps its own time (never folded into a play held): the import route.
+      return op.imported
+        ? { endpoint: 'importWatchHistory', params: { uid }, body: [play] }
+        : { endpoint: 'putWatchHistory', params: { uid, tmdbId: op.tmdbId }, body: play };
+    }
+    case 'history-remove':
+      return {
+        endpoint: 'deleteWatchHistory',
+        params: { uid, tmdbId: op.tmdbId },
+        body: {
+          type: op.type,
+          ...(op.seasonId ? { seasonId: op.seasonId } : {}),
+          ...(op.episodeId ? { episodeId: op.episodeId } : {}),
+          ...(op.watchedAt !== undefined ? { watchedAt: iso(op.watchedAt) } : {}),
           updatedAt: iso(op.at),
         },
       };
@@ -155,7 +203,7 @@ export function libraryFromServer(bookmarks: Bookmark[], progress: ProgressListI
   return data;
 }
 
-/** Local data for `PUT /users/:uid/bookmarks` and `PUT /users/:uid/progress/import`, with change times. */
+/** Local data for `PUT /users/:uid/bookmarks`, `…/progress/import` and `…/watch-history/import`, with change times. */
 export function importPayload(data: LibraryData) {
   const bookmarks = Object.values(data.bookmarks).map((b) => ({
     tmdbId: b.tmdbId,
@@ -181,5 +229,47 @@ export function importPayload(data: LibraryData) {
       updatedAt: iso(ep.updatedAt),
     }));
   });
-  return { bookmarks, progress };
+  const history = Object.values(data.history ?? {}).map((play) => ({
+    tmdbId: play.tmdbId,
+    meta: wireMeta(play.type, play),
+    watched: play.watched,
+    duration: play.duration,
+    watchedAt: iso(play.watchedAt),
+    completed: play.completed,
+    ...(play.type === 'show' && play.season && play.episode
+      ? {
+          seasonId: play.season.id,
+          episodeId: play.episode.id,
+          seasonNumber: play.season.number,
+          episodeNumber: play.episode.number,
+        }
+      : {}),
+    updatedAt: iso(play.updatedAt),
+  }));
+  return { bookmarks, progress, history };
+}
+
+/** A play as the server lists it, as local history (keyed by play). */
+export function playFromServer(item: WatchHistoryItem): { key: string; play: PlayEntry } {
+  const type = mediaTypeOf(item.meta.type, Boolean(item.episode.id));
+  const isEpisode = type === 'show' && item.episode.id && item.season.id;
+  const play: PlayEntry = {
+    tmdbId: item.tmdbId,
+    type,
+    title: item.meta.title,
+    year: yearOf(item.meta.year),
+    poster: item.meta.poster ?? null,
+    ...(isEpisode
+      ? {
+          season: { id: item.season.id!, number: item.season.number ?? 0, title: '' },
+          episode: { id: item.episode.id!, number: item.episode.number ?? 0, title: '' },
+        }
+      : {}),
+    watchedAt: time(item.watchedAt),
+    watched: Number(item.watched) || 0,
+    duration: Number(item.duration) || 0,
+    completed: item.completed,
+    updatedAt: time(item.updatedAt),
+  };
+  return { key: playKey({ ...play, episodeId: play.episode?.id }), play };
 }

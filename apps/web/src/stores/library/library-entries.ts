@@ -1,11 +1,12 @@
 import type { LibraryStoreData, StashedLibrary } from './library-store.ts';
 import type { OutboxOp, ProgressRemovalMark } from './outbox.ts';
 import type { BookmarkEntry, ProgressEntry } from './library-rules.ts';
+import type { PlayEntry } from './history-rules.ts';
 
 /**
  * The library as separate entries (docs/decisions/080), so saving a change writes the entries it
- * touched, not the whole library: `b:<key>` a bookmark, `p:<key>` a title's progress, `rb:<key>` /
- * `rp:<key>` its removals, `s:<profile>` a stashed profile's library, `o:<op id>` a pending change
+ * touched, not the whole library: `b:<key>` a bookmark, `p:<key>` a title's progress, `h:<key>` a play
+ * of the watch history, `rb:<key>` / `rp:<key>` / `rh:<key>` their removals, `s:<profile>` a stashed profile's library, `o:<op id>` a pending change
  * (with its place in the outbox), `profile` whose library is active, `version` the data's version.
  * Pure functions: the persistence (library-persistence.ts) stores and broadcasts what they produce.
  */
@@ -49,6 +50,18 @@ const SECTIONS: readonly Section[] = [
     get: (d) => d.progress,
     with: (d, r) => ({ ...d, progress: r as Record<string, ProgressEntry> }),
     valid: isObj,
+  },
+  {
+    prefix: 'h:',
+    get: (d) => d.history,
+    with: (d, r) => ({ ...d, history: r as Record<string, PlayEntry> }),
+    valid: isObj,
+  },
+  {
+    prefix: 'rh:',
+    get: (d) => d.removals.history ?? {},
+    with: (d, r) => ({ ...d, removals: { ...d.removals, history: r as Record<string, number> } }),
+    valid: (v) => typeof v === 'number',
   },
   {
     prefix: 'rb:',

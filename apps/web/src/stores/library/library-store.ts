@@ -5,6 +5,7 @@ import { clock } from '../../lib/clock.ts';
 import { create, createStore, type StateCreator } from 'zustand';
 import type { VersionedSpec } from '../persisted.ts';
 import { convertLegacyLibrary, readLegacyLibrary, type LegacyLibrary } from './legacy.ts';
+import { crossesWatched, type PlayEntry, type PlayRemoval } from './history-rules.ts';
 import {
   applyOp,
   coalesce,
@@ -30,6 +31,8 @@ export interface StashedLibrary extends LibraryData {
 }
 
 export interface LibraryStoreData extends LibraryData {
+  /** The active library's watch history: play key → play (decision 095). */
+  history: Record<string, PlayEntry>;
   /** The active library's removals (a stashed library keeps its own). */
   removals: Removals;
   /** Changes not yet acknowledged by the server, oldest first, of every profile. Kept only while signed in. */
@@ -65,6 +68,10 @@ interface LibraryActions {
   removeProgress(type: MediaType, tmdbId: string, target?: { seasonId?: string; episodeId?: string }): void;
   /** "Remove from Continue Watching": forgets the title's progress, on every device. */
   removeFromContinueWatching(type: MediaType, tmdbId: string): void;
+  /** Records a play by hand ("I watched this on…"), or one of a file imported (kept at its own time). */
+  recordPlay(play: PlayInput, options?: { imported?: boolean }): void;
+  /** Removes plays: of a title, a season, an episode, or one play (`watchedAt`). */
+  removePlays(removal: PlayRemoval): void;
   /** Records a change of synced settings (the settings themselves live in their own stores). */
   queueSettings(settings: SyncedSettings): void;
   /** The server acknowledged the op, or it can never succeed: it leaves the outbox. */
@@ -81,12 +88,16 @@ interface LibraryActions {
 
 export type LibraryState = LibraryStoreData & LibraryActions;
 
+/** A play to record: what `PlayEntry` holds but its change time. */
+export type PlayInput = Omit<PlayEntry, 'updatedAt'>;
+
 /** How long progress saved while playing may wait before it is sent (one write per 15 s of playing). */
 export const PROGRESS_HOLD_MS = 15_000;
 
 const initial = (): LibraryStoreData => ({
   bookmarks: {},
   progress: {},
+  history: {},
   removals: noRemovals(),
   outbox: [],
   profile: '',
@@ -114,6 +125,7 @@ export const librarySpec: VersionedSpec<LibraryStoreData> = {
   migrations: {
     1: (old: LegacyLibrary): LibraryStoreData => ({
       ...convertLegacyLibrary(old, clock.now().getTime()),
+      history: {},
       removals: noRemovals(),
       outbox: [],
       profile: '',
@@ -123,6 +135,8 @@ export const librarySpec: VersionedSpec<LibraryStoreData> = {
   sanitize: (data: Record<string, unknown>, init) => ({
     bookmarks: isObj(data.bookmarks) ? (data.bookmarks as LibraryStoreData['bookmarks']) : init.bookmarks,
     progress: isObj(data.progress) ? (data.progress as LibraryStoreData['progress']) : init.progress,
+    // Absent in what was saved before the watch history.
+    history: isObj(data.history) ? (data.history as LibraryStoreData['history']) : init.history,
     removals:
       isObj(data.removals) && isObj(data.removals.bookmarks) && isObj(data.removals.progress)
         ? (data.removals as unknown as Removals)
@@ -161,6 +175,24 @@ const libraryState: StateCreator<LibraryState> = (set) => {
     meta: titleMeta(meta),
     at: now(),
   });
+  const playOp = (play: PlayInput, imported: boolean): OutboxOpInput => ({
+    kind: 'history-add',
+    type: play.type,
+    tmdbId: play.tmdbId,
+    meta: titleMeta(play),
+    ...(play.type === 'show' && play.season && play.episode
+      ? {
+          season: play.season,
+          episode: { id: play.episode.id, number: play.episode.number, title: play.episode.title },
+        }
+      : {}),
+    watchedAt: play.watchedAt,
+    watched: Math.max(0, play.watched),
+    duration: Math.max(0, play.duration),
+    completed: play.completed,
+    ...(imported ? { imported: true } : {}),
+    at: now(),
+  });
   const remove = (type: MediaType, tmdbId: string): OutboxOpInput => ({
     kind: 'bookmark-remove',
     type,
@@ -176,7 +208,28 @@ const libraryState: StateCreator<LibraryState> = (set) => {
       ),
     addBookmark: (meta) => change(() => add(meta)),
     removeBookmark: (type, tmdbId) => change(() => remove(type, tmdbId)),
-    saveProgress: (u, options = {}) =>
+    saveProgress: (u, options = {}) => {
+      // Past the watched share for the first time: a play (a rewatch is another, once it passes it again).
+      change((state) => {
+        const held = state.progress[libraryKey(u.meta.type, u.meta.tmdbId)];
+        const before = u.episode ? held?.episodes[u.episode.id]?.progress : held?.progress;
+        if (!crossesWatched(before, u.watched, u.duration)) return null;
+        return playOp(
+          {
+            tmdbId: u.meta.tmdbId,
+            type: u.meta.type,
+            title: u.meta.title,
+            year: u.meta.year,
+            poster: u.meta.poster,
+            ...(u.season && u.episode ? { season: u.season, episode: u.episode } : {}),
+            watchedAt: now(),
+            watched: u.watched,
+            duration: u.duration,
+            completed: true,
+          },
+          false,
+        );
+      });
       change(() => ({
         // A send schedule on the real clock (a pinned test clock must not hold it for ever).
         ...(options.hold ? { sendAfter: Date.now() + PROGRESS_HOLD_MS } : {}),
@@ -187,6 +240,18 @@ const libraryState: StateCreator<LibraryState> = (set) => {
         watched: Math.max(0, u.watched),
         duration: Math.max(0, u.duration),
         ...(u.season && u.episode ? { season: u.season, episode: u.episode } : {}),
+        at: now(),
+      }));
+    },
+    recordPlay: (play, options = {}) => change(() => playOp(play, Boolean(options.imported))),
+    removePlays: (removal) =>
+      change(() => ({
+        kind: 'history-remove',
+        type: removal.type,
+        tmdbId: removal.tmdbId,
+        ...(removal.seasonId ? { seasonId: removal.seasonId } : {}),
+        ...(removal.episodeId ? { episodeId: removal.episodeId } : {}),
+        ...(removal.watchedAt !== undefined ? { watchedAt: removal.watchedAt } : {}),
         at: now(),
       })),
     sendHeldNow: () =>

@@ -8,6 +8,15 @@ import {
   type ProgressEntry,
 } from './library-rules.ts';
 import { type MediaType } from '../../lib/media-keys.ts';
+import {
+  addPlay,
+  foldedWatchTime,
+  playKey,
+  removalCoversPlay,
+  removePlays,
+  type PlayEntry,
+  type PlayEpisode,
+} from './history-rules.ts';
 
 /**
  * The outbox (docs/decisions/031): every change to the library or to synced settings is applied
@@ -18,6 +27,8 @@ import { type MediaType } from '../../lib/media-keys.ts';
 export interface LibraryData {
   bookmarks: Record<string, BookmarkEntry>;
   progress: Record<string, ProgressEntry>;
+  /** The watch history: play key → play (decision 095; absent: none yet). */
+  history?: Record<string, PlayEntry>;
   /** The removals this device knows of (absent: none). */
   removals?: Removals;
 }
@@ -38,9 +49,11 @@ export interface Removals {
   bookmarks: Record<string, number>;
   /** Progress key → its removals (the latest per title / season / episode). */
   progress: Record<string, ProgressRemovalMark[]>;
+  /** Play key → when the play was removed (absent: none; data saved before the history). */
+  history?: Record<string, number>;
 }
 
-export const noRemovals = (): Removals => ({ bookmarks: {}, progress: {} });
+export const noRemovals = (): Removals => ({ bookmarks: {}, progress: {}, history: {} });
 
 /** What a title is, as sent with bookmarks and progress. */
 export type TitleMeta = Pick<LibraryMeta, 'title' | 'year' | 'poster'>;
@@ -101,6 +114,25 @@ export type OutboxOp = OpBase &
         episode?: EpisodeRef;
       } & TitleRef)
     | ({ kind: 'progress-remove'; seasonId?: string; episodeId?: string } & TitleRef)
+    | ({
+        kind: 'history-add';
+        meta: TitleMeta;
+        season?: SeasonRef;
+        episode?: PlayEpisode;
+        watchedAt: number;
+        watched: number;
+        duration: number;
+        completed: boolean;
+        /** From a file or another service: kept at its own time, never folded into a play held. */
+        imported?: boolean;
+      } & TitleRef)
+    | ({
+        kind: 'history-remove';
+        seasonId?: string;
+        episodeId?: string;
+        /** One play; absent: every play the rest names. */
+        watchedAt?: number;
+      } & TitleRef)
     | { kind: 'settings'; settings: SyncedSettings }
   );
 
@@ -124,6 +156,25 @@ function removalCovers(
   if (removal.seasonId) return put.season?.id === removal.seasonId;
   return true;
 }
+
+/** The play a history op records. */
+export function playOf(op: Omit<Extract<OutboxOp, { kind: 'history-add' }>, 'id'>): PlayEntry {
+  return {
+    tmdbId: op.tmdbId,
+    type: op.type,
+    title: op.meta.title,
+    year: op.meta.year,
+    poster: op.meta.poster,
+    ...(op.type === 'show' && op.season && op.episode ? { season: op.season, episode: op.episode } : {}),
+    watchedAt: op.watchedAt,
+    watched: op.watched,
+    duration: op.duration,
+    completed: op.completed,
+    updatedAt: op.at,
+  };
+}
+const playKeyOfOp = (op: Omit<Extract<OutboxOp, { kind: 'history-add' }>, 'id'>) =>
+  playKey({ ...op, episodeId: op.type === 'show' ? op.episode?.id : undefined });
 
 /**
  * Appends `op`, first dropping pending ops it makes obsolete: a newer bookmark change for the same
@@ -167,6 +218,20 @@ export function coalesce(outbox: readonly OutboxOp[], op: OutboxOp): OutboxOp[] 
           keyOf(pending) === keyOf(op) &&
           (pending.seasonId ?? '') === (op.seasonId ?? '') &&
           (pending.episodeId ?? '') === (op.episodeId ?? '')
+        )
+          continue;
+        break;
+      case 'history-add':
+        if (pending.kind === 'history-add' && playKeyOfOp(pending) === playKeyOfOp(op)) continue;
+        break;
+      case 'history-remove':
+        if (pending.kind === 'history-add' && removalCoversPlay(op, playOf(pending))) continue;
+        if (
+          pending.kind === 'history-remove' &&
+          keyOf(pending) === keyOf(op) &&
+          (pending.seasonId ?? '') === (op.seasonId ?? '') &&
+          (pending.episodeId ?? '') === (op.episodeId ?? '') &&
+          pending.watchedAt === op.watchedAt
         )
           continue;
         break;
@@ -238,6 +303,17 @@ export function latestTimeFor(data: LibraryData, op: OutboxOpInput): number {
   const removals = data.removals ?? noRemovals();
   if (op.kind === 'bookmark-add' || op.kind === 'bookmark-remove')
     return later(data.bookmarks[key]?.updatedAt, removals.bookmarks[key]) ?? 0;
+  if (op.kind === 'history-add') {
+    const history = data.history ?? {};
+    const play = playOf(op);
+    const at = op.imported ? play.watchedAt : foldedWatchTime(history, play);
+    const held = playKey({ ...play, watchedAt: at, episodeId: play.episode?.id });
+    return later(history[held]?.updatedAt, removals.history?.[held]) ?? 0;
+  }
+  if (op.kind === 'history-remove')
+    return Object.values(data.history ?? {})
+      .filter((p) => removalCoversPlay(op, p))
+      .reduce((max, p) => Math.max(max, p.updatedAt), 0);
   const entry = data.progress[key];
   if (op.kind === 'progress-put') {
     const { seasonId, episodeId } = rowIdsOf(op);
@@ -263,6 +339,7 @@ const entryTime = (entry: ProgressEntry) =>
  */
 export function applyOp(data: LibraryData, op: OutboxOp | OutboxOpInput): LibraryData {
   if (op.kind === 'settings') return data;
+  if (op.kind === 'history-add' || op.kind === 'history-remove') return applyHistoryOp(data, op);
   const key = keyOf(op);
   const removals = data.removals ?? noRemovals();
   switch (op.kind) {
@@ -350,6 +427,21 @@ export function applyOp(data: LibraryData, op: OutboxOp | OutboxOpInput): Librar
   }
 }
 
+/** A watch-history op, with the rules of history-rules.ts. */
+function applyHistoryOp(
+  data: LibraryData,
+  op: Extract<OutboxOp | OutboxOpInput, { kind: 'history-add' | 'history-remove' }>,
+): LibraryData {
+  const removals = data.removals ?? noRemovals();
+  const held = { history: data.history ?? {}, removed: removals.history ?? {} };
+  const next =
+    op.kind === 'history-add'
+      ? addPlay(held, playOf(op), { fold: !op.imported })
+      : removePlays(held, op, op.at);
+  if (next === held) return data;
+  return { ...data, history: next.history, removals: { ...removals, history: next.removed } };
+}
+
 /** How long removals are remembered (the server purges its tombstones after as long). */
 export const REMOVALS_KEPT_MS = 180 * 24 * 60 * 60_000;
 
@@ -363,6 +455,8 @@ export function mergeRemovals(a: Removals | undefined, b: Removals | undefined, 
     for (const [key, marks] of Object.entries(source.progress))
       for (const mark of marks)
         if (mark.at >= since) out.progress[key] = withRemoval(out.progress[key] ?? [], mark);
+    for (const [key, at] of Object.entries(source.history ?? {}))
+      if (at >= since) out.history![key] = Math.max(at, out.history![key] ?? at);
   }
   return out;
 }
@@ -403,7 +497,7 @@ export function withRejected(list: readonly RejectedOp[], entry: RejectedOp): Re
 
 /** What a change was about, for the list the user sees: its kind and the title's name when it has one. */
 export function describeOp(op: OutboxOp): { kind: OutboxOp['kind']; title: string | null } {
-  if (op.kind === 'bookmark-add' || op.kind === 'progress-put')
+  if (op.kind === 'bookmark-add' || op.kind === 'progress-put' || op.kind === 'history-add')
     return { kind: op.kind, title: op.meta?.title || null };
   return { kind: op.kind, title: null };
 }

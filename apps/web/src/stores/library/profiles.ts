@@ -8,11 +8,14 @@ import { noRemovals, type Removals } from './outbox.ts';
  * Pure; `lib/sync/profile-switch.ts` applies it to the store.
  */
 export function switchLibrary(
-  state: Pick<LibraryStoreData, 'bookmarks' | 'progress' | 'profile' | 'stash'> & { removals?: Removals },
+  state: Pick<LibraryStoreData, 'bookmarks' | 'progress' | 'profile' | 'stash'> & {
+    removals?: Removals;
+    history?: LibraryStoreData['history'];
+  },
   to: string,
   leavingPrefs?: StashedLibrary['prefs'],
 ): {
-  data: Pick<LibraryStoreData, 'bookmarks' | 'progress' | 'removals' | 'profile' | 'stash'>;
+  data: Pick<LibraryStoreData, 'bookmarks' | 'progress' | 'history' | 'removals' | 'profile' | 'stash'>;
   prefs: StashedLibrary['prefs'] | undefined;
 } | null {
   if (to === state.profile) return null;
@@ -20,6 +23,7 @@ export function switchLibrary(
   const left: StashedLibrary = {
     bookmarks: state.bookmarks,
     progress: state.progress,
+    history: state.history ?? {},
     removals: state.removals ?? noRemovals(),
     ...(leavingPrefs ? { prefs: leavingPrefs } : {}),
   };
@@ -27,6 +31,7 @@ export function switchLibrary(
     data: {
       bookmarks: next?.bookmarks ?? {},
       progress: next?.progress ?? {},
+      history: next?.history ?? {},
       removals: next?.removals ?? noRemovals(),
       profile: to,
       stash: { ...others, [state.profile]: left },

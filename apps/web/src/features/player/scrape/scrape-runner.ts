@@ -7,7 +7,8 @@ import type {
   ScrapeMediaParams,
 } from '@marquee/contract';
 import type { DiscoverEmbedsEvent, InitEvent } from '@marquee/providers';
-import { ApiError, STOP, stream } from '../../../lib/api/index.ts';
+import { ApiError } from '../../../lib/api/index.ts';
+import { STOP, stream } from '../../../lib/api/stream.ts';
 import { scrapeTokens, type ScrapeTokenStore } from '../../../lib/proxy-transport.ts';
 import type { ScrapeState } from '../core/player-store.ts';
 import { deviceFields, deviceQuery, type DeviceQuery } from './device-query.ts';

@@ -1,0 +1,68 @@
+import { expect, test } from '@playwright/test';
+import { login, outboxLength, registerAccount, storedAccount } from './support/account.ts';
+import { MATRIX, startPlayback } from './support/player.ts';
+
+/*
+ * The watch history (issue 27, decision 095): a movie watched past 90 % is a play, on this device and
+ * the account's others; the title page says when it was watched; a play removed on one device is gone
+ * on the other; the server keeps it in the shapes p-stream's client reads.
+ */
+test.describe('watch history', () => {
+  test('a movie watched to the end: in the history by day, on its title page, on the other device; removed there, gone here', async ({
+    page,
+    browser,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const passphrase = await registerAccount(page, 'Laptop');
+    await page.goto('/history');
+    await expect(page.getByRole('heading', { name: 'Watch history', level: 1 })).toBeVisible();
+    await expect(page.getByTestId('history-empty')).toBeVisible();
+
+    // The sample is 20 minutes long: from 18:05 on, playing passes 90 % (18:00).
+    await page.goto(`${MATRIX}?t=1085`);
+    await startPlayback(page);
+    await expect.poll(() => outboxLength(page), { timeout: 15_000 }).toBe(0);
+    const account = await storedAccount(page);
+    await expect
+      .poll(async () => {
+        const res = await request.get(`/users/${account.userId}/watch-history`, {
+          headers: { authorization: `Bearer ${account.token}` },
+        });
+        return ((await res.json()) as { tmdbId: string; completed: boolean }[]).map(
+          (p) => `${p.tmdbId}:${p.completed}`,
+        );
+      })
+      .toEqual(['603:true']);
+
+    await page.goto('/history');
+    await expect(page.getByRole('heading', { name: 'Today', level: 2 })).toBeVisible();
+    const entry = page.getByTestId('history-entry');
+    await expect(entry).toHaveCount(1);
+    await expect(entry).toContainText('The Matrix');
+    // Shows only: nothing of that kind; all again.
+    await page.getByText('Shows', { exact: true }).click();
+    await expect(page.getByTestId('history-none-of-kind')).toBeVisible();
+    await page.getByText('All', { exact: true }).click();
+    await expect(entry).toHaveCount(1);
+
+    // The title page says it was watched, and leads to the history.
+    await page.goto(MATRIX);
+    await expect(page.getByTestId('title-history')).toContainText('Watched on');
+    await page.getByTestId('title-history').getByRole('link').click();
+    await expect(page).toHaveURL(/\/history$/);
+
+    // The phone signs in and sees the play; removing it there removes it here.
+    const other = await browser.newContext();
+    const phone = await other.newPage();
+    await login(phone, passphrase, 'Phone');
+    await phone.goto('/history');
+    await expect(phone.getByTestId('history-entry')).toContainText('The Matrix');
+    await phone.getByRole('button', { name: 'Remove The Matrix from your watch history' }).click();
+    await expect(phone.getByTestId('history-empty')).toBeVisible();
+    await expect.poll(() => outboxLength(phone)).toBe(0);
+    // The laptop hears of it live (the library stream) and the page follows.
+    await expect(page.getByTestId('history-empty')).toBeVisible({ timeout: 15_000 });
+    await other.close();
+  });
+});

@@ -1,0 +1,46 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { MediaDetails } from '@marquee/contract';
+import { dateTimeFormat } from '../../lib/intl.ts';
+import { toMediaType } from '../../lib/media-keys.ts';
+import { paths } from '../../lib/paths.ts';
+import { useLibraryStore } from '../../stores/index.ts';
+import { playsOf } from '../../stores/library/history-view.ts';
+
+/** "November 30, 2026" in the viewer's language. */
+const LONG_DATE: Intl.DateTimeFormatOptions = { dateStyle: 'long' };
+
+/**
+ * The title page's line from the watch history: how often a movie was watched and when last, or which
+ * episode of a show was watched last and when; a link to the history. Nothing when it was never watched.
+ */
+export function TitleHistory({ media }: { media: Pick<MediaDetails, 'id' | 'type'> }) {
+  const { t, i18n } = useTranslation(['history', 'media']);
+  const history = useLibraryStore((s) => s.history);
+  const type = toMediaType(media.type);
+  const plays = useMemo(() => playsOf(history, type, media.id), [history, type, media.id]);
+  const last = plays[0];
+  if (!last) return null;
+  const date = dateTimeFormat(i18n.language, LONG_DATE).format(last.watchedAt);
+  const text =
+    type === 'movie' || !last.season || !last.episode
+      ? t('history.movieWatched', { count: plays.length, date })
+      : t('history.showWatched', {
+          episode: t('media.seasons.seasonEpisode', {
+            season: last.season.number,
+            episode: last.episode.number,
+          }),
+          date,
+        });
+  return (
+    <p className="basis-full text-sm text-fg-muted" data-testid="title-history">
+      <Link
+        to={paths.history}
+        className="underline-offset-2 hover:text-fg hover:underline focus-visible:outline-2 focus-visible:outline-accent"
+      >
+        {text}
+      </Link>
+    </p>
+  );
+}
