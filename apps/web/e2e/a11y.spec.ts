@@ -27,6 +27,7 @@ const PUBLIC_SCREENS = [
   '/browse/zzzzqqqq',
   '/media/tmdb-tv-1396-breaking-bad',
   '/mylist',
+  '/history',
   '/settings',
   '/login',
   '/register',

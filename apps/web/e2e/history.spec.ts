@@ -2,6 +2,8 @@ import { expect, test } from '@playwright/test';
 import { login, outboxLength, registerAccount, storedAccount } from './support/account.ts';
 import { MATRIX, startPlayback } from './support/player.ts';
 
+const BREAKING_BAD = '/media/tmdb-tv-1396-breaking-bad';
+
 /*
  * The watch history (issue 27, decision 095): a movie watched past 90 % is a play, on this device and
  * the account's others; the title page says when it was watched; a play removed on one device is gone
@@ -63,6 +65,45 @@ test.describe('watch history', () => {
     await expect.poll(() => outboxLength(phone)).toBe(0);
     // The laptop hears of it live (the library stream) and the page follows.
     await expect(page.getByTestId('history-empty')).toBeVisible({ timeout: 15_000 });
+    // Watched elsewhere (a cinema, another app): marked from its page, it is a play like the others.
+    await page.goto(MATRIX);
+    await page.getByRole('button', { name: 'Mark as watched' }).click();
+    await expect(page.getByTestId('title-history')).toContainText('Watched on');
+    await phone.goto('/history');
+    await expect(phone.getByTestId('history-entry')).toContainText('The Matrix');
+    await other.close();
+  });
+
+  test('a season marked watched on one device is watched on the other; unmarked, it is not', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const passphrase = await registerAccount(page, 'Laptop');
+    const other = await browser.newContext();
+    const phone = await other.newPage();
+    await login(phone, passphrase, 'Phone');
+    for (const device of [page, phone]) await device.goto(BREAKING_BAD);
+    const marks = (device: typeof page) => device.getByTestId('episode-watched');
+    await expect(marks(page).first()).toHaveAttribute('aria-pressed', 'false');
+    const count = await marks(page).count();
+    expect(count).toBeGreaterThan(1);
+
+    await page.getByRole('button', { name: 'Mark season as watched' }).click();
+    for (let i = 0; i < count; i++) await expect(marks(page).nth(i)).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByTestId('season-watched')).toHaveAttribute('aria-pressed', 'true');
+    // The phone hears of it (the library stream) and shows every episode watched.
+    for (let i = 0; i < count; i++)
+      await expect(marks(phone).nth(i)).toHaveAttribute('aria-pressed', 'true', { timeout: 15_000 });
+    // The plays are in the phone's history too.
+    await phone.goto('/history');
+    await expect(phone.getByTestId('history-entry')).toHaveCount(count);
+
+    // One episode unmarked on the phone: the laptop follows, and the season is no longer all watched.
+    await phone.goto(BREAKING_BAD);
+    await phone.getByRole('button', { name: 'Mark S1 E1 as not watched' }).click();
+    await expect(marks(page).first()).toHaveAttribute('aria-pressed', 'false', { timeout: 15_000 });
+    await expect(page.getByTestId('season-watched')).toHaveAttribute('aria-pressed', 'false');
     await other.close();
   });
 });

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { type SeasonSummary } from '@marquee/contract';
+import { type MediaDetails, type SeasonSummary } from '@marquee/contract';
 import { isReleased, releaseDay } from '@marquee/contract/values';
 import { clock } from '../../lib/clock.ts';
 import { isNotFound } from '../../lib/api/index.ts';
@@ -12,6 +12,7 @@ import { useEpisodeProgress } from './resume.ts';
 import { WatchedBar } from '../../components/media-card.tsx';
 import { paths } from '../../lib/paths.ts';
 import { dateTimeFormat } from '../../lib/intl.ts';
+import { EpisodeWatchedToggle, SeasonWatchedToggle, useWatchedEpisodes } from './watched-marks.tsx';
 
 const ROW = 'flex items-start gap-3 rounded-lg p-2 text-fg sm:gap-4 sm:p-3';
 
@@ -37,17 +38,20 @@ function EpisodeStill({ src }: { src: string | null }) {
 
 interface EpisodeListProps {
   mediaKey: string;
-  showId: string;
+  /** The show (its id, and what a watched mark records of it). */
+  show: Pick<MediaDetails, 'id' | 'title' | 'year' | 'poster'>;
   season: SeasonSummary;
   currentEpisodeId?: string | undefined;
 }
 
 /** Episodes of one season; those not aired yet (the contract's release rule) are shown but disabled. */
-export function EpisodeList({ mediaKey, showId, season, currentEpisodeId }: EpisodeListProps) {
+export function EpisodeList({ mediaKey, show, season, currentEpisodeId }: EpisodeListProps) {
   const { t, i18n } = useTranslation(['media']);
+  const showId = show.id;
   const q = useQuery(seasonQuery(showId, season.number));
   // What the viewer watched of each episode (this device's library, synced from their others).
   const watched = useEpisodeProgress(showId);
+  const marked = useWatchedEpisodes(showId);
   if (q.isPending) {
     return (
       <ul className="flex flex-col gap-2" aria-hidden="true">
@@ -81,62 +85,79 @@ export function EpisodeList({ mediaKey, showId, season, currentEpisodeId }: Epis
       new Date(`${date}T00:00:00Z`),
     );
 
+  const now = clock.now();
+  const airedEpisodes = q.data.episodes.filter((episode) => isReleased(episode.airDate, now));
   return (
-    <ol className="flex flex-col gap-2" data-testid="episode-list">
-      {q.data.episodes.map((episode) => {
-        const aired = isReleased(episode.airDate, clock.now());
-        const day = releaseDay(episode.airDate);
-        const label = (
-          <>
-            {hasStills && <EpisodeStill src={episode.still} />}
-            <span className="flex min-w-0 flex-1 flex-col gap-1">
-              <span className="flex items-baseline gap-2">
-                <span className="shrink-0 font-mono text-sm text-fg-muted">
-                  {t('media.seasons.episodeNumber', { number: episode.number })}
+    <>
+      <div className="mb-3 flex justify-end">
+        <SeasonWatchedToggle show={show} season={season} aired={airedEpisodes} watched={marked} />
+      </div>
+      <ol className="flex flex-col gap-2" data-testid="episode-list">
+        {q.data.episodes.map((episode) => {
+          const aired = isReleased(episode.airDate, clock.now());
+          const day = releaseDay(episode.airDate);
+          const label = (
+            <>
+              {hasStills && <EpisodeStill src={episode.still} />}
+              <span className="flex min-w-0 flex-1 flex-col gap-1">
+                <span className="flex items-baseline gap-2">
+                  <span className="shrink-0 font-mono text-sm text-fg-muted">
+                    {t('media.seasons.episodeNumber', { number: episode.number })}
+                  </span>
+                  <bdi className="truncate font-medium">{episode.title}</bdi>
                 </span>
-                <bdi className="truncate font-medium">{episode.title}</bdi>
-              </span>
-              <span className="flex flex-wrap gap-x-3 text-xs text-fg-muted">
-                {episode.runtime ? <span>{t('media.runtime', { minutes: episode.runtime })}</span> : null}
-                {!aired && (
-                  <span>
-                    {day ? t('media.seasons.airsOn', { date: formatDate(day) }) : t('media.seasons.unaired')}
+                <span className="flex flex-wrap gap-x-3 text-xs text-fg-muted">
+                  {episode.runtime ? <span>{t('media.runtime', { minutes: episode.runtime })}</span> : null}
+                  {!aired && (
+                    <span>
+                      {day
+                        ? t('media.seasons.airsOn', { date: formatDate(day) })
+                        : t('media.seasons.unaired')}
+                    </span>
+                  )}
+                </span>
+                {episode.overview && (
+                  <span className="line-clamp-2 text-sm text-fg-muted" dir="auto">
+                    {episode.overview}
                   </span>
                 )}
+                {watched[episode.id] && <WatchedBar ratio={progressRatio(watched[episode.id]!.progress)} />}
               </span>
-              {episode.overview && (
-                <span className="line-clamp-2 text-sm text-fg-muted" dir="auto">
-                  {episode.overview}
-                </span>
+            </>
+          );
+          return (
+            <li key={episode.id} className="flex items-stretch gap-2">
+              {aired ? (
+                <Link
+                  to={paths.media(mediaKey, season.id, episode.id)}
+                  className={`${ROW} min-w-0 flex-1 ${episode.id === currentEpisodeId ? 'bg-accent/25 ring-1 ring-accent' : 'bg-surface-2 hover:bg-surface-3'}`}
+                  aria-current={episode.id === currentEpisodeId ? 'true' : undefined}
+                  data-testid="episode"
+                >
+                  {label}
+                </Link>
+              ) : (
+                <div
+                  className={`${ROW} min-w-0 flex-1 cursor-not-allowed bg-surface-2 opacity-50`}
+                  aria-disabled="true"
+                  data-testid="episode"
+                  data-unaired="true"
+                >
+                  {label}
+                </div>
               )}
-              {watched[episode.id] && <WatchedBar ratio={progressRatio(watched[episode.id]!.progress)} />}
-            </span>
-          </>
-        );
-        return (
-          <li key={episode.id}>
-            {aired ? (
-              <Link
-                to={paths.media(mediaKey, season.id, episode.id)}
-                className={`${ROW} ${episode.id === currentEpisodeId ? 'bg-accent/25 ring-1 ring-accent' : 'bg-surface-2 hover:bg-surface-3'}`}
-                aria-current={episode.id === currentEpisodeId ? 'true' : undefined}
-                data-testid="episode"
-              >
-                {label}
-              </Link>
-            ) : (
-              <div
-                className={`${ROW} cursor-not-allowed bg-surface-2 opacity-50`}
-                aria-disabled="true"
-                data-testid="episode"
-                data-unaired="true"
-              >
-                {label}
-              </div>
-            )}
-          </li>
-        );
-      })}
-    </ol>
+              {aired && (
+                <EpisodeWatchedToggle
+                  show={show}
+                  season={season}
+                  episode={episode}
+                  watched={marked.has(episode.id)}
+                />
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </>
   );
 }

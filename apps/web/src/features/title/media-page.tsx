@@ -59,7 +59,7 @@ function SeasonPicker({ details, mediaKey, seasonId, episodeId }: TitleSectionPr
           </select>
         </label>
       </div>
-      <EpisodeList mediaKey={mediaKey} showId={details.id} season={selected} currentEpisodeId={episodeId} />
+      <EpisodeList mediaKey={mediaKey} show={details} season={selected} currentEpisodeId={episodeId} />
     </section>
   );
 }
