@@ -10,33 +10,25 @@
  * BENCH_DATABASES=postgres runs one of the two)
  */
 import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { registerAccount } from './support/accounts.ts';
+import { onEachDatabase } from './support/databases.ts';
+import {
+  DURATION_S,
+  OTHERS,
+  othersLoad,
+  put,
+  RATE,
+  register,
+  seedOthers,
+  type Account,
+  type Figures,
+} from './support/others.ts';
 import { ensureBuilt, startServer } from './support/server.ts';
 
-const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
-/** The other users' requests per second, all together (a steady rate: latency, not throughput, is measured). */
-const RATE = Number(process.env.BENCH_RATE ?? 200);
-const OTHERS = 20;
 const BIG_ROWS = 50_000;
 const IMPORT_ITEMS = 10_000;
 /** Seeding takes 5 imports; 2 phases × 6 stay under the 20 an account may make per 10 minutes. */
 const IMPORTS_PER_PHASE = 6;
-const pgAdminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-/** Which databases to run on (comma-separated): sqlite, postgres. */
-const DATABASES = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim());
-
-interface Account {
-  id: string;
-  headers: Record<string, string>;
-}
-
-async function register(url: string, n: number): Promise<Account> {
-  const { id, token } = await registerAccount(url, n);
-  return { id, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } };
-}
 
 /** `count` episodes of shows with 100 episodes each, starting at episode `from`, changed at `at` (+1 ms each). */
 function episodes(count: number, from: number, at: number) {
@@ -61,97 +53,14 @@ function episodes(count: number, from: number, at: number) {
   });
 }
 
-async function put(url: string, a: Account, path: string, body: string): Promise<Response> {
-  const res = await fetch(`${url}/users/${a.id}${path}`, { method: 'PUT', headers: a.headers, body });
-  if (!res.ok) throw new Error(`PUT ${path}: ${res.status} ${(await res.text()).slice(0, 200)}`);
-  await res.arrayBuffer();
-  return res;
-}
-
 async function seed(url: string): Promise<{ big: Account; others: Account[] }> {
   const big = await register(url, 0);
   const at = Date.now() - 60 * 60_000;
   for (let from = 0; from < BIG_ROWS; from += IMPORT_ITEMS) {
     await put(url, big, '/progress/import', JSON.stringify(episodes(IMPORT_ITEMS, from, at + from)));
   }
-  const others: Account[] = [];
-  for (let n = 1; n <= OTHERS; n++) {
-    const a = await register(url, n);
-    const bookmarks = Array.from({ length: 50 }, (_, i) => ({
-      tmdbId: String(1000 + i),
-      meta: {
-        title: `Movie ${i}`,
-        year: 2000 + (i % 25),
-        poster: `/api/images/w342/p${i}.jpg`,
-        type: 'movie',
-      },
-    }));
-    await put(url, a, '/bookmarks', JSON.stringify(bookmarks));
-    await put(url, a, '/progress/import', JSON.stringify(episodes(100, 0, at)));
-    others.push(a);
-  }
+  const others = await seedOthers(url);
   return { big, others };
-}
-
-interface Figures {
-  p50: number;
-  p99: number;
-  max: number;
-  rps: number;
-  errors: number;
-}
-
-/**
- * The other users: their bookmarks, their progress and a progress save, in turn, one request every
- * 1/RATE s for DURATION_S, each sent at its time whatever the others are waiting for (an open loop,
- * like independent users; a closed loop, or a rate limiter that sends bursts, would measure its own
- * queue). Latency counts from when a request was due.
- */
-async function othersLoad(url: string, others: Account[], seconds = DURATION_S): Promise<Figures> {
-  const latencies: number[] = [];
-  let errors = 0;
-  const pending = new Set<Promise<void>>();
-  const send = async (i: number, due: number) => {
-    const a = others[i % others.length]!;
-    const save = {
-      meta: { title: 'Bench show', year: 2020, type: 'show' },
-      duration: 2700,
-      watched: i % 2700,
-      seasonId: 's1',
-      episodeId: `e${i % 5}`,
-      seasonNumber: 1,
-      episodeNumber: 1 + (i % 5),
-    };
-    const res =
-      i % 3 === 0
-        ? await fetch(`${url}/users/${a.id}/bookmarks`, { headers: a.headers })
-        : i % 3 === 1
-          ? await fetch(`${url}/users/${a.id}/progress`, { headers: a.headers })
-          : await fetch(`${url}/users/${a.id}/progress/3000`, {
-              method: 'PUT',
-              headers: a.headers,
-              body: JSON.stringify(save),
-            });
-    await res.arrayBuffer();
-    latencies.push(performance.now() - due);
-    if (!res.ok) errors++;
-  };
-  const start = performance.now();
-  const count = Math.round(RATE * seconds);
-  for (let i = 0; i < count; i++) {
-    const due = start + (i * 1000) / RATE;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const request: Promise<void> = send(i, due)
-      .catch(() => void errors++)
-      .finally(() => pending.delete(request));
-    pending.add(request);
-  }
-  await Promise.all(pending);
-  const sorted = latencies.sort((x, y) => x - y);
-  const at = (q: number) =>
-    Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
-  return { p50: at(0.5), p99: at(0.99), max: at(1), rps: latencies.length / seconds, errors };
 }
 
 /**
@@ -271,26 +180,7 @@ async function main() {
   console.log(
     `big library: ${BIG_ROWS.toLocaleString('en')} progress rows in one account, ${IMPORT_ITEMS.toLocaleString('en')}-item imports; ${OTHERS} other accounts at ${RATE} req/s, ${DURATION_S} s per phase`,
   );
-  if (DATABASES.includes('sqlite')) await runCase('sqlite', {});
-  if (!DATABASES.includes('postgres')) return;
-
-  const dbName = `mq_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: pgAdminUrl });
-  try {
-    await admin.connect();
-  } catch (error) {
-    console.log(`postgres  skipped: no PostgreSQL at ${pgAdminUrl} (${String(error)})`);
-    process.exit(0);
-  }
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  try {
-    const pgUrl = new URL(pgAdminUrl);
-    pgUrl.pathname = `/${dbName}`;
-    await runCase('postgres', { DATABASE_URL: pgUrl.toString() });
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
-  }
+  await onEachDatabase(runCase);
 }
 
 if (process.argv.includes('--driver')) {

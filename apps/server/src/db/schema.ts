@@ -285,3 +285,16 @@ export interface MediaProbesTable {
   /** Why the file is not media (ffprobe's message); null when it is. */
   error: string | null;
 }
+
+/**
+ * Every table holding rows of a library (keyed by user and profile): cleared with the account, and with
+ * a household profile for its own rows. A new library table is added here.
+ */
+export const LIBRARY_TABLES = [
+  'bookmarks',
+  'group_orders',
+  'progress_items',
+  'progress_deletions',
+  'watch_history',
+  'user_settings',
+] as const satisfies readonly (keyof Database)[];

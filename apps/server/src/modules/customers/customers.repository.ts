@@ -1,18 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { Database, ProfilesTable, UsersTable } from '../../db/schema.ts';
+import { LIBRARY_TABLES, type Database, type ProfilesTable, type UsersTable } from '../../db/schema.ts';
 
 export type ProfileRow = ProfilesTable;
 type UserRow = UsersTable;
-
-/** Tables holding one library; a profile's rows go with it. */
-const libraryTables = [
-  'bookmarks',
-  'group_orders',
-  'progress_items',
-  'progress_deletions',
-  'watch_history',
-  'user_settings',
-] as const;
 
 /** Email accounts, household profiles and admin roles (SQL only; rules live in CustomersService). */
 export class CustomersRepository {
@@ -118,7 +108,7 @@ export class CustomersRepository {
       .where('user_id', '=', userId)
       .executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) return false;
-    for (const table of libraryTables) {
+    for (const table of LIBRARY_TABLES) {
       await trx.deleteFrom(table).where('user_id', '=', userId).where('profile_id', '=', profileId).execute();
     }
     return true;

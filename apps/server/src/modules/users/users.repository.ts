@@ -1,18 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
-import type { Database, UsersTable } from '../../db/schema.ts';
+import { LIBRARY_TABLES, type Database, type UsersTable } from '../../db/schema.ts';
 
 export type UserRow = UsersTable;
-
-/** Tables holding a user's library, cleared with the user. */
-const libraryTables = [
-  'bookmarks',
-  'group_orders',
-  'progress_items',
-  'progress_deletions',
-  'watch_history',
-  'user_settings',
-] as const;
 
 export class UsersRepository {
   constructor(
@@ -54,7 +44,7 @@ export class UsersRepository {
   /** Removes the user and every row that belongs to them, in one transaction. True if the user existed. */
   async deleteWithData(id: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      for (const table of libraryTables) await trx.deleteFrom(table).where('user_id', '=', id).execute();
+      for (const table of LIBRARY_TABLES) await trx.deleteFrom(table).where('user_id', '=', id).execute();
       await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
       const result = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
