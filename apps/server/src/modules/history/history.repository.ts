@@ -104,22 +104,22 @@ export class HistoryRepository {
     return Number(row.n);
   }
 
-  /** The stored rows (live or removed) of these plays. */
-  findMany(
+  /**
+   * The stored rows (live or removed) of these plays: those of their titles at their times (index ranges
+   * on both databases; a list of row values is not one on PostgreSQL), matched here.
+   */
+  async findMany(
     lib: LibraryRef,
     keys: readonly HistoryKey[],
     trx: Kysely<Database> = this.db,
   ): Promise<HistoryRow[]> {
-    if (keys.length === 0) return Promise.resolve([]);
-    return this.library(lib, trx)
-      .where((eb) =>
-        eb(
-          eb.refTuple('h.tmdb_id', 'h.media_type', 'h.season_id', 'h.episode_id', 'h.watched_at'),
-          'in',
-          keys.map((k) => eb.tuple(k.tmdb_id, k.media_type, k.season_id, k.episode_id, k.watched_at)),
-        ),
-      )
+    if (keys.length === 0) return [];
+    const wanted = new Set(keys.map(historyKeyOf));
+    const rows = await this.library(lib, trx)
+      .where('h.tmdb_id', 'in', [...new Set(keys.map((k) => k.tmdb_id))])
+      .where('h.watched_at', 'in', [...new Set(keys.map((k) => k.watched_at))])
       .execute();
+    return rows.filter((row) => wanted.has(historyKeyOf({ ...row, watched_at: Number(row.watched_at) })));
   }
 
   /** The live plays of one movie or episode watched between `from` and `to` (inclusive). */
