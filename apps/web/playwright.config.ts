@@ -15,6 +15,8 @@ const a11yPort = Number(process.env.E2E_A11Y_PORT ?? 4183);
 const a11ySubPort = Number(process.env.E2E_A11Y_SUB_PORT ?? 4184);
 /** An instance whose media library holds the files real collections hold (e2e/media-library.spec.ts). */
 const libraryPort = Number(process.env.E2E_LIBRARY_PORT ?? 4185);
+/** e2e/history.spec.ts's own discovery instance (registration limits, see below). */
+const historyPort = Number(process.env.E2E_HISTORY_PORT ?? 4187);
 /**
  * The same library on compose.yaml's topology: three servers on PostgreSQL + Redis behind nginx
  * (deploy/test/library-topology.ts); e2e/media-library.spec.ts runs again against it.
@@ -115,6 +117,8 @@ export default defineConfig({
     // their own, so their accounts do not use up the registration rate limits the other specs share.
     instance(a11yPort, DISCOVERY),
     instance(a11ySubPort, SUBSCRIPTION),
+    // e2e/history.spec.ts signs up two accounts: on an instance of its own for the same reason.
+    instance(historyPort, DISCOVERY),
     {
       ...instance(libraryPort, { ...DISCOVERY, MEDIA_LIBRARY_DIR: TEST_LIBRARY_DIR }),
       // The library is made with ffmpeg first (a few seconds; reused when it is already there).

@@ -191,6 +191,7 @@ export async function registerAccountsAndSync(
   const bookmarksRepo = new BookmarksRepository(db, database.dialect);
   const progressRepo = new ProgressRepository(db, database.dialect);
   const historyRepo = new HistoryRepository(db, database.dialect);
+  const repos = { bookmarks: bookmarksRepo, progress: progressRepo, history: historyRepo };
 
   const captcha = ctx.overrides?.captcha ?? (await captchaFor(ctx, captchaSolutions, now));
   const metrics = await metricsFor(Boolean(config.METRICS_TOKEN) || config.METRICS_PUBLIC, () =>
@@ -233,40 +234,13 @@ export async function registerAccountsAndSync(
       new UsersService(usersRepo, sessions, now, undefined, (id) => live.endSession(id)),
     );
     registerCustomerRoutes(scope, customers);
-    await scope.register(async (library) => {
-      selectProfileLibrary(library, customers);
-      // Change times in the server's clock (decision 079), then the other devices hear of the write.
-      library.addHook('preHandler', async (request) => {
-        if (request.method !== 'GET') correctChangeTimes(request, now());
-      });
-      library.addHook('onResponse', async (request, reply) => {
-        const kind = libraryWriteKinds.get(request.routeOptions.config.contract!);
-        if (kind && reply.statusCode < 300) live.announce(request, kind);
-      });
-      registerLiveRoutes(library, live);
-      registerBookmarkRoutes(library, new BookmarksService(db, bookmarksRepo, now), limits);
-      registerGroupOrderRoutes(library, new GroupOrderService(new GroupOrderRepository(db), now));
-      registerProgressRoutes(library, new ProgressService(db, progressRepo, now), limits);
-      registerHistoryRoutes(library, new HistoryService(db, historyRepo, now), limits);
-      registerSettingsRoutes(
-        library,
-        new SettingsService(db, new SettingsRepository(db), users, now, {
-          secrets: { dataDir: config.dataDir },
-          log: server.log,
-        }),
-      );
-    });
+    await scope.register(async (library) =>
+      registerLibrary(library, { db, now, limits, live, users, customers, repos, dataDir: config.dataDir }),
+    );
   });
 
   const stopCleanup = scheduleCleanup(
-    {
-      challenges,
-      sessions,
-      captchaSolutions,
-      bookmarks: bookmarksRepo,
-      progress: progressRepo,
-      history: historyRepo,
-    },
+    { challenges, sessions, captchaSolutions, ...repos },
     {
       intervalMs: ctx.overrides?.cleanupIntervalMs ?? 60 * 60_000,
       now,
@@ -280,4 +254,45 @@ export async function registerAccountsAndSync(
     if (redis) await redis.quit().catch(() => redis.disconnect());
   });
   return { auth, limits, customers, users, redis, live };
+}
+
+interface LibraryScope {
+  db: DatabaseHandle['db'];
+  now: () => number;
+  limits: RateLimits;
+  live: LiveStreams;
+  users: UserAccountsService;
+  customers: CustomersService;
+  repos: { bookmarks: BookmarksRepository; progress: ProgressRepository; history: HistoryRepository };
+  /** Where the settings key file lives (decision 094). */
+  dataDir: string;
+}
+
+/**
+ * The library routes (bookmarks, group order, progress, history, settings, the live stream) in their
+ * scope: the profile chosen by `X-Profile-Id`, change times in the server's clock (decision 079), and
+ * every successful write announced to the account's other devices.
+ */
+function registerLibrary(library: FastifyInstance, deps: LibraryScope): void {
+  const { db, now, limits, live, repos } = deps;
+  selectProfileLibrary(library, deps.customers);
+  library.addHook('preHandler', async (request) => {
+    if (request.method !== 'GET') correctChangeTimes(request, now());
+  });
+  library.addHook('onResponse', async (request, reply) => {
+    const kind = libraryWriteKinds.get(request.routeOptions.config.contract!);
+    if (kind && reply.statusCode < 300) live.announce(request, kind);
+  });
+  registerLiveRoutes(library, live);
+  registerBookmarkRoutes(library, new BookmarksService(db, repos.bookmarks, now), limits);
+  registerGroupOrderRoutes(library, new GroupOrderService(new GroupOrderRepository(db), now));
+  registerProgressRoutes(library, new ProgressService(db, repos.progress, now), limits);
+  registerHistoryRoutes(library, new HistoryService(db, repos.history, now), limits);
+  registerSettingsRoutes(
+    library,
+    new SettingsService(db, new SettingsRepository(db), deps.users, now, {
+      secrets: { dataDir: deps.dataDir },
+      log: library.log,
+    }),
+  );
 }

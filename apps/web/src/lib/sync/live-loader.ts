@@ -1,9 +1,5 @@
-import type { LibraryChangeKind } from '@marquee/contract';
 import { useAccountStore } from '../../stores/account-store.ts';
 import type { LiveDeps } from './live.ts';
-
-/** Every kind of the library a `changed` event can name; `resync` and catch-ups read them all. */
-export const ALL_KINDS: readonly LibraryChangeKind[] = ['bookmarks', 'progress', 'history', 'settings'];
 
 /**
  * The library stream (live.ts) once an account is signed in: its code, and the server-sent events

@@ -5,7 +5,7 @@ import { useLibraryStore } from '../../stores/library/library-store.ts';
 import { accountBaseUrl, ApiError } from '../api/index.ts';
 import { STOP, stream } from '../api/stream.ts';
 import { backoffDelay } from './backoff.ts';
-import { ALL_KINDS } from './live-loader.ts';
+import { ALL_KINDS } from './library-kinds.ts';
 import { profileHeaders } from './wire.ts';
 
 /*

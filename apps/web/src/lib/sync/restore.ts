@@ -14,7 +14,7 @@ import {
   type LibraryRead,
   type ReadTransport,
 } from './library-read.ts';
-import { ALL_KINDS } from './live-loader.ts';
+import { ALL_KINDS } from './library-kinds.ts';
 import { applySettings } from './settings-sync.ts';
 import type { SyncEngine } from './sync-engine.ts';
 import { profileHeaders } from './wire.ts';

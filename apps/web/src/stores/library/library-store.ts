@@ -5,7 +5,8 @@ import { clock } from '../../lib/clock.ts';
 import { create, createStore, type StateCreator } from 'zustand';
 import type { VersionedSpec } from '../persisted.ts';
 import { convertLegacyLibrary, readLegacyLibrary, type LegacyLibrary } from './legacy.ts';
-import { crossesWatched, type PlayEntry, type PlayRemoval } from './history-rules.ts';
+import type { PlayEntry, PlayRemoval } from './history-rules.ts';
+import { playOp, playPassedOp, playRemovalOp, type PlayInput } from './history-ops.ts';
 import {
   applyOp,
   coalesce,
@@ -87,9 +88,6 @@ interface LibraryActions {
 }
 
 export type LibraryState = LibraryStoreData & LibraryActions;
-
-/** A play to record: what `PlayEntry` holds but its change time. */
-export type PlayInput = Omit<PlayEntry, 'updatedAt'>;
 
 /** How long progress saved while playing may wait before it is sent (one write per 15 s of playing). */
 export const PROGRESS_HOLD_MS = 15_000;
@@ -175,24 +173,6 @@ const libraryState: StateCreator<LibraryState> = (set) => {
     meta: titleMeta(meta),
     at: now(),
   });
-  const playOp = (play: PlayInput, imported: boolean): OutboxOpInput => ({
-    kind: 'history-add',
-    type: play.type,
-    tmdbId: play.tmdbId,
-    meta: titleMeta(play),
-    ...(play.type === 'show' && play.season && play.episode
-      ? {
-          season: play.season,
-          episode: { id: play.episode.id, number: play.episode.number, title: play.episode.title },
-        }
-      : {}),
-    watchedAt: play.watchedAt,
-    watched: Math.max(0, play.watched),
-    duration: Math.max(0, play.duration),
-    completed: play.completed,
-    ...(imported ? { imported: true } : {}),
-    at: now(),
-  });
   const remove = (type: MediaType, tmdbId: string): OutboxOpInput => ({
     kind: 'bookmark-remove',
     type,
@@ -209,27 +189,7 @@ const libraryState: StateCreator<LibraryState> = (set) => {
     addBookmark: (meta) => change(() => add(meta)),
     removeBookmark: (type, tmdbId) => change(() => remove(type, tmdbId)),
     saveProgress: (u, options = {}) => {
-      // Past the watched share for the first time: a play (a rewatch is another, once it passes it again).
-      change((state) => {
-        const held = state.progress[libraryKey(u.meta.type, u.meta.tmdbId)];
-        const before = u.episode ? held?.episodes[u.episode.id]?.progress : held?.progress;
-        if (!crossesWatched(before, u.watched, u.duration)) return null;
-        return playOp(
-          {
-            tmdbId: u.meta.tmdbId,
-            type: u.meta.type,
-            title: u.meta.title,
-            year: u.meta.year,
-            poster: u.meta.poster,
-            ...(u.season && u.episode ? { season: u.season, episode: u.episode } : {}),
-            watchedAt: now(),
-            watched: u.watched,
-            duration: u.duration,
-            completed: true,
-          },
-          false,
-        );
-      });
+      change((state) => playPassedOp(state, u, now()));
       change(() => ({
         // A send schedule on the real clock (a pinned test clock must not hold it for ever).
         ...(options.hold ? { sendAfter: Date.now() + PROGRESS_HOLD_MS } : {}),
@@ -243,17 +203,8 @@ const libraryState: StateCreator<LibraryState> = (set) => {
         at: now(),
       }));
     },
-    recordPlay: (play, options = {}) => change(() => playOp(play, Boolean(options.imported))),
-    removePlays: (removal) =>
-      change(() => ({
-        kind: 'history-remove',
-        type: removal.type,
-        tmdbId: removal.tmdbId,
-        ...(removal.seasonId ? { seasonId: removal.seasonId } : {}),
-        ...(removal.episodeId ? { episodeId: removal.episodeId } : {}),
-        ...(removal.watchedAt !== undefined ? { watchedAt: removal.watchedAt } : {}),
-        at: now(),
-      })),
+    recordPlay: (play, options = {}) => change(() => playOp(play, Boolean(options.imported), now())),
+    removePlays: (removal) => change(() => playRemovalOp(removal, now())),
     sendHeldNow: () =>
       set((state) =>
         state.outbox.some((op) => op.sendAfter !== undefined)
