@@ -250,7 +250,6 @@ async function registerModules(parts: AppParts): Promise<void> {
   const { config, deps, now, server, database, metadata } = parts;
   registerHealthRoutes(server, database.db);
   registerConfigRoutes(server, parts.runtimeConfig);
-  registerMetadataRoutes(server, metadata.service, metadata.images);
   const accounts = await registerAccountsAndSync(server, {
     config,
     database,
@@ -258,6 +257,8 @@ async function registerModules(parts: AppParts): Promise<void> {
     fetch: deps.fetch,
     overrides: deps.accounts,
   });
+  // After the accounts module, whose rate limits the title match counts in.
+  registerMetadataRoutes(server, metadata.service, metadata.images, accounts.limits);
   const jobs = await registerJobs(server, {
     config,
     authenticator: accounts.auth,

@@ -171,6 +171,10 @@ const entries: Record<string, Entry> = {
   'metadata.season': { access: 'public', why: 'catalogue' },
   'metadata.findByImdb': { access: 'public', why: 'catalogue' },
   'metadata.legacyJustWatch': { access: 'public', why: 'catalogue' },
+  'metadata.match': {
+    access: 'public',
+    why: 'an export’s titles are matched before the import, signed in or out',
+  },
   'config.runtimeConfig': { access: 'public', why: 'the web app reads it before anyone signs in' },
   'sources.scrape': {
     access: 'public',

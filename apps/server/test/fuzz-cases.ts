@@ -722,6 +722,48 @@ export const specs: RouteSpec[] = [
     body: 'none',
     badUrls: () => ['query=', 'query=%20%20', `query=${'a'.repeat(201)}`].map((q) => `/api/search?${q}`),
   },
+  {
+    id: 'metadata.match',
+    name: 'POST /api/match',
+    method: 'POST',
+    url: () => '/api/match',
+    auth: false,
+    body: 'object',
+    hasRequired: true,
+    valid: {
+      items: [
+        {
+          key: 'k',
+          title: 'The Matrix',
+          year: 1999,
+          type: 'movie',
+          tmdbId: '603',
+          imdbId: 'tt0133093',
+          episodes: [{ season: 1, number: 1, title: 'Pilot', tmdbId: '62085' }],
+        },
+      ],
+    },
+    fields: [
+      { path: ['items'], kind: 'array', required: true },
+      { path: ['items', 0], kind: 'object', required: true },
+      { path: ['items', 0, 'key'], kind: 'string', required: true, maxLength: 100 },
+      { path: ['items', 0, 'title'], kind: 'string', required: true, maxLength: 300 },
+      { path: ['items', 0, 'year'], kind: 'number', min: 1870, max: 2100 },
+      { path: ['items', 0, 'type'], kind: 'string' },
+      { path: ['items', 0, 'tmdbId'], kind: 'string', maxLength: 10 },
+      { path: ['items', 0, 'imdbId'], kind: 'string', maxLength: 12 },
+      { path: ['items', 0, 'episodes'], kind: 'array' },
+      { path: ['items', 0, 'episodes', 0], kind: 'object', required: true },
+      { path: ['items', 0, 'episodes', 0, 'season'], kind: 'number', min: 0, max: 999 },
+      { path: ['items', 0, 'episodes', 0, 'number'], kind: 'number', min: 0, max: 100_000 },
+      { path: ['items', 0, 'episodes', 0, 'title'], kind: 'string', maxLength: 300 },
+      { path: ['items', 0, 'episodes', 0, 'tmdbId'], kind: 'string', maxLength: 10 },
+    ],
+    badUrls: () => [
+      ...['language=xx', 'language=', 'language=EN'].map((q) => `/api/match?${q}`),
+      ...badSegments().map((v) => `/api/match?language=${v}`),
+    ],
+  },
   ...(
     [
       ['metadata.list', (v: string) => `/api/lists/movie/${v}`],

@@ -12,5 +12,9 @@ export const apiPaths = {
   season: '/api/media/tv/:id/season/:number',
   findByImdb: '/api/find/:imdbId',
   legacyJustWatch: '/api/legacy/justwatch/:type/:id',
+  match: '/api/match',
   ping: '/ping.txt',
 } as const;
+
+/** Titles one `POST /api/match` takes (the import page sends a longer file in batches of this many). */
+export const MATCH_MAX_ITEMS = 25;

@@ -1,4 +1,5 @@
 import { z } from './z.ts';
+import { MATCH_MAX_ITEMS } from './api-paths.ts';
 import { defineEndpoint, type EndpointErrors } from './endpoint.ts';
 import { UI_LANGUAGES } from './languages.ts';
 import { metadataRoutes } from './routes.ts';
@@ -152,6 +153,72 @@ const language = z.enum(UI_LANGUAGES).default('en');
 const inLanguage = z.object({ language });
 
 const tmdbIdParam = z.string().regex(/^\d{1,10}$/, 'must be a numeric TMDB id');
+const imdbIdParam = z.string().regex(/^tt\d{1,10}$/, 'must be an IMDb id (tt…)');
+
+/*
+ * Matching titles from other services' exports (Letterboxd, IMDb, Netflix, Trakt, p-stream backups) to
+ * TMDB before an import (decision 098).
+ */
+
+/** An episode of a show to find: by number in a season, by title (in a season or any), or by TMDB id. */
+export const MatchEpisodeQuery = z.object({
+  season: z.number().int().min(0).max(999).optional(),
+  number: z.number().int().min(0).max(100_000).optional(),
+  title: z.string().max(300).optional(),
+  tmdbId: tmdbIdParam.optional(),
+});
+export type MatchEpisodeQuery = z.infer<typeof MatchEpisodeQuery>;
+
+/** One title as the file names it; ids, when the file has them, come before the title. */
+export const MatchItem = z.object({
+  /** The caller's own key for the title, echoed back. */
+  key: z.string().min(1).max(100),
+  title: z.string().trim().min(1).max(300),
+  year: z.number().int().min(1870).max(2100).optional(),
+  type: TmdbTypeSchema.optional(),
+  /** Trusted with `type` only (movie and show ids overlap). */
+  tmdbId: tmdbIdParam.optional(),
+  imdbId: imdbIdParam.optional(),
+  episodes: z.array(MatchEpisodeQuery).max(400).optional(),
+});
+export type MatchItem = z.infer<typeof MatchItem>;
+
+export const MatchBody = z.object({ items: z.array(MatchItem).min(1).max(MATCH_MAX_ITEMS) });
+export type MatchBody = z.infer<typeof MatchBody>;
+
+/**
+ * `matched`: sure; `unsure`: a best guess with candidates for the viewer to choose from; `unmatched`:
+ * nothing like it; `failed`: the metadata service could not be asked for this title (ask again later).
+ */
+export const MatchStatus = z.enum(['matched', 'unsure', 'unmatched', 'failed']);
+export type MatchStatus = z.infer<typeof MatchStatus>;
+
+/** An episode found, with its season (what a progress or history entry needs). */
+export const EpisodeMatch = z.object({
+  seasonId: z.string(),
+  seasonNumber: z.number().int(),
+  seasonTitle: z.string(),
+  id: z.string(),
+  number: z.number().int(),
+  title: z.string(),
+});
+export type EpisodeMatch = z.infer<typeof EpisodeMatch>;
+
+export const MatchResult = z.object({
+  key: z.string(),
+  status: MatchStatus,
+  /** The match, or the best guess when `unsure`; null when `unmatched` or `failed`. */
+  match: MediaSummary.nullable(),
+  /** Up to 5, best first (the match first). */
+  candidates: z.array(MediaSummary).max(5),
+  /** One per episode asked for, in order; null where none was found (all null unless the match is a show). */
+  episodes: z.array(EpisodeMatch.nullable()),
+});
+export type MatchResult = z.infer<typeof MatchResult>;
+
+/** One result per item, in the items' order. */
+export const MatchResponse = z.object({ results: z.array(MatchResult) });
+export type MatchResponse = z.infer<typeof MatchResponse>;
 
 /**
  * What TMDB's failures become (modules/metadata/tmdb/tmdb.client.ts `toAppError`); the embedded catalog
@@ -241,7 +308,7 @@ export const metadataEndpoints = {
     auth: 'none',
     tags: ['metadata'],
     errors: { ...upstreamErrors, 404: ['media_not_found'] },
-    params: z.object({ imdbId: z.string().regex(/^tt\d{1,10}$/, 'must be an IMDb id (tt…)') }),
+    params: z.object({ imdbId: imdbIdParam }),
     query: inLanguage,
     response: MediaSummary,
   }),
@@ -258,5 +325,16 @@ export const metadataEndpoints = {
     params: z.object({ type: z.string().regex(/^[a-z]{0,16}$/), id: z.string().regex(/^\d{1,12}$/) }),
     query: inLanguage,
     response: MediaSummary,
+  }),
+  match: defineEndpoint({
+    ...metadataRoutes.match,
+    summary: `Match up to ${MATCH_MAX_ITEMS} titles of other services' exports to TMDB titles and their episodes`,
+    auth: 'none',
+    tags: ['metadata'],
+    // TMDB's failures make single titles `failed`, never the batch.
+    errors: { 400: upstreamErrors[400], 429: ['rate_limited'] },
+    query: inLanguage,
+    body: MatchBody,
+    response: MatchResponse,
   }),
 } as const;

@@ -96,6 +96,7 @@ export const metadataRoutes = {
   season: { method: 'GET', path: apiPaths.season },
   findByImdb: { method: 'GET', path: apiPaths.findByImdb },
   legacyJustWatch: { method: 'GET', path: apiPaths.legacyJustWatch },
+  match: { method: 'POST', path: apiPaths.match },
 } as const satisfies Record<string, Route>;
 
 /** Routes of `configEndpoints`. */

@@ -33,6 +33,12 @@ export const rateLimitBuckets = {
   history_import: { points: 20, durationMs: 10 * 60_000, whenStoreFails: 'allow' },
   provider_metrics: { points: 300, durationMs: 30 * 60_000, whenStoreFails: 'allow' },
   captcha_solves: { points: 300, durationMs: 30 * 60_000, whenStoreFails: 'allow' },
+  /**
+   * Title matching for imports (POST /api/match, decision 098), per client IP: 300 batches of up to 25
+   * titles (7,500 titles) per 10 min. It guards TMDB's capacity only, so it fails open: an import refused
+   * because Redis is down would do more harm than a burst of cached look-ups.
+   */
+  title_match: { points: 300, durationMs: 10 * 60_000, whenStoreFails: 'allow' },
   // email accounts and payments (issue 6)
   customer_register: { points: 10, durationMs: 10 * 60_000 },
   /** Sign-in attempts per client IP, right or wrong (each one costs a password hash). */

@@ -2,13 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { metadataEndpoints as e } from '@marquee/contract';
 import { contractRoute as routeWithoutBudget } from '../../plugins/contract-route.ts';
+import { limit, type RateLimits } from '../../plugins/rate-limit.ts';
 import type { ImagesService } from './images.service.ts';
 import type { MetadataService } from './metadata.service.ts';
+import { matchTitles } from './title-match.ts';
 
 export function registerMetadataRoutes(
   app: FastifyInstance,
   metadata: MetadataService,
   images: ImagesService,
+  limits: RateLimits,
 ): void {
   // Every route below runs under one TMDB time budget for all the TMDB calls it makes (decision 082).
   const contractRoute: typeof routeWithoutBudget = (scope, endpoint, handler) =>
@@ -39,6 +42,11 @@ export function registerMetadataRoutes(
   contractRoute(app, e.legacyJustWatch, async ({ params, query }) =>
     metadata.resolveJustWatch(params.type, params.id, query.language),
   );
+  // Each title of the batch has a TMDB budget of its own (title-match.ts), not the request one for all.
+  routeWithoutBudget(app, e.match, async ({ body, query }, request, reply) => {
+    await limit(limits, reply, 'title_match', request.ip);
+    return { results: await matchTitles(metadata, body.items, query.language) };
+  });
 
   app.get(
     '/api/images/:size/*',
