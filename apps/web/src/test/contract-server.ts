@@ -2,6 +2,7 @@ import {
   accountRoutes,
   configRoutes,
   customerRoutes,
+  historyRoutes,
   jobRoutes,
   membershipRoutes,
   metadataRoutes,
@@ -13,6 +14,7 @@ import type {
   accountEndpoints,
   configEndpoints,
   customerEndpoints,
+  historyEndpoints,
   jobEndpoints,
   membershipEndpoints,
   metadataEndpoints,
@@ -30,6 +32,7 @@ import type { ApiOutput, StreamEventOf, StreamRoute } from '../lib/api/index.ts'
 interface Groups {
   account: typeof accountEndpoints;
   sync: typeof syncEndpoints;
+  history: typeof historyEndpoints;
   customer: typeof customerEndpoints;
   membership: typeof membershipEndpoints;
   metadata: typeof metadataEndpoints;
@@ -40,6 +43,7 @@ interface Groups {
 const tables: Record<keyof Groups, Record<string, Route>> = {
   account: accountRoutes,
   sync: syncRoutes,
+  history: historyRoutes,
   customer: customerRoutes,
   membership: membershipRoutes,
   metadata: metadataRoutes,

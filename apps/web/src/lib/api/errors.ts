@@ -45,6 +45,14 @@ export function errorFromAnswer(status: number, body: unknown): ApiError {
 export const networkError = (final = false) =>
   new ApiError(0, 'network_error', 'The server cannot be reached', [], final);
 
+/**
+ * An account server of the older family keeps no watch history: its history routes answer 404 or 405.
+ * A 404 that names a household profile that is gone (`profile_not_found`) is not that.
+ */
+export const isMissingHistoryRoute = (error: unknown) =>
+  error instanceof ApiError &&
+  (error.status === 405 || (error.status === 404 && error.code !== 'profile_not_found'));
+
 /** The title (or page) does not exist. */
 export const isNotFound = (error: unknown) =>
   error instanceof ApiError && (error.code === 'media_not_found' || error.status === 404);

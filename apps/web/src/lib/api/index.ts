@@ -11,6 +11,7 @@ export {
   ApiError,
   codeKey,
   errorKey,
+  isMissingHistoryRoute,
   isNotFound,
   type ApiErrorCode,
   type ErrorKey,

@@ -1,7 +1,7 @@
 import { useAccountStore } from '../../stores/account-store.ts';
 import { useLibraryStore } from '../../stores/library/library-store.ts';
-import type { OutboxOp } from '../../stores/library/outbox.ts';
-import { api, ApiError } from '../api/index.ts';
+import { newOpId, type LibraryData, type OutboxOp } from '../../stores/library/outbox.ts';
+import { api, isMissingHistoryRoute } from '../api/index.ts';
 import type { OutboxDelivery } from './outbox-delivery.ts';
 import { importPayload } from './wire.ts';
 
@@ -50,22 +50,27 @@ export function createLocalImport({ writeHeaders }: LocalImportDeps): () => Prom
         inPages(payload.history, (body) =>
           api.history.importWatchHistory({ params: { uid }, body, headers: writeHeaders({}) }),
         ).catch((error: unknown) => {
-          if (error instanceof ApiError && (error.status === 404 || error.status === 405)) return;
+          if (isMissingHistoryRoute(error)) return;
           throw error;
         }),
       ]);
     } catch {
-      requeueLocalData();
+      queueAsOps(useLibraryStore.getState());
     }
   };
 }
 
-/** Puts every bookmark and progress row of the device's library in the outbox, ahead of what is there. */
-function requeueLocalData(): void {
-  const { bookmarks, progress, history } = useLibraryStore.getState();
+/**
+ * Puts every bookmark, progress row and play of `data` in the outbox, ahead of what is there: an import
+ * the account could not take now is sent by the outbox later, so nothing is lost. `profile`: whose
+ * library they belong to ('' = the account's own).
+ */
+export function queueAsOps(data: LibraryData, profile = ''): void {
+  const { bookmarks, progress } = data;
+  const history = data.history ?? {};
   useLibraryStore.setState((s) => {
     const ops: OutboxOp[] = [];
-    const id = () => `import-${Math.random().toString(36).slice(2)}`;
+    const id = () => `import-${newOpId()}`;
     for (const b of Object.values(bookmarks))
       ops.push({
         kind: 'bookmark-add',
@@ -117,6 +122,7 @@ function requeueLocalData(): void {
         completed: play.completed,
         imported: true,
       });
-    return { outbox: [...ops, ...s.outbox] };
+    const owned = profile ? ops.map((op) => ({ ...op, profile })) : ops;
+    return { outbox: [...owned, ...s.outbox] };
   });
 }

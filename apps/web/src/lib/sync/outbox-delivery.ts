@@ -2,7 +2,7 @@ import { CLIENT_TIME_HEADER } from '@marquee/contract/values';
 import { useAccountStore } from '../../stores/account-store.ts';
 import { useLibraryStore } from '../../stores/library/library-store.ts';
 import type { OutboxOp } from '../../stores/library/outbox.ts';
-import { accountBaseUrl, api, ApiError } from '../api/index.ts';
+import { accountBaseUrl, api, ApiError, isMissingHistoryRoute } from '../api/index.ts';
 import { clock } from '../clock.ts';
 import { useRejectedChanges } from './rejected-changes.ts';
 import { SyncEngine, webLock } from './sync-engine.ts';
@@ -36,11 +36,7 @@ async function withoutHistoryRoutes(write: Promise<unknown>): Promise<unknown> {
   try {
     return await write;
   } catch (error) {
-    if (
-      error instanceof ApiError &&
-      (error.status === 405 || (error.status === 404 && error.code !== 'profile_not_found'))
-    )
-      return null;
+    if (isMissingHistoryRoute(error)) return null;
     throw error;
   }
 }

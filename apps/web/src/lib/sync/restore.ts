@@ -3,7 +3,7 @@ import { useAccountStore, type Account } from '../../stores/account-store.ts';
 import { useLibraryStore } from '../../stores/library/library-store.ts';
 import { opsOfProfile, type LibraryData } from '../../stores/library/outbox.ts';
 import { useSessionStatus } from '../../stores/session-status.ts';
-import { accountBaseUrl, api, ApiError } from '../api/index.ts';
+import { accountBaseUrl, api, ApiError, isMissingHistoryRoute } from '../api/index.ts';
 import { clock } from '../clock.ts';
 import {
   applyLibraryRead,
@@ -37,11 +37,7 @@ interface ChangesRead {
 
 /** A server of the older family has no watch history (404 or 405): nothing to read, not a failure. */
 function withoutHistory(error: unknown): null {
-  if (
-    error instanceof ApiError &&
-    (error.status === 405 || (error.status === 404 && error.code !== 'profile_not_found'))
-  )
-    return null;
+  if (isMissingHistoryRoute(error)) return null;
   throw error;
 }
 

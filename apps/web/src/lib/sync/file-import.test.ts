@@ -1,0 +1,113 @@
+import type { Bookmark } from '@marquee/contract';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { initStores, useAccountStore, useLibraryStore } from '../../stores/index.ts';
+import type { ImportOp } from '../../stores/library/bulk-merge.ts';
+import { testAccount } from '../../test/account-fixtures.ts';
+import { contractServer, refuse, type Handlers } from '../../test/contract-server.ts';
+import { memoryStorage, setAppStorage } from '../storage.ts';
+import { HISTORY_PAGE_SIZE, importIntoLibrary } from './file-import.ts';
+
+const T0 = Date.UTC(2023, 0, 1);
+const meta = { title: 'Alien', year: 1979, poster: null };
+const plays = (n: number): ImportOp[] =>
+  Array.from({ length: n }, (_, i) => ({
+    kind: 'history-add',
+    type: 'movie',
+    tmdbId: '348',
+    meta,
+    watchedAt: T0 + i * 60_000,
+    watched: 0,
+    duration: 0,
+    completed: true,
+    imported: true,
+    at: T0 + i * 60_000,
+  }));
+const bookmark: ImportOp = { kind: 'bookmark-add', type: 'movie', tmdbId: '603', meta, at: T0 };
+
+let server: ReturnType<typeof contractServer>;
+const serve = (handlers: Handlers = {}) => {
+  server = contractServer({
+    sync: { importBookmarks: ({ body }) => body as Bookmark[], importProgress: () => [] },
+    history: {
+      importWatchHistory: ({ body }) => ({ success: true, count: (body as unknown[]).length, items: [] }),
+    },
+    ...handlers,
+  });
+  vi.stubGlobal('fetch', vi.fn(server.fetch));
+};
+
+beforeEach(() => {
+  setAppStorage(memoryStorage());
+  initStores();
+  serve();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const bodies = (endpoint: string) =>
+  server.requests
+    .filter((r) => r.endpoint === endpoint)
+    .map((r) => JSON.parse(String(r.init.body)) as unknown[]);
+
+describe("a file's library into the viewer's", () => {
+  it('signed out: kept on this device, nothing sent', async () => {
+    const outcome = await importIntoLibrary([bookmark, ...plays(3)]);
+    expect(outcome).toMatchObject({ bookmarks: 1, plays: 3, savedTo: 'device' });
+    expect(Object.keys(useLibraryStore.getState().history)).toHaveLength(3);
+    expect(server.requests).toEqual([]);
+    expect(useLibraryStore.getState().outbox).toEqual([]);
+  });
+
+  it('signed in: what changed goes to the account in pages, and the same file again sends nothing', async () => {
+    useAccountStore.getState().setAccount(testAccount());
+    const progress: number[] = [];
+    const ops = [bookmark, ...plays(HISTORY_PAGE_SIZE + 2)];
+    const outcome = await importIntoLibrary(ops, { onProgress: (p) => progress.push(p.sent) });
+    expect(outcome).toMatchObject({ bookmarks: 1, plays: HISTORY_PAGE_SIZE + 2, savedTo: 'account' });
+    expect(bodies('sync.importBookmarks').map((b) => b.length)).toEqual([1]);
+    expect(bodies('history.importWatchHistory').map((b) => b.length)).toEqual([HISTORY_PAGE_SIZE, 2]);
+    expect(progress.at(-1)).toBe(HISTORY_PAGE_SIZE + 3);
+    expect(useLibraryStore.getState().outbox).toEqual([]);
+
+    const before = server.requests.length;
+    const again = await importIntoLibrary(ops);
+    expect(again).toMatchObject({ bookmarks: 0, plays: 0, progress: 0 });
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('a page refused for too many imports at once is sent again after a wait', async () => {
+    let refusals = 1;
+    serve({
+      history: {
+        importWatchHistory: ({ body }) =>
+          refusals-- > 0
+            ? refuse(429, { code: 'rate_limited' })
+            : { success: true, count: (body as unknown[]).length, items: [] },
+      },
+    });
+    useAccountStore.getState().setAccount(testAccount());
+    const waits: number[] = [];
+    const outcome = await importIntoLibrary(plays(2), { wait: async (ms) => void waits.push(ms) });
+    expect(outcome.savedTo).toBe('account');
+    expect(waits).toHaveLength(1);
+    expect(bodies('history.importWatchHistory')).toHaveLength(2);
+  });
+
+  it('an account server of the older family keeps no history: the plays stay on this device', async () => {
+    serve({ history: { importWatchHistory: () => refuse(404, { code: 'route_not_found' }) } });
+    useAccountStore.getState().setAccount(testAccount());
+    const outcome = await importIntoLibrary([bookmark, ...plays(2)]);
+    expect(outcome).toMatchObject({ savedTo: 'account', historyStaysOnDevice: true });
+    expect(Object.keys(useLibraryStore.getState().history)).toHaveLength(2);
+    expect(useLibraryStore.getState().outbox).toEqual([]);
+  });
+
+  it('offline part-way: what was not sent waits in the outbox, nothing is lost', async () => {
+    serve({ history: { importWatchHistory: () => new Response('down', { status: 503 }) } });
+    useAccountStore.getState().setAccount(testAccount());
+    const outcome = await importIntoLibrary([bookmark, ...plays(2)]);
+    expect(outcome.savedTo).toBe('queued');
+    const outbox = useLibraryStore.getState().outbox;
+    expect(outbox.map((op) => op.kind)).toEqual(['history-add', 'history-add']);
+    expect(bodies('sync.importBookmarks')).toHaveLength(1);
+  });
+});

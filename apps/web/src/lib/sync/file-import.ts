@@ -1,0 +1,158 @@
+import { useAccountStore } from '../../stores/account-store.ts';
+import type { BulkMerge, ImportOp } from '../../stores/library/bulk-merge.ts';
+import { useLibraryStore } from '../../stores/library/library-store.ts';
+import { api, ApiError, isMissingHistoryRoute } from '../api/index.ts';
+import { queueAsOps } from './local-import.ts';
+import { createOutboxDelivery } from './outbox-delivery.ts';
+import { importPayload, profileHeaders } from './wire.ts';
+
+/*
+ * A file's library into the viewer's (the import page, issue 27): merged on this device at once by the
+ * library's rules, then — signed in — only what changed is sent to the account through the import routes,
+ * in pages (the big-library rules: a whole history in one body passes neither proxies nor the server's
+ * item limit). What cannot be sent now goes to the outbox, so nothing is lost.
+ */
+
+/** Plays per import request: ~300 bytes each, so a page is ~1.5 MB (the shipped nginx takes 8 MB on imports). */
+export const HISTORY_PAGE_SIZE = 5_000;
+/** Bookmarks or progress rows per import request. */
+export const LIBRARY_PAGE_SIZE = 1_000;
+/** A refused page (429) is tried again after this long, doubling, this many times. */
+const RATE_LIMIT_WAIT_MS = 15_000;
+const RATE_LIMIT_TRIES = 5;
+
+export interface FileImportProgress {
+  /** Entries sent to the account so far, and in all. */
+  sent: number;
+  total: number;
+  /** The account asked to wait (too many imports at once): sending resumes at this time (epoch ms). */
+  waitingUntil?: number;
+}
+
+export interface FileImportOutcome {
+  /** Entries that changed the library (nothing when the file held nothing new). */
+  bookmarks: number;
+  progress: number;
+  plays: number;
+  /** Where they are: the account (signed in and sent), or this device (signed out, or queued to send). */
+  savedTo: 'account' | 'device' | 'queued';
+  /** The account's server keeps no watch history (the older family): plays stay on this device. */
+  historyStaysOnDevice: boolean;
+}
+
+export interface FileImportOptions {
+  onProgress?(progress: FileImportProgress): void;
+  /** Waits between tries of a refused page (tests hand their own). */
+  wait?(ms: number): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Merges `ops` into the active library and, signed in, sends what changed to the account. */
+export async function importIntoLibrary(
+  ops: readonly ImportOp[],
+  { onProgress, wait = sleep }: FileImportOptions = {},
+): Promise<FileImportOutcome> {
+  const profile = useLibraryStore.getState().profile;
+  const changed = useLibraryStore.getState().mergeImported(ops);
+  const counts = {
+    bookmarks: Object.keys(changed.bookmarks).length,
+    progress: Object.keys(changed.progress).length,
+    plays: Object.keys(changed.history).length,
+  };
+  const account = useAccountStore.getState().account;
+  if (!account) return { ...counts, savedTo: 'device', historyStaysOnDevice: false };
+
+  const chunks = [
+    ...chunksOf(changed.bookmarks, LIBRARY_PAGE_SIZE).map((bookmarks) => ({
+      kind: 'bookmarks' as const,
+      data: { ...none(), bookmarks },
+    })),
+    // A show's progress is a row per episode: a page holds whole titles, about LIBRARY_PAGE_SIZE rows.
+    ...chunksOf(changed.progress, LIBRARY_PAGE_SIZE, (p) => Math.max(1, Object.keys(p.episodes).length)).map(
+      (progress) => ({
+        kind: 'progress' as const,
+        data: { ...none(), progress },
+      }),
+    ),
+    ...chunksOf(changed.history, HISTORY_PAGE_SIZE).map((history) => ({
+      kind: 'history' as const,
+      data: { ...none(), history },
+    })),
+  ];
+  const total = counts.bookmarks + counts.progress + counts.plays;
+  const delivery = createOutboxDelivery();
+  const headers = () => delivery.writeHeaders(profileHeaders(profile));
+  const params = { uid: account.userId };
+  let sent = 0;
+  let historyStaysOnDevice = false;
+  onProgress?.({ sent, total });
+  for (const [index, chunk] of chunks.entries()) {
+    const payload = importPayload(chunk.data);
+    try {
+      await withRetries(
+        () => {
+          if (chunk.kind === 'bookmarks')
+            return api.sync.importBookmarks({ params, body: payload.bookmarks, headers: headers() });
+          if (chunk.kind === 'progress')
+            return api.sync.importProgress({ params, body: payload.progress, headers: headers() });
+          return api.history.importWatchHistory({ params, body: payload.history, headers: headers() });
+        },
+        (ms) => {
+          onProgress?.({ sent, total, waitingUntil: Date.now() + ms });
+          return wait(ms);
+        },
+      );
+    } catch (error) {
+      if (chunk.kind === 'history' && isMissingHistoryRoute(error)) {
+        // A server of the older family keeps no history: the plays stay on this device.
+        historyStaysOnDevice = true;
+        continue;
+      }
+      // Offline, or the account refused: what was not acknowledged goes through the outbox.
+      for (const rest of chunks.slice(index)) queueAsOps(rest.data, profile);
+      return { ...counts, savedTo: 'queued', historyStaysOnDevice };
+    }
+    sent += Object.keys(chunk.data[chunk.kind]).length;
+    onProgress?.({ sent, total });
+  }
+  return { ...counts, savedTo: 'account', historyStaysOnDevice };
+}
+
+const none = (): BulkMerge['changed'] => ({ bookmarks: {}, progress: {}, history: {} });
+
+/** `record`'s entries in records weighing at most `size` (one entry alone may weigh more). */
+function chunksOf<T>(record: Record<string, T>, size: number, weight: (entry: T) => number = () => 1) {
+  const out: Record<string, T>[] = [];
+  let current: Record<string, T> = {};
+  let load = 0;
+  for (const [key, entry] of Object.entries(record)) {
+    const w = weight(entry);
+    if (load > 0 && load + w > size) {
+      out.push(current);
+      current = {};
+      load = 0;
+    }
+    current[key] = entry;
+    load += w;
+  }
+  if (load > 0) out.push(current);
+  return out;
+}
+
+/** `call`, tried again after a 429 (too many imports at once), waiting longer each time. */
+async function withRetries(
+  call: () => Promise<unknown>,
+  pause: (ms: number) => Promise<void>,
+): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await call();
+      return;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 429 || attempt + 1 >= RATE_LIMIT_TRIES)
+        throw error;
+      await pause(RATE_LIMIT_WAIT_MS * 2 ** attempt);
+    }
+  }
+}
