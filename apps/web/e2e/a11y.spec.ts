@@ -28,6 +28,7 @@ const PUBLIC_SCREENS = [
   '/media/tmdb-tv-1396-breaking-bad',
   '/mylist',
   '/history',
+  '/import',
   '/settings',
   '/login',
   '/register',

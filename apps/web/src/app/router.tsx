@@ -102,6 +102,11 @@ const HistoryPage = page(
   (m) => m.HistoryPage,
   ['history'],
 );
+const TransferPage = page(
+  () => import('../features/transfer/transfer-page.tsx'),
+  (m) => m.TransferPage,
+  ['transfer'],
+);
 const LoginPage = page(
   () => import('../features/account/login-page.tsx'),
   (m) => m.LoginPage,
@@ -162,6 +167,7 @@ export function routes(): RouteObject[] {
         // Subscription site: /mylist is the browse screen of /browse (decision 042).
         { path: '/mylist', element: config.variant === 'subscription' ? <HomeRoute /> : <MyListPage /> },
         { path: '/history', element: <HistoryPage /> },
+        { path: '/import', element: <TransferPage /> },
         { path: '/login', element: <LoginPage /> },
         { path: '/register', element: <RegisterPage /> },
         { path: '/settings', element: <SettingsRoute /> },

@@ -21,6 +21,8 @@ export const paths = {
   myList: '/mylist',
   /** The watch history (decision 095). */
   history: '/history',
+  /** Import from other services and export everything (issue 27). */
+  transfer: '/import',
   login: '/login',
   register: '/register',
   settings: '/settings',

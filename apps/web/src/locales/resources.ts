@@ -24,6 +24,7 @@ import type player from './en/player.json';
 import type screens from './en/screens.json';
 import type settings from './en/settings.json';
 import type support from './en/support.json';
+import type transfer from './en/transfer.json';
 
 /**
  * The English catalog's shape, one entry per namespace (src/locales/en/<namespace>.json): i18next's
@@ -57,6 +58,7 @@ export interface Resources {
   screens: typeof screens;
   settings: typeof settings;
   support: typeof support;
+  transfer: typeof transfer;
 }
 
 export type Namespace = keyof Resources;

@@ -45,7 +45,16 @@ export function HistoryPage() {
 
   return (
     <div className="py-8">
-      <h1 className="mb-6 text-3xl font-bold text-fg">{t('history.title')}</h1>
+      <div className="mb-6 flex flex-wrap items-baseline justify-between gap-x-6 gap-y-2">
+        <h1 className="text-3xl font-bold text-fg">{t('history.title')}</h1>
+        <Link
+          to={paths.transfer}
+          className="inline-flex min-h-11 items-center text-sm font-semibold text-accent underline focus-visible:outline-2 focus-visible:outline-accent"
+          data-testid="history-import-link"
+        >
+          {t('history.importLink')}
+        </Link>
+      </div>
       {empty ? (
         <p className="max-w-md py-12 text-fg-muted" data-testid="history-empty">
           {t('history.empty')}

@@ -10,6 +10,7 @@ import { CaptionsSection } from './captions-section.tsx';
 import { ConnectionsSection } from './connections-section.tsx';
 import { PreferencesSection } from './preferences-section.tsx';
 import { SaveBar, SaveResultNotice } from './save-bar.tsx';
+import { YourDataSection } from './your-data-section.tsx';
 import { settingsErrorSection } from './settings-form.ts';
 import { SettingsSidebar, useSettingsSections } from './settings-nav.tsx';
 import { settingsService, type SettingsService } from './settings-service.ts';
@@ -69,6 +70,7 @@ export function SettingsPage({ service }: { service?: SettingsService } = {}) {
         {nav.on.connections && (
           <ConnectionsSection draft={draft} errors={errors} edit={edit} signedIn={Boolean(account)} />
         )}
+        {nav.on.preferences && <YourDataSection />}
       </div>
       {settings.result && <SaveResultNotice result={settings.result} raised={settings.changed} />}
       {settings.changed && (
