@@ -1,5 +1,5 @@
 import { useAccountStore } from '../../stores/account-store.ts';
-import type { BulkMerge, ImportOp } from '../../stores/library/bulk-merge.ts';
+import { mergeInBulk, type BulkMerge, type ImportOp } from '../../stores/library/bulk-merge.ts';
 import { useLibraryStore } from '../../stores/library/library-store.ts';
 import { api, ApiError, isMissingHistoryRoute } from '../api/index.ts';
 import { queueAsOps } from './local-import.ts';
@@ -54,7 +54,7 @@ export async function importIntoLibrary(
   { onProgress, wait = sleep }: FileImportOptions = {},
 ): Promise<FileImportOutcome> {
   const profile = useLibraryStore.getState().profile;
-  const changed = useLibraryStore.getState().mergeImported(ops);
+  const changed = mergeImported(ops);
   const counts = {
     bookmarks: Object.keys(changed.bookmarks).length,
     progress: Object.keys(changed.progress).length,
@@ -117,6 +117,25 @@ export async function importIntoLibrary(
     onProgress?.({ sent, total });
   }
   return { ...counts, savedTo: 'account', historyStaysOnDevice };
+}
+
+/**
+ * `ops` merged into the active library in one state change, without outbox entries (the caller sends
+ * what changed in pages). Here and not a store action: the merge's code stays out of the first view.
+ */
+function mergeImported(ops: readonly ImportOp[]): BulkMerge['changed'] {
+  let changed = none();
+  useLibraryStore.setState((state) => {
+    const merged = mergeInBulk(state, ops);
+    changed = merged.changed;
+    return {
+      bookmarks: merged.data.bookmarks,
+      progress: merged.data.progress,
+      history: merged.data.history ?? {},
+      removals: merged.data.removals ?? state.removals,
+    };
+  });
+  return changed;
 }
 
 const none = (): BulkMerge['changed'] => ({ bookmarks: {}, progress: {}, history: {} });

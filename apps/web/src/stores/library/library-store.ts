@@ -6,7 +6,6 @@ import { create, createStore, type StateCreator } from 'zustand';
 import type { VersionedSpec } from '../persisted.ts';
 import { convertLegacyLibrary, readLegacyLibrary, type LegacyLibrary } from './legacy.ts';
 import type { PlayEntry, PlayRemoval } from './history-rules.ts';
-import { mergeInBulk, type BulkMerge, type ImportOp } from './bulk-merge.ts';
 import { playOp, playPassedOp, playRemovalOp, type PlayInput } from './history-ops.ts';
 import {
   applyOp,
@@ -74,11 +73,6 @@ interface LibraryActions {
   recordPlay(play: PlayInput, options?: { imported?: boolean }): void;
   /** Removes plays: of a title, a season, an episode, or one play (`watchedAt`). */
   removePlays(removal: PlayRemoval): void;
-  /**
-   * A file's library (an import, issue 27) merged into the active one by the same rules as every change,
-   * without outbox entries: the caller sends what changed to the account in pages. Returns what changed.
-   */
-  mergeImported(ops: readonly ImportOp[]): BulkMerge['changed'];
   /** Records a change of synced settings (the settings themselves live in their own stores). */
   queueSettings(settings: SyncedSettings): void;
   /** The server acknowledged the op, or it can never succeed: it leaves the outbox. */
@@ -150,24 +144,6 @@ export const librarySpec: VersionedSpec<LibraryStoreData> = {
     stash: isObj(data.stash) ? (data.stash as LibraryStoreData['stash']) : init.stash,
   }),
 };
-
-/** The store's `mergeImported`: one state change for the whole file. */
-const mergeImportedWith =
-  (set: Parameters<StateCreator<LibraryState>>[0]) =>
-  (ops: readonly ImportOp[]): BulkMerge['changed'] => {
-    let changed: BulkMerge['changed'] = { bookmarks: {}, progress: {}, history: {} };
-    set((state) => {
-      const merged = mergeInBulk(state, ops);
-      changed = merged.changed;
-      return {
-        bookmarks: merged.data.bookmarks,
-        progress: merged.data.progress,
-        history: merged.data.history ?? {},
-        removals: merged.data.removals ?? state.removals,
-      };
-    });
-    return changed;
-  };
 
 const libraryState: StateCreator<LibraryState> = (set) => {
   /**
@@ -245,7 +221,6 @@ const libraryState: StateCreator<LibraryState> = (set) => {
       change(() => ({ kind: 'progress-remove', type, tmdbId, ...target, at: now() })),
     removeFromContinueWatching: (type, tmdbId) =>
       change(() => ({ kind: 'progress-remove', type, tmdbId, at: now() })),
-    mergeImported: mergeImportedWith(set),
     queueSettings: (settings) =>
       set((state) =>
         recording()
