@@ -324,6 +324,30 @@ test.describe('player', () => {
     await expect(page.getByTestId('continue-section')).toContainText('The Matrix');
   });
 
+  test('a title watched past 80 %: its page offers Resume and Start over, and Start over plays from the beginning', async ({
+    page,
+  }) => {
+    // The sample is 20 minutes long: 17:00 is 85 %.
+    await page.goto(`${MATRIX}?t=1020`);
+    await startPlayback(page);
+    await page.keyboard.press('k');
+    await expect.poll(async () => (await videoState(page)).paused).toBe(true);
+    await expect
+      .poll(async () => (await savedProgress(page, 'movie:603'))?.watched ?? 0)
+      .toBeGreaterThanOrEqual(1020);
+
+    await page.goto(MATRIX);
+    await expect(page.getByTestId('title-play')).toHaveText(/^Resume from 17:0\d$/);
+    await page.getByRole('button', { name: 'Start over' }).click();
+    const big = page.getByTestId('big-play');
+    await expect
+      .poll(async () => (await big.isVisible()) || !(await videoState(page)).paused, { timeout: 20_000 })
+      .toBe(true);
+    if (await big.isVisible()) await big.click();
+    await expect.poll(() => videoTime(page), { timeout: 15_000 }).toBeGreaterThan(0.5);
+    expect(await videoTime(page)).toBeLessThan(60);
+  });
+
   test('next episode across seasons, Replay, and the episodes menu', async ({ page, request }) => {
     const s1 = (await (await request.get('/api/media/tv/1396/season/1')).json()) as {
       id: string;

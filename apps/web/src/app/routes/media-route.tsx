@@ -25,6 +25,7 @@ import {
 } from '../../features/player/index.ts';
 import { MediaError } from '../../features/title/media-error.tsx';
 import { MediaPage } from '../../features/title/media-page.tsx';
+import type { PlayRequest } from '../../features/title/title-header.tsx';
 import { useShowResume } from '../../features/title/resume.ts';
 import { resolveMediaKey } from '../../features/title/resolve-media-key.ts';
 import { isNotFound } from '../../lib/api/index.ts';
@@ -79,7 +80,7 @@ function useBackTo() {
  * above the title's information. One layout for every state, so the title page under the player stays
  * mounted while the player above it gets ready.
  */
-function MediaLayout({ player, onPlay }: { player: ReactNode; onPlay?: (() => void) | undefined }) {
+function MediaLayout({ player, onPlay }: { player: ReactNode; onPlay?: PlayRequest | undefined }) {
   return (
     <div className="flex min-h-dvh flex-col bg-bg">
       {player}
@@ -94,8 +95,11 @@ function MediaLayout({ player, onPlay }: { player: ReactNode; onPlay?: (() => vo
   );
 }
 
-/** Whether the viewer pressed Play on the title page: the player then starts at once. */
-const PlayRequested = createContext(false);
+/**
+ * Whether the viewer pressed Play on the title page (the player then starts at once), and whether it was
+ * Start over (from the beginning); null: not pressed.
+ */
+const PlayRequested = createContext<{ fromStart: boolean } | null>(null);
 
 /** The way back from a title page shown in front of the player (the player's own bar is not there). */
 function TitleTopBar() {
@@ -131,8 +135,9 @@ function Player({ meta, details }: { meta: PlayerMeta; details: MediaDetails }) 
   const { season } = useParams();
   const actions = useMediaActions();
   const backTo = useBackTo();
+  const requested = useContext(PlayRequested);
   const startOnOpen =
-    useContext(PlayRequested) ||
+    requested !== null ||
     startsOnOpen({
       search: location.search,
       hasEpisodeInPath: !!season,
@@ -146,6 +151,7 @@ function Player({ meta, details }: { meta: PlayerMeta; details: MediaDetails }) 
         backTo={backTo}
         titleActions={actions.card?.(details)}
         startOnOpen={startOnOpen}
+        fromStart={requested?.fromStart === true}
       />
     </Suspense>
   );
@@ -325,6 +331,8 @@ export function MediaRoute() {
   const resolved = resolveMediaKey(media);
   // The title whose Play the viewer pressed on its page (the player then starts, on every episode of it).
   const [playFor, setPlayFor] = useState<string | null>(null);
+  // The title page's Start over: the player then starts from the beginning, not from saved progress.
+  const [startOver, setStartOver] = useState(false);
   const opensPlaying = startsOnOpen({
     search: location.search,
     hasEpisodeInPath: !!season,
@@ -338,7 +346,7 @@ export function MediaRoute() {
     void PlayerView.preload().catch(() => undefined);
   }, []);
   return (
-    <PlayRequested.Provider value={playFor === media}>
+    <PlayRequested.Provider value={playFor === media ? { fromStart: startOver } : null}>
       <MediaLayout
         player={
           resolved.kind !== 'current' ? null : titleFirst ? (
@@ -349,7 +357,8 @@ export function MediaRoute() {
         }
         onPlay={
           titleFirst
-            ? () => {
+            ? (options) => {
+                setStartOver(options?.fromStart === true);
                 setPlayFor(media);
                 window.scrollTo({ top: 0 });
               }

@@ -161,6 +161,24 @@ describe('the title page', () => {
     await screen.findByRole('heading', { level: 1, name: 'The Matrix' });
     expect(screen.queryByTestId('title-play')).toBeNull();
   });
+
+  it('a movie watched past 80 %: Play resumes where the viewer was, Start over plays from the beginning', async () => {
+    const meta = { tmdbId: '603', type: 'movie' as const, title: 'The Matrix', year: 1999, poster: null };
+    // 70 %: Play resumes, nothing else is offered.
+    useLibraryStore.getState().saveProgress({ meta, watched: 5712, duration: 8160 });
+    const onPlay = vi.fn();
+    const { unmount } = renderPage(onPlay);
+    expect((await screen.findByTestId('title-play')).textContent).toBe('Play');
+    expect(screen.queryByTestId('title-start-over')).toBeNull();
+    unmount();
+    // 85 % (1:38:36 of 2:16:00): both, and Start over asks for the beginning.
+    useLibraryStore.getState().saveProgress({ meta, watched: 5916, duration: 6960 });
+    renderPage(onPlay);
+    expect((await screen.findByTestId('title-play')).textContent).toBe('Resume from 1:38:36');
+    fireEvent.click(screen.getByTestId('title-play'));
+    fireEvent.click(screen.getByRole('button', { name: 'Start over' }));
+    expect(onPlay.mock.calls).toEqual([[], [{ fromStart: true }]]);
+  });
 });
 
 describe('a show’s seasons', () => {

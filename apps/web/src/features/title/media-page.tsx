@@ -11,7 +11,7 @@ import { useSeasonLabel } from '../../lib/use-season-label.ts';
 import { EpisodeList } from './episode-list.tsx';
 import { MediaError } from './media-error.tsx';
 import { CastSection, CrewSection, MoreLikeThis, TrailersSection, WatchSection } from './title-sections.tsx';
-import { TitleHeader } from './title-header.tsx';
+import { TitleHeader, type PlayRequest } from './title-header.tsx';
 import { resolveMediaKey } from './resolve-media-key.ts';
 import { useShowResume } from './resume.ts';
 import { detailsQuery, justWatchQuery } from './title-queries.ts';
@@ -68,7 +68,7 @@ function SeasonPicker({ details, mediaKey, seasonId, episodeId }: TitleSectionPr
  * The title page: backdrop, poster, title and facts, the viewer's actions (Play where the player waits
  * behind the page), overview, seasons and episodes, cast and crew, trailers, where to watch, more like this.
  */
-export function MediaPage({ onPlay }: { onPlay?: (() => void) | undefined } = {}) {
+export function MediaPage({ onPlay }: { onPlay?: PlayRequest | undefined } = {}) {
   const { media = '', season, episode } = useParams();
   const resolved = resolveMediaKey(media);
   if (resolved.kind === 'redirect')
@@ -133,7 +133,7 @@ function MediaDetailsView({
   seasonId?: string | undefined;
   episodeId?: string | undefined;
   /** Where the player waits behind the title page (a phone), the title page's Play brings it. */
-  onPlay?: (() => void) | undefined;
+  onPlay?: PlayRequest | undefined;
 }) {
   const { t } = useTranslation(['media']);
   const q = useQuery(detailsQuery(type, id));

@@ -7,8 +7,12 @@ import { useMediaActions } from '../../components/media-actions.tsx';
 import { PosterImage } from '../../components/poster-image.tsx';
 import { clock } from '../../lib/clock.ts';
 import { listFormat, numberFormat } from '../../lib/intl.ts';
-import type { ShowResume } from './resume.ts';
+import { formatTime } from '../../lib/timestamp.ts';
+import { useAlmostWatched, type ShowResume } from './resume.ts';
 import { EpisodeLine } from './title-sections.tsx';
+
+/** Play pressed on the title page; `fromStart`: from the beginning, not from where the viewer was. */
+export type PlayRequest = (options?: { fromStart?: boolean }) => void;
 
 /** Genres as a short list in the viewer's language ("Drama, Crime"). */
 const GENRE_LIST: Intl.ListFormatOptions = { style: 'short', type: 'unit' };
@@ -35,7 +39,7 @@ export function TitleHeader({
 }: {
   details: MediaDetails;
   resume: ShowResume | null;
-  onPlay?: (() => void) | undefined;
+  onPlay?: PlayRequest | undefined;
 }) {
   const { t, i18n } = useTranslation(['media']);
   // Unreleased: the player's place says so; there is nothing to play.
@@ -147,37 +151,60 @@ function TitleRating({ rating }: { rating: NonNullable<MediaDetails['rating']> }
   );
 }
 
-/** Play (or Resume, naming the episode) and what the app puts on titles (the bookmark toggle). */
+/**
+ * Play (or Resume, naming the episode) and what the app puts on titles (the bookmark toggle). A title
+ * watched past ALMOST_WATCHED_SHARE offers both: resume where the viewer was, or start over.
+ */
 function TitleActions({
   details,
   play,
   resume,
 }: {
   details: MediaDetails;
-  play: (() => void) | undefined;
+  play: PlayRequest | undefined;
   resume: ShowResume | null;
 }) {
   const { t } = useTranslation(['media']);
   const actions = useMediaActions();
+  const almost = useAlmostWatched(details.type, details.id, resume);
   if (!play && !actions.title) return null;
+  const label =
+    resume?.seasonNumber != null
+      ? t('media.details.resume', { season: resume.seasonNumber, episode: resume.episodeNumber })
+      : almost
+        ? t('media.details.resumeAt', { time: formatTime(almost.watched) })
+        : t('media.details.play');
   return (
     <div className="mt-4 flex flex-wrap gap-3">
       {play && (
         <button
           type="button"
-          onClick={play}
+          onClick={() => play()}
           className="inline-flex min-h-11 items-center gap-2 rounded-full bg-accent px-6 py-2 font-semibold text-white hover:bg-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
           data-testid="title-play"
         >
           <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5 fill-current">
             <path d="M8 5v14l11-7z" />
           </svg>
-          {resume?.seasonNumber != null
-            ? t('media.details.resume', {
-                season: resume.seasonNumber,
-                episode: resume.episodeNumber,
-              })
-            : t('media.details.play')}
+          {label}
+        </button>
+      )}
+      {play && almost && (
+        <button
+          type="button"
+          onClick={() => play({ fromStart: true })}
+          className="inline-flex min-h-11 items-center gap-2 rounded-full bg-surface-2 px-6 py-2 font-semibold text-fg hover:bg-surface-3 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+          data-testid="title-start-over"
+        >
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            className="h-5 w-5 fill-none stroke-current"
+            strokeWidth="2"
+          >
+            <path d="M4 12a8 8 0 1 0 2.3-5.6M4 4v4h4" strokeLinecap="round" strokeLinejoin="round" />
+          </svg>
+          {t('media.details.startOver')}
         </button>
       )}
       {actions.title?.(details)}

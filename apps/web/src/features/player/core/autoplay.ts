@@ -1,4 +1,4 @@
-import { parseTimestamp } from './timestamp.ts';
+import { parseTimestamp } from '../../../lib/timestamp.ts';
 
 /** Who may autoplay the next episode (decision 050): the extension, a custom proxy, or the default setup when the instance allows it. */
 export interface AutoplayContext {

@@ -14,7 +14,7 @@ import {
   previousEpisodeInSeason,
 } from './meta.ts';
 import { createPlayerStore } from './player-store.ts';
-import { formatTime, parseTimestamp } from './timestamp.ts';
+import { formatTime, parseTimestamp } from '../../../lib/timestamp.ts';
 
 const movie = makePlayerMeta({
   type: 'movie',

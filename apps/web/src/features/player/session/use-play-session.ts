@@ -10,7 +10,7 @@ import {
 } from '../../../stores/index.ts';
 import { resumePosition } from '../core/autoplay.ts';
 import { playerStore, type PlayerStore } from '../core/player-store.ts';
-import { parseTimestamp } from '../core/timestamp.ts';
+import { parseTimestamp } from '../../../lib/timestamp.ts';
 import type { PlayerMeta } from '../core/types.ts';
 import type { runSession, SessionProblem } from '../scrape/session.ts';
 import { usePlayerDeps } from './player-deps.tsx';
@@ -20,11 +20,14 @@ export interface PlayerNavState {
   fromStart?: boolean;
 }
 
-/** Where a source starts: `?t=`, else "from the start" after Next episode/Replay, else saved progress. */
-export function useStartPosition(meta: PlayerMeta): () => number {
+/**
+ * Where a source starts: `?t=`, else "from the start" after Next episode/Replay or the title page's Start
+ * over (`startOver`), else saved progress.
+ */
+export function useStartPosition(meta: PlayerMeta, startOver = false): () => number {
   const location = useLocation();
   const query = useRef(new URLSearchParams(location.search).get('t'));
-  const fromStart = useRef((location.state as PlayerNavState | null)?.fromStart === true);
+  const fromStart = useRef(startOver || (location.state as PlayerNavState | null)?.fromStart === true);
   return () => {
     const queryTime = parseTimestamp(query.current);
     if (fromStart.current && queryTime === null) return 0;
@@ -42,6 +45,8 @@ export function useStartPosition(meta: PlayerMeta): () => number {
 export interface PlaySessionOptions {
   /** Play as soon as the source is found (a deep link; see `startsOnOpen`). */
   startOnOpen: boolean;
+  /** From the beginning, whatever was saved (the title page's Start over). */
+  fromStart?: boolean;
   /** The session runner (else the player deps'). */
   run?: typeof runSession;
   store?: PlayerStore;
@@ -54,13 +59,13 @@ export interface PlaySessionOptions {
  */
 export function usePlaySession(
   meta: PlayerMeta,
-  { startOnOpen, run: given, store = playerStore }: PlaySessionOptions,
+  { startOnOpen, fromStart = false, run: given, store = playerStore }: PlaySessionOptions,
 ) {
   const deps = usePlayerDeps();
   const run = given ?? deps.runSession;
   const [problem, setProblem] = useState<SessionProblem | null>(null);
   const [attempt, setAttempt] = useState(0);
-  const startAt = useStartPosition(meta);
+  const startAt = useStartPosition(meta, fromStart);
   const startAtRef = useRef(startAt);
   useEffect(() => {
     startAtRef.current = startAt;

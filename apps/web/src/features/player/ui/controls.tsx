@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type PointerEvent as ReactPointerEv
 import { useTranslation } from 'react-i18next';
 import { clock } from '../../../lib/clock.ts';
 import { requests, togglePlay, usePlayer, seekBy } from '../core/player-store.ts';
-import { formatTime } from '../core/timestamp.ts';
+import { formatTime } from '../../../lib/timestamp.ts';
 import { usePlayerUi, playerUi } from '../core/ui-store.ts';
 import { Icon, type IconName } from './icons.tsx';
 import { toggleMute } from './volume.ts';

@@ -27,6 +27,8 @@ export interface PlayerViewProps {
    * Otherwise nothing but metadata loads before the viewer presses Play.
    */
   startOnOpen: boolean;
+  /** Start from the beginning, not from saved progress (the title page's Start over). */
+  fromStart?: boolean;
 }
 
 /** The spinner while media loads, and the big Play button before the first frame (or when autoplay was refused). */
@@ -125,7 +127,7 @@ const onPlayerPointerLeave = () => playerUi.getState().set({ hovering: 'none' })
  * their state and sends requests. Menus are `?r=` overlays (menus/). What reaches outside the page comes
  * from `PlayerDeps` (session/player-deps.tsx).
  */
-export function PlayerView({ meta, backTo, titleActions, startOnOpen }: PlayerViewProps) {
+export function PlayerView({ meta, backTo, titleActions, startOnOpen, fromStart = false }: PlayerViewProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const [hoveringBars, setHoveringBars] = useState(false);
   const status = usePlayer((s) => s.status);
@@ -134,6 +136,7 @@ export function PlayerView({ meta, backTo, titleActions, startOnOpen }: PlayerVi
   const menus = usePlayerMenus(containerRef);
   const { problem, retry, next, goNext } = usePlayerEffects(meta, {
     startOnOpen,
+    fromStart,
     containerRef,
     menus,
     hoveringBars,

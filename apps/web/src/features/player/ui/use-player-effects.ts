@@ -22,6 +22,7 @@ export function usePlayerEffects(
   meta: PlayerMeta,
   o: {
     startOnOpen: boolean;
+    fromStart?: boolean;
     containerRef: RefObject<HTMLElement | null>;
     menus: PlayerMenus;
     hoveringBars: boolean;
@@ -29,7 +30,10 @@ export function usePlayerEffects(
 ) {
   const { route, open, close } = o.menus;
   const menuOpen = route !== null;
-  const { problem, retry } = usePlaySession(meta, { startOnOpen: o.startOnOpen });
+  const { problem, retry } = usePlaySession(meta, {
+    startOnOpen: o.startOnOpen,
+    fromStart: o.fromStart ?? false,
+  });
   const { next, previous, goNext, goPrevious } = useEpisodeNavigation(meta);
   usePlayerWidth(o.containerRef);
   useProgressSaver(meta);
