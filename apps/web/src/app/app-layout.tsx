@@ -1,15 +1,23 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { HeaderLink, Layout } from '../components/layout.tsx';
 import { MigrationFailedBanner } from '../components/migration-screen.tsx';
-import { AccountMenu, ProfileLoadNotice, useProfileLoadFailure } from '../features/account/index.ts';
+import { ProfileLoadNotice, useProfileLoadFailure } from '../features/account/index.ts';
 import { RejectedChanges } from '../features/library/index.ts';
 import { HeaderSearch } from '../features/search/index.ts';
 import { runtimeConfig } from '../lib/runtime-config.ts';
 import { useAccountStore } from '../stores/index.ts';
 import { paths } from '../lib/paths.ts';
 import { preloadLanding } from './routes/home-route.tsx';
+
+/**
+ * The profile menu exists only once an account is signed in: its code (and the menus' keyboard hook) is
+ * not part of a visitor's first view.
+ */
+const AccountMenu = lazy(() =>
+  import('../features/account/account-menu.tsx').then((m) => ({ default: m.AccountMenu })),
+);
 
 /**
  * Pages with the big search box of their own, so none in the header: home and its results (and a
@@ -50,7 +58,10 @@ export function AppLayout() {
               end: (
                 <>
                   {!hasOwnSearch(pathname) && <HeaderSearch />}
-                  <AccountMenu />
+                  {/* Its place is kept while its code loads: the header does not shift. */}
+                  <Suspense fallback={<span className="block h-11 w-11" aria-hidden="true" />}>
+                    <AccountMenu />
+                  </Suspense>
                 </>
               ),
             }

@@ -1,2 +1,1 @@
-export { AccountMenu } from './account-menu.tsx';
 export { ProfileLoadNotice, useProfileLoadFailure } from './profile-load-error.tsx';
