@@ -255,6 +255,36 @@ describe(`settings the family saves, and nicknames (${testDialect})`, () => {
       expect(await storedRow()).toEqual(before);
     });
 
+    it('keeps our watched threshold (a share, 0.5–1) beside the others: absent until set, per field, refused out of range', async () => {
+      expect(await settings()).toEqual(ours(a.user.id));
+      const put = await call('PUT', '/settings', { watchedThreshold: 0.8 });
+      expect(put.statusCode, put.body).toBe(200);
+      expect(body(put)).toEqual({ ...ours(a.user.id), watchedThreshold: 0.8 });
+      expect(await settings(await login(t.server, a.keys))).toEqual({
+        ...ours(a.user.id),
+        watchedThreshold: 0.8,
+      });
+      // An older change (another device's, late) does not overwrite it.
+      await call('PUT', '/settings', { watchedThreshold: 1, updatedAt: iso(-MIN) });
+      expect((await settings()).watchedThreshold).toBe(0.8);
+
+      const before = await storedRow();
+      for (const bad of [0.3, 0.49, 1.01, 90, -1, '0.9', true, [0.9], { share: 0.9 }]) {
+        const res = await call('PUT', '/settings', { watchedThreshold: bad, enableThumbnails: true });
+        expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+        expect(body<ApiErrorBody>(res).code).toBe('validation_failed');
+      }
+      expect(await storedRow()).toEqual(before);
+
+      // The bounds themselves are allowed; null clears it (answered as null from then on).
+      for (const share of [0.5, 1]) {
+        expect((await call('PUT', '/settings', { watchedThreshold: share })).statusCode).toBe(200);
+        expect((await settings()).watchedThreshold).toBe(share);
+      }
+      await call('PUT', '/settings', { watchedThreshold: null });
+      expect(await settings()).toEqual({ ...ours(a.user.id), watchedThreshold: null });
+    });
+
     it('returns the secrets in plain text to their owner only; the database holds them sealed', async () => {
       await call('PUT', '/settings', { ...secrets, debridService: 'realdebrid' });
       expect(await settings()).toMatchObject({ ...secrets, debridService: 'realdebrid' });

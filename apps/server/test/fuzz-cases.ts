@@ -467,6 +467,7 @@ export const specs: RouteSpec[] = [
       defaultSubtitleLanguage: 'en',
       defaultAudioLanguage: 'fr',
       proxyUrls: ['https://p'],
+      watchedThreshold: 0.9,
       updatedAt: '2026-01-01T00:00:00Z',
     },
     fields: [
@@ -477,6 +478,8 @@ export const specs: RouteSpec[] = [
       { path: ['defaultAudioLanguage'], kind: 'string', nullable: true, maxLength: 3 },
       { path: ['proxyUrls'], kind: 'array', nullable: true },
       { path: ['proxyUrls', 0], kind: 'string', required: true, maxLength: 2048 },
+      // A share of the length: 0.5–1.
+      { path: ['watchedThreshold'], kind: 'number', nullable: true, min: 0.5, max: 1 },
       { path: ['updatedAt'], kind: 'iso' },
     ],
   },

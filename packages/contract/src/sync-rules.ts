@@ -35,3 +35,10 @@ export const EARLIEST_WATCH_MS = Date.UTC(1888, 0, 1);
  * play (decision 095): three devices finishing an episode together, a viewer scrubbing back over the end.
  */
 export const SAME_PLAY_WINDOW_MS = 3 * 60 * 60_000;
+
+/**
+ * The share of a movie's or an episode's length past which it counts as watched, a per-profile setting
+ * (`watchedThreshold`, issue 27): from half of it to all of it.
+ */
+export const WATCHED_THRESHOLD_MIN = 0.5;
+export const WATCHED_THRESHOLD_MAX = 1;

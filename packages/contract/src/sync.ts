@@ -3,7 +3,7 @@ import { ChangeTime, IsoInstant, UserIdParams } from './accounts.ts';
 import { libraryChangeKinds } from './account-paths.ts';
 import { defineEndpoint, defineStream, type EndpointErrors } from './endpoint.ts';
 import { syncRoutes } from './routes.ts';
-import { syncMediaTypes } from './sync-rules.ts';
+import { syncMediaTypes, WATCHED_THRESHOLD_MAX, WATCHED_THRESHOLD_MIN } from './sync-rules.ts';
 
 /*
  * Bookmarks, progress and settings sync, in the wire shapes existing clients speak, plus the rules both
@@ -219,6 +219,9 @@ export const SubtitleStyling = z.object({
 });
 export type SubtitleStyling = z.infer<typeof SubtitleStyling>;
 
+/** Ours: the share of its length past which a movie or an episode counts as watched (0.9 = 90 %). */
+export const WatchedThreshold = z.number().min(WATCHED_THRESHOLD_MIN).max(WATCHED_THRESHOLD_MAX);
+
 /** A text setting of the family's clients (an id, a token, a service name). */
 const FamilySettingText = z.string().max(2048);
 /** An ordered list of ids (sources, embeds, home sections). */
@@ -301,6 +304,11 @@ export const UserSettings = z
     subtitleStyling: SubtitleStyling.nullable(),
     /** Ours: the preferred audio language of library titles (ISO 639, `fr`); null = the UI language's. */
     defaultAudioLanguage: z.string().nullable(),
+    /**
+     * Ours, kept with the fields besides ours (no column): absent until set, null once cleared. Per
+     * profile, like autoplay.
+     */
+    watchedThreshold: WatchedThreshold.nullish(),
     ...FamilySettings.shape,
   })
   .catchall(z.unknown());
@@ -324,6 +332,8 @@ export const UserSettingsInput = z
       .string()
       .regex(/^[a-z]{2,3}$/, 'must be an ISO 639 language code')
       .nullish(),
+    /** 0.5–1 (a share of the length, 0.9 = 90 %); anything else is 400 `validation_failed`. */
+    watchedThreshold: WatchedThreshold.nullish(),
     ...FamilySettings.shape,
     updatedAt: ChangeTime.optional(),
   })

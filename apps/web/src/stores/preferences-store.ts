@@ -3,6 +3,7 @@ import { audioLanguageOf, isAudioLanguage, startLanguage } from '../lib/language
 import { appStorage, type KeyValueStorage } from '../lib/storage.ts';
 import { createPersistedStore, storageKey } from './persisted.ts';
 import { LEGACY_KEYS, readLegacyState } from './library/legacy.ts';
+import { validWatchedThreshold, WATCHED_SHARE } from './library/history-rules.ts';
 
 export const THEMES = ['default', 'blue', 'teal', 'red', 'gray'] as const satisfies readonly ThemeName[];
 
@@ -20,6 +21,11 @@ export interface PreferencesData {
    * the UI language's.
    */
   audioLanguage: string | null;
+  /**
+   * The share of its length past which a movie or an episode counts as watched (0.5–1; 0.9 = 90 %),
+   * synced per profile as `watchedThreshold`.
+   */
+  watchedThreshold: number;
 }
 
 interface PreferencesActions {
@@ -36,6 +42,7 @@ const initial = (): PreferencesData => ({
   sourceOrder: [],
   enableSourceOrder: false,
   audioLanguage: null,
+  watchedThreshold: WATCHED_SHARE,
 });
 
 export const toTheme = (v: unknown): PreferencesData['theme'] =>
@@ -55,6 +62,7 @@ function sanitize(d: Record<string, unknown>, init: PreferencesData): Preference
     enableSourceOrder:
       typeof d.enableSourceOrder === 'boolean' ? d.enableSourceOrder : init.enableSourceOrder,
     audioLanguage: isAudioLanguage(d.audioLanguage) ? d.audioLanguage : null,
+    watchedThreshold: validWatchedThreshold(d.watchedThreshold) ?? init.watchedThreshold,
   };
 }
 

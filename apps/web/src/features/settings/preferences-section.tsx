@@ -1,7 +1,9 @@
 import { useTranslation } from 'react-i18next';
+import { numberFormat } from '../../lib/intl.ts';
 import { AUDIO_LANGUAGES, audioLanguageOf, LANGUAGES, languageNames } from '../../lib/languages.ts';
 import { cleanProxyList } from '../../lib/proxy-entries.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
+import { WATCHED_SHARE, WATCHED_THRESHOLD_CHOICES } from '../../stores/library/history-rules.ts';
 import type { SettingsValues } from './save-settings.ts';
 import { Section, Toggle } from './settings-ui.tsx';
 import { SourceOrderSetting } from './source-order.tsx';
@@ -59,8 +61,53 @@ function AudioLanguageSetting({
 }
 
 /**
+ * When a movie or an episode counts as watched (a play in the history): a share of its length, 90 % by
+ * default, 100 % only at the end. Synced per profile. A share set elsewhere that is not one of the
+ * choices (another client's) is shown as it is until another is chosen.
+ */
+function WatchedThresholdSetting({ value, onChange }: { value: number; onChange(value: number): void }) {
+  const { t, i18n } = useTranslation(['settings']);
+  const percent = numberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 1 });
+  const choices: readonly number[] = WATCHED_THRESHOLD_CHOICES.includes(
+    value as (typeof WATCHED_THRESHOLD_CHOICES)[number],
+  )
+    ? WATCHED_THRESHOLD_CHOICES
+    : [...WATCHED_THRESHOLD_CHOICES, value].sort((a, b) => a - b);
+  const label = (share: number) => {
+    const text = percent.format(share);
+    if (share === WATCHED_SHARE) return t('settings.preferences.watchedThresholdDefault', { percent: text });
+    if (share === 1) return t('settings.preferences.watchedThresholdFinished', { percent: text });
+    return text;
+  };
+  return (
+    <div className="rounded-xl bg-surface-1 p-4">
+      <label htmlFor="settings-watched-threshold" className="mb-2 block font-semibold text-fg">
+        {t('settings.preferences.watchedThreshold')}
+      </label>
+      <select
+        id="settings-watched-threshold"
+        value={String(value)}
+        onChange={(e) => onChange(Number(e.target.value))}
+        aria-describedby="settings-watched-threshold-note"
+        className={INPUT}
+        data-testid="watched-threshold-select"
+      >
+        {choices.map((share) => (
+          <option key={share} value={String(share)}>
+            {label(share)}
+          </option>
+        ))}
+      </select>
+      <p id="settings-watched-threshold-note" className="mt-2 text-sm text-fg-muted">
+        {t('settings.preferences.watchedThresholdNote')}
+      </p>
+    </div>
+  );
+}
+
+/**
  * Preferences: the UI and audio languages, thumbnails, autoplay (only where the instance allows it or
- * the draft has custom proxies) and the source order.
+ * the draft has custom proxies), when a title counts as watched and the source order.
  */
 export function PreferencesSection({ draft, edit }: { draft: SettingsValues; edit: EditSettings }) {
   const { t, i18n } = useTranslation(['settings']);
@@ -111,6 +158,10 @@ export function PreferencesSection({ draft, edit }: { draft: SettingsValues; edi
           checked={draft.enableAutoplay && autoplayAllowed}
           disabled={!autoplayAllowed}
           onChange={(v) => edit({ enableAutoplay: v })}
+        />
+        <WatchedThresholdSetting
+          value={draft.watchedThreshold}
+          onChange={(watchedThreshold) => edit({ watchedThreshold })}
         />
         <SourceOrderSetting enabled={draft.enableSourceOrder} order={draft.sourceOrder} onChange={edit} />
       </div>

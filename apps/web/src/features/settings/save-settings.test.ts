@@ -53,6 +53,7 @@ const base: SettingsValues = {
   theme: null,
   enableThumbnails: false,
   enableAutoplay: true,
+  watchedThreshold: 0.9,
   enableSourceOrder: false,
   sourceOrder: [],
   styling: { color: '#ffffff', size: 1, backgroundOpacity: 0.5, backgroundBlur: 0.5, bold: false },
@@ -139,6 +140,15 @@ describe('saveSettings', () => {
     // Unchanged: nothing is sent.
     await saveSettings({ ...base, audioLanguage: 'ja', theme: 'blue' }, { ...base, audioLanguage: 'ja' });
     expect(session.changeSyncedSettings).toHaveBeenCalledWith({ applicationTheme: 'blue' });
+  });
+
+  it('the watched threshold is a synced setting, sent only when changed', async () => {
+    const result = await saveSettings({ ...base, watchedThreshold: 0.7 }, base);
+    expect(result.saved).toEqual(['synced']);
+    expect(session.changeSyncedSettings).toHaveBeenCalledWith({ watchedThreshold: 0.7 });
+    session.changeSyncedSettings.mockClear();
+    expect(await saveSettings(base, base)).toEqual({ saved: [], failed: [], serverChanged: false });
+    expect(session.changeSyncedSettings).not.toHaveBeenCalled();
   });
 
   it('a failure after a partial save is reported with its code, and the other sections stay saved', async () => {

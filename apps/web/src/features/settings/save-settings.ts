@@ -37,6 +37,8 @@ export interface SettingsValues {
   theme: PreferencesData['theme'];
   enableThumbnails: boolean;
   enableAutoplay: boolean;
+  /** The share of its length past which a title counts as watched (0.5–1). */
+  watchedThreshold: number;
   enableSourceOrder: boolean;
   sourceOrder: string[];
   styling: SubtitleStyling;
@@ -47,10 +49,10 @@ export interface SettingsValues {
 }
 
 /**
- * The parts of a save, each sent (and able to fail) on its own:
- * `server` the account server, `synced` language/audio language/theme/proxies/autoplay/captions (outbox),
- * `device` thumbnails and source order (this device only), `customer` an email account's name and icon,
- * `profile` a passphrase account's profile, `deviceName` this session's name.
+ * The parts of a save, each sent (and able to fail) on its own: `server` the account server, `synced`
+ * language/audio language/theme/proxies/autoplay/watched threshold/captions (outbox), `device` thumbnails
+ * and source order (this device only), `customer` an email account's name and icon, `profile` a
+ * passphrase account's profile, `deviceName` this session's name.
  */
 export type SaveSection = 'server' | 'synced' | 'device' | 'customer' | 'profile' | 'deviceName';
 
@@ -84,10 +86,10 @@ function failureOf(section: SaveSection, error: unknown): SaveFailure {
 
 /**
  * Saves the settings form: a new account server signs out first; language, audio language, theme,
- * proxies, autoplay and captions go to the outbox; thumbnails and source order stay on this device; the
- * account's name, icon, profile and device name are sent to the account server. Each section is tried
- * even when an earlier one failed, and the answer says which were saved and which failed with what code:
- * nothing is swallowed after a partial save.
+ * proxies, autoplay, the watched threshold and captions go to the outbox; thumbnails and source order
+ * stay on this device; the account's name, icon, profile and device name are sent to the account server.
+ * Each section is tried even when an earlier one failed, and the answer says which were saved and which
+ * failed with what code: nothing is swallowed after a partial save.
  */
 export async function saveSettings(
   values: SettingsValues,
@@ -123,6 +125,7 @@ export async function saveSettings(
   const proxies = values.proxyEnabled ? cleanProxyList(values.proxyUrls) : null;
   if (!same(proxies, saved.proxyEnabled ? saved.proxyUrls : null)) synced.proxyUrls = proxies;
   if (values.enableAutoplay !== saved.enableAutoplay) synced.enableAutoplay = values.enableAutoplay;
+  if (values.watchedThreshold !== saved.watchedThreshold) synced.watchedThreshold = values.watchedThreshold;
   if (!same(values.styling, saved.styling)) synced.subtitleStyling = values.styling;
   if (Object.keys(synced).length) await attempt('synced', () => changeSyncedSettings(synced));
 

@@ -3,15 +3,17 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { i18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RuntimeConfig } from '@marquee/contract';
 import { initI18n, NAMESPACES } from '../../lib/i18n.ts';
 import { setRuntimeConfig } from '../../lib/runtime-config.ts';
 import { memoryStorage, setAppStorage } from '../../lib/storage.ts';
-import { initStores, usePreferencesStore } from '../../stores/index.ts';
+import { initStores, useAccountStore, useLibraryStore, usePreferencesStore } from '../../stores/index.ts';
+import { testAccount, testSession } from '../../test/account-fixtures.ts';
+import { contractServer } from '../../test/contract-server.ts';
 import type { SaveResult, SettingsValues } from './save-settings.ts';
 import { SettingsPage } from './settings-page.tsx';
-import type { SettingsService } from './settings-service.ts';
+import { settingsService, type SettingsService } from './settings-service.ts';
 
 // The page is handed a fake settings service (settings-service.ts): what it saves, and what the viewer
 // reads about it, without the outbox or an account server.
@@ -122,5 +124,73 @@ describe('saving settings through the settings service', () => {
     expect((await screen.findByTestId('server-url-error')).textContent).toBe('Not a valid URL');
     expect(service.save).not.toHaveBeenCalled();
     expect(screen.queryByTestId('save-result')).toBeNull();
+  });
+});
+
+describe('when a title counts as watched (issue 27: a setting, default 90 %)', () => {
+  // The account server the page asks (the connections section, the device list).
+  beforeEach(() =>
+    vi.stubGlobal(
+      'fetch',
+      contractServer({
+        account: {
+          meta: () => ({ name: 'Accounts', version: '1', hasCaptcha: false }),
+          userSessions: () => [testSession()],
+        },
+      }).fetch,
+    ),
+  );
+  afterEach(() => vi.unstubAllGlobals());
+  const select = () => screen.getByLabelText<HTMLSelectElement>('Counts as watched after');
+
+  it('a labelled choice of 70–100 %, 90 % by default, its hint read with it', () => {
+    renderSettings(fakeService(savedAll).service);
+    expect(select().value).toBe('0.9');
+    expect([...select().options].map((o) => [o.value, o.textContent])).toEqual([
+      ['0.7', '70%'],
+      ['0.8', '80%'],
+      ['0.9', '90% (default)'],
+      ['0.95', '95%'],
+      ['1', '100%, only when finished'],
+    ]);
+    const hint = document.getElementById(select().getAttribute('aria-describedby')!);
+    expect(hint?.textContent).toBe(
+      'A movie or an episode goes into your watch history once you have watched this much of it.',
+    );
+  });
+
+  it('a share set on another client that is not one of the choices is shown as it is', () => {
+    usePreferencesStore.getState().setPreferences({ watchedThreshold: 0.85 });
+    renderSettings(fakeService(savedAll).service);
+    expect(select().value).toBe('0.85');
+    expect(select().selectedOptions[0]!.textContent).toBe('85%');
+  });
+
+  it('a change is handed to the service with what is saved', async () => {
+    const { service, calls } = fakeService(savedAll);
+    renderSettings(service);
+    fireEvent.change(select(), { target: { value: '0.8' } });
+    save();
+    await screen.findByTestId('save-result');
+    expect(calls.map((c) => [c.values.watchedThreshold, c.saved.watchedThreshold])).toEqual([[0.8, 0.9]]);
+  });
+
+  it('saved by the app’s service: the preference changes, the next play counts there, and it is synced', async () => {
+    useAccountStore.getState().setAccount(testAccount());
+    renderSettings(settingsService(new QueryClient()));
+    fireEvent.change(select(), { target: { value: '1' } });
+    save();
+    expect((await screen.findByTestId('save-result')).textContent).toBe('Saved');
+    expect(usePreferencesStore.getState().watchedThreshold).toBe(1);
+    expect(useLibraryStore.getState().outbox).toMatchObject([
+      { kind: 'settings', settings: { watchedThreshold: 1 } },
+    ]);
+    expect(select().value).toBe('1');
+    // The player's saves now count a play only at the end.
+    const meta = { tmdbId: '603', type: 'movie' as const, title: 'The Matrix', year: 1999, poster: null };
+    useLibraryStore.getState().saveProgress({ meta, watched: 950, duration: 1000 });
+    expect(useLibraryStore.getState().history).toEqual({});
+    useLibraryStore.getState().saveProgress({ meta, watched: 1000, duration: 1000 });
+    expect(Object.values(useLibraryStore.getState().history)).toMatchObject([{ tmdbId: '603' }]);
   });
 });

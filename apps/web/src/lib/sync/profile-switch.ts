@@ -1,4 +1,5 @@
 import { useAccountStore } from '../../stores/account-store.ts';
+import { WATCHED_SHARE } from '../../stores/library/history-rules.ts';
 import { useLibraryStore, type StashedLibrary } from '../../stores/library/library-store.ts';
 import { forgetProfile, switchLibrary } from '../../stores/library/profiles.ts';
 import { usePreferencesStore } from '../../stores/preferences-store.ts';
@@ -9,6 +10,7 @@ import { writeSyncedSettings } from './settings-sync.ts';
 const profilePrefs = (): NonNullable<StashedLibrary['prefs']> => ({
   enableAutoplay: usePreferencesStore.getState().enableAutoplay,
   subtitleStyling: { ...useSubtitlesStore.getState().styling },
+  watchedThreshold: usePreferencesStore.getState().watchedThreshold,
 });
 
 /** Makes `to`'s library (and its own preferences) the device's, stashing the one left. */
@@ -24,7 +26,11 @@ export function switchLocalLibrary(to: string): void {
   });
   if (switched) {
     const p = prefs ?? { enableAutoplay: true, subtitleStyling: DEFAULT_STYLING };
-    writeSyncedSettings({ enableAutoplay: p.enableAutoplay, subtitleStyling: p.subtitleStyling });
+    writeSyncedSettings({
+      enableAutoplay: p.enableAutoplay,
+      subtitleStyling: p.subtitleStyling,
+      watchedThreshold: p.watchedThreshold ?? WATCHED_SHARE,
+    });
   }
 }
 

@@ -6,10 +6,17 @@ import {
   usePreferencesStore,
   useSubtitlesStore,
 } from '../../stores/index.ts';
-import type { OutboxOp } from '../../stores/library/outbox.ts';
+import { WATCHED_SHARE } from '../../stores/library/history-rules.ts';
+import type { OutboxOp, SyncedSettings } from '../../stores/library/outbox.ts';
 import { emptySettings, testAccount } from '../../test/account-fixtures.ts';
 import { memoryStorage, setAppStorage } from '../storage.ts';
-import { applySettings, changeSyncedSettings } from './settings-sync.ts';
+import {
+  applySettings,
+  changeSyncedSettings,
+  knownSyncedSettings,
+  readSyncedSettings,
+  writeSyncedSettings,
+} from './settings-sync.ts';
 
 beforeEach(() => {
   setAppStorage(memoryStorage());
@@ -58,5 +65,134 @@ describe('synced settings', () => {
     expect(useLibraryStore.getState().outbox).toMatchObject([
       { kind: 'settings', settings: { applicationTheme: 'gray' } },
     ]);
+  });
+
+  it('the watched threshold: the server’s lands, a pending change wins, null or out of range is the default', () => {
+    expect(usePreferencesStore.getState().watchedThreshold).toBe(WATCHED_SHARE);
+    applySettings({ ...emptySettings(), watchedThreshold: 0.8 }, []);
+    expect(usePreferencesStore.getState().watchedThreshold).toBe(0.8);
+    applySettings({ ...emptySettings(), watchedThreshold: 0.7 }, [
+      { kind: 'settings', id: 'p1', at: 1, settings: { watchedThreshold: 1 } },
+    ]);
+    expect(usePreferencesStore.getState().watchedThreshold).toBe(1);
+    // Not set on the server: this device's choice stays.
+    applySettings(emptySettings(), []);
+    expect(usePreferencesStore.getState().watchedThreshold).toBe(1);
+    writeSyncedSettings({ watchedThreshold: null });
+    expect(usePreferencesStore.getState().watchedThreshold).toBe(WATCHED_SHARE);
+    writeSyncedSettings({ watchedThreshold: 0.95 });
+    writeSyncedSettings({ watchedThreshold: 3 });
+    expect(usePreferencesStore.getState().watchedThreshold).toBe(WATCHED_SHARE);
+  });
+
+  it('a change of the threshold applies at once and is recorded for the account', () => {
+    useAccountStore.getState().setAccount(testAccount());
+    changeSyncedSettings({ watchedThreshold: 0.95 });
+    expect(usePreferencesStore.getState().watchedThreshold).toBe(0.95);
+    expect(useLibraryStore.getState().outbox).toMatchObject([
+      { kind: 'settings', settings: { watchedThreshold: 0.95 } },
+    ]);
+  });
+});
+
+describe('reading the synced settings back (the backup carries them)', () => {
+  it('what was written reads back by the same wire names and values', () => {
+    const written: Required<SyncedSettings> = {
+      applicationLanguage: 'pt-BR',
+      applicationTheme: 'teal',
+      defaultSubtitleLanguage: 'es',
+      proxyUrls: ['https://proxy.example.com', '|type=api|https://api.example.com'],
+      enableAutoplay: false,
+      subtitleStyling: {
+        color: '#e2e535',
+        backgroundOpacity: 0.2,
+        backgroundBlur: 0.5,
+        size: 1.5,
+        bold: true,
+      },
+      defaultAudioLanguage: 'ja',
+      watchedThreshold: 0.8,
+    };
+    writeSyncedSettings(written);
+    expect(readSyncedSettings()).toEqual(written);
+  });
+
+  it('what was never chosen reads as not set (null), the defaults as they are', () => {
+    expect(readSyncedSettings()).toEqual({
+      applicationLanguage: null,
+      applicationTheme: null,
+      defaultSubtitleLanguage: null,
+      proxyUrls: null,
+      enableAutoplay: true,
+      subtitleStyling: useSubtitlesStore.getState().styling,
+      defaultAudioLanguage: null,
+      watchedThreshold: WATCHED_SHARE,
+    });
+    // What reads back, written again, changes nothing.
+    const before = readSyncedSettings();
+    writeSyncedSettings(before as SyncedSettings);
+    expect(readSyncedSettings()).toEqual(before);
+  });
+});
+
+describe('the synced settings a file brings', () => {
+  it('keeps the fields this app knows with values it can use, and leaves out the rest', () => {
+    expect(
+      knownSyncedSettings({
+        applicationLanguage: 'fr-CA',
+        applicationTheme: 'red',
+        defaultSubtitleLanguage: 'pt-BR',
+        proxyUrls: ['https://proxy.example.com', 'not a url', 5],
+        enableAutoplay: false,
+        subtitleStyling: { color: '#80B1FA', backgroundOpacity: 2, size: 5, bold: true },
+        defaultAudioLanguage: 'de',
+        watchedThreshold: 0.95,
+        // p-stream's own and unknown fields.
+        enableDiscover: true,
+        sourceOrder: ['a'],
+        febboxKey: 'secret',
+      }),
+    ).toEqual({
+      applicationLanguage: 'fr',
+      applicationTheme: 'red',
+      defaultSubtitleLanguage: 'pt-BR',
+      // A file's proxies are never taken (they would route the viewer's streams).
+      enableAutoplay: false,
+      // Within its limits (synced sizes stop at 2); what it lacks as it is here.
+      subtitleStyling: {
+        ...useSubtitlesStore.getState().styling,
+        color: '#80b1fa',
+        backgroundOpacity: 1,
+        size: 2,
+        bold: true,
+      },
+      defaultAudioLanguage: 'de',
+      watchedThreshold: 0.95,
+    });
+    expect(knownSyncedSettings({ applicationTheme: 'default' })).toEqual({ applicationTheme: null });
+  });
+
+  it('ignores what it cannot use: unknown languages and themes, wrong types, nulls, hostile values', () => {
+    expect(
+      knownSyncedSettings({
+        applicationLanguage: 'tlh',
+        applicationTheme: 'mocha',
+        defaultSubtitleLanguage: 'en"><script>',
+        proxyUrls: ['javascript:alert(1)'],
+        enableAutoplay: 'false',
+        subtitleStyling: { color: 'red; background: url(x)' },
+        defaultAudioLanguage: 'ENGLISH',
+        watchedThreshold: 0.2,
+      }),
+    ).toEqual({ subtitleStyling: useSubtitlesStore.getState().styling });
+    expect(
+      knownSyncedSettings({
+        applicationLanguage: null,
+        applicationTheme: null,
+        proxyUrls: null,
+        subtitleStyling: [],
+        watchedThreshold: '0.9',
+      }),
+    ).toEqual({});
   });
 });

@@ -1,10 +1,11 @@
 import type { UserSettings } from '@marquee/contract';
 import { useAccountStore } from '../../stores/account-store.ts';
+import { validWatchedThreshold, WATCHED_SHARE } from '../../stores/library/history-rules.ts';
 import { useLibraryStore } from '../../stores/library/library-store.ts';
 import type { OutboxOp, SyncedSettings } from '../../stores/library/outbox.ts';
-import { toTheme, usePreferencesStore } from '../../stores/preferences-store.ts';
-import { useSubtitlesStore } from '../../stores/subtitles-store.ts';
-import { isAudioLanguage } from '../languages.ts';
+import { THEMES, toTheme, usePreferencesStore } from '../../stores/preferences-store.ts';
+import { clampStyling, useSubtitlesStore } from '../../stores/subtitles-store.ts';
+import { isAudioLanguage, listedLanguage } from '../languages.ts';
 
 /** Writes the server's synced settings into their stores (only those it has), then pending local changes over them. */
 export function applySettings(server: Partial<UserSettings>, pending: readonly OutboxOp[]): void {
@@ -22,6 +23,8 @@ export function applySettings(server: Partial<UserSettings>, pending: readonly O
   if (typeof extra.enableAutoplay === 'boolean') merged.enableAutoplay = extra.enableAutoplay;
   if (extra.defaultAudioLanguage) merged.defaultAudioLanguage = extra.defaultAudioLanguage;
   if (extra.subtitleStyling) merged.subtitleStyling = extra.subtitleStyling;
+  const threshold = validWatchedThreshold(server.watchedThreshold);
+  if (threshold !== null) merged.watchedThreshold = threshold;
   for (const op of pending) if (op.kind === 'settings') Object.assign(merged, op.settings);
   writeSyncedSettings(merged);
 }
@@ -42,6 +45,71 @@ export function writeSyncedSettings(s: SyncedSettings): void {
     usePreferencesStore.getState().setPreferences({
       audioLanguage: isAudioLanguage(s.defaultAudioLanguage) ? s.defaultAudioLanguage : null,
     });
+  // Cleared (null) or out of range: the default.
+  if (s.watchedThreshold !== undefined)
+    usePreferencesStore.getState().setPreferences({
+      watchedThreshold: validWatchedThreshold(s.watchedThreshold) ?? WATCHED_SHARE,
+    });
+}
+
+/**
+ * The synced settings as the local stores hold them, by the settings endpoint's names and values (what
+ * the server would hold once every change is sent; null = not set): the reverse of `writeSyncedSettings`.
+ * The backup file carries them.
+ */
+export function readSyncedSettings(): Partial<UserSettings> {
+  const prefs = usePreferencesStore.getState();
+  const subtitles = useSubtitlesStore.getState();
+  return {
+    applicationLanguage: prefs.language,
+    applicationTheme: prefs.theme,
+    defaultSubtitleLanguage: subtitles.lastSelectedLanguage,
+    proxyUrls: useAccountStore.getState().proxyUrls,
+    enableAutoplay: prefs.enableAutoplay,
+    subtitleStyling: { ...subtitles.styling },
+    defaultAudioLanguage: prefs.audioLanguage,
+    watchedThreshold: prefs.watchedThreshold,
+  };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const HEX_COLOR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+/** A subtitle language as the family's clients name one ("en", "pt-BR"): letters, digits and hyphens. */
+const isLanguageTag = (v: unknown): v is string =>
+  typeof v === 'string' && /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,3}$/.test(v);
+
+/**
+ * The synced settings among those a file brings (a backup's, named as the settings endpoint names them),
+ * each only when its value is one this app can use: a listed UI language, one of our themes, a
+ * language tag, a caption style (within its limits), an audio language, a
+ * threshold of 0.5–1. Fields we do not know, unset ones (null) and unusable values are left out.
+ */
+export function knownSyncedSettings(raw: Record<string, unknown>): SyncedSettings {
+  const out: SyncedSettings = {};
+  const language =
+    typeof raw.applicationLanguage === 'string' ? listedLanguage(raw.applicationLanguage) : null;
+  if (language) out.applicationLanguage = language;
+  if (raw.applicationTheme === 'default') out.applicationTheme = null;
+  else if ((THEMES as readonly unknown[]).includes(raw.applicationTheme))
+    out.applicationTheme = raw.applicationTheme as string;
+  if (isLanguageTag(raw.defaultSubtitleLanguage)) out.defaultSubtitleLanguage = raw.defaultSubtitleLanguage;
+  // Never a file's proxies: a shared or forged backup would send the viewer's streams through servers of
+  // its author's choosing. The viewer adds proxies in Settings themselves.
+  if (typeof raw.enableAutoplay === 'boolean') out.enableAutoplay = raw.enableAutoplay;
+  if (isRecord(raw.subtitleStyling)) {
+    // What it lacks stays as it is here; a colour only as `#rgb` … `#rrggbbaa`; synced sizes stop at 2.
+    const { color, ...rest } = raw.subtitleStyling;
+    const styling = clampStyling(
+      { ...rest, ...(typeof color === 'string' && HEX_COLOR.test(color) ? { color } : {}) },
+      useSubtitlesStore.getState().styling,
+    );
+    out.subtitleStyling = { ...styling, size: Math.min(2, styling.size) };
+  }
+  if (isAudioLanguage(raw.defaultAudioLanguage)) out.defaultAudioLanguage = raw.defaultAudioLanguage;
+  const threshold = validWatchedThreshold(raw.watchedThreshold);
+  if (threshold !== null) out.watchedThreshold = threshold;
+  return out;
 }
 
 /**

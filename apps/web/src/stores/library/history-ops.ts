@@ -50,13 +50,19 @@ export function playRemovalOp(removal: PlayRemoval, at: number): OutboxOpInput {
 }
 
 /**
- * The play a save of progress records, if it takes the movie or episode past the watched share for the
- * first time (a rewatch is another play, once it passes it again); null otherwise.
+ * The play a save of progress records, if it takes the movie or episode past the watched threshold (a
+ * share of its length: the viewer's setting) for the first time (a rewatch is another play, once it
+ * passes it again); null otherwise.
  */
-export function playPassedOp(data: LibraryData, u: ProgressSave, at: number): OutboxOpInput | null {
+export function playPassedOp(
+  data: LibraryData,
+  u: ProgressSave,
+  at: number,
+  threshold: number,
+): OutboxOpInput | null {
   const held = data.progress[libraryKey(u.meta.type, u.meta.tmdbId)];
   const before = u.episode ? held?.episodes[u.episode.id]?.progress : held?.progress;
-  if (!crossesWatched(before, u.watched, u.duration)) return null;
+  if (!crossesWatched(before, u.watched, u.duration, threshold)) return null;
   return playOp(
     {
       tmdbId: u.meta.tmdbId,

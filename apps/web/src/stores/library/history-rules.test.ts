@@ -5,6 +5,9 @@ import {
   crossesWatched,
   playKey,
   removePlays,
+  validWatchedThreshold,
+  WATCHED_SHARE,
+  WATCHED_THRESHOLD_CHOICES,
   type HistoryData,
   type PlayEntry,
 } from './history-rules.ts';
@@ -72,13 +75,40 @@ describe('the watch history on this device (decision 095)', () => {
     expect(keys(removePlays(d, { type: 'show', tmdbId: '1396' }, T))).toEqual([`603/@${T - 5 * HOUR}`]);
   });
 
-  it('counts a play once, when a save first passes 90 % of the length', () => {
-    expect(crossesWatched(undefined, 890, 1000)).toBe(false);
-    expect(crossesWatched(undefined, 900, 1000)).toBe(true);
-    expect(crossesWatched({ watched: 500, duration: 1000 }, 950, 1000)).toBe(true);
-    expect(crossesWatched({ watched: 920, duration: 1000 }, 950, 1000)).toBe(false);
+  it('counts a play once, when a save first passes 90 % of the length (the default threshold)', () => {
+    expect(WATCHED_SHARE).toBe(0.9);
+    expect(crossesWatched(undefined, 890, 1000, WATCHED_SHARE)).toBe(false);
+    expect(crossesWatched(undefined, 900, 1000, WATCHED_SHARE)).toBe(true);
+    expect(crossesWatched({ watched: 500, duration: 1000 }, 950, 1000, WATCHED_SHARE)).toBe(true);
+    expect(crossesWatched({ watched: 920, duration: 1000 }, 950, 1000, WATCHED_SHARE)).toBe(false);
     // Unknown length: never.
-    expect(crossesWatched(undefined, 950, 0)).toBe(false);
+    expect(crossesWatched(undefined, 950, 0, WATCHED_SHARE)).toBe(false);
+  });
+
+  it('at another threshold (the viewer’s setting), the same rule at that share', () => {
+    // 70 %: earlier.
+    expect(crossesWatched(undefined, 690, 1000, 0.7)).toBe(false);
+    expect(crossesWatched(undefined, 700, 1000, 0.7)).toBe(true);
+    expect(crossesWatched({ watched: 650, duration: 1000 }, 720, 1000, 0.7)).toBe(true);
+    expect(crossesWatched({ watched: 710, duration: 1000 }, 800, 1000, 0.7)).toBe(false);
+    // 95 %: what 90 % would count is not enough yet.
+    expect(crossesWatched(undefined, 940, 1000, 0.95)).toBe(false);
+    expect(crossesWatched({ watched: 940, duration: 1000 }, 950, 1000, 0.95)).toBe(true);
+  });
+
+  it('at 100 % ("only when finished"), the end counts: the last seconds the player may never save', () => {
+    expect(crossesWatched(undefined, 7000, 7200, 1)).toBe(false);
+    expect(crossesWatched(undefined, 7197, 7200, 1)).toBe(false);
+    expect(crossesWatched(undefined, 7198, 7200, 1)).toBe(true);
+    expect(crossesWatched(undefined, 7200, 7200, 1)).toBe(true);
+    expect(crossesWatched({ watched: 7199, duration: 7200 }, 7200, 7200, 1)).toBe(false);
+  });
+
+  it('a threshold is a share of 0.5–1; anything else is no threshold', () => {
+    for (const share of [0.5, 0.7, 0.9, 1, ...WATCHED_THRESHOLD_CHOICES])
+      expect(validWatchedThreshold(share)).toBe(share);
+    for (const bad of [0.49, 1.01, 90, -1, Number.NaN, '0.9', null, undefined, true])
+      expect(validWatchedThreshold(bad)).toBeNull();
   });
 });
 
@@ -155,5 +185,24 @@ describe('plays recorded by the player', () => {
     ]);
     store.getState().removePlays({ type: 'show', tmdbId: '1396' });
     expect(playsOf(store.getState().history, 'show', '1396')).toEqual([]);
+  });
+
+  it('at the threshold the viewer chose (a preference), read when progress is saved', async () => {
+    const { createLibraryStore } = await import('./library-store.ts');
+    const { usePreferencesStore } = await import('../preferences-store.ts');
+    const store = createLibraryStore();
+    const meta = { tmdbId: '603', type: 'movie' as const, title: 'The Matrix', year: 1999, poster: null };
+    const save = (watched: number) => store.getState().saveProgress({ meta, watched, duration: 1000 });
+    usePreferencesStore.getState().setPreferences({ watchedThreshold: 1 });
+    try {
+      save(950);
+      expect(store.getState().history).toEqual({});
+      usePreferencesStore.getState().setPreferences({ watchedThreshold: 0.7 });
+      const dune = { ...meta, tmdbId: '438631', title: 'Dune' };
+      store.getState().saveProgress({ meta: dune, watched: 720, duration: 1000 });
+      expect(Object.values(store.getState().history)).toMatchObject([{ tmdbId: '438631', watched: 720 }]);
+    } finally {
+      usePreferencesStore.getState().setPreferences({ watchedThreshold: WATCHED_SHARE });
+    }
   });
 });

@@ -1,4 +1,9 @@
-import { SAME_PLAY_WINDOW_MS, changeWins } from '@marquee/contract/values';
+import {
+  SAME_PLAY_WINDOW_MS,
+  WATCHED_THRESHOLD_MAX,
+  WATCHED_THRESHOLD_MIN,
+  changeWins,
+} from '@marquee/contract/values';
 import { libraryKey, type LibraryMeta, type SeasonRef } from './library-rules.ts';
 import type { MediaType } from '../../lib/media-keys.ts';
 
@@ -9,8 +14,24 @@ import type { MediaType } from '../../lib/media-keys.ts';
  * title held within SAME_PLAY_WINDOW_MS. Pure: the store and the sync use these.
  */
 
-/** Watched past this share of its length, a movie or an episode counts as watched (a play is recorded). */
+/**
+ * Watched past this share of its length, a movie or an episode counts as watched (a play is recorded):
+ * the default of the viewer's `watchedThreshold` setting.
+ */
 export const WATCHED_SHARE = 0.9;
+/** The thresholds Settings offers (shares of the length); 1 is "only when finished". */
+export const WATCHED_THRESHOLD_CHOICES = [0.7, 0.8, 0.9, 0.95, 1] as const;
+/**
+ * Within this many seconds of the end counts as the end, whatever the threshold: the player saves whole
+ * seconds every few seconds, so the very last second may never be saved.
+ */
+export const END_SLACK_SECONDS = 2;
+
+/** A threshold as the setting may hold it (0.5–1), else null. */
+export const validWatchedThreshold = (value: unknown): number | null =>
+  typeof value === 'number' && value >= WATCHED_THRESHOLD_MIN && value <= WATCHED_THRESHOLD_MAX
+    ? value
+    : null;
 
 export interface PlayEpisode {
   id: string;
@@ -108,12 +129,20 @@ export function removePlays(data: HistoryData, removal: PlayRemoval, at: number)
   return { history, removed };
 }
 
-/** Whether a save of `watched` seconds of `duration` passes the watched share that `before` had not. */
+/** The seconds of `duration` past which it counts as watched at `threshold`. */
+const watchedMark = (duration: number, threshold: number) =>
+  Math.min(duration * threshold, duration - END_SLACK_SECONDS);
+
+/**
+ * Whether a save of `watched` seconds of `duration` passes the watched threshold (a share of the length,
+ * the viewer's setting) that `before` had not.
+ */
 export function crossesWatched(
   before: { watched: number; duration: number } | undefined,
   watched: number,
   duration: number,
+  threshold: number,
 ): boolean {
-  if (!(duration > 0) || watched < duration * WATCHED_SHARE) return false;
-  return !before || !(before.duration > 0) || before.watched < before.duration * WATCHED_SHARE;
+  if (!(duration > 0) || watched < watchedMark(duration, threshold)) return false;
+  return !before || !(before.duration > 0) || before.watched < watchedMark(before.duration, threshold);
 }

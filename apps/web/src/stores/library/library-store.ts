@@ -4,6 +4,7 @@ import { type MediaType } from '../../lib/media-keys.ts';
 import { clock } from '../../lib/clock.ts';
 import { create, createStore, type StateCreator } from 'zustand';
 import type { VersionedSpec } from '../persisted.ts';
+import { usePreferencesStore } from '../preferences-store.ts';
 import { convertLegacyLibrary, readLegacyLibrary, type LegacyLibrary } from './legacy.ts';
 import type { PlayEntry, PlayRemoval } from './history-rules.ts';
 import { playOp, playPassedOp, playRemovalOp, type PlayInput } from './history-ops.ts';
@@ -27,8 +28,15 @@ import {
 
 /** A library this device keeps for a household profile that is not the active one (decision 042). */
 export interface StashedLibrary extends LibraryData {
-  /** The profile's own preferences (autoplay, caption style): restored when it becomes active again. */
-  prefs?: { enableAutoplay: boolean; subtitleStyling: NonNullable<SyncedSettings['subtitleStyling']> };
+  /**
+   * The profile's own preferences (autoplay, caption style, the watched threshold): restored when it
+   * becomes active again. Stashed before the threshold was a setting: without it (the default, then).
+   */
+  prefs?: {
+    enableAutoplay: boolean;
+    subtitleStyling: NonNullable<SyncedSettings['subtitleStyling']>;
+    watchedThreshold?: number;
+  };
 }
 
 export interface LibraryStoreData extends LibraryData {
@@ -189,7 +197,9 @@ const libraryState: StateCreator<LibraryState> = (set) => {
     addBookmark: (meta) => change(() => add(meta)),
     removeBookmark: (type, tmdbId) => change(() => remove(type, tmdbId)),
     saveProgress: (u, options = {}) => {
-      change((state) => playPassedOp(state, u, now()));
+      // The viewer's threshold (a setting, per profile) decides when a play is recorded.
+      const threshold = usePreferencesStore.getState().watchedThreshold;
+      change((state) => playPassedOp(state, u, now(), threshold));
       change(() => ({
         // A send schedule on the real clock (a pinned test clock must not hold it for ever).
         ...(options.hold ? { sendAfter: Date.now() + PROGRESS_HOLD_MS } : {}),

@@ -68,6 +68,8 @@ export interface SyncedSettings {
   defaultAudioLanguage?: string | null;
   /** Ours (per-profile preferences, decision 040); servers of the older family ignore them. */
   enableAutoplay?: boolean | null;
+  /** Ours, per profile: the share of its length past which a title counts as watched (0.5–1). */
+  watchedThreshold?: number | null;
   subtitleStyling?: {
     color: string;
     backgroundOpacity: number;

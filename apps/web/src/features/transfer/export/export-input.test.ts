@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { UserSettings } from '@marquee/contract';
 import { playKey, type PlayEntry } from '../../../stores/library/history-rules.ts';
 import { libraryKey, type ProgressEntry } from '../../../stores/library/library-rules.ts';
 import {
@@ -104,6 +105,18 @@ const LIBRARY: ExportLibrary = {
   ]),
 };
 
+/** The synced settings as `readSyncedSettings` gives them: some set, some not (null). */
+const SETTINGS: Partial<UserSettings> = {
+  applicationLanguage: 'fr',
+  applicationTheme: 'teal',
+  defaultSubtitleLanguage: 'es',
+  proxyUrls: null,
+  enableAutoplay: false,
+  subtitleStyling: { color: '#e2e535', backgroundOpacity: 0.5, backgroundBlur: 0, size: 1.5, bold: true },
+  defaultAudioLanguage: null,
+  watchedThreshold: 0.8,
+};
+
 const sorted = <T>(items: readonly T[]) => items.map((item) => JSON.stringify(item)).sort();
 const byKind = (result: ImportResult, kind: ImportRecord['kind']) =>
   result.records.filter((r) => r.kind === kind);
@@ -194,9 +207,9 @@ function readBack(result: ImportResult) {
 
 describe('the export input, from the library on this device', () => {
   it('gives the wire list items: seasons and episodes as {id, number}, whole seconds as strings', () => {
-    const input = backupInput(LIBRARY);
+    const input = backupInput(LIBRARY, SETTINGS);
     expect(input.groupOrder).toEqual([]);
-    expect(input.settings).toBeNull();
+    expect(input.settings).toEqual(SETTINGS);
     expect(input.bookmarks).toContainEqual({
       tmdbId: '1396',
       meta: { title: 'Breaking Bad', year: 2008, poster: bb.poster, type: 'show' },
@@ -238,8 +251,10 @@ describe('the export input, from the library on this device', () => {
 });
 
 describe('export and read back (issue 27: export everything, and bring it back whole)', () => {
-  it('the backup, read by our own parser, holds the same bookmarks, progress and plays', async () => {
-    const text = exportPStreamBackup(backupInput(LIBRARY), { now: new Date('2024-04-01T00:00:00.000Z') });
+  it('the backup, read by our own parser, holds the same bookmarks, progress, plays and settings', async () => {
+    const text = exportPStreamBackup(backupInput(LIBRARY, SETTINGS), {
+      now: new Date('2024-04-01T00:00:00.000Z'),
+    });
     const result = await parse(textFile('marquee-backup-2024-04-01.json', text));
     expect(result.format).toBe('pstream');
     expect(result.skipped).toEqual([]);
@@ -249,6 +264,15 @@ describe('export and read back (issue 27: export everything, and bring it back w
     // The earlier play of Heat waits beside p-stream's one-per-title shape, and comes back too.
     expect(back.plays).toHaveLength(4);
     expect(sorted(back.plays)).toEqual(sorted(expected.plays));
+    // The settings come back under the settings endpoint's names; what was not set is left out.
+    expect(result.settings).toEqual({
+      applicationLanguage: 'fr',
+      applicationTheme: 'teal',
+      defaultSubtitleLanguage: 'es',
+      enableAutoplay: false,
+      subtitleStyling: SETTINGS.subtitleStyling,
+      watchedThreshold: 0.8,
+    });
   });
 
   it("the Letterboxd files hold the watched films on the viewer's days and My List's films", async () => {

@@ -1,4 +1,4 @@
-import type { ProgressInput } from '@marquee/contract';
+import type { ProgressInput, UserSettings } from '@marquee/contract';
 import { importPayload } from '../../../lib/sync/wire.ts';
 import type { LibraryStoreData } from '../../../stores/library/library-store.ts';
 import type {
@@ -74,11 +74,11 @@ function wireLists(library: ExportLibrary): WireLists {
 }
 
 /**
- * The p-stream backup's input. Settings are not in it: they live in their own stores, and nothing reads
- * them back in the settings endpoint's shape yet.
+ * The p-stream backup's input: the library, and the synced settings by the settings endpoint's names
+ * (`readSyncedSettings`; the writer leaves out what is not set).
  */
-export function backupInput(library: ExportLibrary): PStreamBackupInput {
-  return { ...wireLists(library), groupOrder: [], settings: null };
+export function backupInput(library: ExportLibrary, settings: Partial<UserSettings>): PStreamBackupInput {
+  return { ...wireLists(library), groupOrder: [], settings };
 }
 
 /** The Letterboxd files' input: every play and My List (the writer keeps the films). */

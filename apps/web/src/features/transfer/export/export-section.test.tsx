@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 
 import { clock } from '../../../lib/clock.ts';
 import { initI18n } from '../../../lib/i18n.ts';
 import { memoryStorage, setAppStorage } from '../../../lib/storage.ts';
-import { initStores, useLibraryStore } from '../../../stores/index.ts';
+import { initStores, useLibraryStore, usePreferencesStore } from '../../../stores/index.ts';
 import { parse } from '../formats/index.ts';
 import { ExportSection } from './export-section.tsx';
 
@@ -97,8 +97,11 @@ describe('Export on the import and export page', () => {
     expect(screen.queryByTestId('export-empty')).toBeNull();
   });
 
-  it('the backup: a JSON file named for the day, holding the library, announced once saved', async () => {
+  it('the backup: a JSON file named for the day, holding the library and settings, announced once saved', async () => {
     seedLibrary();
+    usePreferencesStore
+      .getState()
+      .setPreferences({ theme: 'red', enableAutoplay: false, watchedThreshold: 0.95 });
     const { blobs, names, hrefs, revoke } = captureDownloads();
     renderSection();
     fireEvent.click(backupButton());
@@ -114,6 +117,15 @@ describe('Export on the import and export page', () => {
     // Both plays: the latest in p-stream's shape, the first beside it.
     expect(backup.watchHistory['603'].watchedAt).toBe(Date.parse('2024-04-30T12:00:00.000Z'));
     expect(backup.marquee.watchHistory).toHaveLength(1);
+    // The synced settings, as p-stream keeps them (the theme beside the others), and read back by name.
+    expect(backup.theme).toBe('red');
+    expect(backup.settings).toMatchObject({ enableAutoplay: false, watchedThreshold: 0.95 });
+    const result = await parse({ name: names[0]!, bytes: new Uint8Array(await blobs[0]!.arrayBuffer()) });
+    expect(result.settings).toMatchObject({
+      applicationTheme: 'red',
+      enableAutoplay: false,
+      watchedThreshold: 0.95,
+    });
     expect(screen.getByRole('status').textContent).toBe('Downloaded marquee-backup-2024-05-01.json.');
     // The temporary link is gone and its URL let go.
     expect(document.querySelector('a[download]')).toBeNull();

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/button.tsx';
 import { clock } from '../../../lib/clock.ts';
+import { readSyncedSettings } from '../../../lib/sync/settings-sync.ts';
 import { useLibraryStore } from '../../../stores/index.ts';
 import { exportLetterboxdCsv, exportPStreamBackup } from '../formats/index.ts';
 import { downloadBackup, downloadLetterboxd } from './download.ts';
@@ -9,12 +10,15 @@ import { backupInput, isLibraryEmpty, letterboxdInput } from './export-input.ts'
 
 type ExportKind = 'backup' | 'letterboxd';
 
-/** Writes the library as it is now into `kind`'s file and saves it; returns the file's name. */
+/**
+ * Writes the library as it is now (and, in the backup, the synced settings) into `kind`'s file and saves
+ * it; returns the file's name.
+ */
 function exportLibrary(kind: ExportKind): string {
   const library = useLibraryStore.getState();
   const now = clock.now();
   return kind === 'backup'
-    ? downloadBackup(exportPStreamBackup(backupInput(library), { now }), now)
+    ? downloadBackup(exportPStreamBackup(backupInput(library, readSyncedSettings()), { now }), now)
     : downloadLetterboxd(exportLetterboxdCsv(letterboxdInput(library)), now);
 }
 

@@ -1,11 +1,13 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MediaSummary } from '@marquee/contract';
 import { Button } from '../../../components/button.tsx';
 import { numberFormat } from '../../../lib/intl.ts';
+import { knownSyncedSettings } from '../../../lib/sync/settings-sync.ts';
 import { mergeInBulk, type ImportOp } from '../../../stores/library/bulk-merge.ts';
 import { playTitleKey, type PlayEntry } from '../../../stores/library/history-rules.ts';
 import { useLibraryStore } from '../../../stores/index.ts';
+import type { SyncedSettings } from '../../../stores/library/outbox.ts';
 import type { MediaType } from '../../../lib/media-keys.ts';
 import type { ImportFormat } from '../formats/index.ts';
 import {
@@ -79,22 +81,35 @@ function useReviewPlan(reviewed: Reviewed, choices: ImportChoices) {
   return { records, plan, news };
 }
 
-/** The review step: what matched, what to check, what was not found, and what importing will add. */
+/** The settings a backup carries that this app can use (the files' in order, a later one's winning). */
+function backupSettings(results: Reviewed['results']): SyncedSettings | null {
+  const raw = Object.assign({}, ...results.map((r) => r.settings ?? {})) as Record<string, unknown>;
+  const known = knownSyncedSettings(raw);
+  return Object.keys(known).length ? known : null;
+}
+
+/**
+ * The review step: what matched, what to check, what was not found, and what importing will add. A
+ * backup's settings are offered, off by default; chosen, they are applied once the library is saved.
+ */
 export function ImportReview({
   reviewed,
   onImport,
   onCancel,
 }: {
   reviewed: Reviewed;
-  onImport(ops: ImportOp[]): void;
+  onImport(ops: ImportOp[], settings: SyncedSettings | null): void;
   onCancel(): void;
 }) {
   const { t } = useTranslation(['transfer']);
   const [choices, setChoices] = useState<ImportChoices>(defaultChoices);
+  const [isUsingSettings, setUsingSettings] = useState(false);
   const { records, plan, news } = useReviewPlan(reviewed, choices);
+  const settings = useMemo(() => backupSettings(reviewed.results), [reviewed.results]);
   const unsure = reviewed.queries.filter((q) => reviewed.matches.get(q.key)?.status === 'unsure');
   const skippedRows = reviewed.results.reduce((n, r) => n + r.skipped.length, 0);
-  const nothing = news.plays + news.myList + news.progress === 0;
+  const chosenSettings = settings && isUsingSettings ? settings : null;
+  const nothing = news.plays + news.myList + news.progress === 0 && !chosenSettings;
 
   return (
     <section
@@ -103,7 +118,13 @@ export function ImportReview({
       className="flex flex-col gap-6"
     >
       <ReviewHeader reviewed={reviewed} />
-      <ImportOptions records={records} choices={choices} onChange={setChoices} />
+      <ImportOptions records={records} choices={choices} onChange={setChoices}>
+        {settings && (
+          <Checkbox checked={isUsingSettings} onChange={setUsingSettings} testId="import-use-settings">
+            {t('transfer.import.review.useSettings')}
+          </Checkbox>
+        )}
+      </ImportOptions>
       <WillAdd news={news} planned={plan.ops.length} />
       {unsure.length > 0 && (
         <UnsureTitles
@@ -116,7 +137,11 @@ export function ImportReview({
       <NotFound reviewed={reviewed} />
       <LeftOut leftOut={plan.leftOut} skippedRows={skippedRows} />
       <div className="flex flex-col gap-3 sm:flex-row">
-        <Button data-testid="import-confirm" disabled={nothing} onClick={() => onImport(plan.ops)}>
+        <Button
+          data-testid="import-confirm"
+          disabled={nothing}
+          onClick={() => onImport(plan.ops, chosenSettings)}
+        >
           {t('transfer.import.review.import')}
         </Button>
         <Button variant="secondary" onClick={onCancel}>
@@ -307,24 +332,55 @@ function LeftOut({
   );
 }
 
-/** The options a file calls for: whose Netflix viewing, what a lone list is, ratings and lists. */
+const OPTION =
+  'inline-flex min-h-11 cursor-pointer items-center gap-2 text-fg has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-accent';
+
+/** One option of the import that is on or off. */
+function Checkbox({
+  checked,
+  onChange,
+  testId,
+  children,
+}: {
+  checked: boolean;
+  onChange(checked: boolean): void;
+  testId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <label className={OPTION}>
+      <input
+        type="checkbox"
+        checked={checked}
+        onChange={(event) => onChange(event.currentTarget.checked)}
+        data-testid={testId}
+      />
+      {children}
+    </label>
+  );
+}
+
+/**
+ * The options a file calls for: whose Netflix viewing, what a lone list is, ratings and lists; and those
+ * handed in (`children`: a backup's settings).
+ */
 function ImportOptions({
   records,
   choices,
   onChange,
+  children,
 }: {
   records: ReturnType<typeof allRecords>;
   choices: ImportChoices;
   onChange(update: (c: ImportChoices) => ImportChoices): void;
+  children?: ReactNode;
 }) {
   const { t } = useTranslation(['transfer']);
   const profiles = useMemo(() => profilesOf(records), [records]);
   const hasRatings = records.some((r) => r.kind === 'rating');
   const hasLists = records.some((r) => r.kind === 'list-item');
   const loneList = records.some((r) => r.unsure === 'list_kind');
-  if (profiles.length < 2 && !hasRatings && !hasLists && !loneList) return null;
-  const radio =
-    'inline-flex min-h-11 cursor-pointer items-center gap-2 text-fg has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-accent';
+  if (profiles.length < 2 && !hasRatings && !hasLists && !loneList && !children) return null;
   return (
     <div className="flex flex-col gap-3" data-testid="import-options">
       <h4 className="font-semibold text-fg">{t('transfer.import.review.options')}</h4>
@@ -332,7 +388,7 @@ function ImportOptions({
         <fieldset className="flex flex-col">
           <legend className="text-sm text-fg-muted">{t('transfer.import.review.profileLegend')}</legend>
           {[undefined, ...profiles].map((p) => (
-            <label key={p ?? ''} className={radio}>
+            <label key={p ?? ''} className={OPTION}>
               <input
                 type="radio"
                 name="import-profile"
@@ -348,7 +404,7 @@ function ImportOptions({
         <fieldset className="flex flex-col">
           <legend className="text-sm text-fg-muted">{t('transfer.import.review.listKindLegend')}</legend>
           {LIST_KINDS.map((kind) => (
-            <label key={kind} className={radio}>
+            <label key={kind} className={OPTION}>
               <input
                 type="radio"
                 name="import-list-kind"
@@ -365,31 +421,22 @@ function ImportOptions({
         </fieldset>
       )}
       {hasRatings && (
-        <label className={radio}>
-          <input
-            type="checkbox"
-            checked={choices.ratingsAsPlays}
-            onChange={(event) => {
-              const on = event.currentTarget.checked;
-              onChange((c) => ({ ...c, ratingsAsPlays: on }));
-            }}
-          />
+        <Checkbox
+          checked={choices.ratingsAsPlays}
+          onChange={(on) => onChange((c) => ({ ...c, ratingsAsPlays: on }))}
+        >
           {t('transfer.import.review.ratingsAsPlays')}
-        </label>
+        </Checkbox>
       )}
       {hasLists && (
-        <label className={radio}>
-          <input
-            type="checkbox"
-            checked={choices.listsToMyList}
-            onChange={(event) => {
-              const on = event.currentTarget.checked;
-              onChange((c) => ({ ...c, listsToMyList: on }));
-            }}
-          />
+        <Checkbox
+          checked={choices.listsToMyList}
+          onChange={(on) => onChange((c) => ({ ...c, listsToMyList: on }))}
+        >
           {t('transfer.import.review.listsToMyList')}
-        </label>
+        </Checkbox>
       )}
+      {children}
     </div>
   );
 }

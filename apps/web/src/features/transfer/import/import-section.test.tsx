@@ -8,11 +8,12 @@ import type { MediaSummary, RuntimeConfig } from '@marquee/contract';
 import { initI18n, NAMESPACES } from '../../../lib/i18n.ts';
 import { setRuntimeConfig } from '../../../lib/runtime-config.ts';
 import { memoryStorage, setAppStorage } from '../../../lib/storage.ts';
-import { initStores } from '../../../stores/index.ts';
+import { initStores, usePreferencesStore } from '../../../stores/index.ts';
 import type { ImportOp } from '../../../stores/library/bulk-merge.ts';
+import type { SyncedSettings } from '../../../stores/library/outbox.ts';
 import type { ImportResult } from '../formats/index.ts';
 import type { TitleMatch } from './import-plan.ts';
-import { ImportSection } from './import-section.tsx';
+import { ImportSection, importWork } from './import-section.tsx';
 import type { ImportWork } from './use-import.ts';
 
 let i18next: i18n;
@@ -59,6 +60,9 @@ const answers: Record<string, TitleMatch> = {
 
 function fakeWork(reply: Awaited<ReturnType<ImportWork['read']>> = { ok: true, results: [letterboxd] }) {
   const saved: ImportOp[][] = [];
+  const applied: SyncedSettings[] = [];
+  /** The library saves and settings applied, in order. */
+  const steps: string[] = [];
   const work: ImportWork = {
     read: async () => reply,
     match: async (queries, onProgress) => {
@@ -67,6 +71,7 @@ function fakeWork(reply: Awaited<ReturnType<ImportWork['read']>> = { ok: true, r
     },
     save: async (ops) => {
       saved.push([...ops]);
+      steps.push('save');
       const plays = ops.filter((op) => op.kind === 'history-add').length;
       return {
         plays,
@@ -76,8 +81,12 @@ function fakeWork(reply: Awaited<ReturnType<ImportWork['read']>> = { ok: true, r
         historyStaysOnDevice: false,
       };
     },
+    applySettings: (settings) => {
+      applied.push(settings);
+      steps.push('settings');
+    },
   };
-  return { work, saved };
+  return { work, saved, applied, steps };
 }
 
 const renderIt = (work: ImportWork) =>
@@ -177,5 +186,91 @@ describe('Settings → Import', () => {
     await userEvent.click(within(form).getByRole('button', { name: 'Continue' }));
     await screen.findByTestId('import-review');
     expect(reads).toEqual([{}, { dateOrder: 'dmy' }]);
+  });
+});
+
+describe('a backup’s settings (issue 27: the p-stream backup imports and re-exports without loss)', () => {
+  const backup: ImportResult = {
+    format: 'pstream',
+    records: [
+      { kind: 'play', title: { title: 'Alien', year: 1979 }, watchedAt: '2024-03-01T12:00:00.000Z', source },
+    ],
+    skipped: [],
+    // Ours (some unusable here) and p-stream's own, which this app does not sync.
+    settings: {
+      applicationTheme: 'red',
+      applicationLanguage: 'klingon',
+      enableAutoplay: false,
+      watchedThreshold: 0.8,
+      defaultAudioLanguage: 'JAPANESE',
+      enableDiscover: true,
+      sourceOrder: ['a', 'b'],
+    },
+  };
+  const settingsBox = () =>
+    screen.getByRole<HTMLInputElement>('checkbox', {
+      name: "Also use this backup's settings (theme, language, subtitles…)",
+    });
+
+  it('are offered, off by default: left off, the library is imported and no setting is applied', async () => {
+    const { work, saved, applied } = fakeWork({ ok: true, results: [backup] });
+    renderIt(work);
+    await choose('mw-account-data.json');
+    await screen.findByTestId('import-review');
+    expect(settingsBox().checked).toBe(false);
+    await userEvent.click(screen.getByTestId('import-confirm'));
+    await screen.findByTestId('import-done');
+    expect(saved).toHaveLength(1);
+    expect(applied).toEqual([]);
+    expect(screen.queryByTestId('import-settings-applied')).toBeNull();
+  });
+
+  it('checked, are applied once the library is saved: only the fields this app knows, with usable values', async () => {
+    const { work, applied, steps } = fakeWork({ ok: true, results: [backup] });
+    renderIt(work);
+    await choose('mw-account-data.json');
+    await screen.findByTestId('import-review');
+    await userEvent.click(settingsBox());
+    await userEvent.click(screen.getByTestId('import-confirm'));
+    expect((await screen.findByTestId('import-settings-applied')).textContent).toBe(
+      "This backup's settings are now in use.",
+    );
+    expect(applied).toEqual([{ applicationTheme: 'red', enableAutoplay: false, watchedThreshold: 0.8 }]);
+    expect(steps).toEqual(['save', 'settings']);
+  });
+
+  it('nothing new in the library: Import is possible once the settings are chosen', async () => {
+    const { work, saved, applied } = fakeWork({ ok: true, results: [{ ...backup, records: [] }] });
+    renderIt(work);
+    await choose('mw-account-data.json');
+    await screen.findByTestId('import-review');
+    const confirm = screen.getByTestId<HTMLButtonElement>('import-confirm');
+    expect(confirm.disabled).toBe(true);
+    await userEvent.click(settingsBox());
+    expect(confirm.disabled).toBe(false);
+    await userEvent.click(confirm);
+    await screen.findByTestId('import-done');
+    expect(saved).toEqual([[]]);
+    expect(applied).toHaveLength(1);
+  });
+
+  it('no setting this app can use: nothing is offered', async () => {
+    const { work } = fakeWork({
+      ok: true,
+      results: [{ ...backup, settings: { enableDiscover: true, applicationTheme: 'mocha' } }],
+    });
+    renderIt(work);
+    await choose('mw-account-data.json');
+    await screen.findByTestId('import-review');
+    expect(screen.queryByTestId('import-use-settings')).toBeNull();
+  });
+
+  it('the real step applies them as Settings does: in their stores at once', () => {
+    importWork('en').applySettings({ applicationTheme: 'red', enableAutoplay: false, watchedThreshold: 0.8 });
+    expect(usePreferencesStore.getState()).toMatchObject({
+      theme: 'red',
+      enableAutoplay: false,
+      watchedThreshold: 0.8,
+    });
   });
 });

@@ -8,6 +8,7 @@ import { api, ApiError } from '../../../lib/api/index.ts';
 import { numberFormat } from '../../../lib/intl.ts';
 import { paths } from '../../../lib/paths.ts';
 import { importIntoLibrary } from '../../../lib/sync/file-import.ts';
+import { changeSyncedSettings } from '../../../lib/sync/settings-sync.ts';
 import { useAccountStore } from '../../../stores/account-store.ts';
 import { DropZone } from './drop-zone.tsx';
 import { ImportReview } from './import-review.tsx';
@@ -21,7 +22,10 @@ const DATE_ORDERS = ['mdy', 'dmy'] as const;
 const matchLanguage = (language: string): UiLanguage =>
   (LANGUAGES as readonly string[]).includes(language) ? (language as UiLanguage) : 'en';
 
-/** The real work of each step: the worker that reads, the server that matches, the library that keeps. */
+/**
+ * The real work of each step: the worker that reads, the server that matches, the library that keeps,
+ * and the synced settings (applied and sent as a change made in Settings).
+ */
 export function importWork(language: string): ImportWork {
   return {
     read: readFiles,
@@ -43,6 +47,7 @@ export function importWork(language: string): ImportWork {
           ).results,
       }),
     save: (ops, onProgress) => importIntoLibrary(ops, { onProgress }),
+    applySettings: changeSyncedSettings,
   };
 }
 
@@ -124,7 +129,13 @@ function StepView({
         </Progress>
       );
     case 'review':
-      return <ImportReview reviewed={state} onImport={(ops) => void onSave(ops)} onCancel={onRestart} />;
+      return (
+        <ImportReview
+          reviewed={state}
+          onImport={(ops, settings) => void onSave(ops, settings)}
+          onCancel={onRestart}
+        />
+      );
     case 'saving':
       return (
         <Progress
@@ -140,7 +151,9 @@ function StepView({
         />
       );
     case 'done':
-      return <DoneView outcome={state.outcome} onRestart={onRestart} />;
+      return (
+        <DoneView outcome={state.outcome} settingsApplied={state.settingsApplied} onRestart={onRestart} />
+      );
   }
 }
 
@@ -257,9 +270,11 @@ function DateOrder({ example, onChoose }: { example: string; onChoose(order: 'md
 
 function DoneView({
   outcome,
+  settingsApplied,
   onRestart,
 }: {
   outcome: Extract<ImportStep, { step: 'done' }>['outcome'];
+  settingsApplied: boolean;
   onRestart(): void;
 }) {
   const { t } = useTranslation(['transfer']);
@@ -279,6 +294,11 @@ function DoneView({
             <li>{t('transfer.import.review.progress', { count: outcome.progress })}</li>
           )}
         </ul>
+      )}
+      {settingsApplied && (
+        <p className="text-fg" data-testid="import-settings-applied">
+          {t('transfer.import.done.settingsApplied')}
+        </p>
       )}
       {outcome.savedTo === 'device' && (
         <p className="text-sm text-fg-muted">{t('transfer.import.done.savedToDevice')}</p>

@@ -1,6 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
 import type { FileImportOutcome, FileImportProgress } from '../../../lib/sync/file-import.ts';
 import type { ImportOp } from '../../../stores/library/bulk-merge.ts';
+import type { SyncedSettings } from '../../../stores/library/outbox.ts';
 import type { ImportResult, ParseOptions } from '../formats/index.ts';
 import { allRecords, titleQueries, type TitleMatch, type TitleQuery } from './import-plan.ts';
 import type { MatchProgress } from './match-titles.ts';
@@ -19,6 +20,8 @@ export interface ImportWork {
     signal: AbortSignal,
   ): Promise<Map<string, TitleMatch>>;
   save(ops: readonly ImportOp[], onProgress: (p: FileImportProgress) => void): Promise<FileImportOutcome>;
+  /** Makes a backup's settings (those this app knows, already checked) the viewer's, as Settings would. */
+  applySettings(settings: SyncedSettings): void;
 }
 
 export type Refusal = Extract<ParseReply, { ok: false }>['refusal'];
@@ -39,7 +42,7 @@ export type ImportStep =
   | { step: 'matching'; progress: MatchProgress }
   | ({ step: 'review' } & Reviewed)
   | { step: 'saving'; progress: FileImportProgress }
-  | { step: 'done'; outcome: FileImportOutcome };
+  | { step: 'done'; outcome: FileImportOutcome; settingsApplied: boolean };
 
 /** An example of a date the file could mean two ways (Netflix's viewing history in the viewer's locale). */
 function ambiguousDate(results: readonly ImportResult[]): string | null {
@@ -98,13 +101,15 @@ export function useImport(work: ImportWork) {
     [work, matchAll],
   );
 
+  /** Saves the library's changes, then (when the viewer chose to) the backup's settings. */
   const save = useCallback(
-    async (ops: readonly ImportOp[]) => {
+    async (ops: readonly ImportOp[], settings: SyncedSettings | null = null) => {
       setState({ step: 'saving', progress: { sent: 0, total: ops.length } });
       const outcome = await work.save(ops, (progress) =>
         setState((s) => (s.step === 'saving' ? { step: 'saving', progress } : s)),
       );
-      setState({ step: 'done', outcome });
+      if (settings) work.applySettings(settings);
+      setState({ step: 'done', outcome, settingsApplied: settings !== null });
     },
     [work],
   );
