@@ -60,7 +60,7 @@ interface DriverResult {
   again: number[];
 }
 
-/** The importing account, in a process of its own: the file twice, in requests of 10,000 plays. */
+/** The importing account, in a process of its own: the file twice, in requests of PER_REQUEST plays. */
 async function driver({ url, big }: DriverJob): Promise<DriverResult> {
   const bodies = Array.from({ length: PLAYS / PER_REQUEST }, (_, n) =>
     JSON.stringify(Array.from({ length: PER_REQUEST }, (_, k) => play(n * PER_REQUEST + k))),
@@ -118,7 +118,7 @@ async function runCase(label: string, env: Record<string, string>) {
     const p50 = loads.map((f) => f.p50).sort((a, b) => a - b)[Math.floor(loads.length / 2)] ?? 0;
     print(`+ ${PLAYS.toLocaleString('en')}-play import, twice`, { ...worst, p50 }, '');
     console.log(
-      `${label.padEnd(9)} import ${total(first)} (${each(first)} s per 10,000), again (no change) ${total(again)} (${each(again)} s); others measured in ${loads.length} windows of 2 s, the worst p99 shown`,
+      `${label.padEnd(9)} import ${total(first)} (${each(first)} s per ${PER_REQUEST.toLocaleString('en-US')}), again (no change) ${total(again)} (${each(again)} s); others measured in ${loads.length} windows of 2 s, the worst p99 shown`,
     );
     const stored = await fetch(`${url}/users/${big.id}/watch-history?limit=1`, { headers: big.headers });
     if (!stored.ok) throw new Error(`history read: ${stored.status}`);
