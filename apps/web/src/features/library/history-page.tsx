@@ -49,7 +49,7 @@ export function HistoryPage() {
         <h1 className="text-3xl font-bold text-fg">{t('history.title')}</h1>
         <Link
           to={paths.transfer}
-          className="inline-flex min-h-11 items-center text-sm font-semibold text-accent underline focus-visible:outline-2 focus-visible:outline-accent"
+          className="inline-flex min-h-11 items-center text-sm font-semibold text-fg-accent underline focus-visible:outline-2 focus-visible:outline-accent"
           data-testid="history-import-link"
         >
           {t('history.importLink')}

@@ -205,6 +205,56 @@ describe('a show’s seasons', () => {
     );
   }
 
+  it('the whole show marked watched: every aired episode of every season (specials and future ones aside), then unmarked', async () => {
+    const threeSeasons = {
+      ...show,
+      seasons: [
+        { id: '3571', number: 0, title: 'Specials', episodeCount: 1, airDate: '2009-02-17' },
+        { id: '3572', number: 1, title: 'Season 1', episodeCount: 2, airDate: '2008-01-20' },
+        { id: '3573', number: 2, title: 'Season 2', episodeCount: 2, airDate: '2009-03-08' },
+      ],
+    };
+    const asked: number[] = [];
+    const server = contractServer({
+      metadata: {
+        details: () => threeSeasons,
+        season: ({ params }) => {
+          const n = Number(params.number);
+          asked.push(n);
+          return {
+            id: `357${n + 1}`,
+            number: n,
+            title: `Season ${n}`,
+            episodes: [1, 2].map((e) => ({
+              id: `${n}0${e}`,
+              number: e,
+              title: `Episode ${n}.${e}`,
+              // The last episode of season 2 has not aired.
+              airDate: n === 2 && e === 2 ? '2999-01-01' : '2009-03-08',
+              overview: null,
+              runtime: 47,
+              still: null,
+            })),
+          };
+        },
+      },
+    });
+    vi.stubGlobal('fetch', server.fetch);
+    renderShow();
+    const toggle = await screen.findByRole('button', { name: 'Mark the whole show as watched' });
+    fireEvent.click(toggle);
+    await screen.findByRole('button', { name: 'Mark the whole show as not watched' });
+    const plays = () =>
+      Object.values(useLibraryStore.getState().history)
+        .map((p) => p.episode?.id)
+        .sort();
+    expect(plays()).toEqual(['101', '102', '201']);
+    expect(asked).not.toContain(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Mark the whole show as not watched' }));
+    expect(plays()).toEqual([]);
+    expect(screen.getByRole('button', { name: 'Mark the whole show as watched' })).toBeTruthy();
+  });
+
   it('a season the metadata does not have lists no episodes (not "down or blocked")', async () => {
     const server = contractServer({
       metadata: { details: () => show, season: () => refuse(404, { code: 'media_not_found' }) },

@@ -12,6 +12,7 @@ import { EpisodeList } from './episode-list.tsx';
 import { MediaError } from './media-error.tsx';
 import { CastSection, CrewSection, MoreLikeThis, TrailersSection, WatchSection } from './title-sections.tsx';
 import { TitleHeader, type PlayRequest } from './title-header.tsx';
+import { ShowWatchedToggle } from './watched-marks.tsx';
 import { resolveMediaKey } from './resolve-media-key.ts';
 import { useShowResume } from './resume.ts';
 import { detailsQuery, justWatchQuery } from './title-queries.ts';
@@ -58,6 +59,9 @@ function SeasonPicker({ details, mediaKey, seasonId, episodeId }: TitleSectionPr
             ))}
           </select>
         </label>
+      </div>
+      <div className="mb-3">
+        <ShowWatchedToggle show={details} />
       </div>
       <EpisodeList mediaKey={mediaKey} show={details} season={selected} currentEpisodeId={episodeId} />
     </section>

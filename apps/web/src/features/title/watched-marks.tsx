@@ -1,8 +1,11 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Episode, MediaDetails, SeasonSummary } from '@marquee/contract';
+import { isReleased } from '@marquee/contract/values';
 import { clock } from '../../lib/clock.ts';
 import { useLibraryStore } from '../../stores/index.ts';
+import { seasonQuery } from './title-queries.ts';
 
 /*
  * Watched marks (issue 27, decision 095): marking an episode or a season watched records a play of each
@@ -134,5 +137,91 @@ export function SeasonWatchedToggle({
       <CheckIcon />
       {t(all ? 'history.marks.seasonUnmark' : 'history.marks.seasonMark')}
     </button>
+  );
+}
+
+/** A whole show's seasons, as the title page has them (specials, season 0, are not "the show"). */
+type ShowWithSeasons = Show & Pick<MediaDetails, 'seasons'>;
+
+/**
+ * Every aired episode of every season of `show` not yet watched, as plays now: the seasons asked for
+ * through the page's own queries (cached), written in one merge and sent to the account in one request
+ * (the import's path: a long show is hundreds of plays, not hundreds of requests). Returns how many.
+ */
+async function markShowWatched(
+  show: ShowWithSeasons,
+  fetchSeason: (
+    number: number,
+  ) => Promise<{ id: string; number: number; title: string; episodes: Episode[] }>,
+  watched: ReadonlySet<string>,
+): Promise<number> {
+  const now = clock.now();
+  const seasons = await Promise.all(
+    show.seasons.filter((s) => s.number > 0).map((s) => fetchSeason(s.number)),
+  );
+  const at = now.getTime();
+  const ops = seasons.flatMap((season) =>
+    season.episodes
+      .filter((episode) => isReleased(episode.airDate, now) && !watched.has(episode.id))
+      .map((episode) => {
+        const duration = (episode.runtime ?? 0) * 60;
+        return {
+          kind: 'history-add' as const,
+          type: 'show' as const,
+          tmdbId: show.id,
+          meta: { title: show.title, year: show.year, poster: show.poster },
+          season: { id: season.id, number: season.number, title: season.title },
+          episode: { id: episode.id, number: episode.number, title: episode.title },
+          watchedAt: at,
+          watched: duration,
+          duration,
+          completed: true,
+          imported: true,
+          at,
+        };
+      }),
+  );
+  if (ops.length === 0) return 0;
+  const { importIntoLibrary } = await import('../../lib/sync/file-import.ts');
+  return (await importIntoLibrary(ops)).plays;
+}
+
+/**
+ * The whole show's mark: every aired episode of every season watched (one action for a show seen
+ * elsewhere), or — when any episode is marked — none. Says what it did in a live region.
+ */
+export function ShowWatchedToggle({ show }: { show: ShowWithSeasons }) {
+  const { t } = useTranslation(['history']);
+  const queryClient = useQueryClient();
+  const watched = useWatchedEpisodes(show.id);
+  const [state, setState] = useState<{ busy: boolean; failed: boolean }>({ busy: false, failed: false });
+  const any = watched.size > 0;
+  const mark = async () => {
+    setState({ busy: true, failed: false });
+    try {
+      await markShowWatched(show, (n) => queryClient.fetchQuery(seasonQuery(show.id, n)), watched);
+      setState({ busy: false, failed: false });
+    } catch {
+      setState({ busy: false, failed: true });
+    }
+  };
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      <button
+        type="button"
+        disabled={state.busy}
+        data-testid="show-watched"
+        onClick={() =>
+          any ? useLibraryStore.getState().removePlays({ type: 'show', tmdbId: show.id }) : void mark()
+        }
+        className={`${TOGGLE} bg-surface-2 px-4 text-fg hover:bg-surface-3 disabled:opacity-60`}
+      >
+        <CheckIcon />
+        {t(any ? 'history.marks.showUnmark' : 'history.marks.showMark')}
+      </button>
+      <span role="status" className="text-sm text-fg-muted">
+        {state.busy ? t('history.marks.showBusy') : state.failed ? t('history.marks.showFailed') : ''}
+      </span>
+    </div>
   );
 }

@@ -300,7 +300,7 @@ function UnsureTitles({
         <button
           type="button"
           onClick={() => setAll(true)}
-          className="mt-2 min-h-11 text-sm font-semibold text-accent underline focus-visible:outline-2 focus-visible:outline-accent"
+          className="mt-2 min-h-11 text-sm font-semibold text-fg-accent underline focus-visible:outline-2 focus-visible:outline-accent"
         >
           {t('transfer.import.review.showAll', { count: queries.length })}
         </button>
