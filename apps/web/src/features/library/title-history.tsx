@@ -92,18 +92,7 @@ function AddViewing({
     );
   const add = () => {
     const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-    const duration = (movie.runtime ?? 0) * 60;
-    useLibraryStore.getState().recordPlay({
-      tmdbId: movie.id,
-      type: 'movie',
-      title: movie.title,
-      year: movie.year,
-      poster: movie.poster,
-      watchedAt: day === today ? clock.now().getTime() : new Date(y, m - 1, d, 12).getTime(),
-      watched: duration,
-      duration,
-      completed: true,
-    });
+    recordMoviePlay(movie, day === today ? clock.now().getTime() : new Date(y, m - 1, d, 12).getTime());
     setOpen(false);
     setDay(today);
   };
@@ -145,6 +134,24 @@ function AddViewing({
   );
 }
 
+type MovieRef = Pick<MediaDetails, 'id' | 'title' | 'year' | 'poster' | 'runtime'>;
+
+/** A play of the whole movie at `watchedAt` (a mark: it syncs and shows in the history like any play). */
+function recordMoviePlay(movie: MovieRef, watchedAt: number): void {
+  const duration = (movie.runtime ?? 0) * 60;
+  useLibraryStore.getState().recordPlay({
+    tmdbId: movie.id,
+    type: 'movie',
+    title: movie.title,
+    year: movie.year,
+    poster: movie.poster,
+    watchedAt,
+    watched: duration,
+    duration,
+    completed: true,
+  });
+}
+
 /** A movie never watched here: marking it watched records a play now (it syncs and shows in the history). */
 function MarkMovieWatched({
   movie,
@@ -152,24 +159,11 @@ function MarkMovieWatched({
   movie: Pick<MediaDetails, 'id' | 'title' | 'year' | 'poster' | 'runtime'>;
 }) {
   const { t } = useTranslation(['history']);
-  const duration = (movie.runtime ?? 0) * 60;
   return (
     <Button
       variant="secondary"
       data-testid="movie-watched"
-      onClick={() =>
-        useLibraryStore.getState().recordPlay({
-          tmdbId: movie.id,
-          type: 'movie',
-          title: movie.title,
-          year: movie.year,
-          poster: movie.poster,
-          watchedAt: clock.now().getTime(),
-          watched: duration,
-          duration,
-          completed: true,
-        })
-      }
+      onClick={() => recordMoviePlay(movie, clock.now().getTime())}
     >
       {t('history.marks.movieMark')}
     </Button>

@@ -30,21 +30,30 @@ function markWatched(show: Show, season: SeasonSummary, episodes: readonly Episo
   const { recordPlay } = useLibraryStore.getState();
   const now = clock.now().getTime();
   for (const episode of episodes) {
-    const duration = (episode.runtime ?? 0) * 60;
-    recordPlay({
-      tmdbId: show.id,
-      type: 'show',
-      title: show.title,
-      year: show.year,
-      poster: show.poster,
-      season: { id: season.id, number: season.number, title: season.title },
-      episode: { id: episode.id, number: episode.number, title: episode.title },
-      watchedAt: now,
-      watched: duration,
-      duration,
-      completed: true,
-    });
+    const { meta, ...play } = episodePlay(show, season, episode, now);
+    recordPlay({ ...meta, ...play });
   }
+}
+
+/** A play of a whole episode at `at`, as a mark records it. */
+function episodePlay(
+  show: Show,
+  season: Pick<SeasonSummary, 'id' | 'number' | 'title'>,
+  episode: Episode,
+  at: number,
+) {
+  const duration = (episode.runtime ?? 0) * 60;
+  return {
+    type: 'show' as const,
+    tmdbId: show.id,
+    meta: { title: show.title, year: show.year, poster: show.poster },
+    season: { id: season.id, number: season.number, title: season.title },
+    episode: { id: episode.id, number: episode.number, title: episode.title },
+    watchedAt: at,
+    watched: duration,
+    duration,
+    completed: true,
+  };
 }
 
 const TOGGLE =
@@ -163,23 +172,12 @@ async function markShowWatched(
   const ops = seasons.flatMap((season) =>
     season.episodes
       .filter((episode) => isReleased(episode.airDate, now) && !watched.has(episode.id))
-      .map((episode) => {
-        const duration = (episode.runtime ?? 0) * 60;
-        return {
-          kind: 'history-add' as const,
-          type: 'show' as const,
-          tmdbId: show.id,
-          meta: { title: show.title, year: show.year, poster: show.poster },
-          season: { id: season.id, number: season.number, title: season.title },
-          episode: { id: episode.id, number: episode.number, title: episode.title },
-          watchedAt: at,
-          watched: duration,
-          duration,
-          completed: true,
-          imported: true,
-          at,
-        };
-      }),
+      .map((episode) => ({
+        kind: 'history-add' as const,
+        ...episodePlay(show, season, episode, at),
+        imported: true,
+        at,
+      })),
   );
   if (ops.length === 0) return 0;
   const { importIntoLibrary } = await import('../../lib/sync/file-import.ts');
