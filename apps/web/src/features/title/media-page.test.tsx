@@ -249,6 +249,11 @@ describe('a show’s seasons', () => {
         .map((p) => p.episode?.id)
         .sort();
     expect(plays()).toEqual(['101', '102', '201']);
+    // In episode order, so the show's last episode is the one watched last.
+    const byTime = Object.values(useLibraryStore.getState().history).sort(
+      (a, b) => a.watchedAt - b.watchedAt,
+    );
+    expect(byTime.map((p) => p.episode?.id)).toEqual(['101', '102', '201']);
     expect(asked).not.toContain(0);
     fireEvent.click(screen.getByRole('button', { name: 'Mark the whole show as not watched' }));
     expect(plays()).toEqual([]);

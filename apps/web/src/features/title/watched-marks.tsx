@@ -29,10 +29,11 @@ export function useWatchedEpisodes(showId: string): ReadonlySet<string> {
 function markWatched(show: Show, season: SeasonSummary, episodes: readonly Episode[]): void {
   const { recordPlay } = useLibraryStore.getState();
   const now = clock.now().getTime();
-  for (const episode of episodes) {
-    const { meta, ...play } = episodePlay(show, season, episode, now);
+  // A millisecond apart, in episode order: the last episode is the one watched last.
+  episodes.forEach((episode, i) => {
+    const { meta, ...play } = episodePlay(show, season, episode, now + i);
     recordPlay({ ...meta, ...play });
-  }
+  });
 }
 
 /** A play of a whole episode at `at`, as a mark records it. */
@@ -166,19 +167,24 @@ async function markShowWatched(
 ): Promise<number> {
   const now = clock.now();
   const seasons = await Promise.all(
-    show.seasons.filter((s) => s.number > 0).map((s) => fetchSeason(s.number)),
+    show.seasons
+      .filter((s) => s.number > 0)
+      .sort((a, b) => a.number - b.number)
+      .map((s) => fetchSeason(s.number)),
   );
   const at = now.getTime();
-  const ops = seasons.flatMap((season) =>
+  const unwatched = seasons.flatMap((season) =>
     season.episodes
       .filter((episode) => isReleased(episode.airDate, now) && !watched.has(episode.id))
-      .map((episode) => ({
-        kind: 'history-add' as const,
-        ...episodePlay(show, season, episode, at),
-        imported: true,
-        at,
-      })),
+      .map((episode) => ({ season, episode })),
   );
+  // A millisecond apart, in order: the show's last episode is the one watched last.
+  const ops = unwatched.map(({ season, episode }, i) => ({
+    kind: 'history-add' as const,
+    ...episodePlay(show, season, episode, at + i),
+    imported: true,
+    at: at + i,
+  }));
   if (ops.length === 0) return 0;
   const { importIntoLibrary } = await import('../../lib/sync/file-import.ts');
   return (await importIntoLibrary(ops)).plays;
