@@ -6,6 +6,7 @@ import {
   type SyncCase,
   type SyncCaseKind,
   type SyncRemovalScope,
+  type WatchHistoryPage,
 } from '@marquee/contract';
 import {
   movieMeta,
@@ -18,10 +19,11 @@ import {
 import { testDialect } from './test-database.ts';
 
 /*
- * The contract's sync cases (decisions 011, 072) through the server's routes and SQL, sent as the
- * clients send them: POST/DELETE a bookmark, PUT/DELETE a progress item, the bookmark and progress
- * imports. The web runs the same table on its outbox rule (apps/web/src/stores/library/sync-conformance.test.ts).
- * Each run has a title of its own in one account; the clock stands still during a run, so 'now' is its time.
+ * The contract's sync cases (decisions 011, 072, 095) through the server's routes and SQL, sent as the
+ * clients send them: POST/DELETE a bookmark, PUT/DELETE a progress item, PUT/DELETE a play of the watch
+ * history, the bookmark, progress and history imports. The web runs the same table on its outbox rule
+ * (apps/web/src/stores/library/sync-conformance.test.ts). Each run has a title of its own in one account;
+ * the clock stands still during a run, so 'now' is its time.
  */
 
 const MIN = 60_000;
@@ -32,7 +34,11 @@ const scopes: Record<SyncRemovalScope, { seasonId?: string; episodeId?: string }
   title: {},
   'other-episode': { seasonId: 's1', episodeId: 'e2' },
   'other-season': { seasonId: 's2' },
+  'other-play': { seasonId: 's1', episodeId: 'e1' },
 };
+/** A case's play was watched this long before its base; `other-play` names one a day before that. */
+const WATCHED_BEFORE = 60 * MIN;
+const isPlay = (kind: SyncCaseKind) => kind === 'movie-play' || kind === 'episode-play';
 const runs = syncConformanceCases.flatMap((c) => c.kinds.map((kind) => ({ ...c, kind })));
 
 describe(`sync conformance on the server (${testDialect}, contract cases)`, () => {
@@ -74,14 +80,44 @@ describe(`sync conformance on the server (${testDialect}, contract cases)`, () =
         : { meta: showMeta(), seasonId: 's1', episodeId: 'e1', seasonNumber: 1, episodeNumber: 1 }),
       ...iso(at),
     });
+    const watchedAt = new Date(base - WATCHED_BEFORE).toISOString();
+    const play = (at: number | undefined, value: number) => ({
+      tmdbId,
+      duration: 3000,
+      watched: value,
+      watchedAt,
+      completed: true,
+      ...(kind === 'movie-play'
+        ? { meta: movieMeta() }
+        : { meta: showMeta(), seasonId: 's1', episodeId: 'e1', seasonNumber: 1, episodeNumber: 1 }),
+      ...iso(at),
+    });
     const write = (at: number | undefined, value: number) =>
       kind === 'bookmark'
         ? send('POST', `/bookmarks/${tmdbId}`, bookmark(at, value))
-        : send('PUT', `/progress/${tmdbId}`, progress(at, value));
+        : isPlay(kind)
+          ? send('PUT', `/watch-history/${tmdbId}`, play(at, value))
+          : send('PUT', `/progress/${tmdbId}`, progress(at, value));
     const remove = (at: number, scope: SyncRemovalScope = 'episode') => {
       const updatedAt = iso(at).updatedAt!;
       if (kind === 'bookmark')
         return send('DELETE', `/bookmarks/${tmdbId}?type=movie&updatedAt=${encodeURIComponent(updatedAt)}`);
+      if (isPlay(kind)) {
+        // The case's play itself, or another play of it a day earlier; wider scopes name no play.
+        const onePlay =
+          scope === 'episode'
+            ? { watchedAt }
+            : scope === 'other-play'
+              ? { watchedAt: new Date(base - WATCHED_BEFORE - DAY).toISOString() }
+              : {};
+        const ids = kind === 'movie-play' ? {} : scopes[scope];
+        return send('DELETE', `/watch-history/${tmdbId}`, {
+          type: kind === 'movie-play' ? 'movie' : 'show',
+          ...ids,
+          ...onePlay,
+          updatedAt,
+        });
+      }
       return send(
         'DELETE',
         `/progress/${tmdbId}`,
@@ -90,10 +126,20 @@ describe(`sync conformance on the server (${testDialect}, contract cases)`, () =
     };
 
     if (c.start && 'row' in c.start) await write(c.start.row.at, c.start.row.value);
-    if (c.start && 'removedAt' in c.start) await remove(c.start.removedAt);
+    if (c.start && 'removedAt' in c.start) {
+      // A play's removal is the tombstone of a play held (095): write it first, at the removal's time.
+      if (isPlay(kind)) await write(c.start.removedAt, 0);
+      await remove(c.start.removedAt);
+    }
     for (const step of c.steps) {
       if (step.op === 'write') await write(step.at, step.value);
       else if (step.op === 'remove') await remove(step.at, step.scope);
+      else if (isPlay(kind))
+        await send(
+          'PUT',
+          '/watch-history/import',
+          step.items.map((i) => play(i.at, i.value)),
+        );
       else if (kind === 'bookmark')
         await send(
           'PUT',
@@ -116,6 +162,20 @@ describe(`sync conformance on the server (${testDialect}, contract cases)`, () =
       const list = await t.server.inject({ url: `/users/${a.user.id}/bookmarks`, headers: a.headers });
       const row = (JSON.parse(list.body) as Bookmark[]).find((b) => b.tmdbId === tmdbId);
       return row ? { at: at(row.updatedAt), value: Number(row.meta.title.slice(1)) } : null;
+    }
+    if (isPlay(kind)) {
+      // Pages carry every play (the whole list only the latest of each movie or episode).
+      const read = await t.server.inject({
+        url: `/users/${a.user.id}/watch-history?limit=1000`,
+        headers: a.headers,
+      });
+      const row = (JSON.parse(read.body) as WatchHistoryPage).items.find(
+        (p) =>
+          p.tmdbId === tmdbId &&
+          p.watchedAt === watchedAt &&
+          (kind === 'movie-play' ? p.episode.id === undefined : p.episode.id === 'e1'),
+      );
+      return row ? { at: at(row.updatedAt), value: Number(row.watched) } : null;
     }
     const list = await t.server.inject({ url: `/users/${a.user.id}/progress`, headers: a.headers });
     const rows = (JSON.parse(list.body) as ProgressListItem[]).filter((p) => p.tmdbId === tmdbId);

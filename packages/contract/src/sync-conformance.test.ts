@@ -9,6 +9,33 @@ describe('sync conformance cases', () => {
     expect(syncConformanceCases.every((c) => c.kinds.length > 0)).toBe(true);
   });
 
+  it('run on every kind, and name removal scopes only where the kind has them', () => {
+    const kinds = new Set(syncConformanceCases.flatMap((c) => c.kinds));
+    expect([...kinds].sort()).toEqual(['bookmark', 'episode', 'episode-play', 'movie', 'movie-play']);
+    const plays = ['movie-play', 'episode-play'];
+    for (const c of syncConformanceCases) {
+      const scopes = c.steps.flatMap((s) => (s.op === 'remove' && s.scope ? [s.scope] : []));
+      const episodesOnly = scopes.some(
+        (s) => s === 'season' || s.startsWith('other-e') || s === 'other-season',
+      );
+      if (episodesOnly)
+        expect(
+          c.kinds.every((k) => k === 'episode' || k === 'episode-play'),
+          c.name,
+        ).toBe(true);
+      if (scopes.includes('other-play'))
+        expect(
+          c.kinds.every((k) => plays.includes(k)),
+          c.name,
+        ).toBe(true);
+      if (scopes.includes('title'))
+        expect(
+          c.kinds.every((k) => k === 'episode' || plays.includes(k)),
+          c.name,
+        ).toBe(true);
+    }
+  });
+
   it('say of one dated write over a row or a removal what changeWins says', () => {
     const single = syncConformanceCases.filter(
       (c) => c.start !== null && c.steps.length === 1 && c.steps[0]!.op === 'write' && !hasUndatedStep(c),

@@ -1,6 +1,6 @@
 /*
- * Sync conformance (decisions 011 and 072): what one library key holds after a sequence of changes, as
- * plain data. The web runs every case on its outbox rule (`applyOp`, `mergeServerState`), the server
+ * Sync conformance (decisions 011, 072 and 095): what one library key holds after a sequence of changes,
+ * as plain data. The web runs every case on its outbox rule (`applyOp`, `mergeServerState`), the server
  * through its routes and SQL on SQLite and PostgreSQL, so client and server cannot drift apart.
  *
  * The rule the table pins down, as the server implements it:
@@ -9,26 +9,36 @@
  *   at its time comes back; a removal at a row's time removes it; repeating a write is a no-op).
  * - A removal is remembered (a bookmark tombstone, a progress removal per title / season / episode,
  *   keeping its latest time), so a later-arriving, older write stays dropped.
+ * - Plays of the watch history (095) follow the same rule per play (a movie or an episode at one
+ *   `watchedAt`), but a removal turns only the plays held then into tombstones: a removal of a title or a
+ *   season covers no play that arrives later, and a play's tombstone keeps the time it was removed at.
  * - Imports: payload duplicates collapse to the latest (equal times: the later item); dated items follow
  *   the rule; undated items (the older clients') only fill a gap where neither a row nor a removal
  *   covers the key (072), with the server's time. An undated write (PUT/POST without `updatedAt`, the
  *   older clients) takes the server's time, so it is the newest.
  */
 
-/** What a case's key is: a movie bookmark, a movie's progress, or one episode's progress of a show. */
-export type SyncCaseKind = 'bookmark' | 'movie' | 'episode';
+/**
+ * What a case's key is: a movie bookmark, a movie's progress, one episode's progress of a show, or one
+ * play of the watch history (a movie's or an episode's, at one fixed `watchedAt` for the whole case).
+ */
+export type SyncCaseKind = 'bookmark' | 'movie' | 'episode' | 'movie-play' | 'episode-play';
 
 /**
- * What a progress removal names (episodes only; bookmarks and movies are removed whole). `episode`,
- * `season`, `title`: the case's episode, its season, its whole show; `other-…`: a neighbour that does not
- * cover it.
+ * What a removal names. Progress: episodes only (bookmarks and movies are removed whole); `episode`,
+ * `season`, `title`: the case's episode, its season, its whole show. Plays: `episode` (the default) is
+ * the case's play itself, `title` every play of the movie or show, `season` every play of the season;
+ * `other-play` another play of the same movie or episode (a day earlier). `other-…`: a neighbour that
+ * does not cover the key.
  */
-export type SyncRemovalScope = 'episode' | 'season' | 'title' | 'other-episode' | 'other-season';
+export type SyncRemovalScope =
+  'episode' | 'season' | 'title' | 'other-episode' | 'other-season' | 'other-play';
 
 /**
  * Times are minutes after a base the runner picks (in the past, so no clamping applies); an absent
  * time is an undated change, which our web client never sends (the runners of the web skip them).
- * `value` tells writes apart: a bookmark's title `v<value>`, a progress row's `watched` seconds.
+ * `value` tells writes apart: a bookmark's title `v<value>`, a progress row's or a play's `watched`
+ * seconds.
  */
 export type SyncStep =
   | { op: 'write'; at?: number; value: number }
@@ -39,15 +49,22 @@ export interface SyncCase {
   name: string;
   /** Runs once per kind. */
   kinds: readonly SyncCaseKind[];
-  /** What the key holds before the steps: nothing, a row, or a removal (scope: the case's episode). */
+  /**
+   * What the key holds before the steps: nothing, a row, or a removal (scope: the case's episode; for a
+   * play its tombstone, made by writing the play at that time and removing it).
+   */
   start: null | { row: { at: number; value: number } } | { removedAt: number };
   steps: SyncStep[];
   /** What the key holds at the end: nothing, or a row with its change time ('now' = the server's time). */
   expected: null | { at: number | 'now'; value: number };
 }
 
-const ALL: readonly SyncCaseKind[] = ['bookmark', 'movie', 'episode'];
+const PLAYS: readonly SyncCaseKind[] = ['movie-play', 'episode-play'];
+const ALL: readonly SyncCaseKind[] = ['bookmark', 'movie', 'episode', ...PLAYS];
+/** Bookmarks and progress. */
+const NOT_PLAYS: readonly SyncCaseKind[] = ['bookmark', 'movie', 'episode'];
 const EPISODE: readonly SyncCaseKind[] = ['episode'];
+const EPISODES: readonly SyncCaseKind[] = ['episode', 'episode-play'];
 
 export const syncConformanceCases: readonly SyncCase[] = [
   // ---- writes ----
@@ -114,13 +131,24 @@ export const syncConformanceCases: readonly SyncCase[] = [
   },
   {
     name: 'a removal of nothing is remembered',
-    kinds: ALL,
+    kinds: NOT_PLAYS,
     start: null,
     steps: [
       { op: 'remove', at: 10 },
       { op: 'write', at: 5, value: 1 },
     ],
     expected: null,
+  },
+  {
+    // Plays (095): a removal turns only the plays held then into tombstones.
+    name: 'a removal of a play not held is not remembered: a late older write is stored',
+    kinds: PLAYS,
+    start: null,
+    steps: [
+      { op: 'remove', at: 10 },
+      { op: 'write', at: 5, value: 1 },
+    ],
+    expected: { at: 5, value: 1 },
   },
   // ---- a removal and a late write, both orders ----
   {
@@ -185,7 +213,7 @@ export const syncConformanceCases: readonly SyncCase[] = [
     ],
     expected: null,
   },
-  // ---- removal scopes (progress of an episode) ----
+  // ---- removal scopes (progress of an episode; plays) ----
   {
     name: 'removing the whole show removes the episode',
     kinds: EPISODE,
@@ -194,15 +222,22 @@ export const syncConformanceCases: readonly SyncCase[] = [
     expected: null,
   },
   {
+    name: 'removing every play of its title removes the play',
+    kinds: PLAYS,
+    start: { row: { at: 10, value: 1 } },
+    steps: [{ op: 'remove', at: 20, scope: 'title' }],
+    expected: null,
+  },
+  {
     name: 'removing its season removes the episode',
-    kinds: EPISODE,
+    kinds: EPISODES,
     start: { row: { at: 10, value: 1 } },
     steps: [{ op: 'remove', at: 20, scope: 'season' }],
     expected: null,
   },
   {
     name: 'removing another episode or season leaves it',
-    kinds: EPISODE,
+    kinds: EPISODES,
     start: { row: { at: 10, value: 1 } },
     steps: [
       { op: 'remove', at: 20, scope: 'other-episode' },
@@ -211,6 +246,14 @@ export const syncConformanceCases: readonly SyncCase[] = [
     expected: { at: 10, value: 1 },
   },
   {
+    name: 'removing another play of the same movie or episode leaves it',
+    kinds: PLAYS,
+    start: { row: { at: 10, value: 1 } },
+    steps: [{ op: 'remove', at: 20, scope: 'other-play' }],
+    expected: { at: 10, value: 1 },
+  },
+  {
+    // Not plays: a title's removal tombstones the plays held then (095), see the next case.
     name: 'a late write older than the show’s removal stays removed',
     kinds: EPISODE,
     start: null,
@@ -221,6 +264,17 @@ export const syncConformanceCases: readonly SyncCase[] = [
     expected: null,
   },
   {
+    name: 'a title’s removal covers only the plays held then: a late older play comes in',
+    kinds: PLAYS,
+    start: null,
+    steps: [
+      { op: 'remove', at: 20, scope: 'title' },
+      { op: 'write', at: 15, value: 1 },
+    ],
+    expected: { at: 15, value: 1 },
+  },
+  {
+    // Not plays: see the next case.
     name: 'a late write older than its season’s removal stays removed',
     kinds: EPISODE,
     start: null,
@@ -231,6 +285,17 @@ export const syncConformanceCases: readonly SyncCase[] = [
     expected: null,
   },
   {
+    name: 'a season’s removal covers only the plays held then: a late older play comes in',
+    kinds: ['episode-play'],
+    start: null,
+    steps: [
+      { op: 'remove', at: 20, scope: 'season' },
+      { op: 'write', at: 15, value: 1 },
+    ],
+    expected: { at: 15, value: 1 },
+  },
+  {
+    // Not plays: a removed play is no play held, so the show's removal leaves its tombstone (next case).
     name: 'the newest covering removal counts: episode removed earlier, show later',
     kinds: EPISODE,
     start: { removedAt: 10 },
@@ -241,11 +306,31 @@ export const syncConformanceCases: readonly SyncCase[] = [
     expected: null,
   },
   {
+    name: 'a title’s removal leaves a removed play’s tombstone at its own time',
+    kinds: PLAYS,
+    start: { removedAt: 10 },
+    steps: [
+      { op: 'remove', at: 20, scope: 'title' },
+      { op: 'write', at: 15, value: 1 },
+    ],
+    expected: { at: 15, value: 1 },
+  },
+  {
     name: 'a removal of another episode does not block a write',
-    kinds: EPISODE,
+    kinds: EPISODES,
     start: null,
     steps: [
       { op: 'remove', at: 20, scope: 'other-episode' },
+      { op: 'write', at: 10, value: 1 },
+    ],
+    expected: { at: 10, value: 1 },
+  },
+  {
+    name: 'a removal of another play does not block a write',
+    kinds: PLAYS,
+    start: null,
+    steps: [
+      { op: 'remove', at: 20, scope: 'other-play' },
       { op: 'write', at: 10, value: 1 },
     ],
     expected: { at: 10, value: 1 },
@@ -333,6 +418,7 @@ export const syncConformanceCases: readonly SyncCase[] = [
     expected: null,
   },
   {
+    // Not plays: see the next case.
     name: 'an undated import never brings back what a wider removal covers',
     kinds: EPISODE,
     start: null,
@@ -341,6 +427,16 @@ export const syncConformanceCases: readonly SyncCase[] = [
       { op: 'import', items: [{ value: 1 }] },
     ],
     expected: null,
+  },
+  {
+    name: 'an undated import fills a play its title’s removal did not hold',
+    kinds: PLAYS,
+    start: null,
+    steps: [
+      { op: 'remove', at: 10, scope: 'title' },
+      { op: 'import', items: [{ value: 1 }] },
+    ],
+    expected: { at: 'now', value: 1 },
   },
   {
     name: 'in one import a dated item beats an undated one',

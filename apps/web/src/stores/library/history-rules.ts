@@ -112,7 +112,11 @@ export function addPlay(data: HistoryData, play: PlayEntry, options: { fold: boo
   return { history: { ...data.history, [key]: entry }, removed };
 }
 
-/** Removes the plays a removal made at `at` names (not those changed after it), remembering each. */
+/**
+ * Removes the plays a removal made at `at` names (not those changed after it), remembering each — only
+ * those held: a removal turns the plays held then into tombstones, as the server does (decision 095;
+ * the contract's conformance table runs both).
+ */
 export function removePlays(data: HistoryData, removal: PlayRemoval, at: number): HistoryData {
   const history = { ...data.history };
   const removed = { ...data.removed };
@@ -120,11 +124,6 @@ export function removePlays(data: HistoryData, removal: PlayRemoval, at: number)
     if (!removalCoversPlay(removal, play) || !changeWins(at, play.updatedAt)) continue;
     delete history[key];
     removed[key] = Math.max(at, removed[key] ?? at);
-  }
-  if (removal.watchedAt !== undefined && (removal.type === 'movie' || removal.episodeId)) {
-    // One play named exactly: remembered even when this device never held it.
-    const key = playKey({ ...removal, watchedAt: removal.watchedAt });
-    if (!history[key]) removed[key] = Math.max(at, removed[key] ?? at);
   }
   return { history, removed };
 }
