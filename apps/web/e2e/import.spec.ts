@@ -157,3 +157,58 @@ test.describe('import and export', () => {
     await expect(page.getByText('My List is empty.', { exact: false })).toBeVisible();
   });
 });
+
+test.describe('named lists', () => {
+  test.use({ baseURL: discovery });
+  test('a list made on a title page is on the other device’s My List and on the server as p-stream’s group; deleted there, gone here', async ({
+    page,
+    browser,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const passphrase = await registerAccount(page, 'Laptop');
+    await page.goto('/media/tmdb-movie-348-alien');
+    await page.getByTestId('lists-button').click();
+    await page.getByLabel('New list name').fill('Halloween');
+    await page.getByRole('button', { name: 'Create list' }).click();
+    await expect(page.getByRole('checkbox', { name: 'Halloween' })).toBeChecked();
+    await expect(page.getByTestId('lists-button')).toHaveText(/On 1 list/);
+    await expect.poll(() => outboxLength(page)).toBe(0);
+
+    // The server keeps it as p-stream keeps it: the bookmark's group, and the group order.
+    const account = await storedAccount(page);
+    const auth = { authorization: `Bearer ${account.token}` };
+    const bookmarks = (await (
+      await request.get(`/users/${account.userId}/bookmarks`, { headers: auth })
+    ).json()) as {
+      tmdbId: string;
+      group: string[];
+    }[];
+    expect(bookmarks.map((b) => [b.tmdbId, b.group])).toEqual([['348', ['Halloween']]]);
+    const order = (await (
+      await request.get(`/users/${account.userId}/group-order`, { headers: auth })
+    ).json()) as {
+      groupOrder: string[];
+    };
+    expect(order.groupOrder).toEqual(['Halloween']);
+
+    const other = await browser.newContext();
+    const phone = await other.newPage();
+    await login(phone, passphrase, 'Phone');
+    await phone.goto('/mylist');
+    const list = phone.getByTestId('named-list');
+    await expect(list).toHaveCount(1);
+    await expect(list).toContainText('Halloween');
+    await expect(list).toContainText('Alien');
+
+    // Deleted on the phone: the laptop's My List follows live; the title stays on My List.
+    await page.goto('/mylist');
+    await expect(page.getByTestId('named-list')).toHaveCount(1);
+    await phone.getByRole('button', { name: 'Delete Halloween' }).click();
+    await phone.getByRole('button', { name: 'Delete list' }).click();
+    await expect(phone.getByTestId('named-list')).toHaveCount(0);
+    await expect(page.getByTestId('named-list')).toHaveCount(0, { timeout: 20_000 });
+    await expect(page.getByTestId('bookmarks-section')).toContainText('Alien');
+    await other.close();
+  });
+});

@@ -6,6 +6,14 @@
 /** The two kinds of title; progress and bookmarks are keyed by kind so a movie and a show never collide. */
 export const syncMediaTypes = ['movie', 'show'] as const;
 
+/** The most groups one bookmark may be in, favourite episodes it may hold, and names a group order may hold. */
+export const BOOKMARK_GROUPS_MAX = 50;
+export const FAVORITE_EPISODES_MAX = 2000;
+export const GROUP_ORDER_MAX = 200;
+/** A bookmark group's name (p-stream, decision 097): trimmed, 1–100 characters, no control characters at all. */
+export const GROUP_NAME_MAX = 100;
+export const GROUP_NAME_PATTERN = /^\P{Cc}*$/u;
+
 /**
  * The kind a client-supplied `meta.type` names. Clients of this family say `movie` / `show`; some say
  * `tv`. Anything else (older clients send `""` when the type is unknown) is decided by whether the item

@@ -3,7 +3,16 @@ import { ChangeTime, IsoInstant, UserIdParams } from './accounts.ts';
 import { libraryChangeKinds } from './account-paths.ts';
 import { defineEndpoint, defineStream, type EndpointErrors } from './endpoint.ts';
 import { syncRoutes } from './routes.ts';
-import { syncMediaTypes, WATCHED_THRESHOLD_MAX, WATCHED_THRESHOLD_MIN } from './sync-rules.ts';
+import {
+  BOOKMARK_GROUPS_MAX,
+  FAVORITE_EPISODES_MAX,
+  GROUP_NAME_MAX,
+  GROUP_NAME_PATTERN,
+  GROUP_ORDER_MAX,
+  syncMediaTypes,
+  WATCHED_THRESHOLD_MAX,
+  WATCHED_THRESHOLD_MIN,
+} from './sync-rules.ts';
 
 /*
  * Bookmarks, progress and settings sync, in the wire shapes existing clients speak, plus the rules both
@@ -37,17 +46,13 @@ export type SyncMediaType = z.infer<typeof SyncMediaType>;
 
 // ---- bookmarks ----
 
-/** The most groups one bookmark may be in, favourite episodes it may hold, and names a group order may hold. */
-export const BOOKMARK_GROUPS_MAX = 50;
-export const FAVORITE_EPISODES_MAX = 2000;
-export const GROUP_ORDER_MAX = 200;
 /** A bookmark group's name (p-stream): trimmed, 1–100 characters, no control characters at all. */
 export const GroupName = z
   .string()
   .trim()
   .min(1)
-  .max(100)
-  .regex(/^\P{Cc}*$/u, 'must not contain control characters');
+  .max(GROUP_NAME_MAX)
+  .regex(GROUP_NAME_PATTERN, 'must not contain control characters');
 const unique = <T>(items: readonly T[]): T[] => [...new Set(items)];
 /** p-stream's backend takes one group as a bare string too: always an array here, repeats dropped (first kept). */
 export const BookmarkGroupsInput = z

@@ -16,6 +16,7 @@ const emptyLibrary = (): LibraryStoreData => ({
   progress: {},
   history: {},
   removals: { bookmarks: {}, progress: {}, history: {} },
+  groupOrder: [],
   outbox: [],
   profile: '',
   stash: {},

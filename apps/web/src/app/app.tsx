@@ -34,6 +34,9 @@ function useLanguage(instance: i18n) {
 const TitleHistory = lazy(() =>
   import('../features/library/title-history.tsx').then((m) => ({ default: m.TitleHistory })),
 );
+const ListsPicker = lazy(() =>
+  import('../features/library/lists-picker.tsx').then((m) => ({ default: m.ListsPicker })),
+);
 const ProfileLoadErrorScreen = lazy(() =>
   import('../features/account/profile-load-error-screen.tsx').then((m) => ({
     default: m.ProfileLoadErrorScreen,
@@ -46,6 +49,7 @@ const mediaActions: MediaActions = {
     <>
       <BookmarkToggle media={media} variant="title" />
       <Suspense fallback={null}>
+        <ListsPicker media={media} />
         <TitleHistory media={media} />
       </Suspense>
     </>

@@ -5,7 +5,7 @@ import { toMediaType } from '../../lib/media-keys.ts';
 import { useLibraryStore } from '../../stores/index.ts';
 
 /** A card or title as library metadata; null when the year is unknown (such titles cannot be bookmarked). */
-function libraryMetaOf(
+export function libraryMetaOf(
   media: Pick<MediaSummary, 'id' | 'type' | 'title' | 'year' | 'poster'>,
 ): LibraryMeta | null {
   if (media.year === null) return null;

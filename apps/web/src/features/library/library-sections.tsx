@@ -15,9 +15,10 @@ import { useLibraryStore } from '../../stores/index.ts';
 import { paths } from '../../lib/paths.ts';
 import { useLibraryRefreshOnOpen } from '../../lib/library-refresh.ts';
 
-const GRID = 'grid grid-cols-2 gap-x-4 gap-y-6 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-5 xl:grid-cols-6';
+export const GRID =
+  'grid grid-cols-2 gap-x-4 gap-y-6 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-5 xl:grid-cols-6';
 
-const summaryOf = (
+export const summaryOf = (
   b: Pick<BookmarkEntry, 'tmdbId' | 'type' | 'title' | 'year' | 'poster'>,
 ): MediaSummary => ({
   id: b.tmdbId,

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { ButtonLink } from '../../components/button.tsx';
 import { useLibraryRefreshOnOpen } from '../../lib/library-refresh.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
+import { NamedLists } from './named-lists.tsx';
 import { RejectedChanges } from './rejected-changes.tsx';
 import {
   BookmarksSection,
@@ -35,6 +36,7 @@ export function MyListPage() {
       ) : (
         <>
           <BookmarksSection items={bookmarks} titled={false} />
+          <NamedLists />
           <ContinueWatchingSection items={continuing} />
         </>
       )}

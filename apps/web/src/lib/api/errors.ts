@@ -46,10 +46,11 @@ export const networkError = (final = false) =>
   new ApiError(0, 'network_error', 'The server cannot be reached', [], final);
 
 /**
- * An account server of the older family keeps no watch history: its history routes answer 404 or 405.
- * A 404 that names a household profile that is gone (`profile_not_found`) is not that.
+ * A route an account server of the older family lacks (the watch history, decision 095; the order of
+ * bookmark groups, decision 097): it answers 404 or 405. A 404 that names a household profile that is
+ * gone (`profile_not_found`) is not that.
  */
-export const isMissingHistoryRoute = (error: unknown) =>
+export const isMissingNewerRoute = (error: unknown) =>
   error instanceof ApiError &&
   (error.status === 405 || (error.status === 404 && error.code !== 'profile_not_found'));
 

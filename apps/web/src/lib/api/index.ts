@@ -11,7 +11,7 @@ export {
   ApiError,
   codeKey,
   errorKey,
-  isMissingHistoryRoute,
+  isMissingNewerRoute,
   isNotFound,
   type ApiErrorCode,
   type ErrorKey,

@@ -1,7 +1,7 @@
 import { useAccountStore } from '../../stores/account-store.ts';
 import { mergeInBulk, type BulkMerge, type ImportOp } from '../../stores/library/bulk-merge.ts';
 import { useLibraryStore } from '../../stores/library/library-store.ts';
-import { api, ApiError, isMissingHistoryRoute } from '../api/index.ts';
+import { api, ApiError, isMissingNewerRoute } from '../api/index.ts';
 import { queueAsOps } from './local-import.ts';
 import { createOutboxDelivery } from './outbox-delivery.ts';
 import { importPayload, profileHeaders } from './wire.ts';
@@ -104,7 +104,7 @@ export async function importIntoLibrary(
         },
       );
     } catch (error) {
-      if (chunk.kind === 'history' && isMissingHistoryRoute(error)) {
+      if (chunk.kind === 'history' && isMissingNewerRoute(error)) {
         // A server of the older family keeps no history: the plays stay on this device.
         historyStaysOnDevice = true;
         continue;

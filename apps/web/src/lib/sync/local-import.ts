@@ -1,7 +1,7 @@
 import { useAccountStore } from '../../stores/account-store.ts';
 import { useLibraryStore } from '../../stores/library/library-store.ts';
 import { newOpId, type LibraryData, type OutboxOp } from '../../stores/library/outbox.ts';
-import { api, isMissingHistoryRoute } from '../api/index.ts';
+import { api, isMissingNewerRoute } from '../api/index.ts';
 import type { OutboxDelivery } from './outbox-delivery.ts';
 import { importPayload } from './wire.ts';
 
@@ -50,7 +50,7 @@ export function createLocalImport({ writeHeaders }: LocalImportDeps): () => Prom
         inPages(payload.history, (body) =>
           api.history.importWatchHistory({ params: { uid }, body, headers: writeHeaders({}) }),
         ).catch((error: unknown) => {
-          if (isMissingHistoryRoute(error)) return;
+          if (isMissingNewerRoute(error)) return;
           throw error;
         }),
       ]);
@@ -79,6 +79,8 @@ export function queueAsOps(data: LibraryData, profile = ''): void {
         type: b.type,
         tmdbId: b.tmdbId,
         meta: { title: b.title, year: b.year, poster: b.poster },
+        ...(b.groups ? { groups: b.groups } : {}),
+        ...(b.favoriteEpisodes ? { favoriteEpisodes: b.favoriteEpisodes } : {}),
       });
     for (const p of Object.values(progress)) {
       const meta = { title: p.title, year: p.year, poster: p.poster };

@@ -3,10 +3,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initStores, useAccountStore, useLibraryStore } from '../../stores/index.ts';
 import type { OutboxOp } from '../../stores/library/outbox.ts';
 import { testAccount } from '../../test/account-fixtures.ts';
-import { contractServer } from '../../test/contract-server.ts';
+import { contractServer, refuse } from '../../test/contract-server.ts';
 import { ApiError } from '../api/index.ts';
 import { memoryStorage, setAppStorage } from '../storage.ts';
 import { createOutboxDelivery, createOutboxEngine } from './outbox-delivery.ts';
+import { useRejectedChanges } from './rejected-changes.ts';
 import { requestFor } from './wire.ts';
 
 const matrix = { tmdbId: '603', type: 'movie' as const, title: 'The Matrix', year: 1999, poster: null };
@@ -76,5 +77,35 @@ describe('outbox delivery', () => {
     // Kept until restore decides: the session may still be good.
     expect(useLibraryStore.getState().outbox.map((op) => op.kind)).toEqual(['bookmark-add']);
     expect(server.requests).toEqual([]);
+  });
+
+  it('the order of lists goes out as a bare array; a server of the older family (404/405) keeps it on the device', async () => {
+    const bodies: unknown[] = [];
+    let missing: number | null = null;
+    server = contractServer({
+      sync: {
+        putGroupOrder: ({ body }) => {
+          if (missing) return refuse(missing, { code: 'route_not_found' });
+          bodies.push(body);
+          return { groupOrder: body as string[] };
+        },
+      },
+    });
+    vi.stubGlobal('fetch', vi.fn(server.fetch));
+    const engine = createOutboxEngine({ deliver: createOutboxDelivery().deliver, onAuthError: vi.fn() });
+    useLibraryStore.getState().setGroupOrder(['Weekend', 'Kids']);
+    await engine.flush();
+    expect(bodies).toEqual([['Weekend', 'Kids']]);
+    expect(useLibraryStore.getState().outbox).toEqual([]);
+
+    for (const status of [404, 405]) {
+      missing = status;
+      useLibraryStore.getState().setGroupOrder([`Only here ${status}`]);
+      await engine.flush();
+      expect(server.requests.at(-1)!.endpoint).toBe('sync.putGroupOrder');
+      expect(useLibraryStore.getState().outbox).toEqual([]);
+      expect(useRejectedChanges.getState().rejected).toEqual([]);
+      expect(useLibraryStore.getState().groupOrder).toEqual([`Only here ${status}`]);
+    }
   });
 });

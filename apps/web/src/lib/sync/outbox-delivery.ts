@@ -2,7 +2,7 @@ import { CLIENT_TIME_HEADER } from '@marquee/contract/values';
 import { useAccountStore } from '../../stores/account-store.ts';
 import { useLibraryStore } from '../../stores/library/library-store.ts';
 import type { OutboxOp } from '../../stores/library/outbox.ts';
-import { accountBaseUrl, api, ApiError, isMissingHistoryRoute } from '../api/index.ts';
+import { accountBaseUrl, api, ApiError, isMissingNewerRoute } from '../api/index.ts';
 import { clock } from '../clock.ts';
 import { useRejectedChanges } from './rejected-changes.ts';
 import { SyncEngine, webLock } from './sync-engine.ts';
@@ -28,15 +28,15 @@ export interface OutboxDeliveryDeps {
 }
 
 /**
- * An account server of the older family keeps no watch history (it answers its routes 404 or 405): the
- * play stays on this device and the write is done — not a refused change to show the viewer. A 404 of
- * a household profile that is gone is not that: restore decides.
+ * An account server of the older family keeps no watch history nor order of lists (it answers their
+ * routes 404 or 405): the change stays on this device and the write is done — not a refused change to
+ * show the viewer. A 404 of a household profile that is gone is not that: restore decides.
  */
-async function withoutHistoryRoutes(write: Promise<unknown>): Promise<unknown> {
+async function withoutFamilyRoutes(write: Promise<unknown>): Promise<unknown> {
   try {
     return await write;
   } catch (error) {
-    if (isMissingHistoryRoute(error)) return null;
+    if (isMissingNewerRoute(error)) return null;
     throw error;
   }
 }
@@ -78,12 +78,15 @@ export function createOutboxDelivery({
         return api.sync.deleteProgress(r);
       case 'putSettings':
         return api.sync.putSettings(r);
+      case 'putGroupOrder':
+        // An older server keeps no order of lists: it stays on this device.
+        return withoutFamilyRoutes(api.sync.putGroupOrder(r));
       case 'putWatchHistory':
-        return withoutHistoryRoutes(api.history.putWatchHistory(r));
+        return withoutFamilyRoutes(api.history.putWatchHistory(r));
       case 'importWatchHistory':
-        return withoutHistoryRoutes(api.history.importWatchHistory(r));
+        return withoutFamilyRoutes(api.history.importWatchHistory(r));
       case 'deleteWatchHistory':
-        return withoutHistoryRoutes(api.history.deleteWatchHistory(r));
+        return withoutFamilyRoutes(api.history.deleteWatchHistory(r));
     }
   };
 

@@ -134,6 +134,15 @@ describe('switching household profiles (pure)', () => {
     expect(Object.keys(back.data.stash)).toEqual(['kid']);
     expect(switchLibrary(back.data, '')).toBeNull();
   });
+  it('each profile keeps its own order of lists (a stash from before lists: none)', () => {
+    const state = { bookmarks: {}, progress: {}, groupOrder: ['Mine'], profile: '', stash: {} };
+    const toKid = switchLibrary(state, 'kid')!;
+    expect(toKid.data.groupOrder).toEqual([]);
+    expect(toKid.data.stash['']!.groupOrder).toEqual(['Mine']);
+    const back = switchLibrary({ ...toKid.data, groupOrder: ['Kid'] }, '')!;
+    expect(back.data.groupOrder).toEqual(['Mine']);
+    expect(back.data.stash.kid!.groupOrder).toEqual(['Kid']);
+  });
   it('coalescing never drops another profile’s pending change', () => {
     const own: OutboxOp = {
       kind: 'bookmark-add',

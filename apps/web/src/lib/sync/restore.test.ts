@@ -117,3 +117,64 @@ describe('restore and pull, handed their engine, sign-out and clock', () => {
     expect(r.lastPullAt()).toBe(50_000);
   });
 });
+
+describe('the order of named lists (decision 097)', () => {
+  /** A server keeping an order of lists; `order: null` = a server of the older family (no such route). */
+  function listServer(answer: { order: string[] | null; status?: 404 | 405 }) {
+    const server = contractServer({
+      account: { me: () => ({ user: testUser(profile), session: testSession() }) },
+      sync: {
+        bookmarks: () => [{ ...alien, group: ['Horror'], favoriteEpisodes: [] }],
+        progress: () => [],
+        settings: () => emptySettings(),
+        groupOrder: () =>
+          answer.order === null
+            ? refuse(answer.status ?? 404, { code: 'route_not_found' })
+            : { groupOrder: answer.order },
+      },
+    });
+    vi.stubGlobal('fetch', vi.fn(server.fetch));
+    return server;
+  }
+
+  it('restore reads the order beside the bookmarks and their lists', async () => {
+    const served = listServer({ order: ['Empty', 'Horror'] });
+    expect(await setup().restore()).toBe('ok');
+    const state = useLibraryStore.getState();
+    expect(state.groupOrder).toEqual(['Empty', 'Horror']);
+    expect(state.bookmarks['movie:348']!.groups).toEqual(['Horror']);
+    expect(served.requests.map((r) => r.endpoint)).toContain('sync.groupOrder');
+  });
+
+  it('a server of the older family (404 or 405) is no failure: the device keeps its order', async () => {
+    for (const status of [404, 405] as const) {
+      useLibraryStore.setState({ groupOrder: ['Mine'] });
+      listServer({ order: null, status });
+      expect(await setup().restore()).toBe('ok');
+      expect(useLibraryStore.getState().groupOrder).toEqual(['Mine']);
+      expect(Object.keys(useLibraryStore.getState().bookmarks)).toEqual(['movie:348']);
+    }
+  });
+
+  it('a bookmarks change re-reads the order; a pending order of this device stays over it', async () => {
+    const answer = { order: ['A'] as string[] | null };
+    const served = listServer(answer);
+    const r = setup();
+    expect(await r.pull(['bookmarks'])).toBe('ok');
+    expect(useLibraryStore.getState().groupOrder).toEqual(['A']);
+
+    answer.order = ['B', 'A'];
+    expect(await r.pull(['bookmarks'])).toBe('ok');
+    expect(useLibraryStore.getState().groupOrder).toEqual(['B', 'A']);
+    expect(served.requests.filter((q) => q.endpoint === 'sync.groupOrder')).toHaveLength(2);
+
+    useLibraryStore.getState().setGroupOrder(['Mine']);
+    answer.order = ['Theirs'];
+    expect(await r.pull(['bookmarks'])).toBe('ok');
+    expect(useLibraryStore.getState().groupOrder).toEqual(['Mine']);
+
+    // Reads of other kinds leave it alone.
+    await r.pull(['progress']);
+    expect(served.requests.filter((q) => q.endpoint === 'sync.groupOrder')).toHaveLength(3);
+  });
+});

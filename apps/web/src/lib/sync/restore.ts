@@ -3,7 +3,7 @@ import { useAccountStore, type Account } from '../../stores/account-store.ts';
 import { useLibraryStore } from '../../stores/library/library-store.ts';
 import { opsOfProfile, type LibraryData } from '../../stores/library/outbox.ts';
 import { useSessionStatus } from '../../stores/session-status.ts';
-import { accountBaseUrl, api, ApiError, isMissingHistoryRoute } from '../api/index.ts';
+import { accountBaseUrl, api, ApiError, isMissingNewerRoute } from '../api/index.ts';
 import { clock } from '../clock.ts';
 import {
   applyLibraryRead,
@@ -32,12 +32,14 @@ interface ChangesRead {
   progress: LibraryRead<'progress'> | null;
   /** Null also when the account's server keeps no watch history (the older family). */
   history: LibraryRead<'history'> | null;
+  /** The order of named lists, read with bookmarks; null also when the server keeps none (the older family). */
+  groupOrder: string[] | null;
   settings: Partial<UserSettings> | null;
 }
 
-/** A server of the older family has no watch history (404 or 405): nothing to read, not a failure. */
-function withoutHistory(error: unknown): null {
-  if (isMissingHistoryRoute(error)) return null;
+/** A server of the older family has no watch history nor order of lists (404 or 405): nothing to read, not a failure. */
+function withoutNewerRoute(error: unknown): null {
+  if (isMissingNewerRoute(error)) return null;
   throw error;
 }
 
@@ -61,16 +63,26 @@ async function readChanges(
   };
   const markOf = (kind: LibraryKind) =>
     usableMark(server, current.sessionId, profile, kind, library(), transport.now());
-  const [bookmarks, progress, history, settings] = await Promise.all([
+  const [bookmarks, progress, history, settings, groupOrder] = await Promise.all([
     kinds.includes('bookmarks') ? readLibrary('bookmarks', uid, markOf('bookmarks'), transport) : null,
     kinds.includes('progress') ? readLibrary('progress', uid, markOf('progress'), transport) : null,
     kinds.includes('history')
-      ? readLibrary('history', uid, markOf('history'), transport).catch(withoutHistory)
+      ? readLibrary('history', uid, markOf('history'), transport).catch(withoutNewerRoute)
       : null,
     kinds.includes('settings') ? api.sync.settings({ params: { uid }, headers }) : null,
+    // One small row, no marks (decision 097): read whole whenever bookmarks are.
+    kinds.includes('bookmarks')
+      ? api.sync
+          .groupOrder({ params: { uid }, headers })
+          .then((r) => r.groupOrder)
+          .catch(withoutNewerRoute)
+      : null,
   ]);
-  return { server, bookmarks, progress, history, settings };
+  return { server, bookmarks, progress, history, groupOrder, settings };
 }
+
+const sameNames = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((name, i) => name === b[i]);
 
 /**
  * Merges a read into the device's library: the server's state with every pending change re-applied
@@ -89,7 +101,10 @@ function mergeChanges(current: Account, profile: string, read: ChangesRead) {
   if (read.bookmarks) merged = applyLibraryRead(merged, 'bookmarks', read.bookmarks);
   if (read.progress) merged = applyLibraryRead(merged, 'progress', read.progress);
   if (read.history) merged = applyLibraryRead(merged, 'history', read.history);
-  if ([read.bookmarks, read.progress, read.history].some((r) => r && r.kind !== 'unchanged'))
+  const order = read.groupOrder;
+  const orderChanged = order !== null && !sameNames(order, held.groupOrder);
+  if (orderChanged) merged = { ...merged, groupOrder: order };
+  if (orderChanged || [read.bookmarks, read.progress, read.history].some((r) => r && r.kind !== 'unchanged'))
     library().mergeServer(merged, profile);
   // Saved after the library, so a mark never runs ahead of what the device holds.
   for (const [kind, r] of [

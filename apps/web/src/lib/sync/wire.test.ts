@@ -1,3 +1,4 @@
+import type { Bookmark } from '@marquee/contract';
 import { describe, expect, it } from 'vitest';
 import type { OutboxOp } from '../../stores/library/outbox.ts';
 import { importPayload, libraryFromServer, requestFor } from './wire.ts';
@@ -121,6 +122,8 @@ describe('wire shapes', () => {
       {
         tmdbId: '1396',
         meta: { title: 'Breaking Bad', year: 2008, type: 'show' },
+        group: [],
+        favoriteEpisodes: [],
         updatedAt: '2026-01-01T00:00:00.000Z',
       },
     ]);
@@ -129,6 +132,70 @@ describe('wire shapes', () => {
       seasonNumber: 1,
       episodeNumber: 2,
       watched: 200,
+    });
+  });
+
+  it('named lists and favourite episodes: read from the server, sent back on imports and on writes that set them', () => {
+    const data = libraryFromServer(
+      [
+        {
+          tmdbId: '1396',
+          meta: { title: 'Breaking Bad', year: 2008, type: 'show' },
+          group: ['Drama', 'Weekend'],
+          favoriteEpisodes: ['e1'],
+          updatedAt: '2026-01-01T00:00:00.000Z',
+        },
+        // A server of the older family sends neither list.
+        {
+          tmdbId: '603',
+          meta: { title: 'The Matrix', year: 1999, type: 'movie' },
+          updatedAt: '2026-01-01T00:00:00.000Z',
+        } as unknown as Bookmark,
+      ],
+      [],
+    );
+    expect(data.bookmarks['show:1396']).toMatchObject({
+      groups: ['Drama', 'Weekend'],
+      favoriteEpisodes: ['e1'],
+    });
+    expect(data.bookmarks['movie:603']).not.toHaveProperty('groups');
+    expect(data.bookmarks['movie:603']).not.toHaveProperty('favoriteEpisodes');
+    expect(importPayload(data).bookmarks).toEqual([
+      {
+        tmdbId: '1396',
+        meta: { title: 'Breaking Bad', year: 2008, type: 'show' },
+        group: ['Drama', 'Weekend'],
+        favoriteEpisodes: ['e1'],
+        updatedAt: '2026-01-01T00:00:00.000Z',
+      },
+      {
+        tmdbId: '603',
+        meta: { title: 'The Matrix', year: 1999, type: 'movie' },
+        updatedAt: '2026-01-01T00:00:00.000Z',
+      },
+    ]);
+
+    const add: OutboxOp = {
+      id: '1',
+      at,
+      kind: 'bookmark-add',
+      type: 'show',
+      tmdbId: '1396',
+      meta,
+      groups: [],
+    };
+    expect(requestFor(add, 'u').body).toEqual({
+      tmdbId: '1396',
+      meta: { title: 'Breaking Bad', year: 2008, type: 'show' },
+      group: [],
+      updatedAt: '2026-01-02T03:04:05.000Z',
+    });
+    const order: OutboxOp = { id: '2', at, kind: 'group-order', order: ['B', 'A'], profile: 'kid' };
+    expect(requestFor(order, 'u')).toEqual({
+      endpoint: 'putGroupOrder',
+      params: { uid: 'u' },
+      body: ['B', 'A'],
+      headers: { 'x-profile-id': 'kid' },
     });
   });
 });

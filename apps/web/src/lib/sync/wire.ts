@@ -16,7 +16,7 @@ import { playKey, type PlayEntry } from '../../stores/library/history-rules.ts';
 
 /** The sync endpoints an outbox op is delivered by. */
 export type WriteEndpoint =
-  'addBookmark' | 'deleteBookmark' | 'putProgress' | 'deleteProgress' | 'putSettings';
+  'addBookmark' | 'deleteBookmark' | 'putProgress' | 'deleteProgress' | 'putSettings' | 'putGroupOrder';
 /** The watch-history endpoints an outbox op is delivered by. */
 export type HistoryWriteEndpoint = 'putWatchHistory' | 'importWatchHistory' | 'deleteWatchHistory';
 
@@ -43,6 +43,12 @@ const wireMeta = (type: MediaType, meta: TitleMeta) => ({
   type,
 });
 
+/** A bookmark's named lists and favourite episodes in wire names, each only when known (left out: kept). */
+const wireLists = (b: { groups?: string[]; favoriteEpisodes?: string[] }) => ({
+  ...(b.groups ? { group: b.groups } : {}),
+  ...(b.favoriteEpisodes ? { favoriteEpisodes: b.favoriteEpisodes } : {}),
+});
+
 /** The request that delivers one outbox op. Every one carries its change time, so sending twice is harmless. */
 export function requestFor(op: OutboxOp, uid: string): WireRequest {
   const request = requestBodyFor(op, uid);
@@ -53,12 +59,19 @@ export function requestFor(op: OutboxOp, uid: string): WireRequest {
 function requestBodyFor(op: OutboxOp, uid: string): WireRequest {
   switch (op.kind) {
     case 'bookmark-add':
-      // No `group` / `favoriteEpisodes` (p-stream's, not edited here): left out, the server keeps the stored ones.
+      // `group` / `favoriteEpisodes` only when this device set them: left out, the server keeps the stored ones.
       return {
         endpoint: 'addBookmark',
         params: { uid, tmdbId: op.tmdbId },
-        body: { tmdbId: op.tmdbId, meta: wireMeta(op.type, op.meta), updatedAt: iso(op.at) },
+        body: {
+          tmdbId: op.tmdbId,
+          meta: wireMeta(op.type, op.meta),
+          ...wireLists(op),
+          updatedAt: iso(op.at),
+        },
       };
+    case 'group-order':
+      return { endpoint: 'putGroupOrder', params: { uid }, body: op.order };
     case 'bookmark-remove':
       return {
         endpoint: 'deleteBookmark',
@@ -164,6 +177,9 @@ export function libraryFromServer(bookmarks: Bookmark[], progress: ProgressListI
       year: yearOf(b.meta.year),
       poster: b.meta.poster ?? null,
       updatedAt: time(b.updatedAt),
+      // A server of the older family sends neither: none known.
+      ...(Array.isArray(b.group) ? { groups: b.group } : {}),
+      ...(Array.isArray(b.favoriteEpisodes) ? { favoriteEpisodes: b.favoriteEpisodes } : {}),
     };
   }
   for (const row of progress) {
@@ -208,6 +224,7 @@ export function importPayload(data: LibraryData) {
   const bookmarks = Object.values(data.bookmarks).map((b) => ({
     tmdbId: b.tmdbId,
     meta: wireMeta(b.type, b),
+    ...wireLists(b),
     updatedAt: iso(b.updatedAt),
   }));
   const progress = Object.values(data.progress).flatMap((entry) => {

@@ -7,7 +7,8 @@ import type { PlayEntry } from './history-rules.ts';
  * The library as separate entries (docs/decisions/080), so saving a change writes the entries it
  * touched, not the whole library: `b:<key>` a bookmark, `p:<key>` a title's progress, `h:<key>` a play
  * of the watch history, `rb:<key>` / `rp:<key>` / `rh:<key>` their removals, `s:<profile>` a stashed profile's library, `o:<op id>` a pending change
- * (with its place in the outbox), `profile` whose library is active, `version` the data's version.
+ * (with its place in the outbox), `profile` whose library is active, `groupOrder` its order of named
+ * lists, `version` the data's version.
  * Pure functions: the persistence (library-persistence.ts) stores and broadcasts what they produce.
  */
 export type Entry = [key: string, value: unknown];
@@ -19,6 +20,7 @@ export interface EntryChanges {
 
 export const VERSION_ENTRY = 'version';
 const PROFILE_ENTRY = 'profile';
+const GROUP_ORDER_ENTRY = 'groupOrder';
 const OP_PREFIX = 'o:';
 
 /** A pending change as stored: the op and its place in the outbox. */
@@ -124,6 +126,7 @@ export function toEntries(data: LibraryStoreData, order: OutboxOrder, version: n
   const entries: Entry[] = [
     [VERSION_ENTRY, version],
     [PROFILE_ENTRY, data.profile],
+    [GROUP_ORDER_ENTRY, data.groupOrder],
   ];
   for (const section of SECTIONS)
     for (const [key, value] of Object.entries(section.get(data))) entries.push([section.prefix + key, value]);
@@ -154,6 +157,11 @@ export function applyEntries(
   for (const [key, value] of changes.puts) {
     if (key === PROFILE_ENTRY) {
       if (typeof value === 'string') next = { ...next, profile: value };
+      continue;
+    }
+    if (key === GROUP_ORDER_ENTRY) {
+      if (Array.isArray(value))
+        next = { ...next, groupOrder: value.filter((n): n is string => typeof n === 'string') };
       continue;
     }
     if (key.startsWith(OP_PREFIX)) {
@@ -193,6 +201,7 @@ export function diffEntries(
   const puts: Entry[] = [];
   const dels: string[] = [];
   if (prev.profile !== next.profile) puts.push([PROFILE_ENTRY, next.profile]);
+  if (prev.groupOrder !== next.groupOrder) puts.push([GROUP_ORDER_ENTRY, next.groupOrder]);
   for (const section of SECTIONS) {
     const before = section.get(prev);
     const after = section.get(next);

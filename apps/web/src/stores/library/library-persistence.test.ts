@@ -16,6 +16,13 @@ import { createLibraryStore, librarySpec, setOutboxRecording, type LibraryState 
 const matrix = { tmdbId: '603', type: 'movie' as const, title: 'The Matrix', year: 1999, poster: null };
 const pulp = { tmdbId: '680', type: 'movie' as const, title: 'Pulp Fiction', year: 1994, poster: null };
 const heat = { tmdbId: '949', type: 'movie' as const, title: 'Heat', year: 1995, poster: null };
+const breakingBad = {
+  tmdbId: '1396',
+  type: 'show' as const,
+  title: 'Breaking Bad',
+  year: 2008,
+  poster: null,
+};
 
 let seq = 0;
 let names: { db: string; store: string };
@@ -96,6 +103,7 @@ describe('the library in IndexedDB', () => {
     const rows = await stored();
     expect([...rows.keys()].sort()).toEqual([
       'b:movie:603',
+      'groupOrder',
       'o:a',
       'o:b',
       'p:movie:680',
@@ -152,12 +160,27 @@ describe('the library in IndexedDB', () => {
     expect([...rows.keys()].filter((k) => k.startsWith('o:'))).toHaveLength(201);
   });
 
+  it('named lists, favourite episodes and the order of lists are kept across a reload', async () => {
+    const tab = await openTab();
+    tab.store.getState().setBookmarkLists(matrix, ['Sci-fi', 'Weekend']);
+    tab.store.getState().toggleFavoriteEpisode(breakingBad, 'e1');
+    tab.store.getState().setGroupOrder(['Weekend', 'Empty', 'Sci-fi']);
+    await settled();
+    expect((await stored()).get('groupOrder')).toEqual(['Weekend', 'Empty', 'Sci-fi']);
+
+    const again = await openTab();
+    const state = again.store.getState();
+    expect(state.groupOrder).toEqual(['Weekend', 'Empty', 'Sci-fi']);
+    expect(state.bookmarks['movie:603']?.groups).toEqual(['Sci-fi', 'Weekend']);
+    expect(state.bookmarks['show:1396']?.favoriteEpisodes).toEqual(['e1']);
+  });
+
   it('logging out empties the stored library', async () => {
     const tab = await openTab();
     tab.store.getState().addBookmark(matrix);
     tab.store.getState().clear();
     await settled();
-    expect([...(await stored()).keys()].sort()).toEqual(['profile', 'version']);
+    expect([...(await stored()).keys()].sort()).toEqual(['groupOrder', 'profile', 'version']);
     const again = await openTab();
     expect(again.store.getState().bookmarks).toEqual({});
   });

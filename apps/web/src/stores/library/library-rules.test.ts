@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  cleanListName,
   continueWatching,
   isWorthResuming,
   libraryKey,
+  listNames,
+  MAX_LIST_NAME,
   resumeEpisode,
   sortBookmarks,
   type BookmarkEntry,
@@ -128,5 +131,41 @@ describe('library rules', () => {
     expect(
       sortBookmarks(bookmarks, { [libraryKey('movie', 'a')]: movie('a', 1, 9, 30) }).map((b) => b.tmdbId),
     ).toEqual(['a', 'b']);
+  });
+});
+
+describe('named lists', () => {
+  const bookmark = (tmdbId: string, groups?: string[]): BookmarkEntry => ({
+    tmdbId,
+    type: 'movie',
+    title: tmdbId,
+    year: null,
+    poster: null,
+    updatedAt: 1,
+    ...(groups ? { groups } : {}),
+  });
+
+  it('the viewer’s order first (empty lists kept), then names only bookmarks use, first seen first', () => {
+    const bookmarks = {
+      'movie:a': bookmark('a', ['Horror', 'Weekend']),
+      'movie:b': bookmark('b'),
+      'movie:c': bookmark('c', ['Kids', 'Horror']),
+    };
+    expect(listNames(bookmarks, ['Weekend', 'Empty'])).toEqual(['Weekend', 'Empty', 'Horror', 'Kids']);
+    expect(listNames(bookmarks, [])).toEqual(['Horror', 'Weekend', 'Kids']);
+    expect(listNames({}, ['Only'])).toEqual(['Only']);
+  });
+
+  it('a name is cleaned as the server takes it: trimmed, 1–100 characters, no control characters', () => {
+    expect(MAX_LIST_NAME).toBe(100);
+    expect(cleanListName('  Weekend ')).toBe('Weekend');
+    expect(cleanListName('   ')).toBeNull();
+    expect(cleanListName('')).toBeNull();
+    expect(cleanListName('x'.repeat(100))).toBe('x'.repeat(100));
+    expect(cleanListName(` ${'x'.repeat(100)} `)).toBe('x'.repeat(100));
+    expect(cleanListName('x'.repeat(101))).toBeNull();
+    expect(cleanListName('a\tb')).toBeNull();
+    expect(cleanListName('a\u0000b')).toBeNull();
+    expect(cleanListName('Films d’été 🎬')).toBe('Films d’été 🎬');
   });
 });

@@ -2,6 +2,7 @@
  * The web app's library rules: Continue Watching, bookmark order, resume points (decision 030).
  * Pure: no schemas.
  */
+import { GROUP_NAME_MAX, GROUP_NAME_PATTERN } from '@marquee/contract/values';
 import type { MediaType } from '../../lib/media-keys.ts';
 
 export const MIN_WATCHED_SECONDS = 20;
@@ -23,6 +24,10 @@ export interface LibraryMeta {
 export interface BookmarkEntry extends LibraryMeta {
   /** When the user bookmarked it (epoch ms). */
   updatedAt: number;
+  /** The named lists it is on (p-stream's bookmark groups, decision 097); absent = none known. */
+  groups?: string[];
+  /** A show's favourite episodes (episode ids); absent = none known. */
+  favoriteEpisodes?: string[];
 }
 
 export interface EpisodeProgress {
@@ -117,3 +122,23 @@ export function sortBookmarks(
 /** Share of a title watched, 0…1. */
 export const progressRatio = (p: Progress) =>
   p.duration > 0 ? Math.min(1, Math.max(0, p.watched / p.duration)) : 0;
+
+/** The longest name of a list (the contract's limit for a bookmark group's name). */
+export const MAX_LIST_NAME = GROUP_NAME_MAX;
+
+/** A list's name as the server takes it (trimmed, 1–100 characters, no control characters), or null. */
+export function cleanListName(name: string): string | null {
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || trimmed.length > MAX_LIST_NAME) return null;
+  return GROUP_NAME_PATTERN.test(trimmed) ? trimmed : null;
+}
+
+/**
+ * The named lists in the viewer's order: `groupOrder` first (a name no bookmark uses is kept: a list
+ * the viewer made and left empty), then names bookmarks use that the order misses, first seen first.
+ */
+export function listNames(bookmarks: Record<string, BookmarkEntry>, groupOrder: readonly string[]): string[] {
+  const names = new Set(groupOrder);
+  for (const bookmark of Object.values(bookmarks)) for (const name of bookmark.groups ?? []) names.add(name);
+  return [...names];
+}

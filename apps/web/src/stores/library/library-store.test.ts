@@ -245,3 +245,116 @@ describe('library changes', () => {
     expect(Object.keys(useLibraryStore.getState().progress)).toEqual(['movie:1396']);
   });
 });
+
+describe('named lists, favourite episodes and the order of lists', () => {
+  beforeEach(() => {
+    setAppStorage(memoryStorage());
+    initStores();
+    useAccountStore.getState().setAccount({
+      token: 't',
+      userId: 'u',
+      sessionId: 's',
+      deviceName: 'x',
+      seed: 'y',
+      profile: { colorA: 'a', colorB: 'b', icon: 'cat' },
+    });
+  });
+  const matrix = { tmdbId: '603', type: 'movie' as const, title: 'The Matrix', year: 1999, poster: null };
+  const heat = { tmdbId: '949', type: 'movie' as const, title: 'Heat', year: 1995, poster: null };
+  const pulp = { tmdbId: '680', type: 'movie' as const, title: 'Pulp Fiction', year: 1994, poster: null };
+  const show = { tmdbId: '1396', type: 'show' as const, title: 'Breaking Bad', year: 2008, poster: null };
+  const lib = () => useLibraryStore.getState();
+  const bookmarkOps = () => lib().outbox.filter((op) => op.kind === 'bookmark-add');
+
+  it('a title put on lists is bookmarked with exactly those lists (cleaned, repeats dropped)', () => {
+    lib().setBookmarkLists(matrix, [' Sci-fi ', 'Weekend', 'Sci-fi', '']);
+    expect(lib().bookmarks['movie:603']).toMatchObject({
+      title: 'The Matrix',
+      groups: ['Sci-fi', 'Weekend'],
+    });
+    expect(lib().outbox).toEqual([
+      expect.objectContaining({ kind: 'bookmark-add', tmdbId: '603', groups: ['Sci-fi', 'Weekend'] }),
+    ]);
+    expect(lib().outbox[0]).not.toHaveProperty('favoriteEpisodes');
+    lib().setBookmarkLists(matrix, []);
+    expect(lib().bookmarks['movie:603']!.groups).toEqual([]);
+    expect(lib().outbox).toHaveLength(1);
+    expect(lib().outbox[0]).toMatchObject({ groups: [] });
+  });
+
+  it('a favourite episode toggles in the show’s bookmark, bookmarking the show if needed', () => {
+    lib().toggleFavoriteEpisode(show, 'e1');
+    lib().toggleFavoriteEpisode(show, 'e2');
+    expect(lib().bookmarks['show:1396']!.favoriteEpisodes).toEqual(['e1', 'e2']);
+    lib().toggleFavoriteEpisode(show, 'e1');
+    expect(lib().bookmarks['show:1396']!.favoriteEpisodes).toEqual(['e2']);
+    expect(lib().outbox).toHaveLength(1);
+    expect(lib().outbox[0]).toMatchObject({ kind: 'bookmark-add', favoriteEpisodes: ['e2'] });
+  });
+
+  it('a newer bookmark write keeps the lists of the pending one it replaces; after a removal it clears them', () => {
+    lib().setBookmarkLists(show, ['Drama']);
+    lib().toggleFavoriteEpisode(show, 'e1');
+    expect(lib().outbox).toEqual([
+      expect.objectContaining({ kind: 'bookmark-add', groups: ['Drama'], favoriteEpisodes: ['e1'] }),
+    ]);
+    lib().removeBookmark('show', '1396');
+    lib().addBookmark(show);
+    expect(lib().bookmarks['show:1396']).not.toHaveProperty('groups');
+    // The removal is not sent any more: the write says what it would have left.
+    expect(lib().outbox).toEqual([
+      expect.objectContaining({ kind: 'bookmark-add', groups: [], favoriteEpisodes: [] }),
+    ]);
+  });
+
+  it('the order of lists is one op, the newest replacing a pending one', () => {
+    lib().setGroupOrder(['B', ' A ', 'B']);
+    lib().setGroupOrder(['A', 'B', 'Empty']);
+    expect(lib().groupOrder).toEqual(['A', 'B', 'Empty']);
+    expect(lib().outbox).toEqual([
+      expect.objectContaining({ kind: 'group-order', order: ['A', 'B', 'Empty'] }),
+    ]);
+  });
+
+  it('renaming or deleting a list changes only the bookmarks holding it, one op each, and the order', () => {
+    lib().setBookmarkLists(matrix, ['Sci-fi', 'Weekend']);
+    lib().setBookmarkLists(heat, ['Weekend']);
+    lib().setBookmarkLists(pulp, ['Crime']);
+    lib().setGroupOrder(['Weekend', 'Crime', 'Sci-fi']);
+    useLibraryStore.setState({ outbox: [] });
+
+    lib().renameList('Weekend', ' Saturday ');
+    expect(lib().bookmarks['movie:603']!.groups).toEqual(['Sci-fi', 'Saturday']);
+    expect(lib().bookmarks['movie:949']!.groups).toEqual(['Saturday']);
+    expect(lib().bookmarks['movie:680']!.groups).toEqual(['Crime']);
+    expect(lib().groupOrder).toEqual(['Saturday', 'Crime', 'Sci-fi']);
+    expect(
+      bookmarkOps()
+        .map((op) => op.tmdbId)
+        .sort(),
+    ).toEqual(['603', '949']);
+    expect(lib().outbox.filter((op) => op.kind === 'group-order')).toHaveLength(1);
+
+    useLibraryStore.setState({ outbox: [] });
+    lib().deleteList('Sci-fi');
+    expect(lib().bookmarks['movie:603']).toMatchObject({ groups: ['Saturday'] });
+    expect(lib().groupOrder).toEqual(['Saturday', 'Crime']);
+    expect(bookmarkOps().map((op) => op.tmdbId)).toEqual(['603']);
+    expect(lib().outbox.map((op) => op.kind)).toEqual(['bookmark-add', 'group-order']);
+
+    // A bad new name, or a list nobody holds: nothing changes.
+    useLibraryStore.setState({ outbox: [] });
+    lib().renameList('Crime', '  ');
+    lib().deleteList('Nobody');
+    expect(lib().outbox).toEqual([]);
+  });
+
+  it('restore keeps a pending order over the server’s and takes the server’s otherwise', () => {
+    lib().setGroupOrder(['Mine']);
+    lib().mergeServer({ bookmarks: {}, progress: {}, groupOrder: ['Theirs'] });
+    expect(lib().groupOrder).toEqual(['Mine']);
+    useLibraryStore.setState({ outbox: [] });
+    lib().mergeServer({ bookmarks: {}, progress: {}, groupOrder: ['Theirs'] });
+    expect(lib().groupOrder).toEqual(['Theirs']);
+  });
+});

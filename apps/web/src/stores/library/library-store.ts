@@ -9,6 +9,13 @@ import { convertLegacyLibrary, readLegacyLibrary, type LegacyLibrary } from './l
 import type { PlayEntry, PlayRemoval } from './history-rules.ts';
 import { playOp, playPassedOp, playRemovalOp, type PlayInput } from './history-ops.ts';
 import {
+  bookmarkListsOp,
+  deleteListOps,
+  favoriteEpisodeOp,
+  groupOrderOp,
+  renameListOps,
+} from './list-ops.ts';
+import {
   applyOp,
   coalesce,
   latestTimeFor,
@@ -44,6 +51,8 @@ export interface LibraryStoreData extends LibraryData {
   history: Record<string, PlayEntry>;
   /** The active library's removals (a stashed library keeps its own). */
   removals: Removals;
+  /** The active library's order of named lists (p-stream's group order, decision 097). */
+  groupOrder: string[];
   /** Changes not yet acknowledged by the server, oldest first, of every profile. Kept only while signed in. */
   outbox: OutboxOp[];
   /** Whose library `bookmarks` and `progress` are: a household profile id, or '' for the account's own. */
@@ -65,6 +74,16 @@ interface LibraryActions {
   toggleBookmark(meta: LibraryMeta): void;
   addBookmark(meta: LibraryMeta): void;
   removeBookmark(type: MediaType, tmdbId: string): void;
+  /** The title's bookmark on exactly these named lists (bookmarked if it was not: a title on a list is on My List). */
+  setBookmarkLists(meta: LibraryMeta, groups: string[]): void;
+  /** Adds or removes one of a show's favourite episodes (bookmarking the show if it was not). */
+  toggleFavoriteEpisode(meta: LibraryMeta, episodeId: string): void;
+  /** The viewer's order of named lists (the whole order). */
+  setGroupOrder(order: string[]): void;
+  /** Renames a list on every bookmark holding it and in the order. */
+  renameList(from: string, to: string): void;
+  /** Takes a list off every bookmark holding it and out of the order (the titles stay on My List). */
+  deleteList(name: string): void;
   /**
    * From the player: progress of a movie or an episode. `hold` (saves while playing): the write to the
    * account waits up to PROGRESS_HOLD_MS, newer positions replacing it meanwhile; without it, it goes now
@@ -105,6 +124,7 @@ const initial = (): LibraryStoreData => ({
   progress: {},
   history: {},
   removals: noRemovals(),
+  groupOrder: [],
   outbox: [],
   profile: '',
   stash: {},
@@ -133,6 +153,7 @@ export const librarySpec: VersionedSpec<LibraryStoreData> = {
       ...convertLegacyLibrary(old, clock.now().getTime()),
       history: {},
       removals: noRemovals(),
+      groupOrder: [],
       outbox: [],
       profile: '',
       stash: {},
@@ -147,13 +168,17 @@ export const librarySpec: VersionedSpec<LibraryStoreData> = {
       isObj(data.removals) && isObj(data.removals.bookmarks) && isObj(data.removals.progress)
         ? (data.removals as unknown as Removals)
         : init.removals,
+    // Absent in what was saved before named lists.
+    groupOrder: Array.isArray(data.groupOrder)
+      ? data.groupOrder.filter((n): n is string => typeof n === 'string')
+      : init.groupOrder,
     outbox: Array.isArray(data.outbox) ? (data.outbox as OutboxOp[]) : init.outbox,
     profile: typeof data.profile === 'string' ? data.profile : init.profile,
     stash: isObj(data.stash) ? (data.stash as LibraryStoreData['stash']) : init.stash,
   }),
 };
 
-const libraryState: StateCreator<LibraryState> = (set) => {
+const libraryState: StateCreator<LibraryState> = (set, get) => {
   /**
    * One write for the change and its outbox entry. The change time is now, or just after what the
    * user saw if another device's clock ran ahead: the user's latest action must win.
@@ -196,6 +221,13 @@ const libraryState: StateCreator<LibraryState> = (set) => {
       ),
     addBookmark: (meta) => change(() => add(meta)),
     removeBookmark: (type, tmdbId) => change(() => remove(type, tmdbId)),
+    setBookmarkLists: (meta, groups) => change(() => bookmarkListsOp(meta, groups, now())),
+    toggleFavoriteEpisode: (meta, episodeId) =>
+      change((state) => favoriteEpisodeOp(state, meta, episodeId, now())),
+    setGroupOrder: (order) => change(() => groupOrderOp(order, now())),
+    // One write per bookmark holding the list, then the order.
+    renameList: (from, to) => renameListOps(get(), from, to, now()).forEach((op) => change(() => op)),
+    deleteList: (name) => deleteListOps(get(), name, now()).forEach((op) => change(() => op)),
     saveProgress: (u, options = {}) => {
       // The viewer's threshold (a setting, per profile) decides when a play is recorded.
       const threshold = usePreferencesStore.getState().watchedThreshold;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { applyOp, coalesce, mergeServerState, type LibraryData, type OutboxOp } from './outbox.ts';
+import {
+  applyOp,
+  coalesce,
+  describeOp,
+  mergeServerState,
+  type LibraryData,
+  type OutboxOp,
+} from './outbox.ts';
 
 const meta = { title: 'Breaking Bad', year: 2008, poster: null };
 const season = { id: 's1', number: 1, title: '' };
@@ -161,5 +168,47 @@ describe('restore merge', () => {
 
   it('never replaces blindly: what is not pending comes from the server', () => {
     expect(mergeServerState(server, [])).toEqual(server);
+  });
+});
+
+describe('named lists and favourite episodes (decision 097)', () => {
+  const addShow = (at: number, lists: { groups?: string[]; favoriteEpisodes?: string[] } = {}) =>
+    op({ kind: 'bookmark-add', type: 'show', tmdbId: '1396', meta, at, ...lists });
+
+  it('a re-add that leaves the lists out keeps them, each on its own; a write with them replaces them', () => {
+    let data = applyOp(empty(), addShow(1, { groups: ['Drama'], favoriteEpisodes: ['e1'] }));
+    data = applyOp(data, addShow(2));
+    expect(data.bookmarks['show:1396']).toMatchObject({
+      updatedAt: 2,
+      groups: ['Drama'],
+      favoriteEpisodes: ['e1'],
+    });
+    data = applyOp(data, addShow(3, { groups: [] }));
+    expect(data.bookmarks['show:1396']).toMatchObject({ groups: [], favoriteEpisodes: ['e1'] });
+    // An older write loses as a whole, lists included.
+    expect(applyOp(data, addShow(0, { groups: ['Old'] }))).toBe(data);
+  });
+
+  it('a bookmark brought back after its removal starts without lists', () => {
+    let data = applyOp(empty(), addShow(1, { groups: ['Drama'] }));
+    data = applyOp(data, op({ kind: 'bookmark-remove', type: 'show', tmdbId: '1396', at: 2 }));
+    data = applyOp(data, addShow(3));
+    expect(data.bookmarks['show:1396']).not.toHaveProperty('groups');
+  });
+
+  it('the order of lists: the newest pending one of a profile replaces the older; it applies over the server’s', () => {
+    const a = op({ kind: 'group-order', order: ['A'], at: 1 });
+    const kid = op({ kind: 'group-order', order: ['K'], at: 2, profile: 'kid' });
+    const b = op({ kind: 'group-order', order: ['B', 'A'], at: 3 });
+    expect(coalesce(coalesce([a], kid), b).map((o) => o.id)).toEqual([kid.id, b.id]);
+    expect(mergeServerState({ ...empty(), groupOrder: ['S'] }, [b]).groupOrder).toEqual(['B', 'A']);
+    expect(applyOp(empty(), a)).toEqual({ ...empty(), groupOrder: ['A'] });
+  });
+
+  it('a refused order of lists is described as such (its label is in every catalog)', () => {
+    expect(describeOp(op({ kind: 'group-order', order: [], at: 1 }))).toEqual({
+      kind: 'group-order',
+      title: null,
+    });
   });
 });

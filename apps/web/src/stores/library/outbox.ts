@@ -31,6 +31,8 @@ export interface LibraryData {
   history?: Record<string, PlayEntry>;
   /** The removals this device knows of (absent: none). */
   removals?: Removals;
+  /** The viewer's order of named lists (p-stream's group order, decision 097; absent: none known). */
+  groupOrder?: string[];
 }
 
 /** A progress removal: a title (both ids ''), a season (`episodeId` ''), an episode; when it was made. */
@@ -105,7 +107,14 @@ interface TitleRef {
 
 export type OutboxOp = OpBase &
   (
-    | ({ kind: 'bookmark-add'; meta: TitleMeta } & TitleRef)
+    | ({
+        kind: 'bookmark-add';
+        meta: TitleMeta;
+        /** The named lists, only when this device set them; absent: the server keeps what it has. */
+        groups?: string[];
+        /** The favourite episodes, only when this device set them; absent: kept, as `groups`. */
+        favoriteEpisodes?: string[];
+      } & TitleRef)
     | ({ kind: 'bookmark-remove' } & TitleRef)
     | ({
         kind: 'progress-put';
@@ -136,6 +145,8 @@ export type OutboxOp = OpBase &
         watchedAt?: number;
       } & TitleRef)
     | { kind: 'settings'; settings: SyncedSettings }
+    /** The whole order of named lists; the server keeps the last one to arrive (no change time). */
+    | { kind: 'group-order'; order: string[] }
   );
 
 export type OutboxOpInput = OutboxOp extends infer O ? (O extends OutboxOp ? Omit<O, 'id'> : never) : never;
@@ -185,6 +196,8 @@ const playKeyOfOp = (op: Omit<Extract<OutboxOp, { kind: 'history-add' }>, 'id'>)
  * in which things happened.
  */
 export function coalesce(outbox: readonly OutboxOp[], op: OutboxOp): OutboxOp[] {
+  /** `op`, with the lists of a bookmark write it replaces. */
+  let newest = op;
   let sendAfter = op.sendAfter;
   const kept: OutboxOp[] = [];
   for (const pending of outbox) {
@@ -199,8 +212,10 @@ export function coalesce(outbox: readonly OutboxOp[], op: OutboxOp): OutboxOp[] 
         if (
           (pending.kind === 'bookmark-add' || pending.kind === 'bookmark-remove') &&
           keyOf(pending) === keyOf(op)
-        )
+        ) {
+          if (newest.kind === 'bookmark-add') newest = withListsOf(pending, newest);
           continue;
+        }
         break;
       case 'progress-put':
         if (
@@ -237,6 +252,9 @@ export function coalesce(outbox: readonly OutboxOp[], op: OutboxOp): OutboxOp[] 
         )
           continue;
         break;
+      case 'group-order':
+        if (pending.kind === 'group-order') continue;
+        break;
       case 'settings':
         if (pending.kind === 'settings') {
           const rest = Object.fromEntries(
@@ -250,12 +268,36 @@ export function coalesce(outbox: readonly OutboxOp[], op: OutboxOp): OutboxOp[] 
     }
     kept.push(pending);
   }
-  if (sendAfter === op.sendAfter) kept.push(op);
+  if (sendAfter === newest.sendAfter) kept.push(newest);
   else {
-    const { sendAfter: _held, ...rest } = op;
-    kept.push(sendAfter === undefined ? (rest as OutboxOp) : { ...op, sendAfter });
+    const { sendAfter: _held, ...rest } = newest;
+    kept.push(sendAfter === undefined ? (rest as OutboxOp) : { ...newest, sendAfter });
   }
   return kept;
+}
+
+/**
+ * A bookmark write replacing a pending change of the same title carries the lists that change would
+ * have sent, so none is lost on the way: those of a pending write it leaves out, and `[]` after a pending
+ * removal (the server clears a removed bookmark's lists; the removal itself is no longer sent).
+ */
+function withListsOf(
+  pending: OutboxOp,
+  op: Extract<OutboxOp, { kind: 'bookmark-add' }>,
+): Extract<OutboxOp, { kind: 'bookmark-add' }> {
+  const replaced =
+    pending.kind === 'bookmark-add'
+      ? pending
+      : pending.kind === 'bookmark-remove'
+        ? { groups: [], favoriteEpisodes: [] }
+        : {};
+  const groups = op.groups ?? replaced.groups;
+  const favoriteEpisodes = op.favoriteEpisodes ?? replaced.favoriteEpisodes;
+  return {
+    ...op,
+    ...(groups ? { groups } : {}),
+    ...(favoriteEpisodes ? { favoriteEpisodes } : {}),
+  };
 }
 
 /** The earlier of two ops' send times (undefined: now). */
@@ -300,7 +342,7 @@ const rowIdsOf = (op: Extract<OutboxOpInput, { kind: 'progress-put' }>) =>
 
 /** The latest change time the library holds for what `op` touches, removals included (to order a new change after it). */
 export function latestTimeFor(data: LibraryData, op: OutboxOpInput): number {
-  if (op.kind === 'settings') return 0;
+  if (op.kind === 'settings' || op.kind === 'group-order') return 0;
   const key = keyOf(op);
   const removals = data.removals ?? noRemovals();
   if (op.kind === 'bookmark-add' || op.kind === 'bookmark-remove')
@@ -341,6 +383,8 @@ const entryTime = (entry: ProgressEntry) =>
  */
 export function applyOp(data: LibraryData, op: OutboxOp | OutboxOpInput): LibraryData {
   if (op.kind === 'settings') return data;
+  // Last to arrive wins on the server: a pending order is what it will hold.
+  if (op.kind === 'group-order') return { ...data, groupOrder: op.order };
   if (op.kind === 'history-add' || op.kind === 'history-remove') return applyHistoryOp(data, op);
   const key = keyOf(op);
   const removals = data.removals ?? noRemovals();
@@ -349,11 +393,22 @@ export function applyOp(data: LibraryData, op: OutboxOp | OutboxOpInput): Librar
       if (!changeWins(op.at, later(data.bookmarks[key]?.updatedAt, removals.bookmarks[key]))) return data;
       // The bookmark is newer than its removal: the removal no longer decides anything.
       const { [key]: _outdated, ...tombstones } = removals.bookmarks;
+      // Lists left out are kept, each on its own, as the server keeps them (decision 097).
+      const held = data.bookmarks[key];
+      const groups = op.groups ?? held?.groups;
+      const favoriteEpisodes = op.favoriteEpisodes ?? held?.favoriteEpisodes;
       return {
         ...data,
         bookmarks: {
           ...data.bookmarks,
-          [key]: { tmdbId: op.tmdbId, type: op.type, ...op.meta, updatedAt: op.at },
+          [key]: {
+            tmdbId: op.tmdbId,
+            type: op.type,
+            ...op.meta,
+            updatedAt: op.at,
+            ...(groups ? { groups } : {}),
+            ...(favoriteEpisodes ? { favoriteEpisodes } : {}),
+          },
         },
         removals: { ...removals, bookmarks: tombstones },
       };

@@ -11,11 +11,15 @@ export function switchLibrary(
   state: Pick<LibraryStoreData, 'bookmarks' | 'progress' | 'profile' | 'stash'> & {
     removals?: Removals;
     history?: LibraryStoreData['history'];
+    groupOrder?: string[];
   },
   to: string,
   leavingPrefs?: StashedLibrary['prefs'],
 ): {
-  data: Pick<LibraryStoreData, 'bookmarks' | 'progress' | 'history' | 'removals' | 'profile' | 'stash'>;
+  data: Pick<
+    LibraryStoreData,
+    'bookmarks' | 'progress' | 'history' | 'removals' | 'groupOrder' | 'profile' | 'stash'
+  >;
   prefs: StashedLibrary['prefs'] | undefined;
 } | null {
   if (to === state.profile) return null;
@@ -25,6 +29,7 @@ export function switchLibrary(
     progress: state.progress,
     history: state.history ?? {},
     removals: state.removals ?? noRemovals(),
+    groupOrder: state.groupOrder ?? [],
     ...(leavingPrefs ? { prefs: leavingPrefs } : {}),
   };
   return {
@@ -33,6 +38,8 @@ export function switchLibrary(
       progress: next?.progress ?? {},
       history: next?.history ?? {},
       removals: next?.removals ?? noRemovals(),
+      // Stashed before lists were kept: none known.
+      groupOrder: next?.groupOrder ?? [],
       profile: to,
       stash: { ...others, [state.profile]: left },
     },

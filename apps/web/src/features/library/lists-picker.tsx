@@ -1,0 +1,144 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { MediaDetails } from '@marquee/contract';
+import { Button } from '../../components/button.tsx';
+import { toMediaType } from '../../lib/media-keys.ts';
+import { useLibraryStore } from '../../stores/index.ts';
+import { cleanListName, libraryKey, listNames } from '../../stores/library/library-rules.ts';
+import { libraryMetaOf } from './bookmark-toggle.tsx';
+
+/**
+ * The title page's "Lists" (issue 27, named lists — p-stream's bookmark groups): which of the viewer's
+ * lists the title is on, each a checkbox, and a new list made on the spot. A title on a list is on My
+ * List too. A disclosure, not a dialog: it opens below the button and every control is a native one.
+ */
+export function ListsPicker({
+  media,
+}: {
+  media: Pick<MediaDetails, 'id' | 'type' | 'title' | 'year' | 'poster'>;
+}) {
+  const { t } = useTranslation(['library']);
+  const panelId = useId();
+  const [open, setOpen] = useState(false);
+  const meta = libraryMetaOf({ ...media });
+  const key = libraryKey(toMediaType(media.type), media.id);
+  const groups = useLibraryStore((s) => s.bookmarks[key]?.groups);
+  const bookmarks = useLibraryStore((s) => s.bookmarks);
+  const order = useLibraryStore((s) => s.groupOrder);
+  if (!meta) return null;
+  const on = groups ?? [];
+  const names = listNames(bookmarks, order);
+  const toggle = (name: string, checked: boolean) =>
+    useLibraryStore
+      .getState()
+      .setBookmarkLists(
+        meta,
+        checked ? [...on.filter((g) => g !== name), name] : on.filter((g) => g !== name),
+      );
+  return (
+    <div className="basis-full sm:basis-auto" data-testid="lists-picker">
+      <Button
+        variant="secondary"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen(!open)}
+        data-testid="lists-button"
+      >
+        <ListIcon />
+        {on.length ? t('library.lists.onCount', { count: on.length }) : t('library.lists.picker')}
+      </Button>
+      {open && (
+        <div id={panelId} className="mt-2 flex max-w-sm flex-col gap-3 rounded-xl bg-surface-2 p-4">
+          <fieldset className="flex flex-col gap-1">
+            <legend className="mb-1 text-sm font-semibold text-fg">
+              {t('library.lists.pickerLabel', { title: media.title })}
+            </legend>
+            {names.length === 0 && <p className="text-sm text-fg-muted">{t('library.lists.none')}</p>}
+            {names.map((name) => (
+              <label key={name} className="inline-flex min-h-11 cursor-pointer items-center gap-3 text-fg">
+                <input
+                  type="checkbox"
+                  checked={on.includes(name)}
+                  onChange={(event) => toggle(name, event.currentTarget.checked)}
+                  className="h-5 w-5 accent-accent"
+                />
+                <bdi>{name}</bdi>
+              </label>
+            ))}
+          </fieldset>
+          <NewListForm
+            onCreate={(name) => {
+              // The new list goes last in the viewer's order (kept on every device), with this title on it.
+              useLibraryStore.getState().setGroupOrder([...names, name]);
+              toggle(name, true);
+            }}
+            existing={names}
+          />
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ListIcon() {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      className="h-5 w-5"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      aria-hidden="true"
+    >
+      <path d="M8 6h12M8 12h12M8 18h12M4 6h.01M4 12h.01M4 18h.01" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+/**
+ * A new list's name, checked as the server checks it (1–100 characters, no control characters) and
+ * against the lists the viewer has; `onCreate` gets the clean name.
+ */
+export function NewListForm({
+  onCreate,
+  existing,
+}: {
+  onCreate(name: string): void;
+  existing: readonly string[];
+}) {
+  const { t } = useTranslation(['library']);
+  const inputId = useId();
+  const [name, setName] = useState('');
+  const [problem, setProblem] = useState<'invalid' | 'exists' | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const clean = cleanListName(name);
+    if (!clean) return setProblem('invalid');
+    if (existing.includes(clean)) return setProblem('exists');
+    onCreate(clean);
+    setName('');
+    setProblem(null);
+  };
+  return (
+    <form className="flex flex-wrap items-end gap-2" onSubmit={submit} data-testid="new-list-form">
+      <label htmlFor={inputId} className="flex min-w-0 flex-1 flex-col gap-1 text-sm text-fg">
+        {t('library.lists.nameLabel')}
+        <input
+          id={inputId}
+          value={name}
+          maxLength={100}
+          onChange={(event) => setName(event.currentTarget.value)}
+          aria-invalid={problem !== null}
+          aria-describedby={problem ? `${inputId}-problem` : undefined}
+          className="min-h-11 rounded-lg bg-surface-1 px-3 text-fg"
+        />
+      </label>
+      <Button type="submit">{t('library.lists.create')}</Button>
+      {problem && (
+        <p id={`${inputId}-problem`} role="alert" className="basis-full text-sm text-fg-muted">
+          {t(problem === 'invalid' ? 'library.lists.invalid' : 'library.lists.exists')}
+        </p>
+      )}
+    </form>
+  );
+}
