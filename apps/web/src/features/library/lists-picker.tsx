@@ -121,7 +121,7 @@ export function NewListForm({
   };
   return (
     <form className="flex flex-wrap items-end gap-2" onSubmit={submit} data-testid="new-list-form">
-      <label htmlFor={inputId} className="flex min-w-0 flex-1 flex-col gap-1 text-sm text-fg">
+      <label htmlFor={inputId} className="flex min-w-0 flex-1 basis-full flex-col gap-1 text-sm text-fg">
         {t('library.lists.nameLabel')}
         <input
           id={inputId}
