@@ -4,6 +4,7 @@ import { lazy, StrictMode, Suspense, useEffect, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { MediaActionsProvider, type MediaActions } from '../components/media-actions.tsx';
+import { optionalLazy } from '../components/optional-lazy.tsx';
 import { useProfileLoadFailure } from '../features/account/index.ts';
 import { ErrorBoundary } from '../features/errors/error-boundary.tsx';
 import { DowntimeGate } from '../features/info/downtime-notice.tsx';
@@ -31,10 +32,12 @@ function useLanguage(instance: i18n) {
 }
 
 // Shown only on a title page, or when the account cannot be loaded: not part of the first view.
-const TitleHistory = lazy(() =>
+// The title page's library extras: their code comes when a title page opens, and a page whose extras
+// could not be fetched (offline) still shows, without them.
+const TitleHistory = optionalLazy(() =>
   import('../features/library/title-history.tsx').then((m) => ({ default: m.TitleHistory })),
 );
-const ListsPicker = lazy(() =>
+const ListsPicker = optionalLazy(() =>
   import('../features/library/lists-picker.tsx').then((m) => ({ default: m.ListsPicker })),
 );
 const ProfileLoadErrorScreen = lazy(() =>
@@ -48,10 +51,8 @@ const mediaActions: MediaActions = {
   title: (media) => (
     <>
       <BookmarkToggle media={media} variant="title" />
-      <Suspense fallback={null}>
-        <ListsPicker media={media} />
-        <TitleHistory media={media} />
-      </Suspense>
+      <ListsPicker media={media} />
+      <TitleHistory media={media} />
     </>
   ),
 };
