@@ -31,3 +31,18 @@ export const dateTimeFormat = (locale: string, options?: Intl.DateTimeFormatOpti
 
 export const displayNames = (locales: readonly string[], options: Intl.DisplayNamesOptions) =>
   cached('names', locales, options, () => new Intl.DisplayNames([...locales], options));
+
+/**
+ * The calendar day of `date` where the viewer is (`timeZone`: IANA, default the device's) as
+ * `YYYY-MM-DD`: a diary's day, a file name's date, a date input's value.
+ */
+export function calendarDay(date: Date | number, timeZone?: string): string {
+  const parts = dateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(date);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}

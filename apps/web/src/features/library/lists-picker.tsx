@@ -1,11 +1,12 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MediaDetails } from '@marquee/contract';
 import { Button } from '../../components/button.tsx';
 import { toMediaType } from '../../lib/media-keys.ts';
 import { useLibraryStore } from '../../stores/index.ts';
-import { cleanListName, libraryKey, listNames } from '../../stores/library/library-rules.ts';
+import { libraryKey, listNames } from '../../stores/library/library-rules.ts';
 import { libraryMetaOf } from './bookmark-toggle.tsx';
+import { ListNameForm } from './list-name-form.tsx';
 
 /**
  * The title page's "Lists" (issue 27, named lists — p-stream's bookmark groups): which of the viewer's
@@ -66,8 +67,8 @@ export function ListsPicker({
               </label>
             ))}
           </fieldset>
-          <NewListForm
-            onCreate={(name) => {
+          <ListNameForm
+            onSubmit={(name) => {
               // The new list goes last in the viewer's order (kept on every device), with this title on it.
               useLibraryStore.getState().setGroupOrder([...names, name]);
               toggle(name, true);
@@ -92,53 +93,5 @@ function ListIcon() {
     >
       <path d="M8 6h12M8 12h12M8 18h12M4 6h.01M4 12h.01M4 18h.01" strokeLinecap="round" />
     </svg>
-  );
-}
-
-/**
- * A new list's name, checked as the server checks it (1–100 characters, no control characters) and
- * against the lists the viewer has; `onCreate` gets the clean name.
- */
-export function NewListForm({
-  onCreate,
-  existing,
-}: {
-  onCreate(name: string): void;
-  existing: readonly string[];
-}) {
-  const { t } = useTranslation(['library']);
-  const inputId = useId();
-  const [name, setName] = useState('');
-  const [problem, setProblem] = useState<'invalid' | 'exists' | null>(null);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const clean = cleanListName(name);
-    if (!clean) return setProblem('invalid');
-    if (existing.includes(clean)) return setProblem('exists');
-    onCreate(clean);
-    setName('');
-    setProblem(null);
-  };
-  return (
-    <form className="flex flex-wrap items-end gap-2" onSubmit={submit} data-testid="new-list-form">
-      <label htmlFor={inputId} className="flex min-w-0 flex-1 basis-full flex-col gap-1 text-sm text-fg">
-        {t('library.lists.nameLabel')}
-        <input
-          id={inputId}
-          value={name}
-          maxLength={100}
-          onChange={(event) => setName(event.currentTarget.value)}
-          aria-invalid={problem !== null}
-          aria-describedby={problem ? `${inputId}-problem` : undefined}
-          className="min-h-11 rounded-lg bg-surface-1 px-3 text-fg"
-        />
-      </label>
-      <Button type="submit">{t('library.lists.create')}</Button>
-      {problem && (
-        <p id={`${inputId}-problem`} role="alert" className="basis-full text-sm text-fg-muted">
-          {t(problem === 'invalid' ? 'library.lists.invalid' : 'library.lists.exists')}
-        </p>
-      )}
-    </form>
   );
 }

@@ -1,11 +1,11 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button.tsx';
 import { MediaCard } from '../../components/media-card.tsx';
 import { useLibraryStore } from '../../stores/index.ts';
-import { cleanListName, listNames, type BookmarkEntry } from '../../stores/library/library-rules.ts';
+import { listNames, type BookmarkEntry } from '../../stores/library/library-rules.ts';
 import { GRID, summaryOf, useBookmarks } from './library-sections.tsx';
-import { NewListForm } from './lists-picker.tsx';
+import { ListNameForm } from './list-name-form.tsx';
 
 /**
  * My List's named lists ("Halloween", "With the kids"; p-stream's bookmark groups), in the viewer's
@@ -30,9 +30,9 @@ export function NamedLists() {
         {t('library.lists.heading')}
       </h2>
       <div className="mb-6 max-w-md">
-        <NewListForm
+        <ListNameForm
           existing={names}
-          onCreate={(name) => useLibraryStore.getState().setGroupOrder([...names, name])}
+          onSubmit={(name) => useLibraryStore.getState().setGroupOrder([...names, name])}
         />
       </div>
       {names.map((name, i) => (
@@ -107,7 +107,19 @@ function NamedList({
           </Button>
         </div>
       </div>
-      {mode === 'rename' && <RenameForm name={name} names={names} onDone={() => setMode('view')} />}
+      {mode === 'rename' && (
+        <div className="mb-4 sm:max-w-sm">
+          <ListNameForm
+            current={name}
+            existing={names}
+            onSubmit={(to) => {
+              if (to !== name) useLibraryStore.getState().renameList(name, to);
+              setMode('view');
+            }}
+            onCancel={() => setMode('view')}
+          />
+        </div>
+      )}
       {mode === 'delete' && (
         <div
           role="alertdialog"
@@ -137,51 +149,5 @@ function NamedList({
         </ul>
       )}
     </section>
-  );
-}
-
-function RenameForm({ name, names, onDone }: { name: string; names: readonly string[]; onDone(): void }) {
-  const { t } = useTranslation(['library']);
-  const [value, setValue] = useState(name);
-  const [problem, setProblem] = useState<'invalid' | 'exists' | null>(null);
-  const inputId = `rename-${encodeURIComponent(name)}`;
-  // The field takes the focus when the form opens (Rename was pressed: the name is what comes next).
-  const field = useRef<HTMLInputElement>(null);
-  useEffect(() => field.current?.focus(), []);
-  return (
-    <form
-      className="mb-4 flex flex-wrap items-end gap-2"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const clean = cleanListName(value);
-        if (!clean) return setProblem('invalid');
-        if (clean !== name && names.includes(clean)) return setProblem('exists');
-        if (clean !== name) useLibraryStore.getState().renameList(name, clean);
-        onDone();
-      }}
-    >
-      <label htmlFor={inputId} className="flex min-w-0 flex-1 flex-col gap-1 text-sm text-fg sm:max-w-sm">
-        {t('library.lists.nameLabel')}
-        <input
-          id={inputId}
-          value={value}
-          maxLength={100}
-          ref={field}
-          onChange={(event) => setValue(event.currentTarget.value)}
-          aria-invalid={problem !== null}
-          aria-describedby={problem ? `${inputId}-problem` : undefined}
-          className="min-h-11 rounded-lg bg-surface-2 px-3 text-fg"
-        />
-      </label>
-      <Button type="submit">{t('library.lists.renameSave')}</Button>
-      <Button variant="ghost" onClick={onDone}>
-        {t('library.lists.cancel')}
-      </Button>
-      {problem && (
-        <p id={`${inputId}-problem`} role="alert" className="basis-full text-sm text-fg-muted">
-          {t(problem === 'invalid' ? 'library.lists.invalid' : 'library.lists.exists')}
-        </p>
-      )}
-    </form>
   );
 }

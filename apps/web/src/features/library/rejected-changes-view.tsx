@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { saveBlob } from '../../lib/save-file.ts';
 import { rejectedChangesFile, useRejectedChanges } from '../../lib/sync/rejected-changes.ts';
 import { describeOp, type RejectedOp } from '../../stores/library/outbox.ts';
 
@@ -18,14 +19,8 @@ const isReason = (code: string): code is Reason => (REASONS as readonly string[]
 /** The reason's key: the server's code when we have a text for it, else the generic one. */
 const reasonKey = (code: string) => `library.rejected.reasons.${isReason(code) ? code : 'other'}` as const;
 
-function saveFile(rejected: readonly RejectedOp[]) {
-  const url = URL.createObjectURL(rejectedChangesFile(rejected));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = 'marquee-refused-changes.json';
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
+const saveFile = (rejected: readonly RejectedOp[]) =>
+  saveBlob(rejectedChangesFile(rejected), 'marquee-refused-changes.json');
 
 function RejectedList({ rejected }: { rejected: readonly RejectedOp[] }) {
   const { t } = useTranslation(['library']);

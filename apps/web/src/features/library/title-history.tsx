@@ -4,7 +4,7 @@ import { Button } from '../../components/button.tsx';
 import { clock } from '../../lib/clock.ts';
 import { Link } from 'react-router';
 import type { MediaDetails } from '@marquee/contract';
-import { dateTimeFormat } from '../../lib/intl.ts';
+import { calendarDay, dateTimeFormat } from '../../lib/intl.ts';
 import { toMediaType } from '../../lib/media-keys.ts';
 import { paths } from '../../lib/paths.ts';
 import { useLibraryStore } from '../../stores/index.ts';
@@ -60,11 +60,6 @@ export function TitleHistory({
   );
 }
 
-/** `YYYY-MM-DD` of an instant in the viewer's time zone (a date input's value). */
-function dayOf(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
 const EARLIEST_DAY = '1888-01-01';
 
 /**
@@ -81,7 +76,7 @@ function AddViewing({
 }) {
   const { t } = useTranslation(['history']);
   const [open, setOpen] = useState(false);
-  const today = dayOf(clock.now().getTime());
+  const today = calendarDay(clock.now());
   const [day, setDay] = useState(today);
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(day) && day >= EARLIEST_DAY && day <= today;
   if (!open)

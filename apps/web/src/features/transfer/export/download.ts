@@ -1,4 +1,6 @@
 import { strToU8, zipSync } from 'fflate';
+import { calendarDay } from '../../../lib/intl.ts';
+import { saveBlob } from '../../../lib/save-file.ts';
 import type { LetterboxdExportFiles } from '../formats/index.ts';
 
 /*
@@ -6,40 +8,10 @@ import type { LetterboxdExportFiles } from '../formats/index.ts';
  * only that page imports this folder (decision 096).
  */
 
-/** The calendar day of `date` where the viewer is (`timeZone`: IANA, default the device's), as YYYY-MM-DD. */
-export function dayStamp(date: Date, timeZone?: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(date);
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')}`;
-}
-
 export const backupFileName = (date: Date, timeZone?: string) =>
-  `marquee-backup-${dayStamp(date, timeZone)}.json`;
+  `marquee-backup-${calendarDay(date, timeZone)}.json`;
 export const letterboxdFileName = (date: Date, timeZone?: string) =>
-  `marquee-letterboxd-${dayStamp(date, timeZone)}.zip`;
-
-/** Hands `blob` to the browser as a download named `name`: its object URL on a temporary `<a download>`. */
-export function saveBlob(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.hidden = true;
-  // In the document while clicked: some browsers ignore a click on a detached link.
-  document.body.append(link);
-  try {
-    link.click();
-  } finally {
-    link.remove();
-    // Revoked once this task ends: the browser has taken the file by then.
-    setTimeout(() => URL.revokeObjectURL(url), 0);
-  }
-}
+  `marquee-letterboxd-${calendarDay(date, timeZone)}.zip`;
 
 /** The backup's text as a JSON file. */
 export const backupBlob = (json: string) => new Blob([json], { type: 'application/json' });

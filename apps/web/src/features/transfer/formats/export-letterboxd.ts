@@ -1,3 +1,4 @@
+import { calendarDay } from '../../../lib/intl.ts';
 import type { Bookmark, WatchHistoryItem } from '@marquee/contract';
 import { mediaTypeOf } from '@marquee/contract/values';
 import { writeCsv } from './csv-write.ts';
@@ -37,18 +38,6 @@ export interface LetterboxdExportFiles {
 const isMovie = (meta: { type: string }, episode?: { id?: string }) =>
   mediaTypeOf(meta.type, !!episode?.id) === 'movie';
 
-/** The calendar day of an instant where the viewer is (their diary's day), as YYYY-MM-DD. */
-function localDay(iso: string, timeZone: string | undefined): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(new Date(iso));
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')}`;
-}
-
 /**
  * The viewer's films as Letterboxd imports them: every play a diary entry (the first play of a film here
  * is not a rewatch, later ones are), the movie bookmarks as the watchlist, ratings when there are any.
@@ -65,7 +54,7 @@ export function exportLetterboxdCsv(
   const diary = plays.map((play) => {
     const rewatch = seen.has(play.tmdbId);
     seen.add(play.tmdbId);
-    const watched = localDay(play.watchedAt, options.timeZone);
+    const watched = calendarDay(new Date(play.watchedAt), options.timeZone);
     return [play.meta.title, play.meta.year ?? undefined, play.tmdbId, watched, rewatch ? 'true' : 'false'];
   });
   const watchlist = data.bookmarks
