@@ -30,6 +30,7 @@ import { JobRuns } from './modules/maintenance/job-runs.ts';
 import type { LibraryIndexer } from './modules/sources/library-index.ts';
 import { registerSources, type SourcesOverrides } from './modules/sources/sources.module.ts';
 import type { SourcesService } from './modules/sources/sources.service.ts';
+import type { TraktModule } from './modules/trakt/trakt.module.ts';
 import { registerWebRoutes } from './modules/web/web.routes.ts';
 import { registerDelivery } from './plugins/delivery.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
@@ -72,6 +73,8 @@ export interface App {
   database: DatabaseHandle;
   metadata: MetadataService;
   runtimeConfig: () => RuntimeConfig;
+  /** The Trakt sync (decision 101): tests run its due passes without waiting for its schedule. */
+  trakt: TraktModule;
 }
 
 let sharedCatalog: Catalog | undefined;
@@ -132,14 +135,14 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
   const runtimeConfig = () => runtimeConfigFrom(config, metadata.api.kind, freeMovieTitle);
 
   registerOpenApi(server);
-  await registerModules({ config, deps, now, server, database, metadata, runtimeConfig });
+  const trakt = await registerModules({ config, deps, now, server, database, metadata, runtimeConfig });
 
   server.addHook('onClose', async () => {
     metadata.service.close();
     if (ownsDatabase) await database.destroy();
   });
 
-  return { server, routes, database, metadata: metadata.service, runtimeConfig };
+  return { server, routes, database, metadata: metadata.service, runtimeConfig, trakt };
 }
 
 function createServer(config: Config, deps: AppDependencies): FastifyInstance {
@@ -246,7 +249,7 @@ interface AppParts {
   runtimeConfig: () => RuntimeConfig;
 }
 
-async function registerModules(parts: AppParts): Promise<void> {
+async function registerModules(parts: AppParts): Promise<TraktModule> {
   const { config, deps, now, server, database, metadata } = parts;
   registerHealthRoutes(server, database.db);
   registerConfigRoutes(server, parts.runtimeConfig);
@@ -256,6 +259,11 @@ async function registerModules(parts: AppParts): Promise<void> {
     now,
     fetch: deps.fetch,
     overrides: deps.accounts,
+    episodeIds: async (show, season, episode) => {
+      const found = await metadata.service.season(show, season);
+      const ids = found.episodes.find((e) => e.number === episode);
+      return ids ? { seasonId: found.id, episodeId: ids.id } : undefined;
+    },
   });
   // After the accounts module, whose rate limits the title match counts in.
   registerMetadataRoutes(server, metadata.service, metadata.images, accounts.limits);
@@ -296,6 +304,7 @@ async function registerModules(parts: AppParts): Promise<void> {
     redis: accounts.redis,
   });
   await registerAdminAndWebRoutes(parts, { accounts, membership, sources, library });
+  return accounts.trakt;
 }
 
 async function registerAdminAndWebRoutes(

@@ -200,6 +200,14 @@ const EnvSchema = z.object({
   PAYMENT_CURRENCY: z.enum(['USD', 'EUR']).default('USD'),
   /** This instance's public address (`https://watch.example`), for the gateway's callback URL; default: the request's. */
   PUBLIC_URL: z.string().url().optional(),
+  // ---- Trakt (decision 101) ----
+  /** The operator's Trakt app (https://trakt.tv/oauth/applications): viewers may link Trakt when both are set. */
+  TRAKT_CLIENT_ID: optionalString,
+  TRAKT_CLIENT_SECRET: optionalString,
+  /** Trakt's API host. */
+  TRAKT_API_URL: z.string().url().default('https://api.trakt.tv'),
+  /** How often a linked library asks Trakt what changed there (one light request when nothing did). */
+  TRAKT_SYNC_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
 });
 
 /** One membership plan as configured (PLANS). */
@@ -262,6 +270,9 @@ function combinationProblems(raw: Record<string, unknown>): string[] {
         '(with SHKEEPER_URL and SHKEEPER_API_KEY), or ALLOW_SIMULATED_PAYMENTS=true for a demo or test instance',
     );
   }
+
+  if (Boolean(value('TRAKT_CLIENT_ID')) !== Boolean(value('TRAKT_CLIENT_SECRET')))
+    problems.push('TRAKT_CLIENT_ID and TRAKT_CLIENT_SECRET must be set together (your Trakt app gives both)');
 
   const captcha = value('CAPTCHA_PROVIDER', 'altcha');
   if (captcha === 'turnstile' || captcha === 'recaptcha') {

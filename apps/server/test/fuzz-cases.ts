@@ -196,6 +196,10 @@ export const notFuzzed: Record<string, string> = {
   'sync.cleanupProgress':
     'no input: it removes progress by design, whatever is sent (what it removes: progress-cleanup.test.ts)',
   'sync.events': 'only `:uid` (no query fields), checked against the caller (authorization-matrix)',
+  'trakt.status': 'only `:uid`, checked against the caller (authorization-matrix)',
+  'trakt.link': 'only `:uid`, checked against the caller (authorization-matrix)',
+  'trakt.unlink': 'only `:uid`, checked against the caller (authorization-matrix)',
+  'trakt.sync': 'only `:uid`, checked against the caller (authorization-matrix)',
   'customers.me': 'no input',
   'membership.plans': 'no input',
   'membership.cryptoList': 'no input',
@@ -211,6 +215,24 @@ export const notFuzzed: Record<string, string> = {
 };
 
 export const specs: RouteSpec[] = [
+  {
+    id: 'trakt.scrobble',
+    name: 'POST /users/:uid/trakt/scrobble',
+    method: 'POST',
+    url: (u) => `/users/${u.user.id}/trakt/scrobble`,
+    auth: true,
+    body: 'object',
+    hasRequired: true,
+    valid: { action: 'stop', tmdbId: '1396', type: 'show', seasonNumber: 1, episodeNumber: 2, progress: 95 },
+    fields: [
+      { path: ['action'], kind: 'string', required: true },
+      { path: ['tmdbId'], kind: 'string', required: true, maxLength: 64 },
+      { path: ['type'], kind: 'string', required: true },
+      { path: ['seasonNumber'], kind: 'number', min: 0, max: 100_000 },
+      { path: ['episodeNumber'], kind: 'number', min: 0, max: 100_000 },
+      { path: ['progress'], kind: 'number', required: true, min: 0, max: 100 },
+    ],
+  },
   {
     id: 'accounts.registerStart',
     name: 'POST /auth/register/start',

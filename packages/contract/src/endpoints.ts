@@ -8,6 +8,7 @@ import { metadataEndpoints } from './metadata.ts';
 import { configEndpoints } from './runtime-config.ts';
 import { sourcesEndpoints } from './sources.ts';
 import { syncEndpoints } from './sync.ts';
+import { traktEndpoints } from './trakt.ts';
 
 /**
  * Every endpoint declaration object, by group. The server registers each of these, and its tests
@@ -18,6 +19,7 @@ export const contractEndpoints = {
   accounts: accountEndpoints,
   sync: syncEndpoints,
   history: historyEndpoints,
+  trakt: traktEndpoints,
   customers: customerEndpoints,
   membership: membershipEndpoints,
   metadata: metadataEndpoints,

@@ -69,6 +69,13 @@ export const errorCodes = [
   'callback_invalid',
   'login_required',
   'membership_required',
+  // Trakt (decision 101)
+  /** 503: this instance has no Trakt client (TRAKT_CLIENT_ID and TRAKT_CLIENT_SECRET unset). */
+  'trakt_not_configured',
+  /** 502: Trakt did not answer, or answered with an error; nothing changed here. */
+  'trakt_unavailable',
+  /** 409: this library has no linked Trakt account (link it first, or link it again). */
+  'trakt_not_linked',
 ] as const;
 export const ErrorCode = z.enum(errorCodes);
 export type ErrorCode = z.infer<typeof ErrorCode>;

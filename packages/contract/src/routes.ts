@@ -55,6 +55,15 @@ export const historyRoutes = {
   deleteWatchHistory: { method: 'DELETE', path: accountPaths.watchHistoryItem },
 } as const satisfies Record<string, Route>;
 
+/** Routes of `traktEndpoints` (the server's two-way Trakt sync, decision 101). */
+export const traktRoutes = {
+  status: { method: 'GET', path: accountPaths.trakt },
+  link: { method: 'POST', path: accountPaths.traktLink },
+  unlink: { method: 'DELETE', path: accountPaths.traktLink },
+  sync: { method: 'POST', path: accountPaths.traktSync },
+  scrobble: { method: 'POST', path: accountPaths.traktScrobble },
+} as const satisfies Record<string, Route>;
+
 /** Routes of `customerEndpoints`. */
 export const customerRoutes = {
   register: { method: 'POST', path: customerPaths.customers },

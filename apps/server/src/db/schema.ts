@@ -261,6 +261,69 @@ export interface Database {
   payments: PaymentsTable;
   promo_codes: PromoCodesTable;
   media_probes: MediaProbesTable;
+  trakt_links: TraktLinksTable;
+  trakt_plays: TraktPlaysTable;
+  trakt_watchlist: TraktWatchlistTable;
+}
+
+export type TraktLinkState = 'unlinked' | 'pending' | 'linked' | 'relink';
+
+/** A library's link to a Trakt account (migration 2026-11-30-004, decision 101); tokens sealed. */
+export interface TraktLinksTable {
+  user_id: string;
+  profile_id: string;
+  state: TraktLinkState;
+  /** While pending: the device code (sealed), what the viewer enters, and when to ask Trakt again. */
+  device_code: string | null;
+  user_code: string | null;
+  verification_url: string | null;
+  device_expires_at: number | null;
+  poll_interval_ms: number | null;
+  next_poll_at: number | null;
+  /** Sealed (settings-secrets key) */
+  access_token: string | null;
+  refresh_token: string | null;
+  token_expires_at: number | null;
+  username: string | null;
+  linked_at: number | null;
+  last_sync_at: number | null;
+  next_sync_at: number | null;
+  /** A pass holds the link until then (one pass per link across processes). */
+  lease_until: number;
+  /** Trakt's last_activities (JSON) at the last good pull. */
+  activities: string | null;
+  /** The library versions the last good pass saw (-1: never). */
+  history_version: number;
+  bookmarks_version: number;
+  problem: string | null;
+  updated_at: number;
+}
+
+/** A play on one side and what it is on the other (decision 101). */
+export interface TraktPlaysTable {
+  id: string;
+  user_id: string;
+  profile_id: string;
+  /** `m:<tmdb>` or `e:<show tmdb>:<season>:<episode>` */
+  item: string;
+  tmdb_id: string;
+  media_type: 'movie' | 'show';
+  season_id: string;
+  episode_id: string;
+  /** The Marquee play's watched_at; null while Trakt's play has none here (a scrobble). */
+  marquee_at: number | null;
+  trakt_id: string | null;
+  trakt_at: number | null;
+  origin: 'pushed' | 'scrobbled' | 'matched' | 'pulled' | 'unknown';
+  created_at: number;
+}
+
+/** A title both My List and the Trakt watchlist held at the last pass (decision 101). */
+export interface TraktWatchlistTable {
+  user_id: string;
+  profile_id: string;
+  tmdb_id: string;
+  media_type: 'movie' | 'show';
 }
 
 /** When each background job may run next, across every process (decision 079). */
@@ -297,4 +360,7 @@ export const LIBRARY_TABLES = [
   'progress_deletions',
   'watch_history',
   'user_settings',
+  'trakt_links',
+  'trakt_plays',
+  'trakt_watchlist',
 ] as const satisfies readonly (keyof Database)[];

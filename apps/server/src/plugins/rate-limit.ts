@@ -39,6 +39,9 @@ export const rateLimitBuckets = {
    * because Redis is down would do more harm than a burst of cached look-ups.
    */
   title_match: { points: 300, durationMs: 10 * 60_000, whenStoreFails: 'allow' },
+  /** Trakt links started per account (each asks Trakt for a device code), and scrobbles per account. */
+  trakt_link: { points: 10, durationMs: 10 * 60_000, whenStoreFails: 'allow' },
+  trakt_scrobble: { points: 300, durationMs: 10 * 60_000, whenStoreFails: 'allow' },
   // email accounts and payments (issue 6)
   customer_register: { points: 10, durationMs: 10 * 60_000 },
   /** Sign-in attempts per client IP, right or wrong (each one costs a password hash). */

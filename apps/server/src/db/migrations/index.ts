@@ -10,6 +10,7 @@ import * as m008audio from './2026-11-29-002-audio-language.ts';
 import * as m009history from './2026-11-30-001-watch-history.ts';
 import * as m010settingsExtras from './2026-11-30-002-settings-extras-nickname.ts';
 import * as m011bookmarkGroups from './2026-11-30-003-bookmark-groups.ts';
+import * as m012trakt from './2026-11-30-004-trakt.ts';
 
 /** Every migration, in order. Names sort by date so both dialects apply them in the same order. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30-001-watch-history': m009history,
   '2026-11-30-002-settings-extras-nickname': m010settingsExtras,
   '2026-11-30-003-bookmark-groups': m011bookmarkGroups,
+  '2026-11-30-004-trakt': m012trakt,
 };

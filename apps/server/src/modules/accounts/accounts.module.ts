@@ -63,7 +63,10 @@ import { SessionsRepository } from '../users/sessions.repository.ts';
 import { UserAccountsService } from '../users/user-accounts.service.ts';
 import { registerUserRoutes } from '../users/users.routes.ts';
 import { UsersRepository } from '../users/users.repository.ts';
+import type { EpisodeIds } from '../trakt/trakt-history-sync.ts';
 import { UsersService } from '../users/users.service.ts';
+import { registerTraktRoutes } from '../trakt/trakt.routes.ts';
+import { createTraktModule, type TraktModule } from '../trakt/trakt.module.ts';
 
 /** The library writes other devices hear about, and what they change. */
 const libraryWriteKinds = new Map<Endpoint, LibraryChangeKind>([
@@ -92,6 +95,8 @@ export interface AccountsOverrides {
   passwordCost?: ScryptCost;
   /** Library streams: heartbeat, maximum age, streams per account. */
   live?: Partial<LiveOptions>;
+  /** How often the Trakt sync looks for due passes (default every minute); false: never by itself. */
+  traktTickMs?: number | false;
 }
 
 /** What the other modules (memberships, admin tools) use of the account server. */
@@ -104,6 +109,8 @@ export interface AccountsHandle {
   redis: Redis | undefined;
   /** The library streams of this process and the event bus that feeds them. */
   live: LiveStreams;
+  /** The Trakt sync (decision 101). */
+  trakt: TraktModule;
 }
 
 export interface AccountsContext {
@@ -112,6 +119,8 @@ export interface AccountsContext {
   now: () => Date;
   fetch?: typeof fetch | undefined;
   overrides?: AccountsOverrides | undefined;
+  /** TMDB's season and episode ids of an episode (plays pulled from Trakt name them). */
+  episodeIds: EpisodeIds;
 }
 
 async function captchaFor(
@@ -221,6 +230,8 @@ export async function registerAccountsAndSync(
     throttle: new SignInThrottle(limits),
   });
 
+  const trakt = startTrakt(server, ctx, { repos, live });
+
   if (!server.hasRequestDecorator('auth')) server.decorateRequest('auth', null);
   registerMetricsRoutes(server, metrics, limits, config.METRICS_TOKEN);
   registerMetaRoutes(server, config);
@@ -235,7 +246,17 @@ export async function registerAccountsAndSync(
     );
     registerCustomerRoutes(scope, customers);
     await scope.register(async (library) =>
-      registerLibrary(library, { db, now, limits, live, users, customers, repos, dataDir: config.dataDir }),
+      registerLibrary(library, {
+        db,
+        now,
+        limits,
+        live,
+        users,
+        customers,
+        repos,
+        dataDir: config.dataDir,
+        trakt,
+      }),
     );
   });
 
@@ -253,7 +274,29 @@ export async function registerAccountsAndSync(
     await bus.close();
     if (redis) await redis.quit().catch(() => redis.disconnect());
   });
-  return { auth, limits, customers, users, redis, live };
+  return { auth, limits, customers, users, redis, live, trakt };
+}
+
+/** The Trakt sync (decision 101), stopped before the database closes. */
+function startTrakt(
+  server: FastifyInstance,
+  ctx: AccountsContext,
+  deps: { repos: { history: HistoryRepository; bookmarks: BookmarksRepository }; live: LiveStreams },
+): TraktModule {
+  const trakt = createTraktModule({
+    config: ctx.config,
+    db: ctx.database.db,
+    repos: deps.repos,
+    episodeIds: ctx.episodeIds,
+    announce: (lib, kind) => deps.live.announceServerChange(lib, kind, server.log),
+    jobs: new JobRuns(ctx.database.db),
+    now: () => ctx.now().getTime(),
+    log: server.log,
+    fetch: ctx.fetch,
+    tickMs: ctx.overrides?.traktTickMs,
+  });
+  server.addHook('onClose', async () => trakt.close());
+  return trakt;
 }
 
 interface LibraryScope {
@@ -266,6 +309,7 @@ interface LibraryScope {
   repos: { bookmarks: BookmarksRepository; progress: ProgressRepository; history: HistoryRepository };
   /** Where the settings key file lives (decision 094). */
   dataDir: string;
+  trakt: TraktModule;
 }
 
 /**
@@ -288,6 +332,7 @@ function registerLibrary(library: FastifyInstance, deps: LibraryScope): void {
   registerGroupOrderRoutes(library, new GroupOrderService(new GroupOrderRepository(db), now));
   registerProgressRoutes(library, new ProgressService(db, repos.progress, now), limits);
   registerHistoryRoutes(library, new HistoryService(db, repos.history, now), limits);
+  registerTraktRoutes(library, deps.trakt, limits);
   registerSettingsRoutes(
     library,
     new SettingsService(db, new SettingsRepository(db), deps.users, now, {

@@ -1,9 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { syncEndpoints as e, type LibraryChangeKind } from '@marquee/contract';
 import { AppError } from '../../errors.ts';
 import { authOf } from '../../plugins/auth.ts';
 import { contractStream } from '../../plugins/contract-route.ts';
-import { libraryOf } from '../library/library.ts';
+import { libraryOf, type LibraryRef } from '../library/library.ts';
 import { EventStream } from '../sources/event-stream.ts';
 import type { EventBus } from './event-bus.ts';
 
@@ -77,6 +77,13 @@ export class LiveStreams {
     void this.bus
       .publish({ userId, profileId, kind, origin: authOf(request).sessionId })
       .catch((error: unknown) => request.log.warn({ err: error }, 'a library change was not announced'));
+  }
+
+  /** A change the server made itself (a Trakt pull): every device of the library hears about it. */
+  announceServerChange(lib: LibraryRef, kind: LibraryChangeKind, log: FastifyBaseLogger): void {
+    void this.bus
+      .publish({ userId: lib.userId, profileId: lib.profileId, kind, origin: '' })
+      .catch((error: unknown) => log.warn({ err: error }, 'a library change was not announced'));
   }
 
   /** Ends every stream (the server is closing: clients reconnect to another process). */

@@ -8,6 +8,7 @@ import {
   metadataRoutes,
   sourceRoutes,
   syncRoutes,
+  traktRoutes,
 } from '@marquee/contract/values';
 import type { Route } from '@marquee/contract';
 // Types only: the endpoint declarations hold zod schemas, which must stay out of the first view's bundle.
@@ -22,6 +23,7 @@ import type {
   metadataEndpoints,
   sourcesEndpoints,
   syncEndpoints,
+  traktEndpoints,
 } from '@marquee/contract';
 import type { z } from 'zod';
 import { apiCredentials } from './credentials.ts';
@@ -291,6 +293,7 @@ export const api = {
   account: group<typeof accountEndpoints>(accountRoutes, 'account'),
   sync: group<typeof syncEndpoints>(syncRoutes, 'account'),
   history: group<typeof historyEndpoints>(historyRoutes, 'account'),
+  trakt: group<typeof traktEndpoints>(traktRoutes, 'account'),
   customer: group<typeof customerEndpoints>(customerRoutes, 'account'),
   membership: group<typeof membershipEndpoints>(membershipRoutes, 'account'),
   metadata: group<typeof metadataEndpoints>(metadataRoutes, 'instance', {
