@@ -4,7 +4,7 @@ import { initStores, useAccountStore, useLibraryStore } from '../../stores/index
 import { testAccount } from '../../test/account-fixtures.ts';
 import { contractServer } from '../../test/contract-server.ts';
 import { memoryStorage, setAppStorage } from '../storage.ts';
-import { createLocalImport, IMPORT_PAGE_SIZE, inPages } from './local-import.ts';
+import { createLocalImport, IMPORT_PAGE_SIZE, inPages, mergedOrder } from './local-import.ts';
 
 const alien = { tmdbId: '348', type: 'movie' as const, title: 'Alien', year: 1979, poster: null };
 const matrix = { tmdbId: '603', type: 'movie' as const, title: 'The Matrix', year: 1999, poster: null };
@@ -53,5 +53,40 @@ describe('importing the library kept before sign-in', () => {
     useAccountStore.getState().setAccount(testAccount());
     await importLocalData();
     expect(server.requests).toEqual([]);
+  });
+
+  it("keeps the account's order of lists and adds this device's new lists after it, in this device's order", async () => {
+    expect(mergedOrder(['Halloween', 'Kids'], ['Noir', 'Kids', 'Anime'])).toEqual([
+      'Halloween',
+      'Kids',
+      'Noir',
+      'Anime',
+    ]);
+    expect(mergedOrder([], ['Noir'])).toEqual(['Noir']);
+    const puts: unknown[] = [];
+    let held = ['Halloween'];
+    server = contractServer({
+      sync: {
+        importBookmarks: ({ body }) => body as Bookmark[],
+        importProgress: () => [],
+        groupOrder: () => ({ groupOrder: held }),
+        putGroupOrder: ({ body }) => {
+          puts.push(body);
+          held = body as string[];
+          return { groupOrder: held };
+        },
+      },
+    });
+    vi.stubGlobal('fetch', vi.fn(server.fetch));
+    useLibraryStore.getState().addBookmark(alien);
+    useLibraryStore.getState().setBookmarkLists({ ...alien }, ['Noir']);
+    useLibraryStore.getState().setGroupOrder(['Noir', 'Halloween']);
+    useAccountStore.getState().setAccount(testAccount());
+    await createLocalImport({ writeHeaders: (h) => h })();
+    expect(puts).toEqual([['Halloween', 'Noir']]);
+    // Nothing new for the account: no PUT (it would overwrite another device's order for nothing).
+    server.requests.length = 0;
+    await createLocalImport({ writeHeaders: (h) => h })();
+    expect(server.requests.map((r) => r.endpoint)).not.toContain('sync.putGroupOrder');
   });
 });

@@ -56,8 +56,40 @@ export function createLocalImport({ writeHeaders }: LocalImportDeps): () => Prom
       ]);
     } catch {
       queueAsOps(useLibraryStore.getState());
+      return;
     }
+    await mergeGroupOrder(uid, data.groupOrder, writeHeaders).catch(() => undefined);
   };
+}
+
+/**
+ * The order of lists kept before sign-in joins the account's: the account's order first (another device
+ * may have arranged it), then this device's lists it does not name yet, in this device's order. Sent
+ * only when that changes the account's order (a PUT replaces the whole order). A server of the older
+ * family keeps no order: nothing to do. The restore that follows brings the merged order to the device.
+ */
+async function mergeGroupOrder(
+  uid: string,
+  local: readonly string[],
+  writeHeaders: LocalImportDeps['writeHeaders'],
+) {
+  if (local.length === 0) return;
+  let held: string[];
+  try {
+    held = (await api.sync.groupOrder({ params: { uid }, headers: writeHeaders({}) })).groupOrder;
+  } catch (error) {
+    if (isMissingNewerRoute(error)) return;
+    throw error;
+  }
+  const merged = mergedOrder(held, local);
+  if (merged.length === held.length) return;
+  await api.sync.putGroupOrder({ params: { uid }, body: merged, headers: writeHeaders({}) });
+}
+
+/** `held` first, then the names of `local` it lacks, in `local`'s order. */
+export function mergedOrder(held: readonly string[], local: readonly string[]): string[] {
+  const names = new Set(held);
+  return [...held, ...local.filter((name) => !names.has(name))];
 }
 
 /**
