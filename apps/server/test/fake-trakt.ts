@@ -169,6 +169,8 @@ export interface FakeTraktOptions {
   postRateLimit?: { requests: number; windowMs: number };
   /** How long a scrobbled item answers 409 to another scrobble (Trakt: an hour, or the runtime). */
   scrobbleConflictMs?: number;
+  /** The port to listen on (default: any free one). */
+  port?: number;
 }
 
 export type FakeTraktPlayAction = 'scrobble' | 'checkin' | 'watch';
@@ -500,6 +502,7 @@ class FakeTraktServer implements FakeTrakt {
     left: number;
   }[] = [];
   private down = false;
+  private readonly port: number;
   private nextHistoryId = 3_000_000_001;
   private nextListingId = 500_000_001;
   private nextScrobbleId = 7_000_001;
@@ -513,11 +516,12 @@ class FakeTraktServer implements FakeTrakt {
     this.clock = options.now ?? Date.now;
     this.postRateLimit = options.postRateLimit;
     this.conflictMs = options.scrobbleConflictMs ?? 3_600_000;
+    this.port = options.port ?? 0;
     this.server = createServer((req, res) => void this.handle(req, res));
   }
 
   async listen(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server.listen(this.port, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 

@@ -39,6 +39,8 @@ describe(`Trakt sync (${testDialect})`, () => {
   const status = async (who = a) => body<TraktStatus>(await call('GET', '/trakt', undefined, who));
   /** One pass of every due library, as the schedule runs them (after the clock moved past the interval). */
   const pass = async (advanceMs = 11 * MIN) => {
+    // A pass a link or "Sync now" started runs first (it holds the library meanwhile).
+    await t.app.trakt.sync!.settle();
     t.clock.advance(advanceMs);
     return t.app.trakt.sync!.runDue();
   };
@@ -351,6 +353,21 @@ describe(`Trakt sync (${testDialect})`, () => {
         { action: 'start', tmdbId: 1396, season: 2, number: 4 },
       ]),
     );
+  });
+
+  it('"Sync now" and a new link run a pass right away, without waiting for the schedule', async () => {
+    await call('PUT', '/watch-history/603', moviePlay('603', iso(-HOUR)));
+    await link(a, username);
+    await t.app.trakt.sync!.settle();
+    expect(plays(603)).toHaveLength(1);
+    t.clock.advance(MIN);
+    await call('PUT', '/watch-history/550', moviePlay('550', iso()));
+    const asked = await call('POST', '/trakt/sync');
+    expect(asked.statusCode).toBe(202);
+    expect(body<TraktStatus>(asked)).toMatchObject({ state: 'linked', syncPending: true });
+    await t.app.trakt.sync!.settle();
+    expect(plays(550)).toHaveLength(1);
+    expect(await status()).toMatchObject({ syncPending: false, lastSyncAt: iso() });
   });
 
   it('runs by itself on a schedule, one pass at a time across processes', async () => {

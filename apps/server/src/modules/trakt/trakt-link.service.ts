@@ -47,6 +47,8 @@ export class TraktLinkService {
     private readonly api: TraktApi | undefined,
     private readonly tokens: TraktTokens | undefined,
     private readonly now: () => number,
+    /** Runs a pass of the library soon ("Sync now", a link just made). */
+    private readonly kick: (lib: LibraryRef) => void = () => {},
   ) {}
 
   get available(): boolean {
@@ -99,6 +101,7 @@ export class TraktLinkService {
     if (held?.state !== 'linked') throw new AppError(409, 'trakt_not_linked', 'Link a Trakt account first');
     const now = this.now();
     await this.repo.updateLink(lib, { next_sync_at: now, updated_at: now });
+    this.kick(lib);
     return this.statusOf({ ...held, next_sync_at: now });
   }
 
@@ -153,6 +156,7 @@ export class TraktLinkService {
       updated_at: now,
     };
     await this.repo.putLink(row);
+    this.kick(lib);
     return row;
   }
 

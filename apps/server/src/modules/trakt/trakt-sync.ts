@@ -50,6 +50,31 @@ type DueLink = TraktLinkRow & { history_now: number | null; bookmarks_now: numbe
 export class TraktSync {
   constructor(private readonly deps: TraktSyncDeps) {}
 
+  private readonly running = new Set<Promise<void>>();
+
+  /**
+   * "Sync now", or a link just made: a pass of this library in the background, right away (unless
+   * another process holds it; then the schedule runs it).
+   */
+  kick(lib: LibraryRef): void {
+    const job = (async () => {
+      const link = (await this.deps.repo.linked()).find(
+        (l) => l.user_id === lib.userId && l.profile_id === lib.profileId,
+      );
+      if (!link || !(await this.deps.repo.claimLease(lib, this.deps.now(), this.deps.now() + LEASE_MS)))
+        return;
+      await this.pass(lib, link);
+    })()
+      .catch((error: unknown) => this.deps.log.warn({ err: error }, 'a Trakt sync pass failed'))
+      .finally(() => this.running.delete(job));
+    this.running.add(job);
+  }
+
+  /** Waits for passes started by `kick` (the server is closing; tests). */
+  async settle(): Promise<void> {
+    await Promise.all([...this.running]);
+  }
+
   /** Runs the due passes; answers how many ran. */
   async runDue(): Promise<number> {
     const now = this.deps.now();

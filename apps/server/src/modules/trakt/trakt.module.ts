@@ -96,11 +96,12 @@ export function createTraktModule(deps: TraktModuleDeps): TraktModule {
           jobs: deps.jobs,
         });
   return {
-    link: new TraktLinkService(repo, api, tokens, now),
+    link: new TraktLinkService(repo, api, tokens, now, (lib) => sync.kick(lib)),
     scrobbler,
     sync,
     close: async () => {
       await stop();
+      await sync.settle();
       await scrobbler.settle();
     },
   };
