@@ -17,6 +17,16 @@ const a11ySubPort = Number(process.env.E2E_A11Y_SUB_PORT ?? 4184);
 const libraryPort = Number(process.env.E2E_LIBRARY_PORT ?? 4185);
 /** e2e/history.spec.ts's own discovery instance (registration limits, see below). */
 const historyPort = Number(process.env.E2E_HISTORY_PORT ?? 4187);
+/** A local Trakt (apps/server/test/fake-trakt-cli.ts) for e2e/trakt.spec.ts: its API, and its control port. */
+const traktPort = Number(process.env.E2E_TRAKT_PORT ?? 4188);
+const traktControlPort = Number(process.env.E2E_TRAKT_CONTROL_PORT ?? 4189);
+process.env.E2E_TRAKT_CONTROL ??= `http://127.0.0.1:${traktControlPort}`;
+/** The history instance links Trakt through it. */
+const TRAKT = {
+  TRAKT_CLIENT_ID: 'e2e-trakt-client',
+  TRAKT_CLIENT_SECRET: 'e2e-trakt-secret',
+  TRAKT_API_URL: `http://127.0.0.1:${traktPort}`,
+};
 /**
  * The same library on compose.yaml's topology: three servers on PostgreSQL + Redis behind nginx
  * (deploy/test/library-topology.ts); e2e/media-library.spec.ts runs again against it.
@@ -117,8 +127,16 @@ export default defineConfig({
     // their own, so their accounts do not use up the registration rate limits the other specs share.
     instance(a11yPort, DISCOVERY),
     instance(a11ySubPort, SUBSCRIPTION),
-    // e2e/history.spec.ts signs up two accounts: on an instance of its own for the same reason.
-    instance(historyPort, DISCOVERY),
+    // e2e/history.spec.ts signs up two accounts: on an instance of its own for the same reason. It
+    // links Trakt (e2e/trakt.spec.ts) through the local Trakt started before it.
+    {
+      command: `node --import tsx apps/server/test/fake-trakt-cli.ts ${traktPort} ${traktControlPort}`,
+      cwd: '../..',
+      url: `http://127.0.0.1:${traktControlPort}/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    instance(historyPort, { ...DISCOVERY, ...TRAKT }),
     {
       ...instance(libraryPort, { ...DISCOVERY, MEDIA_LIBRARY_DIR: TEST_LIBRARY_DIR }),
       // The library is made with ffmpeg first (a few seconds; reused when it is already there).

@@ -38,7 +38,7 @@ const PAGE_NAMESPACES = {
   dmca: ['dmca'],
   notFound: ['notFound'],
   account: ['auth', 'customer'],
-  settings: ['settings', 'accountSettings', 'auth', 'customer', 'membership'],
+  settings: ['settings', 'accountSettings', 'auth', 'customer', 'membership', 'trakt'],
   subscription: ['membership', 'customer', 'accountSettings', 'landing'],
   admin: ['admin'],
 } as const satisfies Record<string, readonly Namespace[]>;

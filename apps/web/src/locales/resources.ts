@@ -24,6 +24,7 @@ import type player from './en/player.json';
 import type screens from './en/screens.json';
 import type settings from './en/settings.json';
 import type support from './en/support.json';
+import type trakt from './en/trakt.json';
 import type transfer from './en/transfer.json';
 
 /**
@@ -58,6 +59,7 @@ export interface Resources {
   screens: typeof screens;
   settings: typeof settings;
   support: typeof support;
+  trakt: typeof trakt;
   transfer: typeof transfer;
 }
 

@@ -11,6 +11,7 @@ import { ConnectionsSection } from './connections-section.tsx';
 import { PreferencesSection } from './preferences-section.tsx';
 import { SaveBar, SaveResultNotice } from './save-bar.tsx';
 import { YourDataSection } from './your-data-section.tsx';
+import { TraktSection } from './trakt-section.tsx';
 import { settingsErrorSection } from './settings-form.ts';
 import { SettingsSidebar, useSettingsSections } from './settings-nav.tsx';
 import { settingsService, type SettingsService } from './settings-service.ts';
@@ -71,6 +72,7 @@ export function SettingsPage({ service }: { service?: SettingsService } = {}) {
           <ConnectionsSection draft={draft} errors={errors} edit={edit} signedIn={Boolean(account)} />
         )}
         {nav.on.preferences && <YourDataSection />}
+        {nav.on.preferences && <TraktSection />}
       </div>
       {settings.result && <SaveResultNotice result={settings.result} raised={settings.changed} />}
       {settings.changed && (

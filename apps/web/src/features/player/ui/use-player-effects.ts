@@ -5,6 +5,7 @@ import { useCasting } from '../session/use-casting.ts';
 import { useEpisodeNavigation } from '../session/use-episode-navigation.ts';
 import { useCaptionsFollowSource, usePlaySession } from '../session/use-play-session.ts';
 import { useThumbnails } from '../session/use-thumbnails.ts';
+import { useTraktScrobble } from '../session/use-trakt-scrobble.ts';
 import { useControlsAutoHide } from './controls-visibility.ts';
 import { useKeyboardShortcuts } from './keyboard-shortcuts.ts';
 import { useMediaSession } from './media-session.ts';
@@ -15,8 +16,9 @@ import { useRememberVolume, useVolumeSupport } from './volume.ts';
 
 /**
  * Everything that runs beside the player view while a title is open: its play session, progress
- * saving, casting, volume, thumbnails, the keys, the controls' auto-hide, the Media Session, captions
- * and autoplay. What reaches outside the page comes from the player deps (session/player-deps.tsx).
+ * saving, Trakt scrobbles, casting, volume, thumbnails, the keys, the controls' auto-hide, the Media
+ * Session, captions and autoplay. What reaches outside the page comes from the player deps
+ * (session/player-deps.tsx); Trakt's scrobbles go through the API client (session/use-trakt-scrobble.ts).
  */
 export function usePlayerEffects(
   meta: PlayerMeta,
@@ -37,6 +39,7 @@ export function usePlayerEffects(
   const { next, previous, goNext, goPrevious } = useEpisodeNavigation(meta);
   usePlayerWidth(o.containerRef);
   useProgressSaver(meta);
+  useTraktScrobble(meta);
   useCasting();
   useRememberVolume();
   useVolumeSupport();
