@@ -111,3 +111,42 @@ describe("a file's library into the viewer's", () => {
     expect(bodies('sync.importBookmarks')).toHaveLength(1);
   });
 });
+
+describe("an import's named lists", () => {
+  it('named lists: the bookmarks carry their groups, and the order of lists changes once', async () => {
+    useAccountStore.getState().setAccount(testAccount());
+    const listed = (tmdbId: string, groups: string[]): ImportOp => ({ ...bookmark, tmdbId, groups });
+    const ops: ImportOp[] = [
+      listed('603', ['Sci-fi']),
+      listed('604', ['Sci-fi', 'Sequels']),
+      listed('605', ['Sequels']),
+      { kind: 'group-order', order: ['Sci-fi', 'Sequels'], at: 0 },
+    ];
+    const outcome = await importIntoLibrary(ops);
+    expect(outcome).toMatchObject({ bookmarks: 3, lists: 2, savedTo: 'account' });
+    const [sent] = bodies('sync.importBookmarks') as { tmdbId: string; group?: string[] }[][];
+    expect(sent!.map((b) => [b.tmdbId, b.group])).toEqual([
+      ['603', ['Sci-fi']],
+      ['604', ['Sci-fi', 'Sequels']],
+      ['605', ['Sequels']],
+    ]);
+    const state = useLibraryStore.getState();
+    expect(state.groupOrder).toEqual(['Sci-fi', 'Sequels']);
+    // One change of the order, sent by the outbox as any change of it is.
+    expect(state.outbox.map((op) => op.kind)).toEqual(['group-order']);
+
+    const again = await importIntoLibrary(ops);
+    expect(again).toMatchObject({ bookmarks: 0, lists: 0 });
+    expect(useLibraryStore.getState().outbox).toHaveLength(1);
+  });
+
+  it('signed out: the named lists and their order stay on this device, nothing queued', async () => {
+    const outcome = await importIntoLibrary([
+      { ...bookmark, groups: ['Sci-fi'] },
+      { kind: 'group-order', order: ['Sci-fi'], at: 0 },
+    ]);
+    expect(outcome).toMatchObject({ bookmarks: 1, lists: 1, savedTo: 'device' });
+    expect(useLibraryStore.getState()).toMatchObject({ groupOrder: ['Sci-fi'], outbox: [] });
+    expect(useLibraryStore.getState().bookmarks['movie:603']!.groups).toEqual(['Sci-fi']);
+  });
+});

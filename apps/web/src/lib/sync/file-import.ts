@@ -34,6 +34,8 @@ export interface FileImportOutcome {
   bookmarks: number;
   progress: number;
   plays: number;
+  /** Named lists the file added (appended to the viewer's order of lists). */
+  lists: number;
   /** Where they are: the account (signed in and sent), or this device (signed out, or queued to send). */
   savedTo: 'account' | 'device' | 'queued';
   /** The account's server keeps no watch history (the older family): plays stay on this device. */
@@ -48,7 +50,11 @@ export interface FileImportOptions {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Merges `ops` into the active library and, signed in, sends what changed to the account. */
+/**
+ * Merges `ops` into the active library and, signed in, sends what changed to the account. The bookmarks
+ * carry their named lists (`group`); lists the file adds change the order of lists once (`setGroupOrder`:
+ * an outbox entry signed in, like any change of the order).
+ */
 export async function importIntoLibrary(
   ops: readonly ImportOp[],
   { onProgress, wait = sleep }: FileImportOptions = {},
@@ -59,6 +65,7 @@ export async function importIntoLibrary(
     bookmarks: Object.keys(changed.bookmarks).length,
     progress: Object.keys(changed.progress).length,
     plays: Object.keys(changed.history).length,
+    lists: changed.lists?.length ?? 0,
   };
   const account = useAccountStore.getState().account;
   if (!account) return { ...counts, savedTo: 'device', historyStaysOnDevice: false };
@@ -121,13 +128,16 @@ export async function importIntoLibrary(
 
 /**
  * `ops` merged into the active library in one state change, without outbox entries (the caller sends
- * what changed in pages). Here and not a store action: the merge's code stays out of the first view.
+ * what changed in pages), then — when the file adds lists — the new order of lists as one change of it.
+ * Here and not a store action: the merge's code stays out of the first view.
  */
 function mergeImported(ops: readonly ImportOp[]): BulkMerge['changed'] {
   let changed = none();
+  let order = undefined as string[] | undefined;
   useLibraryStore.setState((state) => {
     const merged = mergeInBulk(state, ops);
     changed = merged.changed;
+    order = changed.lists ? merged.data.groupOrder : undefined;
     return {
       bookmarks: merged.data.bookmarks,
       progress: merged.data.progress,
@@ -135,6 +145,7 @@ function mergeImported(ops: readonly ImportOp[]): BulkMerge['changed'] {
       removals: merged.data.removals ?? state.removals,
     };
   });
+  if (order) useLibraryStore.getState().setGroupOrder(order);
   return changed;
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BOOKMARK_GROUPS_MAX, GROUP_ORDER_MAX } from '@marquee/contract/values';
 import { mergeInBulk, type ImportOp } from './bulk-merge.ts';
 import { applyOp, noRemovals, type LibraryData } from './outbox.ts';
 
@@ -112,5 +113,65 @@ describe('an imported library merged in one pass', () => {
     const { data, changed } = mergeInBulk(held(), many);
     expect(Object.keys(changed.history)).toHaveLength(50_000);
     expect(Object.keys(data.history ?? {})).toHaveLength(50_001);
+  });
+});
+
+describe("an import's named lists and favourite episodes: added, never taken away", () => {
+  const listed = (tmdbId: string, at: number, lists: { groups?: string[]; favoriteEpisodes?: string[] }) => ({
+    ...(bookmark(tmdbId, at) as Extract<ImportOp, { kind: 'bookmark-add' }>),
+    ...lists,
+  });
+  const order = (...names: string[]): ImportOp => ({ kind: 'group-order', order: names, at: 0 });
+
+  it("a bookmark held gains the file's lists, even when it changed after the file's date", () => {
+    const start = { ...held(), groupOrder: [] };
+    const older = mergeInBulk(start, [listed('1', T0, { groups: ['A'], favoriteEpisodes: ['e1'] })]);
+    // Kept as the viewer left it (its time and title), with the lists added.
+    expect(older.data.bookmarks['movie:1']).toEqual({
+      ...start.bookmarks['movie:1'],
+      groups: ['A'],
+      favoriteEpisodes: ['e1'],
+    });
+    const newer = mergeInBulk(older.data, [listed('1', T0 + 6 * DAY, { groups: ['B'] })]);
+    expect(newer.data.bookmarks['movie:1']).toMatchObject({
+      updatedAt: T0 + 6 * DAY,
+      groups: ['A', 'B'],
+      favoriteEpisodes: ['e1'],
+    });
+    // Nothing new to add: no change, at any date.
+    for (const at of [0, T0 + 6 * DAY])
+      expect(mergeInBulk(newer.data, [listed('1', at, { groups: ['B', 'A'] })]).changed.bookmarks).toEqual(
+        {},
+      );
+  });
+
+  it('a removed bookmark stays removed; the lists stay within what the server takes', () => {
+    expect(mergeInBulk(held(), [listed('2', T0, { groups: ['A'] })]).changed.bookmarks).toEqual({});
+    const many = Array.from({ length: BOOKMARK_GROUPS_MAX - 1 }, (_, i) => `list ${i}`);
+    const first = mergeInBulk(held(), [listed('1', T0 + 6 * DAY, { groups: many })]);
+    const { data } = mergeInBulk(first.data, [listed('1', 0, { groups: ['x', 'y'] })]);
+    expect(data.bookmarks['movie:1']!.groups).toEqual([...many, 'x']);
+  });
+
+  it('the order of lists gains the new names once, at its end; the names held keep their places', () => {
+    const start: LibraryData = {
+      ...held(),
+      bookmarks: { ...held().bookmarks, 'movie:1': { ...held().bookmarks['movie:1']!, groups: ['Mine'] } },
+      groupOrder: ['First'],
+    };
+    const ops = [listed('6', 0, { groups: ['New', 'Mine'] }), order('Mine', 'New', 'First'), order('Other')];
+    const { data, changed } = mergeInBulk(start, ops);
+    expect(data.groupOrder).toEqual(['First', 'Mine', 'New', 'Other']);
+    expect(changed.lists).toEqual(['New', 'Other']);
+    const again = mergeInBulk(data, ops);
+    expect(again.changed).toEqual({ bookmarks: {}, progress: {}, history: {} });
+    expect(again.data.groupOrder).toBe(data.groupOrder);
+  });
+
+  it('the order holds no more names than the server takes', () => {
+    const names = Array.from({ length: GROUP_ORDER_MAX - 1 }, (_, i) => `list ${i}`);
+    const { data, changed } = mergeInBulk({ ...held(), groupOrder: names }, [order('a', 'b')]);
+    expect(data.groupOrder).toEqual([...names, 'a']);
+    expect(changed.lists).toEqual(['a']);
   });
 });

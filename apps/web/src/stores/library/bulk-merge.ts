@@ -1,4 +1,5 @@
-import { libraryKey } from './library-rules.ts';
+import { BOOKMARK_GROUPS_MAX, FAVORITE_EPISODES_MAX, GROUP_ORDER_MAX } from '@marquee/contract/values';
+import { libraryKey, listNames, type BookmarkEntry } from './library-rules.ts';
 import { playKey } from './history-rules.ts';
 import { applyOp, noRemovals, type LibraryData, type OutboxOpInput, type Removals } from './outbox.ts';
 
@@ -7,16 +8,29 @@ import { applyOp, noRemovals, type LibraryData, type OutboxOpInput, type Removal
  * outbox's own rules (applyOp: last writer wins per entry, removals remembered). applyOp copies the
  * library for every change, which is fine for a click and quadratic for 50,000 plays: here each change
  * is applied to a slice that holds only what it touches, and the slice's result written back.
+ *
+ * An import adds, never takes away: a bookmark's named lists and favourite episodes are joined with
+ * those held, and the order of lists only gains the names it lacks, at its end.
  */
 
-/** The changes an import makes: bookmarks, progress rows and plays, each at its own change time. */
-export type ImportOp = Extract<OutboxOpInput, { kind: 'bookmark-add' | 'progress-put' | 'history-add' }>;
+/**
+ * The changes an import makes: bookmarks (with the named lists and favourite episodes to add), progress
+ * rows and plays, each at its own change time, and the names of the file's lists in the file's order.
+ */
+export type ImportOp = Extract<
+  OutboxOpInput,
+  { kind: 'bookmark-add' | 'progress-put' | 'history-add' | 'group-order' }
+>;
+type BookmarkAdd = Extract<ImportOp, { kind: 'bookmark-add' }>;
 
 export interface BulkMerge {
-  /** The held library with the changes applied. */
+  /** The held library with the changes applied (`groupOrder` set when the import adds lists). */
   data: LibraryData;
-  /** Only what changed: the entries to send to the account (nothing when the file held nothing new). */
-  changed: Required<Pick<LibraryData, 'bookmarks' | 'progress' | 'history'>>;
+  /**
+   * Only what changed: the entries to send to the account (nothing when the file held nothing new), and
+   * the named lists the import adds, appended to the order (absent: none; the order is then unchanged).
+   */
+  changed: Required<Pick<LibraryData, 'bookmarks' | 'progress' | 'history'>> & { lists?: string[] };
 }
 
 const emptyRemovals = (): Removals => noRemovals();
@@ -33,8 +47,13 @@ export function mergeInBulk(held: LibraryData, ops: readonly ImportOp[]): BulkMe
     history: { ...(removals.history ?? {}) },
   };
   const changed: BulkMerge['changed'] = { bookmarks: {}, progress: {}, history: {} };
+  const order = orderOf(held);
 
   for (const op of ops) {
+    if (op.kind === 'group-order') {
+      order.add(op.order);
+      continue;
+    }
     if (op.kind === 'history-add') {
       const key = playKey({ ...op, episodeId: op.type === 'show' ? op.episode?.id : undefined });
       const slice = sliceOf({ history: pick(history, key), removed: pick(tombstones.history, key) });
@@ -51,7 +70,7 @@ export function mergeInBulk(held: LibraryData, ops: readonly ImportOp[]): BulkMe
         bookmarks: pick(bookmarks, key),
         bookmarkRemovals: pick(tombstones.bookmarks, key),
       });
-      const out = applyOp(slice, op);
+      const out = applyOp(slice, withHeldLists(op, bookmarks[key]));
       if (unchanged(slice, out, (d) => [d.bookmarks[key], d.removals?.bookmarks[key]])) continue;
       writeBack(bookmarks, key, out.bookmarks[key]);
       writeBack(tombstones.bookmarks, key, out.removals?.bookmarks[key]);
@@ -65,9 +84,65 @@ export function mergeInBulk(held: LibraryData, ops: readonly ImportOp[]): BulkMe
     if (progress[key]) changed.progress[key] = progress[key];
   }
 
+  const lists = order.added();
   return {
-    data: { ...held, bookmarks, progress, history, removals: tombstones },
-    changed,
+    data: {
+      ...held,
+      bookmarks,
+      progress,
+      history,
+      removals: tombstones,
+      ...(lists.length ? { groupOrder: order.whole() } : {}),
+    },
+    changed: lists.length ? { ...changed, lists } : changed,
+  };
+}
+
+/** `held`'s names, then those of `added` it lacks, at most `max`. */
+function joined(held: readonly string[] | undefined, added: readonly string[], max: number): string[] {
+  return [...new Set([...(held ?? []), ...added])].slice(0, Math.max(max, held?.length ?? 0));
+}
+
+/**
+ * The bookmark write with the held bookmark's lists and favourite episodes kept, the file's added (never
+ * past the server's limits). When that adds any to a bookmark changed after the file's date, the write is
+ * dated as the held one (the same time wins, as the later arrival) with its title data: the lists land,
+ * the bookmark stays as the viewer left it. Nothing added: as it came (older, it then changes nothing).
+ */
+function withHeldLists(op: BookmarkAdd, held: BookmarkEntry | undefined): BookmarkAdd {
+  if (!held || (!op.groups && !op.favoriteEpisodes)) return op;
+  const groups = op.groups && joined(held.groups, op.groups, BOOKMARK_GROUPS_MAX);
+  const favorites =
+    op.favoriteEpisodes && joined(held.favoriteEpisodes, op.favoriteEpisodes, FAVORITE_EPISODES_MAX);
+  const join = {
+    ...op,
+    ...(groups ? { groups } : {}),
+    ...(favorites ? { favoriteEpisodes: favorites } : {}),
+  };
+  const adds =
+    (groups?.length ?? 0) > (held.groups?.length ?? 0) ||
+    (favorites?.length ?? 0) > (held.favoriteEpisodes?.length ?? 0);
+  if (!adds || op.at >= held.updatedAt) return join;
+  return { ...join, at: held.updatedAt, meta: { title: held.title, year: held.year, poster: held.poster } };
+}
+
+/**
+ * The order of named lists as the import leaves it: the viewer's lists as they are shown (the order, then
+ * the names only bookmarks use), then the file's new names in its order, up to the server's limit.
+ */
+function orderOf(held: LibraryData) {
+  let whole: string[] | null = null;
+  let shown = 0;
+  return {
+    add(names: readonly string[]) {
+      if (!whole) {
+        whole = listNames(held.bookmarks, held.groupOrder ?? []);
+        shown = whole.length;
+      }
+      whole = joined(whole, names, GROUP_ORDER_MAX);
+    },
+    whole: () => whole ?? [],
+    added: () => (whole ?? []).slice(shown),
   };
 }
 

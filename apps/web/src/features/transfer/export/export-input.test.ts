@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UserSettings } from '@marquee/contract';
+import { mergeInBulk } from '../../../stores/library/bulk-merge.ts';
 import { playKey, type PlayEntry } from '../../../stores/library/history-rules.ts';
 import { libraryKey, type ProgressEntry } from '../../../stores/library/library-rules.ts';
 import {
@@ -10,6 +11,7 @@ import {
   type ImportResult,
 } from '../formats/index.ts';
 import { textFile, zipFile } from '../formats/test-files.ts';
+import { backupOrder, defaultChoices, planImport, titleQueries } from '../import/import-plan.ts';
 import { backupInput, isLibraryEmpty, letterboxdInput, type ExportLibrary } from './export-input.ts';
 
 const ms = (iso: string) => Date.parse(iso);
@@ -296,5 +298,41 @@ describe('export and read back (issue 27: export everything, and bring it back w
       ['949', '2024-02-01T12:00:00.000Z', true],
     ]);
     expect(sorted(byKind(result, 'watchlist').map((r) => r.title.tmdbId))).toEqual(sorted(['949', '10494']));
+  });
+});
+
+describe('named lists in the backup (decision 097)', () => {
+  it('named lists, their order and favourite episodes come back: whole into an empty library, as no change into the same one', async () => {
+    const library = {
+      ...LIBRARY,
+      bookmarks: {
+        ...LIBRARY.bookmarks,
+        [libraryKey('show', bb.tmdbId)]: {
+          ...LIBRARY.bookmarks[libraryKey('show', bb.tmdbId)]!,
+          groups: ['Crime', 'Rewatch'],
+          favoriteEpisodes: ['62085'],
+        },
+        [libraryKey('movie', heat.tmdbId)]: {
+          ...LIBRARY.bookmarks[libraryKey('movie', heat.tmdbId)]!,
+          groups: ['Crime'],
+        },
+      },
+      // An empty list (Someday) is kept; Crime only bookmarks name.
+      groupOrder: ['Rewatch', 'Someday'],
+    };
+    const text = exportPStreamBackup(backupInput(library, {}), { now: new Date('2024-04-01T00:00:00.000Z') });
+    const result = await parse(textFile('marquee-backup-2024-04-01.json', text));
+    expect(result.groupOrder).toEqual(['Rewatch', 'Someday', 'Crime']);
+    const { queries, known } = titleQueries(result.records);
+    expect(queries).toEqual([]);
+    const plan = planImport(result.records, new Map(), queries, defaultChoices(), known, {
+      groupOrder: backupOrder([result]),
+    });
+    const into = mergeInBulk({ bookmarks: {}, progress: {}, history: {}, groupOrder: [] }, plan.ops);
+    expect(into.data.bookmarks).toEqual(library.bookmarks);
+    expect(into.data.groupOrder).toEqual(['Rewatch', 'Someday', 'Crime']);
+    const same = mergeInBulk(library, plan.ops);
+    expect(same.changed).toMatchObject({ bookmarks: {}, history: {} });
+    expect(same.changed.lists).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import type { ProgressInput, UserSettings } from '@marquee/contract';
 import { importPayload } from '../../../lib/sync/wire.ts';
+import { listNames } from '../../../stores/library/library-rules.ts';
 import type { LibraryStoreData } from '../../../stores/library/library-store.ts';
 import type {
   LetterboxdExportInput,
@@ -16,8 +17,9 @@ import type {
  * `{id, number}`, seconds as whole-second strings. Pure.
  */
 
-/** The active library: My List, where each title is, and every play. */
-export type ExportLibrary = Pick<LibraryStoreData, 'bookmarks' | 'progress' | 'history'>;
+/** The active library: My List (with its named lists), where each title is, every play, the lists' order. */
+export type ExportLibrary = Pick<LibraryStoreData, 'bookmarks' | 'progress' | 'history'> &
+  Partial<Pick<LibraryStoreData, 'groupOrder'>>;
 
 export const isLibraryEmpty = (library: ExportLibrary): boolean =>
   Object.keys(library.bookmarks).length === 0 &&
@@ -45,8 +47,12 @@ type ProgressBody = ReturnType<typeof importPayload>['progress'][number] &
 
 function wireLists(library: ExportLibrary): WireLists {
   const payload = importPayload(library);
-  // Ours keeps no groups or favourite episodes (p-stream's): none to export.
-  const bookmarks = payload.bookmarks.map((b) => ({ ...b, group: [], favoriteEpisodes: [] }));
+  // A bookmark's named lists and favourite episodes are p-stream's groups and favourites (none known: none).
+  const bookmarks = payload.bookmarks.map((b) => ({
+    ...b,
+    group: b.group ?? [],
+    favoriteEpisodes: b.favoriteEpisodes ?? [],
+  }));
   const rows: ProgressBody[] = payload.progress;
   const progress = rows.map((row) => ({
     tmdbId: row.tmdbId,
@@ -74,11 +80,13 @@ function wireLists(library: ExportLibrary): WireLists {
 }
 
 /**
- * The p-stream backup's input: the library, and the synced settings by the settings endpoint's names
+ * The p-stream backup's input: the library, its named lists in the viewer's order (p-stream's group
+ * order, as the lists are shown), and the synced settings by the settings endpoint's names
  * (`readSyncedSettings`; the writer leaves out what is not set).
  */
 export function backupInput(library: ExportLibrary, settings: Partial<UserSettings>): PStreamBackupInput {
-  return { ...wireLists(library), groupOrder: [], settings };
+  const groupOrder = listNames(library.bookmarks, library.groupOrder ?? []);
+  return { ...wireLists(library), groupOrder, settings };
 }
 
 /** The Letterboxd files' input: every play and My List (the writer keeps the films). */

@@ -1,8 +1,13 @@
 import type { MediaSummary } from '@marquee/contract';
 import { describe, expect, it } from 'vitest';
-import type { ImportRecord } from '../formats/index.ts';
+import { mergeInBulk } from '../../../stores/library/bulk-merge.ts';
+import type { LibraryData } from '../../../stores/library/outbox.ts';
+import type { ImportRecord, ImportResult } from '../formats/index.ts';
 import {
+  allRecords,
+  backupOrder,
   defaultChoices,
+  fileLists,
   planImport,
   titleKeyOf,
   titleQueries,
@@ -160,7 +165,7 @@ describe('the titles a file asks to match', () => {
 });
 
 describe('the changes an import makes', () => {
-  it('plays at their own dates, unsure titles as their best guess, lists to My List', () => {
+  it('plays at their own dates, unsure titles as their best guess, lists to named lists', () => {
     const result = plan();
     const plays = result.ops.filter((op) => op.kind === 'history-add');
     expect(
@@ -174,8 +179,11 @@ describe('the changes an import makes', () => {
       ['1396', '2020-01-02T20:00:00.000Z', true],
     ]);
     expect(plays.at(-1)).toMatchObject({ episode: { id: '62085', number: 1 }, season: { id: '3572' } });
-    expect(result.ops.filter((op) => op.kind === 'bookmark-add').map((op) => op.tmdbId)).toEqual(['348']);
-    expect(result.counts).toEqual({ plays: 5, myList: 1, progress: 0 });
+    expect(result.ops.filter((op) => op.kind === 'bookmark-add')).toEqual([
+      expect.objectContaining({ tmdbId: '348', groups: ['Scary'], at: 0 }),
+    ]);
+    expect(result.ops.at(-1)).toEqual({ kind: 'group-order', order: ['Scary'], at: 0 });
+    expect(result.counts).toEqual({ plays: 5, myList: 1, progress: 0, lists: 1 });
     // Alien was watched in the file: its rating adds no play. Nowhere Film was not found.
     expect(result.leftOut).toEqual({ rating: 1, unmatched: 1 });
   });
@@ -184,14 +192,18 @@ describe('the changes an import makes', () => {
     const { queries } = titleQueries(records);
     const dune = queries.find((q) => q.title === 'Dune')!.key;
     const other = plan({ picks: new Map([[dune, 'movie:841']]) });
-    expect(other.ops.some((op) => op.tmdbId === '841')).toBe(true);
+    expect(other.ops.some((op) => op.kind !== 'group-order' && op.tmdbId === '841')).toBe(true);
     const declined = plan({
       picks: new Map([[dune, null]]),
       profile: 'Sam',
       ratingsAsPlays: false,
-      listsToMyList: false,
+      namedLists: false,
     });
-    expect(declined.ops.map((op) => op.tmdbId)).toEqual(['348', '348', '1396']);
+    expect(declined.ops.map((op) => (op.kind === 'group-order' ? op.kind : op.tmdbId))).toEqual([
+      '348',
+      '348',
+      '1396',
+    ]);
     expect(declined.leftOut).toEqual({ rating: 2, unmatched: 1, other_profile: 1, list: 1 });
   });
 
@@ -221,5 +233,179 @@ describe('the changes an import makes', () => {
     m.set(bbKey, matched(bb, [null]));
     const result = planImport(records, m, queries, defaultChoices(), known);
     expect(result.leftOut.episode_not_found).toBe(2);
+  });
+});
+
+/* Lists, from a Letterboxd export and from a p-stream backup. */
+const scream = movie('4232', 'Scream', 1996);
+const films = [alien, scream, dune2021];
+const item = (title: string, listName: string, row: number): ImportRecord => ({
+  kind: 'list-item',
+  title: { title },
+  listName,
+  source: { file: `lists/${listName}.csv`, row },
+});
+const letterboxd: ImportResult = {
+  format: 'letterboxd',
+  records: [
+    item('Alien', 'Halloween', 5),
+    item('Scream', 'Halloween', 6),
+    item('Alien', ' Classics ', 5),
+    { kind: 'watchlist', title: { title: 'Dune' }, listName: 'watchlist', source },
+    item('Dune', 'watchlist', 3),
+    // A name no list can have (only spaces): My List only.
+    item('Scream', '   ', 5),
+  ],
+  skipped: [],
+};
+const planOf = (results: ImportResult[], choices: Partial<ImportChoices> = {}) => {
+  const records = allRecords(results);
+  const { queries, known } = titleQueries(records);
+  const found = new Map(queries.map((q) => [q.key, matched(films.find((f) => f.title === q.title)!)]));
+  return planImport(records, found, queries, { ...defaultChoices(), ...choices }, known, {
+    groupOrder: backupOrder(results),
+  });
+};
+const empty = (): LibraryData => ({ bookmarks: {}, progress: {}, history: {}, groupOrder: [] });
+const T = Date.UTC(2025, 0, 1);
+const bookmarked = (m: MediaSummary) => ({
+  tmdbId: m.id,
+  type: 'movie' as const,
+  title: m.title,
+  year: m.year,
+  poster: m.poster,
+  updatedAt: T,
+});
+
+describe("a file's lists into named lists of the same names", () => {
+  it('each list is a named list of its name; a watchlist, or a name no list can have, is My List only', () => {
+    expect(fileLists([letterboxd])).toEqual(['Halloween', 'Classics']);
+    const { ops, counts } = planOf([letterboxd]);
+    expect(ops.map((op) => (op.kind === 'bookmark-add' ? [op.tmdbId, op.groups] : op))).toEqual([
+      ['348', ['Halloween']],
+      ['4232', ['Halloween']],
+      ['348', ['Classics']],
+      ['438631', undefined],
+      ['438631', undefined],
+      ['4232', undefined],
+      // The lists' order once, in the file's order.
+      { kind: 'group-order', order: ['Halloween', 'Classics'], at: 0 },
+    ]);
+    expect(counts.lists).toBe(2);
+    const { data, changed } = mergeInBulk(empty(), ops);
+    expect(data.bookmarks['movie:348']!.groups).toEqual(['Halloween', 'Classics']);
+    expect(data.bookmarks['movie:4232']!.groups).toEqual(['Halloween']);
+    expect(data.bookmarks['movie:438631']!.groups).toBeUndefined();
+    expect(data.groupOrder).toEqual(['Halloween', 'Classics']);
+    expect(changed.lists).toEqual(['Halloween', 'Classics']);
+  });
+
+  it("a title already bookmarked keeps its lists and gains the file's; new names go once to the end of the order", () => {
+    const held: LibraryData = {
+      ...empty(),
+      bookmarks: {
+        'movie:348': { ...bookmarked(alien), title: 'Alien (held)', groups: ['Favourites', 'Halloween'] },
+        'movie:9': { ...bookmarked(movie('9', 'Noir', 1950)), groups: ['Noir'] },
+      },
+      groupOrder: ['Favourites'],
+    };
+    const { ops } = planOf([letterboxd]);
+    expect(ops.filter((op) => op.kind === 'group-order')).toHaveLength(1);
+    const { data, changed } = mergeInBulk(held, ops);
+    // Bookmarked after the file's (undated) lists: the lists land, the bookmark stays as it was.
+    expect(data.bookmarks['movie:348']).toMatchObject({
+      title: 'Alien (held)',
+      updatedAt: T,
+      groups: ['Favourites', 'Halloween', 'Classics'],
+    });
+    expect(data.bookmarks['movie:9']!.groups).toEqual(['Noir']);
+    // The lists as the viewer sees them keep their places; only Classics is new.
+    expect(data.groupOrder).toEqual(['Favourites', 'Halloween', 'Noir', 'Classics']);
+    expect(changed.lists).toEqual(['Classics']);
+    expect(Object.keys(changed.bookmarks).sort()).toEqual(['movie:348', 'movie:4232', 'movie:438631']);
+  });
+
+  it('the same file again changes nothing: the same lists are no change, the order gains nothing', () => {
+    const { ops } = planOf([letterboxd]);
+    const first = mergeInBulk(empty(), ops);
+    const again = mergeInBulk(first.data, ops);
+    expect(again.changed).toEqual({ bookmarks: {}, progress: {}, history: {} });
+    expect(again.data.groupOrder).toEqual(first.data.groupOrder);
+  });
+
+  it('the option off: list entries are left out and counted, watchlists still go to My List, no order', () => {
+    const { ops, leftOut } = planOf([letterboxd], { namedLists: false });
+    expect(ops.map((op) => op.kind === 'bookmark-add' && [op.tmdbId, op.groups])).toEqual([
+      ['438631', undefined],
+      ['438631', undefined],
+    ]);
+    expect(leftOut).toEqual({ list: 4 });
+  });
+});
+
+describe("a backup's bookmark groups and favourite episodes into named lists and favourites", () => {
+  const show = { title: 'Breaking Bad', tmdbId: '1396', type: 'show' as const };
+  const backup: ImportResult = {
+    format: 'pstream',
+    records: [
+      {
+        kind: 'bookmark',
+        title: show,
+        groups: ['Crime', 'Rewatch'],
+        updatedAt: '2024-03-01T10:00:00.000Z',
+        source,
+      },
+      { kind: 'favorite-episode', title: show, episode: { tmdbId: '62085' }, source },
+      { kind: 'favorite-episode', title: show, episode: { tmdbId: '62161' }, source },
+      {
+        kind: 'bookmark',
+        title: { title: 'Heat', tmdbId: '949', type: 'movie' },
+        groups: [],
+        updatedAt: '2024-03-02T10:00:00.000Z',
+        source,
+      },
+    ],
+    skipped: [],
+    groupOrder: ['Rewatch', 'Crime', 'Someday'],
+  };
+
+  it("a backup's groups, their order (an empty list too) and favourite episodes, with nothing to look up", () => {
+    const { queries, known } = titleQueries(backup.records);
+    expect(queries).toEqual([]);
+    expect(known.size).toBe(2);
+    expect(fileLists([backup])).toEqual(['Rewatch', 'Crime', 'Someday']);
+    const { ops, leftOut } = planOf([backup]);
+    expect(leftOut).toEqual({});
+    const first = mergeInBulk(empty(), ops);
+    expect(first.data.bookmarks['show:1396']).toMatchObject({
+      groups: ['Crime', 'Rewatch'],
+      favoriteEpisodes: ['62085', '62161'],
+      updatedAt: Date.parse('2024-03-01T10:00:00.000Z'),
+    });
+    expect(first.data.bookmarks['movie:949']!.groups).toBeUndefined();
+    expect(first.data.groupOrder).toEqual(['Rewatch', 'Crime', 'Someday']);
+    expect(mergeInBulk(first.data, ops).changed).toEqual({ bookmarks: {}, progress: {}, history: {} });
+  });
+
+  it("the option off: a backup's bookmarks and favourites come, their places on lists are counted out", () => {
+    const { ops, leftOut } = planOf([backup], { namedLists: false });
+    expect(ops.some((op) => op.kind === 'group-order' || (op.kind === 'bookmark-add' && op.groups))).toBe(
+      false,
+    );
+    expect(ops.filter((op) => op.kind === 'bookmark-add' && op.favoriteEpisodes)).toHaveLength(2);
+    expect(leftOut).toEqual({ list: 2 });
+  });
+
+  it('a favourite episode of a title that is not that show is left out', () => {
+    const favourite: ImportRecord = {
+      kind: 'favorite-episode',
+      title: { title: 'Heat', tmdbId: '949', type: 'movie' },
+      episode: { tmdbId: '1' },
+      source,
+    };
+    const { queries, known } = titleQueries([favourite]);
+    const plan = planImport([favourite], new Map(), queries, defaultChoices(), known);
+    expect(plan.ops).toEqual([]);
+    expect(plan.leftOut).toEqual({ episode_not_found: 1 });
   });
 });

@@ -1,5 +1,6 @@
 import type { MediaSummary } from '@marquee/contract';
 import type { ImportOp } from '../../../stores/library/bulk-merge.ts';
+import { cleanNames } from '../../../stores/library/list-ops.ts';
 import { toMediaType, type MediaType } from '../../../lib/media-keys.ts';
 import type { ImportEpisodeRef, ImportRecord, ImportResult, ImportTitleRef } from '../formats/index.ts';
 
@@ -53,8 +54,8 @@ export interface ImportChoices {
   profile?: string | undefined;
   /** A rated title not otherwise watched in the file counts as watched on the day it was rated. */
   ratingsAsPlays: boolean;
-  /** Titles on the file's own lists go to My List. */
-  listsToMyList: boolean;
+  /** Titles on the file's own lists (a backup's bookmark groups) go on named lists of the same names. */
+  namedLists: boolean;
   /** A lone list the file does not name (Letterboxd): films watched, or films to watch. */
   listKind: 'watched' | 'watchlist';
 }
@@ -62,29 +63,46 @@ export interface ImportChoices {
 export const defaultChoices = (): ImportChoices => ({
   picks: new Map(),
   ratingsAsPlays: true,
-  listsToMyList: true,
+  namedLists: true,
   listKind: 'watched',
 });
 
 /** Why a record is not imported, as the review step counts them. */
 export type LeftOutReason =
-  | 'unmatched'
-  | 'declined'
-  | 'episode_not_found'
-  | 'rating'
-  | 'list'
-  | 'favorite_episode'
-  | 'no_date'
-  | 'other_profile';
+  'unmatched' | 'declined' | 'episode_not_found' | 'rating' | 'list' | 'no_date' | 'other_profile';
 
 export interface ImportPlan {
   ops: ImportOp[];
-  counts: { plays: number; myList: number; progress: number };
+  /** The changes by kind; `lists`: the named lists the ops name (new to the library or not). */
+  counts: { plays: number; myList: number; progress: number; lists: number };
   leftOut: Partial<Record<LeftOutReason, number>>;
 }
 
 /** The records of every file read, in file order. */
 export const allRecords = (results: readonly ImportResult[]) => results.flatMap((r) => r.records);
+
+/** The name the readers give a watchlist (decision 096): My List itself, not a named list. */
+const WATCHLIST = 'watchlist';
+
+/**
+ * The named lists a record puts its title on, cleaned as the server takes names (a name that cleans to
+ * nothing: none — the title still goes to My List). A watchlist is My List: none.
+ */
+export function listsOf(record: ImportRecord): string[] {
+  if (record.kind === 'list-item')
+    return record.listName && record.listName !== WATCHLIST ? cleanNames([record.listName]) : [];
+  return record.kind === 'bookmark' ? cleanNames(record.groups ?? []) : [];
+}
+
+/** A backup's own order of its lists (p-stream's group order), the files' in turn. */
+export const backupOrder = (results: readonly ImportResult[]) => results.flatMap((r) => r.groupOrder ?? []);
+
+/** The named lists the files hold, in their order: a backup's own order first, then as the records name them. */
+export function fileLists(results: readonly ImportResult[]): string[] {
+  const names = new Set(cleanNames(backupOrder(results)));
+  for (const result of results) for (const r of result.records) for (const n of listsOf(r)) names.add(n);
+  return [...names];
+}
 
 /** The profiles a Netflix file names (more than one: the viewer picks). */
 export function profilesOf(records: readonly ImportRecord[]): string[] {
@@ -122,6 +140,8 @@ export function titleQueries(records: readonly ImportRecord[]): {
   const byKey = new Map<string, TitleQuery & { episodeKeys: Set<string>; allKnown: boolean }>();
   for (const r of records) {
     const key = titleKeyOf(r.title);
+    // A favourite episode is kept by its id: nothing to look up.
+    const asked = r.kind === 'favorite-episode' ? undefined : r.episode;
     let q = byKey.get(key);
     if (!q) {
       q = {
@@ -132,8 +152,8 @@ export function titleQueries(records: readonly ImportRecord[]): {
       };
       byKey.set(key, q);
     }
-    q.allKnown &&= knownEpisode(r.episode);
-    const episode = r.episode && episodeQueryOf(r.episode);
+    q.allKnown &&= knownEpisode(asked);
+    const episode = asked && episodeQueryOf(asked);
     if (episode && !q.episodeKeys.has(episodeKeyOf(episode))) {
       q.episodeKeys.add(episodeKeyOf(episode));
       q.episodes.push(episode);
@@ -248,6 +268,14 @@ function episodeFromSource(e: ImportEpisodeRef): EpisodeMatch {
 
 const instant = (iso: string | undefined) => (iso ? Date.parse(iso) : NaN);
 
+/** What the plan needs beyond the records: the library held, and what a backup says of its lists. */
+export interface PlanContext {
+  /** Whether the library already holds a play of this movie or episode (a rating then adds none). */
+  watchedBefore?: (type: MediaType, tmdbId: string, episodeId?: string) => boolean;
+  /** A backup's own order of its lists (`backupOrder`): first in the lists' order, even an empty one. */
+  groupOrder?: readonly string[];
+}
+
 /** The library's changes for the reviewed records, and what is left out and why. */
 export function planImport(
   records: readonly ImportRecord[],
@@ -255,8 +283,7 @@ export function planImport(
   queries: readonly TitleQuery[],
   choices: ImportChoices,
   known: ReadonlySet<string>,
-  /** Whether the library already holds a play of this movie or episode (a rating then adds none). */
-  watchedBefore: (type: MediaType, tmdbId: string, episodeId?: string) => boolean = () => false,
+  { watchedBefore = () => false, groupOrder = [] }: PlanContext = {},
 ): ImportPlan {
   // Each title's episodes by key, to find a record's answer without a scan.
   const episodeIndex = new Map(
@@ -264,8 +291,7 @@ export function planImport(
   );
   const ops: ImportOp[] = [];
   const leftOut: ImportPlan['leftOut'] = {};
-  const leave = (reason: LeftOutReason) => (leftOut[reason] = (leftOut[reason] ?? 0) + 1);
-  const counts = { plays: 0, myList: 0, progress: 0 };
+  const leave = (reason: LeftOutReason, n = 1) => (leftOut[reason] = (leftOut[reason] ?? 0) + n);
   const chosen = records.filter((r) => {
     if (choices.profile !== undefined && r.profile !== undefined && r.profile !== choices.profile) {
       leave('other_profile');
@@ -282,7 +308,9 @@ export function planImport(
       leave(kind);
       continue;
     }
-    const resolved = resolve(record, matches, episodeIndex, choices, known);
+    // A favourite is kept by its episode's id: only the show is resolved.
+    const about = kind.as === 'favorite' ? titleOnly(record) : record;
+    const resolved = resolve(about, matches, episodeIndex, choices, known);
     if (typeof resolved === 'string') {
       leave(resolved);
       continue;
@@ -294,20 +322,40 @@ export function planImport(
       leave('rating');
       continue;
     }
-    const op = opFor(kind.as, record, resolved);
+    const op = opFor(kind.as, record, resolved, choices);
     if (typeof op === 'string') {
       leave(op);
       continue;
     }
     ops.push(op);
-    if (op.kind === 'history-add') counts.plays++;
-    else if (op.kind === 'bookmark-add') counts.myList++;
-    else counts.progress++;
+    // The viewer chose no named lists: a backup's bookmark is on My List, its places on lists left out.
+    if (record.kind === 'bookmark' && !choices.namedLists && listsOf(record).length)
+      leave('list', listsOf(record).length);
   }
-  return { ops, counts, leftOut };
+  const order = choices.namedLists ? listOrder(ops, groupOrder) : [];
+  if (order.length) ops.push({ kind: 'group-order', order, at: 0 });
+  return { ops, counts: countsOf(ops, order.length), leftOut };
 }
 
-type Target = 'play' | 'bookmark' | 'progress';
+const titleOnly = ({ episode: _episode, ...record }: ImportRecord): ImportRecord => record;
+
+/** The named lists the planned bookmarks are on, in the files' order: a backup's own order first. */
+function listOrder(ops: readonly ImportOp[], groupOrder: readonly string[]): string[] {
+  const used = ops.flatMap((op) => (op.kind === 'bookmark-add' ? (op.groups ?? []) : []));
+  return cleanNames([...groupOrder, ...used]);
+}
+
+function countsOf(ops: readonly ImportOp[], lists: number): ImportPlan['counts'] {
+  const counts = { plays: 0, myList: 0, progress: 0, lists };
+  for (const op of ops) {
+    if (op.kind === 'history-add') counts.plays++;
+    else if (op.kind === 'bookmark-add') counts.myList++;
+    else if (op.kind === 'progress-put') counts.progress++;
+  }
+  return counts;
+}
+
+type Target = 'play' | 'bookmark' | 'progress' | 'favorite';
 
 /** What a record becomes, by its kind and the viewer's choices. */
 function kindOf(
@@ -324,7 +372,8 @@ function kindOf(
     case 'bookmark':
       return { as: 'bookmark' };
     case 'list-item':
-      return choices.listsToMyList ? { as: 'bookmark' } : 'list';
+      // A watchlist is My List, whatever the option about lists.
+      return choices.namedLists || record.listName === WATCHLIST ? { as: 'bookmark' } : 'list';
     case 'rating':
       if (!choices.ratingsAsPlays) return 'rating';
       // Rated, and not watched in this file: watched on the day it was rated.
@@ -334,11 +383,45 @@ function kindOf(
     case 'progress':
       return { as: 'progress' };
     case 'favorite-episode':
-      return 'favorite_episode';
+      return { as: 'favorite' };
   }
 }
 
-function opFor(as: Target, record: ImportRecord, r: Resolved): ImportOp | LeftOutReason {
+/**
+ * A bookmark at the record's date, on its named lists when the viewer chose them; or a show's bookmark
+ * holding a favourite episode. Undated (time 0): older than any change, so it never replaces what the
+ * viewer did nor undoes a removal. The merge adds the lists and favourites to a bookmark held.
+ */
+function bookmarkOp(
+  as: 'bookmark' | 'favorite',
+  record: ImportRecord,
+  r: Resolved,
+  choices: ImportChoices,
+): ImportOp | LeftOutReason {
+  const base = {
+    kind: 'bookmark-add' as const,
+    type: r.type,
+    tmdbId: r.summary.id,
+    meta: { title: r.summary.title, year: r.summary.year, poster: r.summary.poster },
+  };
+  if (as === 'favorite') {
+    const id = record.episode?.tmdbId;
+    // The episode id is the source's show's: another title picked has other episodes.
+    const sameShow = r.type === 'show' && (!record.title.tmdbId || record.title.tmdbId === r.summary.id);
+    return id && sameShow ? { ...base, favoriteEpisodes: [id], at: 0 } : 'episode_not_found';
+  }
+  const at = instant(record.updatedAt ?? record.watchedAt);
+  const groups = choices.namedLists ? listsOf(record) : [];
+  return { ...base, ...(groups.length ? { groups } : {}), at: Number.isFinite(at) ? at : 0 };
+}
+
+function opFor(
+  as: Target,
+  record: ImportRecord,
+  r: Resolved,
+  choices: ImportChoices,
+): ImportOp | LeftOutReason {
+  if (as === 'bookmark' || as === 'favorite') return bookmarkOp(as, record, r, choices);
   const meta = { title: r.summary.title, year: r.summary.year, poster: r.summary.poster };
   const base = { type: r.type, tmdbId: r.summary.id, meta };
   const episode = r.episode
@@ -347,11 +430,6 @@ function opFor(as: Target, record: ImportRecord, r: Resolved): ImportOp | LeftOu
         episode: { id: r.episode.id, number: r.episode.number, title: r.episode.title },
       }
     : {};
-  if (as === 'bookmark') {
-    const at = instant(record.updatedAt ?? record.watchedAt);
-    // Undated: older than any change, so it never replaces what the viewer did (nor undoes a removal).
-    return { kind: 'bookmark-add', ...base, at: Number.isFinite(at) ? at : 0 };
-  }
   if (as === 'progress') {
     const at = instant(record.progress?.updatedAt ?? record.updatedAt);
     if (!record.progress || !Number.isFinite(at)) return 'no_date';

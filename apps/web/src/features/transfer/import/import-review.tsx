@@ -2,7 +2,8 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MediaSummary } from '@marquee/contract';
 import { Button } from '../../../components/button.tsx';
-import { numberFormat } from '../../../lib/intl.ts';
+import { isRtl } from '../../../lib/i18n.ts';
+import { listFormat, numberFormat } from '../../../lib/intl.ts';
 import { knownSyncedSettings } from '../../../lib/sync/settings-sync.ts';
 import { mergeInBulk, type ImportOp } from '../../../stores/library/bulk-merge.ts';
 import { playTitleKey, type PlayEntry } from '../../../stores/library/history-rules.ts';
@@ -12,7 +13,9 @@ import type { MediaType } from '../../../lib/media-keys.ts';
 import type { ImportFormat } from '../formats/index.ts';
 import {
   allRecords,
+  backupOrder,
   defaultChoices,
+  fileLists,
   planImport,
   profilesOf,
   type ImportChoices,
@@ -33,6 +36,8 @@ const FORMAT_NAMES: Record<ImportFormat, string> = {
 const FIRST_UNSURE = 20;
 /** Titles not found listed at most. */
 const MAX_UNMATCHED = 200;
+/** A file's lists named in the option about them; the rest are counted ("and 4 more"). */
+const NAMED_LISTS = 3;
 
 const LIST_KINDS = ['watched', 'watchlist'] as const;
 
@@ -51,7 +56,11 @@ interface News {
   plays: number;
   myList: number;
   progress: number;
+  /** Named lists new to the library. */
+  lists: number;
 }
+
+const hasNews = (news: News) => news.plays + news.myList + news.progress + news.lists > 0;
 
 /** The plan for the viewer's choices, and what of it is new to the library held. */
 function useReviewPlan(reviewed: Reviewed, choices: ImportChoices) {
@@ -59,14 +68,10 @@ function useReviewPlan(reviewed: Reviewed, choices: ImportChoices) {
   const library = useLibraryStore.getState();
   const plan = useMemo(
     () =>
-      planImport(
-        records,
-        reviewed.matches,
-        reviewed.queries,
-        choices,
-        reviewed.known,
-        watchedIn(library.history),
-      ),
+      planImport(records, reviewed.matches, reviewed.queries, choices, reviewed.known, {
+        watchedBefore: watchedIn(library.history),
+        groupOrder: backupOrder(reviewed.results),
+      }),
     [records, reviewed, choices, library.history],
   );
   // What importing would change, counted as the library would take it: what is already there is no news.
@@ -76,6 +81,7 @@ function useReviewPlan(reviewed: Reviewed, choices: ImportChoices) {
       plays: Object.keys(changed.history).length,
       myList: Object.keys(changed.bookmarks).length,
       progress: Object.keys(changed.progress).length,
+      lists: changed.lists?.length ?? 0,
     };
   }, [library, plan.ops]);
   return { records, plan, news };
@@ -106,10 +112,11 @@ export function ImportReview({
   const [isUsingSettings, setUsingSettings] = useState(false);
   const { records, plan, news } = useReviewPlan(reviewed, choices);
   const settings = useMemo(() => backupSettings(reviewed.results), [reviewed.results]);
+  const lists = useMemo(() => fileLists(reviewed.results), [reviewed.results]);
   const unsure = reviewed.queries.filter((q) => reviewed.matches.get(q.key)?.status === 'unsure');
   const skippedRows = reviewed.results.reduce((n, r) => n + r.skipped.length, 0);
   const chosenSettings = settings && isUsingSettings ? settings : null;
-  const nothing = news.plays + news.myList + news.progress === 0 && !chosenSettings;
+  const nothing = !hasNews(news) && !chosenSettings;
 
   return (
     <section
@@ -118,7 +125,7 @@ export function ImportReview({
       className="flex flex-col gap-6"
     >
       <ReviewHeader reviewed={reviewed} />
-      <ImportOptions records={records} choices={choices} onChange={setChoices}>
+      <ImportOptions records={records} lists={lists} choices={choices} onChange={setChoices}>
         {settings && (
           <Checkbox checked={isUsingSettings} onChange={setUsingSettings} testId="import-use-settings">
             {t('transfer.import.review.useSettings')}
@@ -198,11 +205,10 @@ function ReviewHeader({ reviewed }: { reviewed: Reviewed }) {
 /** What importing adds that the library does not hold yet. */
 function WillAdd({ news, planned }: { news: News; planned: number }) {
   const { t } = useTranslation(['transfer']);
-  const nothing = news.plays + news.myList + news.progress === 0;
   return (
     <div data-testid="import-will-add">
       <h4 className="mb-1 font-semibold text-fg">{t('transfer.import.review.willAdd')}</h4>
-      {nothing ? (
+      {!hasNews(news) ? (
         <p className="text-fg-muted" data-testid="import-nothing-new">
           {planned === 0 ? t('transfer.import.review.nothing') : t('transfer.import.done.nothingNew')}
         </p>
@@ -211,6 +217,7 @@ function WillAdd({ news, planned }: { news: News; planned: number }) {
           {news.plays > 0 && <li>{t('transfer.import.review.plays', { count: news.plays })}</li>}
           {news.myList > 0 && <li>{t('transfer.import.review.myList', { count: news.myList })}</li>}
           {news.progress > 0 && <li>{t('transfer.import.review.progress', { count: news.progress })}</li>}
+          {news.lists > 0 && <li>{t('transfer.import.review.lists', { count: news.lists })}</li>}
         </ul>
       )}
       <p className="mt-1 text-sm text-fg-muted">{t('transfer.import.review.alreadyKept')}</p>
@@ -361,16 +368,52 @@ function Checkbox({
 }
 
 /**
+ * The option of lists, naming the first few of the file's lists: "Add the titles of my lists (Halloween,
+ * Classics, Noir and 2 more) to My List, on lists of the same name". Without a usable name (only names a
+ * list cannot have), the titles go to My List.
+ */
+function NamedListsOption({
+  lists,
+  checked,
+  onChange,
+}: {
+  lists: readonly string[];
+  checked: boolean;
+  onChange(checked: boolean): void;
+}) {
+  const { t, i18n } = useTranslation(['transfer']);
+  // Each name its own bidi isolate in right-to-left languages, as every interpolated value is.
+  const isolate = (name: string) => (isRtl(i18n.language) ? `\u2068${name}\u2069` : name);
+  const named = lists.slice(0, NAMED_LISTS).map(isolate);
+  const more = lists.length - named.length;
+  const names = listFormat(i18n.language, { type: 'conjunction' }).format(
+    more > 0 ? [...named, t('transfer.import.review.moreLists', { count: more })] : named,
+  );
+  return (
+    <Checkbox checked={checked} onChange={onChange} testId="import-named-lists">
+      {lists.length === 0
+        ? t('transfer.import.review.listsToMyList')
+        : lists.length === 1
+          ? t('transfer.import.review.listToNamedList', { list: lists[0] })
+          : t('transfer.import.review.listsToNamedLists', { lists: names })}
+    </Checkbox>
+  );
+}
+
+/**
  * The options a file calls for: whose Netflix viewing, what a lone list is, ratings and lists; and those
  * handed in (`children`: a backup's settings).
  */
 function ImportOptions({
   records,
+  lists,
   choices,
   onChange,
   children,
 }: {
   records: ReturnType<typeof allRecords>;
+  /** The named lists the files hold, in their order. */
+  lists: readonly string[];
   choices: ImportChoices;
   onChange(update: (c: ImportChoices) => ImportChoices): void;
   children?: ReactNode;
@@ -378,7 +421,7 @@ function ImportOptions({
   const { t } = useTranslation(['transfer']);
   const profiles = useMemo(() => profilesOf(records), [records]);
   const hasRatings = records.some((r) => r.kind === 'rating');
-  const hasLists = records.some((r) => r.kind === 'list-item');
+  const hasLists = lists.length > 0 || records.some((r) => r.kind === 'list-item');
   const loneList = records.some((r) => r.unsure === 'list_kind');
   if (profiles.length < 2 && !hasRatings && !hasLists && !loneList && !children) return null;
   return (
@@ -429,12 +472,11 @@ function ImportOptions({
         </Checkbox>
       )}
       {hasLists && (
-        <Checkbox
-          checked={choices.listsToMyList}
-          onChange={(on) => onChange((c) => ({ ...c, listsToMyList: on }))}
-        >
-          {t('transfer.import.review.listsToMyList')}
-        </Checkbox>
+        <NamedListsOption
+          lists={lists}
+          checked={choices.namedLists}
+          onChange={(on) => onChange((c) => ({ ...c, namedLists: on }))}
+        />
       )}
       {children}
     </div>

@@ -73,10 +73,12 @@ function fakeWork(reply: Awaited<ReturnType<ImportWork['read']>> = { ok: true, r
       saved.push([...ops]);
       steps.push('save');
       const plays = ops.filter((op) => op.kind === 'history-add').length;
+      const order = ops.find((op) => op.kind === 'group-order');
       return {
         plays,
-        bookmarks: ops.length - plays,
+        bookmarks: ops.filter((op) => op.kind === 'bookmark-add').length,
         progress: 0,
+        lists: order?.order.length ?? 0,
         savedTo: 'device',
         historyStaysOnDevice: false,
       };
@@ -126,7 +128,7 @@ describe('Settings → Import', () => {
     await userEvent.click(screen.getByTestId('import-confirm'));
     await screen.findByTestId('import-done');
     expect(saved).toHaveLength(1);
-    expect(saved[0]!.map((op) => op.tmdbId)).toEqual(['348', '841']);
+    expect(saved[0]!.map((op) => op.kind !== 'group-order' && op.tmdbId)).toEqual(['348', '841']);
     expect(screen.getByText('Kept in this browser. Sign in to keep it in your account too.')).toBeTruthy();
   });
 
@@ -138,7 +140,9 @@ describe('Settings → Import', () => {
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Match for Dune' }), '');
     expect(screen.getByTestId('import-will-add').textContent).toContain('1 play to your watch history');
     await userEvent.click(screen.getByTestId('import-confirm'));
-    await waitFor(() => expect(saved[0]?.map((op) => op.tmdbId)).toEqual(['348']));
+    await waitFor(() =>
+      expect(saved[0]?.map((op) => op.kind !== 'group-order' && op.tmdbId)).toEqual(['348']),
+    );
   });
 
   it('a refused file says why, in words, and that nothing was imported', async () => {
@@ -186,6 +190,63 @@ describe('Settings → Import', () => {
     await userEvent.click(within(form).getByRole('button', { name: 'Continue' }));
     await screen.findByTestId('import-review');
     expect(reads).toEqual([{}, { dateOrder: 'dmy' }]);
+  });
+});
+
+describe("a file's lists (issue 27 item 3: named lists)", () => {
+  const lists = ['Halloween', 'Noir', 'Road movies', 'Sundays', 'Festival'];
+  const withLists: ImportResult = {
+    format: 'letterboxd',
+    records: lists.map((listName, i) => ({
+      kind: 'list-item',
+      title: { title: 'Alien', year: 1979 },
+      listName,
+      position: 1,
+      source: { file: `lists/${listName}.csv`, row: 5 + i },
+    })),
+    skipped: [],
+  };
+  const option = () => screen.getByTestId<HTMLInputElement>('import-named-lists');
+
+  it('the option names the first three lists and counts the others; on, the lists are new and go in once', async () => {
+    const { work, saved } = fakeWork({ ok: true, results: [withLists] });
+    renderIt(work);
+    await choose();
+    await screen.findByTestId('import-review');
+    expect(option().checked).toBe(true);
+    expect(option().parentElement!.textContent).toBe(
+      'Add the titles of my lists (Halloween, Noir, Road movies, and 2 more) to My List, on lists of the same name',
+    );
+    expect(screen.getByTestId('import-will-add').textContent).toContain('5 new lists');
+    await userEvent.click(screen.getByTestId('import-confirm'));
+    await screen.findByTestId('import-done');
+    expect(saved[0]!.filter((op) => op.kind === 'group-order')).toEqual([
+      { kind: 'group-order', order: lists, at: 0 },
+    ]);
+    expect(screen.getByTestId('import-done').textContent).toContain('5 new lists');
+  });
+
+  it('off: the list entries are counted as left out, and there is nothing to import', async () => {
+    const { work } = fakeWork({ ok: true, results: [withLists] });
+    renderIt(work);
+    await choose();
+    await screen.findByTestId('import-review');
+    await userEvent.click(option());
+    expect(screen.getByTestId('import-left-out').textContent).toContain('5 entries on lists');
+    expect(screen.getByTestId<HTMLButtonElement>('import-confirm').disabled).toBe(true);
+  });
+
+  it('one list is named as one', async () => {
+    const { work } = fakeWork({
+      ok: true,
+      results: [{ ...withLists, records: withLists.records.slice(0, 1) }],
+    });
+    renderIt(work);
+    await choose();
+    await screen.findByTestId('import-review');
+    expect(option().parentElement!.textContent).toBe(
+      'Add the titles of my list Halloween to My List, on a list of the same name',
+    );
   });
 });
 

@@ -278,7 +278,7 @@ function DoneView({
   onRestart(): void;
 }) {
   const { t } = useTranslation(['transfer']);
-  const nothingNew = outcome.plays + outcome.bookmarks + outcome.progress === 0;
+  const nothingNew = outcome.plays + outcome.bookmarks + outcome.progress + outcome.lists === 0;
   return (
     <div className="flex flex-col gap-3" data-testid="import-done">
       <h3 className="text-lg font-semibold text-fg">{t('transfer.import.done.heading')}</h3>
@@ -293,6 +293,7 @@ function DoneView({
           {outcome.progress > 0 && (
             <li>{t('transfer.import.review.progress', { count: outcome.progress })}</li>
           )}
+          {outcome.lists > 0 && <li>{t('transfer.import.review.lists', { count: outcome.lists })}</li>}
         </ul>
       )}
       {settingsApplied && (
