@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import type { TraktDeviceCode, TraktProblem, TraktStatus } from '@marquee/contract';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
@@ -9,6 +9,9 @@ import { dateTimeFormat } from '../../lib/intl.ts';
  * What Settings → Trakt shows in each state of the link (docs/decisions/101-trakt-sync.md). The element
  * marked `data-trakt-focus` takes the focus when the state changes under the viewer (trakt-section.tsx).
  */
+
+/** Stands for the address in the translated sentence, split around it. */
+const URL_SLOT = '\u0000';
 
 /** Problems of a link that did not happen, told beside Link Trakt. */
 const LINK_PROBLEMS = ['link_denied', 'link_expired'] as const;
@@ -88,28 +91,29 @@ export function PendingView({
   const { t, i18n } = useTranslation(['trakt']);
   const url = device.verificationUrl;
   const until = dateTimeFormat(i18n.language, { timeStyle: 'short' }).format(new Date(device.expiresAt));
+  // The address goes where the sentence puts it, as a link. (Not react-i18next's Trans: the bundler would
+  // move it, and the HTML parser it needs, into the first view's chunk.)
+  const [before = '', after = ''] = t('trakt.pending.goTo', { url: URL_SLOT }).split(URL_SLOT);
   return (
     <>
       <p id="trakt-code-instructions" className="text-fg">
-        <Trans
-          t={t}
-          i18nKey="trakt.pending.goTo"
-          values={{ url }}
-          components={{
-            page: isWebUrl(url) ? (
-              // eslint-disable-next-line jsx-a11y/anchor-has-content -- Trans puts the address inside.
-              <a
-                href={url}
-                target="_blank"
-                rel="noopener noreferrer"
-                dir="ltr"
-                className="font-semibold break-all text-fg-accent underline"
-              />
-            ) : (
-              <span dir="ltr" className="font-semibold break-all" />
-            ),
-          }}
-        />
+        {before}
+        {isWebUrl(url) ? (
+          <a
+            href={url}
+            target="_blank"
+            rel="noopener noreferrer"
+            dir="ltr"
+            className="font-semibold break-all text-fg-accent underline"
+          >
+            {url}
+          </a>
+        ) : (
+          <span dir="ltr" className="font-semibold break-all">
+            {url}
+          </span>
+        )}
+        {after}
       </p>
       <div className="flex flex-wrap items-center gap-3">
         <code
