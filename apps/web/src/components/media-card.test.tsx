@@ -1,4 +1,5 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import type { i18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
@@ -6,6 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MediaSummary } from '@marquee/contract';
 import { clock } from '../lib/clock.ts';
 import { initI18n } from '../lib/i18n.ts';
+import { memoryStorage, setAppStorage } from '../lib/storage.ts';
+import { initStores, useLibraryStore } from '../stores/index.ts';
 import { MediaCard, type MediaCardProps } from './media-card.tsx';
 
 const realNow = clock.now;
@@ -13,6 +16,8 @@ let i18next: i18n;
 beforeEach(async () => {
   i18next = await initI18n('en', ['media', 'library']);
   clock.now = () => new Date('2026-04-20T10:00:00Z');
+  setAppStorage(memoryStorage());
+  await initStores();
 });
 afterEach(() => {
   clock.now = realNow;
@@ -109,5 +114,105 @@ describe('a Continue Watching card', () => {
   it('carries its own action in place of the app’s', () => {
     card({ year: 2010 }, { resume, action: <button type="button">Remove</button> });
     expect(screen.getByRole('button', { name: 'Remove' })).toBeTruthy();
+  });
+});
+
+describe('a movie marked watched from its card', () => {
+  const alien = { id: '348', title: 'Alien', year: 1979, releaseDate: '1979-05-25' };
+  const plays = () => Object.values(useLibraryStore.getState().history);
+  const menuButton = () => screen.getByRole('button', { name: 'More options for Alien' });
+
+  it('leaves the link the card’s first stop, then the menu button, then the card’s action', () => {
+    card(alien, { action: <button type="button">Remove</button> });
+    const stops = document.querySelectorAll('a[href], button');
+    expect(stops[0]).toBe(screen.getByTestId('media-card'));
+    expect(stops[1]).toBe(menuButton());
+    expect(stops[2]).toBe(screen.getByRole('button', { name: 'Remove' }));
+    expect(menuButton().getAttribute('aria-haspopup')).toBe('menu');
+    expect(menuButton().getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('marks it watched (a play now) and not watched (its plays gone), and shows the Watched badge', async () => {
+    const user = userEvent.setup();
+    card(alien);
+    expect(screen.queryByText('Watched')).toBeNull();
+    await user.click(menuButton());
+    const mark = await screen.findByRole('menuitem', { name: 'Mark as watched' });
+    expect(document.activeElement).toBe(mark);
+    expect(screen.getByRole('menu', { name: 'More options for Alien' })).toBeTruthy();
+    await user.click(mark);
+    expect(plays()).toMatchObject([
+      { type: 'movie', tmdbId: '348', title: 'Alien', completed: true, watchedAt: clock.now().getTime() },
+    ]);
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(document.activeElement).toBe(menuButton());
+    // The badge is part of the link: its name says so too.
+    expect(within(screen.getByTestId('media-card')).getByText('Watched')).toBeTruthy();
+
+    await user.click(menuButton());
+    await user.click(await screen.findByRole('menuitem', { name: 'Mark as not watched' }));
+    expect(plays()).toEqual([]);
+    expect(screen.queryByText('Watched')).toBeNull();
+  });
+
+  it('opens by Enter on its item, closes by Escape with focus back on its button', async () => {
+    const user = userEvent.setup();
+    card(alien);
+    menuButton().focus();
+    await user.keyboard('{Enter}');
+    const mark = await screen.findByRole('menuitem', { name: 'Mark as watched' });
+    expect(document.activeElement).toBe(mark);
+    expect(menuButton().getAttribute('aria-expanded')).toBe('true');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(document.activeElement).toBe(menuButton());
+    expect(plays()).toEqual([]);
+    // Space opens it too; Enter on the item marks the movie.
+    await user.keyboard(' ');
+    await screen.findByRole('menuitem', { name: 'Mark as watched' });
+    await user.keyboard('{Enter}');
+    expect(plays()).toHaveLength(1);
+    expect(document.activeElement).toBe(menuButton());
+  });
+
+  it('closes by Tab, which moves on from its button', async () => {
+    const user = userEvent.setup();
+    card(alien);
+    await user.click(menuButton());
+    await screen.findByRole('menu');
+    await user.tab();
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(document.activeElement).not.toBe(screen.getByTestId('media-card'));
+  });
+
+  it('closes when the viewer presses elsewhere, leaving focus where they pressed', async () => {
+    const user = userEvent.setup();
+    card(alien);
+    await user.click(menuButton());
+    await screen.findByRole('menu');
+    await user.click(document.body);
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(plays()).toEqual([]);
+  });
+
+  it('offers no menu on a show’s card, nor on a title not out yet', () => {
+    card({ type: 'tv', title: 'Severance', year: 2022, releaseDate: '2022-02-18' });
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+
+  it('shows the badge of a movie watched elsewhere (a play synced in), not of another title', () => {
+    useLibraryStore.getState().recordPlay({
+      type: 'movie',
+      tmdbId: '348',
+      title: 'Alien',
+      year: 1979,
+      poster: null,
+      watchedAt: Date.UTC(2026, 0, 1),
+      watched: 7020,
+      duration: 7020,
+      completed: true,
+    });
+    card(alien);
+    expect(screen.getByText('Watched')).toBeTruthy();
   });
 });

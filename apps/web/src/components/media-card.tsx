@@ -7,6 +7,8 @@ import { encodeMediaKey } from '../lib/media-keys.ts';
 import { clock } from '../lib/clock.ts';
 import { useMediaActions } from './media-actions.tsx';
 import { paths } from '../lib/paths.ts';
+import { useMovieWatched } from './movie-watched.ts';
+import { optionalLazy } from './optional-lazy.tsx';
 import { PosterImage } from './poster-image.tsx';
 
 /**
@@ -58,26 +60,11 @@ export function MediaCard({
   const { t } = useTranslation(['media']);
   const actions = useMediaActions();
   const released = resume !== undefined || isTitleReleased(media, clock.now());
+  const movie = media.type === 'movie';
   const title = titleText ?? media.title;
   const body = (
     <>
-      <div className="relative aspect-[2/3] overflow-hidden rounded-lg bg-surface-2 shadow-md">
-        <PosterImage
-          src={media.poster}
-          alt={t('media.posterAlt', { title: media.title })}
-          width={POSTER_WIDTH}
-          height={POSTER_HEIGHT}
-          loading={posterLoading === 'lazy' ? 'lazy' : 'eager'}
-          fetchPriority={posterLoading === 'priority' ? 'high' : 'auto'}
-          decoding="async"
-          className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105"
-        />
-        {!released && (
-          <span className="absolute top-2 start-2 rounded bg-black/80 px-2 py-0.5 text-xs font-semibold text-white">
-            {t('media.unreleased')}
-          </span>
-        )}
-      </div>
+      <CardPoster media={media} posterLoading={posterLoading} released={released} />
       {resume && <WatchedBar ratio={resume.ratio} />}
       <div className="mt-2 px-0.5">
         {/* Always two lines high, so a row's height is known before its titles are (no layout shift). */}
@@ -127,15 +114,75 @@ export function MediaCard({
       {body}
     </Link>
   );
-  if (!action) return link;
-  // The action sits beside the link, not inside it: a button inside a link is not valid HTML.
+  if (!action && !movie) return link;
+  // The menu and the action sit beside the link, not inside it (a button inside a link is not valid
+  // HTML), after it: the link stays the card's first stop, then the menu's button (top start), the action
+  // (top end).
   return (
-    <div className="relative shrink-0" style={style}>
+    <div className="group/card relative shrink-0" style={style}>
       {link}
-      <div className="absolute top-1 end-1">{action}</div>
+      {movie && <CardMenuButton media={media} />}
+      {action && <div className="absolute top-1 end-1">{action}</div>}
     </div>
   );
 }
+
+/** The poster, with the Unreleased label or, for a watched movie, the Watched badge. */
+function CardPoster({
+  media,
+  posterLoading,
+  released,
+}: {
+  media: MediaSummary;
+  posterLoading: PosterLoading;
+  released: boolean;
+}) {
+  const { t } = useTranslation(['media']);
+  const watched = useMovieWatched(media.id, media.type === 'movie');
+  return (
+    <div className="relative aspect-[2/3] overflow-hidden rounded-lg bg-surface-2 shadow-md">
+      <PosterImage
+        src={media.poster}
+        alt={t('media.posterAlt', { title: media.title })}
+        width={POSTER_WIDTH}
+        height={POSTER_HEIGHT}
+        loading={posterLoading === 'lazy' ? 'lazy' : 'eager'}
+        fetchPriority={posterLoading === 'priority' ? 'high' : 'auto'}
+        decoding="async"
+        className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105"
+      />
+      {!released && (
+        <span className="absolute top-2 start-2 rounded bg-black/80 px-2 py-0.5 text-xs font-semibold text-white">
+          {t('media.unreleased')}
+        </span>
+      )}
+      {watched && (
+        // A watched movie's mark (decision 095: it has a play in the watch history).
+        <span className="absolute bottom-2 start-2 flex items-center gap-1 rounded bg-black/80 px-2 py-0.5 text-xs font-semibold text-white">
+          <svg
+            viewBox="0 0 24 24"
+            className="h-3.5 w-3.5"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="3"
+            aria-hidden="true"
+          >
+            <path d="M5 12.5l4.5 4.5L19 7.5" />
+          </svg>
+          {t('media.watched')}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A movie card's ⋯ button and its menu (media-card-more.tsx): loaded with the first movie card a page
+ * shows, so a first view without cards (`/` on a first visit) carries none of it (decision 062's budget).
+ */
+const CardMenuButton = optionalLazy(() =>
+  import('./media-card-more.tsx').then((m) => ({ default: m.CardMenuButton })),
+);
 
 /** Even a title barely started shows some of its bar filled. */
 const MIN_BAR_PERCENT = 4;
