@@ -285,6 +285,50 @@ describe(`settings the family saves, and nicknames (${testDialect})`, () => {
       expect(await settings()).toEqual({ ...ours(a.user.id), watchedThreshold: null });
     });
 
+    it('keeps our "stop watching" marks (decision 102) as one field: round trip, last writer wins, bad ones refused', async () => {
+      const marks = { 'show:1396': 1_714_564_800_000, 'show:1399': 0 };
+      const put = await call('PUT', '/settings', { continueHidden: marks });
+      expect(put.statusCode, put.body).toBe(200);
+      expect(body(put)).toEqual({ ...ours(a.user.id), continueHidden: marks });
+      expect(await settings(await login(t.server, a.keys))).toEqual({
+        ...ours(a.user.id),
+        continueHidden: marks,
+      });
+      // The whole map is the field: a newer one replaces it, an older one (another device's, late) does not.
+      await call('PUT', '/settings', { continueHidden: { 'show:1': 5 }, updatedAt: iso(-MIN) });
+      expect((await settings()).continueHidden).toEqual(marks);
+      await call('PUT', '/settings', { continueHidden: { 'show:1396': 7 } });
+      expect((await settings()).continueHidden).toEqual({ 'show:1396': 7 });
+
+      const before = await storedRow();
+      const tooMany = Object.fromEntries(Array.from({ length: 501 }, (_, i) => [`show:${i}`, i]));
+      for (const bad of [
+        { 'show:1396': -1 },
+        { 'show:1396': 1.5 },
+        { 'show:1396': '1714564800000' },
+        { 'show:1396': null },
+        { '': 5 },
+        { ['x'.repeat(41)]: 5 },
+        tooMany,
+        ['show:1396'],
+        'show:1396',
+        5,
+      ]) {
+        const res = await call('PUT', '/settings', { continueHidden: bad, enableThumbnails: true });
+        expect(res.statusCode, JSON.stringify(bad).slice(0, 80)).toBe(400);
+        expect(body<ApiErrorBody>(res).code).toBe('validation_failed');
+      }
+      expect(await storedRow()).toEqual(before);
+
+      // 500 fit; an empty map is a value; null clears it.
+      const most = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`show:${i}`, i]));
+      expect((await call('PUT', '/settings', { continueHidden: most })).statusCode).toBe(200);
+      await call('PUT', '/settings', { continueHidden: {} });
+      expect((await settings()).continueHidden).toEqual({});
+      await call('PUT', '/settings', { continueHidden: null });
+      expect(await settings()).toEqual({ ...ours(a.user.id), continueHidden: null });
+    });
+
     it('returns the secrets in plain text to their owner only; the database holds them sealed', async () => {
       await call('PUT', '/settings', { ...secrets, debridService: 'realdebrid' });
       expect(await settings()).toMatchObject({ ...secrets, debridService: 'realdebrid' });

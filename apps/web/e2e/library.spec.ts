@@ -149,8 +149,9 @@ test.describe('library without an account', () => {
       localStorage.getItem('marquee:backup:v0:library') !== null,
     ]);
     expect(kept).toEqual([true, true]);
-    // Removing from Continue Watching.
-    await cont.getByTestId('continue-remove').click();
+    // Removing from Continue Watching: a show's × opens its menu (remove, or stop watching).
+    await cont.getByTestId('continue-options').click();
+    await page.getByTestId('continue-remove').click();
     await expect(page.getByTestId('continue-section')).toHaveCount(0);
   });
 

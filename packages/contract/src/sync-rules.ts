@@ -50,3 +50,10 @@ export const SAME_PLAY_WINDOW_MS = 3 * 60 * 60_000;
  */
 export const WATCHED_THRESHOLD_MIN = 0.5;
 export const WATCHED_THRESHOLD_MAX = 1;
+
+/**
+ * "Stop watching" marks (`continueHidden`, decision 102): library key (`show:1396`) → when the viewer
+ * stopped watching (epoch ms). The most the server keeps, and a key's longest.
+ */
+export const CONTINUE_HIDDEN_MAX = 500;
+export const CONTINUE_HIDDEN_KEY_MAX = 40;

@@ -5,6 +5,8 @@ import { defineEndpoint, defineStream, type EndpointErrors } from './endpoint.ts
 import { syncRoutes } from './routes.ts';
 import {
   BOOKMARK_GROUPS_MAX,
+  CONTINUE_HIDDEN_KEY_MAX,
+  CONTINUE_HIDDEN_MAX,
   FAVORITE_EPISODES_MAX,
   GROUP_NAME_MAX,
   GROUP_NAME_PATTERN,
@@ -227,6 +229,16 @@ export type SubtitleStyling = z.infer<typeof SubtitleStyling>;
 /** Ours: the share of its length past which a movie or an episode counts as watched (0.9 = 90 %). */
 export const WatchedThreshold = z.number().min(WATCHED_THRESHOLD_MIN).max(WATCHED_THRESHOLD_MAX);
 
+/**
+ * Ours: the shows the viewer stopped watching (decision 102), library key (`show:1396`) → when (epoch ms);
+ * at most `CONTINUE_HIDDEN_MAX` of them. The whole map is one field (last writer wins).
+ */
+export const ContinueHidden = z
+  .record(z.string().min(1).max(CONTINUE_HIDDEN_KEY_MAX), z.number().int().nonnegative())
+  .refine((marks) => Object.keys(marks).length <= CONTINUE_HIDDEN_MAX, {
+    message: `at most ${CONTINUE_HIDDEN_MAX} titles`,
+  });
+
 /** A text setting of the family's clients (an id, a token, a service name). */
 const FamilySettingText = z.string().max(2048);
 /** An ordered list of ids (sources, embeds, home sections). */
@@ -314,6 +326,8 @@ export const UserSettings = z
      * profile, like autoplay.
      */
     watchedThreshold: WatchedThreshold.nullish(),
+    /** Ours, kept like the threshold: the "stop watching" marks, library key → epoch ms. */
+    continueHidden: ContinueHidden.nullish(),
     ...FamilySettings.shape,
   })
   .catchall(z.unknown());
@@ -339,6 +353,8 @@ export const UserSettingsInput = z
       .nullish(),
     /** 0.5–1 (a share of the length, 0.9 = 90 %); anything else is 400 `validation_failed`. */
     watchedThreshold: WatchedThreshold.nullish(),
+    /** Library key (1–40 characters) → epoch ms (an integer ≥ 0), at most 500 of them; else 400. */
+    continueHidden: ContinueHidden.nullish(),
     ...FamilySettings.shape,
     updatedAt: ChangeTime.optional(),
   })

@@ -4,6 +4,7 @@ import { appStorage, type KeyValueStorage } from '../lib/storage.ts';
 import { createPersistedStore, storageKey } from './persisted.ts';
 import { LEGACY_KEYS, readLegacyState } from './library/legacy.ts';
 import { validWatchedThreshold, WATCHED_SHARE } from './library/history-rules.ts';
+import { validContinueHidden, type ContinueHidden } from './library/library-rules.ts';
 
 export const THEMES = ['default', 'blue', 'teal', 'red', 'gray'] as const satisfies readonly ThemeName[];
 
@@ -26,6 +27,11 @@ export interface PreferencesData {
    * synced per profile as `watchedThreshold`.
    */
   watchedThreshold: number;
+  /**
+   * The shows the viewer stopped watching: library key → when (epoch ms), hidden from Continue Watching
+   * until watched again or a new episode airs (decision 102); synced per profile as `continueHidden`.
+   */
+  continueHidden: ContinueHidden;
 }
 
 interface PreferencesActions {
@@ -43,6 +49,7 @@ const initial = (): PreferencesData => ({
   enableSourceOrder: false,
   audioLanguage: null,
   watchedThreshold: WATCHED_SHARE,
+  continueHidden: {},
 });
 
 export const toTheme = (v: unknown): PreferencesData['theme'] =>
@@ -63,6 +70,7 @@ function sanitize(d: Record<string, unknown>, init: PreferencesData): Preference
       typeof d.enableSourceOrder === 'boolean' ? d.enableSourceOrder : init.enableSourceOrder,
     audioLanguage: isAudioLanguage(d.audioLanguage) ? d.audioLanguage : null,
     watchedThreshold: validWatchedThreshold(d.watchedThreshold) ?? init.watchedThreshold,
+    continueHidden: validContinueHidden(d.continueHidden) ?? init.continueHidden,
   };
 }
 

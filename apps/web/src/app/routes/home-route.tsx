@@ -3,14 +3,15 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { greetingFor } from '../../lib/calendar.ts';
 import { ButtonLink } from '../../components/button.tsx';
-import { HomeLibrary } from '../../features/library/index.ts';
+import { optionalLazy } from '../../components/optional-lazy.tsx';
+import { useLibraryRefreshOnOpen } from '../../lib/library-refresh.ts';
 import { SearchBar, SearchResults, useSearchRoute } from '../../features/search/index.ts';
 import { clock } from '../../lib/clock.ts';
 import { preloadNamespaces } from '../../lib/i18n.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useRandomPhrase } from '../../lib/use-random-phrase.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
-import { useAccountStore } from '../../stores/index.ts';
+import { useAccountStore, useLibraryStore } from '../../stores/index.ts';
 import { paths } from '../../lib/paths.ts';
 import { FIRST_VIEW_NAMESPACES } from '../first-view-pages.ts';
 
@@ -28,6 +29,22 @@ const LandingPage = lazy(() => loadLanding().then(([m]) => ({ default: m.Landing
 export function preloadLanding(): void {
   if (runtimeConfig().variant === 'subscription') void loadLanding().catch(() => undefined);
 }
+/**
+ * Continue Watching and My List (features/library), loaded only when the library holds something: a
+ * first visit (nothing yet) shows the empty state without their code (decision 062's budget).
+ */
+const HomeLibrary = optionalLazy(() =>
+  import('../../features/library/library-sections.tsx').then((m) => ({ default: m.HomeLibrary })),
+);
+function HomeSections({ empty }: { empty: React.ReactNode }) {
+  // An empty library here may be a device whose library the server is bringing: read it when the page opens.
+  useLibraryRefreshOnOpen();
+  const held = useLibraryStore(
+    (s) => Object.keys(s.bookmarks).length > 0 || Object.keys(s.progress).length > 0,
+  );
+  return held ? <HomeLibrary empty={empty} /> : <>{empty}</>;
+}
+
 const ProfilesPage = lazy(() =>
   import('../../features/account/profiles-page.tsx').then((m) => ({ default: m.ProfilesPage })),
 );
@@ -71,7 +88,7 @@ function BrowseScreen() {
         {search.text.trim() ? (
           <SearchResults search={search} />
         ) : (
-          <HomeLibrary
+          <HomeSections
             empty={
               <div className="flex flex-col items-center gap-4 py-12 text-center">
                 <p className="max-w-md text-fg-muted">{t('home.empty.text')}</p>

@@ -1,19 +1,17 @@
-import { useMemo } from 'react';
-import { CloseIcon } from '../../components/close-icon.tsx';
+import { useCallback, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type MediaSummary } from '@marquee/contract';
 import {
   continueWatching,
-  progressRatio,
   sortBookmarks,
   type BookmarkEntry,
   type ContinueItem,
 } from '../../stores/library/library-rules.ts';
-import { encodeMediaKey, toTmdbType } from '../../lib/media-keys.ts';
-import { MediaCard, type ResumePoint } from '../../components/media-card.tsx';
-import { useLibraryStore } from '../../stores/index.ts';
-import { paths } from '../../lib/paths.ts';
-import { useLibraryRefreshOnOpen } from '../../lib/library-refresh.ts';
+import { toTmdbType } from '../../lib/media-keys.ts';
+import { MediaCard } from '../../components/media-card.tsx';
+import { useLibraryStore, usePreferencesStore } from '../../stores/index.ts';
+import { ContinueCard, StopNoteView } from './continue-card.tsx';
+import { useLastAired, useStopNote } from './stop-watching.ts';
 
 export const GRID =
   'grid grid-cols-2 gap-x-4 gap-y-6 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-5 xl:grid-cols-6';
@@ -35,10 +33,19 @@ export function useBookmarks(): BookmarkEntry[] {
   return useMemo(() => sortBookmarks(bookmarks, progress), [bookmarks, progress]);
 }
 
+/**
+ * Continue Watching's cards, without the shows the viewer stopped watching until they are watched again
+ * or a new episode airs (decision 102: the air dates of stopped shows are asked for after the row shows).
+ */
 export function useContinueWatching(): ContinueItem[] {
   const bookmarks = useLibraryStore((s) => s.bookmarks);
   const progress = useLibraryStore((s) => s.progress);
-  return useMemo(() => continueWatching(progress, bookmarks), [bookmarks, progress]);
+  const hidden = usePreferencesStore((s) => s.continueHidden);
+  const aired = useLastAired(progress, bookmarks, hidden);
+  return useMemo(
+    () => continueWatching(progress, bookmarks, hidden, aired),
+    [bookmarks, progress, hidden, aired],
+  );
 }
 
 /**
@@ -71,69 +78,48 @@ export function BookmarksSection({ items, titled = true }: { items: BookmarkEntr
   );
 }
 
-/** A Continue Watching card: the title's card, resuming where it stopped, with a button that takes it off the row. */
-function ContinueCard({ item }: { item: ContinueItem }) {
-  const { t } = useTranslation(['library']);
-  const remove = useLibraryStore((s) => s.removeFromContinueWatching);
-  const { entry, episode } = item;
-  const season = episode ? entry.seasons[episode.seasonId] : undefined;
-  const resume: ResumePoint = {
-    to: paths.media(
-      encodeMediaKey(toTmdbType(entry.type), entry.tmdbId, entry.title),
-      episode?.seasonId,
-      episode?.id,
-    ),
-    ratio: progressRatio(item.progress),
-    ...(episode && season ? { episode: { season: season.number, number: episode.number } } : {}),
-  };
-  return (
-    <div data-testid="continue-card">
-      <MediaCard
-        media={summaryOf(entry)}
-        resume={resume}
-        action={
-          <button
-            type="button"
-            onClick={() => remove(entry.type, entry.tmdbId)}
-            className="flex h-11 w-11 items-center justify-center rounded-full bg-black/60 text-white shadow-md hover:bg-black/80 focus-visible:outline-2 focus-visible:outline-accent"
-            aria-label={t('library.continue.remove', { title: entry.title })}
-            title={t('library.continue.removeShort')}
-            data-testid="continue-remove"
-          >
-            <CloseIcon />
-          </button>
-        }
-      />
-    </div>
-  );
-}
-
-/** Continue Watching: worth-resuming titles, not bookmarked, most recent first; each can be removed. */
+/**
+ * Continue Watching: worth-resuming titles, not bookmarked, most recent first; each can be removed, a
+ * show also stopped (with a note to undo it, shown even once the row is empty).
+ */
 export function ContinueWatchingSection({ items }: { items: ContinueItem[] }) {
   const { t } = useTranslation(['library']);
-  if (items.length === 0) return null;
+  const note = useStopNote((s) => s.note);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // A card that goes takes focus with it: the row's heading has it then.
+  const focusHeading = useCallback(() => heading.current?.focus(), []);
+  if (items.length === 0 && !note) return null;
   return (
     <section aria-labelledby="continue-heading" className="mb-10" data-testid="continue-section">
-      <h2 id="continue-heading" className="mb-4 text-xl font-bold text-fg">
+      <h2
+        id="continue-heading"
+        ref={heading}
+        tabIndex={-1}
+        className="mb-4 text-xl font-bold text-fg focus:outline-none"
+      >
         {t('library.continueWatching')}
       </h2>
-      <ul className={GRID}>
-        {items.map((item) => (
-          <li key={`${item.entry.type}:${item.entry.tmdbId}`}>
-            <ContinueCard item={item} />
-          </li>
-        ))}
-      </ul>
+      <StopNoteView onClosed={focusHeading} />
+      {items.length > 0 && (
+        <ul className={GRID}>
+          {items.map((item) => (
+            <li key={`${item.entry.type}:${item.entry.tmdbId}`}>
+              <ContinueCard item={item} card={summaryOf(item.entry)} onLeave={focusHeading} />
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }
 
 /** The home page's library: Continue Watching, then My List; `empty` when there is neither. */
 export function HomeLibrary({ empty }: { empty: React.ReactNode }) {
-  useLibraryRefreshOnOpen();
   const bookmarks = useBookmarks();
   const continuing = useContinueWatching();
-  if (bookmarks.length === 0 && continuing.length === 0) return <>{empty}</>;
+  // A show just stopped keeps the row (and its Undo) even when it was the last thing here.
+  const stopping = useStopNote((s) => s.note !== null);
+  if (bookmarks.length === 0 && continuing.length === 0 && !stopping) return <>{empty}</>;
   return (
     <>
       <ContinueWatchingSection items={continuing} />

@@ -19,7 +19,7 @@ export function ListNameForm({
   current?: string;
   onCancel?(): void;
 }) {
-  const { t } = useTranslation(['library']);
+  const { t } = useTranslation(['lists']);
   const inputId = useId();
   const [name, setName] = useState(current ?? '');
   const [problem, setProblem] = useState<'invalid' | 'exists' | null>(null);
@@ -40,7 +40,7 @@ export function ListNameForm({
   return (
     <form className="flex flex-wrap items-end gap-2" onSubmit={submit} data-testid="new-list-form">
       <label htmlFor={inputId} className="flex min-w-0 flex-1 basis-full flex-col gap-1 text-sm text-fg">
-        {t('library.lists.nameLabel')}
+        {t('lists.nameLabel')}
         <input
           ref={field}
           id={inputId}
@@ -52,17 +52,15 @@ export function ListNameForm({
           className="min-h-11 rounded-lg bg-surface-1 px-3 text-fg"
         />
       </label>
-      <Button type="submit">
-        {t(current === undefined ? 'library.lists.create' : 'library.lists.renameSave')}
-      </Button>
+      <Button type="submit">{t(current === undefined ? 'lists.create' : 'lists.renameSave')}</Button>
       {onCancel && (
         <Button variant="ghost" onClick={onCancel}>
-          {t('library.lists.cancel')}
+          {t('lists.cancel')}
         </Button>
       )}
       {problem && (
         <p id={`${inputId}-problem`} role="alert" className="basis-full text-sm text-fg-muted">
-          {t(problem === 'invalid' ? 'library.lists.invalid' : 'library.lists.exists')}
+          {t(problem === 'invalid' ? 'lists.invalid' : 'lists.exists')}
         </p>
       )}
     </form>

@@ -18,7 +18,7 @@ export function ListsPicker({
 }: {
   media: Pick<MediaDetails, 'id' | 'type' | 'title' | 'year' | 'poster'>;
 }) {
-  const { t } = useTranslation(['library']);
+  const { t } = useTranslation(['lists']);
   const panelId = useId();
   const [open, setOpen] = useState(false);
   const meta = libraryMetaOf({ ...media });
@@ -46,15 +46,15 @@ export function ListsPicker({
         data-testid="lists-button"
       >
         <ListIcon />
-        {on.length ? t('library.lists.onCount', { count: on.length }) : t('library.lists.picker')}
+        {on.length ? t('lists.onCount', { count: on.length }) : t('lists.picker')}
       </Button>
       {open && (
         <div id={panelId} className="mt-2 flex max-w-sm flex-col gap-3 rounded-xl bg-surface-2 p-4">
           <fieldset className="flex flex-col gap-1">
             <legend className="mb-1 text-sm font-semibold text-fg">
-              {t('library.lists.pickerLabel', { title: media.title })}
+              {t('lists.pickerLabel', { title: media.title })}
             </legend>
-            {names.length === 0 && <p className="text-sm text-fg-muted">{t('library.lists.none')}</p>}
+            {names.length === 0 && <p className="text-sm text-fg-muted">{t('lists.none')}</p>}
             {names.map((name) => (
               <label key={name} className="inline-flex min-h-11 cursor-pointer items-center gap-3 text-fg">
                 <input

@@ -13,7 +13,7 @@ import { ListNameForm } from './list-name-form.tsx';
  * buttons (a keyboard, a remote, a screen reader: no dragging needed); a new list made here.
  */
 export function NamedLists() {
-  const { t } = useTranslation(['library']);
+  const { t } = useTranslation(['lists']);
   const all = useBookmarks();
   const bookmarks = useLibraryStore((s) => s.bookmarks);
   const order = useLibraryStore((s) => s.groupOrder);
@@ -27,7 +27,7 @@ export function NamedLists() {
   return (
     <section aria-labelledby="lists-heading" className="mb-10" data-testid="named-lists">
       <h2 id="lists-heading" className="mb-4 text-xl font-bold text-fg">
-        {t('library.lists.heading')}
+        {t('lists.heading')}
       </h2>
       <div className="mb-6 max-w-md">
         <ListNameForm
@@ -62,7 +62,7 @@ function NamedList({
   onUp: (() => void) | undefined;
   onDown: (() => void) | undefined;
 }) {
-  const { t } = useTranslation(['library']);
+  const { t } = useTranslation(['lists']);
   const [mode, setMode] = useState<'view' | 'rename' | 'delete'>('view');
   const headingId = `list-${encodeURIComponent(name)}`;
   return (
@@ -71,39 +71,26 @@ function NamedList({
         <h3 id={headingId} className="text-lg font-semibold text-fg">
           <bdi>{name}</bdi>
           <span className="ms-2 text-sm font-normal text-fg-muted">
-            {t('library.lists.count', { count: items.length })}
+            {t('lists.count', { count: items.length })}
           </span>
         </h3>
         <div className="flex flex-wrap gap-2">
-          <Button
-            variant="ghost"
-            disabled={!onUp}
-            onClick={onUp}
-            aria-label={t('library.lists.moveUp', { name })}
-          >
+          <Button variant="ghost" disabled={!onUp} onClick={onUp} aria-label={t('lists.moveUp', { name })}>
             ↑
           </Button>
           <Button
             variant="ghost"
             disabled={!onDown}
             onClick={onDown}
-            aria-label={t('library.lists.moveDown', { name })}
+            aria-label={t('lists.moveDown', { name })}
           >
             ↓
           </Button>
-          <Button
-            variant="ghost"
-            onClick={() => setMode('rename')}
-            aria-label={t('library.lists.rename', { name })}
-          >
-            {t('library.lists.renameShort')}
+          <Button variant="ghost" onClick={() => setMode('rename')} aria-label={t('lists.rename', { name })}>
+            {t('lists.renameShort')}
           </Button>
-          <Button
-            variant="ghost"
-            onClick={() => setMode('delete')}
-            aria-label={t('library.lists.delete', { name })}
-          >
-            {t('library.lists.deleteShort')}
+          <Button variant="ghost" onClick={() => setMode('delete')} aria-label={t('lists.delete', { name })}>
+            {t('lists.deleteShort')}
           </Button>
         </div>
       </div>
@@ -127,18 +114,16 @@ function NamedList({
           className="mb-4 flex flex-wrap items-center gap-3 rounded-lg bg-surface-2 p-3"
         >
           <p id={`${headingId}-delete`} className="text-fg">
-            {t('library.lists.deleteConfirm', { name })}
+            {t('lists.deleteConfirm', { name })}
           </p>
-          <Button onClick={() => useLibraryStore.getState().deleteList(name)}>
-            {t('library.lists.deleteYes')}
-          </Button>
+          <Button onClick={() => useLibraryStore.getState().deleteList(name)}>{t('lists.deleteYes')}</Button>
           <Button variant="ghost" onClick={() => setMode('view')}>
-            {t('library.lists.cancel')}
+            {t('lists.cancel')}
           </Button>
         </div>
       )}
       {items.length === 0 ? (
-        <p className="text-sm text-fg-muted">{t('library.lists.empty')}</p>
+        <p className="text-sm text-fg-muted">{t('lists.empty')}</p>
       ) : (
         <ul className={GRID}>
           {items.map((b) => (

@@ -17,20 +17,20 @@ const REASONS = [
 type Reason = (typeof REASONS)[number];
 const isReason = (code: string): code is Reason => (REASONS as readonly string[]).includes(code);
 /** The reason's key: the server's code when we have a text for it, else the generic one. */
-const reasonKey = (code: string) => `library.rejected.reasons.${isReason(code) ? code : 'other'}` as const;
+const reasonKey = (code: string) => `rejected.reasons.${isReason(code) ? code : 'other'}` as const;
 
 const saveFile = (rejected: readonly RejectedOp[]) =>
   saveBlob(rejectedChangesFile(rejected), 'marquee-refused-changes.json');
 
 function RejectedList({ rejected }: { rejected: readonly RejectedOp[] }) {
-  const { t } = useTranslation(['library']);
+  const { t } = useTranslation(['rejected']);
   return (
     <ul className="mt-2 space-y-1 text-left" data-testid="rejected-changes-list">
       {rejected.map((r) => {
         const { kind, title } = describeOp(r.op);
         return (
           <li key={r.op.id}>
-            {t(`library.rejected.kinds.${kind}`, { title: title ?? t('library.rejected.untitled') })}
+            {t(`rejected.kinds.${kind}`, { title: title ?? t('rejected.untitled') })}
             {' — '}
             {t(reasonKey(r.code))}
           </li>
@@ -52,7 +52,7 @@ export function RejectedChangesView({
   variant: 'banner' | 'panel';
   shown: readonly RejectedOp[];
 }) {
-  const { t } = useTranslation(['global', 'library']);
+  const { t } = useTranslation(['global', 'rejected']);
   const [open, setOpen] = useState(false);
   const actions = (
     <>
@@ -62,10 +62,10 @@ export function RejectedChangesView({
         onClick={() => setOpen(!open)}
         aria-expanded={open}
       >
-        {t(open ? 'library.rejected.hide' : 'library.rejected.show')}
+        {t(open ? 'rejected.hide' : 'rejected.show')}
       </button>
       <button type="button" className="font-semibold underline" onClick={() => saveFile(shown)}>
-        {t('library.rejected.export')}
+        {t('rejected.export')}
       </button>
       {/* The banner is dismissed (the refusals stay on My List); the panel forgets them. */}
       <button
@@ -77,7 +77,7 @@ export function RejectedChangesView({
             : useRejectedChanges.getState().clear()
         }
       >
-        {t(variant === 'banner' ? 'global.dismiss' : 'library.rejected.clear')}
+        {t(variant === 'banner' ? 'global.dismiss' : 'rejected.clear')}
       </button>
     </>
   );
@@ -89,7 +89,7 @@ export function RejectedChangesView({
         data-testid="rejected-changes-notice"
       >
         <div className="flex flex-wrap items-center justify-center gap-4">
-          <span>{t('library.rejected.notice', { count: shown.length })}</span>
+          <span>{t('rejected.notice', { count: shown.length })}</span>
           {actions}
         </div>
         {open && <RejectedList rejected={shown} />}
@@ -100,8 +100,8 @@ export function RejectedChangesView({
       className="mb-8 rounded-lg bg-surface-2 p-4 text-sm text-fg"
       data-testid="rejected-changes-panel"
     >
-      <h2 className="font-semibold">{t('library.rejected.title', { count: shown.length })}</h2>
-      <p className="mt-1 text-fg-muted">{t('library.rejected.explanation')}</p>
+      <h2 className="font-semibold">{t('rejected.title', { count: shown.length })}</h2>
+      <p className="mt-1 text-fg-muted">{t('rejected.explanation')}</p>
       <div className="mt-2 flex flex-wrap gap-4">{actions}</div>
       {open && <RejectedList rejected={shown} />}
     </section>

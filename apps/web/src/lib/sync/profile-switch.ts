@@ -6,11 +6,12 @@ import { usePreferencesStore } from '../../stores/preferences-store.ts';
 import { DEFAULT_STYLING, useSubtitlesStore } from '../../stores/subtitles-store.ts';
 import { writeSyncedSettings } from './settings-sync.ts';
 
-/** The preferences each household profile keeps for itself (decision 042). */
+/** The preferences each household profile keeps for itself (decision 042; the marks, decision 102). */
 const profilePrefs = (): NonNullable<StashedLibrary['prefs']> => ({
   enableAutoplay: usePreferencesStore.getState().enableAutoplay,
   subtitleStyling: { ...useSubtitlesStore.getState().styling },
   watchedThreshold: usePreferencesStore.getState().watchedThreshold,
+  continueHidden: usePreferencesStore.getState().continueHidden,
 });
 
 /** Makes `to`'s library (and its own preferences) the device's, stashing the one left. */
@@ -30,6 +31,7 @@ export function switchLocalLibrary(to: string): void {
       enableAutoplay: p.enableAutoplay,
       subtitleStyling: p.subtitleStyling,
       watchedThreshold: p.watchedThreshold ?? WATCHED_SHARE,
+      continueHidden: p.continueHidden ?? {},
     });
   }
 }

@@ -216,27 +216,31 @@ describe('switching household profiles (with the sync engine)', () => {
     expect(useLibraryStore.getState().outbox).toHaveLength(1);
   });
 
-  it('each profile keeps its own autoplay, caption style and watched threshold', async () => {
+  it('each profile keeps its own autoplay, caption style, watched threshold and "stop watching" marks', async () => {
     useAccountStore.getState().setAccount(account);
     await chooseProfile('kid');
     changeSyncedSettings({
       enableAutoplay: false,
       subtitleStyling: { color: '#e2e535', backgroundOpacity: 0.2, backgroundBlur: 0, size: 1.5, bold: true },
       watchedThreshold: 0.7,
+      continueHidden: { 'show:1396': 1_700_000_000_000 },
     });
     await syncEngine.flush();
     // A pass started by the restore may be the one that sends it.
     await vi.waitFor(() => expect(server.lib('kid').settings.enableAutoplay).toBe(false));
     expect(server.lib('kid').settings.watchedThreshold).toBe(0.7);
+    expect(server.lib('kid').settings.continueHidden).toEqual({ 'show:1396': 1_700_000_000_000 });
     expect(server.lib('').settings.enableAutoplay).toBeNull();
 
     await chooseProfile('');
     expect(usePreferencesStore.getState().enableAutoplay).toBe(true);
     expect(usePreferencesStore.getState().watchedThreshold).toBe(0.9);
+    expect(usePreferencesStore.getState().continueHidden).toEqual({});
     expect(useSubtitlesStore.getState().styling.color).toBe('#ffffff');
     await chooseProfile('kid');
     expect(usePreferencesStore.getState().enableAutoplay).toBe(false);
     expect(usePreferencesStore.getState().watchedThreshold).toBe(0.7);
+    expect(usePreferencesStore.getState().continueHidden).toEqual({ 'show:1396': 1_700_000_000_000 });
     expect(useSubtitlesStore.getState().styling.color).toBe('#e2e535');
   });
 

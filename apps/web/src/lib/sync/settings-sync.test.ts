@@ -93,6 +93,45 @@ describe('synced settings', () => {
       { kind: 'settings', settings: { watchedThreshold: 0.95 } },
     ]);
   });
+  it('the "stop watching" marks: the server’s land, a pending change wins, null or not a map is none', () => {
+    expect(usePreferencesStore.getState().continueHidden).toEqual({});
+    applySettings({ ...emptySettings(), continueHidden: { 'show:1396': 5 } }, []);
+    expect(usePreferencesStore.getState().continueHidden).toEqual({ 'show:1396': 5 });
+    applySettings({ ...emptySettings(), continueHidden: { 'show:1396': 5 } }, [
+      { kind: 'settings', id: 'p1', at: 1, settings: { continueHidden: { 'show:1399': 9 } } },
+    ]);
+    // The whole map is one setting: the pending one replaces the server's.
+    expect(usePreferencesStore.getState().continueHidden).toEqual({ 'show:1399': 9 });
+    // Not set on the server: this device's marks stay.
+    applySettings(emptySettings(), []);
+    expect(usePreferencesStore.getState().continueHidden).toEqual({ 'show:1399': 9 });
+    writeSyncedSettings({ continueHidden: null });
+    expect(usePreferencesStore.getState().continueHidden).toEqual({});
+    writeSyncedSettings({ continueHidden: { 'show:1': 1 } });
+    writeSyncedSettings({ continueHidden: 'show:1' as never });
+    expect(usePreferencesStore.getState().continueHidden).toEqual({});
+  });
+
+  it('marks another client wrote keep their valid entries, the newest 200', () => {
+    const many = Object.fromEntries(Array.from({ length: 260 }, (_, i) => [`show:${i}`, 1000 + i]));
+    writeSyncedSettings({
+      continueHidden: { ...many, '': 5, ['x'.repeat(41)]: 5, 'show:bad': -1, 'show:half': 1.5 },
+    });
+    const kept = usePreferencesStore.getState().continueHidden;
+    expect(Object.keys(kept)).toHaveLength(200);
+    expect(kept['show:259']).toBe(1259);
+    expect(kept['show:60']).toBe(1060);
+    expect(kept['show:59']).toBeUndefined();
+  });
+
+  it('a change of the marks applies at once and is recorded for the account', () => {
+    useAccountStore.getState().setAccount(testAccount());
+    changeSyncedSettings({ continueHidden: { 'show:1396': 7 } });
+    expect(usePreferencesStore.getState().continueHidden).toEqual({ 'show:1396': 7 });
+    expect(useLibraryStore.getState().outbox).toMatchObject([
+      { kind: 'settings', settings: { continueHidden: { 'show:1396': 7 } } },
+    ]);
+  });
 });
 
 describe('reading the synced settings back (the backup carries them)', () => {
@@ -112,6 +151,7 @@ describe('reading the synced settings back (the backup carries them)', () => {
       },
       defaultAudioLanguage: 'ja',
       watchedThreshold: 0.8,
+      continueHidden: { 'show:1396': 1_700_000_000_000 },
     };
     writeSyncedSettings(written);
     expect(readSyncedSettings()).toEqual(written);
@@ -127,6 +167,7 @@ describe('reading the synced settings back (the backup carries them)', () => {
       subtitleStyling: useSubtitlesStore.getState().styling,
       defaultAudioLanguage: null,
       watchedThreshold: WATCHED_SHARE,
+      continueHidden: null,
     });
     // What reads back, written again, changes nothing.
     const before = readSyncedSettings();
@@ -137,6 +178,7 @@ describe('reading the synced settings back (the backup carries them)', () => {
 
 describe('the synced settings a file brings', () => {
   it('keeps the fields this app knows with values it can use, and leaves out the rest', () => {
+    usePreferencesStore.getState().setPreferences({ continueHidden: { 'show:1399': 10, 'show:60059': 3 } });
     expect(
       knownSyncedSettings({
         applicationLanguage: 'fr-CA',
@@ -147,6 +189,7 @@ describe('the synced settings a file brings', () => {
         subtitleStyling: { color: '#80B1FA', backgroundOpacity: 2, size: 5, bold: true },
         defaultAudioLanguage: 'de',
         watchedThreshold: 0.95,
+        continueHidden: { 'show:1396': 20, 'show:1399': 5, 'show:bad': 'soon' },
         // p-stream's own and unknown fields.
         enableDiscover: true,
         sourceOrder: ['a'],
@@ -168,6 +211,8 @@ describe('the synced settings a file brings', () => {
       },
       defaultAudioLanguage: 'de',
       watchedThreshold: 0.95,
+      // Added to this device's marks (the later of each): a file never brings a stopped show back.
+      continueHidden: { 'show:1396': 20, 'show:1399': 10, 'show:60059': 3 },
     });
     expect(knownSyncedSettings({ applicationTheme: 'default' })).toEqual({ applicationTheme: null });
   });
@@ -183,6 +228,7 @@ describe('the synced settings a file brings', () => {
         subtitleStyling: { color: 'red; background: url(x)' },
         defaultAudioLanguage: 'ENGLISH',
         watchedThreshold: 0.2,
+        continueHidden: ['show:1396'],
       }),
     ).toEqual({ subtitleStyling: useSubtitlesStore.getState().styling });
     expect(
@@ -192,6 +238,7 @@ describe('the synced settings a file brings', () => {
         proxyUrls: null,
         subtitleStyling: [],
         watchedThreshold: '0.9',
+        continueHidden: { 'show:1396': null },
       }),
     ).toEqual({});
   });

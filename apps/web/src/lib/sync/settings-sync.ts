@@ -2,6 +2,7 @@ import type { UserSettings } from '@marquee/contract';
 import { useAccountStore } from '../../stores/account-store.ts';
 import { validWatchedThreshold, WATCHED_SHARE } from '../../stores/library/history-rules.ts';
 import { useLibraryStore } from '../../stores/library/library-store.ts';
+import { validContinueHidden } from '../../stores/library/library-rules.ts';
 import type { OutboxOp, SyncedSettings } from '../../stores/library/outbox.ts';
 import { THEMES, toTheme, usePreferencesStore } from '../../stores/preferences-store.ts';
 import { clampStyling, useSubtitlesStore } from '../../stores/subtitles-store.ts';
@@ -25,6 +26,8 @@ export function applySettings(server: Partial<UserSettings>, pending: readonly O
   if (extra.subtitleStyling) merged.subtitleStyling = extra.subtitleStyling;
   const threshold = validWatchedThreshold(server.watchedThreshold);
   if (threshold !== null) merged.watchedThreshold = threshold;
+  const hidden = validContinueHidden(server.continueHidden);
+  if (hidden !== null) merged.continueHidden = hidden;
   for (const op of pending) if (op.kind === 'settings') Object.assign(merged, op.settings);
   writeSyncedSettings(merged);
 }
@@ -50,6 +53,11 @@ export function writeSyncedSettings(s: SyncedSettings): void {
     usePreferencesStore.getState().setPreferences({
       watchedThreshold: validWatchedThreshold(s.watchedThreshold) ?? WATCHED_SHARE,
     });
+  // Cleared (null) or not a map: none; a map, its valid marks (the newest 200).
+  if (s.continueHidden !== undefined)
+    usePreferencesStore.getState().setPreferences({
+      continueHidden: validContinueHidden(s.continueHidden) ?? {},
+    });
 }
 
 /**
@@ -69,6 +77,7 @@ export function readSyncedSettings(): Partial<UserSettings> {
     subtitleStyling: { ...subtitles.styling },
     defaultAudioLanguage: prefs.audioLanguage,
     watchedThreshold: prefs.watchedThreshold,
+    continueHidden: Object.keys(prefs.continueHidden).length ? { ...prefs.continueHidden } : null,
   };
 }
 
@@ -83,7 +92,8 @@ const isLanguageTag = (v: unknown): v is string =>
  * The synced settings among those a file brings (a backup's, named as the settings endpoint names them),
  * each only when its value is one this app can use: a listed UI language, one of our themes, a
  * language tag, a caption style (within its limits), an audio language, a
- * threshold of 0.5–1. Fields we do not know, unset ones (null) and unusable values are left out.
+ * threshold of 0.5–1, "stop watching" marks (the valid ones, added to this device's: a file never brings
+ * a show back, decision 102). Fields we do not know, unset ones (null) and unusable values are left out.
  */
 export function knownSyncedSettings(raw: Record<string, unknown>): SyncedSettings {
   const out: SyncedSettings = {};
@@ -109,7 +119,16 @@ export function knownSyncedSettings(raw: Record<string, unknown>): SyncedSetting
   if (isAudioLanguage(raw.defaultAudioLanguage)) out.defaultAudioLanguage = raw.defaultAudioLanguage;
   const threshold = validWatchedThreshold(raw.watchedThreshold);
   if (threshold !== null) out.watchedThreshold = threshold;
+  const marks = validContinueHidden(raw.continueHidden);
+  if (marks && Object.keys(marks).length) out.continueHidden = laterMarks(marks);
   return out;
+}
+
+/** A file's marks merged into this device's: per title the later, the newest kept. */
+function laterMarks(file: Record<string, number>): Record<string, number> {
+  const merged = { ...usePreferencesStore.getState().continueHidden };
+  for (const [key, at] of Object.entries(file)) merged[key] = Math.max(merged[key] ?? at, at);
+  return validContinueHidden(merged) ?? {};
 }
 
 /**

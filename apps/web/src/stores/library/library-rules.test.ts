@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  airDayStart,
   cleanListName,
+  CONTINUE_HIDDEN_KEPT,
   continueWatching,
   isWorthResuming,
   libraryKey,
@@ -8,6 +10,10 @@ import {
   MAX_LIST_NAME,
   resumeEpisode,
   sortBookmarks,
+  stoppedShows,
+  validContinueHidden,
+  withoutStop,
+  withStop,
   type BookmarkEntry,
   type ProgressEntry,
 } from './library-rules.ts';
@@ -167,5 +173,107 @@ describe('named lists', () => {
     expect(cleanListName('a\tb')).toBeNull();
     expect(cleanListName('a\u0000b')).toBeNull();
     expect(cleanListName('Films d’été 🎬')).toBe('Films d’été 🎬');
+  });
+});
+
+describe('stop watching a show (decision 102)', () => {
+  const DAY = 86_400_000;
+  const keys = (items: ReturnType<typeof continueWatching>) =>
+    items.map((i) => `${i.entry.type}:${i.entry.tmdbId}`);
+  // Show 1 last watched on day 10, show 2 on day 12, a movie on day 11.
+  const progress = {
+    [libraryKey('show', '1')]: show('1', [[1, 2, 900, 10 * DAY]]),
+    [libraryKey('show', '2')]: show('2', [[1, 5, 900, 12 * DAY]]),
+    [libraryKey('movie', '3')]: movie('3', 100, 5000, 11 * DAY),
+  };
+  const stopAt = 20 * DAY + 15 * 3_600_000; // day 20, 15:00 UTC
+
+  it('a stopped show leaves the row; the others stay, in their order', () => {
+    const hidden = { [libraryKey('show', '1')]: stopAt };
+    expect(keys(continueWatching(progress, {}, hidden))).toEqual(['show:2', 'movie:3']);
+    expect(keys(continueWatching(progress, {}, {}))).toEqual(['show:2', 'movie:3', 'show:1']);
+  });
+
+  it('watching it again (progress newer than the mark) brings it back', () => {
+    const hidden = { [libraryKey('show', '1')]: stopAt };
+    const watchedAgain = {
+      ...progress,
+      [libraryKey('show', '1')]: show('1', [
+        [1, 2, 900, 10 * DAY],
+        [1, 3, 300, stopAt + 1],
+      ]),
+    };
+    expect(keys(continueWatching(watchedAgain, {}, hidden))).toEqual(['show:1', 'show:2', 'movie:3']);
+    // Progress saved at the very time of the mark is what was hidden.
+    const same = { ...progress, [libraryKey('show', '1')]: show('1', [[1, 2, 900, stopAt]]) };
+    expect(keys(continueWatching(same, {}, hidden))).toEqual(['show:2', 'movie:3']);
+  });
+
+  it('an episode that airs after the day it was stopped brings it back; one of that day or before does not', () => {
+    const hidden = { [libraryKey('show', '1')]: stopAt };
+    const aired = (day: number) => ({ [libraryKey('show', '1')]: day * DAY });
+    expect(keys(continueWatching(progress, {}, hidden, aired(21)))).toEqual(['show:2', 'movie:3', 'show:1']);
+    expect(keys(continueWatching(progress, {}, hidden, aired(20)))).toEqual(['show:2', 'movie:3']);
+    expect(keys(continueWatching(progress, {}, hidden, aired(5)))).toEqual(['show:2', 'movie:3']);
+    // Another show's air date changes nothing for this one.
+    expect(keys(continueWatching(progress, {}, hidden, { [libraryKey('show', '2')]: 30 * DAY }))).toEqual([
+      'show:2',
+      'movie:3',
+    ]);
+  });
+
+  it('the shows whose air dates are worth asking for: stopped, not bookmarked, with something to resume', () => {
+    const finished = show('4', [[1, 1, 2990, 9 * DAY]]);
+    const all = {
+      ...progress,
+      [libraryKey('show', '4')]: finished,
+      [libraryKey('show', '5')]: show('5', [[1, 2, 900, 8 * DAY]]),
+    };
+    const hidden = {
+      [libraryKey('show', '1')]: stopAt,
+      [libraryKey('show', '2')]: 11 * DAY, // watched since (day 12)
+      [libraryKey('show', '4')]: stopAt, // nothing to resume: not in the row anyway
+      [libraryKey('show', '5')]: stopAt, // on My List
+      [libraryKey('movie', '3')]: stopAt,
+    };
+    const bookmarks = { [libraryKey('show', '5')]: bookmark('show', '5', 1) };
+    expect(stoppedShows(all, bookmarks, hidden).map((e) => e.tmdbId)).toEqual(['1']);
+  });
+
+  it('an air date is the start of its day (UTC); anything else is none', () => {
+    expect(airDayStart('2024-05-01')).toBe(Date.UTC(2024, 4, 1));
+    for (const bad of [null, undefined, '', '2024-5-1', '2024-05-01T10:00:00Z', 'soon'])
+      expect(airDayStart(bad)).toBeNull();
+  });
+
+  it('marks: a stop replaces the same show’s, the newest 200 are kept; undo restores what was there', () => {
+    const many = Object.fromEntries(
+      Array.from({ length: CONTINUE_HIDDEN_KEPT }, (_, i) => [`show:${i}`, i + 1]),
+    );
+    const next = withStop(many, 'show:new', 5000);
+    expect(Object.keys(next)).toHaveLength(CONTINUE_HIDDEN_KEPT);
+    expect(next['show:new']).toBe(5000);
+    expect(next['show:0']).toBeUndefined();
+    expect(withStop({ 'show:1': 10 }, 'show:1', 20)).toEqual({ 'show:1': 20 });
+
+    expect(withoutStop({ 'show:1': 20, 'show:2': 3 }, 'show:1', 20, undefined)).toEqual({ 'show:2': 3 });
+    expect(withoutStop({ 'show:1': 20 }, 'show:1', 20, 10)).toEqual({ 'show:1': 10 });
+    // Stopped again since (here or on another device): that stop stays.
+    const later = { 'show:1': 30 };
+    expect(withoutStop(later, 'show:1', 20, undefined)).toBe(later);
+  });
+
+  it('valid marks: keys of 1–40 characters, times whole and not negative; anything but a map is none', () => {
+    expect(
+      validContinueHidden({
+        'show:1': 5,
+        '': 1,
+        ['s'.repeat(41)]: 1,
+        'show:2': -1,
+        'show:3': 0.5,
+        'show:4': '9',
+      }),
+    ).toEqual({ 'show:1': 5 });
+    for (const bad of [null, undefined, 5, 'show:1', ['show:1']]) expect(validContinueHidden(bad)).toBeNull();
   });
 });

@@ -36,13 +36,15 @@ import {
 /** A library this device keeps for a household profile that is not the active one (decision 042). */
 export interface StashedLibrary extends LibraryData {
   /**
-   * The profile's own preferences (autoplay, caption style, the watched threshold): restored when it
-   * becomes active again. Stashed before the threshold was a setting: without it (the default, then).
+   * The profile's own preferences (autoplay, caption style, the watched threshold, the "stop watching"
+   * marks): restored when it becomes active again. Stashed before the threshold or the marks were
+   * settings: without them (the defaults, then).
    */
   prefs?: {
     enableAutoplay: boolean;
     subtitleStyling: NonNullable<SyncedSettings['subtitleStyling']>;
     watchedThreshold?: number;
+    continueHidden?: Record<string, number>;
   };
 }
 

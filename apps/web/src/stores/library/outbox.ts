@@ -72,6 +72,8 @@ export interface SyncedSettings {
   enableAutoplay?: boolean | null;
   /** Ours, per profile: the share of its length past which a title counts as watched (0.5–1). */
   watchedThreshold?: number | null;
+  /** Ours, per profile: the "stop watching" marks, library key → epoch ms (decision 102). */
+  continueHidden?: Record<string, number> | null;
   subtitleStyling?: {
     color: string;
     backgroundOpacity: number;
