@@ -55,6 +55,8 @@ const mediaActions: MediaActions = {
       <TitleHistory media={media} />
     </>
   ),
+  // The title page's code (its route's chunk, which the cards' next step loads anyway).
+  markShow: (show, client) => import('./routes/media-route.tsx').then((m) => m.markWholeShow(show, client)),
 };
 
 /**

@@ -1,4 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import type { MediaDetails, MediaSummary } from '@marquee/contract';
 
 /**
@@ -8,6 +9,11 @@ import type { MediaDetails, MediaSummary } from '@marquee/contract';
 export interface MediaActions {
   card?: (media: MediaSummary) => ReactNode;
   title?: (media: MediaDetails) => ReactNode;
+  /**
+   * Marks every aired episode of a show watched (its seasons read through `client`'s queries), as the
+   * title page's "Mark whole show as watched" does; the cards' menu offers it.
+   */
+  markShow?: (show: MediaSummary, client: QueryClient) => Promise<void>;
 }
 
 const MediaActionsContext = createContext<MediaActions>({});

@@ -1,5 +1,6 @@
-import { render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { i18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
@@ -26,20 +27,22 @@ afterEach(() => {
 const card = (media: Partial<MediaSummary>, props: Partial<MediaCardProps> = {}) => {
   render(
     <I18nextProvider i18n={i18next}>
-      <MemoryRouter>
-        <MediaCard
-          {...props}
-          media={{
-            id: '1',
-            type: 'movie',
-            title: 'A Film',
-            year: null,
-            releaseDate: null,
-            poster: null,
-            ...media,
-          }}
-        />
-      </MemoryRouter>
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter>
+          <MediaCard
+            {...props}
+            media={{
+              id: '1',
+              type: 'movie',
+              title: 'A Film',
+              year: null,
+              releaseDate: null,
+              poster: null,
+              ...media,
+            }}
+          />
+        </MemoryRouter>
+      </QueryClientProvider>
     </I18nextProvider>,
   );
   return screen.getByTestId('media-card');
@@ -121,9 +124,12 @@ describe('a movie marked watched from its card', () => {
   const alien = { id: '348', title: 'Alien', year: 1979, releaseDate: '1979-05-25' };
   const plays = () => Object.values(useLibraryStore.getState().history);
   const menuButton = () => screen.getByRole('button', { name: 'More options for Alien' });
+  /** The ⋯ button loads with the first card (media-card-more.tsx). */
+  const loaded = () => screen.findByRole('button', { name: 'More options for Alien' });
 
-  it('leaves the link the card’s first stop, then the menu button, then the card’s action', () => {
+  it('leaves the link the card’s first stop, then the menu button, then the card’s action', async () => {
     card(alien, { action: <button type="button">Remove</button> });
+    await loaded();
     const stops = document.querySelectorAll('a[href], button');
     expect(stops[0]).toBe(screen.getByTestId('media-card'));
     expect(stops[1]).toBe(menuButton());
@@ -135,6 +141,7 @@ describe('a movie marked watched from its card', () => {
   it('marks it watched (a play now) and not watched (its plays gone), and shows the Watched badge', async () => {
     const user = userEvent.setup();
     card(alien);
+    await loaded();
     expect(screen.queryByText('Watched')).toBeNull();
     await user.click(menuButton());
     const mark = await screen.findByRole('menuitem', { name: 'Mark as watched' });
@@ -158,6 +165,7 @@ describe('a movie marked watched from its card', () => {
   it('opens by Enter on its item, closes by Escape with focus back on its button', async () => {
     const user = userEvent.setup();
     card(alien);
+    await loaded();
     menuButton().focus();
     await user.keyboard('{Enter}');
     const mark = await screen.findByRole('menuitem', { name: 'Mark as watched' });
@@ -178,6 +186,7 @@ describe('a movie marked watched from its card', () => {
   it('closes by Tab, which moves on from its button', async () => {
     const user = userEvent.setup();
     card(alien);
+    await loaded();
     await user.click(menuButton());
     await screen.findByRole('menu');
     await user.tab();
@@ -188,6 +197,7 @@ describe('a movie marked watched from its card', () => {
   it('closes when the viewer presses elsewhere, leaving focus where they pressed', async () => {
     const user = userEvent.setup();
     card(alien);
+    await loaded();
     await user.click(menuButton());
     await screen.findByRole('menu');
     await user.click(document.body);
@@ -195,8 +205,31 @@ describe('a movie marked watched from its card', () => {
     expect(plays()).toEqual([]);
   });
 
-  it('offers no menu on a show’s card, nor on a title not out yet', () => {
-    card({ type: 'tv', title: 'Severance', year: 2022, releaseDate: '2022-02-18' });
+  it('offers a show’s card the whole show’s mark, and a title not out yet no menu', async () => {
+    const user = userEvent.setup();
+    card({ id: '95396', type: 'tv', title: 'Severance', year: 2022, releaseDate: '2022-02-18' });
+    await user.click(await screen.findByRole('button', { name: 'More options for Severance' }));
+    expect(await screen.findByRole('menuitem', { name: 'Mark the whole show as watched' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    // One episode watched: the item takes every play of the show away.
+    useLibraryStore.getState().recordPlay({
+      type: 'show',
+      tmdbId: '95396',
+      title: 'Severance',
+      year: 2022,
+      poster: null,
+      season: { id: 's1', number: 1, title: 'Season 1' },
+      episode: { id: 'e1', number: 1, title: 'Good News About Hell' },
+      watchedAt: Date.UTC(2026, 0, 1),
+      watched: 3300,
+      duration: 3300,
+      completed: true,
+    });
+    await user.click(screen.getByRole('button', { name: 'More options for Severance' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Mark the whole show as not watched' }));
+    expect(Object.values(useLibraryStore.getState().history)).toEqual([]);
+    cleanup();
+    card({ type: 'tv', title: 'Next Year', year: 2099, releaseDate: '2099-01-01' });
     expect(screen.queryByRole('button')).toBeNull();
   });
 

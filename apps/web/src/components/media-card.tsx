@@ -60,7 +60,8 @@ export function MediaCard({
   const { t } = useTranslation(['media']);
   const actions = useMediaActions();
   const released = resume !== undefined || isTitleReleased(media, clock.now());
-  const movie = media.type === 'movie';
+  // Movies and shows have the ⋯ menu (watched marks); a title not out yet has nothing to mark.
+  const markable = released && (media.type === 'movie' || media.type === 'tv');
   const title = titleText ?? media.title;
   const body = (
     <>
@@ -114,14 +115,14 @@ export function MediaCard({
       {body}
     </Link>
   );
-  if (!action && !movie) return link;
+  if (!action && !markable) return link;
   // The menu and the action sit beside the link, not inside it (a button inside a link is not valid
   // HTML), after it: the link stays the card's first stop, then the menu's button (top start), the action
   // (top end).
   return (
     <div className="group/card relative shrink-0" style={style}>
       {link}
-      {movie && <CardMenuButton media={media} />}
+      {markable && <CardMenuButton media={media} />}
       {action && <div className="absolute top-1 end-1">{action}</div>}
     </div>
   );

@@ -368,3 +368,6 @@ export function MediaRoute() {
     </PlayRequested.Provider>
   );
 }
+
+/** The cards' "Mark the whole show as watched" (app.tsx's media actions) runs the title page's code. */
+export { markWholeShow } from '../../features/title/mark-show.ts';

@@ -158,7 +158,7 @@ type ShowWithSeasons = Show & Pick<MediaDetails, 'seasons'>;
  * through the page's own queries (cached), written in one merge and sent to the account in one request
  * (the import's path: a long show is hundreds of plays, not hundreds of requests). Returns how many.
  */
-async function markShowWatched(
+export async function markShowWatched(
   show: ShowWithSeasons,
   fetchSeason: (
     number: number,
