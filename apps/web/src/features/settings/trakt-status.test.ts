@@ -29,7 +29,7 @@ describe('when the Trakt status is read again', () => {
   });
 
   it('now and then while a sync pass is due; never otherwise', () => {
-    expect(traktPollInterval(status({ state: 'linked', syncPending: true }), NOW)).toBe(15_000);
+    expect(traktPollInterval(status({ state: 'linked', syncPending: true }), NOW)).toBe(3_000);
     expect(traktPollInterval(status({ state: 'linked' }), NOW)).toBe(false);
     expect(traktPollInterval(status({ state: 'unlinked' }), NOW)).toBe(false);
     expect(traktPollInterval(status({ state: 'relink' }), NOW)).toBe(false);

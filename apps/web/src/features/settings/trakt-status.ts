@@ -15,7 +15,7 @@ import { profileHeaders } from '../../lib/sync/wire.ts';
 export const traktStatusKey = traktQueries.statusKey;
 
 /** How often to read the status again while "Syncing soon…" shows (a pass finishing updates the page). */
-const SYNC_POLL_MS = 15_000;
+const SYNC_POLL_MS = 3_000;
 
 /**
  * When to read the status again (ms), or false: each `device.interval` seconds while a code waits and has
