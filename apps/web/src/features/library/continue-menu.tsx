@@ -112,6 +112,7 @@ export default function ShowCardMenu({
             aria-label={t('continueRow.options', { title: entry.title })}
             title={t('continueRow.optionsShort')}
             data-testid="continue-options"
+            data-continue-trigger
           >
             <CloseIcon />
           </button>

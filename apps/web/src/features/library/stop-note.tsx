@@ -29,7 +29,7 @@ export default function StopNoteContent({ onClosed }: { onClosed(): void }) {
     const card = [...document.querySelectorAll<HTMLElement>('[data-continue-key]')].find(
       (el) => el.dataset.continueKey === note.key,
     );
-    const trigger = card?.querySelector<HTMLElement>('[aria-haspopup="menu"]');
+    const trigger = card?.querySelector<HTMLElement>('[data-continue-trigger]');
     if (trigger) trigger.focus();
     else onClosed();
   };
