@@ -385,6 +385,7 @@ describe(`accounts API (${testDialect})`, () => {
     const { BookmarksRepository } = await import('../src/modules/bookmarks/bookmarks.repository.ts');
     const { ProgressRepository } = await import('../src/modules/progress/progress.repository.ts');
     const { HistoryRepository } = await import('../src/modules/history/history.repository.ts');
+    const { RatingsRepository } = await import('../src/modules/ratings/ratings.repository.ts');
     const removed = await runCleanup(
       {
         challenges: new ChallengesRepository(db),
@@ -393,6 +394,7 @@ describe(`accounts API (${testDialect})`, () => {
         bookmarks: new BookmarksRepository(db),
         progress: new ProgressRepository(db),
         history: new HistoryRepository(db),
+        ratings: new RatingsRepository(db),
       },
       t.clock.ms,
     );

@@ -147,6 +147,24 @@ const entries: Record<string, Entry> = {
     payload: { meta: movieMeta('Injected'), duration: 10, watched: 5, watchedAt: '2026-01-01T00:00:00Z' },
   },
   'history.deleteWatchHistory': { access: 'owner', foreign: 403, params: { tmdbId: '603' }, payload: {} },
+  'ratings.ratings': { access: 'owner', foreign: 403 },
+  'ratings.importRatings': {
+    access: 'owner',
+    foreign: 403,
+    payload: [{ tmdbId: '7', type: 'movie', meta: movieMeta('Injected'), rating: 1 }],
+  },
+  'ratings.postRating': {
+    access: 'owner',
+    foreign: 403,
+    payload: { tmdb_id: 9, type: 'movie', rating: 1 },
+  },
+  'ratings.putRating': {
+    access: 'owner',
+    foreign: 403,
+    params: { tmdbId: '8' },
+    payload: { type: 'movie', meta: movieMeta('Injected'), rating: 1 },
+  },
+  'ratings.deleteRating': { access: 'owner', foreign: 403, params: { tmdbId: '603' }, payload: {} },
   'sync.settings': { access: 'owner', foreign: 403 },
   'sync.putSettings': { access: 'owner', foreign: 403, payload: { applicationTheme: 'injected' } },
   'sync.events': { access: 'owner', foreign: 403 },
@@ -295,6 +313,12 @@ describe(`authorization matrix (${testDialect})`, () => {
       headers: h,
       payload: { applicationLanguage: 'nl' },
     });
+    await t.server.inject({
+      method: 'PUT',
+      url: `/users/${u}/ratings/603`,
+      headers: h,
+      payload: { type: 'movie', meta: movieMeta(), rating: 9 },
+    });
     snapshot = async () => {
       const db = t.db.db;
       const rows = await Promise.all([
@@ -309,6 +333,7 @@ describe(`authorization matrix (${testDialect})`, () => {
         db.selectFrom('progress_items').selectAll().where('user_id', '=', u).orderBy('id').execute(),
         db.selectFrom('progress_deletions').selectAll().where('user_id', '=', u).execute(),
         db.selectFrom('user_settings').selectAll().where('user_id', '=', u).execute(),
+        db.selectFrom('ratings').selectAll().where('user_id', '=', u).orderBy('tmdb_id').execute(),
         db.selectFrom('profiles').selectAll().where('user_id', '=', u).execute(),
         db.selectFrom('payments').selectAll().where('user_id', '=', u).execute(),
       ]);

@@ -147,7 +147,7 @@ describe(`CORS for clients on other origins (${testDialect})`, () => {
 
     // A route this server does not have (a newer client's) is a 404 the client's script can read, so its
     // fallbacks run instead of the browser's "Failed to fetch".
-    for (const url of [`/users/${user.user.id}/ratings`, `/users/${user.user.id}/a-future-route`]) {
+    for (const url of [`/users/${user.user.id}/reviews`, `/users/${user.user.id}/a-future-route`]) {
       const missing = await t.server.inject({ url, headers: { origin: CLIENT, ...user.headers } });
       expect(missing.statusCode, url).toBe(404);
       expect(missing.headers['access-control-allow-origin'], url).toBe('*');

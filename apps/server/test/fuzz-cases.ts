@@ -165,6 +165,21 @@ const historyFields = (prefix: (string | number)[]): Field[] => [
   { path: [...prefix, 'completed'], kind: 'boolean' },
 ];
 const historyItem = { ...progressItem, watchedAt: '2025-06-01T20:00:00Z', completed: true };
+const ratingFields = (prefix: (string | number)[]): Field[] => [
+  ...metaFields(prefix),
+  { path: [...prefix, 'type'], kind: 'string', required: true },
+  // A whole number 1–10 (decision 103).
+  { path: [...prefix, 'rating'], kind: 'number', required: true, min: 1, max: 10 },
+  { path: [...prefix, 'ratedAt'], kind: 'iso' },
+  { path: [...prefix, 'updatedAt'], kind: 'iso' },
+];
+const ratingItem = {
+  type: 'movie',
+  meta: movieMeta(),
+  rating: 7,
+  ratedAt: '2025-06-01T20:00:00Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
 const badTmdbIds = ['x'.repeat(65), 'a%20b', '..%2F..', '%E2%9C%93', 'a;b', "1'--", '%00'];
 
 export const ADMIN_EMAIL = 'fuzz-admin@example.org';
@@ -475,6 +490,73 @@ export const specs: RouteSpec[] = [
       { path: ['updatedAt'], kind: 'iso' },
     ],
     badUrls: (u) => badTmdbIds.map((id) => `/users/${u.user.id}/watch-history/${id}`),
+  },
+  {
+    id: 'ratings.ratings',
+    name: 'GET /users/:uid/ratings',
+    method: 'GET',
+    url: (u) => `/users/${u.user.id}/ratings?limit=0`,
+    auth: true,
+    body: 'none',
+    randomQuery: false,
+    badUrls: (u) => [
+      ...['limit=0', 'limit=x', 'limit=2001', 'cursor=~', 'updatedSince=yesterday'].map(
+        (q) => `/users/${u.user.id}/ratings?${q}`,
+      ),
+      ...badSegments().map((v) => `/users/${u.user.id}/ratings?limit=${v}`),
+    ],
+  },
+  {
+    id: 'ratings.postRating',
+    name: 'POST /users/:uid/ratings',
+    method: 'POST',
+    url: (u) => `/users/${u.user.id}/ratings`,
+    auth: true,
+    body: 'object',
+    hasRequired: true,
+    valid: { tmdb_id: 603, type: 'movie', rating: 8 },
+    fields: [
+      { path: ['tmdb_id'], kind: 'number', required: true, min: 1 },
+      { path: ['type'], kind: 'string', required: true },
+      { path: ['rating'], kind: 'number', required: true, min: 0, max: 10 },
+    ],
+  },
+  {
+    id: 'ratings.putRating',
+    name: 'PUT /users/:uid/ratings/:tmdbId',
+    method: 'PUT',
+    url: (u) => `/users/${u.user.id}/ratings/603`,
+    auth: true,
+    body: 'object',
+    hasRequired: true,
+    valid: ratingItem,
+    fields: ratingFields([]),
+    badUrls: (u) => badTmdbIds.map((id) => `/users/${u.user.id}/ratings/${id}`),
+  },
+  {
+    id: 'ratings.importRatings',
+    name: 'PUT /users/:uid/ratings/import',
+    method: 'PUT',
+    url: (u) => `/users/${u.user.id}/ratings/import`,
+    auth: true,
+    body: 'array',
+    valid: [{ ...ratingItem, tmdbId: '603' }],
+    fields: [...ratingFields([0]), { path: [0, 'tmdbId'], kind: 'string', required: true, maxLength: 64 }],
+  },
+  {
+    id: 'ratings.deleteRating',
+    name: 'DELETE /users/:uid/ratings/:tmdbId',
+    method: 'DELETE',
+    url: (u) => `/users/${u.user.id}/ratings/603`,
+    auth: true,
+    body: 'object',
+    nullableBody: true,
+    valid: { type: 'movie', updatedAt: '2026-01-01T00:00:00Z' },
+    fields: [
+      { path: ['type'], kind: 'string' },
+      { path: ['updatedAt'], kind: 'iso' },
+    ],
+    badUrls: (u) => badTmdbIds.map((id) => `/users/${u.user.id}/ratings/${id}`),
   },
   {
     id: 'sync.putSettings',
@@ -1042,6 +1124,12 @@ export async function startFuzzTarget(): Promise<{
     headers: h,
     payload: { applicationLanguage: 'nl' },
   });
+  await t.server.inject({
+    method: 'PUT',
+    url: `/users/${u}/ratings/603`,
+    headers: h,
+    payload: { type: 'movie', meta: movieMeta(), rating: 8 },
+  });
   const snapshot = async () => {
     const db = t.db.db;
     return JSON.stringify(
@@ -1053,6 +1141,7 @@ export async function startFuzzTarget(): Promise<{
         db.selectFrom('progress_items').selectAll().orderBy('id').execute(),
         db.selectFrom('progress_deletions').selectAll().execute(),
         db.selectFrom('user_settings').selectAll().execute(),
+        db.selectFrom('ratings').selectAll().orderBy('tmdb_id').execute(),
         db.selectFrom('captcha_solutions').selectAll().execute(),
         db.selectFrom('profiles').selectAll().orderBy('id').execute(),
         db.selectFrom('payments').selectAll().orderBy('id').execute(),

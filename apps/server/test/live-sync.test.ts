@@ -176,6 +176,30 @@ describe('the library stream of a device', () => {
     expect(laptopStream.events.filter((e) => e.event === 'changed')).toHaveLength(3);
   });
 
+  it('hears ratings rated, imported and removed on another session as `ratings` (decision 103)', async () => {
+    const app = await start();
+    const phone = await register(app.server, { device: 'Phone' });
+    const laptop = await login(app.server, phone.keys, 'Laptop');
+    const laptopStream = await openStream(app.url, laptop);
+    await laptopStream.waitFor('ready');
+    const send = (method: 'PUT' | 'DELETE', path: string, payload: object) =>
+      app.server.inject({ method, url: `/users/${phone.user.id}${path}`, headers: phone.headers, payload });
+    const rating = { type: 'movie', meta: movieMeta(), rating: 8 };
+    expect((await send('PUT', '/ratings/603', rating)).statusCode).toBe(200);
+    expect((await send('PUT', '/ratings/import', [{ ...rating, tmdbId: '550' }])).statusCode).toBe(200);
+    expect((await send('DELETE', '/ratings/603', {})).statusCode).toBe(200);
+    // A refused rating is not announced.
+    expect((await send('PUT', '/ratings/603', { ...rating, rating: 11 })).statusCode).toBe(400);
+    const changes = await laptopStream.waitFor('changed', 3);
+    expect(changes.map((c) => c.data)).toEqual([
+      { kind: 'ratings' },
+      { kind: 'ratings' },
+      { kind: 'ratings' },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(laptopStream.events.filter((e) => e.event === 'changed')).toHaveLength(3);
+  });
+
   it('is for its own account only: another account hears nothing and cannot open it', async () => {
     const app = await start();
     const alice = await register(app.server);

@@ -3,6 +3,7 @@ import {
   syncConformanceCases,
   type Bookmark,
   type ProgressListItem,
+  type Rating,
   type SyncCase,
   type SyncCaseKind,
   type SyncRemovalScope,
@@ -19,9 +20,9 @@ import {
 import { testDialect } from './test-database.ts';
 
 /*
- * The contract's sync cases (decisions 011, 072, 095) through the server's routes and SQL, sent as the
- * clients send them: POST/DELETE a bookmark, PUT/DELETE a progress item, PUT/DELETE a play of the watch
- * history, the bookmark, progress and history imports. The web runs the same table on its outbox rule
+ * The contract's sync cases (decisions 011, 072, 095, 103) through the server's routes and SQL, sent as
+ * the clients send them: POST/DELETE a bookmark, PUT/DELETE a progress item, PUT/DELETE a play of the
+ * watch history, PUT/DELETE a rating, the bookmark, progress, history and rating imports. The web runs the same table on its outbox rule
  * (apps/web/src/stores/library/sync-conformance.test.ts). Each run has a title of its own in one account;
  * the clock stands still during a run, so 'now' is its time.
  */
@@ -92,16 +93,26 @@ describe(`sync conformance on the server (${testDialect}, contract cases)`, () =
         : { meta: showMeta(), seasonId: 's1', episodeId: 'e1', seasonNumber: 1, episodeNumber: 1 }),
       ...iso(at),
     });
+    const rating = (at: number | undefined, value: number) => ({
+      tmdbId,
+      type: 'movie',
+      meta: movieMeta(),
+      rating: value,
+      ...iso(at),
+    });
     const write = (at: number | undefined, value: number) =>
       kind === 'bookmark'
         ? send('POST', `/bookmarks/${tmdbId}`, bookmark(at, value))
-        : isPlay(kind)
-          ? send('PUT', `/watch-history/${tmdbId}`, play(at, value))
-          : send('PUT', `/progress/${tmdbId}`, progress(at, value));
+        : kind === 'rating'
+          ? send('PUT', `/ratings/${tmdbId}`, rating(at, value))
+          : isPlay(kind)
+            ? send('PUT', `/watch-history/${tmdbId}`, play(at, value))
+            : send('PUT', `/progress/${tmdbId}`, progress(at, value));
     const remove = (at: number, scope: SyncRemovalScope = 'episode') => {
       const updatedAt = iso(at).updatedAt!;
       if (kind === 'bookmark')
         return send('DELETE', `/bookmarks/${tmdbId}?type=movie&updatedAt=${encodeURIComponent(updatedAt)}`);
+      if (kind === 'rating') return send('DELETE', `/ratings/${tmdbId}`, { type: 'movie', updatedAt });
       if (isPlay(kind)) {
         // The case's play itself, or another play of it a day earlier; wider scopes name no play.
         const onePlay =
@@ -140,6 +151,12 @@ describe(`sync conformance on the server (${testDialect}, contract cases)`, () =
           '/watch-history/import',
           step.items.map((i) => play(i.at, i.value)),
         );
+      else if (kind === 'rating')
+        await send(
+          'PUT',
+          '/ratings/import',
+          step.items.map((i) => rating(i.at, i.value)),
+        );
       else if (kind === 'bookmark')
         await send(
           'PUT',
@@ -162,6 +179,11 @@ describe(`sync conformance on the server (${testDialect}, contract cases)`, () =
       const list = await t.server.inject({ url: `/users/${a.user.id}/bookmarks`, headers: a.headers });
       const row = (JSON.parse(list.body) as Bookmark[]).find((b) => b.tmdbId === tmdbId);
       return row ? { at: at(row.updatedAt), value: Number(row.meta.title.slice(1)) } : null;
+    }
+    if (kind === 'rating') {
+      const list = await t.server.inject({ url: `/users/${a.user.id}/ratings`, headers: a.headers });
+      const row = (JSON.parse(list.body) as Rating[]).find((r) => r.tmdbId === tmdbId && r.type === 'movie');
+      return row ? { at: at(row.updatedAt), value: row.rating } : null;
     }
     if (isPlay(kind)) {
       // Pages carry every play (the whole list only the latest of each movie or episode).

@@ -25,6 +25,9 @@ export const accountPaths = {
   watchHistory: '/users/:uid/watch-history',
   watchHistoryImport: '/users/:uid/watch-history/import',
   watchHistoryItem: '/users/:uid/watch-history/:tmdbId',
+  ratings: '/users/:uid/ratings',
+  ratingsImport: '/users/:uid/ratings/import',
+  rating: '/users/:uid/ratings/:tmdbId',
   events: '/users/:uid/events',
   trakt: '/users/:uid/trakt',
   traktLink: '/users/:uid/trakt/link',
@@ -43,7 +46,7 @@ export const accountPaths = {
  */
 export const libraryEventNames = ['ready', 'changed', 'resync'] as const;
 /** What a `changed` event names. */
-export const libraryChangeKinds = ['bookmarks', 'progress', 'settings', 'history'] as const;
+export const libraryChangeKinds = ['bookmarks', 'progress', 'settings', 'history', 'ratings'] as const;
 /**
  * The device's clock when it sent a change (epoch milliseconds): the server corrects the change's
  * `updatedAt` by the difference to its own clock (decision 079). Sent by our client to this instance only.

@@ -6,6 +6,7 @@ import { jobEndpoints } from './jobs.ts';
 import { membershipEndpoints } from './membership.ts';
 import { metadataEndpoints } from './metadata.ts';
 import { configEndpoints } from './runtime-config.ts';
+import { ratingsEndpoints } from './ratings.ts';
 import { sourcesEndpoints } from './sources.ts';
 import { syncEndpoints } from './sync.ts';
 import { traktEndpoints } from './trakt.ts';
@@ -19,6 +20,7 @@ export const contractEndpoints = {
   accounts: accountEndpoints,
   sync: syncEndpoints,
   history: historyEndpoints,
+  ratings: ratingsEndpoints,
   trakt: traktEndpoints,
   customers: customerEndpoints,
   membership: membershipEndpoints,

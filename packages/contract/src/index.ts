@@ -13,6 +13,7 @@ export * from './sync-rules.ts';
 export * from './sync-conformance.ts';
 export * from './sync.ts';
 export * from './history.ts';
+export * from './ratings.ts';
 export * from './trakt.ts';
 export * from './source-paths.ts';
 export * from './sources.ts';

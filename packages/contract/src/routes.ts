@@ -55,6 +55,15 @@ export const historyRoutes = {
   deleteWatchHistory: { method: 'DELETE', path: accountPaths.watchHistoryItem },
 } as const satisfies Record<string, Route>;
 
+/** Routes of `ratingsEndpoints` (the viewer's ratings of titles, decision 103). */
+export const ratingsRoutes = {
+  ratings: { method: 'GET', path: accountPaths.ratings },
+  postRating: { method: 'POST', path: accountPaths.ratings },
+  importRatings: { method: 'PUT', path: accountPaths.ratingsImport },
+  putRating: { method: 'PUT', path: accountPaths.rating },
+  deleteRating: { method: 'DELETE', path: accountPaths.rating },
+} as const satisfies Record<string, Route>;
+
 /** Routes of `traktEndpoints` (the server's two-way Trakt sync, decision 101). */
 export const traktRoutes = {
   status: { method: 'GET', path: accountPaths.trakt },

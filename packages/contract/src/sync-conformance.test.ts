@@ -11,7 +11,14 @@ describe('sync conformance cases', () => {
 
   it('run on every kind, and name removal scopes only where the kind has them', () => {
     const kinds = new Set(syncConformanceCases.flatMap((c) => c.kinds));
-    expect([...kinds].sort()).toEqual(['bookmark', 'episode', 'episode-play', 'movie', 'movie-play']);
+    expect([...kinds].sort()).toEqual([
+      'bookmark',
+      'episode',
+      'episode-play',
+      'movie',
+      'movie-play',
+      'rating',
+    ]);
     const plays = ['movie-play', 'episode-play'];
     for (const c of syncConformanceCases) {
       const scopes = c.steps.flatMap((s) => (s.op === 'remove' && s.scope ? [s.scope] : []));

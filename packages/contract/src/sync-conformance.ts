@@ -1,5 +1,5 @@
 /*
- * Sync conformance (decisions 011, 072 and 095): what one library key holds after a sequence of changes,
+ * Sync conformance (decisions 011, 072, 095 and 103): what one library key holds after a sequence of changes,
  * as plain data. The web runs every case on its outbox rule (`applyOp`, `mergeServerState`), the server
  * through its routes and SQL on SQLite and PostgreSQL, so client and server cannot drift apart.
  *
@@ -7,8 +7,9 @@
  * - A dated change applies iff its time is >= the time of what is held for its key — a row or a
  *   removal covering it (`changeWins`). Equal times: the later arrival wins (a write over a removal
  *   at its time comes back; a removal at a row's time removes it; repeating a write is a no-op).
- * - A removal is remembered (a bookmark tombstone, a progress removal per title / season / episode,
- *   keeping its latest time), so a later-arriving, older write stays dropped.
+ * - A removal is remembered (a bookmark or rating tombstone, a progress removal per title / season /
+ *   episode, keeping its latest time), so a later-arriving, older write stays dropped. Ratings (103)
+ *   follow bookmarks' rule exactly: one per movie or show, removed whole.
  * - Plays of the watch history (095) follow the same rule per play (a movie or an episode at one
  *   `watchedAt`), but a removal turns only the plays held then into tombstones: a removal of a title or a
  *   season covers no play that arrives later, and a play's tombstone keeps the time it was removed at.
@@ -19,10 +20,11 @@
  */
 
 /**
- * What a case's key is: a movie bookmark, a movie's progress, one episode's progress of a show, or one
- * play of the watch history (a movie's or an episode's, at one fixed `watchedAt` for the whole case).
+ * What a case's key is: a movie bookmark, a movie's progress, one episode's progress of a show, one
+ * play of the watch history (a movie's or an episode's, at one fixed `watchedAt` for the whole case),
+ * or a movie's rating.
  */
-export type SyncCaseKind = 'bookmark' | 'movie' | 'episode' | 'movie-play' | 'episode-play';
+export type SyncCaseKind = 'bookmark' | 'movie' | 'episode' | 'movie-play' | 'episode-play' | 'rating';
 
 /**
  * What a removal names. Progress: episodes only (bookmarks and movies are removed whole); `episode`,
@@ -38,7 +40,7 @@ export type SyncRemovalScope =
  * Times are minutes after a base the runner picks (in the past, so no clamping applies); an absent
  * time is an undated change, which our web client never sends (the runners of the web skip them).
  * `value` tells writes apart: a bookmark's title `v<value>`, a progress row's or a play's `watched`
- * seconds.
+ * seconds, a rating's value (the cases' values are 1–4, valid ratings).
  */
 export type SyncStep =
   | { op: 'write'; at?: number; value: number }
@@ -60,9 +62,9 @@ export interface SyncCase {
 }
 
 const PLAYS: readonly SyncCaseKind[] = ['movie-play', 'episode-play'];
-const ALL: readonly SyncCaseKind[] = ['bookmark', 'movie', 'episode', ...PLAYS];
-/** Bookmarks and progress. */
-const NOT_PLAYS: readonly SyncCaseKind[] = ['bookmark', 'movie', 'episode'];
+const ALL: readonly SyncCaseKind[] = ['bookmark', 'movie', 'episode', 'rating', ...PLAYS];
+/** Bookmarks, progress and ratings. */
+const NOT_PLAYS: readonly SyncCaseKind[] = ['bookmark', 'movie', 'episode', 'rating'];
 const EPISODE: readonly SyncCaseKind[] = ['episode'];
 const EPISODES: readonly SyncCaseKind[] = ['episode', 'episode-play'];
 

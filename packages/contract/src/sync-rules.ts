@@ -57,3 +57,11 @@ export const WATCHED_THRESHOLD_MAX = 1;
  */
 export const CONTINUE_HIDDEN_MAX = 500;
 export const CONTINUE_HIDDEN_KEY_MAX = 40;
+
+/**
+ * Ratings (decision 103): a whole number from 1 to 10 per movie or show — Trakt's scale; Letterboxd's
+ * half stars are twice their value, IMDb's are as given. The most ratings a library holds.
+ */
+export const RATING_MIN = 1;
+export const RATING_MAX = 10;
+export const RATINGS_MAX = 100_000;

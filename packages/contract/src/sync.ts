@@ -201,7 +201,7 @@ export type ProgressRemoval = z.infer<typeof ProgressRemoval>;
  * pages (or an earlier read) gave — what follows is the whole library. `next`: the cursor of the next
  * page, null on the last one, whose `version` is what to pass as `updatedSince` next time.
  */
-const libraryPage = <I extends z.ZodType, R extends z.ZodType>(item: I, removal: R) =>
+export const libraryPage = <I extends z.ZodType, R extends z.ZodType>(item: I, removal: R) =>
   z.object({
     items: z.array(item),
     removed: z.array(removal),

@@ -115,7 +115,7 @@ export interface ProgressDeletionsTable {
 export interface LibraryVersionsTable {
   user_id: string;
   profile_id: string;
-  kind: 'progress' | 'bookmarks' | 'history';
+  kind: 'progress' | 'bookmarks' | 'history' | 'ratings';
   version: number;
   purged_seq: number;
 }
@@ -140,6 +140,24 @@ export interface WatchHistoryTable {
   watched: number;
   /** 0/1 */
   completed: number;
+  /** 1 = removed at updated_at (a tombstone) */
+  deleted: number;
+  updated_at: number;
+  seq: number;
+}
+
+/** A rating of a movie or show, 1–10 (migration 2026-11-30-005, decision 103). */
+export interface RatingsTable {
+  user_id: string;
+  profile_id: string;
+  tmdb_id: string;
+  media_type: 'movie' | 'show';
+  /** JSON {title, year, poster?, type}; a tombstone keeps the last one it had */
+  meta: string;
+  /** 1–10 (RATING_MIN–RATING_MAX); a tombstone keeps the last one it had (0 when it never had one) */
+  rating: number;
+  /** When the viewer rated it (epoch ms) */
+  rated_at: number;
   /** 1 = removed at updated_at (a tombstone) */
   deleted: number;
   updated_at: number;
@@ -251,6 +269,7 @@ export interface Database {
   progress_items: ProgressItemsTable;
   progress_deletions: ProgressDeletionsTable;
   watch_history: WatchHistoryTable;
+  ratings: RatingsTable;
   library_versions: LibraryVersionsTable;
   user_settings: UserSettingsTable;
   captcha_solutions: CaptchaSolutionsTable;
@@ -264,6 +283,7 @@ export interface Database {
   trakt_links: TraktLinksTable;
   trakt_plays: TraktPlaysTable;
   trakt_watchlist: TraktWatchlistTable;
+  trakt_ratings: TraktRatingsTable;
 }
 
 export type TraktLinkState = 'unlinked' | 'pending' | 'linked' | 'relink';
@@ -295,6 +315,7 @@ export interface TraktLinksTable {
   /** The library versions the last good pass saw (-1: never). */
   history_version: number;
   bookmarks_version: number;
+  ratings_version: number;
   problem: string | null;
   updated_at: number;
 }
@@ -324,6 +345,15 @@ export interface TraktWatchlistTable {
   profile_id: string;
   tmdb_id: string;
   media_type: 'movie' | 'show';
+}
+
+/** The ratings both sides held at a library's last Trakt pass (migration 2026-11-30-006, decision 103). */
+export interface TraktRatingsTable {
+  user_id: string;
+  profile_id: string;
+  tmdb_id: string;
+  media_type: 'movie' | 'show';
+  rating: number;
 }
 
 /** When each background job may run next, across every process (decision 079). */
@@ -359,8 +389,10 @@ export const LIBRARY_TABLES = [
   'progress_items',
   'progress_deletions',
   'watch_history',
+  'ratings',
   'user_settings',
   'trakt_links',
   'trakt_plays',
   'trakt_watchlist',
+  'trakt_ratings',
 ] as const satisfies readonly (keyof Database)[];

@@ -31,6 +31,7 @@ export const rateLimitBuckets = {
   progress_import: { points: 20, durationMs: 10 * 60_000, whenStoreFails: 'allow' },
   bookmark_import: { points: 20, durationMs: 10 * 60_000, whenStoreFails: 'allow' },
   history_import: { points: 20, durationMs: 10 * 60_000, whenStoreFails: 'allow' },
+  rating_import: { points: 20, durationMs: 10 * 60_000, whenStoreFails: 'allow' },
   provider_metrics: { points: 300, durationMs: 30 * 60_000, whenStoreFails: 'allow' },
   captcha_solves: { points: 300, durationMs: 30 * 60_000, whenStoreFails: 'allow' },
   /**

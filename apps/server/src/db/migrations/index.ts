@@ -11,6 +11,8 @@ import * as m009history from './2026-11-30-001-watch-history.ts';
 import * as m010settingsExtras from './2026-11-30-002-settings-extras-nickname.ts';
 import * as m011bookmarkGroups from './2026-11-30-003-bookmark-groups.ts';
 import * as m012trakt from './2026-11-30-004-trakt.ts';
+import * as m013ratings from './2026-11-30-005-ratings.ts';
+import * as m014traktRatings from './2026-11-30-006-trakt-ratings.ts';
 
 /** Every migration, in order. Names sort by date so both dialects apply them in the same order. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +28,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30-002-settings-extras-nickname': m010settingsExtras,
   '2026-11-30-003-bookmark-groups': m011bookmarkGroups,
   '2026-11-30-004-trakt': m012trakt,
+  '2026-11-30-005-ratings': m013ratings,
+  '2026-11-30-006-trakt-ratings': m014traktRatings,
 };

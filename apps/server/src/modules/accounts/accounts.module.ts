@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import {
   historyEndpoints as history,
+  ratingsEndpoints as ratings,
   syncEndpoints as e,
   type Endpoint,
   type LibraryChangeKind,
@@ -56,6 +57,9 @@ import { metricsFor } from '../metrics/metrics.ts';
 import { ProgressRepository } from '../progress/progress.repository.ts';
 import { registerProgressRoutes } from '../progress/progress.routes.ts';
 import { ProgressService } from '../progress/progress.service.ts';
+import { RatingsRepository } from '../ratings/ratings.repository.ts';
+import { registerRatingsRoutes } from '../ratings/ratings.routes.ts';
+import { RatingsService } from '../ratings/ratings.service.ts';
 import { SettingsRepository } from '../settings/settings.repository.ts';
 import { registerSettingsRoutes } from '../settings/settings.routes.ts';
 import { SettingsService } from '../settings/settings.service.ts';
@@ -82,6 +86,9 @@ const libraryWriteKinds = new Map<Endpoint, LibraryChangeKind>([
   [history.putWatchHistory, 'history'],
   [history.importWatchHistory, 'history'],
   [history.deleteWatchHistory, 'history'],
+  [ratings.putRating, 'ratings'],
+  [ratings.importRatings, 'ratings'],
+  [ratings.deleteRating, 'ratings'],
 ]);
 
 /** What tests (and only tests) replace in the account and sync server. */
@@ -97,6 +104,8 @@ export interface AccountsOverrides {
   live?: Partial<LiveOptions>;
   /** How often the Trakt sync looks for due passes (default every minute); false: never by itself. */
   traktTickMs?: number | false;
+  /** The most live ratings a library holds (default RATINGS_MAX), so the limit is testable. */
+  ratingsMax?: number;
 }
 
 /** What the other modules (memberships, admin tools) use of the account server. */
@@ -197,10 +206,7 @@ export async function registerAccountsAndSync(
   const sessions = new SessionsRepository(db);
   const challenges = new ChallengesRepository(db);
   const captchaSolutions = new CaptchaSolutionsRepository(db);
-  const bookmarksRepo = new BookmarksRepository(db, database.dialect);
-  const progressRepo = new ProgressRepository(db, database.dialect);
-  const historyRepo = new HistoryRepository(db, database.dialect);
-  const repos = { bookmarks: bookmarksRepo, progress: progressRepo, history: historyRepo };
+  const repos = libraryRepositories(database);
 
   const captcha = ctx.overrides?.captcha ?? (await captchaFor(ctx, captchaSolutions, now));
   const metrics = await metricsFor(Boolean(config.METRICS_TOKEN) || config.METRICS_PUBLIC, () =>
@@ -256,6 +262,7 @@ export async function registerAccountsAndSync(
         repos,
         dataDir: config.dataDir,
         trakt,
+        ratingsMax: ctx.overrides?.ratingsMax,
       }),
     );
   });
@@ -277,11 +284,22 @@ export async function registerAccountsAndSync(
   return { auth, limits, customers, users, redis, live, trakt };
 }
 
+/** The repositories of every kind of library: the routes, the cleanup and the Trakt sync share them. */
+function libraryRepositories({ db, dialect }: DatabaseHandle) {
+  return {
+    bookmarks: new BookmarksRepository(db, dialect),
+    progress: new ProgressRepository(db, dialect),
+    history: new HistoryRepository(db, dialect),
+    ratings: new RatingsRepository(db, dialect),
+  };
+}
+type LibraryRepositories = ReturnType<typeof libraryRepositories>;
+
 /** The Trakt sync (decision 101), stopped before the database closes. */
 function startTrakt(
   server: FastifyInstance,
   ctx: AccountsContext,
-  deps: { repos: { history: HistoryRepository; bookmarks: BookmarksRepository }; live: LiveStreams },
+  deps: { repos: Pick<LibraryRepositories, 'history' | 'bookmarks' | 'ratings'>; live: LiveStreams },
 ): TraktModule {
   const trakt = createTraktModule({
     config: ctx.config,
@@ -306,14 +324,15 @@ interface LibraryScope {
   live: LiveStreams;
   users: UserAccountsService;
   customers: CustomersService;
-  repos: { bookmarks: BookmarksRepository; progress: ProgressRepository; history: HistoryRepository };
+  repos: LibraryRepositories;
   /** Where the settings key file lives (decision 094). */
   dataDir: string;
   trakt: TraktModule;
+  ratingsMax: number | undefined;
 }
 
 /**
- * The library routes (bookmarks, group order, progress, history, settings, the live stream) in their
+ * The library routes (bookmarks, group order, progress, history, ratings, settings, the live stream) in their
  * scope: the profile chosen by `X-Profile-Id`, change times in the server's clock (decision 079), and
  * every successful write announced to the account's other devices.
  */
@@ -332,6 +351,11 @@ function registerLibrary(library: FastifyInstance, deps: LibraryScope): void {
   registerGroupOrderRoutes(library, new GroupOrderService(new GroupOrderRepository(db), now));
   registerProgressRoutes(library, new ProgressService(db, repos.progress, now), limits);
   registerHistoryRoutes(library, new HistoryService(db, repos.history, now), limits);
+  registerRatingsRoutes(
+    library,
+    new RatingsService(db, repos.ratings, now, { maxRatings: deps.ratingsMax }),
+    limits,
+  );
   registerTraktRoutes(library, deps.trakt, limits);
   registerSettingsRoutes(
     library,

@@ -11,6 +11,13 @@ export interface LibraryVersion {
   purged: number;
 }
 
+/** The table of each kind whose removals are tombstones (`deleted` = 1) among its rows. */
+const tombstoneTables = {
+  bookmarks: 'bookmarks',
+  history: 'watch_history',
+  ratings: 'ratings',
+} as const satisfies Record<Exclude<LibraryKind, 'progress'>, keyof Database>;
+
 /**
  * Change numbers of a library (decision 072). Every write of a library row or removal takes fresh
  * numbers in its transaction; the library's row in `library_versions` stays locked until the
@@ -73,9 +80,9 @@ export class LibraryVersions {
    */
   async notePurge(trx: Kysely<Database>, kind: LibraryKind, before: number): Promise<void> {
     const purged =
-      kind === 'bookmarks' || kind === 'history'
+      kind !== 'progress'
         ? trx
-            .selectFrom(kind === 'bookmarks' ? 'bookmarks' : 'watch_history')
+            .selectFrom(tombstoneTables[kind])
             .select(['user_id', 'profile_id', (eb) => eb.fn.max('seq').as('m')])
             .where('deleted', '=', 1)
             .where('updated_at', '<', before)

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { RATINGS_MAX } from '@marquee/contract';
 import { AppError } from '../../errors.ts';
 import { authOf } from '../../plugins/auth.ts';
 
@@ -38,9 +39,15 @@ export interface ListPosition {
 
 /**
  * How big one library may grow (decision 072): rows of progress (one per movie or episode), live
- * bookmarks and plays in the watch history (decision 095). A write that would add a row beyond it is refused with 409 `library_full`.
+ * bookmarks, plays in the watch history (decision 095) and live ratings (decision 103). A write that
+ * would add a row beyond it is refused with 409 `library_full`.
  */
-export const LIBRARY_LIMITS = { progress: 100_000, bookmarks: 20_000, history: 200_000 } as const;
+export const LIBRARY_LIMITS = {
+  progress: 100_000,
+  bookmarks: 20_000,
+  history: 200_000,
+  ratings: RATINGS_MAX,
+} as const;
 
 /** Rows per transaction of an import, and per slice of a big read: each takes a few milliseconds. */
 export const LIBRARY_BATCH_ROWS = 250;
@@ -58,12 +65,16 @@ const limitNames = {
   progress: 'progress rows (one per movie or episode)',
   bookmarks: 'bookmarks',
   history: 'plays in its watch history',
+  ratings: 'ratings',
 } as const;
 
-/** 409 `library_full`: the write would take the library past its limit; nothing was written. */
-export const libraryFull = (kind: keyof typeof LIBRARY_LIMITS) =>
+/**
+ * 409 `library_full`: the write would take the library past its limit (`limit`, when a service was
+ * given a lower one); nothing was written.
+ */
+export const libraryFull = (kind: keyof typeof LIBRARY_LIMITS, limit: number = LIBRARY_LIMITS[kind]) =>
   new AppError(
     409,
     'library_full',
-    `A library holds at most ${LIBRARY_LIMITS[kind].toLocaleString('en')} ${limitNames[kind]}; remove some before adding more`,
+    `A library holds at most ${limit.toLocaleString('en')} ${limitNames[kind]}; remove some before adding more`,
   );

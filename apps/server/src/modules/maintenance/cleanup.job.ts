@@ -4,6 +4,7 @@ import type { BookmarksRepository } from '../bookmarks/bookmarks.repository.ts';
 import type { CaptchaSolutionsRepository } from '../captcha/captcha.repository.ts';
 import type { HistoryRepository } from '../history/history.repository.ts';
 import type { ProgressRepository } from '../progress/progress.repository.ts';
+import type { RatingsRepository } from '../ratings/ratings.repository.ts';
 import type { SessionsRepository } from '../users/sessions.repository.ts';
 import { scheduleRecurring, type JobRuns } from './job-runs.ts';
 
@@ -17,6 +18,7 @@ export interface CleanupTargets {
   bookmarks: BookmarksRepository;
   progress: ProgressRepository;
   history: HistoryRepository;
+  ratings: RatingsRepository;
 }
 
 /** One pass: expired challenges, sessions and used captcha solutions; old tombstones. Idempotent. */
@@ -28,6 +30,7 @@ export async function runCleanup(t: CleanupTargets, now: number): Promise<Record
     bookmarkTombstones: await t.bookmarks.deleteTombstonesBefore(now - TOMBSTONE_TTL_MS),
     progressTombstones: await t.progress.deleteTombstonesBefore(now - TOMBSTONE_TTL_MS),
     historyTombstones: await t.history.deleteTombstonesBefore(now - TOMBSTONE_TTL_MS),
+    ratingTombstones: await t.ratings.deleteTombstonesBefore(now - TOMBSTONE_TTL_MS),
   };
 }
 
