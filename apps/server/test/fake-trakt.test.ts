@@ -179,6 +179,52 @@ it('fake Trakt answers 420 when the watchlist would pass its limit, adding nothi
   expect(trakt.watchlist('erin').map((w) => w.tmdbId)).toEqual([603, 550]);
 });
 
+it('fake Trakt keeps one rating per title, newest first; a rating outside 1–10 is not found', async () => {
+  const trakt = await start();
+  const { access_token: token } = await link(trakt, 'gale');
+  const before = (await call(trakt, 'GET', '/sync/last_activities', { token })).body;
+  clock += 1_000;
+  const added = await call(trakt, 'POST', '/sync/ratings', {
+    token,
+    body: {
+      movies: [
+        { rated_at: '2020-01-01T00:00:00.000Z', rating: 7, ids: { tmdb: 603 } },
+        { rating: 11, ids: { tmdb: 550 } },
+        { rating: 5, ids: { tmdb: 999999 } },
+      ],
+      shows: [{ rating: 9, ids: { tmdb: 1396 } }],
+    },
+  });
+  expect(added.status).toBe(201);
+  expect(added.body.added).toEqual({ movies: 1, shows: 1, seasons: 0, episodes: 0 });
+  expect(added.body.not_found.movies).toHaveLength(2);
+  const after = (await call(trakt, 'GET', '/sync/last_activities', { token })).body;
+  expect(after.movies.rated_at).toBe(new Date(clock).toISOString());
+  expect(after.shows.rated_at).toBe(new Date(clock).toISOString());
+  expect(after.movies.watched_at).toBe(before.movies.watched_at);
+  // Rated again: replaced, not added.
+  await call(trakt, 'POST', '/sync/ratings', {
+    token,
+    body: { movies: [{ rating: 8, ids: { tmdb: 603 } }] },
+  });
+  const movies = (await call(trakt, 'GET', '/sync/ratings/movies', { token })).body;
+  expect(movies).toEqual([
+    expect.objectContaining({
+      rating: 8,
+      type: 'movie',
+      movie: expect.objectContaining({ title: 'The Matrix' }),
+    }),
+  ]);
+  const shows = (await call(trakt, 'GET', '/sync/ratings/shows', { token })).body;
+  expect(shows.map((r: { show: { ids: { tmdb: number } } }) => r.show.ids.tmdb)).toEqual([1396]);
+  const removed = await call(trakt, 'POST', '/sync/ratings/remove', {
+    token,
+    body: { shows: [{ ids: { tmdb: 1396 } }] },
+  });
+  expect(removed.body.deleted.shows).toBe(1);
+  expect(trakt.ratings('gale').map((r) => [r.type, r.tmdbId, r.rating])).toEqual([['movie', 603, 8]]);
+});
+
 it('fake Trakt moves last_activities on changes made through the API and at trakt.tv', async () => {
   const trakt = await start();
   const { access_token: token } = await link(trakt, 'finn');

@@ -192,6 +192,14 @@ export interface FakeTraktListed {
   listedAt: string;
 }
 
+/** A rating the user holds (movies and shows; ratings of seasons and episodes are not modelled). */
+export interface FakeTraktRating {
+  type: 'movie' | 'show';
+  tmdbId: number;
+  rating: number;
+  ratedAt: string;
+}
+
 /** A scrobble call received; `answered` is the HTTP status it got. */
 export interface FakeTraktScrobble {
   action: 'start' | 'pause' | 'stop';
@@ -253,6 +261,15 @@ export interface FakeTrakt {
   /** The user's watchlist, by rank. */
   watchlist(username: string): FakeTraktListed[];
   scrobbles(username: string): FakeTraktScrobble[];
+  /** The user's ratings of movies and shows, in the order they were given. */
+  ratings(username: string): FakeTraktRating[];
+  /** Rated at trakt.tv (a rating held is replaced). */
+  rate(
+    username: string,
+    item: { type: 'movie' | 'show'; tmdbId: number; rating: number; ratedAt?: string },
+  ): void;
+  /** A rating removed at trakt.tv; false when there was none. */
+  unrate(username: string, item: { type: 'movie' | 'show'; tmdbId: number }): boolean;
   /** A play added at trakt.tv; answers its history id. */
   addPlay(username: string, play: FakeTraktPlayInput): number;
   /** A play removed at trakt.tv; false when there was none with that id. */
@@ -288,6 +305,13 @@ interface Target extends Item {
   watchedAt?: number;
 }
 
+interface Rated {
+  movie?: FakeTraktMovie;
+  show?: FakeTraktShow;
+  rating: number;
+  ratedAt: number;
+}
+
 interface Listing {
   id: number;
   listedAt: number;
@@ -318,6 +342,7 @@ interface User {
   createdAt: number;
   plays: Play[];
   watchlist: Listing[];
+  ratings: Rated[];
   scrobbles: FakeTraktScrobble[];
   activities: Record<string, Record<string, number>>;
   all: number;
@@ -648,6 +673,8 @@ class FakeTraktServer implements FakeTrakt {
       if (path === '/sync/history/remove') return authed((u) => this.removeHistory(call, u));
       if (path === '/sync/watchlist') return authed((u) => this.addWatchlist(call, u));
       if (path === '/sync/watchlist/remove') return authed((u) => this.removeWatchlist(call, u));
+      if (path === '/sync/ratings') return authed((u) => this.addRatings(call, u));
+      if (path === '/sync/ratings/remove') return authed((u) => this.removeRatings(call, u));
       if ((m = /^\/scrobble\/(start|pause|stop)$/.exec(path)))
         return authed((u) => this.scrobble(call, u, m![1] as FakeTraktScrobble['action']));
       return undefined;
@@ -664,6 +691,10 @@ class FakeTraktServer implements FakeTrakt {
         ))
     )
       return authed((u) => this.watchlistList(call, u, m![1]));
+    if (
+      (m = /^\/sync\/ratings(?:\/(movies|shows|seasons|episodes|all)(?:\/(\d+(?:,\d+)*))?)?\/?$/.exec(path))
+    )
+      return authed((u) => this.ratingsList(call, u, m![1], m![2]));
     return undefined;
   }
 
@@ -827,6 +858,7 @@ class FakeTraktServer implements FakeTrakt {
         createdAt: now,
         plays: [],
         watchlist: [],
+        ratings: [],
         scrobbles: [],
         activities,
         all: now,
@@ -1127,6 +1159,69 @@ class FakeTraktServer implements FakeTrakt {
     };
   }
 
+  // ---- Ratings ----
+
+  /** GET /sync/ratings[/type[/ratings]]: newest first; seasons and episodes hold none here. */
+  private ratingsList(call: Call, user: User, kind = 'all', only?: string): FakeTraktAnswer {
+    const wanted = only ? new Set(only.split(',').map(Number)) : undefined;
+    const rows = [...user.ratings]
+      .sort((a, b) => b.ratedAt - a.ratedAt)
+      .filter(
+        (r) =>
+          (kind === 'all' || (kind === 'movies' && !!r.movie) || (kind === 'shows' && !!r.show)) &&
+          (!wanted || wanted.has(r.rating)),
+      )
+      .map((r) => ({
+        rated_at: iso(r.ratedAt),
+        rating: r.rating,
+        type: r.movie ? 'movie' : 'show',
+        ...(r.movie ? { movie: movieJson(r.movie) } : { show: showJson(r.show!) }),
+      }));
+    if (!call.query.has('page') && !call.query.has('limit')) return { status: 200, body: rows };
+    const { slice, headers } = paginate(rows, call.query, 10);
+    return { status: 200, headers, body: slice };
+  }
+
+  /** Rates (or rates again) the items sent; a rating outside 1–10 is not found, as Trakt answers it. */
+  private addRatings(call: Call, user: User): FakeTraktAnswer {
+    const { items, notFound } = this.resolveListed(call.body);
+    const sent = [...asArray(call.body.movies), ...asArray(call.body.shows)];
+    const added: Item[] = [];
+    for (const item of items) {
+      const body = asRecord(sent.find((x) => idsMatch((item.movie ?? item.show)!.ids, x)));
+      const rating = body.rating;
+      if (typeof rating !== 'number' || !Number.isInteger(rating) || rating < 1 || rating > 10) {
+        (item.movie ? notFound.movies : notFound.shows).push(body);
+        continue;
+      }
+      const at = typeof body.rated_at === 'string' ? Date.parse(body.rated_at) : this.now();
+      this.putRating(user, item, rating, Number.isNaN(at) ? this.now() : at);
+      added.push(item);
+    }
+    this.touchRatings(user, added);
+    return { status: 201, body: { added: counts(added), not_found: notFound } };
+  }
+
+  private removeRatings(call: Call, user: User): FakeTraktAnswer {
+    const { items, notFound } = this.resolveListed(call.body);
+    const deleted = user.ratings.filter((r) => items.some((item) => sameListed(item, r)));
+    user.ratings = user.ratings.filter((r) => !deleted.includes(r));
+    this.touchRatings(user, deleted);
+    return { status: 200, body: { deleted: counts(deleted), not_found: notFound } };
+  }
+
+  private putRating(user: User, item: Item, rating: number, ratedAt: number): void {
+    user.ratings = user.ratings.filter((r) => !sameListed(item, r));
+    user.ratings.push({ movie: item.movie, show: item.show, rating, ratedAt });
+  }
+
+  private touchRatings(user: User, items: Item[]): void {
+    this.touch(user, [
+      ...(items.some((i) => i.movie) ? ['movies.rated_at'] : []),
+      ...(items.some((i) => i.show) ? ['shows.rated_at'] : []),
+    ]);
+  }
+
   // ---- Scrobble ----
 
   /** `{movie}`, `{show, episode: {season, number}}`, or `{episode}` by the episode's own ids. */
@@ -1263,6 +1358,35 @@ class FakeTraktServer implements FakeTrakt {
 
   scrobbles(username: string): FakeTraktScrobble[] {
     return (this.users.get(username)?.scrobbles ?? []).map((s) => ({ ...s }));
+  }
+
+  ratings(username: string): FakeTraktRating[] {
+    return (this.users.get(username)?.ratings ?? []).map((r) => ({
+      type: r.movie ? 'movie' : 'show',
+      tmdbId: (r.movie ?? r.show!).ids.tmdb,
+      rating: r.rating,
+      ratedAt: iso(r.ratedAt),
+    }));
+  }
+
+  rate(
+    username: string,
+    item: { type: 'movie' | 'show'; tmdbId: number; rating: number; ratedAt?: string },
+  ): void {
+    const found = this.catalogItem(item.type, item.tmdbId);
+    const user = this.userOf(username);
+    const at = item.ratedAt === undefined ? this.now() : Date.parse(item.ratedAt);
+    this.putRating(user, found, item.rating, Number.isNaN(at) ? this.now() : at);
+    this.touchRatings(user, [found]);
+  }
+
+  unrate(username: string, item: { type: 'movie' | 'show'; tmdbId: number }): boolean {
+    const found = this.catalogItem(item.type, item.tmdbId);
+    const user = this.userOf(username);
+    const deleted = user.ratings.filter((r) => sameListed(found, r));
+    user.ratings = user.ratings.filter((r) => !deleted.includes(r));
+    this.touchRatings(user, deleted);
+    return deleted.length > 0;
   }
 
   /** The catalog item a control names; throws when the catalog has none. */

@@ -252,6 +252,61 @@ describe(`Trakt sync (${testDialect})`, () => {
     expect(trakt.watchlist(username)).toEqual([]);
   });
 
+  it('ratings follow each other both ways: given, changed and removed on either side; both changed, the later wins', async () => {
+    const rate = (tmdbId: string, rating: number, type = 'movie', updatedAt = iso()) =>
+      call('PUT', `/ratings/${tmdbId}`, { type, meta: movieMeta(), rating, updatedAt });
+    const here = async () =>
+      body<{ items: { tmdbId: string; type: string; rating: number }[] }>(
+        await call('GET', '/ratings?limit=100'),
+      )
+        .items.map((r) => `${r.type}:${r.tmdbId}=${r.rating}`)
+        .sort();
+    const there = () =>
+      trakt
+        .ratings(username)
+        .map((r) => `${r.type}:${r.tmdbId}=${r.rating}`)
+        .sort();
+    expect((await rate('603', 8)).statusCode).toBe(200);
+    trakt.rate(username, { type: 'show', tmdbId: 1396, rating: 10, ratedAt: '2015-06-01T20:00:00.000Z' });
+    await link(a, username);
+    await pass();
+    expect(there()).toEqual(['movie:603=8', 'show:1396=10']);
+    expect(await here()).toEqual(['movie:603=8', 'show:1396=10']);
+    // The pulled rating keeps the day it was given at Trakt.
+    const bb = body<{ items: { tmdbId: string; ratedAt: string }[] }>(
+      await call('GET', '/ratings?limit=100'),
+    ).items.find((r) => r.tmdbId === '1396');
+    expect(bb?.ratedAt).toBe('2015-06-01T20:00:00.000Z');
+    // Changed here, then at Trakt, then removed on each side.
+    await rate('603', 6);
+    await pass();
+    expect(there()).toEqual(['movie:603=6', 'show:1396=10']);
+    trakt.rate(username, { type: 'show', tmdbId: 1396, rating: 7 });
+    await pass();
+    expect(await here()).toEqual(['movie:603=6', 'show:1396=7']);
+    await call('DELETE', '/ratings/603', { type: 'movie' });
+    trakt.unrate(username, { type: 'show', tmdbId: 1396 });
+    await pass();
+    expect(there()).toEqual([]);
+    expect(await here()).toEqual([]);
+    // Both sides change the same title between passes: the later rating wins, on both.
+    await rate('550', 5);
+    await pass();
+    t.clock.advance(MIN);
+    await rate('550', 9);
+    t.clock.advance(MIN);
+    trakt.rate(username, { type: 'movie', tmdbId: 550, rating: 3 });
+    await pass();
+    expect(there()).toEqual(['movie:550=3']);
+    expect(await here()).toEqual(['movie:550=3']);
+    // The pull moved the ratings here, so one more pass reads them (and finds them agreed); after it,
+    // with nothing moved on either side, no ratings call at all.
+    await pass();
+    const before = trakt.requests.length;
+    await pass();
+    expect(trakt.requests.slice(before).some((r) => r.path.startsWith('/sync/ratings'))).toBe(false);
+  });
+
   it('a full Trakt watchlist (420) keeps My List as it is and says so; it recovers once there is room', async () => {
     await link(a, username);
     await pass();

@@ -43,6 +43,15 @@ export interface TraktWatchlistEntry {
   show?: { title?: string; year?: number | null; ids: TraktIds };
 }
 
+/** A rating of a movie or a show (`GET /sync/ratings/movies`, `/shows`). */
+export interface TraktRatingEntry {
+  rated_at: string;
+  rating: number;
+  type: string;
+  movie?: { title?: string; year?: number | null; ids: TraktIds };
+  show?: { title?: string; year?: number | null; ids: TraktIds };
+}
+
 export type TraktActivities = Record<string, unknown>;
 
 /** What went wrong with a Trakt call, as the sync acts on it. */
@@ -220,6 +229,21 @@ export class TraktApi {
   }
 
   /** Trakt's answer: `action` is `scrobble` when it recorded a play. */
+  /** The ratings of movies and of shows (seasons and episodes are not kept here: decision 103). */
+  async ratings(token: string): Promise<TraktRatingEntry[]> {
+    const movies = (await this.call('GET', '/sync/ratings/movies', undefined, token)).json;
+    const shows = (await this.call('GET', '/sync/ratings/shows', undefined, token)).json;
+    return [...(movies as TraktRatingEntry[]), ...(shows as TraktRatingEntry[])];
+  }
+
+  async addRatings(token: string, body: unknown): Promise<unknown> {
+    return (await this.call('POST', '/sync/ratings', body, token)).json;
+  }
+
+  async removeRatings(token: string, body: unknown): Promise<unknown> {
+    return (await this.call('POST', '/sync/ratings/remove', body, token)).json;
+  }
+
   async scrobble(
     token: string,
     action: 'start' | 'pause' | 'stop',

@@ -29,6 +29,7 @@ function emptyLink(lib: LibraryRef, now: number): TraktLinkRow {
     activities: null,
     history_version: -1,
     bookmarks_version: -1,
+    ratings_version: -1,
     problem: null,
     updated_at: now,
   };

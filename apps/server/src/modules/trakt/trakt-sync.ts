@@ -4,8 +4,9 @@ import type { LibraryRef } from '../library/library.ts';
 import { TraktError, type TraktActivities, type TraktApi, type TraktHistoryEntry } from './trakt-api.ts';
 import type { TraktHistorySync } from './trakt-history-sync.ts';
 import { TraktRelinkNeeded, type TraktTokens } from './trakt-tokens.ts';
+import type { TraktRatingsSync } from './trakt-ratings-sync.ts';
 import type { TraktWatchlistSync } from './trakt-watchlist-sync.ts';
-import type { TraktLinkRow, TraktRepository } from './trakt.repository.ts';
+import type { TraktDueRow, TraktLinkRow, TraktRepository } from './trakt.repository.ts';
 
 export interface TraktSyncDeps {
   repo: TraktRepository;
@@ -13,6 +14,7 @@ export interface TraktSyncDeps {
   tokens: TraktTokens;
   history: TraktHistorySync;
   watchlist: TraktWatchlistSync;
+  ratings: TraktRatingsSync;
   /** Tells the library's devices that a kind changed (plays or My List pulled from Trakt). */
   announce: (lib: LibraryRef, kind: LibraryChangeKind) => void;
   now: () => number;
@@ -39,7 +41,12 @@ const watchlistMoved = (a: TraktActivities | null, b: TraktActivities) =>
   pick(a, 'movies', 'watchlisted_at') !== pick(b, 'movies', 'watchlisted_at') ||
   pick(a, 'shows', 'watchlisted_at') !== pick(b, 'shows', 'watchlisted_at');
 
-type DueLink = TraktLinkRow & { history_now: number | null; bookmarks_now: number | null };
+const ratingsMoved = (a: TraktActivities | null, b: TraktActivities) =>
+  !a ||
+  pick(a, 'movies', 'rated_at') !== pick(b, 'movies', 'rated_at') ||
+  pick(a, 'shows', 'rated_at') !== pick(b, 'shows', 'rated_at');
+
+type DueLink = TraktDueRow;
 
 /**
  * The server's Trakt sync (decision 101): every tick (once across processes) each linked library whose
@@ -84,7 +91,8 @@ export class TraktSync {
       if (link.problem === 'rate_limited' || link.problem === 'unreachable') return false;
       return (
         (link.history_now ?? 0) !== Number(link.history_version) ||
-        (link.bookmarks_now ?? 0) !== Number(link.bookmarks_version)
+        (link.bookmarks_now ?? 0) !== Number(link.bookmarks_version) ||
+        (link.ratings_now ?? 0) !== Number(link.ratings_version)
       );
     });
     let ran = 0;
@@ -105,6 +113,7 @@ export class TraktSync {
       const before = link.activities ? (JSON.parse(link.activities) as TraktActivities) : null;
       const historyHere = link.history_now ?? 0;
       const bookmarksHere = link.bookmarks_now ?? 0;
+      const ratingsHere = link.ratings_now ?? 0;
       let complete = true;
       let problem: TraktProblem | null = null;
       const pullHistory = historyMoved(before, activities);
@@ -118,11 +127,16 @@ export class TraktSync {
         if (result.limitReached) problem = 'limit_reached';
         if (result.changedHere) this.deps.announce(lib, 'bookmarks');
       }
+      if (ratingsMoved(before, activities) || ratingsHere !== Number(link.ratings_version)) {
+        const result = await this.deps.ratings.run(lib, this.ratingsCalls(lib, link));
+        if (result.changedHere) this.deps.announce(lib, 'ratings');
+      }
       await repo.updateLink(lib, {
         // Not all of Trakt's plays could be recorded: read them again next time.
         activities: complete ? JSON.stringify(activities) : link.activities,
         history_version: historyHere,
         bookmarks_version: bookmarksHere,
+        ratings_version: ratingsHere,
         last_sync_at: this.deps.now(),
         next_sync_at: now + this.deps.intervalMs,
         lease_until: 0,
@@ -164,6 +178,15 @@ export class TraktSync {
       },
       add: (body: unknown) => tokens.with(lib, link, (t) => api.addHistory(t, body)),
       remove: (body: unknown) => tokens.with(lib, link, (t) => api.removeHistory(t, body)),
+    };
+  }
+
+  private ratingsCalls(lib: LibraryRef, link: TraktLinkRow) {
+    const { tokens, api } = this.deps;
+    return {
+      ratings: () => tokens.with(lib, link, (t) => api.ratings(t)),
+      add: (body: unknown) => tokens.with(lib, link, (t) => api.addRatings(t, body)),
+      remove: (body: unknown) => tokens.with(lib, link, (t) => api.removeRatings(t, body)),
     };
   }
 

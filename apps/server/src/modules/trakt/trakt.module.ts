@@ -8,10 +8,13 @@ import { BookmarksService } from '../bookmarks/bookmarks.service.ts';
 import type { HistoryRepository } from '../history/history.repository.ts';
 import { HistoryService } from '../history/history.service.ts';
 import type { LibraryRef } from '../library/library.ts';
+import type { RatingsRepository } from '../ratings/ratings.repository.ts';
+import { RatingsService } from '../ratings/ratings.service.ts';
 import { scheduleRecurring, type JobRuns } from '../maintenance/job-runs.ts';
 import { SettingsSecrets } from '../settings/settings-secrets.ts';
 import { TraktApi } from './trakt-api.ts';
 import { TraktHistorySync, type EpisodeIds } from './trakt-history-sync.ts';
+import { TraktRatingsSync, type RatingsAccess } from './trakt-ratings-sync.ts';
 import { TraktLinkService } from './trakt-link.service.ts';
 import { TraktScrobbler } from './trakt-scrobble.ts';
 import { TraktSync } from './trakt-sync.ts';
@@ -25,7 +28,7 @@ export interface TraktModuleDeps {
     'TRAKT_CLIENT_ID' | 'TRAKT_CLIENT_SECRET' | 'TRAKT_API_URL' | 'TRAKT_SYNC_MINUTES' | 'dataDir'
   >;
   db: Kysely<Database>;
-  repos: { history: HistoryRepository; bookmarks: BookmarksRepository };
+  repos: { history: HistoryRepository; bookmarks: BookmarksRepository; ratings: RatingsRepository };
   /** TMDB's season and episode ids of an episode (the metadata service). */
   episodeIds: EpisodeIds;
   announce: (lib: LibraryRef, kind: LibraryChangeKind) => void;
@@ -80,6 +83,10 @@ export function createTraktModule(deps: TraktModuleDeps): TraktModule {
       new BookmarksService(db, deps.repos.bookmarks, now),
       deps.repos.bookmarks,
     ),
+    ratings: new TraktRatingsSync(
+      repo,
+      ratingsAccess(new RatingsService(db, deps.repos.ratings, now), deps.repos.ratings, now),
+    ),
     announce: deps.announce,
     now,
     log: deps.log,
@@ -103,6 +110,46 @@ export function createTraktModule(deps: TraktModuleDeps): TraktModule {
       await stop();
       await sync.settle();
       await scrobbler.settle();
+    },
+  };
+}
+
+/** The library's ratings as the Trakt pass reads and writes them: titles with a TMDB id only. */
+function ratingsAccess(service: RatingsService, repo: RatingsRepository, now: () => number): RatingsAccess {
+  return {
+    list: async (lib) =>
+      (await repo.allRows(lib)).flatMap((row) => {
+        const tmdb = /^\d{1,10}$/.test(row.tmdb_id) ? Number(row.tmdb_id) : NaN;
+        if (row.deleted || !Number.isSafeInteger(tmdb) || tmdb <= 0) return [];
+        const meta = JSON.parse(row.meta) as { title?: string; year?: number | null };
+        return [
+          {
+            type: row.media_type,
+            tmdb,
+            rating: row.rating,
+            ratedAt: Number(row.rated_at),
+            title: meta.title ?? '',
+            year: meta.year ?? null,
+          },
+        ];
+      }),
+    // A change made now: Trakt's rating replaces the one held (the merge decided it should).
+    put: async (lib, ratings) => {
+      const updatedAt = new Date(now()).toISOString();
+      await service.import(
+        lib,
+        ratings.map((r) => ({
+          tmdbId: String(r.tmdb),
+          type: r.type,
+          meta: { title: r.title, year: r.year, type: r.type },
+          rating: r.rating,
+          ...(r.ratedAt > 0 ? { ratedAt: new Date(Math.min(r.ratedAt, now())).toISOString() } : {}),
+          updatedAt,
+        })),
+      );
+    },
+    remove: async (lib, r) => {
+      await service.remove(lib, String(r.tmdb), r.type, undefined);
     },
   };
 }

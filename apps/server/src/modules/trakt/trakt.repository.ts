@@ -1,11 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Updateable } from 'kysely';
-import type { Database, TraktLinksTable, TraktPlaysTable, TraktWatchlistTable } from '../../db/schema.ts';
+import type {
+  Database,
+  TraktLinksTable,
+  TraktPlaysTable,
+  TraktRatingsTable,
+  TraktWatchlistTable,
+} from '../../db/schema.ts';
 import type { LibraryRef } from '../library/library.ts';
 
 export type TraktLinkRow = TraktLinksTable;
 export type TraktPlayRow = TraktPlaysTable;
 export type TraktWatchRow = TraktWatchlistTable;
+export type TraktRatingRow = TraktRatingsTable;
+/** A linked library with its kinds' versions now (null: never changed). */
+export type TraktDueRow = TraktLinkRow & {
+  history_now: number | null;
+  bookmarks_now: number | null;
+  ratings_now: number | null;
+};
 
 const newId = () => randomBytes(12).toString('base64url');
 
@@ -70,7 +83,7 @@ export class TraktRepository {
   /** Everything Trakt-related of a library goes (unlink). */
   async removeAll(lib: LibraryRef): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      for (const table of ['trakt_plays', 'trakt_watchlist', 'trakt_links'] as const)
+      for (const table of ['trakt_plays', 'trakt_watchlist', 'trakt_ratings', 'trakt_links'] as const)
         await trx
           .deleteFrom(table)
           .where('user_id', '=', lib.userId)
@@ -79,8 +92,8 @@ export class TraktRepository {
     });
   }
 
-  /** Linked libraries, with the versions of their history and bookmarks now (what changed since a pass). */
-  async linked(): Promise<(TraktLinkRow & { history_now: number | null; bookmarks_now: number | null })[]> {
+  /** Linked libraries, with the versions of their history, bookmarks and ratings now (what changed since a pass). */
+  async linked(): Promise<TraktDueRow[]> {
     const rows = await this.db
       .selectFrom('trakt_links as t')
       .leftJoin('library_versions as h', (join) =>
@@ -95,14 +108,21 @@ export class TraktRepository {
           .onRef('b.profile_id', '=', 't.profile_id')
           .on('b.kind', '=', 'bookmarks'),
       )
+      .leftJoin('library_versions as r', (join) =>
+        join
+          .onRef('r.user_id', '=', 't.user_id')
+          .onRef('r.profile_id', '=', 't.profile_id')
+          .on('r.kind', '=', 'ratings'),
+      )
       .selectAll('t')
-      .select(['h.version as history_now', 'b.version as bookmarks_now'])
+      .select(['h.version as history_now', 'b.version as bookmarks_now', 'r.version as ratings_now'])
       .where('t.state', '=', 'linked')
       .execute();
     return rows.map((row) => ({
       ...row,
       history_now: row.history_now === null ? null : Number(row.history_now),
       bookmarks_now: row.bookmarks_now === null ? null : Number(row.bookmarks_now),
+      ratings_now: row.ratings_now === null ? null : Number(row.ratings_now),
     }));
   }
 
@@ -170,6 +190,32 @@ export class TraktRepository {
       for (let i = 0; i < rows.length; i += 500)
         await trx
           .insertInto('trakt_watchlist')
+          .values(rows.slice(i, i + 500))
+          .execute();
+    });
+  }
+
+  // ---- the ratings ledger ----
+
+  ratings(lib: LibraryRef): Promise<TraktRatingRow[]> {
+    return this.db
+      .selectFrom('trakt_ratings')
+      .selectAll()
+      .where('user_id', '=', lib.userId)
+      .where('profile_id', '=', lib.profileId)
+      .execute();
+  }
+
+  async setRatings(lib: LibraryRef, rows: TraktRatingRow[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .deleteFrom('trakt_ratings')
+        .where('user_id', '=', lib.userId)
+        .where('profile_id', '=', lib.profileId)
+        .execute();
+      for (let i = 0; i < rows.length; i += 500)
+        await trx
+          .insertInto('trakt_ratings')
           .values(rows.slice(i, i + 500))
           .execute();
     });
