@@ -6,6 +6,7 @@ import {
   jobRoutes,
   membershipRoutes,
   metadataRoutes,
+  ratingsRoutes,
   sourceRoutes,
   syncRoutes,
 } from '@marquee/contract/values';
@@ -18,6 +19,7 @@ import type {
   jobEndpoints,
   membershipEndpoints,
   metadataEndpoints,
+  ratingsEndpoints,
   sourcesEndpoints,
   syncEndpoints,
 } from '@marquee/contract';
@@ -33,6 +35,7 @@ interface Groups {
   account: typeof accountEndpoints;
   sync: typeof syncEndpoints;
   history: typeof historyEndpoints;
+  ratings: typeof ratingsEndpoints;
   customer: typeof customerEndpoints;
   membership: typeof membershipEndpoints;
   metadata: typeof metadataEndpoints;
@@ -44,6 +47,7 @@ const tables: Record<keyof Groups, Record<string, Route>> = {
   account: accountRoutes,
   sync: syncRoutes,
   history: historyRoutes,
+  ratings: ratingsRoutes,
   customer: customerRoutes,
   membership: membershipRoutes,
   metadata: metadataRoutes,

@@ -47,8 +47,8 @@ export const networkError = (final = false) =>
 
 /**
  * A route an account server of the older family lacks (the watch history, decision 095; the order of
- * bookmark groups, decision 097): it answers 404 or 405. A 404 that names a household profile that is
- * gone (`profile_not_found`) is not that.
+ * bookmark groups, decision 097; ratings, decision 103): it answers 404 or 405. A 404 that names a
+ * household profile that is gone (`profile_not_found`) is not that.
  */
 export const isMissingNewerRoute = (error: unknown) =>
   error instanceof ApiError &&

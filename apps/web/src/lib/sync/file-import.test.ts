@@ -2,10 +2,11 @@ import type { Bookmark } from '@marquee/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initStores, useAccountStore, useLibraryStore } from '../../stores/index.ts';
 import type { ImportOp } from '../../stores/library/bulk-merge.ts';
+import { ratingImportOp } from '../../stores/library/ratings-ops.ts';
 import { testAccount } from '../../test/account-fixtures.ts';
 import { contractServer, refuse, type Handlers } from '../../test/contract-server.ts';
 import { memoryStorage, setAppStorage } from '../storage.ts';
-import { HISTORY_PAGE_SIZE, importIntoLibrary } from './file-import.ts';
+import { HISTORY_PAGE_SIZE, importIntoLibrary, LIBRARY_PAGE_SIZE } from './file-import.ts';
 
 const T0 = Date.UTC(2023, 0, 1);
 const meta = { title: 'Alien', year: 1979, poster: null };
@@ -148,5 +149,91 @@ describe("an import's named lists", () => {
     expect(outcome).toMatchObject({ bookmarks: 1, lists: 1, savedTo: 'device' });
     expect(useLibraryStore.getState()).toMatchObject({ groupOrder: ['Sci-fi'], outbox: [] });
     expect(useLibraryStore.getState().bookmarks['movie:603']!.groups).toEqual(['Sci-fi']);
+  });
+});
+
+describe("an import's ratings (decision 103)", () => {
+  /** `n` ratings of a file, as the import page makes them (dated when rated). */
+  const ratings = (n: number): ImportOp[] =>
+    Array.from({ length: n }, (_, i) =>
+      ratingImportOp(
+        { tmdbId: String(1000 + i), type: 'movie', ...meta, rating: 1 + (i % 10), ratedAt: T0 + i * 60_000 },
+        Date.now(),
+      )!,
+    );
+  const imported: unknown[][] = [];
+  const serveRatings = (answer?: () => ReturnType<typeof refuse> | Response) =>
+    serve({
+      ratings: {
+        importRatings: ({ body }) => {
+          if (answer) return answer();
+          imported.push(body as unknown[]);
+          return { success: true, count: (body as unknown[]).length };
+        },
+      },
+    });
+  beforeEach(() => {
+    imported.length = 0;
+  });
+
+  it('signed in: the ratings that changed go to PUT …/ratings/import in pages, dated, and the same file again sends nothing', async () => {
+    serveRatings();
+    useAccountStore.getState().setAccount(testAccount());
+    const ops = ratings(LIBRARY_PAGE_SIZE + 3);
+    const outcome = await importIntoLibrary([bookmark, ...ops]);
+    expect(outcome).toMatchObject({ bookmarks: 1, ratings: LIBRARY_PAGE_SIZE + 3, savedTo: 'account' });
+    expect(outcome.ratingsStayOnDevice).toBe(false);
+    expect(imported.map((page) => page.length)).toEqual([LIBRARY_PAGE_SIZE, 3]);
+    expect(imported[0]![0]).toEqual({
+      tmdbId: '1000',
+      type: 'movie',
+      meta: { title: 'Alien', year: 1979, type: 'movie' },
+      rating: 1,
+      ratedAt: new Date(T0).toISOString(),
+      updatedAt: new Date(T0).toISOString(),
+    });
+    expect(Object.keys(useLibraryStore.getState().ratings)).toHaveLength(LIBRARY_PAGE_SIZE + 3);
+    expect(useLibraryStore.getState().outbox).toEqual([]);
+
+    const again = await importIntoLibrary(ops);
+    expect(again).toMatchObject({ ratings: 0, savedTo: 'account' });
+    expect(imported).toHaveLength(2);
+  });
+
+  it('signed out: the ratings stay on this device, nothing sent', async () => {
+    serveRatings();
+    const outcome = await importIntoLibrary(ratings(2));
+    expect(outcome).toMatchObject({ ratings: 2, savedTo: 'device' });
+    expect(server.requests).toEqual([]);
+    expect(useLibraryStore.getState().outbox).toEqual([]);
+  });
+
+  it('an account server of the older family keeps no ratings: they stay on this device, once asked', async () => {
+    for (const status of [404, 405]) {
+      useLibraryStore.getState().clear();
+      serveRatings(() => refuse(status, { code: 'route_not_found' }));
+      useAccountStore.getState().setAccount(testAccount());
+      const outcome = await importIntoLibrary([bookmark, ...ratings(LIBRARY_PAGE_SIZE + 1)]);
+      expect(outcome).toMatchObject({
+        savedTo: 'account',
+        ratingsStayOnDevice: true,
+        historyStaysOnDevice: false,
+      });
+      expect(Object.keys(useLibraryStore.getState().ratings)).toHaveLength(LIBRARY_PAGE_SIZE + 1);
+      expect(useLibraryStore.getState().outbox).toEqual([]);
+      // Its second page is not asked for: the route is missing.
+      expect(server.requests.filter((r) => r.endpoint === 'ratings.importRatings')).toHaveLength(1);
+    }
+  });
+
+  it('offline: the ratings not sent wait in the outbox as ratings, nothing is lost', async () => {
+    serveRatings(() => new Response('down', { status: 503 }));
+    useAccountStore.getState().setAccount(testAccount());
+    const outcome = await importIntoLibrary(ratings(2));
+    expect(outcome.savedTo).toBe('queued');
+    expect(useLibraryStore.getState().outbox).toMatchObject([
+      { kind: 'rating-put', tmdbId: '1000', rating: 1, ratedAt: T0, at: T0 },
+      { kind: 'rating-put', tmdbId: '1001', rating: 2, ratedAt: T0 + 60_000, at: T0 + 60_000 },
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import { useAccountStore } from '../../stores/account-store.ts';
 import { mergeInBulk, type BulkMerge, type ImportOp } from '../../stores/library/bulk-merge.ts';
 import { useLibraryStore } from '../../stores/library/library-store.ts';
 import { api, ApiError, isMissingNewerRoute } from '../api/index.ts';
+import { isNewerKind } from './library-kinds.ts';
 import { queueAsOps } from './local-import.ts';
 import { createOutboxDelivery } from './outbox-delivery.ts';
 import { importPayload, profileHeaders } from './wire.ts';
@@ -15,7 +16,7 @@ import { importPayload, profileHeaders } from './wire.ts';
 
 /** Plays per import request: ~300 bytes each, so a page is ~1.5 MB (the shipped nginx takes 8 MB on imports). */
 export const HISTORY_PAGE_SIZE = 5_000;
-/** Bookmarks or progress rows per import request. */
+/** Bookmarks, progress rows or ratings per import request (a page of ratings is about 250 KB). */
 export const LIBRARY_PAGE_SIZE = 1_000;
 /** A refused page (429) is tried again after this long, doubling, this many times. */
 const RATE_LIMIT_WAIT_MS = 15_000;
@@ -34,12 +35,16 @@ export interface FileImportOutcome {
   bookmarks: number;
   progress: number;
   plays: number;
+  /** Ratings the file gave or changed (decision 103; absent: none). */
+  ratings?: number;
   /** Named lists the file added (appended to the viewer's order of lists). */
   lists: number;
   /** Where they are: the account (signed in and sent), or this device (signed out, or queued to send). */
   savedTo: 'account' | 'device' | 'queued';
   /** The account's server keeps no watch history (the older family): plays stay on this device. */
   historyStaysOnDevice: boolean;
+  /** The account's server keeps no ratings (the older family): they stay on this device (absent: false). */
+  ratingsStayOnDevice?: boolean;
 }
 
 export interface FileImportOptions {
@@ -65,10 +70,12 @@ export async function importIntoLibrary(
     bookmarks: Object.keys(changed.bookmarks).length,
     progress: Object.keys(changed.progress).length,
     plays: Object.keys(changed.history).length,
+    ratings: Object.keys(changed.ratings ?? {}).length,
     lists: changed.lists?.length ?? 0,
   };
   const account = useAccountStore.getState().account;
-  if (!account) return { ...counts, savedTo: 'device', historyStaysOnDevice: false };
+  if (!account)
+    return { ...counts, savedTo: 'device', historyStaysOnDevice: false, ratingsStayOnDevice: false };
 
   const chunks = [
     ...chunksOf(changed.bookmarks, LIBRARY_PAGE_SIZE).map((bookmarks) => ({
@@ -86,15 +93,27 @@ export async function importIntoLibrary(
       kind: 'history' as const,
       data: { ...none(), history },
     })),
+    ...chunksOf(changed.ratings ?? {}, LIBRARY_PAGE_SIZE).map((ratings) => ({
+      kind: 'ratings' as const,
+      data: { ...none(), ratings },
+    })),
   ];
-  const total = counts.bookmarks + counts.progress + counts.plays;
+  const total = counts.bookmarks + counts.progress + counts.plays + counts.ratings;
   const delivery = createOutboxDelivery();
   const headers = () => delivery.writeHeaders(profileHeaders(profile));
   const params = { uid: account.userId };
   let sent = 0;
-  let historyStaysOnDevice = false;
+  /** The newer kinds the account's server has no routes for (the older family). */
+  const staysOnDevice = new Set<string>();
+  const outcome = (savedTo: FileImportOutcome['savedTo']): FileImportOutcome => ({
+    ...counts,
+    savedTo,
+    historyStaysOnDevice: staysOnDevice.has('history'),
+    ratingsStayOnDevice: staysOnDevice.has('ratings'),
+  });
   onProgress?.({ sent, total });
   for (const [index, chunk] of chunks.entries()) {
+    if (staysOnDevice.has(chunk.kind)) continue;
     const payload = importPayload(chunk.data);
     try {
       await withRetries(
@@ -103,6 +122,8 @@ export async function importIntoLibrary(
             return api.sync.importBookmarks({ params, body: payload.bookmarks, headers: headers() });
           if (chunk.kind === 'progress')
             return api.sync.importProgress({ params, body: payload.progress, headers: headers() });
+          if (chunk.kind === 'ratings')
+            return api.ratings.importRatings({ params, body: payload.ratings, headers: headers() });
           return api.history.importWatchHistory({ params, body: payload.history, headers: headers() });
         },
         (ms) => {
@@ -111,19 +132,19 @@ export async function importIntoLibrary(
         },
       );
     } catch (error) {
-      if (chunk.kind === 'history' && isMissingNewerRoute(error)) {
-        // A server of the older family keeps no history: the plays stay on this device.
-        historyStaysOnDevice = true;
+      if (isNewerKind(chunk.kind) && isMissingNewerRoute(error)) {
+        // A server of the older family keeps no history nor ratings: they stay on this device.
+        staysOnDevice.add(chunk.kind);
         continue;
       }
       // Offline, or the account refused: what was not acknowledged goes through the outbox.
       for (const rest of chunks.slice(index)) queueAsOps(rest.data, profile);
-      return { ...counts, savedTo: 'queued', historyStaysOnDevice };
+      return outcome('queued');
     }
-    sent += Object.keys(chunk.data[chunk.kind]).length;
+    sent += Object.keys(chunk.data[chunk.kind] ?? {}).length;
     onProgress?.({ sent, total });
   }
-  return { ...counts, savedTo: 'account', historyStaysOnDevice };
+  return outcome('account');
 }
 
 /**
@@ -142,6 +163,7 @@ function mergeImported(ops: readonly ImportOp[]): BulkMerge['changed'] {
       bookmarks: merged.data.bookmarks,
       progress: merged.data.progress,
       history: merged.data.history ?? {},
+      ratings: merged.data.ratings ?? {},
       removals: merged.data.removals ?? state.removals,
     };
   });

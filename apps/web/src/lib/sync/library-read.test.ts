@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Bookmark, ProgressListItem, ProgressRemoval } from '@marquee/contract';
+import type { Bookmark, ProgressListItem, ProgressRemoval, Rating } from '@marquee/contract';
 import { initStores, useAccountStore, useLibraryStore } from '../../stores/index.ts';
 import { applyOp, type LibraryData, type OutboxOpInput } from '../../stores/library/outbox.ts';
 import { emptySettings, testAccount, testSession, testUser } from '../../test/account-fixtures.ts';
@@ -436,6 +436,116 @@ describe('applyLibraryRead', () => {
     });
     expect(applyOp(out, add(t0 + HOUR / 2)).bookmarks['movie:1']).toBeUndefined();
     expect(applyOp(out, add(t0 + 2 * HOUR)).bookmarks['movie:1']).toMatchObject({ updatedAt: t0 + 2 * HOUR });
+  });
+});
+
+describe('ratings read page by page (decision 103)', () => {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const rating = (tmdbId: string, value: number, at: number, type: 'movie' | 'show' = 'movie'): Rating => ({
+    tmdbId,
+    type,
+    meta: { title: `T${tmdbId}`, year: 2001, type, poster: `/p${tmdbId}.jpg` },
+    rating: value,
+    ratedAt: iso(at - HOUR),
+    updatedAt: iso(at),
+  });
+  const removal = (tmdbId: string, at: number) => ({ tmdbId, type: 'movie' as const, removedAt: iso(at) });
+
+  it('reads the ratings route with the library’s page query, then only changes', async () => {
+    const queries: Record<string, string>[] = [];
+    const fake = contractServer({
+      ratings: {
+        ratings: ({ query }) => {
+          queries.push(query);
+          return query.cursor
+            ? { items: [rating('2', 4, t0)], removed: [], next: null, version: '9', reset: false }
+            : {
+                items: [rating('1', 8, t0)],
+                removed: [removal('3', t0)],
+                next: 'c1',
+                version: '8',
+                reset: false,
+              };
+        },
+      },
+    });
+    vi.stubGlobal('fetch', vi.fn(fake.fetch));
+    const read = await readLibrary('ratings', 'u1', null, transport());
+    expect(fake.requests.map((r) => r.endpoint)).toEqual(['ratings.ratings', 'ratings.ratings']);
+    expect(queries).toEqual([{ limit: '1000' }, { limit: '1000', cursor: 'c1' }]);
+    expect(read).toMatchObject({ kind: 'pages', full: true, mark: { version: '9' } });
+    const data = applyLibraryRead({ bookmarks: {}, progress: {} }, 'ratings', read);
+    expect(Object.keys(data.ratings!).sort()).toEqual(['movie:1', 'movie:2']);
+    expect(data.ratings!['movie:1']).toEqual({
+      tmdbId: '1',
+      type: 'movie',
+      title: 'T1',
+      year: 2001,
+      poster: '/p1.jpg',
+      rating: 8,
+      ratedAt: t0 - HOUR,
+      updatedAt: t0,
+    });
+    expect(data.removals!.ratings).toEqual({ 'movie:3': t0 });
+  });
+
+  it('p-stream’s list of ratings (no titles, no times) is nothing to apply: the device keeps its own', async () => {
+    const fake = contractServer({
+      ratings: { ratings: () => ({ userId: 'u1', ratings: [{ tmdb_id: 680, type: 'tv', rating: 8 }] }) },
+    });
+    vi.stubGlobal('fetch', vi.fn(fake.fetch));
+    const read = await readLibrary('ratings', 'u1', null, transport());
+    expect(read).toEqual({ kind: 'unchanged' });
+    const held: LibraryData = { bookmarks: {}, progress: {}, ratings: {} };
+    expect(applyLibraryRead(held, 'ratings', read)).toBe(held);
+  });
+
+  it('a page of changes: removals by the rule (remembered), then each rating as the server holds it', () => {
+    const held: LibraryData = { bookmarks: {}, progress: {} };
+    const first = applyLibraryRead(held, 'ratings', {
+      kind: 'pages',
+      full: true,
+      pages: [
+        {
+          items: [rating('1', 8, t0), rating('2', 6, t0 + 2 * HOUR), rating('1', 3, t0, 'show')],
+          removed: [],
+        },
+      ],
+      mark: null,
+    });
+    const changed = applyLibraryRead(first, 'ratings', {
+      kind: 'pages',
+      full: false,
+      // movie:1 removed after it was rated; movie:2's removal is older than its rating (it stays).
+      pages: [
+        { items: [], removed: [removal('1', t0 + HOUR), removal('2', t0 + HOUR)] },
+        { items: [rating('4', 10, t0 + 3 * HOUR)], removed: [] },
+      ],
+      mark: null,
+    });
+    expect(Object.keys(changed.ratings!).sort()).toEqual(['movie:2', 'movie:4', 'show:1']);
+    expect(changed.removals!.ratings).toEqual({ 'movie:1': t0 + HOUR });
+    // A pending rating made before the removal, replayed over it, stays out; a later one comes back.
+    const put = (at: number): OutboxOpInput => ({
+      kind: 'rating-put',
+      type: 'movie',
+      tmdbId: '1',
+      meta: { title: 'T1', year: 2001, poster: null },
+      rating: 5,
+      ratedAt: at,
+      at,
+    });
+    expect(applyOp(changed, put(t0 + HOUR / 2)).ratings!['movie:1']).toBeUndefined();
+    expect(applyOp(changed, put(t0 + 2 * HOUR)).ratings!['movie:1']).toMatchObject({ rating: 5 });
+    // The server's rating of a title it names again is the truth for it (its tombstone goes).
+    const back = applyLibraryRead(changed, 'ratings', {
+      kind: 'pages',
+      full: false,
+      pages: [{ items: [rating('1', 7, t0 + 4 * HOUR)], removed: [] }],
+      mark: null,
+    });
+    expect(back.ratings!['movie:1']!.rating).toBe(7);
+    expect(back.removals!.ratings).toEqual({});
   });
 });
 

@@ -3,6 +3,8 @@ import {
   type BookmarkRemoval,
   type ProgressListItem,
   type ProgressRemoval,
+  type Rating,
+  type RatingRemoval,
   type WatchHistoryItem,
   type WatchHistoryRemoval,
 } from '@marquee/contract';
@@ -10,7 +12,7 @@ import type { EpisodeProgress, ProgressEntry } from '../../stores/library/librar
 import { applyOp, type LibraryData } from '../../stores/library/outbox.ts';
 import { api, ApiError, type RawAnswer } from '../api/index.ts';
 import { appStorage, STORAGE_PREFIX } from '../storage.ts';
-import { libraryFromServer, playFromServer } from './wire.ts';
+import { libraryFromServer, playFromServer, ratingFromServer } from './wire.ts';
 
 /*
  * Reading the account's library (decision 072): page by page, and after the first complete read only
@@ -18,7 +20,7 @@ import { libraryFromServer, playFromServer } from './wire.ts';
  * A server without pages (the older family) answers the whole list to the same request.
  */
 
-export type LibraryKind = 'bookmarks' | 'progress' | 'history';
+export type LibraryKind = 'bookmarks' | 'progress' | 'history' | 'ratings';
 
 /** Rows per page asked for (the server's limit is 2,000). */
 export const LIBRARY_PAGE_ROWS = 1000;
@@ -40,6 +42,7 @@ interface Rows {
   bookmarks: { item: Bookmark; removal: BookmarkRemoval };
   progress: { item: ProgressListItem; removal: ProgressRemoval };
   history: { item: WatchHistoryItem; removal: WatchHistoryRemoval };
+  ratings: { item: Rating; removal: RatingRemoval };
 }
 export interface ReadPage<K extends LibraryKind> {
   items: Rows[K]['item'][];
@@ -63,8 +66,10 @@ export interface ReadTransport {
 type Answer =
   | Awaited<ReturnType<typeof api.sync.bookmarks>>
   | Awaited<ReturnType<typeof api.sync.progress>>
-  | Awaited<ReturnType<typeof api.history.watchHistory>>;
-type Page = Exclude<Answer, readonly unknown[]>;
+  | Awaited<ReturnType<typeof api.history.watchHistory>>
+  | Awaited<ReturnType<typeof api.ratings.ratings>>;
+type Page = Extract<Answer, { items: unknown }>;
+const isPage = (answer: Answer): answer is Page => !Array.isArray(answer) && 'items' in answer;
 
 /** A conditional read (ETag/304): the raw mode of the client, so a 304 and the ETag come back. */
 async function get(
@@ -82,6 +87,7 @@ async function get(
     headers: { ...t.headers, ...extra },
   };
   if (kind === 'history') return api.history.watchHistory.raw(input);
+  if (kind === 'ratings') return api.ratings.ratings.raw(input);
   return kind === 'bookmarks' ? api.sync.bookmarks.raw(input) : api.sync.progress.raw(input);
 }
 
@@ -111,6 +117,9 @@ export async function readLibrary<K extends LibraryKind>(
       pages: [{ items: first.data as Rows[K]['item'][], removed: [] }],
       mark: null,
     };
+  // p-stream's list of ratings (`{userId, ratings}`: no titles, no times, decision 103) cannot stand in
+  // for this device's: what it holds stays, as with a server that keeps none.
+  if (!isPage(first.data)) return { kind: 'unchanged' };
   let body: Page = first.data;
   let headers = first.headers;
   let full = mark === null;
@@ -125,8 +134,7 @@ export async function readLibrary<K extends LibraryKind>(
     if (n >= MAX_PAGES) throw new ApiError(0, 'unknown', 'The library has too many pages');
     const next = await get(t, kind, uid, { limit: LIBRARY_PAGE_ROWS, cursor: body.next });
     // A 304 answers only If-None-Match, which later pages do not send.
-    if (next.notModified || Array.isArray(next.data))
-      throw new ApiError(next.status, 'unknown', 'Not a page');
+    if (next.notModified || !isPage(next.data)) throw new ApiError(next.status, 'unknown', 'Not a page');
     body = next.data;
     headers = next.headers;
   }
@@ -197,6 +205,22 @@ function applyHistoryPage(data: LibraryData, page: ReadPage<'history'>): Library
   return { ...out, history, ...(removals ? { removals } : {}) };
 }
 
+/** Removals of ratings (remembered, as the server does), then each rating as the server holds it. */
+function applyRatingsPage(data: LibraryData, page: ReadPage<'ratings'>): LibraryData {
+  let out = data;
+  for (const r of page.removed)
+    out = applyOp(out, { kind: 'rating-remove', type: r.type, tmdbId: r.tmdbId, at: time(r.removedAt) });
+  if (page.items.length === 0) return out;
+  const ratings = { ...out.ratings };
+  const removals = out.removals ? { ...out.removals, ratings: { ...out.removals.ratings } } : undefined;
+  for (const item of page.items) {
+    const { key, rating } = ratingFromServer(item);
+    ratings[key] = rating;
+    if (removals?.ratings) delete removals.ratings[key];
+  }
+  return { ...out, ratings, ...(removals ? { removals } : {}) };
+}
+
 /**
  * Applies a read to one kind of the library data: a full read replaces it, changes go over it. Page
  * by page, removals first (with the server's rule: only what was changed at or before them), then
@@ -212,6 +236,8 @@ export function applyLibraryRead<K extends LibraryKind>(
   for (const page of read.pages) {
     if (kind === 'history') {
       out = applyHistoryPage(out, page as ReadPage<'history'>);
+    } else if (kind === 'ratings') {
+      out = applyRatingsPage(out, page as ReadPage<'ratings'>);
     } else if (kind === 'bookmarks') {
       // Through the store's op, so the removal is remembered (a late, older add stays out) as the server does.
       for (const r of page.removed as BookmarkRemoval[])

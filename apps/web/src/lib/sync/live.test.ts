@@ -85,12 +85,14 @@ describe('the library stream (live changes from other devices)', () => {
     expect(live.connections[0]!.headers.get('authorization')).toBe('Bearer t');
     expect(live.connections[0]!.headers.get('accept')).toBe('text/event-stream');
     server.send('event: ready\ndata: {"heartbeatMs":25000}\n\n');
-    await expect.poll(() => live.pulls).toEqual([['bookmarks', 'progress', 'history', 'settings']]);
+    await expect
+      .poll(() => live.pulls)
+      .toEqual([['bookmarks', 'progress', 'history', 'ratings', 'settings']]);
     server.send(': keep-alive\n\nevent: changed\ndata: {"kind":"progress"}\n\n');
     await expect.poll(() => live.pulls.at(-1)).toEqual(['progress']);
     server.send('event: resync\ndata: {}\n\n');
     await expect.poll(() => live.pulls).toHaveLength(3);
-    expect(live.pulls.at(-1)).toEqual(['bookmarks', 'progress', 'history', 'settings']);
+    expect(live.pulls.at(-1)).toEqual(['bookmarks', 'progress', 'history', 'ratings', 'settings']);
   });
 
   it('catches up after the stream ends: it reconnects (backoff) and reads everything changed since', async () => {
@@ -101,7 +103,7 @@ describe('the library stream (live changes from other devices)', () => {
     ]);
     await expect.poll(() => live.connections.length, { timeout: 5_000 }).toBe(2);
     await expect.poll(() => live.pulls.length).toBe(2);
-    expect(live.pulls.every((kinds) => kinds.length === 4)).toBe(true);
+    expect(live.pulls.every((kinds) => kinds.length === 5)).toBe(true);
   });
 
   it('a household profile’s stream names the profile; signing out closes it and nothing reconnects', async () => {

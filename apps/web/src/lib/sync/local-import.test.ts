@@ -2,7 +2,7 @@ import type { Bookmark } from '@marquee/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initStores, useAccountStore, useLibraryStore } from '../../stores/index.ts';
 import { testAccount } from '../../test/account-fixtures.ts';
-import { contractServer } from '../../test/contract-server.ts';
+import { contractServer, refuse } from '../../test/contract-server.ts';
 import { memoryStorage, setAppStorage } from '../storage.ts';
 import { createLocalImport, IMPORT_PAGE_SIZE, inPages, mergedOrder } from './local-import.ts';
 
@@ -88,5 +88,56 @@ describe('importing the library kept before sign-in', () => {
     server.requests.length = 0;
     await createLocalImport({ writeHeaders: (h) => h })();
     expect(server.requests.map((r) => r.endpoint)).not.toContain('sync.putGroupOrder');
+  });
+
+  it("sign-in carries this device's ratings to the account (dated, so a newer one there stays); an older server keeps them here", async () => {
+    const sent: unknown[] = [];
+    let missing = false;
+    server = contractServer({
+      sync: { importBookmarks: ({ body }) => body as Bookmark[], importProgress: () => [] },
+      ratings: {
+        importRatings: ({ body }) => {
+          if (missing) return refuse(404, { code: 'route_not_found' });
+          sent.push(...(body as unknown[]));
+          return { success: true, count: (body as unknown[]).length };
+        },
+      },
+    });
+    vi.stubGlobal('fetch', vi.fn(server.fetch));
+    useLibraryStore.getState().rate(alien, 7, { ratedAt: Date.UTC(2025, 0, 2) });
+    const { updatedAt } = useLibraryStore.getState().ratings['movie:348']!;
+    useAccountStore.getState().setAccount(testAccount());
+    await createLocalImport({ writeHeaders: (h) => h })();
+    expect(sent).toEqual([
+      {
+        tmdbId: '348',
+        type: 'movie',
+        meta: { title: 'Alien', year: 1979, type: 'movie' },
+        rating: 7,
+        ratedAt: '2025-01-02T00:00:00.000Z',
+        updatedAt: new Date(updatedAt).toISOString(),
+      },
+    ]);
+    expect(server.requests.map((r) => r.endpoint)).not.toContain('sync.importBookmarks');
+
+    missing = true;
+    await createLocalImport({ writeHeaders: (h) => h })();
+    expect(useLibraryStore.getState().outbox).toEqual([]);
+    expect(useLibraryStore.getState().ratings['movie:348']!.rating).toBe(7);
+  });
+
+  it('an account that cannot take the import now gets the ratings through the outbox', async () => {
+    server = contractServer({
+      sync: { importBookmarks: ({ body }) => body as Bookmark[], importProgress: () => [] },
+      ratings: { importRatings: () => new Response('down', { status: 503 }) },
+    });
+    vi.stubGlobal('fetch', vi.fn(server.fetch));
+    useLibraryStore.getState().rate(alien, 4);
+    const held = useLibraryStore.getState().ratings['movie:348']!;
+    useAccountStore.getState().setAccount(testAccount());
+    await createLocalImport({ writeHeaders: (h) => h })();
+    expect(useLibraryStore.getState().outbox).toMatchObject([
+      { kind: 'rating-put', tmdbId: '348', rating: 4, ratedAt: held.ratedAt, at: held.updatedAt },
+    ]);
   });
 });

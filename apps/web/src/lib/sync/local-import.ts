@@ -1,7 +1,9 @@
 import { useAccountStore } from '../../stores/account-store.ts';
 import { useLibraryStore } from '../../stores/library/library-store.ts';
 import { newOpId, type LibraryData, type OutboxOp } from '../../stores/library/outbox.ts';
-import { api, isMissingNewerRoute } from '../api/index.ts';
+import { isRatingEntry } from '../../stores/library/ratings-view.ts';
+import { api } from '../api/index.ts';
+import { unlessRouteMissing } from './library-kinds.ts';
 import type { OutboxDelivery } from './outbox-delivery.ts';
 import { importPayload } from './wire.ts';
 
@@ -31,7 +33,8 @@ export function createLocalImport({ writeHeaders }: LocalImportDeps): () => Prom
     if (
       Object.keys(data.bookmarks).length === 0 &&
       Object.keys(data.progress).length === 0 &&
-      Object.keys(data.history).length === 0
+      Object.keys(data.history).length === 0 &&
+      Object.keys(data.ratings).length === 0
     )
       return;
     const payload = importPayload(data);
@@ -46,13 +49,17 @@ export function createLocalImport({ writeHeaders }: LocalImportDeps): () => Prom
         inPages(payload.progress, (body) =>
           api.sync.importProgress({ params: { uid }, body, headers: writeHeaders({}) }),
         ),
-        // A server of the older family keeps no history: the plays stay on this device.
-        inPages(payload.history, (body) =>
-          api.history.importWatchHistory({ params: { uid }, body, headers: writeHeaders({}) }),
-        ).catch((error: unknown) => {
-          if (isMissingNewerRoute(error)) return;
-          throw error;
-        }),
+        // A server of the older family keeps no history nor ratings: they stay on this device.
+        unlessRouteMissing(
+          inPages(payload.history, (body) =>
+            api.history.importWatchHistory({ params: { uid }, body, headers: writeHeaders({}) }),
+          ),
+        ),
+        unlessRouteMissing(
+          inPages(payload.ratings, (body) =>
+            api.ratings.importRatings({ params: { uid }, body, headers: writeHeaders({}) }),
+          ),
+        ),
       ]);
     } catch {
       queueAsOps(useLibraryStore.getState());
@@ -74,13 +81,11 @@ async function mergeGroupOrder(
   writeHeaders: LocalImportDeps['writeHeaders'],
 ) {
   if (local.length === 0) return;
-  let held: string[];
-  try {
-    held = (await api.sync.groupOrder({ params: { uid }, headers: writeHeaders({}) })).groupOrder;
-  } catch (error) {
-    if (isMissingNewerRoute(error)) return;
-    throw error;
-  }
+  const answer = await unlessRouteMissing(
+    api.sync.groupOrder({ params: { uid }, headers: writeHeaders({}) }),
+  );
+  if (!answer) return;
+  const held = answer.groupOrder;
   const merged = mergedOrder(held, local);
   if (merged.length === held.length) return;
   await api.sync.putGroupOrder({ params: { uid }, body: merged, headers: writeHeaders({}) });
@@ -93,13 +98,14 @@ export function mergedOrder(held: readonly string[], local: readonly string[]): 
 }
 
 /**
- * Puts every bookmark, progress row and play of `data` in the outbox, ahead of what is there: an import
- * the account could not take now is sent by the outbox later, so nothing is lost. `profile`: whose
+ * Puts every bookmark, progress row, play and rating of `data` in the outbox, ahead of what is there: an
+ * import the account could not take now is sent by the outbox later, so nothing is lost. `profile`: whose
  * library they belong to ('' = the account's own).
  */
 export function queueAsOps(data: LibraryData, profile = ''): void {
   const { bookmarks, progress } = data;
   const history = data.history ?? {};
+  const ratings = data.ratings ?? {};
   useLibraryStore.setState((s) => {
     const ops: OutboxOp[] = [];
     const id = () => `import-${newOpId()}`;
@@ -155,6 +161,17 @@ export function queueAsOps(data: LibraryData, profile = ''): void {
         duration: play.duration,
         completed: play.completed,
         imported: true,
+      });
+    for (const r of Object.values(ratings).filter(isRatingEntry))
+      ops.push({
+        kind: 'rating-put',
+        id: id(),
+        at: r.updatedAt,
+        type: r.type,
+        tmdbId: r.tmdbId,
+        meta: { title: r.title, year: r.year, poster: r.poster },
+        rating: r.rating,
+        ratedAt: r.ratedAt,
       });
     const owned = profile ? ops.map((op) => ({ ...op, profile })) : ops;
     return { outbox: [...owned, ...s.outbox] };

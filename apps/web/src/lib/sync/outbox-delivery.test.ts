@@ -108,4 +108,93 @@ describe('outbox delivery', () => {
       expect(useLibraryStore.getState().groupOrder).toEqual([`Only here ${status}`]);
     }
   });
+
+  it('a rating goes to PUT …/ratings/:tmdbId with its value, day and change time; a removal names its kind', async () => {
+    const seen: {
+      endpoint: string;
+      params: Record<string, string>;
+      body: unknown;
+      profile: string | null;
+    }[] = [];
+    server = contractServer({
+      ratings: {
+        putRating: ({ params, body, headers }) => {
+          seen.push({ endpoint: 'put', params, body, profile: headers.get('x-profile-id') });
+          const b = body as { type: 'movie'; rating: number; ratedAt: string; updatedAt: string };
+          const meta = { title: 'Heat', year: 1995, type: 'movie' };
+          return {
+            tmdbId: params.tmdbId!,
+            type: b.type,
+            meta,
+            rating: b.rating,
+            ratedAt: b.ratedAt,
+            updatedAt: b.updatedAt,
+          };
+        },
+        deleteRating: ({ params, body, headers }) => {
+          seen.push({ endpoint: 'delete', params, body, profile: headers.get('x-profile-id') });
+          return { success: true, count: 1, tmdbId: params.tmdbId! };
+        },
+      },
+    });
+    vi.stubGlobal('fetch', vi.fn(server.fetch));
+    const engine = createOutboxEngine({ deliver: createOutboxDelivery().deliver, onAuthError: vi.fn() });
+    const heat = { tmdbId: '949', type: 'movie' as const, title: 'Heat', year: 1995, poster: null };
+    useLibraryStore.getState().rate(heat, 8, { ratedAt: Date.UTC(2024, 4, 1) });
+    await engine.flush();
+    useLibraryStore.setState({ profile: 'kid' });
+    useLibraryStore.getState().unrate('movie', '949');
+    await engine.flush();
+    const removedAt = new Date(useLibraryStore.getState().removals.ratings!['movie:949']!).toISOString();
+    expect(seen[0]).toMatchObject({
+      endpoint: 'put',
+      params: { uid: 'u1', tmdbId: '949' },
+      body: {
+        type: 'movie',
+        meta: { title: 'Heat', year: 1995, type: 'movie' },
+        rating: 8,
+        ratedAt: '2024-05-01T00:00:00.000Z',
+      },
+      profile: null,
+    });
+    expect(typeof (seen[0]!.body as { updatedAt: unknown }).updatedAt).toBe('string');
+    expect(seen[1]).toEqual({
+      endpoint: 'delete',
+      params: { uid: 'u1', tmdbId: '949' },
+      body: { type: 'movie', updatedAt: removedAt },
+      profile: 'kid',
+    });
+    expect(useLibraryStore.getState().outbox).toEqual([]);
+  });
+
+  it('a server of the older family (no ratings routes: 404/405) keeps ratings on the device, refusing nothing', async () => {
+    for (const status of [404, 405]) {
+      server = contractServer({
+        ratings: {
+          putRating: () => refuse(status, { code: 'route_not_found' }),
+          deleteRating: () => refuse(status, { code: 'route_not_found' }),
+        },
+      });
+      vi.stubGlobal('fetch', vi.fn(server.fetch));
+      const engine = createOutboxEngine({ deliver: createOutboxDelivery().deliver, onAuthError: vi.fn() });
+      useLibraryStore.getState().rate({ ...matrix, tmdbId: `6${status}` }, 9);
+      useLibraryStore.getState().unrate('movie', '603');
+      await engine.flush();
+      expect(server.requests.map((r) => r.endpoint)).toEqual(['ratings.putRating', 'ratings.deleteRating']);
+      expect(useLibraryStore.getState().outbox).toEqual([]);
+      expect(useRejectedChanges.getState().rejected).toEqual([]);
+      expect(useLibraryStore.getState().ratings[`movie:6${status}`]!.rating).toBe(9);
+    }
+    // A household profile that is gone is not that: a 404 naming it is a refusal restore decides on.
+    server = contractServer({ ratings: { putRating: () => refuse(404, { code: 'profile_not_found' }) } });
+    vi.stubGlobal('fetch', vi.fn(server.fetch));
+    const failing = createOutboxDelivery();
+    await expect(
+      failing.deliver({
+        endpoint: 'putRating',
+        params: { uid: 'u1', tmdbId: '603' },
+        body: { type: 'movie', meta: { title: 'The Matrix', type: 'movie' }, rating: 5 },
+      }),
+    ).rejects.toMatchObject({ status: 404, code: 'profile_not_found' });
+  });
 });

@@ -2,8 +2,9 @@ import { CLIENT_TIME_HEADER } from '@marquee/contract/values';
 import { useAccountStore } from '../../stores/account-store.ts';
 import { useLibraryStore } from '../../stores/library/library-store.ts';
 import type { OutboxOp } from '../../stores/library/outbox.ts';
-import { accountBaseUrl, api, ApiError, isMissingNewerRoute } from '../api/index.ts';
+import { accountBaseUrl, api, ApiError } from '../api/index.ts';
 import { clock } from '../clock.ts';
+import { unlessRouteMissing } from './library-kinds.ts';
 import { useRejectedChanges } from './rejected-changes.ts';
 import { SyncEngine, webLock } from './sync-engine.ts';
 import { requestFor, type WireRequest } from './wire.ts';
@@ -27,20 +28,6 @@ export interface OutboxDeliveryDeps {
   pageHidden?(): boolean;
 }
 
-/**
- * An account server of the older family keeps no watch history nor order of lists (it answers their
- * routes 404 or 405): the change stays on this device and the write is done — not a refused change to
- * show the viewer. A 404 of a household profile that is gone is not that: restore decides.
- */
-async function withoutFamilyRoutes(write: Promise<unknown>): Promise<unknown> {
-  try {
-    return await write;
-  } catch (error) {
-    if (isMissingNewerRoute(error)) return null;
-    throw error;
-  }
-}
-
 const documentHidden = () => typeof document !== 'undefined' && document.visibilityState === 'hidden';
 
 export function createOutboxDelivery({
@@ -60,6 +47,11 @@ export function createOutboxDelivery({
     return { ...headers, [CLIENT_TIME_HEADER]: String(now()) };
   };
 
+  /**
+   * An account server of the older family keeps no watch history, ratings nor order of lists (it answers
+   * their routes 404 or 405): the change stays on this device and the write is done — not a refused
+   * change to show the viewer. A 404 of a household profile that is gone is not that: restore decides.
+   */
   const deliver = (input: WireRequest): Promise<unknown> => {
     const headers = writeHeaders(input.headers);
     const r = {
@@ -80,13 +72,17 @@ export function createOutboxDelivery({
         return api.sync.putSettings(r);
       case 'putGroupOrder':
         // An older server keeps no order of lists: it stays on this device.
-        return withoutFamilyRoutes(api.sync.putGroupOrder(r));
+        return unlessRouteMissing(api.sync.putGroupOrder(r));
       case 'putWatchHistory':
-        return withoutFamilyRoutes(api.history.putWatchHistory(r));
+        return unlessRouteMissing(api.history.putWatchHistory(r));
       case 'importWatchHistory':
-        return withoutFamilyRoutes(api.history.importWatchHistory(r));
+        return unlessRouteMissing(api.history.importWatchHistory(r));
       case 'deleteWatchHistory':
-        return withoutFamilyRoutes(api.history.deleteWatchHistory(r));
+        return unlessRouteMissing(api.history.deleteWatchHistory(r));
+      case 'putRating':
+        return unlessRouteMissing(api.ratings.putRating(r));
+      case 'deleteRating':
+        return unlessRouteMissing(api.ratings.deleteRating(r));
     }
   };
 

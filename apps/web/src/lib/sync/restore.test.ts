@@ -178,3 +178,60 @@ describe('the order of named lists (decision 097)', () => {
     expect(served.requests.filter((q) => q.endpoint === 'sync.groupOrder')).toHaveLength(3);
   });
 });
+
+describe('ratings on restore and pull (decision 103)', () => {
+  const heat = { tmdbId: '949', type: 'movie' as const, title: 'Heat', year: 1995, poster: null };
+  const pulp = {
+    tmdbId: '680',
+    type: 'movie' as const,
+    meta: { title: 'Pulp Fiction', year: 1994, type: 'movie' },
+    rating: 9,
+    ratedAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  };
+  /** Our server (a page of every rating), one of the older family (404/405), or p-stream's list. */
+  const served = (answer: 'page' | 404 | 405 | 'family') => {
+    const fake = contractServer({
+      account: { me: () => ({ user: testUser(profile), session: testSession() }) },
+      sync: { bookmarks: () => [], progress: () => [], settings: () => emptySettings() },
+      ratings: {
+        ratings: () =>
+          answer === 'page'
+            ? { items: [pulp], removed: [], next: null, version: '3', reset: false }
+            : answer === 'family'
+              ? { userId: 'u1', ratings: [{ tmdb_id: 680, type: 'movie', rating: 9 }] }
+              : refuse(answer, { code: 'route_not_found' }),
+      },
+    });
+    vi.stubGlobal('fetch', vi.fn(fake.fetch));
+    return fake;
+  };
+
+  it('restore reads the ratings; a pending rating of this device stays over them', async () => {
+    const fake = served('page');
+    useLibraryStore.getState().rate(heat, 6);
+    expect(await setup().restore()).toBe('ok');
+    expect(fake.requests.map((r) => r.endpoint)).toContain('ratings.ratings');
+    const ratings = useLibraryStore.getState().ratings;
+    expect(Object.keys(ratings).sort()).toEqual(['movie:680', 'movie:949']);
+    expect(ratings['movie:680']).toMatchObject({ rating: 9, title: 'Pulp Fiction', year: 1994 });
+  });
+
+  it('a live change of ratings reads only them', async () => {
+    const fake = served('page');
+    expect(await setup().pull(['ratings'])).toBe('ok');
+    expect(fake.requests.map((r) => r.endpoint)).toEqual(['ratings.ratings']);
+    expect(Object.keys(useLibraryStore.getState().ratings)).toEqual(['movie:680']);
+  });
+
+  it('a server of the older family (404 or 405, or p-stream’s list of ratings) is no failure: the ratings stay on the device', async () => {
+    for (const status of [404, 405, 'family'] as const) {
+      served(status);
+      useLibraryStore.getState().rate(heat, 7);
+      expect(await setup().restore()).toBe('ok');
+      expect(Object.keys(useLibraryStore.getState().ratings)).toEqual(['movie:949']);
+      expect(await setup().pull(['ratings'])).toBe('ok');
+      expect(useLibraryStore.getState().ratings['movie:949']!.rating).toBe(7);
+    }
+  });
+});

@@ -3,7 +3,7 @@ import { useAccountStore, type Account } from '../../stores/account-store.ts';
 import { useLibraryStore } from '../../stores/library/library-store.ts';
 import { opsOfProfile, type LibraryData } from '../../stores/library/outbox.ts';
 import { useSessionStatus } from '../../stores/session-status.ts';
-import { accountBaseUrl, api, ApiError, isMissingNewerRoute } from '../api/index.ts';
+import { accountBaseUrl, api, ApiError } from '../api/index.ts';
 import { clock } from '../clock.ts';
 import {
   applyLibraryRead,
@@ -14,7 +14,7 @@ import {
   type LibraryRead,
   type ReadTransport,
 } from './library-read.ts';
-import { ALL_KINDS } from './library-kinds.ts';
+import { ALL_KINDS, isNewerKind, unlessRouteMissing } from './library-kinds.ts';
 import { applySettings } from './settings-sync.ts';
 import type { SyncEngine } from './sync-engine.ts';
 import { profileHeaders } from './wire.ts';
@@ -32,15 +32,11 @@ interface ChangesRead {
   progress: LibraryRead<'progress'> | null;
   /** Null also when the account's server keeps no watch history (the older family). */
   history: LibraryRead<'history'> | null;
+  /** Null also when the account's server keeps no ratings (the older family, decision 103). */
+  ratings: LibraryRead<'ratings'> | null;
   /** The order of named lists, read with bookmarks; null also when the server keeps none (the older family). */
   groupOrder: string[] | null;
   settings: Partial<UserSettings> | null;
-}
-
-/** A server of the older family has no watch history nor order of lists (404 or 405): nothing to read, not a failure. */
-function withoutNewerRoute(error: unknown): null {
-  if (isMissingNewerRoute(error)) return null;
-  throw error;
 }
 
 /**
@@ -61,24 +57,25 @@ async function readChanges(
     headers,
     now: () => clock.now().getTime(),
   };
-  const markOf = (kind: LibraryKind) =>
-    usableMark(server, current.sessionId, profile, kind, library(), transport.now());
-  const [bookmarks, progress, history, settings, groupOrder] = await Promise.all([
-    kinds.includes('bookmarks') ? readLibrary('bookmarks', uid, markOf('bookmarks'), transport) : null,
-    kinds.includes('progress') ? readLibrary('progress', uid, markOf('progress'), transport) : null,
-    kinds.includes('history')
-      ? readLibrary('history', uid, markOf('history'), transport).catch(withoutNewerRoute)
-      : null,
+  /** A kind asked for; a server of the older family has no newer kinds: nothing to read, not a failure. */
+  const read = async <K extends LibraryKind>(kind: K): Promise<LibraryRead<K> | null> => {
+    if (!kinds.includes(kind)) return null;
+    const mark = usableMark(server, current.sessionId, profile, kind, library(), transport.now());
+    const reading = readLibrary(kind, uid, mark, transport);
+    return isNewerKind(kind) ? unlessRouteMissing(reading) : reading;
+  };
+  const [bookmarks, progress, history, ratings, settings, groupOrder] = await Promise.all([
+    read('bookmarks'),
+    read('progress'),
+    read('history'),
+    read('ratings'),
     kinds.includes('settings') ? api.sync.settings({ params: { uid }, headers }) : null,
-    // One small row, no marks (decision 097): read whole whenever bookmarks are.
+    // One small row, no marks (decision 097): read whole whenever bookmarks are (older servers keep none).
     kinds.includes('bookmarks')
-      ? api.sync
-          .groupOrder({ params: { uid }, headers })
-          .then((r) => r.groupOrder)
-          .catch(withoutNewerRoute)
+      ? unlessRouteMissing(api.sync.groupOrder({ params: { uid }, headers }).then((r) => r.groupOrder))
       : null,
   ]);
-  return { server, bookmarks, progress, history, groupOrder, settings };
+  return { server, bookmarks, progress, history, ratings, groupOrder, settings };
 }
 
 const sameNames = (a: readonly string[], b: readonly string[]) =>
@@ -96,22 +93,23 @@ function mergeChanges(current: Account, profile: string, read: ChangesRead) {
     bookmarks: held.bookmarks,
     progress: held.progress,
     history: held.history ?? {},
+    ratings: held.ratings ?? {},
     removals: held.removals,
   };
-  if (read.bookmarks) merged = applyLibraryRead(merged, 'bookmarks', read.bookmarks);
-  if (read.progress) merged = applyLibraryRead(merged, 'progress', read.progress);
-  if (read.history) merged = applyLibraryRead(merged, 'history', read.history);
-  const order = read.groupOrder;
-  const orderChanged = order !== null && !sameNames(order, held.groupOrder);
-  if (orderChanged) merged = { ...merged, groupOrder: order };
-  if (orderChanged || [read.bookmarks, read.progress, read.history].some((r) => r && r.kind !== 'unchanged'))
-    library().mergeServer(merged, profile);
-  // Saved after the library, so a mark never runs ahead of what the device holds.
-  for (const [kind, r] of [
+  const reads = [
     ['bookmarks', read.bookmarks],
     ['progress', read.progress],
     ['history', read.history],
-  ] as const) {
+    ['ratings', read.ratings],
+  ] as const;
+  for (const [kind, r] of reads) if (r) merged = applyLibraryRead<LibraryKind>(merged, kind, r);
+  const order = read.groupOrder;
+  const orderChanged = order !== null && !sameNames(order, held.groupOrder);
+  if (orderChanged) merged = { ...merged, groupOrder: order };
+  if (orderChanged || reads.some(([, r]) => r && r.kind !== 'unchanged'))
+    library().mergeServer(merged, profile);
+  // Saved after the library, so a mark never runs ahead of what the device holds.
+  for (const [kind, r] of reads) {
     if (r?.kind === 'pages') saveMark(read.server, current.sessionId, profile, kind, r.mark);
   }
   if (read.settings) applySettings(read.settings, opsOfProfile(library().outbox, profile));

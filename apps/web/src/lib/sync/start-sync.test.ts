@@ -73,7 +73,7 @@ describe('starting sync, handed its jobs', () => {
     window.dispatchEvent(new Event('focus'));
     s.t.pulledAt = s.t.now - PULL_AT_MOST_EVERY_MS;
     window.dispatchEvent(new Event(LIBRARY_REFRESH_EVENT));
-    expect(s.calls).toEqual(['flush', 'pull bookmarks,progress,history']);
+    expect(s.calls).toEqual(['flush', 'pull bookmarks,progress,history,ratings']);
 
     useAccountStore.getState().setAccount(null);
     s.calls.length = 0;

@@ -77,7 +77,7 @@ export function createStartSync(deps: StartSyncDeps): StartSync {
     const pullSoon = () => {
       if (!account()) return;
       if (now() - lastPullAt() < PULL_AT_MOST_EVERY_MS) flush();
-      else void pull(['bookmarks', 'progress', 'history']);
+      else void pull(['bookmarks', 'progress', 'history', 'ratings']);
     };
     const interval = setInterval(flush, SYNC_INTERVAL_MS);
     const restoreTimer = setInterval(() => void restore(), RESTORE_INTERVAL_MS);

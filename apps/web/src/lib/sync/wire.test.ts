@@ -1,7 +1,7 @@
 import type { Bookmark } from '@marquee/contract';
 import { describe, expect, it } from 'vitest';
 import type { OutboxOp } from '../../stores/library/outbox.ts';
-import { importPayload, libraryFromServer, requestFor } from './wire.ts';
+import { importPayload, libraryFromServer, ratingFromServer, requestFor } from './wire.ts';
 
 const at = Date.UTC(2026, 0, 2, 3, 4, 5);
 const meta = { title: 'Breaking Bad', year: 2008, poster: null };
@@ -197,5 +197,65 @@ describe('wire shapes', () => {
       body: ['B', 'A'],
       headers: { 'x-profile-id': 'kid' },
     });
+  });
+
+  it('ratings: a write and a removal per title, the list read back keyed by kind, an import with its times', () => {
+    const rated: OutboxOp = {
+      id: '5',
+      at,
+      kind: 'rating-put',
+      type: 'show',
+      tmdbId: '1396',
+      meta: { ...meta, poster: '/bb.jpg' },
+      rating: 9,
+      ratedAt: at - 1_000,
+      profile: 'kid',
+    };
+    expect(requestFor(rated, 'u')).toEqual({
+      endpoint: 'putRating',
+      params: { uid: 'u', tmdbId: '1396' },
+      body: {
+        type: 'show',
+        meta: { title: 'Breaking Bad', year: 2008, poster: '/bb.jpg', type: 'show' },
+        rating: 9,
+        ratedAt: '2026-01-02T03:04:04.000Z',
+        updatedAt: '2026-01-02T03:04:05.000Z',
+      },
+      headers: { 'x-profile-id': 'kid' },
+    });
+    expect(requestFor({ id: '6', at, kind: 'rating-remove', type: 'movie', tmdbId: '603' }, 'u')).toEqual({
+      endpoint: 'deleteRating',
+      params: { uid: 'u', tmdbId: '603' },
+      body: { type: 'movie', updatedAt: '2026-01-02T03:04:05.000Z' },
+    });
+    const { key, rating } = ratingFromServer({
+      tmdbId: '1396',
+      type: 'show',
+      meta: { title: 'Breaking Bad', year: 2008, type: 'show' },
+      rating: 9,
+      ratedAt: '2026-01-02T03:04:04.000Z',
+      updatedAt: '2026-01-02T03:04:05.000Z',
+    });
+    expect(key).toBe('show:1396');
+    expect(rating).toEqual({
+      tmdbId: '1396',
+      type: 'show',
+      title: 'Breaking Bad',
+      year: 2008,
+      poster: null,
+      rating: 9,
+      ratedAt: at - 1_000,
+      updatedAt: at,
+    });
+    expect(importPayload({ bookmarks: {}, progress: {}, ratings: { [key]: rating } }).ratings).toEqual([
+      {
+        tmdbId: '1396',
+        type: 'show',
+        meta: { title: 'Breaking Bad', year: 2008, type: 'show' },
+        rating: 9,
+        ratedAt: '2026-01-02T03:04:04.000Z',
+        updatedAt: '2026-01-02T03:04:05.000Z',
+      },
+    ]);
   });
 });

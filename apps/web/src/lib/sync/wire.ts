@@ -3,6 +3,8 @@ import type {
   Bookmark,
   historyEndpoints,
   ProgressListItem,
+  Rating,
+  ratingsEndpoints,
   syncEndpoints,
   WatchHistoryItem,
 } from '@marquee/contract';
@@ -11,6 +13,7 @@ import { type MediaType } from '../media-keys.ts';
 import type { ApiInput } from '../api/index.ts';
 import type { LibraryData, OutboxOp, TitleMeta } from '../../stores/library/outbox.ts';
 import { playKey, type PlayEntry } from '../../stores/library/history-rules.ts';
+import { validRating, type RatingEntry } from '../../stores/library/ratings-rules.ts';
 
 /** Conversions between the library's local shapes and the sync API's wire shapes (the app family's sync API). */
 
@@ -19,17 +22,22 @@ export type WriteEndpoint =
   'addBookmark' | 'deleteBookmark' | 'putProgress' | 'deleteProgress' | 'putSettings' | 'putGroupOrder';
 /** The watch-history endpoints an outbox op is delivered by. */
 export type HistoryWriteEndpoint = 'putWatchHistory' | 'importWatchHistory' | 'deleteWatchHistory';
+/** The ratings endpoints an outbox op is delivered by (decision 103). */
+export type RatingsWriteEndpoint = 'putRating' | 'deleteRating';
 
 /** X-Profile-Id when the op belongs to a household profile's library. */
 type ProfileHeaders = { headers?: Record<string, string> };
-/** One call of a sync or history endpoint (named as in the contract), its input typed by the contract. */
+/** One call of a sync, history or ratings endpoint (named as in the contract), its input typed by the contract. */
 export type WireRequest =
   | {
       [K in WriteEndpoint]: { endpoint: K } & ApiInput<(typeof syncEndpoints)[K]> & ProfileHeaders;
     }[WriteEndpoint]
   | {
       [K in HistoryWriteEndpoint]: { endpoint: K } & ApiInput<(typeof historyEndpoints)[K]> & ProfileHeaders;
-    }[HistoryWriteEndpoint];
+    }[HistoryWriteEndpoint]
+  | {
+      [K in RatingsWriteEndpoint]: { endpoint: K } & ApiInput<(typeof ratingsEndpoints)[K]> & ProfileHeaders;
+    }[RatingsWriteEndpoint];
 
 /** The header that selects a household profile's library on the sync routes ('' = the account's own: none). */
 export const profileHeaders = (profile: string | undefined): Record<string, string> | undefined =>
@@ -41,6 +49,15 @@ const wireMeta = (type: MediaType, meta: TitleMeta) => ({
   year: meta.year,
   ...(meta.poster ? { poster: meta.poster } : {}),
   type,
+});
+
+/** A rating as `PUT …/ratings/:tmdbId` and `…/ratings/import` take it (decision 103). */
+const wireRating = (type: MediaType, meta: TitleMeta, rating: number, ratedAt: number, at: number) => ({
+  type,
+  meta: wireMeta(type, meta),
+  rating,
+  ratedAt: iso(ratedAt),
+  updatedAt: iso(at),
 });
 
 /** A bookmark's named lists and favourite episodes in wire names, each only when known (left out: kept). */
@@ -144,6 +161,19 @@ function requestBodyFor(op: OutboxOp, uid: string): WireRequest {
           updatedAt: iso(op.at),
         },
       };
+    case 'rating-put':
+      return {
+        endpoint: 'putRating',
+        params: { uid, tmdbId: op.tmdbId },
+        body: wireRating(op.type, op.meta, op.rating, op.ratedAt, op.at),
+      };
+    case 'rating-remove':
+      // `type`: only this kind's rating (a movie and a show may share a TMDB number).
+      return {
+        endpoint: 'deleteRating',
+        params: { uid, tmdbId: op.tmdbId },
+        body: { type: op.type, updatedAt: iso(op.at) },
+      };
     case 'settings': {
       const styling = op.settings.subtitleStyling;
       // The synced caption size is 1–200 % (decision 050); this device may keep a larger one (up to 10×).
@@ -219,7 +249,10 @@ export function libraryFromServer(bookmarks: Bookmark[], progress: ProgressListI
   return data;
 }
 
-/** Local data for `PUT /users/:uid/bookmarks`, `…/progress/import` and `…/watch-history/import`, with change times. */
+/**
+ * Local data for `PUT /users/:uid/bookmarks`, `…/progress/import`, `…/watch-history/import` and
+ * `…/ratings/import`, with change times (so sending the same again changes nothing).
+ */
 export function importPayload(data: LibraryData) {
   const bookmarks = Object.values(data.bookmarks).map((b) => ({
     tmdbId: b.tmdbId,
@@ -263,7 +296,14 @@ export function importPayload(data: LibraryData) {
       : {}),
     updatedAt: iso(play.updatedAt),
   }));
-  return { bookmarks, progress, history };
+  // A rating saved unusable (checked, not trusted) would only be refused.
+  const ratings = Object.values(data.ratings ?? {})
+    .filter((r) => validRating(r.rating) === r.rating && Number.isFinite(r.ratedAt))
+    .map((r) => ({
+      tmdbId: r.tmdbId,
+      ...wireRating(r.type, r, r.rating, r.ratedAt, r.updatedAt),
+    }));
+  return { bookmarks, progress, history, ratings };
 }
 
 /** A play as the server lists it, as local history (keyed by play). */
@@ -289,4 +329,20 @@ export function playFromServer(item: WatchHistoryItem): { key: string; play: Pla
     updatedAt: time(item.updatedAt),
   };
   return { key: playKey({ ...play, episodeId: play.episode?.id }), play };
+}
+
+/** A rating as the server lists it, as the device keeps it (keyed by title, as bookmarks). */
+export function ratingFromServer(item: Rating): { key: string; rating: RatingEntry } {
+  const type = item.type;
+  const rating: RatingEntry = {
+    tmdbId: item.tmdbId,
+    type,
+    title: item.meta.title,
+    year: yearOf(item.meta.year),
+    poster: item.meta.poster ?? null,
+    rating: item.rating,
+    ratedAt: time(item.ratedAt),
+    updatedAt: time(item.updatedAt),
+  };
+  return { key: libraryKey(type, item.tmdbId), rating };
 }

@@ -175,3 +175,49 @@ describe("an import's named lists and favourite episodes: added, never taken awa
     expect(changed.lists).toEqual(['a']);
   });
 });
+
+describe("an import's ratings (decision 103): one per title, the later change wins", () => {
+  const rating = (tmdbId: string, value: number, at: number, type: 'movie' | 'show' = 'movie'): ImportOp => ({
+    kind: 'rating-put',
+    type,
+    tmdbId,
+    meta: meta(`title ${tmdbId}`),
+    rating: value,
+    ratedAt: at,
+    at,
+  });
+  /** Held: a rating of 1 given on day 5, the rating of 2 removed on day 9. */
+  function rated(): LibraryData {
+    let data = held();
+    data = applyOp(data, rating('1', 7, T0 + 5 * DAY));
+    data = applyOp(data, rating('2', 3, T0 + DAY));
+    return applyOp(data, { kind: 'rating-remove', type: 'movie', tmdbId: '2', at: T0 + 9 * DAY });
+  }
+  const file: ImportOp[] = [
+    rating('1', 4, T0), // older than the rating held: kept as held
+    rating('2', 8, T0 + 2 * DAY), // older than its removal: stays removed
+    rating('6', 9, T0 + 4 * DAY), // new
+    rating('6', 9, T0 + 4 * DAY, 'show'), // a show with the same number: another title
+    rating('1', 10, T0 + 6 * DAY), // newer than the one held: replaces it
+  ];
+
+  it('ends where applying them one by one ends, and reports only what changed', () => {
+    const { data, changed } = mergeInBulk(rated(), file);
+    const oneByOne = file.reduce(applyOp, rated());
+    expect(data.ratings).toEqual(oneByOne.ratings);
+    expect(data.removals?.ratings).toEqual(oneByOne.removals?.ratings);
+    expect(data.ratings!['movie:1']).toMatchObject({ rating: 10, updatedAt: T0 + 6 * DAY });
+    expect(data.ratings!['movie:2']).toBeUndefined();
+    expect(Object.keys(changed.ratings ?? {}).sort()).toEqual(['movie:1', 'movie:6', 'show:6']);
+    // Everything else is left as it was.
+    expect(data.bookmarks).toEqual(rated().bookmarks);
+  });
+
+  it('the same file a second time changes nothing (nothing to send)', () => {
+    const first = mergeInBulk(rated(), file);
+    const again = mergeInBulk(first.data, file);
+    expect(again.changed).toEqual({ bookmarks: {}, progress: {}, history: {} });
+    expect(again.changed.ratings).toBeUndefined();
+    expect(again.data.ratings).toEqual(first.data.ratings);
+  });
+});

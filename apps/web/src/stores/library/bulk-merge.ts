@@ -1,6 +1,7 @@
 import { BOOKMARK_GROUPS_MAX, FAVORITE_EPISODES_MAX, GROUP_ORDER_MAX } from '@marquee/contract/values';
 import { libraryKey, listNames, type BookmarkEntry } from './library-rules.ts';
 import { playKey } from './history-rules.ts';
+import type { RatingEntry } from './ratings-rules.ts';
 import { applyOp, noRemovals, type LibraryData, type OutboxOpInput, type Removals } from './outbox.ts';
 
 /*
@@ -15,11 +16,12 @@ import { applyOp, noRemovals, type LibraryData, type OutboxOpInput, type Removal
 
 /**
  * The changes an import makes: bookmarks (with the named lists and favourite episodes to add), progress
- * rows and plays, each at its own change time, and the names of the file's lists in the file's order.
+ * rows, plays and ratings (decision 103; `ratingImportOp` makes one of a file's record), each at its own
+ * change time, and the names of the file's lists in the file's order.
  */
 export type ImportOp = Extract<
   OutboxOpInput,
-  { kind: 'bookmark-add' | 'progress-put' | 'history-add' | 'group-order' }
+  { kind: 'bookmark-add' | 'progress-put' | 'history-add' | 'rating-put' | 'group-order' }
 >;
 type BookmarkAdd = Extract<ImportOp, { kind: 'bookmark-add' }>;
 
@@ -27,10 +29,12 @@ export interface BulkMerge {
   /** The held library with the changes applied (`groupOrder` set when the import adds lists). */
   data: LibraryData;
   /**
-   * Only what changed: the entries to send to the account (nothing when the file held nothing new), and
-   * the named lists the import adds, appended to the order (absent: none; the order is then unchanged).
+   * Only what changed: the entries to send to the account (nothing when the file held nothing new), the
+   * ratings it changed (absent: none), and the named lists the import adds, appended to the order
+   * (absent: none; the order is then unchanged).
    */
-  changed: Required<Pick<LibraryData, 'bookmarks' | 'progress' | 'history'>> & { lists?: string[] };
+  changed: Required<Pick<LibraryData, 'bookmarks' | 'progress' | 'history'>> &
+    Pick<LibraryData, 'ratings'> & { lists?: string[] };
 }
 
 const emptyRemovals = (): Removals => noRemovals();
@@ -40,13 +44,16 @@ export function mergeInBulk(held: LibraryData, ops: readonly ImportOp[]): BulkMe
   const bookmarks = { ...held.bookmarks };
   const progress = { ...held.progress };
   const history = { ...(held.history ?? {}) };
+  const ratings = { ...(held.ratings ?? {}) };
   const removals = held.removals ?? emptyRemovals();
   const tombstones = {
     bookmarks: { ...removals.bookmarks },
     progress: removals.progress,
     history: { ...(removals.history ?? {}) },
+    ratings: { ...(removals.ratings ?? {}) },
   };
   const changed: BulkMerge['changed'] = { bookmarks: {}, progress: {}, history: {} };
+  const changedRatings: Record<string, RatingEntry> = {};
   const order = orderOf(held);
 
   for (const op of ops) {
@@ -65,6 +72,15 @@ export function mergeInBulk(held: LibraryData, ops: readonly ImportOp[]): BulkMe
       continue;
     }
     const key = libraryKey(op.type, op.tmdbId);
+    if (op.kind === 'rating-put') {
+      const slice = sliceOf({ ratings: pick(ratings, key), ratingRemovals: pick(tombstones.ratings, key) });
+      const out = applyOp(slice, op);
+      if (unchanged(slice, out, (d) => [d.ratings?.[key], d.removals?.ratings?.[key]])) continue;
+      writeBack(ratings, key, out.ratings?.[key]);
+      writeBack(tombstones.ratings, key, out.removals?.ratings?.[key]);
+      if (ratings[key]) changedRatings[key] = ratings[key];
+      continue;
+    }
     if (op.kind === 'bookmark-add') {
       const slice = sliceOf({
         bookmarks: pick(bookmarks, key),
@@ -91,10 +107,15 @@ export function mergeInBulk(held: LibraryData, ops: readonly ImportOp[]): BulkMe
       bookmarks,
       progress,
       history,
+      ratings,
       removals: tombstones,
       ...(lists.length ? { groupOrder: order.whole() } : {}),
     },
-    changed: lists.length ? { ...changed, lists } : changed,
+    changed: {
+      ...changed,
+      ...(Object.keys(changedRatings).length ? { ratings: changedRatings } : {}),
+      ...(lists.length ? { lists } : {}),
+    },
   };
 }
 
@@ -181,18 +202,22 @@ function sliceOf(parts: {
   bookmarks?: LibraryData['bookmarks'];
   progress?: LibraryData['progress'];
   history?: NonNullable<LibraryData['history']>;
+  ratings?: NonNullable<LibraryData['ratings']>;
   bookmarkRemovals?: Removals['bookmarks'];
   progressRemovals?: Removals['progress'];
   removed?: NonNullable<Removals['history']>;
+  ratingRemovals?: NonNullable<Removals['ratings']>;
 }): LibraryData {
   return {
     bookmarks: parts.bookmarks ?? {},
     progress: parts.progress ?? {},
     history: parts.history ?? {},
+    ratings: parts.ratings ?? {},
     removals: {
       bookmarks: parts.bookmarkRemovals ?? {},
       progress: parts.progressRemovals ?? {},
       history: parts.removed ?? {},
+      ratings: parts.ratingRemovals ?? {},
     },
   };
 }

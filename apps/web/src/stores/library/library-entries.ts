@@ -1,12 +1,11 @@
-import type { LibraryStoreData, StashedLibrary } from './library-store.ts';
-import type { OutboxOp, ProgressRemovalMark } from './outbox.ts';
-import type { BookmarkEntry, ProgressEntry } from './library-rules.ts';
-import type { PlayEntry } from './history-rules.ts';
+import type { LibraryStoreData } from './library-store.ts';
+import type { OutboxOp, Removals } from './outbox.ts';
 
 /**
  * The library as separate entries (docs/decisions/080), so saving a change writes the entries it
  * touched, not the whole library: `b:<key>` a bookmark, `p:<key>` a title's progress, `h:<key>` a play
- * of the watch history, `rb:<key>` / `rp:<key>` / `rh:<key>` their removals, `s:<profile>` a stashed profile's library, `o:<op id>` a pending change
+ * of the watch history, `r:<key>` a rating (decision 103), `rb:<key>` / `rp:<key>` / `rh:<key>` /
+ * `rr:<key>` their removals, `s:<profile>` a stashed profile's library, `o:<op id>` a pending change
  * (with its place in the outbox), `profile` whose library is active, `groupOrder` its order of named
  * lists, `version` the data's version.
  * Pure functions: the persistence (library-persistence.ts) stores and broadcasts what they produce.
@@ -40,52 +39,37 @@ interface Section {
   valid(value: unknown): boolean;
 }
 
+const isTime = (v: unknown) => typeof v === 'number';
+
+/** A keyed part of the library's data, one entry per key. */
+const part = (
+  prefix: string,
+  name: 'bookmarks' | 'progress' | 'history' | 'ratings' | 'stash',
+  valid: Section['valid'] = isObj,
+): Section => ({
+  prefix,
+  get: (d) => d[name],
+  with: (d, r) => ({ ...d, [name]: r }),
+  valid,
+});
+/** The removals of one kind, one entry per key. */
+const removed = (prefix: string, name: keyof Removals, valid: Section['valid'] = isTime): Section => ({
+  prefix,
+  get: (d) => d.removals[name] ?? {},
+  with: (d, r) => ({ ...d, removals: { ...d.removals, [name]: r } }),
+  valid,
+});
+
 const SECTIONS: readonly Section[] = [
-  {
-    prefix: 'b:',
-    get: (d) => d.bookmarks,
-    with: (d, r) => ({ ...d, bookmarks: r as Record<string, BookmarkEntry> }),
-    valid: isObj,
-  },
-  {
-    prefix: 'p:',
-    get: (d) => d.progress,
-    with: (d, r) => ({ ...d, progress: r as Record<string, ProgressEntry> }),
-    valid: isObj,
-  },
-  {
-    prefix: 'h:',
-    get: (d) => d.history,
-    with: (d, r) => ({ ...d, history: r as Record<string, PlayEntry> }),
-    valid: isObj,
-  },
-  {
-    prefix: 'rh:',
-    get: (d) => d.removals.history ?? {},
-    with: (d, r) => ({ ...d, removals: { ...d.removals, history: r as Record<string, number> } }),
-    valid: (v) => typeof v === 'number',
-  },
-  {
-    prefix: 'rb:',
-    get: (d) => d.removals.bookmarks,
-    with: (d, r) => ({ ...d, removals: { ...d.removals, bookmarks: r as Record<string, number> } }),
-    valid: (v) => typeof v === 'number',
-  },
-  {
-    prefix: 'rp:',
-    get: (d) => d.removals.progress,
-    with: (d, r) => ({
-      ...d,
-      removals: { ...d.removals, progress: r as Record<string, ProgressRemovalMark[]> },
-    }),
-    valid: Array.isArray,
-  },
-  {
-    prefix: 's:',
-    get: (d) => d.stash,
-    with: (d, r) => ({ ...d, stash: r as Record<string, StashedLibrary> }),
-    valid: isObj,
-  },
+  part('b:', 'bookmarks'),
+  part('p:', 'progress'),
+  part('h:', 'history'),
+  part('r:', 'ratings'),
+  removed('rb:', 'bookmarks'),
+  removed('rp:', 'progress', Array.isArray),
+  removed('rh:', 'history'),
+  removed('rr:', 'ratings'),
+  part('s:', 'stash'),
 ];
 
 const sectionOf = (key: string) => SECTIONS.find((s) => key.startsWith(s.prefix));

@@ -12,6 +12,7 @@ import {
   type LibraryPersistence,
 } from './library-persistence.ts';
 import { createLibraryStore, librarySpec, setOutboxRecording, type LibraryState } from './library-store.ts';
+import { ratingOf } from './ratings-view.ts';
 
 const matrix = { tmdbId: '603', type: 'movie' as const, title: 'The Matrix', year: 1999, poster: null };
 const pulp = { tmdbId: '680', type: 'movie' as const, title: 'Pulp Fiction', year: 1994, poster: null };
@@ -173,6 +174,56 @@ describe('the library in IndexedDB', () => {
     expect(state.groupOrder).toEqual(['Weekend', 'Empty', 'Sci-fi']);
     expect(state.bookmarks['movie:603']?.groups).toEqual(['Sci-fi', 'Weekend']);
     expect(state.bookmarks['show:1396']?.favoriteEpisodes).toEqual(['e1']);
+  });
+
+  it('ratings and their removals are entries of their own (r:, rr:), kept across a reload', async () => {
+    const tab = await openTab();
+    tab.store.getState().rate(matrix, 8);
+    tab.store.getState().rate(heat, 6, { ratedAt: Date.UTC(2020, 0, 1) });
+    tab.store.getState().unrate('movie', '949');
+    await settled();
+    const rows = await stored();
+    expect(rows.get('r:movie:603')).toMatchObject({ tmdbId: '603', rating: 8, title: 'The Matrix' });
+    expect(rows.has('r:movie:949')).toBe(false);
+    expect(typeof rows.get('rr:movie:949')).toBe('number');
+    const ops = [...rows.entries()]
+      .filter(([k]) => k.startsWith('o:'))
+      .map(([, v]) => (v as { op: { kind: string } }).op.kind);
+    expect(ops.sort()).toEqual(['rating-put', 'rating-remove']);
+
+    const again = await openTab();
+    const state = again.store.getState();
+    expect(state.ratings).toEqual(tab.store.getState().ratings);
+    expect(state.removals.ratings).toEqual({
+      'movie:949': tab.store.getState().removals.ratings!['movie:949'],
+    });
+    expect(state.outbox.map((op) => op.kind)).toEqual(['rating-put', 'rating-remove']);
+    // An older, late rating of the removed title stays out after the reload too.
+    again.store.getState().mergeServer({
+      bookmarks: {},
+      progress: {},
+      ratings: { 'movie:949': { ...heat, rating: 2, ratedAt: 1, updatedAt: 1 } },
+    });
+    expect(again.store.getState().ratings['movie:949']).toBeUndefined();
+  });
+
+  it('a stored rating that is not usable is never shown: not a record, left out; a bad value, hidden', async () => {
+    const tab = await openTab();
+    tab.store.getState().rate(matrix, 8);
+    await settled();
+    const db = idbStore(names.db, names.store);
+    await db('readwrite', (s) => {
+      s.put(
+        { tmdbId: '1', type: 'movie', title: 'Broken', rating: 42, ratedAt: 1, updatedAt: 1 },
+        'r:movie:1',
+      );
+      s.put('nonsense', 'r:movie:2');
+      return new Promise((resolve) => (s.transaction.oncomplete = resolve));
+    });
+    const again = await openTab();
+    expect(Object.keys(again.store.getState().ratings).sort()).toEqual(['movie:1', 'movie:603']);
+    expect(ratingOf(again.store.getState(), 'movie', '1')).toBeUndefined();
+    expect(ratingOf(again.store.getState(), 'movie', '603')!.rating).toBe(8);
   });
 
   it('logging out empties the stored library', async () => {

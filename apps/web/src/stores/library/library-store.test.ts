@@ -220,12 +220,18 @@ describe('library changes', () => {
       bookmarks: { 'movie:1': now - 10 },
       progress: { 'show:7': [{ seasonId: '', episodeId: '', at: now - 5 }] },
       history: {},
+      ratings: {},
     });
     // A server answer without removals (an older server) keeps what this device knows.
     useLibraryStore.getState().mergeServer({ bookmarks: {}, progress: {} });
     expect(useLibraryStore.getState().removals.bookmarks).toEqual({ 'movie:1': now - 10 });
     useLibraryStore.getState().clear();
-    expect(useLibraryStore.getState().removals).toEqual({ bookmarks: {}, progress: {}, history: {} });
+    expect(useLibraryStore.getState().removals).toEqual({
+      bookmarks: {},
+      progress: {},
+      history: {},
+      ratings: {},
+    });
   });
 
   it('progress of a movie and a show with the same TMDB number never collide; removal from continue watching', () => {

@@ -8,6 +8,7 @@ import { usePreferencesStore } from '../preferences-store.ts';
 import { convertLegacyLibrary, readLegacyLibrary, type LegacyLibrary } from './legacy.ts';
 import type { PlayEntry, PlayRemoval } from './history-rules.ts';
 import { playOp, playPassedOp, playRemovalOp, type PlayInput } from './history-ops.ts';
+import { ratingWrite, type RatingEntry } from './ratings-rules.ts';
 import {
   bookmarkListsOp,
   deleteListOps,
@@ -51,6 +52,8 @@ export interface StashedLibrary extends LibraryData {
 export interface LibraryStoreData extends LibraryData {
   /** The active library's watch history: play key → play (decision 095). */
   history: Record<string, PlayEntry>;
+  /** The active library's ratings: library key → rating (docs/decisions/103-ratings.md). */
+  ratings: Record<string, RatingEntry>;
   /** The active library's removals (a stashed library keeps its own). */
   removals: Removals;
   /** The active library's order of named lists (p-stream's group order, decision 097). */
@@ -102,6 +105,14 @@ interface LibraryActions {
   recordPlay(play: PlayInput, options?: { imported?: boolean }): void;
   /** Removes plays: of a title, a season, an episode, or one play (`watchedAt`). */
   removePlays(removal: PlayRemoval): void;
+  /**
+   * Rates a movie or show 1–10 now (decision 103; stars in halves are twice their value), rated at
+   * `ratedAt` (default now); a value outside 1–10 changes nothing. A file's ratings come through the
+   * bulk merge (`ratingImportOp`).
+   */
+  rate(meta: LibraryMeta, rating: number, options?: { ratedAt?: number }): void;
+  /** Removes the title's rating, on every device. */
+  unrate(type: MediaType, tmdbId: string): void;
   /** Records a change of synced settings (the settings themselves live in their own stores). */
   queueSettings(settings: SyncedSettings): void;
   /** The server acknowledged the op, or it can never succeed: it leaves the outbox. */
@@ -112,7 +123,7 @@ interface LibraryActions {
    * older than the server keeps its own are forgotten).
    */
   mergeServer(server: LibraryData, profile?: string): void;
-  /** Logout: forgets bookmarks, progress and pending changes. */
+  /** Logout: forgets bookmarks, progress, plays, ratings and pending changes. */
   clear(): void;
 }
 
@@ -125,6 +136,7 @@ const initial = (): LibraryStoreData => ({
   bookmarks: {},
   progress: {},
   history: {},
+  ratings: {},
   removals: noRemovals(),
   groupOrder: [],
   outbox: [],
@@ -154,6 +166,7 @@ export const librarySpec: VersionedSpec<LibraryStoreData> = {
     1: (old: LegacyLibrary): LibraryStoreData => ({
       ...convertLegacyLibrary(old, clock.now().getTime()),
       history: {},
+      ratings: {},
       removals: noRemovals(),
       groupOrder: [],
       outbox: [],
@@ -166,6 +179,8 @@ export const librarySpec: VersionedSpec<LibraryStoreData> = {
     progress: isObj(data.progress) ? (data.progress as LibraryStoreData['progress']) : init.progress,
     // Absent in what was saved before the watch history.
     history: isObj(data.history) ? (data.history as LibraryStoreData['history']) : init.history,
+    // Absent in what was saved before ratings.
+    ratings: isObj(data.ratings) ? (data.ratings as LibraryStoreData['ratings']) : init.ratings,
     removals:
       isObj(data.removals) && isObj(data.removals.bookmarks) && isObj(data.removals.progress)
         ? (data.removals as unknown as Removals)
@@ -249,6 +264,8 @@ const libraryState: StateCreator<LibraryState> = (set, get) => {
     },
     recordPlay: (play, options = {}) => change(() => playOp(play, Boolean(options.imported), now())),
     removePlays: (removal) => change(() => playRemovalOp(removal, now())),
+    rate: (meta, rating, o = {}) => change(() => ratingWrite(meta, rating, o.ratedAt, now(), now())),
+    unrate: (type, tmdbId) => change(() => ({ kind: 'rating-remove', type, tmdbId, at: now() })),
     sendHeldNow: () =>
       set((state) =>
         state.outbox.some((op) => op.sendAfter !== undefined)

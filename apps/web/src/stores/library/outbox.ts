@@ -17,6 +17,7 @@ import {
   type PlayEntry,
   type PlayEpisode,
 } from './history-rules.ts';
+import type { RatingEntry, RatingWrite } from './ratings-rules.ts';
 
 /**
  * The outbox (docs/decisions/031): every change to the library or to synced settings is applied
@@ -29,6 +30,8 @@ export interface LibraryData {
   progress: Record<string, ProgressEntry>;
   /** The watch history: play key → play (decision 095; absent: none yet). */
   history?: Record<string, PlayEntry>;
+  /** The viewer's ratings: library key → rating (docs/decisions/103-ratings.md; absent: none yet). */
+  ratings?: Record<string, RatingEntry>;
   /** The removals this device knows of (absent: none). */
   removals?: Removals;
   /** The viewer's order of named lists (p-stream's group order, decision 097; absent: none known). */
@@ -53,9 +56,11 @@ export interface Removals {
   progress: Record<string, ProgressRemovalMark[]>;
   /** Play key → when the play was removed (absent: none; data saved before the history). */
   history?: Record<string, number>;
+  /** Rating key → when the rating was removed (absent: none; data saved before ratings). */
+  ratings?: Record<string, number>;
 }
 
-export const noRemovals = (): Removals => ({ bookmarks: {}, progress: {}, history: {} });
+export const noRemovals = (): Removals => ({ bookmarks: {}, progress: {}, history: {}, ratings: {} });
 
 /** What a title is, as sent with bookmarks and progress. */
 export type TitleMeta = Pick<LibraryMeta, 'title' | 'year' | 'poster'>;
@@ -146,6 +151,9 @@ export type OutboxOp = OpBase &
         /** One play; absent: every play the rest names. */
         watchedAt?: number;
       } & TitleRef)
+    /** A rating of 1–10 given at `ratedAt` (decision 103). */
+    | Omit<RatingWrite, 'at'>
+    | ({ kind: 'rating-remove' } & TitleRef)
     | { kind: 'settings'; settings: SyncedSettings }
     /** The whole order of named lists; the server keeps the last one to arrive (no change time). */
     | { kind: 'group-order'; order: string[] }
@@ -192,10 +200,18 @@ const playKeyOfOp = (op: Omit<Extract<OutboxOp, { kind: 'history-add' }>, 'id'>)
   playKey({ ...op, episodeId: op.type === 'show' ? op.episode?.id : undefined });
 
 /**
- * Appends `op`, first dropping pending ops it makes obsolete: a newer bookmark change for the same
- * title, a newer progress write for the same movie/episode, a removal covering pending writes, newer
- * values of the same settings. The newest op goes last, so the order of what is sent stays the order
- * in which things happened.
+ * The kinds kept one per title, a removal remembered per title: bookmarks, and ratings (decision 103:
+ * synced like bookmarks). Their ops are named `bookmark-…` and `rating-…`.
+ */
+type Titled = 'bookmarks' | 'ratings';
+const titledOf = (kind: string): Titled | null =>
+  kind.startsWith('bookmark-') ? 'bookmarks' : kind.startsWith('rating-') ? 'ratings' : null;
+
+/**
+ * Appends `op`, first dropping pending ops it makes obsolete: a newer bookmark change (or rating change,
+ * decision 103) for the same title, a newer progress write for the same movie/episode, a removal covering
+ * pending writes, newer values of the same settings. The newest op goes last, so the order of what is
+ * sent stays the order in which things happened.
  */
 export function coalesce(outbox: readonly OutboxOp[], op: OutboxOp): OutboxOp[] {
   /** `op`, with the lists of a bookmark write it replaces. */
@@ -211,10 +227,10 @@ export function coalesce(outbox: readonly OutboxOp[], op: OutboxOp): OutboxOp[] 
     switch (op.kind) {
       case 'bookmark-add':
       case 'bookmark-remove':
-        if (
-          (pending.kind === 'bookmark-add' || pending.kind === 'bookmark-remove') &&
-          keyOf(pending) === keyOf(op)
-        ) {
+      case 'rating-put':
+      case 'rating-remove':
+        // The newer change of the title's bookmark (or rating) is all the server needs.
+        if (titledOf(pending.kind) === titledOf(op.kind) && keyOf(pending as TitleRef) === keyOf(op)) {
           if (newest.kind === 'bookmark-add') newest = withListsOf(pending, newest);
           continue;
         }
@@ -347,8 +363,8 @@ export function latestTimeFor(data: LibraryData, op: OutboxOpInput): number {
   if (op.kind === 'settings' || op.kind === 'group-order') return 0;
   const key = keyOf(op);
   const removals = data.removals ?? noRemovals();
-  if (op.kind === 'bookmark-add' || op.kind === 'bookmark-remove')
-    return later(data.bookmarks[key]?.updatedAt, removals.bookmarks[key]) ?? 0;
+  const titled = titledOf(op.kind);
+  if (titled) return later(data[titled]?.[key]?.updatedAt, removals[titled]?.[key]) ?? 0;
   if (op.kind === 'history-add') {
     const history = data.history ?? {};
     const play = playOf(op);
@@ -392,38 +408,31 @@ export function applyOp(data: LibraryData, op: OutboxOp | OutboxOpInput): Librar
   const removals = data.removals ?? noRemovals();
   switch (op.kind) {
     case 'bookmark-add': {
-      if (!changeWins(op.at, later(data.bookmarks[key]?.updatedAt, removals.bookmarks[key]))) return data;
-      // The bookmark is newer than its removal: the removal no longer decides anything.
-      const { [key]: _outdated, ...tombstones } = removals.bookmarks;
       // Lists left out are kept, each on its own, as the server keeps them (decision 097).
       const held = data.bookmarks[key];
       const groups = op.groups ?? held?.groups;
       const favoriteEpisodes = op.favoriteEpisodes ?? held?.favoriteEpisodes;
-      return {
-        ...data,
-        bookmarks: {
-          ...data.bookmarks,
-          [key]: {
-            tmdbId: op.tmdbId,
-            type: op.type,
-            ...op.meta,
-            updatedAt: op.at,
-            ...(groups ? { groups } : {}),
-            ...(favoriteEpisodes ? { favoriteEpisodes } : {}),
-          },
-        },
-        removals: { ...removals, bookmarks: tombstones },
-      };
+      return putTitled(data, 'bookmarks', key, op.at, {
+        tmdbId: op.tmdbId,
+        type: op.type,
+        ...op.meta,
+        updatedAt: op.at,
+        ...(groups ? { groups } : {}),
+        ...(favoriteEpisodes ? { favoriteEpisodes } : {}),
+      });
     }
-    case 'bookmark-remove': {
-      if (!changeWins(op.at, later(data.bookmarks[key]?.updatedAt, removals.bookmarks[key]))) return data;
-      const { [key]: _gone, ...bookmarks } = data.bookmarks;
-      return {
-        ...data,
-        bookmarks,
-        removals: { ...removals, bookmarks: { ...removals.bookmarks, [key]: op.at } },
-      };
-    }
+    case 'rating-put':
+      return putTitled(data, 'ratings', key, op.at, {
+        tmdbId: op.tmdbId,
+        type: op.type,
+        ...op.meta,
+        rating: op.rating,
+        ratedAt: op.ratedAt,
+        updatedAt: op.at,
+      });
+    case 'bookmark-remove':
+    case 'rating-remove':
+      return putTitled(data, titledOf(op.kind)!, key, op.at, null);
     case 'progress-put': {
       const held = data.progress[key];
       const { seasonId, episodeId } = rowIdsOf(op);
@@ -501,6 +510,29 @@ function applyHistoryOp(
   return { ...data, history: next.history, removals: { ...removals, history: next.removed } };
 }
 
+/**
+ * A bookmark or a rating written (`entry`) or removed (null) at `at`, unless what is held for the title —
+ * the entry or its removal — changed later. A removal is remembered; an entry newer than its removal
+ * leaves the removal nothing to decide, so it goes.
+ */
+function putTitled(
+  data: LibraryData,
+  titled: Titled,
+  key: string,
+  at: number,
+  entry: BookmarkEntry | RatingEntry | null,
+): LibraryData {
+  const removals = data.removals ?? noRemovals();
+  const { [key]: held, ...others } = data[titled] ?? {};
+  const { [key]: removed, ...tombstones } = removals[titled] ?? {};
+  if (!changeWins(at, later(held?.updatedAt, removed))) return data;
+  return {
+    ...data,
+    [titled]: entry ? { ...data[titled], [key]: entry } : others,
+    removals: { ...removals, [titled]: entry ? tombstones : { ...tombstones, [key]: at } },
+  };
+}
+
 /** How long removals are remembered (the server purges its tombstones after as long). */
 export const REMOVALS_KEPT_MS = 180 * 24 * 60 * 60_000;
 
@@ -509,13 +541,12 @@ export function mergeRemovals(a: Removals | undefined, b: Removals | undefined, 
   const out = noRemovals();
   for (const source of [a, b]) {
     if (!source) continue;
-    for (const [key, at] of Object.entries(source.bookmarks))
-      if (at >= since) out.bookmarks[key] = Math.max(at, out.bookmarks[key] ?? at);
+    for (const kind of ['bookmarks', 'history', 'ratings'] as const)
+      for (const [key, at] of Object.entries(source[kind] ?? {}))
+        if (at >= since) out[kind]![key] = Math.max(at, out[kind]![key] ?? at);
     for (const [key, marks] of Object.entries(source.progress))
       for (const mark of marks)
         if (mark.at >= since) out.progress[key] = withRemoval(out.progress[key] ?? [], mark);
-    for (const [key, at] of Object.entries(source.history ?? {}))
-      if (at >= since) out.history![key] = Math.max(at, out.history![key] ?? at);
   }
   return out;
 }
@@ -556,7 +587,6 @@ export function withRejected(list: readonly RejectedOp[], entry: RejectedOp): Re
 
 /** What a change was about, for the list the user sees: its kind and the title's name when it has one. */
 export function describeOp(op: OutboxOp): { kind: OutboxOp['kind']; title: string | null } {
-  if (op.kind === 'bookmark-add' || op.kind === 'progress-put' || op.kind === 'history-add')
-    return { kind: op.kind, title: op.meta?.title || null };
-  return { kind: op.kind, title: null };
+  // Writes carry the title's meta (bookmarks, progress, plays, ratings); removals and settings do not.
+  return { kind: op.kind, title: ('meta' in op && op.meta?.title) || null };
 }

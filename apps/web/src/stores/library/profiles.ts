@@ -11,6 +11,7 @@ export function switchLibrary(
   state: Pick<LibraryStoreData, 'bookmarks' | 'progress' | 'profile' | 'stash'> & {
     removals?: Removals;
     history?: LibraryStoreData['history'];
+    ratings?: LibraryStoreData['ratings'];
     groupOrder?: string[];
   },
   to: string,
@@ -18,7 +19,7 @@ export function switchLibrary(
 ): {
   data: Pick<
     LibraryStoreData,
-    'bookmarks' | 'progress' | 'history' | 'removals' | 'groupOrder' | 'profile' | 'stash'
+    'bookmarks' | 'progress' | 'history' | 'ratings' | 'removals' | 'groupOrder' | 'profile' | 'stash'
   >;
   prefs: StashedLibrary['prefs'] | undefined;
 } | null {
@@ -28,6 +29,7 @@ export function switchLibrary(
     bookmarks: state.bookmarks,
     progress: state.progress,
     history: state.history ?? {},
+    ratings: state.ratings ?? {},
     removals: state.removals ?? noRemovals(),
     groupOrder: state.groupOrder ?? [],
     ...(leavingPrefs ? { prefs: leavingPrefs } : {}),
@@ -37,6 +39,8 @@ export function switchLibrary(
       bookmarks: next?.bookmarks ?? {},
       progress: next?.progress ?? {},
       history: next?.history ?? {},
+      // Stashed before ratings were kept: none known.
+      ratings: next?.ratings ?? {},
       removals: next?.removals ?? noRemovals(),
       // Stashed before lists were kept: none known.
       groupOrder: next?.groupOrder ?? [],

@@ -7,9 +7,10 @@ import { libraryKey } from './library-rules.ts';
 import { applyOp, mergeServerState, type LibraryData, type OutboxOp } from './outbox.ts';
 
 /*
- * The contract's sync cases (decisions 011, 072, 095) on the web's rule: the outbox's applyOp, and
+ * The contract's sync cases (decisions 011, 072, 095, 103) on the web's rule: the outbox's applyOp, and
  * restore's mergeServerState (pending ops re-applied over the server's state). Plays are `history-add`
- * ops (a report, folded like one; an import's items `imported`) and `history-remove` ops. The server
+ * ops (a report, folded like one; an import's items `imported`) and `history-remove` ops; ratings are
+ * `rating-put` (the value is the rating) and `rating-remove` ops. The server
  * runs the same table through its routes (apps/server/test/sync-conformance.test.ts). Undated changes
  * come only from the older clients; this client never makes one, so those cases are the server's alone.
  */
@@ -32,12 +33,16 @@ const WATCHED_AT = BASE - 60 * MIN;
 /** What `other-play` names: another play of the same movie or episode, outside the folding window. */
 const OTHER_WATCHED_AT = WATCHED_AT - 24 * 60 * MIN;
 const isPlay = (kind: SyncCaseKind) => kind === 'movie-play' || kind === 'episode-play';
+/** When the case's rating was given (its change times vary; this does not). */
+const RATED_AT = BASE - 2 * 60 * MIN;
 
 let seq = 0;
 function write(kind: SyncCaseKind, at: number, value: number, imported = false): OutboxOp {
   const base = { id: `op${++seq}`, tmdbId: TMDB, at: BASE + at * MIN };
   const meta = { title: `v${value}`, year: 2008, poster: null };
   if (kind === 'bookmark') return { ...base, kind: 'bookmark-add', type: 'movie', meta };
+  if (kind === 'rating')
+    return { ...base, kind: 'rating-put', type: 'movie', meta, rating: value, ratedAt: RATED_AT };
   if (isPlay(kind)) {
     const play = {
       ...base,
@@ -61,6 +66,7 @@ function write(kind: SyncCaseKind, at: number, value: number, imported = false):
 function remove(kind: SyncCaseKind, at: number, scope: SyncRemovalScope = 'episode'): OutboxOp {
   const base = { id: `op${++seq}`, tmdbId: TMDB, at: BASE + at * MIN };
   if (kind === 'bookmark') return { ...base, kind: 'bookmark-remove', type: 'movie' };
+  if (kind === 'rating') return { ...base, kind: 'rating-remove', type: 'movie' };
   if (isPlay(kind)) {
     // The case's play itself, or another play of it a day earlier; wider scopes name no play.
     const onePlay =
@@ -104,6 +110,10 @@ function heldOf(kind: SyncCaseKind, data: LibraryData): SyncCase['expected'] {
     const b = data.bookmarks[libraryKey('movie', TMDB)];
     return b ? { at: (b.updatedAt - BASE) / MIN, value: Number(b.title.slice(1)) } : null;
   }
+  if (kind === 'rating') {
+    const r = data.ratings?.[libraryKey('movie', TMDB)];
+    return r ? { at: (r.updatedAt - BASE) / MIN, value: r.rating } : null;
+  }
   if (isPlay(kind)) {
     const key = playKey({
       type: kind === 'movie-play' ? 'movie' : 'show',
@@ -128,6 +138,10 @@ describe('sync conformance on the web client (contract cases)', () => {
     expect(dated.length).toBeGreaterThanOrEqual(130);
     expect(runs.length - dated.length).toBeLessThanOrEqual(40);
     expect(dated.filter((r) => isPlay(r.kind)).length).toBeGreaterThanOrEqual(50);
+    // Ratings (decision 103) run every case bookmarks run.
+    const named = (kind: SyncCaseKind) => dated.filter((r) => r.kind === kind).map((r) => r.name);
+    expect(named('rating')).toEqual(named('bookmark'));
+    expect(named('rating').length).toBeGreaterThanOrEqual(20);
   });
 
   it('gives every play of a case one watchedAt, so folding a report never changes the key', () => {
