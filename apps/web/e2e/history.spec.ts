@@ -109,4 +109,48 @@ test.describe('watch history', () => {
     await expect(page.getByTestId('season-watched')).toHaveAttribute('aria-pressed', 'false');
     await other.close();
   });
+
+  test('a rating given by tapping the stars is on the other device live and on the server; cleared there, gone here', async ({
+    page,
+    browser,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const passphrase = await registerAccount(page, 'Laptop');
+    const other = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true });
+    const phone = await other.newPage();
+    await login(phone, passphrase, 'Phone');
+    for (const device of [page, phone]) await device.goto(MATRIX);
+    const stars = page.getByRole('slider', { name: 'Your rating' });
+    await expect(stars).toHaveAttribute('aria-valuetext', 'Not rated');
+    // The fourth star's first half: three and a half stars.
+    const box = (await stars.boundingBox())!;
+    const star = box.width / 5;
+    await page.mouse.click(box.x + star * 3 + star * 0.25, box.y + box.height / 2);
+    await expect(stars).toHaveAttribute('aria-valuetext', '3.5 out of 5 stars');
+    // The keyboard: one more half star.
+    await stars.press('ArrowRight');
+    await expect(stars).toHaveAttribute('aria-valuenow', '8');
+    await expect.poll(() => outboxLength(page), { timeout: 15_000 }).toBe(0);
+    const account = await storedAccount(page);
+    const ratings = async () => {
+      const res = await request.get(`/users/${account.userId}/ratings?limit=500`, {
+        headers: { authorization: `Bearer ${account.token}` },
+      });
+      return ((await res.json()) as { items: { tmdbId: string; type: string; rating: number }[] }).items.map(
+        (r) => `${r.type}:${r.tmdbId}=${r.rating}`,
+      );
+    };
+    expect(await ratings()).toEqual(['movie:603=8']);
+
+    // The phone hears of it (the library stream) and shows four stars; cleared there, gone here.
+    const phoneStars = phone.getByRole('slider', { name: 'Your rating' });
+    await expect(phoneStars).toHaveAttribute('aria-valuetext', '4 out of 5 stars', { timeout: 15_000 });
+    await phone.getByRole('button', { name: 'Remove rating' }).tap();
+    await expect(phoneStars).toHaveAttribute('aria-valuetext', 'Not rated');
+    await expect(stars).toHaveAttribute('aria-valuetext', 'Not rated', { timeout: 15_000 });
+    await expect.poll(() => outboxLength(phone), { timeout: 15_000 }).toBe(0);
+    expect(await ratings()).toEqual([]);
+    await other.close();
+  });
 });

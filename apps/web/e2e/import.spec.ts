@@ -63,6 +63,16 @@ async function serverPlays(page: Page, request: import('@playwright/test').APIRe
   return body.items.map((p) => `${p.tmdbId}@${p.watchedAt.slice(0, 10)}`).sort();
 }
 
+/** The account's ratings as the server keeps them: title, value and day rated. */
+async function serverRatings(page: Page, request: import('@playwright/test').APIRequestContext) {
+  const account = await storedAccount(page);
+  const res = await request.get(`/users/${account.userId}/ratings?limit=500`, {
+    headers: { authorization: `Bearer ${account.token}` },
+  });
+  const body = (await res.json()) as { items: { tmdbId: string; rating: number; ratedAt: string }[] };
+  return body.items.map((r) => `${r.tmdbId}=${r.rating}@${r.ratedAt.slice(0, 10)}`).sort();
+}
+
 test.describe('import and export', () => {
   test.use({ baseURL: discovery });
   test('Letterboxd and IMDb files, reviewed, in the history with their dates, live on the phone; the backup re-imports as nothing new', async ({
@@ -92,24 +102,37 @@ test.describe('import and export', () => {
     await expect(review.getByTestId('import-unmatched')).toHaveText('1 not found');
     await expect(review.getByTestId('import-will-add')).toContainText('3 plays to your watch history');
     await expect(review.getByTestId('import-will-add')).toContainText('1 title to My List');
+    // The diary's stars are ratings too: Alien's and The Matrix's (its later entry's).
+    await expect(review.getByTestId('import-will-add')).toContainText('2 ratings');
     await review.getByTestId('import-unmatched-list').locator('summary').click();
     await expect(review.getByTestId('import-unmatched-list')).toContainText('Zzyzx Unknown Film (1911)');
     expect(await serverPlays(page, request)).toEqual([]);
     await confirm(page);
     await expect(page.getByTestId('import-done')).toContainText('3 plays to your watch history');
 
-    // IMDb ratings: two films rated and not watched become plays on the day they were rated.
+    // IMDb ratings: kept as ratings (Alien's, given after the diary's, replaces it); the two films rated
+    // and not watched become plays on the day they were rated.
     await page.getByRole('button', { name: 'Import another file' }).click();
     await upload(page, 'ratings.csv', 'text/csv', imdbRatings());
     await expect(page.getByLabel('Count titles I rated as watched (on the day I rated them)')).toBeChecked();
     await expect(review.getByTestId('import-will-add')).toContainText('2 plays to your watch history');
-    await expect(review.getByTestId('import-left-out')).toContainText('1 rating (Marquee keeps no ratings)');
+    await expect(review.getByTestId('import-will-add')).toContainText('3 ratings');
+    await expect(review.getByTestId('import-left-out')).toHaveCount(0);
     await confirm(page);
 
     await expect
       .poll(() => serverPlays(page, request), { timeout: 15_000 })
       .toEqual(['348@2019-10-31', '496243@2020-02-10', '603@2020-01-05', '603@2021-03-04', '949@2018-07-01']);
     await expect.poll(() => outboxLength(page)).toBe(0);
+    await expect
+      .poll(() => serverRatings(page, request), { timeout: 15_000 })
+      .toEqual(['348=9@2019-11-02', '496243=8@2020-02-10', '603=10@2021-03-04', '949=9@2018-07-01']);
+    // The title page shows the rating.
+    await page.goto('/media/tmdb-movie-348-alien');
+    await expect(page.getByRole('slider', { name: 'Your rating' })).toHaveAttribute(
+      'aria-valuetext',
+      '4.5 out of 5 stars',
+    );
 
     // The history shows them on their own days; My List has the watchlist's film.
     await page.goto('/history');
@@ -135,6 +158,7 @@ test.describe('import and export', () => {
     );
     await expect(page.getByTestId('import-confirm')).toBeDisabled();
     expect(await serverPlays(page, request)).toHaveLength(5);
+    expect(await serverRatings(page, request)).toHaveLength(4);
     await other.close();
   });
 

@@ -35,7 +35,7 @@ function useLanguage(instance: i18n) {
 // The title page's library extras: their code comes when a title page opens, and a page whose extras
 // could not be fetched (offline) still shows, without them.
 const TitleHistory = optionalLazy(() =>
-  import('../features/library/title-history.tsx').then((m) => ({ default: m.TitleHistory })),
+  import('../features/library/title-history.tsx').then((m) => ({ default: m.TitleExtras })),
 );
 const ListsPicker = optionalLazy(() =>
   import('../features/library/lists-picker.tsx').then((m) => ({ default: m.ListsPicker })),

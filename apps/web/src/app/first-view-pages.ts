@@ -10,7 +10,7 @@ import type { Namespace } from '../locales/resources.ts';
  */
 export const FIRST_VIEW_NAMESPACES = {
   discover: ['discover'],
-  media: ['player', 'auth', 'history'],
+  media: ['player', 'auth', 'history', 'title'],
   landing: ['landing', 'membership', 'media'],
 } as const satisfies Record<string, readonly Namespace[]>;
 

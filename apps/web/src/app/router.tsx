@@ -14,7 +14,7 @@ import type { Namespace } from '../locales/resources.ts';
 import { runtimeConfig } from '../lib/runtime-config.ts';
 import { AppLayout } from './app-layout.tsx';
 import { preloadablePage } from './preloadable-page.tsx';
-import { HomeRoute } from './routes/home-route.tsx';
+import { HomeRoute, preloadSearchResults } from './routes/home-route.tsx';
 import { DiscoverPage } from '../features/discover/discover-page.tsx';
 import { prefetchOpeningRows } from '../features/discover/discover-queries.ts';
 import { LegacySearchRoute, QuickSearchRoute } from './routes/legacy-routes.tsx';
@@ -189,7 +189,8 @@ export function routes(): RouteObject[] {
  * Resolves when it is there (never rejects: a failed chunk is the page's error to show).
  */
 export function preloadRouteCode(pathname: string): Promise<void> {
-  return pathname.startsWith('/media/') ? MediaRoute.preload().catch(() => undefined) : Promise.resolve();
+  if (pathname.startsWith('/media/')) return MediaRoute.preload().catch(() => undefined);
+  return pathname.startsWith('/browse/') ? preloadSearchResults() : Promise.resolve();
 }
 
 /**

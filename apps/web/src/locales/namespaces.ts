@@ -11,7 +11,6 @@ export const LAYOUT_NAMESPACES = [
   'account',
   'errors',
   'library',
-  'downtime',
   'screens',
   'home',
   'media',

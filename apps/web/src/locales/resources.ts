@@ -28,6 +28,7 @@ import type screens from './en/screens.json';
 import type settings from './en/settings.json';
 import type support from './en/support.json';
 import type trakt from './en/trakt.json';
+import type title from './en/title.json';
 import type transfer from './en/transfer.json';
 
 /**
@@ -66,6 +67,7 @@ export interface Resources {
   settings: typeof settings;
   support: typeof support;
   trakt: typeof trakt;
+  title: typeof title;
   transfer: typeof transfer;
 }
 

@@ -1,11 +1,13 @@
-import { lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { greetingFor } from '../../lib/calendar.ts';
 import { ButtonLink } from '../../components/button.tsx';
 import { optionalLazy } from '../../components/optional-lazy.tsx';
 import { useLibraryRefreshOnOpen } from '../../lib/library-refresh.ts';
-import { SearchBar, SearchResults, useSearchRoute } from '../../features/search/index.ts';
+import { MediaGridSkeleton } from '../../components/media-card.tsx';
+import { SearchBar, useSearchRoute } from '../../features/search/index.ts';
+import { preloadablePage } from '../preloadable-page.tsx';
 import { clock } from '../../lib/clock.ts';
 import { preloadNamespaces } from '../../lib/i18n.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
@@ -45,6 +47,16 @@ function HomeSections({ empty }: { empty: React.ReactNode }) {
   return held ? <HomeLibrary empty={empty} /> : <>{empty}</>;
 }
 
+/**
+ * The search's results: their code comes when the viewer starts typing (the results wait for a pause in
+ * typing anyway), or with the page when it is opened at `/browse/…` (`preloadSearchResults`).
+ */
+const SearchResults = preloadablePage(
+  () => import('../../features/search/search-results.tsx'),
+  (m) => m.SearchResults,
+);
+export const preloadSearchResults = () => SearchResults.preload().catch(() => undefined);
+
 const ProfilesPage = lazy(() =>
   import('../../features/account/profiles-page.tsx').then((m) => ({ default: m.ProfilesPage })),
 );
@@ -82,11 +94,20 @@ function BrowseScreen() {
         </h1>
       </div>
       <div className="sticky top-16 z-20 [@media(max-height:30rem)]:top-0 mx-auto max-w-2xl bg-bg/0 py-3">
-        <SearchBar value={search.text} onChange={search.onChange} onClear={search.onClear} />
+        <SearchBar
+          value={search.text}
+          onChange={(text) => {
+            void preloadSearchResults();
+            search.onChange(text);
+          }}
+          onClear={search.onClear}
+        />
       </div>
       <div className="mt-8">
         {search.text.trim() ? (
-          <SearchResults search={search} />
+          <Suspense fallback={<MediaGridSkeleton />}>
+            <SearchResults search={search} />
+          </Suspense>
         ) : (
           <HomeSections
             empty={

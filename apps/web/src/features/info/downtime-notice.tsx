@@ -1,9 +1,7 @@
-import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Button } from '../../components/button.tsx';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { clock } from '../../lib/clock.ts';
+import { preloadNamespaces } from '../../lib/i18n.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
-import { dateTimeFormat } from '../../lib/intl.ts';
 
 const DISMISSED_KEY = 'marquee.downtimeDismissed';
 
@@ -14,36 +12,33 @@ export function isInDowntime(window: { start: string; end: string } | null, now:
   return t >= Date.parse(window.start) && t <= Date.parse(window.end);
 }
 
+// Shown only while an operator's window is on: its code and words load then, not with every page.
+const DowntimeNotice = lazy(() =>
+  Promise.all([import('./downtime-page.tsx'), preloadNamespaces(['downtime'])]).then(([m]) => ({
+    default: m.DowntimeNotice,
+  })),
+);
+
 /**
  * The provider-downtime notice: shown instead of the app while the operator's window is active, once
  * per tab session (dismissed with a button).
  */
 export function DowntimeGate({ children }: { children: ReactNode }) {
-  const { t, i18n } = useTranslation(['downtime']);
   const config = runtimeConfig();
   const [dismissed, setDismissed] = useState(
     () => sessionStorage.getItem(DISMISSED_KEY) === config.downtime?.start,
   );
   if (dismissed || !config.downtime || !isInDowntime(config.downtime, clock.now())) return children;
-  const fmt = (iso: string) =>
-    dateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const { start } = config.downtime;
   return (
-    <div
-      className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 px-4 text-center"
-      data-testid="downtime-notice"
-    >
-      <h1 className="text-2xl font-bold text-fg">{t('downtime.title')}</h1>
-      <p className="text-fg-muted">
-        {t('downtime.text', { start: fmt(config.downtime.start), end: fmt(config.downtime.end) })}
-      </p>
-      <Button
-        onClick={() => {
-          sessionStorage.setItem(DISMISSED_KEY, config.downtime?.start ?? '');
+    <Suspense fallback={null}>
+      <DowntimeNotice
+        window={config.downtime}
+        onContinue={() => {
+          sessionStorage.setItem(DISMISSED_KEY, start);
           setDismissed(true);
         }}
-      >
-        {t('downtime.continue', { name: config.instanceName })}
-      </Button>
-    </div>
+      />
+    </Suspense>
   );
 }

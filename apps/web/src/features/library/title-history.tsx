@@ -9,6 +9,21 @@ import { toMediaType } from '../../lib/media-keys.ts';
 import { paths } from '../../lib/paths.ts';
 import { useLibraryStore } from '../../stores/index.ts';
 import { playsOf } from '../../stores/library/history-view.ts';
+import { TitleRating } from './title-rating.tsx';
+
+/** The title page's extras from the library: the watch history's line and the viewer's rating. */
+export function TitleExtras({
+  media,
+}: {
+  media: Pick<MediaDetails, 'id' | 'type' | 'title' | 'year' | 'poster' | 'runtime'>;
+}) {
+  return (
+    <>
+      <TitleHistory media={media} />
+      <TitleRating media={media} />
+    </>
+  );
+}
 
 /** "November 30, 2026" in the viewer's language. */
 const LONG_DATE: Intl.DateTimeFormatOptions = { dateStyle: 'long' };

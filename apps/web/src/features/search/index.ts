@@ -1,5 +1,4 @@
 export { SearchBar } from './search-bar.tsx';
-export { SearchResults } from './search-results.tsx';
 export { useSearchRoute } from './use-search-route.ts';
 export { searchQuery } from './search-queries.ts';
 export { HeaderSearch } from './header-search.tsx';

@@ -5,9 +5,9 @@ import { paths } from '../../lib/paths.ts';
 
 /** "Couldn't find that media" (bad key, unknown id), "Failed to load metadata" (source down), "Failed to load API metadata" (legacy lookup down). */
 const TEXT = {
-  notFound: ['media.errors.notFound', 'media.errors.notFoundDescription'],
-  failed: ['media.errors.failed', 'media.errors.failedDescription'],
-  failedApi: ['media.errors.failedApi', 'media.errors.failedDescription'],
+  notFound: ['title.errors.notFound', 'title.errors.notFoundDescription'],
+  failed: ['title.errors.failed', 'title.errors.failedDescription'],
+  failedApi: ['title.errors.failedApi', 'title.errors.failedDescription'],
 } as const;
 
 /**
@@ -20,17 +20,17 @@ const TEXT = {
  */
 function failureDescription(error: unknown): FailureDescription | null {
   if (typeof navigator !== 'undefined' && navigator.onLine === false)
-    return 'media.errors.offlineDescription';
+    return 'title.errors.offlineDescription';
   if (!(error instanceof ApiError)) return null;
-  if (error.code === 'network_error') return 'media.errors.offlineDescription';
-  if (error.code === 'metadata_auth_failed') return 'media.errors.authFailedDescription';
-  if (error.code === 'metadata_rate_limited') return 'media.errors.rateLimitedDescription';
+  if (error.code === 'network_error') return 'title.errors.offlineDescription';
+  if (error.code === 'metadata_auth_failed') return 'title.errors.authFailedDescription';
+  if (error.code === 'metadata_rate_limited') return 'title.errors.rateLimitedDescription';
   return null;
 }
 type FailureDescription =
-  | 'media.errors.offlineDescription'
-  | 'media.errors.authFailedDescription'
-  | 'media.errors.rateLimitedDescription';
+  | 'title.errors.offlineDescription'
+  | 'title.errors.authFailedDescription'
+  | 'title.errors.rateLimitedDescription';
 
 export function MediaError({
   kind,
@@ -42,7 +42,7 @@ export function MediaError({
   /** What failed (a query's error): the description then says why, where it can. */
   error?: unknown;
 }) {
-  const { t } = useTranslation(['media']);
+  const { t } = useTranslation(['media', 'title']);
   const [title, general] = TEXT[kind];
   const description = (kind !== 'notFound' && failureDescription(error)) || general;
   return (

@@ -18,13 +18,13 @@ export type PlayRequest = (options?: { fromStart?: boolean }) => void;
 const GENRE_LIST: Intl.ListFormatOptions = { style: 'short', type: 'unit' };
 
 /** The facts line's texts: the year, the runtime (per episode for a show) and a show's status. */
-function titleFacts(d: MediaDetails, t: TFunction<readonly ['media']>): string[] {
+function titleFacts(d: MediaDetails, t: TFunction<readonly ['media', 'title']>): string[] {
   return [
     d.year === null ? t('media.yearUnknown') : String(d.year),
     d.runtime
-      ? t(d.type === 'tv' ? 'media.details.episodeRuntime' : 'media.runtime', { minutes: d.runtime })
+      ? t(d.type === 'tv' ? 'title.details.episodeRuntime' : 'media.runtime', { minutes: d.runtime })
       : null,
-    d.status && d.type === 'tv' ? t(`media.details.status.${d.status}`) : null,
+    d.status && d.type === 'tv' ? t(`title.details.status.${d.status}`) : null,
   ].filter((fact): fact is string => fact !== null);
 }
 
@@ -41,7 +41,7 @@ export function TitleHeader({
   resume: ShowResume | null;
   onPlay?: PlayRequest | undefined;
 }) {
-  const { t, i18n } = useTranslation(['media']);
+  const { t, i18n } = useTranslation(['media', 'title']);
   // Unreleased: the player's place says so; there is nothing to play.
   const play =
     onPlay && isTitleReleased({ releaseDate: d.releaseDate, year: d.year }, clock.now()) ? onPlay : undefined;
@@ -106,7 +106,7 @@ function TitleBackdrop({ src }: { src: string }) {
 }
 
 function TitleFacts({ details: d }: { details: MediaDetails }) {
-  const { t } = useTranslation(['media']);
+  const { t } = useTranslation(['media', 'title']);
   return (
     <p className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-fg-muted sm:text-base">
       {titleFacts(d, t).map((fact) => (
@@ -117,7 +117,7 @@ function TitleFacts({ details: d }: { details: MediaDetails }) {
           className="rounded border border-fg-muted/60 px-1.5 text-xs font-semibold text-fg"
           data-testid="title-content-rating"
         >
-          <span className="sr-only">{t('media.details.contentRating')} </span>
+          <span className="sr-only">{t('title.details.contentRating')} </span>
           {d.contentRating}
         </span>
       )}
@@ -128,7 +128,7 @@ function TitleFacts({ details: d }: { details: MediaDetails }) {
 
 /** The star and the average for the eye; the full sentence (average and votes) for a screen reader. */
 function TitleRating({ rating }: { rating: NonNullable<MediaDetails['rating']> }) {
-  const { t, i18n } = useTranslation(['media']);
+  const { t, i18n } = useTranslation(['media', 'title']);
   return (
     <span className="flex items-center gap-1 text-fg" data-testid="title-rating">
       <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4 fill-amber-400">
@@ -141,7 +141,7 @@ function TitleRating({ rating }: { rating: NonNullable<MediaDetails['rating']> }
         }).format(rating.average)}
       </span>
       <span className="sr-only">
-        {t('media.details.rating', {
+        {t('title.details.rating', {
           rating: numberFormat(i18n.language, { maximumFractionDigits: 1 }).format(rating.average),
           count: rating.count,
           votes: numberFormat(i18n.language).format(rating.count),
@@ -164,16 +164,16 @@ function TitleActions({
   play: PlayRequest | undefined;
   resume: ShowResume | null;
 }) {
-  const { t } = useTranslation(['media']);
+  const { t } = useTranslation(['media', 'title']);
   const actions = useMediaActions();
   const almost = useAlmostWatched(details.type, details.id, resume);
   if (!play && !actions.title) return null;
   const label =
     resume?.seasonNumber != null
-      ? t('media.details.resume', { season: resume.seasonNumber, episode: resume.episodeNumber })
+      ? t('title.details.resume', { season: resume.seasonNumber, episode: resume.episodeNumber })
       : almost
-        ? t('media.details.resumeAt', { time: formatTime(almost.watched) })
-        : t('media.details.play');
+        ? t('title.details.resumeAt', { time: formatTime(almost.watched) })
+        : t('title.details.play');
   return (
     <div className="mt-4 flex flex-wrap gap-3">
       {play && (
@@ -204,7 +204,7 @@ function TitleActions({
           >
             <path d="M4 12a8 8 0 1 0 2.3-5.6M4 4v4h4" strokeLinecap="round" strokeLinejoin="round" />
           </svg>
-          {t('media.details.startOver')}
+          {t('title.details.startOver')}
         </button>
       )}
       {actions.title?.(details)}

@@ -64,12 +64,12 @@ function Person({ person }: { person: Credit }) {
 }
 
 export function CastSection({ cast }: { cast: Credit[] }) {
-  const { t } = useTranslation(['media']);
+  const { t } = useTranslation(['media', 'title']);
   if (cast.length === 0) return null;
   return (
     <section className={SECTION} aria-labelledby="cast-heading" data-testid="title-cast">
       <h2 id="cast-heading" className={HEADING}>
-        {t('media.details.cast')}
+        {t('title.details.cast')}
       </h2>
       <ul className={ROW}>
         {cast.map((person) => (
@@ -82,13 +82,13 @@ export function CastSection({ cast }: { cast: Credit[] }) {
 
 /** Directors, writers, creators: names with their jobs (in the viewer's language), as a list of terms. */
 export function CrewSection({ crew }: { crew: CrewCredit[] }) {
-  const { t, i18n } = useTranslation(['media']);
+  const { t, i18n } = useTranslation(['media', 'title']);
   const list = listFormat(i18n.language, { style: 'short', type: 'unit' });
   if (crew.length === 0) return null;
   return (
     <section className={SECTION} aria-labelledby="crew-heading" data-testid="title-crew">
       <h2 id="crew-heading" className={HEADING}>
-        {t('media.details.crew')}
+        {t('title.details.crew')}
       </h2>
       <dl className="grid grid-cols-1 gap-x-8 gap-y-3 sm:grid-cols-2 lg:grid-cols-3">
         {crew.map((person) => (
@@ -97,7 +97,7 @@ export function CrewSection({ crew }: { crew: CrewCredit[] }) {
               {person.name}
             </dt>
             <dd className="text-sm text-fg-muted">
-              {list.format(person.jobs.map((job) => t(`media.details.jobs.${job}`)))}
+              {list.format(person.jobs.map((job) => t(`title.details.jobs.${job}`)))}
             </dd>
           </div>
         ))}
@@ -108,12 +108,12 @@ export function CrewSection({ crew }: { crew: CrewCredit[] }) {
 
 /** Trailers are links that open the video site on demand: nothing loads or plays by itself. */
 export function TrailersSection({ trailers }: { trailers: Trailer[] }) {
-  const { t } = useTranslation(['media']);
+  const { t } = useTranslation(['media', 'title']);
   if (trailers.length === 0) return null;
   return (
     <section className={SECTION} aria-labelledby="trailers-heading" data-testid="title-trailers">
       <h2 id="trailers-heading" className={HEADING}>
-        {t('media.details.trailers')}
+        {t('title.details.trailers')}
       </h2>
       <ul className="flex flex-wrap gap-3">
         {trailers.map((trailer) => (
@@ -128,7 +128,7 @@ export function TrailersSection({ trailers }: { trailers: Trailer[] }) {
                 <path d="M8 5v14l11-7z" />
               </svg>
               <span dir="auto">{trailer.name}</span>
-              <span className="sr-only">{t('media.details.opensOn', { site: trailer.site })}</span>
+              <span className="sr-only">{t('title.details.opensOn', { site: trailer.site })}</span>
             </a>
           </li>
         ))}
@@ -159,13 +159,13 @@ function ProviderLogo({ src }: { src: string | null }) {
 }
 
 export function WatchSection({ providers }: { providers: MediaDetails['watchProviders'] }) {
-  const { t, i18n } = useTranslation(['media']);
+  const { t, i18n } = useTranslation(['media', 'title']);
   if (!providers || providers.providers.length === 0) return null;
   const region = displayNames([i18n.language], { type: 'region' }).of(providers.region);
   return (
     <section className={SECTION} aria-labelledby="watch-heading" data-testid="title-watch">
       <h2 id="watch-heading" className={HEADING}>
-        {t('media.details.whereToWatch', { region: region ?? providers.region })}
+        {t('title.details.whereToWatch', { region: region ?? providers.region })}
       </h2>
       <div className="flex flex-col gap-4">
         {PROVIDER_KINDS.map((kind) => {
@@ -174,7 +174,7 @@ export function WatchSection({ providers }: { providers: MediaDetails['watchProv
           return (
             <div key={kind} className="flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
               <h3 className="w-32 shrink-0 text-sm font-semibold uppercase tracking-wider text-fg-muted">
-                {t(`media.details.offer.${kind}`)}
+                {t(`title.details.offer.${kind}`)}
               </h3>
               <ul className="flex flex-wrap gap-3">
                 {offers.map((p) => (
@@ -193,10 +193,10 @@ export function WatchSection({ providers }: { providers: MediaDetails['watchProv
       <p className="mt-3 text-xs text-fg-muted">
         {providers.link ? (
           <a href={providers.link} target="_blank" rel="noopener noreferrer" className="underline">
-            {t('media.details.offersBy')}
+            {t('title.details.offersBy')}
           </a>
         ) : (
-          t('media.details.offersBy')
+          t('title.details.offersBy')
         )}
       </p>
     </section>
@@ -204,12 +204,12 @@ export function WatchSection({ providers }: { providers: MediaDetails['watchProv
 }
 
 export function MoreLikeThis({ items }: { items: MediaSummary[] }) {
-  const { t } = useTranslation(['media']);
+  const { t } = useTranslation(['media', 'title']);
   if (items.length === 0) return null;
   return (
     <section className={SECTION} aria-labelledby="more-heading" data-testid="title-more">
       <h2 id="more-heading" className={HEADING}>
-        {t('media.details.moreLikeThis')}
+        {t('title.details.moreLikeThis')}
       </h2>
       <ul className={ROW}>
         {items.map((media) => (
@@ -224,7 +224,7 @@ export function MoreLikeThis({ items }: { items: MediaSummary[] }) {
 
 /** "Next episode: S2 E4 · 12 March 2027" (or the last aired one for an ended show). */
 export function EpisodeLine({ label, episode }: { label: 'next' | 'last'; episode: EpisodeRef }) {
-  const { t, i18n } = useTranslation(['media']);
+  const { t, i18n } = useTranslation(['media', 'title']);
   const date = episode.airDate
     ? dateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' }).format(
         new Date(`${episode.airDate}T00:00:00Z`),
@@ -232,7 +232,7 @@ export function EpisodeLine({ label, episode }: { label: 'next' | 'last'; episod
     : null;
   return (
     <p className="text-sm text-fg-muted" data-testid={`title-${label}-episode`}>
-      <span className="font-semibold text-fg">{t(`media.details.${label}Episode`)}</span>{' '}
+      <span className="font-semibold text-fg">{t(`title.details.${label}Episode`)}</span>{' '}
       {t('media.seasons.seasonEpisode', { season: episode.season, episode: episode.episode })}
       {episode.title && (
         <>

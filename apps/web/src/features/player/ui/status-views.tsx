@@ -56,7 +56,7 @@ function StatusCircle({ segment }: { segment: ScrapeSegment }) {
 }
 
 function SegmentRow({ segment, nested }: { segment: ScrapeSegment; nested?: boolean }) {
-  const { t } = useTranslation(['errors', 'player']);
+  const { t } = useTranslation(['errors', 'player', 'title']);
   // A failure the server explained (the library's file cannot play here) says why.
   const explained = segment.status === 'failure' ? explainedKey(segment.errorCode) : null;
   const text =
@@ -90,7 +90,7 @@ function SegmentRow({ segment, nested }: { segment: ScrapeSegment; nested?: bool
  * Screen readers hear `status` politely, and only when it changes: the source being checked, not each tick.
  */
 function ScrapingFrame({ status, children }: { status: string; children: ReactNode }) {
-  const { t } = useTranslation(['player']);
+  const { t } = useTranslation(['player', 'title']);
   return (
     <div
       className="absolute inset-0 z-20 flex flex-col items-center justify-center gap-6 bg-black/80 p-6 text-white"
@@ -113,7 +113,7 @@ function ScrapingFrame({ status, children }: { status: string; children: ReactNo
 }
 
 function Searching() {
-  const { t } = useTranslation(['player']);
+  const { t } = useTranslation(['player', 'title']);
   return (
     <div className="flex flex-col items-center gap-3" aria-hidden="true">
       <span className="h-10 w-10 animate-spin rounded-full border-4 border-white/20 border-t-accent" />
@@ -124,7 +124,7 @@ function Searching() {
 
 /** Before any source reports: also what the page shows while the title's details load (the same box, so nothing moves). */
 export function SearchingView() {
-  const { t } = useTranslation(['player']);
+  const { t } = useTranslation(['player', 'title']);
   return (
     <ScrapingFrame status={t('player.scraping.searching')}>
       <Searching />
@@ -141,7 +141,7 @@ function checkedSource(scrape: ScrapeState): ScrapeSegment | null {
 
 /** Each source's state while the run goes on; the current one stands out. */
 export function ScrapingView() {
-  const { t } = useTranslation(['player']);
+  const { t } = useTranslation(['player', 'title']);
   const scrape = usePlayer((s) => s.scrape);
   const tree = segmentTree(scrape);
   const checked = checkedSource(scrape);
@@ -200,7 +200,7 @@ function ErrorCard({
   /** The way through a gate (sign in, start a membership): the primary button, "Go home" then secondary. */
   action?: ReactNode;
 }) {
-  const { t } = useTranslation(['media', 'player']);
+  const { t } = useTranslation(['media', 'player', 'title']);
   const [open, setOpen] = useState(false);
   const primary =
     action ??
@@ -240,7 +240,7 @@ function ErrorCard({
  * the details list every source tried with its outcome.
  */
 export function ScrapeNotFoundView({ failure, onRetry }: { failure: string | null; onRetry(): void }) {
-  const { t } = useTranslation(['errors', 'player']);
+  const { t } = useTranslation(['errors', 'player', 'title']);
   const scrape = usePlayer((s) => s.scrape);
   const details = useErrorReport({ message: failure, outcomes: sourceOutcomes(scrape, null) });
   // A source that had the title but could not play it here says why (rather than "couldn't find").
@@ -261,7 +261,7 @@ export function ScrapeNotFoundView({ failure, onRetry }: { failure: string | nul
 
 /** The video failed: Retry loads the same source again from where it stopped; the details say which one. */
 export function PlaybackErrorView() {
-  const { t } = useTranslation(['errors', 'player']);
+  const { t } = useTranslation(['errors', 'player', 'title']);
   const error = usePlayer((s) => s.error);
   const scrape = usePlayer((s) => s.scrape);
   const sourceId = usePlayer((s) => s.sourceId);
@@ -291,10 +291,10 @@ export function PlaybackErrorView() {
  * run) offer Retry, which runs the session again.
  */
 export function ProblemView({ problem, onRetry }: { problem: SessionProblem; onRetry(): void }) {
-  const { t } = useTranslation(['auth', 'errors', 'media', 'player']);
+  const { t } = useTranslation(['auth', 'errors', 'media', 'player', 'title']);
   switch (problem.kind) {
     case 'removed':
-      return <ErrorCard title={t('media.errors.removed')} text={t('player.problems.removedText')} />;
+      return <ErrorCard title={t('title.errors.removed')} text={t('player.problems.removedText')} />;
     case 'unreleased':
       return <ErrorCard title={t('media.unreleased')} text={t('player.problems.unreleasedText')} />;
     case 'notInCatalog':

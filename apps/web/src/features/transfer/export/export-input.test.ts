@@ -336,3 +336,43 @@ describe('named lists in the backup (decision 097)', () => {
     expect(same.changed.lists).toBeUndefined();
   });
 });
+
+describe('ratings in the backup and the Letterboxd files (decision 103)', () => {
+  const rated = (meta: typeof heat | typeof bb, rating: number, at: string) =>
+    [libraryKey(meta.type, meta.tmdbId), { ...meta, rating, ratedAt: ms(at), updatedAt: ms(at) }] as const;
+  const library: ExportLibrary = {
+    ...LIBRARY,
+    ratings: Object.fromEntries([
+      rated(heat, 8, '2024-01-06T09:00:00.000Z'),
+      rated(bb, 9, '2024-03-01T09:00:00.000Z'),
+    ]),
+  };
+
+  it('a library with ratings only is not empty', () => {
+    expect(isLibraryEmpty({ bookmarks: {}, progress: {}, history: {}, ratings: library.ratings })).toBe(
+      false,
+    );
+  });
+
+  it('the backup carries every rating: whole into an empty library, as no change into the same one', async () => {
+    const text = exportPStreamBackup(backupInput(library, {}), { now: new Date('2024-04-01T00:00:00.000Z') });
+    expect(JSON.parse(text).marquee.ratings).toHaveLength(2);
+    const result = await parse(textFile('marquee-backup-2024-04-01.json', text));
+    const { queries, known } = titleQueries(result.records);
+    expect(queries).toEqual([]);
+    const plan = planImport(result.records, new Map(), queries, defaultChoices(), known);
+    // The film was watched in the file and the show's rating is the show's: neither adds a play.
+    expect(plan.counts.ratings).toBe(2);
+    expect(plan.leftOut).toEqual({});
+    const into = mergeInBulk({ bookmarks: {}, progress: {}, history: {}, groupOrder: [] }, plan.ops);
+    expect(into.data.ratings).toEqual(library.ratings);
+    expect(mergeInBulk(library, plan.ops).changed.ratings).toBeUndefined();
+  });
+
+  it("Letterboxd's ratings.csv holds the films' ratings (no shows) and reads back as ratings", async () => {
+    const files = exportLetterboxdCsv(letterboxdInput(library), { timeZone: 'UTC' });
+    expect(files['ratings.csv']).toBe('Title,Year,tmdbID,imdbID,Rating10\nHeat,1995,949,,8\n');
+    const result = await parse(zipFile('marquee-letterboxd-2024-04-01.zip', { ...files }));
+    expect(byKind(result, 'rating').map((r) => [r.title.tmdbId, r.rating])).toEqual([['949', 8]]);
+  });
+});

@@ -8,7 +8,9 @@ import type {
   PStreamBookmarkInput,
   PStreamHistoryInput,
   PStreamProgressInput,
+  PStreamRatingInput,
 } from '../formats/index.ts';
+import { ratingsByDate } from '../../../stores/library/ratings-view.ts';
 
 /*
  * What the export writers take, from the library on this device (the same signed in or out: signed in it
@@ -19,12 +21,13 @@ import type {
 
 /** The active library: My List (with its named lists), where each title is, every play, the lists' order. */
 export type ExportLibrary = Pick<LibraryStoreData, 'bookmarks' | 'progress' | 'history'> &
-  Partial<Pick<LibraryStoreData, 'groupOrder'>>;
+  Partial<Pick<LibraryStoreData, 'groupOrder' | 'ratings'>>;
 
 export const isLibraryEmpty = (library: ExportLibrary): boolean =>
   Object.keys(library.bookmarks).length === 0 &&
   Object.keys(library.progress).length === 0 &&
-  Object.keys(library.history).length === 0;
+  Object.keys(library.history).length === 0 &&
+  Object.keys(library.ratings ?? {}).length === 0;
 
 interface WireLists {
   bookmarks: PStreamBookmarkInput[];
@@ -79,6 +82,17 @@ function wireLists(library: ExportLibrary): WireLists {
   return { bookmarks, progress, watchHistory };
 }
 
+/** The ratings as the backup keeps them (the API's items), the latest rated first. */
+function wireRatings(library: ExportLibrary): PStreamRatingInput[] {
+  return ratingsByDate(library.ratings ?? {}).map((r) => ({
+    tmdbId: r.tmdbId,
+    type: r.type,
+    meta: { title: r.title, year: r.year, ...(r.poster ? { poster: r.poster } : {}), type: r.type },
+    rating: r.rating,
+    ratedAt: new Date(r.ratedAt).toISOString(),
+  }));
+}
+
 /**
  * The p-stream backup's input: the library, its named lists in the viewer's order (p-stream's group
  * order, as the lists are shown), and the synced settings by the settings endpoint's names
@@ -86,11 +100,18 @@ function wireLists(library: ExportLibrary): WireLists {
  */
 export function backupInput(library: ExportLibrary, settings: Partial<UserSettings>): PStreamBackupInput {
   const groupOrder = listNames(library.bookmarks, library.groupOrder ?? []);
-  return { ...wireLists(library), groupOrder, settings };
+  return { ...wireLists(library), ratings: wireRatings(library), groupOrder, settings };
 }
 
 /** The Letterboxd files' input: every play and My List (the writer keeps the films). */
 export function letterboxdInput(library: ExportLibrary): LetterboxdExportInput {
   const { bookmarks, watchHistory } = wireLists(library);
-  return { bookmarks, watchHistory };
+  const ratings = ratingsByDate(library.ratings ?? {}).map((r) => ({
+    tmdbId: r.tmdbId,
+    type: r.type,
+    title: r.title,
+    year: r.year,
+    rating: r.rating,
+  }));
+  return { bookmarks, watchHistory, ratings };
 }

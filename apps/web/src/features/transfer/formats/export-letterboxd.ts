@@ -16,6 +16,8 @@ export type LetterboxdPlay = Pick<WatchHistoryItem, 'tmdbId' | 'meta' | 'watched
 export type LetterboxdBookmark = Pick<Bookmark, 'tmdbId' | 'meta'>;
 export interface LetterboxdRating {
   tmdbId: string;
+  /** Letterboxd keeps films only: a show's rating is left out. */
+  type?: 'movie' | 'show';
   imdbId?: string;
   title: string;
   year?: number | null;
@@ -64,7 +66,7 @@ export function exportLetterboxdCsv(
     'diary.csv': writeCsv(['Title', 'Year', 'tmdbID', 'WatchedDate', 'Rewatch'], diary),
     'watchlist.csv': writeCsv(['Title', 'Year', 'tmdbID'], watchlist),
   };
-  const rated = (data.ratings ?? []).filter((r) => r.rating > 0);
+  const rated = (data.ratings ?? []).filter((r) => r.rating > 0 && r.type !== 'show');
   if (rated.length) {
     files['ratings.csv'] = writeCsv(
       ['Title', 'Year', 'tmdbID', 'imdbID', 'Rating10'],

@@ -2,6 +2,7 @@ import type {
   Bookmark,
   FAMILY_SECRET_SETTINGS,
   ProgressListItem,
+  Rating,
   UserSettings,
   WatchHistoryItem,
 } from '@marquee/contract';
@@ -31,10 +32,14 @@ export type PStreamHistoryInput = Pick<
   'tmdbId' | 'season' | 'episode' | 'meta' | 'duration' | 'watched' | 'watchedAt' | 'completed'
 >;
 
+/** Our ratings (decision 103): p-stream keeps none, so they go to `marquee.ratings`. */
+export type PStreamRatingInput = Pick<Rating, 'tmdbId' | 'type' | 'meta' | 'rating' | 'ratedAt'>;
+
 export interface PStreamBackupInput {
   bookmarks: readonly PStreamBookmarkInput[];
   progress: readonly PStreamProgressInput[];
   watchHistory: readonly PStreamHistoryInput[];
+  ratings?: readonly PStreamRatingInput[];
   groupOrder: readonly string[];
   settings: Partial<UserSettings> | null;
 }
@@ -185,6 +190,7 @@ export function exportPStreamBackup(data: PStreamBackupInput, options: PStreamEx
     bookmarks: [] as PStreamBookmarkInput[],
     progress: [] as PStreamProgressInput[],
     watchHistory: [] as PStreamHistoryInput[],
+    ratings: [...(data.ratings ?? [])],
   };
   const backup = {
     bookmarks: bookmarksOf(data.bookmarks, extra.bookmarks),

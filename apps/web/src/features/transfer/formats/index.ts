@@ -24,6 +24,7 @@ export {
   type PStreamBookmarkInput,
   type PStreamExportOptions,
   type PStreamHistoryInput,
+  type PStreamRatingInput,
   type PStreamProgressInput,
 } from './export-pstream.ts';
 export {

@@ -206,6 +206,25 @@ function readHistory(section: unknown, reader: Reader): void {
   }
 }
 
+/**
+ * Our ratings (`marquee.ratings`, decision 103): `{tmdbId, type, meta, rating 1–10, ratedAt, updatedAt}`.
+ * Known titles (TMDB id and kind), dated by when they were rated (a rating changed is rated anew), as
+ * the other formats date theirs: a file read twice is no change.
+ */
+function readRatings(section: unknown, reader: Reader): void {
+  for (const [tmdbId, item] of entriesOf(section)) {
+    const row = ++reader.row;
+    const meta = isObject(item.meta) ? item.meta : {};
+    const title = titleOf(tmdbId, { meta: { ...meta, type: item.type ?? meta.type } }, false);
+    const rating = item.rating;
+    if (!title || typeof rating !== 'number' || !Number.isInteger(rating) || rating < 1 || rating > 10) {
+      add(reader, null, row);
+      continue;
+    }
+    add(reader, { kind: 'rating', title, rating, updatedAt: instant(item.ratedAt) }, row);
+  }
+}
+
 /** p-stream's preferences under the names our settings endpoint takes (its theme and language included). */
 function settingsOf(json: Json): Record<string, unknown> | undefined {
   const settings: Record<string, unknown> = isObject(json.settings) ? { ...json.settings } : {};
@@ -227,6 +246,7 @@ export function parsePStream(
   readProgress(extra.progress, reader);
   readHistory(json.watchHistory, reader);
   readHistory(extra.watchHistory, reader);
+  readRatings(extra.ratings, reader);
   const groupOrder = Array.isArray(json.groupOrder) ? strings(json.groupOrder) : undefined;
   return compact({ settings: settingsOf(json), groupOrder });
 }

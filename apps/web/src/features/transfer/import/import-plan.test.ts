@@ -183,9 +183,24 @@ describe('the changes an import makes', () => {
       expect.objectContaining({ tmdbId: '348', groups: ['Scary'], at: 0 }),
     ]);
     expect(result.ops.at(-1)).toEqual({ kind: 'group-order', order: ['Scary'], at: 0 });
-    expect(result.counts).toEqual({ plays: 5, myList: 1, progress: 0, lists: 1 });
-    // Alien was watched in the file: its rating adds no play. Nowhere Film was not found.
-    expect(result.leftOut).toEqual({ rating: 1, unmatched: 1 });
+    expect(result.counts).toEqual({ plays: 5, myList: 1, progress: 0, lists: 1, ratings: 2 });
+    // Both ratings are kept, dated when they were given; Alien was watched in the file: its rating adds
+    // no play. Nowhere Film was not found.
+    expect(result.ops.filter((op) => op.kind === 'rating-put')).toEqual([
+      expect.objectContaining({
+        type: 'movie',
+        tmdbId: '348',
+        rating: 8,
+        at: Date.parse('2024-05-02T12:00:00.000Z'),
+      }),
+      expect.objectContaining({
+        type: 'movie',
+        tmdbId: '438631',
+        rating: 9,
+        ratedAt: Date.parse('2023-01-10T12:00:00.000Z'),
+      }),
+    ]);
+    expect(result.leftOut).toEqual({ unmatched: 1 });
   });
 
   it("the viewer's choices: another candidate, a title left out, one profile, no ratings or lists", () => {
@@ -199,12 +214,63 @@ describe('the changes an import makes', () => {
       ratingsAsPlays: false,
       namedLists: false,
     });
-    expect(declined.ops.map((op) => (op.kind === 'group-order' ? op.kind : op.tmdbId))).toEqual([
-      '348',
+    expect(
+      declined.ops.map((op) => (op.kind === 'group-order' ? op.kind : `${op.kind} ${op.tmdbId}`)),
+    ).toEqual(['history-add 348', 'history-add 348', 'rating-put 348', 'history-add 1396']);
+    // Dune (rated only) was declined: neither its rating nor a play.
+    expect(declined.leftOut).toEqual({ declined: 1, unmatched: 1, other_profile: 1, list: 1 });
+  });
+
+  it("a diary entry's rating is a rating on its day; an undated one only fills a gap; an episode's is left out", () => {
+    const rows: ImportRecord[] = [
+      {
+        kind: 'play',
+        title: { title: 'Alien', year: 1979 },
+        watchedAt: '2024-03-01T12:00:00.000Z',
+        rating: 7,
+        source,
+      },
+      { kind: 'rating', title: { title: 'Breaking Bad', type: 'show' }, rating: 10, source },
+      {
+        kind: 'rating',
+        title: { title: 'Breaking Bad', type: 'show' },
+        episode: { season: 1, title: 'Pilot' },
+        rating: 6,
+        updatedAt: '2024-01-01T12:00:00.000Z',
+        source,
+      },
+    ];
+    const { queries, known } = titleQueries(rows);
+    const byTitle = new Map(queries.map((q) => [q.title, q.key]));
+    const found = new Map<string, TitleMatch>([
+      [byTitle.get('Alien')!, matched(alien)],
+      [
+        byTitle.get('Breaking Bad')!,
+        matched(bb, [
+          { seasonId: '3572', seasonNumber: 1, seasonTitle: '', id: '62085', number: 1, title: 'Pilot' },
+        ]),
+      ],
+    ]);
+    const now = Date.parse('2024-06-01T00:00:00.000Z');
+    const result = planImport(rows, found, queries, defaultChoices(), known, { now });
+    expect(result.ops.filter((op) => op.kind === 'rating-put')).toEqual([
+      expect.objectContaining({
+        type: 'movie',
+        tmdbId: '348',
+        rating: 7,
+        at: Date.parse('2024-03-01T12:00:00.000Z'),
+      }),
+      expect.objectContaining({ type: 'show', tmdbId: '1396', rating: 10, ratedAt: now, at: 0 }),
+    ]);
+    // The episode's rating is not kept; it still counts as watched on the day it was rated.
+    expect(result.ops.filter((op) => op.kind === 'history-add').map((op) => op.tmdbId)).toEqual([
       '348',
       '1396',
     ]);
-    expect(declined.leftOut).toEqual({ rating: 2, unmatched: 1, other_profile: 1, list: 1 });
+    expect(
+      planImport(rows, found, queries, { ...defaultChoices(), ratingsAsPlays: false }, known, { now })
+        .leftOut,
+    ).toEqual({ rating: 1 });
   });
 
   it('a lone Letterboxd list the viewer says is a watchlist becomes My List', () => {

@@ -1,5 +1,6 @@
 import type { MediaSummary } from '@marquee/contract';
 import type { ImportOp } from '../../../stores/library/bulk-merge.ts';
+import { ratingImportOp } from '../../../stores/library/ratings-ops.ts';
 import { cleanNames } from '../../../stores/library/list-ops.ts';
 import { toMediaType, type MediaType } from '../../../lib/media-keys.ts';
 import type { ImportEpisodeRef, ImportRecord, ImportResult, ImportTitleRef } from '../formats/index.ts';
@@ -74,7 +75,7 @@ export type LeftOutReason =
 export interface ImportPlan {
   ops: ImportOp[];
   /** The changes by kind; `lists`: the named lists the ops name (new to the library or not). */
-  counts: { plays: number; myList: number; progress: number; lists: number };
+  counts: { plays: number; myList: number; progress: number; lists: number; ratings: number };
   leftOut: Partial<Record<LeftOutReason, number>>;
 }
 
@@ -274,6 +275,8 @@ export interface PlanContext {
   watchedBefore?: (type: MediaType, tmdbId: string, episodeId?: string) => boolean;
   /** A backup's own order of its lists (`backupOrder`): first in the lists' order, even an empty one. */
   groupOrder?: readonly string[];
+  /** Now (epoch ms): when an undated rating was given. */
+  now?: number;
 }
 
 /** The library's changes for the reviewed records, and what is left out and why. */
@@ -283,7 +286,7 @@ export function planImport(
   queries: readonly TitleQuery[],
   choices: ImportChoices,
   known: ReadonlySet<string>,
-  { watchedBefore = () => false, groupOrder = [] }: PlanContext = {},
+  { watchedBefore = () => false, groupOrder = [], now = Date.now() }: PlanContext = {},
 ): ImportPlan {
   // Each title's episodes by key, to find a record's answer without a scan.
   const episodeIndex = new Map(
@@ -303,9 +306,16 @@ export function planImport(
     chosen.filter((r) => r.kind === 'play').map((r) => titleKeyOf(r.title) + episodeKeyOf(r.episode ?? {})),
   );
   for (const record of chosen) {
+    // A movie's or a show's rating is kept as a rating (decision 103), besides what else it makes.
+    const ratedTitle =
+      record.rating === undefined ? null : resolve(record, matches, episodeIndex, choices, known);
+    const rated = ratedTitle === null ? null : titleRating(record, ratedTitle, now);
+    if (rated) ops.push(rated);
     const kind = kindOf(record, choices, watchedTitles);
     if (typeof kind !== 'object') {
-      leave(kind);
+      // A rating not kept: why (its title not found, declined…), or that it is an episode's.
+      if (!(rated && kind === 'rating'))
+        leave(kind === 'rating' && typeof ratedTitle === 'string' ? ratedTitle : kind);
       continue;
     }
     // A favourite is kept by its episode's id: only the show is resolved.
@@ -315,11 +325,13 @@ export function planImport(
       leave(resolved);
       continue;
     }
+    // Rated and already watched, or a show's own rating (a play is an episode's): no play.
     if (
       record.kind === 'rating' &&
-      watchedBefore(resolved.type, resolved.summary.id, resolved.episode?.id ?? undefined)
+      ((resolved.type === 'show' && !resolved.episode) ||
+        watchedBefore(resolved.type, resolved.summary.id, resolved.episode?.id ?? undefined))
     ) {
-      leave('rating');
+      if (!rated) leave('rating');
       continue;
     }
     const op = opFor(kind.as, record, resolved, choices);
@@ -339,6 +351,29 @@ export function planImport(
 
 const titleOnly = ({ episode: _episode, ...record }: ImportRecord): ImportRecord => record;
 
+/**
+ * The rating a record gives a movie or a show (a rating, or a diary entry with one), dated when it was
+ * rated; undated, it only fills a gap (its change time 0). Ratings of episodes and seasons: none.
+ */
+function titleRating(record: ImportRecord, r: Resolved | LeftOutReason, now: number): ImportOp | null {
+  if (record.rating === undefined || typeof r === 'string' || record.episode || r.episode) return null;
+  if (record.kind !== 'rating' && record.kind !== 'play') return null;
+  const dated = instant(record.kind === 'rating' ? record.updatedAt : (record.watchedAt ?? record.updatedAt));
+  return ratingImportOp(
+    {
+      type: r.type,
+      tmdbId: r.summary.id,
+      title: r.summary.title,
+      year: r.summary.year,
+      poster: r.summary.poster,
+      rating: Math.round(record.rating),
+      ratedAt: Number.isFinite(dated) ? dated : now,
+      updatedAt: Number.isFinite(dated) ? dated : 0,
+    },
+    now,
+  );
+}
+
 /** The named lists the planned bookmarks are on, in the files' order: a backup's own order first. */
 function listOrder(ops: readonly ImportOp[], groupOrder: readonly string[]): string[] {
   const used = ops.flatMap((op) => (op.kind === 'bookmark-add' ? (op.groups ?? []) : []));
@@ -346,11 +381,12 @@ function listOrder(ops: readonly ImportOp[], groupOrder: readonly string[]): str
 }
 
 function countsOf(ops: readonly ImportOp[], lists: number): ImportPlan['counts'] {
-  const counts = { plays: 0, myList: 0, progress: 0, lists };
+  const counts = { plays: 0, myList: 0, progress: 0, lists, ratings: 0 };
   for (const op of ops) {
     if (op.kind === 'history-add') counts.plays++;
     else if (op.kind === 'bookmark-add') counts.myList++;
     else if (op.kind === 'progress-put') counts.progress++;
+    else if (op.kind === 'rating-put') counts.ratings++;
   }
   return counts;
 }

@@ -2,6 +2,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MediaSummary } from '@marquee/contract';
 import { Button } from '../../../components/button.tsx';
+import { clock } from '../../../lib/clock.ts';
 import { isRtl } from '../../../lib/i18n.ts';
 import { listFormat, numberFormat } from '../../../lib/intl.ts';
 import { knownSyncedSettings } from '../../../lib/sync/settings-sync.ts';
@@ -58,9 +59,10 @@ interface News {
   progress: number;
   /** Named lists new to the library. */
   lists: number;
+  ratings: number;
 }
 
-const hasNews = (news: News) => news.plays + news.myList + news.progress + news.lists > 0;
+const hasNews = (news: News) => news.plays + news.myList + news.progress + news.lists + news.ratings > 0;
 
 /** The plan for the viewer's choices, and what of it is new to the library held. */
 function useReviewPlan(reviewed: Reviewed, choices: ImportChoices) {
@@ -71,6 +73,7 @@ function useReviewPlan(reviewed: Reviewed, choices: ImportChoices) {
       planImport(records, reviewed.matches, reviewed.queries, choices, reviewed.known, {
         watchedBefore: watchedIn(library.history),
         groupOrder: backupOrder(reviewed.results),
+        now: clock.now().getTime(),
       }),
     [records, reviewed, choices, library.history],
   );
@@ -82,6 +85,7 @@ function useReviewPlan(reviewed: Reviewed, choices: ImportChoices) {
       myList: Object.keys(changed.bookmarks).length,
       progress: Object.keys(changed.progress).length,
       lists: changed.lists?.length ?? 0,
+      ratings: Object.keys(changed.ratings ?? {}).length,
     };
   }, [library, plan.ops]);
   return { records, plan, news };
@@ -216,6 +220,7 @@ function WillAdd({ news, planned }: { news: News; planned: number }) {
         <ul className="list-inside list-disc text-fg">
           {news.plays > 0 && <li>{t('transfer.import.review.plays', { count: news.plays })}</li>}
           {news.myList > 0 && <li>{t('transfer.import.review.myList', { count: news.myList })}</li>}
+          {news.ratings > 0 && <li>{t('transfer.import.review.ratings', { count: news.ratings })}</li>}
           {news.progress > 0 && <li>{t('transfer.import.review.progress', { count: news.progress })}</li>}
           {news.lists > 0 && <li>{t('transfer.import.review.lists', { count: news.lists })}</li>}
         </ul>

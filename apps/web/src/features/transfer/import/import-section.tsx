@@ -278,7 +278,8 @@ function DoneView({
   onRestart(): void;
 }) {
   const { t } = useTranslation(['transfer']);
-  const nothingNew = outcome.plays + outcome.bookmarks + outcome.progress + outcome.lists === 0;
+  const ratings = outcome.ratings ?? 0;
+  const nothingNew = outcome.plays + outcome.bookmarks + outcome.progress + outcome.lists + ratings === 0;
   return (
     <div className="flex flex-col gap-3" data-testid="import-done">
       <h3 className="text-lg font-semibold text-fg">{t('transfer.import.done.heading')}</h3>
@@ -294,6 +295,7 @@ function DoneView({
             <li>{t('transfer.import.review.progress', { count: outcome.progress })}</li>
           )}
           {outcome.lists > 0 && <li>{t('transfer.import.review.lists', { count: outcome.lists })}</li>}
+          {ratings > 0 && <li>{t('transfer.import.review.ratings', { count: ratings })}</li>}
         </ul>
       )}
       {settingsApplied && (
@@ -309,6 +311,9 @@ function DoneView({
       )}
       {outcome.historyStaysOnDevice && (
         <p className="text-sm text-fg-muted">{t('transfer.import.done.historyOnDevice')}</p>
+      )}
+      {outcome.ratingsStayOnDevice && (
+        <p className="text-sm text-fg-muted">{t('transfer.import.done.ratingsOnDevice')}</p>
       )}
       <div className="flex flex-col gap-3 sm:flex-row">
         <ButtonLink to={paths.history}>{t('transfer.import.done.openHistory')}</ButtonLink>
