@@ -220,8 +220,12 @@ describe(`Trakt sync (${testDialect})`, () => {
     });
     const episode = history.find((h) => h.tmdbId === '1396')!;
     expect(episode).toMatchObject({ season: { number: 1 }, episode: { number: 2 } });
-    expect(episode.season.id).toBeTruthy();
-    expect(episode.episode.id).toBeTruthy();
+    // TMDB's own season and episode ids, as the title page's episode list names them.
+    const season = body<{ id: string; episodes: { id: string; number: number }[] }>(
+      await t.server.inject({ method: 'GET', url: '/api/media/tv/1396/season/1' }),
+    );
+    expect(episode.season.id).toBe(season.id);
+    expect(episode.episode.id).toBe(season.episodes.find((e) => e.number === 2)!.id);
     // Pulled plays are not sent back.
     await pass();
     expect(trakt.history(username)).toHaveLength(2);

@@ -9,6 +9,9 @@ import type {
 } from '../../db/schema.ts';
 import type { LibraryRef } from '../library/library.ts';
 
+/** A library's rows: its account's, of its profile ('' = the account's own). */
+const ownedBy = (lib: LibraryRef) => ({ user_id: lib.userId, profile_id: lib.profileId });
+
 export type TraktLinkRow = TraktLinksTable;
 export type TraktPlayRow = TraktPlaysTable;
 export type TraktWatchRow = TraktWatchlistTable;
@@ -30,8 +33,7 @@ export class TraktRepository {
     return this.db
       .selectFrom('trakt_links')
       .selectAll()
-      .where('user_id', '=', lib.userId)
-      .where('profile_id', '=', lib.profileId)
+      .where((eb) => eb.and(ownedBy(lib)))
       .executeTakeFirst();
   }
 
@@ -49,8 +51,7 @@ export class TraktRepository {
     await this.db
       .updateTable('trakt_links')
       .set(changes)
-      .where('user_id', '=', lib.userId)
-      .where('profile_id', '=', lib.profileId)
+      .where((eb) => eb.and(ownedBy(lib)))
       .execute();
   }
 
@@ -59,8 +60,7 @@ export class TraktRepository {
     const result = await this.db
       .updateTable('trakt_links')
       .set({ next_poll_at: next })
-      .where('user_id', '=', lib.userId)
-      .where('profile_id', '=', lib.profileId)
+      .where((eb) => eb.and(ownedBy(lib)))
       .where('state', '=', 'pending')
       .where('next_poll_at', '<=', now)
       .executeTakeFirst();
@@ -72,8 +72,7 @@ export class TraktRepository {
     const result = await this.db
       .updateTable('trakt_links')
       .set({ lease_until: until })
-      .where('user_id', '=', lib.userId)
-      .where('profile_id', '=', lib.profileId)
+      .where((eb) => eb.and(ownedBy(lib)))
       .where('state', '=', 'linked')
       .where('lease_until', '<=', now)
       .executeTakeFirst();
@@ -86,8 +85,7 @@ export class TraktRepository {
       for (const table of ['trakt_plays', 'trakt_watchlist', 'trakt_ratings', 'trakt_links'] as const)
         await trx
           .deleteFrom(table)
-          .where('user_id', '=', lib.userId)
-          .where('profile_id', '=', lib.profileId)
+          .where((eb) => eb.and(ownedBy(lib)))
           .execute();
     });
   }
@@ -132,8 +130,7 @@ export class TraktRepository {
     return this.db
       .selectFrom('trakt_plays')
       .selectAll()
-      .where('user_id', '=', lib.userId)
-      .where('profile_id', '=', lib.profileId)
+      .where((eb) => eb.and(ownedBy(lib)))
       .execute();
   }
 
@@ -162,8 +159,7 @@ export class TraktRepository {
     const rows = await this.db
       .selectFrom('trakt_plays')
       .selectAll()
-      .where('user_id', '=', lib.userId)
-      .where('profile_id', '=', lib.profileId)
+      .where((eb) => eb.and(ownedBy(lib)))
       .where('item', '=', item)
       .execute();
     return rows.filter((row) => Math.max(Number(row.trakt_at ?? 0), Number(row.marquee_at ?? 0)) >= from);
@@ -175,8 +171,7 @@ export class TraktRepository {
     return this.db
       .selectFrom('trakt_watchlist')
       .selectAll()
-      .where('user_id', '=', lib.userId)
-      .where('profile_id', '=', lib.profileId)
+      .where((eb) => eb.and(ownedBy(lib)))
       .execute();
   }
 
@@ -184,8 +179,7 @@ export class TraktRepository {
     await this.db.transaction().execute(async (trx) => {
       await trx
         .deleteFrom('trakt_watchlist')
-        .where('user_id', '=', lib.userId)
-        .where('profile_id', '=', lib.profileId)
+        .where((eb) => eb.and(ownedBy(lib)))
         .execute();
       for (let i = 0; i < rows.length; i += 500)
         await trx
@@ -201,8 +195,7 @@ export class TraktRepository {
     return this.db
       .selectFrom('trakt_ratings')
       .selectAll()
-      .where('user_id', '=', lib.userId)
-      .where('profile_id', '=', lib.profileId)
+      .where((eb) => eb.and(ownedBy(lib)))
       .execute();
   }
 
@@ -210,8 +203,7 @@ export class TraktRepository {
     await this.db.transaction().execute(async (trx) => {
       await trx
         .deleteFrom('trakt_ratings')
-        .where('user_id', '=', lib.userId)
-        .where('profile_id', '=', lib.profileId)
+        .where((eb) => eb.and(ownedBy(lib)))
         .execute();
       for (let i = 0; i < rows.length; i += 500)
         await trx
