@@ -269,6 +269,47 @@ describe(`accounts API (${testDialect})`, () => {
     ).toBe(200);
   });
 
+  it('"sign out everywhere else" ends every other session of the caller, none of anyone else’s', async () => {
+    const a = await register(t.server, { device: 'Phone' });
+    const laptop = await login(t.server, a.keys, 'Laptop');
+    const tv = await login(t.server, a.keys, 'TV');
+    const stranger = await register(t.server);
+    const me = (who: { headers: typeof a.headers }) =>
+      t.server.inject({ method: 'GET', url: '/users/@me', headers: who.headers });
+    const res = await t.server.inject({
+      method: 'DELETE',
+      url: `/users/${a.user.id}/sessions`,
+      headers: laptop.headers,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(body(res)).toEqual({ count: 2 });
+    expect((await me(laptop)).statusCode).toBe(200);
+    expect((await me(a)).statusCode).toBe(401);
+    expect((await me(tv)).statusCode).toBe(401);
+    expect((await me(stranger)).statusCode).toBe(200);
+    const left = body<Session[]>(
+      await t.server.inject({ method: 'GET', url: `/users/${a.user.id}/sessions`, headers: laptop.headers }),
+    );
+    expect(left.map((s) => s.id)).toEqual([laptop.session.id]);
+    // Again: nothing more to end. Another account's sessions are not the caller's to end.
+    expect(
+      body(
+        await t.server.inject({
+          method: 'DELETE',
+          url: `/users/${a.user.id}/sessions`,
+          headers: laptop.headers,
+        }),
+      ),
+    ).toEqual({ count: 0 });
+    const foreign = await t.server.inject({
+      method: 'DELETE',
+      url: `/users/${stranger.user.id}/sessions`,
+      headers: laptop.headers,
+    });
+    expect(foreign.statusCode).toBe(403);
+    expect((await me(stranger)).statusCode).toBe(200);
+  });
+
   it('answers the clients’ GET /users/{id} (their buggy "delete account"), and PATCH changes the profile only', async () => {
     const a = await register(t.server);
     const get = await t.server.inject({ method: 'GET', url: `/users/${a.user.id}`, headers: a.headers });

@@ -76,6 +76,7 @@ const entries: Record<string, Entry> = {
   },
   'accounts.deleteUser': { access: 'owner', foreign: 403 },
   'accounts.userSessions': { access: 'owner', foreign: 403 },
+  'accounts.deleteOtherSessions': { access: 'owner', foreign: 403 },
   'accounts.patchSession': { access: 'owner', foreign: 403, payload: { deviceName: 'renamed' } },
   'accounts.deleteSession': { access: 'owner', foreign: 403 },
   'accounts.providerMetrics': { access: 'public', why: 'anonymous scrape statistics' },
@@ -431,6 +432,8 @@ describe(`authorization matrix (${testDialect})`, () => {
     let ids = await dataOf(owner.user.id, other.session.id, owner.headers);
     for (const c of cases.filter((x) => x.entry.access === 'owner')) {
       if (c.id === 'accounts.deleteUser') continue; // covered in accounts-api
+      // It would end the second session later routes here use; its owner case is in accounts-api.
+      if (c.id === 'accounts.deleteOtherSessions') continue;
       if (isStreamEndpoint(c.endpoint)) continue; // a stream never ends: live-sync opens it over HTTP
       const res = await send(c, `Bearer ${owner.token}`, ids);
       const expected = (c.entry as { owner?: { status: number } }).owner?.status;

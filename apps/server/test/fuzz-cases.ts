@@ -203,6 +203,7 @@ export const notFuzzed: Record<string, string> = {
   'accounts.getUser': 'only `:uid`, checked against the caller (authorization-matrix)',
   'accounts.deleteUser': 'only `:uid`, checked against the caller (authorization-matrix)',
   'accounts.userSessions': 'only `:uid`, checked against the caller (authorization-matrix)',
+  'accounts.deleteOtherSessions': 'only `:uid`, checked against the caller (authorization-matrix)',
   'accounts.deleteSession': 'only `:sid`: any id is a valid, idempotent sign-out (authorization-matrix)',
   'sync.settings': 'only `:uid`, checked against the caller (authorization-matrix)',
   'sync.groupOrder': 'only `:uid`, checked against the caller (authorization-matrix)',

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { registerAccount, storedAccount } from './support/account.ts';
+import { login, registerAccount, storedAccount } from './support/account.ts';
 
 test.describe('settings', () => {
   test("the viewer's source order is saved and sent with every scrape", async ({ page }) => {
@@ -134,19 +134,33 @@ test.describe('settings', () => {
     await phone.getByLabel('Device name').fill('Old phone');
     await phone.getByRole('button', { name: 'Sign in' }).click();
     await expect(phone.getByTestId('account-menu-button')).toBeVisible();
+    const tvContext = await browser.newContext();
+    const tv = await tvContext.newPage();
+    await login(tv, passphrase, 'Living-room TV');
 
     await page.goto('/settings');
     const devices = page.getByTestId('device');
-    await expect(devices).toHaveCount(2);
+    await expect(devices).toHaveCount(3);
     await expect(devices.first()).toContainText('Laptop');
     await expect(devices.first()).toContainText('This device');
-    await expect(devices.nth(1)).toContainText('Old phone');
-    await devices.nth(1).getByRole('button', { name: 'Remove' }).click();
-    await expect(devices).toHaveCount(1);
+    // The others, the last used first, each with when it was last used.
+    await expect(devices.nth(1)).toContainText('Living-room TV');
+    await expect(devices.nth(2)).toContainText('Old phone');
+    await expect(devices.nth(1).getByTestId('device-last-used')).toContainText('Last used');
+    await devices.nth(2).getByRole('button', { name: 'Remove' }).click();
+    await expect(devices).toHaveCount(2);
     // The removed device is signed out at its next restore.
     await phone.reload();
     await expect(phone.getByRole('link', { name: 'Sign in' })).toBeVisible();
     await other.close();
+    // Everywhere else: the TV too; this device stays signed in.
+    await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await expect(page.getByTestId('signed-out-others')).toHaveText('Every other device is signed out.');
+    await expect(devices).toHaveCount(1);
+    await expect(page.getByRole('button', { name: 'Sign out everywhere else' })).toHaveCount(0);
+    await tv.reload();
+    await expect(tv.getByRole('link', { name: 'Sign in' })).toBeVisible();
+    await tvContext.close();
 
     await page.getByRole('button', { name: 'Edit profile' }).click();
     await page.getByTestId('profile-editor').getByText('Colour #2ECFA8').nth(1).click({ force: true });

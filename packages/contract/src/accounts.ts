@@ -245,6 +245,14 @@ export const accountEndpoints = {
     params: UserIdParams,
     response: z.array(Session),
   }),
+  deleteOtherSessions: defineEndpoint({
+    ...accountRoutes.deleteOtherSessions,
+    summary: 'Sign out everywhere else: every session of yours but the one calling',
+    auth: 'session',
+    tags: ['accounts'],
+    params: UserIdParams,
+    response: z.object({ count: z.number() }),
+  }),
   patchSession: defineEndpoint({
     ...accountRoutes.patchSession,
     summary: 'Rename one of your sessions (encrypted device name)',

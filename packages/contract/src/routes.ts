@@ -23,6 +23,7 @@ export const accountRoutes = {
   patchUser: { method: 'PATCH', path: accountPaths.user },
   deleteUser: { method: 'DELETE', path: accountPaths.user },
   userSessions: { method: 'GET', path: accountPaths.userSessions },
+  deleteOtherSessions: { method: 'DELETE', path: accountPaths.userSessions },
   patchSession: { method: 'PATCH', path: accountPaths.session },
   deleteSession: { method: 'DELETE', path: accountPaths.session },
   providerMetrics: { method: 'POST', path: accountPaths.providerMetrics },

@@ -53,6 +53,17 @@ export class SessionsRepository {
       .executeTakeFirst();
   }
 
+  /** Deletes every session of `userId` but `keep`; answers the ids deleted. */
+  async deleteOthers(userId: string, keep: string): Promise<string[]> {
+    const rows = await this.db
+      .deleteFrom('sessions')
+      .where('user_id', '=', userId)
+      .where('id', '!=', keep)
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   async deleteOwned(id: string, userId: string): Promise<void> {
     await this.db.deleteFrom('sessions').where('id', '=', id).where('user_id', '=', userId).execute();
   }

@@ -14,6 +14,9 @@ export function registerUserRoutes(app: FastifyInstance, users: UsersService): v
   );
   contractRoute(app, e.deleteUser, async (_input, request) => users.delete(authOf(request)));
   contractRoute(app, e.userSessions, async (_input, request) => users.sessionsOf(authOf(request)));
+  contractRoute(app, e.deleteOtherSessions, async (_input, request) =>
+    users.deleteOtherSessions(authOf(request)),
+  );
   contractRoute(app, e.patchSession, async ({ params, body }, request) =>
     users.renameSession(authOf(request), params.sid, body.deviceName),
   );

@@ -88,6 +88,13 @@ export class UsersService {
     return toSessionDto(renamed);
   }
 
+  /** "Sign out everywhere else": every session of the caller but the calling one ends now. */
+  async deleteOtherSessions(auth: AuthContext): Promise<{ count: number }> {
+    const ended = await this.sessions.deleteOthers(auth.userId, auth.sessionId);
+    for (const id of ended) this.onSessionEnded?.(id);
+    return { count: ended.length };
+  }
+
   /** Idempotent for unknown ids (logout retries); another user's session is 403 and stays. */
   async deleteSession(auth: AuthContext, sessionId: string): Promise<{ id: string }> {
     const session = await this.sessions.findById(sessionId);

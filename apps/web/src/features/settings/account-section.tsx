@@ -7,6 +7,7 @@ import { Button, ButtonLink } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { api } from '../../lib/api/index.ts';
+import { dateTimeFormat } from '../../lib/intl.ts';
 import { accountQueries } from '../../lib/api/queries/account.ts';
 import { logout } from '../../lib/sync/session.ts';
 import { useAccountStore, type Account } from '../../stores/index.ts';
@@ -18,9 +19,14 @@ interface DeviceRow {
   id: string;
   name: string | null;
   current: boolean;
+  /** When the device last used its session (epoch ms). */
+  lastUsed: number;
 }
 
-/** Sessions of the account, names decrypted; this device first, the others alphabetically. */
+/** "Nov 30, 2026, 9:15 PM" in the viewer's language. */
+const LAST_USED: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
+
+/** Sessions of the account, names decrypted; this device first, the others by their last use. */
 function useDevices(account: Account) {
   return useQuery({
     queryKey: accountQueries.sessionKeys.list(account.userId, account.sessionId),
@@ -37,24 +43,30 @@ function useDevices(account: Account) {
           id: s.id,
           name: account.kind === 'email' ? s.device || null : await readDeviceName(s.device, key),
           current: s.id === account.sessionId,
+          lastUsed: Date.parse(s.accessedAt),
         })),
       );
-      return rows.sort((a, b) =>
-        a.current !== b.current ? (a.current ? -1 : 1) : (a.name ?? '').localeCompare(b.name ?? ''),
-      );
+      // This device first, then the most recently used.
+      return rows.sort((a, b) => (a.current !== b.current ? (a.current ? -1 : 1) : b.lastUsed - a.lastUsed));
     },
     retry: 1,
   });
 }
 
 export function DeviceList({ account }: { account: Account }) {
-  const { t } = useTranslation(['global', 'settings']);
+  const { t, i18n } = useTranslation(['global', 'settings']);
   const devices = useDevices(account);
   const client = useQueryClient();
+  const settled = () =>
+    client.invalidateQueries({ queryKey: accountQueries.sessionKeys.ofUser(account.userId) });
   const remove = useMutation({
     mutationFn: (sid: string) => api.account.deleteSession({ params: { sid } }),
-    onSettled: () =>
-      client.invalidateQueries({ queryKey: accountQueries.sessionKeys.ofUser(account.userId) }),
+    onSettled: settled,
+  });
+  // "Sign out everywhere else": a lost phone, a shared computer left signed in.
+  const others = useMutation({
+    mutationFn: () => api.account.deleteOtherSessions({ params: { uid: account.userId } }),
+    onSettled: settled,
   });
   if (devices.isPending) return <p className="text-fg-muted">{t('global.loading')}</p>;
   if (devices.isError)
@@ -63,28 +75,55 @@ export function DeviceList({ account }: { account: Account }) {
         {t('settings.account.devices.failed')}
       </p>
     );
+  const format = dateTimeFormat(i18n.language, LAST_USED);
   return (
-    // At most 18 rem high; the rest scrolls.
-    <ul className="flex max-h-[18rem] flex-col gap-2 overflow-y-auto" data-testid="device-list">
-      {devices.data.map((d) => (
-        <li
-          key={d.id}
-          className="flex items-center justify-between gap-3 rounded-lg bg-surface-1 px-4 py-3"
-          data-testid="device"
-        >
-          <span className="truncate text-fg">{d.name ?? t('settings.account.devices.unknown')}</span>
-          {d.current ? (
-            <span className="shrink-0 text-xs font-semibold uppercase text-fg-accent">
-              {t('settings.account.devices.current')}
+    <div className="flex flex-col gap-3">
+      {/* At most 18 rem high; the rest scrolls. */}
+      <ul className="flex max-h-[18rem] flex-col gap-2 overflow-y-auto" data-testid="device-list">
+        {devices.data.map((d) => (
+          <li
+            key={d.id}
+            className="flex items-center justify-between gap-3 rounded-lg bg-surface-1 px-4 py-3"
+            data-testid="device"
+          >
+            <span className="flex min-w-0 flex-col">
+              <span className="truncate text-fg">{d.name ?? t('settings.account.devices.unknown')}</span>
+              {!d.current && Number.isFinite(d.lastUsed) && (
+                <span className="text-xs text-fg-muted" data-testid="device-last-used">
+                  {t('settings.account.devices.lastUsed', { date: format.format(d.lastUsed) })}
+                </span>
+              )}
             </span>
-          ) : (
-            <Button variant="ghost" disabled={remove.isPending} onClick={() => remove.mutate(d.id)}>
-              {t('settings.account.devices.remove')}
-            </Button>
-          )}
-        </li>
-      ))}
-    </ul>
+            {d.current ? (
+              <span className="shrink-0 text-xs font-semibold uppercase text-fg-accent">
+                {t('settings.account.devices.current')}
+              </span>
+            ) : (
+              <Button variant="ghost" disabled={remove.isPending} onClick={() => remove.mutate(d.id)}>
+                {t('settings.account.devices.remove')}
+              </Button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {devices.data.some((d) => !d.current) && (
+        <div>
+          <Button variant="secondary" disabled={others.isPending} onClick={() => others.mutate()}>
+            {t('settings.account.devices.signOutOthers')}
+          </Button>
+        </div>
+      )}
+      {others.isSuccess && (
+        <p className="text-sm text-fg-muted" role="status" data-testid="signed-out-others">
+          {t('settings.account.devices.signedOutOthers')}
+        </p>
+      )}
+      {others.isError && (
+        <p className="text-sm text-red-300" role="alert">
+          {t('global.generic')}
+        </p>
+      )}
+    </div>
   );
 }
 
