@@ -3,7 +3,7 @@ import {
   syncConformanceCases,
   type Bookmark,
   type ProgressListItem,
-  type Rating,
+  type RatingsPage,
   type SyncCase,
   type SyncCaseKind,
   type SyncRemovalScope,
@@ -181,8 +181,13 @@ describe(`sync conformance on the server (${testDialect}, contract cases)`, () =
       return row ? { at: at(row.updatedAt), value: Number(row.meta.title.slice(1)) } : null;
     }
     if (kind === 'rating') {
-      const list = await t.server.inject({ url: `/users/${a.user.id}/ratings`, headers: a.headers });
-      const row = (JSON.parse(list.body) as Rating[]).find((r) => r.tmdbId === tmdbId && r.type === 'movie');
+      const list = await t.server.inject({
+        url: `/users/${a.user.id}/ratings?limit=2000`,
+        headers: a.headers,
+      });
+      const row = (JSON.parse(list.body) as RatingsPage).items.find(
+        (r) => r.tmdbId === tmdbId && r.type === 'movie',
+      );
       return row ? { at: at(row.updatedAt), value: row.rating } : null;
     }
     if (isPlay(kind)) {
