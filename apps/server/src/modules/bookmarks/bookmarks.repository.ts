@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { BookmarksTable, Database } from '../../db/schema.ts';
 import { LibraryVersions } from '../library/library-versions.ts';
-import type { LibraryRef, ListPosition } from '../library/library.ts';
+import { countLiveRows, type LibraryRef, type ListPosition } from '../library/library.ts';
 
 export type BookmarkRow = BookmarksTable;
 export type BookmarkKey = Pick<BookmarkRow, 'tmdb_id' | 'media_type'>;
@@ -65,15 +65,8 @@ export class BookmarksRepository {
       .execute();
   }
 
-  async countLive(lib: LibraryRef, trx: Kysely<Database> = this.db): Promise<number> {
-    const row = await trx
-      .selectFrom('bookmarks')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('user_id', '=', lib.userId)
-      .where('profile_id', '=', lib.profileId)
-      .where('deleted', '=', 0)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+  countLive(lib: LibraryRef, trx: Kysely<Database> = this.db): Promise<number> {
+    return countLiveRows(trx, 'bookmarks', lib);
   }
 
   /** The stored rows (tombstones too) of these keys (a few hundred at a time). */

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database, WatchHistoryTable } from '../../db/schema.ts';
 import { LibraryVersions } from '../library/library-versions.ts';
-import type { LibraryRef, ListPosition } from '../library/library.ts';
+import { countLiveRows, type LibraryRef, type ListPosition } from '../library/library.ts';
 
 export type HistoryRow = WatchHistoryTable;
 /** One movie or episode; a play of it adds `watched_at`. */
@@ -93,15 +93,8 @@ export class HistoryRepository {
     return this.library(lib, trx).where('h.seq', '>', after).orderBy('h.seq').limit(limit).execute();
   }
 
-  async countLive(lib: LibraryRef, trx: Kysely<Database> = this.db): Promise<number> {
-    const row = await trx
-      .selectFrom('watch_history')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('user_id', '=', lib.userId)
-      .where('profile_id', '=', lib.profileId)
-      .where('deleted', '=', 0)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+  countLive(lib: LibraryRef, trx: Kysely<Database> = this.db): Promise<number> {
+    return countLiveRows(trx, 'watch_history', lib);
   }
 
   /**

@@ -165,16 +165,31 @@ export async function answerLibraryRead<Item, Removal>(
   lib: LibraryRef,
   query: LibraryReadQuery,
 ): Promise<LibraryPage<Item, Removal> | SentReply<Item[]>> {
+  const answered = await answerPageRead(request, reply, reader, lib, query);
+  if (answered) return answered;
+  const { version, json } = await reader.listJson(lib);
+  return sendJson(reply.header('etag', libraryEtag(lib, reader.kind, version)), json);
+}
+
+/**
+ * The part of a library GET every kind shares: 304 when If-None-Match names the current ETag, or the
+ * page `limit`/`cursor`/`updatedSince` ask for; null when the whole list is asked for (a kind whose
+ * whole list has a shape of its own answers it then, with `libraryEtag` of the version it read).
+ */
+export async function answerPageRead<Item, Removal>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  reader: Pick<LibraryReads<Item, Removal>, 'kind' | 'version' | 'page'>,
+  lib: LibraryRef,
+  query: LibraryReadQuery,
+): Promise<LibraryPage<Item, Removal> | SentReply<never> | null> {
   const ifNoneMatch = request.headers['if-none-match'];
   if (ifNoneMatch && query.cursor === undefined) {
     const etag = libraryEtag(lib, reader.kind, await reader.version(lib));
     if (etagMatches(ifNoneMatch, etag)) return sendEmpty(reply.code(304).header('etag', etag));
   }
-  if (isPageRead(query)) {
-    const page = await reader.page(lib, query);
-    reply.header('etag', libraryEtag(lib, reader.kind, Number(page.version)));
-    return page;
-  }
-  const { version, json } = await reader.listJson(lib);
-  return sendJson(reply.header('etag', libraryEtag(lib, reader.kind, version)), json);
+  if (!isPageRead(query)) return null;
+  const page = await reader.page(lib, query);
+  reply.header('etag', libraryEtag(lib, reader.kind, Number(page.version)));
+  return page;
 }

@@ -1,7 +1,9 @@
 import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import { RATINGS_MAX } from '@marquee/contract';
 import { AppError } from '../../errors.ts';
 import { authOf } from '../../plugins/auth.ts';
+import type { Database } from '../../db/schema.ts';
 
 /**
  * Whose library a sync call reads or writes. Passphrase accounts have one library (profileId '');
@@ -78,3 +80,22 @@ export const libraryFull = (kind: keyof typeof LIBRARY_LIMITS, limit: number = L
     'library_full',
     `A library holds at most ${limit.toLocaleString('en')} ${limitNames[kind]}; remove some before adding more`,
   );
+
+/** The library tables whose removals are tombstones (`deleted` = 1) kept beside the live rows. */
+export type TombstonedTable = 'bookmarks' | 'watch_history' | 'ratings';
+
+/** How many live rows (not tombstones) a library holds in `table`: the check against its limit. */
+export async function countLiveRows(
+  trx: Kysely<Database>,
+  table: TombstonedTable,
+  lib: LibraryRef,
+): Promise<number> {
+  const row = await trx
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('user_id', '=', lib.userId)
+    .where('profile_id', '=', lib.profileId)
+    .where('deleted', '=', 0)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database, RatingsTable } from '../../db/schema.ts';
 import { LibraryVersions } from '../library/library-versions.ts';
-import type { LibraryRef, ListPosition } from '../library/library.ts';
+import { countLiveRows, type LibraryRef, type ListPosition } from '../library/library.ts';
 
 export type RatingRow = RatingsTable;
 export type RatingKey = Pick<RatingRow, 'tmdb_id' | 'media_type'>;
@@ -10,8 +10,8 @@ export const ratingKeyOf = (k: RatingKey) => `${k.tmdb_id}\u0000${k.media_type}`
 
 /** What a rating's write changes besides its time: an equal-time write changing none of them is no change. */
 const changeColumns = ['deleted', 'rating', 'rated_at', 'meta'] as const;
-/** Rows read at a time by `allRows`. */
-const ALL_ROWS_PAGE = 1000;
+/** Rows read at a time by `liveRows`. */
+const LIVE_ROWS_PAGE = 1000;
 
 /** The ratings of every library (decision 103): one row per movie or show, a removal a tombstone. */
 export class RatingsRepository {
@@ -58,30 +58,24 @@ export class RatingsRepository {
     return this.library(lib, trx).where('seq', '>', after).orderBy('seq').limit(limit).execute();
   }
 
-  /**
-   * Every row of a library, tombstones included (`deleted` = 1, `updated_at` = when removed), in the
-   * order of their changes: read a page at a time, not as one state (for the Trakt pass, which holds
-   * the library's lock or compares versions itself).
-   */
-  async allRows(lib: LibraryRef): Promise<RatingRow[]> {
+  /** Every live rating of a library (p-stream's list, the Trakt pass), read a page at a time. */
+  async liveRows(lib: LibraryRef): Promise<RatingRow[]> {
     const rows: RatingRow[] = [];
     for (let after = 0; ;) {
-      const page = await this.changedAfter(lib, after, ALL_ROWS_PAGE);
+      const page = await this.library(lib, this.db)
+        .where('deleted', '=', 0)
+        .where('seq', '>', after)
+        .orderBy('seq')
+        .limit(LIVE_ROWS_PAGE)
+        .execute();
       rows.push(...page);
-      if (page.length < ALL_ROWS_PAGE) return rows;
+      if (page.length < LIVE_ROWS_PAGE) return rows;
       after = Number(page.at(-1)!.seq);
     }
   }
 
-  async countLive(lib: LibraryRef, trx: Kysely<Database> = this.db): Promise<number> {
-    const row = await trx
-      .selectFrom('ratings')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('user_id', '=', lib.userId)
-      .where('profile_id', '=', lib.profileId)
-      .where('deleted', '=', 0)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+  countLive(lib: LibraryRef, trx: Kysely<Database> = this.db): Promise<number> {
+    return countLiveRows(trx, 'ratings', lib);
   }
 
   /**

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { RatingImportItem, ratingsEndpoints as e } from '@marquee/contract';
 import { authOf } from '../../plugins/auth.ts';
-import { contractRoute, sendEmpty } from '../../plugins/contract-route.ts';
+import { contractRoute } from '../../plugins/contract-route.ts';
 import { limit, type RateLimits } from '../../plugins/rate-limit.ts';
 import { acceptImportBodies, importItems } from '../library/library-imports.ts';
-import { etagMatches, isPageRead, libraryEtag } from '../library/library-reads.ts';
+import { answerPageRead, libraryEtag } from '../library/library-reads.ts';
 import { libraryOf } from '../library/library.ts';
 import type { RatingsService } from './ratings.service.ts';
 
@@ -18,36 +18,17 @@ export function registerRatingsRoutes(
   // (removals included).
   contractRoute(app, e.ratings, async ({ query }, request, reply) => {
     const lib = libraryOf(request);
-    if (query.cursor === undefined) {
-      const etag = libraryEtag(lib, 'ratings', await ratings.library.version(lib));
-      if (etagMatches(request.headers['if-none-match'], etag))
-        return sendEmpty(reply.code(304).header('etag', etag));
-    }
-    if (isPageRead(query)) {
-      const page = await ratings.library.page(lib, query);
-      reply.header('etag', libraryEtag(lib, 'ratings', Number(page.version)));
-      return page;
-    }
+    const answered = await answerPageRead(request, reply, ratings.library, lib, query);
+    if (answered) return answered;
+    // The version first: a rating written meanwhile makes the next conditional read a full one.
     const version = await ratings.library.version(lib);
-    const list = await ratings.familyList(lib);
     reply.header('etag', libraryEtag(lib, 'ratings', version));
-    return { userId: lib.userId, ratings: list };
+    return { userId: lib.userId, ratings: await ratings.familyList(lib) };
   });
   // p-stream's rating: one title, 0 removes it.
   contractRoute(app, e.postRating, async ({ body }, request) => {
     const lib = libraryOf(request);
-    const type = body.type === 'movie' ? 'movie' : 'show';
-    const value = Math.round(body.rating);
-    const rating = { tmdb_id: body.tmdb_id, type: type === 'movie' ? 'movie' : 'tv', rating: value } as const;
-    if (value === 0) await ratings.remove(lib, String(body.tmdb_id), type, undefined);
-    else
-      await ratings.put(lib, {
-        tmdbId: String(body.tmdb_id),
-        type,
-        meta: { title: '', year: null, type },
-        rating: value,
-      });
-    return { userId: lib.userId, rating };
+    return { userId: lib.userId, rating: await ratings.rateAsFamily(lib, body) };
   });
   // A static path: matched before `:tmdbId`.
   acceptImportBodies(app, e.importRatings);

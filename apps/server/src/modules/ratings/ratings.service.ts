@@ -202,10 +202,26 @@ export class RatingsService {
     return { success: true, count, tmdbId };
   }
 
+  /**
+   * p-stream's rating of one title: `tv` is a show, a value between whole numbers is rounded, 0 (its
+   * "none") removes the rating. It names no title: the title held stays (see `put`). Answers it as stored.
+   */
+  async rateAsFamily(
+    lib: LibraryRef,
+    input: { tmdb_id: number; type: 'movie' | 'tv' | 'show'; rating: number },
+  ): Promise<FamilyRating> {
+    const type = input.type === 'movie' ? 'movie' : 'show';
+    const rating = Math.round(input.rating);
+    const tmdbId = String(input.tmdb_id);
+    if (rating === 0) await this.remove(lib, tmdbId, type, undefined);
+    else await this.put(lib, { tmdbId, type, meta: { title: '', year: null, type }, rating });
+    return { tmdb_id: input.tmdb_id, type: type === 'movie' ? 'movie' : 'tv', rating };
+  }
+
   /** The live ratings in p-stream's shape: titles with a numeric TMDB id, `tv` for shows. */
   async familyList(lib: LibraryRef): Promise<FamilyRating[]> {
-    return (await this.ratings.allRows(lib)).flatMap((row) =>
-      row.deleted || !/^\d{1,10}$/.test(row.tmdb_id)
+    return (await this.ratings.liveRows(lib)).flatMap((row) =>
+      !/^\d{1,10}$/.test(row.tmdb_id)
         ? []
         : [
             {

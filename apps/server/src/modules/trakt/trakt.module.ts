@@ -118,9 +118,9 @@ export function createTraktModule(deps: TraktModuleDeps): TraktModule {
 function ratingsAccess(service: RatingsService, repo: RatingsRepository, now: () => number): RatingsAccess {
   return {
     list: async (lib) =>
-      (await repo.allRows(lib)).flatMap((row) => {
+      (await repo.liveRows(lib)).flatMap((row) => {
         const tmdb = /^\d{1,10}$/.test(row.tmdb_id) ? Number(row.tmdb_id) : NaN;
-        if (row.deleted || !Number.isSafeInteger(tmdb) || tmdb <= 0) return [];
+        if (!Number.isSafeInteger(tmdb) || tmdb <= 0) return [];
         const meta = JSON.parse(row.meta) as { title?: string; year?: number | null };
         return [
           {

@@ -36,7 +36,3 @@ export const ratingsByDate = (ratings: Record<string, RatingEntry>): RatingEntry
     .filter(isRatingEntry)
     .sort((a, b) => b.ratedAt - a.ratedAt);
 
-/** A rating (1–10) as stars out of five, in halves. */
-export const starsOf = (rating: number) => rating / 2;
-/** Stars out of five (in halves) as a rating of 1–10. */
-export const ratingFromStars = (stars: number) => Math.round(stars * 2);

@@ -15,7 +15,7 @@ import {
 import { switchLibrary } from './profiles.ts';
 import { ratingImportOp } from './ratings-ops.ts';
 import { validRatedAt, validRating } from './ratings-rules.ts';
-import { isRatingEntry, ratingFromStars, ratingOf, ratingsByDate, starsOf } from './ratings-view.ts';
+import { isRatingEntry, ratingOf, ratingsByDate } from './ratings-view.ts';
 
 /* Ratings on the device (docs/decisions/103-ratings.md): the outbox's rule, the store's actions. */
 
@@ -146,12 +146,6 @@ describe('the values a rating takes', () => {
     expect(validRatedAt(EARLIEST_WATCH_MS - 1, T0)).toBe(T0);
     expect(validRatedAt(Number.NaN, T0)).toBe(T0);
     expect(validRatedAt(undefined, T0)).toBe(T0);
-  });
-
-  it('stars in halves and ratings of 1–10', () => {
-    expect(starsOf(7)).toBe(3.5);
-    expect(ratingFromStars(3.5)).toBe(7);
-    expect(ratingFromStars(0.5)).toBe(1);
   });
 });
 
