@@ -35,4 +35,3 @@ export const ratingsByDate = (ratings: Record<string, RatingEntry>): RatingEntry
   Object.values(ratings)
     .filter(isRatingEntry)
     .sort((a, b) => b.ratedAt - a.ratedAt);
-
