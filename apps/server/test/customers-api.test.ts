@@ -50,6 +50,7 @@ describe(`email accounts and household profiles (${testDialect})`, () => {
           'endSubcriptionDate',
           'fullname',
           'hasMembership',
+          'hasPin',
           'icon',
           'id',
           'isAdmin',
@@ -293,7 +294,12 @@ describe(`email accounts and household profiles (${testDialect})`, () => {
         fullname: 'Children',
         icon: 'mobile',
       });
-      expect(body(renamed).profile).toEqual({ _id: profile._id, fullname: 'Children', icon: 'mobile' });
+      expect(body(renamed).profile).toEqual({
+        _id: profile._id,
+        fullname: 'Children',
+        icon: 'mobile',
+        hasPin: false,
+      });
       expect(
         (await call('POST', `/customers/${a.user.id}/profiles`, { fullname: '', icon: 'cat' })).statusCode,
       ).toBe(400);

@@ -59,7 +59,7 @@ const randomNonObject = () => {
   }
 };
 
-type FieldKind = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'iso' | 'integerish' | 'rate';
+type FieldKind = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'iso' | 'integerish' | 'rate' | 'pin';
 interface Field {
   path: (string | number)[];
   kind: FieldKind;
@@ -81,6 +81,8 @@ const wrongValues: Record<FieldKind, unknown[]> = {
   integerish: [true, {}, [], 'x', '1.5', 1.5, '', '-1'],
   /** A promo rate: an integer 1–100, '' or null is valid. */
   rate: ['x', true, {}, [], 0.5, '20'],
+  /** A profile PIN: 4–6 ASCII digits, nothing else (not other scripts' digits, no spaces). */
+  pin: [1234, true, {}, [], 'abcd', '123', '1234567', '12 34', '١٢٣٤', '', ' 1234'],
 };
 
 function setAt(target: unknown, path: (string | number)[], value: unknown, remove = false): unknown {
@@ -749,6 +751,37 @@ export const specs: RouteSpec[] = [
     badUrls: (u) => [
       ...longSegments(65).map((id) => `/customers/${u.email.user.id}/profiles/${id}`),
       `/customers/${u.email.user.id}/profiles/no-such-profile`,
+    ],
+  },
+  {
+    id: 'customers.setProfilePin',
+    name: 'PUT /customers/:uid/profile-pin',
+    method: 'PUT',
+    url: (u) => `/customers/${u.email.user.id}/profile-pin`,
+    auth: 'email',
+    body: 'object',
+    hasRequired: true,
+    // A wrong password: valid input, refused with 403 (proof rules: profile-locks.test.ts).
+    valid: { profileId: '', pin: '2468', password: 'not the password' },
+    fields: [
+      { path: ['profileId'], kind: 'string', required: true, maxLength: 64 },
+      { path: ['pin'], kind: 'pin', required: true, nullable: true },
+      { path: ['currentPin'], kind: 'string', maxLength: 16 },
+      { path: ['password'], kind: 'string', maxLength: 1024 },
+    ],
+  },
+  {
+    id: 'customers.unlockProfile',
+    name: 'POST /customers/:uid/profile-unlock',
+    method: 'POST',
+    url: (u) => `/customers/${u.email.user.id}/profile-unlock`,
+    auth: 'email',
+    body: 'object',
+    hasRequired: true,
+    valid: { profileId: '', pin: '0000' },
+    fields: [
+      { path: ['profileId'], kind: 'string', required: true, maxLength: 64 },
+      { path: ['pin'], kind: 'string', required: true, maxLength: 16 },
     ],
   },
   ...(['membership.subscribe', 'membership.subscribeAlias'] as const).map((id): RouteSpec => ({

@@ -17,6 +17,10 @@ export const customerPaths = {
   profiles: '/customers/:uid/profiles',
   /** PATCH {fullname?, icon?} / DELETE (deletes the profile's library too). */
   profile: '/customers/:uid/profiles/:profileId',
+  /** PUT: set, change or clear a profile's PIN {profileId, pin|null, currentPin?|password?} (decision 104). */
+  profilePin: '/customers/:uid/profile-pin',
+  /** POST: open a PIN-locked profile on this device {profileId, pin} → {token, expiresAt}. */
+  profileUnlock: '/customers/:uid/profile-unlock',
   /** POST: start a membership payment {planId, criptoName, code|null} → {wallet, paymentUrl (QR), user, …}. */
   subscription: '/customers/:uid/suscription',
   subscriptionAlias: '/customers/:uid/subscription',
@@ -59,6 +63,11 @@ export const AUTH_TOKEN_HEADER = 'x-auth-token';
  * writes: a profile `_id` of the caller, or absent / empty for the account's own library.
  */
 export const PROFILE_HEADER = 'x-profile-id';
+/**
+ * The unlock token of a PIN-locked profile (decision 104): sent beside X-Profile-Id (or alone, for the
+ * account's own profile) on every call that reads or writes that profile's library or plays for it.
+ */
+export const PROFILE_TOKEN_HEADER = 'x-profile-token';
 /** For EventSource (which cannot send headers): the bearer token as a query parameter of /scrape calls. */
 export const ACCESS_TOKEN_QUERY = 'access_token';
 
@@ -68,6 +77,11 @@ export type ProfileIcon = (typeof profileIcons)[number];
 
 /** Household profiles an account may have besides its own. */
 export const MAX_PROFILES = 5;
+/** A profile PIN is 4 to 6 digits (decision 104). */
+export const PROFILE_PIN_MIN_LENGTH = 4;
+export const PROFILE_PIN_MAX_LENGTH = 6;
+/** How long a profile stays open on a device after its PIN was entered (decision 104). */
+export const PROFILE_UNLOCK_TTL_MS = 12 * 60 * 60_000;
 /** Promo discount rate bounds (percent). */
 export const PROMO_RATE_MIN = 1;
 export const PROMO_RATE_MAX = 100;

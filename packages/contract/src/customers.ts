@@ -1,6 +1,12 @@
 import { z } from './z.ts';
 import { Session, UserIdParams } from './accounts.ts';
-import { MAX_PROFILES, PASSWORD_MIN_LENGTH, profileIcons } from './customer-paths.ts';
+import {
+  MAX_PROFILES,
+  PASSWORD_MIN_LENGTH,
+  PROFILE_PIN_MAX_LENGTH,
+  PROFILE_PIN_MIN_LENGTH,
+  profileIcons,
+} from './customer-paths.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { customerRoutes } from './routes.ts';
 
@@ -17,6 +23,8 @@ export const CustomerProfile = z.object({
   _id: z.string(),
   fullname: z.string(),
   icon: ProfileIconSchema,
+  /** The profile has a PIN (decision 104); servers before it omit the field. */
+  hasPin: z.boolean().optional(),
 });
 export type CustomerProfile = z.infer<typeof CustomerProfile>;
 
@@ -27,6 +35,8 @@ export const CustomerUser = z.object({
   email: z.string().nullable(),
   /** One of the six profile icons for email accounts; a passphrase account's own icon otherwise. */
   icon: z.string(),
+  /** The account's own profile has a PIN (decision 104); servers before it omit the field. */
+  hasPin: z.boolean().optional(),
   /** The household profiles besides the account's own (whose library is selected by no X-Profile-Id). */
   profiles: z.array(CustomerProfile),
   isAdmin: z.boolean(),
@@ -88,6 +98,32 @@ export const ProfilePatchBody = z.object({
 });
 export const ProfileParams = UserIdParams.extend({ profileId: z.string().min(1).max(64) });
 
+/** Which profile: a household profile's `_id`, or '' for the account's own. */
+const PinProfileId = z.string().max(64);
+export const ProfilePin = z
+  .string()
+  .regex(
+    new RegExp(`^[0-9]{${PROFILE_PIN_MIN_LENGTH},${PROFILE_PIN_MAX_LENGTH}}$`),
+    `A PIN is ${PROFILE_PIN_MIN_LENGTH} to ${PROFILE_PIN_MAX_LENGTH} digits`,
+  );
+export const ProfilePinBody = z.object({
+  profileId: PinProfileId,
+  /** The new PIN, or null to remove the lock. */
+  pin: ProfilePin.nullable(),
+  /** Proof that the owner is asking: the profile's current PIN (when it has one) … */
+  currentPin: z.string().max(16).optional(),
+  /** … or the account's password (always accepted; the only proof for a profile without a PIN). */
+  password: z.string().max(1024).optional(),
+});
+export const ProfileUnlockBody = z.object({ profileId: PinProfileId, pin: z.string().max(16) });
+export const ProfileUnlockResponse = z.object({
+  profileId: z.string(),
+  /** Send it as X-Profile-Token with this profile's calls from this device (it is bound to the session). */
+  token: z.string(),
+  expiresAt: z.string(),
+});
+export type ProfileUnlockResponse = z.infer<typeof ProfileUnlockResponse>;
+
 export const CustomerPasswordBody = z.object({ password: Password, confirm: z.string().max(1024) });
 
 export const CustomerUserResponse = z.object({ user: CustomerUser });
@@ -134,7 +170,7 @@ export const customerEndpoints = {
     summary: 'Change your name and icon and, with `profiles`, replace your household profiles',
     auth: 'session',
     tags: ['customers'],
-    errors: { 404: ['profile_not_found'] },
+    errors: { 403: ['profile_locked'], 404: ['profile_not_found'] },
     params: UserIdParams,
     body: CustomerUpdateBody,
     response: CustomerUserResponse,
@@ -164,7 +200,7 @@ export const customerEndpoints = {
     summary: 'Rename a household profile or change its icon',
     auth: 'session',
     tags: ['customers'],
-    errors: { 404: ['profile_not_found'] },
+    errors: { 403: ['profile_locked'], 404: ['profile_not_found'] },
     params: ProfileParams,
     body: ProfilePatchBody,
     response: ProfileResponse,
@@ -174,8 +210,35 @@ export const customerEndpoints = {
     summary: 'Delete a household profile and its library',
     auth: 'session',
     tags: ['customers'],
-    errors: { 404: ['profile_not_found'] },
+    errors: { 403: ['profile_locked'], 404: ['profile_not_found'] },
     params: ProfileParams,
     response: CustomerUserResponse,
+  }),
+  setProfilePin: defineEndpoint({
+    ...customerRoutes.setProfilePin,
+    summary:
+      "Set, change or remove a profile's PIN (with its current PIN or the account's password); other devices must enter the new PIN",
+    auth: 'session',
+    tags: ['customers'],
+    errors: {
+      400: ['wrong_account_kind'],
+      403: ['pin_proof_required', 'pin_incorrect', 'password_incorrect'],
+      404: ['profile_not_found'],
+      429: ['rate_limited'],
+    },
+    params: UserIdParams,
+    body: ProfilePinBody,
+    response: CustomerUserResponse,
+  }),
+  unlockProfile: defineEndpoint({
+    ...customerRoutes.unlockProfile,
+    summary:
+      'Open a PIN-locked profile on this device: a token for its calls, for 12 hours (wrong PINs are throttled)',
+    auth: 'session',
+    tags: ['customers'],
+    errors: { 403: ['pin_incorrect'], 404: ['profile_not_found'], 429: ['rate_limited'] },
+    params: UserIdParams,
+    body: ProfileUnlockBody,
+    response: ProfileUnlockResponse,
   }),
 } as const;

@@ -57,6 +57,14 @@ export const errorCodes = [
   'wrong_account_kind',
   'profile_not_found',
   'profile_limit',
+  /** 403: the profile has a PIN and this device has not opened it (or its unlock ended): ask for the PIN. */
+  'profile_locked',
+  /** 403: the PIN entered is not the profile's. */
+  'pin_incorrect',
+  /** 403: changing a profile's PIN needs its current PIN or the account's password (decision 104). */
+  'pin_proof_required',
+  /** 403: the account's password given to prove it is the owner is not right. */
+  'password_incorrect',
   'plan_not_found',
   'crypto_required',
   'promo_not_found',

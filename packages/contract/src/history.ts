@@ -118,7 +118,10 @@ export const WatchHistoryDeleteResponse = z.object({
   seasonId: z.string().optional(),
 });
 
-const libraryErrors = { 404: ['profile_not_found'] } as const satisfies EndpointErrors;
+const libraryErrors = {
+  403: ['profile_locked'],
+  404: ['profile_not_found'],
+} as const satisfies EndpointErrors;
 
 export const historyEndpoints = {
   watchHistory: defineEndpoint({

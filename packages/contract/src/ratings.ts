@@ -94,7 +94,10 @@ export const RatingDeleteResponse = z.object({
 });
 export const RatingImportResponse = z.object({ success: z.literal(true), count: z.number() });
 
-const libraryErrors = { 404: ['profile_not_found'] } as const satisfies EndpointErrors;
+const libraryErrors = {
+  403: ['profile_locked'],
+  404: ['profile_not_found'],
+} as const satisfies EndpointErrors;
 
 export const ratingsEndpoints = {
   ratings: defineEndpoint({

@@ -84,6 +84,8 @@ export const customerRoutes = {
   createProfile: { method: 'POST', path: customerPaths.profiles },
   patchProfile: { method: 'PATCH', path: customerPaths.profile },
   deleteProfile: { method: 'DELETE', path: customerPaths.profile },
+  setProfilePin: { method: 'PUT', path: customerPaths.profilePin },
+  unlockProfile: { method: 'POST', path: customerPaths.profileUnlock },
 } as const satisfies Record<string, Route>;
 
 /** Routes of `membershipEndpoints`. */

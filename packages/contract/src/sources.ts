@@ -281,8 +281,9 @@ const scrapeGateErrors = {
 const mediaScrapeErrors = {
   401: ['login_required', ...scrapeGateErrors[401]],
   402: ['membership_required'],
-  403: ['media_unreleased'],
-  404: ['media_not_found'],
+  /** `profile_locked`: the caller's X-Profile-Id profile has a PIN this device has not entered (decision 104). */
+  403: ['media_unreleased', 'profile_locked'],
+  404: ['media_not_found', 'profile_not_found'],
   451: ['media_removed'],
   503: [...scrapeGateErrors[503], 'metadata_unavailable'],
 } as const satisfies EndpointErrors;

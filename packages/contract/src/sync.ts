@@ -374,7 +374,10 @@ export const libraryEvents = {
 export type LibraryEventData = { [K in keyof typeof libraryEvents]: z.infer<(typeof libraryEvents)[K]> };
 
 /** Every library route: an `X-Profile-Id` that is not one of the caller's profiles (decision 040). */
-const libraryErrors = { 404: ['profile_not_found'] } as const satisfies EndpointErrors;
+const libraryErrors = {
+  403: ['profile_locked'],
+  404: ['profile_not_found'],
+} as const satisfies EndpointErrors;
 
 export const syncEndpoints = {
   bookmarks: defineEndpoint({

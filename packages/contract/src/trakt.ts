@@ -85,7 +85,7 @@ export type TraktScrobbleBody = z.infer<typeof TraktScrobbleBody>;
 /** `forwarded`: false when this library has no linked Trakt account (nothing to do). */
 export const TraktScrobbleAnswer = z.object({ forwarded: z.boolean() });
 
-const traktErrors = { 404: ['profile_not_found'] } as const satisfies EndpointErrors;
+const traktErrors = { 403: ['profile_locked'], 404: ['profile_not_found'] } as const satisfies EndpointErrors;
 
 export const traktEndpoints = {
   status: defineEndpoint({

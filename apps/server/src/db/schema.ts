@@ -209,6 +209,14 @@ export interface ProfilesTable {
   created_at: number;
 }
 
+/** A profile's PIN (decision 104); profile_id '' is the account's own profile. */
+export interface ProfilePinsTable {
+  user_id: string;
+  profile_id: string;
+  pin_hash: string;
+  changed_at: number;
+}
+
 export interface MembershipsTable {
   user_id: string;
   ends_at: number;
@@ -276,6 +284,7 @@ export interface Database {
   instance_secrets: InstanceSecretsTable;
   job_runs: JobRunsTable;
   profiles: ProfilesTable;
+  profile_pins: ProfilePinsTable;
   memberships: MembershipsTable;
   payments: PaymentsTable;
   promo_codes: PromoCodesTable;
@@ -395,4 +404,5 @@ export const LIBRARY_TABLES = [
   'trakt_plays',
   'trakt_watchlist',
   'trakt_ratings',
+  'profile_pins',
 ] as const satisfies readonly (keyof Database)[];

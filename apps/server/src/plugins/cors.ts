@@ -5,6 +5,7 @@ import {
   AUTH_TOKEN_HEADER,
   customerPaths,
   PROFILE_HEADER,
+  PROFILE_TOKEN_HEADER,
   SCRAPE_TOKEN_HEADER,
   sourcePaths,
 } from '@marquee/contract';
@@ -79,6 +80,7 @@ export const corsAllowedHeaders = [
   SCRAPE_TOKEN_HEADER,
   AUTH_TOKEN_HEADER,
   PROFILE_HEADER,
+  PROFILE_TOKEN_HEADER,
   'X-Request-Id',
 ];
 /** Response headers their scripts may read: the scrape token and when to retry after a 429. */

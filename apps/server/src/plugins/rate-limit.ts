@@ -64,6 +64,13 @@ export const rateLimitBuckets = {
   /** Per email address: failures since the last successful sign-in (the notice the owner then sees). */
   // 14 days: in memory a window is a timer, and Node timers stop at ~24.8 days.
   customer_login_notice: { points: 1_000_000, durationMs: 14 * 24 * 60 * 60_000 },
+  /**
+   * Wrong profile PINs (and wrong passwords given to change one), decision 104: per profile from every
+   * device (5 free failures an hour), and per device (session) whatever the profile (10). Past the free
+   * ones each failure makes that side wait, doubling from 2 s to 15 min.
+   */
+  profile_pin_profile: { points: 5, durationMs: 60 * 60_000 },
+  profile_pin_device: { points: 10, durationMs: 60 * 60_000 },
   /** Per user: promo code look-ups (codes must not be guessable by trying). */
   promo_check: { points: 30, durationMs: 10 * 60_000 },
   /** Per user: payment requests (each one asks the gateway for an invoice). */

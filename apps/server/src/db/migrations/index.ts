@@ -13,6 +13,7 @@ import * as m011bookmarkGroups from './2026-11-30-003-bookmark-groups.ts';
 import * as m012trakt from './2026-11-30-004-trakt.ts';
 import * as m013ratings from './2026-11-30-005-ratings.ts';
 import * as m014traktRatings from './2026-11-30-006-trakt-ratings.ts';
+import * as m015profilePins from './2026-11-30-007-profile-pins.ts';
 
 /** Every migration, in order. Names sort by date so both dialects apply them in the same order. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30-004-trakt': m012trakt,
   '2026-11-30-005-ratings': m013ratings,
   '2026-11-30-006-trakt-ratings': m014traktRatings,
+  '2026-11-30-007-profile-pins': m015profilePins,
 };

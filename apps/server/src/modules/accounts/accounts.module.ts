@@ -30,6 +30,8 @@ import {
 } from '../customers/customers.routes.ts';
 import { CustomersService } from '../customers/customers.service.ts';
 import { PasswordHasher, type ScryptCost } from '../customers/password-hasher.ts';
+import { ProfileLocks } from '../customers/profile-locks.ts';
+import { ProfilePinsRepository } from '../customers/profile-pins.repository.ts';
 import { normaliseEmail } from '../customers/roles.ts';
 import { SignInThrottle } from '../customers/sign-in-throttle.ts';
 import { addReadinessCheck } from '../health/health.routes.ts';
@@ -113,6 +115,8 @@ export interface AccountsHandle {
   auth: AuthService;
   limits: RateLimits;
   customers: CustomersService;
+  /** Profile PINs (decision 104): playback checks the profile it plays for is open. */
+  locks: ProfileLocks;
   users: UserAccountsService;
   /** The shared Redis connection when REDIS_URL is set (rate limits; the self-test pings it). */
   redis: Redis | undefined;
@@ -223,12 +227,32 @@ export async function registerAccountsAndSync(
     sessionTtlMs: config.SESSION_TTL_DAYS * 24 * 60 * 60_000,
   });
 
+  const customersRepo = new CustomersRepository(db);
+  const hasher = new PasswordHasher(ctx.overrides?.passwordCost);
+  let unlockKey: Promise<string> | undefined;
+  const locks = new ProfileLocks({
+    pins: new ProfilePinsRepository(db),
+    customers: customersRepo,
+    users,
+    hasher,
+    limits,
+    // Made once per instance; a failed read is tried again at the next unlock.
+    key: () =>
+      (unlockKey ??= new InstanceSecretsRepository(db)
+        .getOrCreate('profile_unlock_key', now())
+        .catch((error: unknown) => {
+          unlockKey = undefined;
+          throw error;
+        })),
+    now,
+  });
   const customers = new CustomersService({
     db,
     users,
-    customers: new CustomersRepository(db),
+    customers: customersRepo,
     auth,
-    hasher: new PasswordHasher(ctx.overrides?.passwordCost),
+    hasher,
+    locks,
     captcha,
     memberships: new MembershipRepository(db),
     adminEmails: new Set(config.ADMIN_EMAILS.map(normaliseEmail)),
@@ -250,7 +274,7 @@ export async function registerAccountsAndSync(
       scope,
       new UsersService(usersRepo, sessions, now, undefined, (id) => live.endSession(id)),
     );
-    registerCustomerRoutes(scope, customers);
+    registerCustomerRoutes(scope, customers, locks);
     await scope.register(async (library) =>
       registerLibrary(library, {
         db,
@@ -281,7 +305,7 @@ export async function registerAccountsAndSync(
     await bus.close();
     if (redis) await redis.quit().catch(() => redis.disconnect());
   });
-  return { auth, limits, customers, users, redis, live, trakt };
+  return { auth, limits, customers, locks, users, redis, live, trakt };
 }
 
 /** The repositories of every kind of library: the routes, the cleanup and the Trakt sync share them. */

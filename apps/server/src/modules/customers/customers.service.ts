@@ -19,6 +19,7 @@ import { toSessionDto } from '../users/users.dto.ts';
 import type { UserAccountsService, UserRow } from '../users/user-accounts.service.ts';
 import type { CustomersRepository, ProfileRow } from './customers.repository.ts';
 import type { PasswordHasher } from './password-hasher.ts';
+import type { ProfileLocks } from './profile-locks.ts';
 import type { SignInThrottle } from './sign-in-throttle.ts';
 import { ADMIN_ROLE, hasRole, normaliseEmail, parseRoles, withRole } from './roles.ts';
 
@@ -41,6 +42,8 @@ export interface CustomersServiceOptions {
   onRegistered?: (namespace: string) => void;
   /** Slows password guessing per address without locking the owner out (decision 070). */
   throttle?: SignInThrottle;
+  /** Profile PINs (decision 104). */
+  locks: ProfileLocks;
 }
 
 /** The namespace of email accounts (passphrase clients send their app's name, e.g. movie-web). */
@@ -58,10 +61,11 @@ const newProfileId = () => randomBytes(12).toString('hex');
 
 const isProfileIcon = (icon: string): icon is ProfileIcon =>
   (profileIcons as readonly string[]).includes(icon);
-const toProfileDto = (row: ProfileRow): CustomerProfile => ({
+const toProfileDto = (row: ProfileRow, locked: ReadonlySet<string>): CustomerProfile => ({
   _id: row.id,
   fullname: row.fullname,
   icon: isProfileIcon(row.icon) ? row.icon : DEFAULT_ICON,
+  hasPin: locked.has(row.id),
 });
 
 /**
@@ -151,15 +155,37 @@ export class CustomersService {
       icon?: ProfileIcon | undefined;
       profiles?: { _id?: string | undefined; fullname: string; icon: ProfileIcon }[] | undefined;
     },
+    /** X-Profile-Token: changes to a locked profile need it open on this device. */
+    unlockToken?: string | string[] | undefined,
   ): Promise<CustomerUser> {
     const user = await this.userOf(auth);
     const changes: { fullname?: string; profile?: string } = {};
+    if (input.fullname !== undefined || input.icon !== undefined)
+      await this.o.locks.assertOpen(auth, '', unlockToken);
     if (input.fullname !== undefined) changes.fullname = input.fullname.trim();
     if (input.icon !== undefined)
       changes.profile = JSON.stringify({ ...(JSON.parse(user.profile) as object), icon: input.icon });
+    if (input.profiles) await this.assertListOpen(auth, input.profiles, unlockToken);
     await this.o.customers.updateUser(user.id, changes);
     if (input.profiles) await this.replaceProfiles(user.id, input.profiles);
     return this.get(auth);
+  }
+
+  /** A list that deletes or changes a locked profile needs that profile open (decision 104). */
+  private async assertListOpen(
+    auth: AuthContext,
+    wanted: { _id?: string | undefined; fullname: string; icon: ProfileIcon }[],
+    unlockToken: string | string[] | undefined,
+  ): Promise<void> {
+    const locked = await this.o.locks.lockedIds(auth.userId);
+    if (locked.size === 0) return;
+    const wantedById = new Map(wanted.flatMap((w) => (w._id === undefined ? [] : [[w._id, w] as const])));
+    for (const row of await this.o.customers.listProfiles(auth.userId)) {
+      if (!locked.has(row.id)) continue;
+      const next = wantedById.get(row.id);
+      if (!next || next.fullname.trim() !== row.fullname || next.icon !== row.icon)
+        await this.o.locks.assertOpen(auth, row.id, unlockToken);
+    }
   }
 
   /** The whole list: listed ids change, new entries are added, profiles left out are deleted with their library. */
@@ -209,23 +235,35 @@ export class CustomersService {
       row.position = Math.max(-1, ...existing.map((p) => p.position)) + 1;
       await this.o.customers.insertProfile(row, trx);
     });
-    return { user: await this.get(auth), profile: toProfileDto(row) };
+    return { user: await this.get(auth), profile: toProfileDto(row, new Set()) };
   }
 
   async patchProfile(
     auth: AuthContext,
     profileId: string,
     input: { fullname?: string | undefined; icon?: ProfileIcon | undefined },
+    unlockToken?: string | string[] | undefined,
   ): Promise<{ user: CustomerUser; profile: CustomerProfile }> {
+    if (profileId.length <= 64 && (await this.o.customers.findProfile(auth.userId, profileId)))
+      await this.o.locks.assertOpen(auth, profileId, unlockToken);
     const changes: { fullname?: string; icon?: string } = {};
     if (input.fullname !== undefined) changes.fullname = input.fullname.trim();
     if (input.icon !== undefined) changes.icon = input.icon;
     const row = await this.o.customers.updateProfile(auth.userId, profileId, changes);
     if (!row) throw profileNotFound();
-    return { user: await this.get(auth), profile: toProfileDto(row) };
+    return {
+      user: await this.get(auth),
+      profile: toProfileDto(row, await this.o.locks.lockedIds(auth.userId)),
+    };
   }
 
-  async deleteProfile(auth: AuthContext, profileId: string): Promise<CustomerUser> {
+  async deleteProfile(
+    auth: AuthContext,
+    profileId: string,
+    unlockToken?: string | string[] | undefined,
+  ): Promise<CustomerUser> {
+    if (await this.o.customers.findProfile(auth.userId, profileId))
+      await this.o.locks.assertOpen(auth, profileId, unlockToken);
     const existed = await this.o.db
       .transaction()
       .execute((trx) => this.o.customers.deleteProfile(auth.userId, profileId, trx));
@@ -264,6 +302,20 @@ export class CustomersService {
     return { userId, profileId };
   }
 
+  /**
+   * The library of the caller's X-Profile-Id profile, refused (403 `profile_locked`) when that profile
+   * has a PIN and `unlockToken` is not this session's live unlock of it (decision 104).
+   */
+  async openLibraryFor(
+    auth: AuthContext,
+    profileHeader: string | string[] | undefined,
+    unlockToken: string | string[] | undefined,
+  ): Promise<LibraryRef> {
+    const library = await this.libraryFor(auth.userId, profileHeader);
+    await this.o.locks.assertOpen(auth, library.profileId, unlockToken);
+    return library;
+  }
+
   async isAdmin(userId: string): Promise<boolean> {
     const user = await this.o.users.findById(userId);
     return !!user && hasRole(user.roles, ADMIN_ROLE);
@@ -271,9 +323,10 @@ export class CustomersService {
 
   /** The customer user shape (decision 040) for any account (passphrase accounts: email null, fullname ''). */
   async customerOf(user: UserRow): Promise<CustomerUser> {
-    const [profiles, endsAt] = await Promise.all([
+    const [profiles, endsAt, locked] = await Promise.all([
       this.o.customers.listProfiles(user.id),
       this.o.memberships.endOf(user.id),
+      this.o.locks.lockedIds(user.id),
     ]);
     const profile = JSON.parse(user.profile) as { icon?: string };
     return {
@@ -281,7 +334,8 @@ export class CustomersService {
       fullname: user.fullname ?? '',
       email: user.email,
       icon: profile.icon ?? DEFAULT_ICON,
-      profiles: profiles.map(toProfileDto),
+      hasPin: locked.has(''),
+      profiles: profiles.map((row) => toProfileDto(row, locked)),
       isAdmin: hasRole(user.roles, ADMIN_ROLE),
       endSubcriptionDate: endsAt === null ? null : new Date(endsAt).toISOString(),
       hasMembership: endsAt !== null && endsAt > this.o.now(),

@@ -9,6 +9,7 @@ import { AltchaCaptcha, SiteverifyCaptcha } from '../captcha/captcha.service.ts'
 import { SAMPLES_DIR } from '../../paths.ts';
 import { InstanceSecretsRepository } from '../instance/instance-secrets.repository.ts';
 import type { SessionAuthenticator } from '../../plugins/auth.ts';
+import type { CustomersService } from '../customers/customers.service.ts';
 import type { LibraryIndexer } from './library-index.ts';
 import { openLibrary } from './library-setup.ts';
 import { LinksFile } from './links-file.ts';
@@ -55,7 +56,11 @@ export interface SourcesContext {
   playbackAccess?: PlaybackAccess | undefined;
   /** The accounts module: media URLs are signed for the account that asked (decision 071). */
   accounts?:
-    { auth: SessionAuthenticator; customers: { isAdmin(userId: string): Promise<boolean> } } | undefined;
+    | {
+        auth: SessionAuthenticator;
+        customers: Pick<CustomersService, 'isAdmin' | 'openLibraryFor'>;
+      }
+    | undefined;
   /** Background jobs (seek thumbnails of library files, decision 086). */
   jobs?: JobQueue | undefined;
   /** Shared Redis (REDIS_URL): the servers behind a balancer share each conversion (decision 087). */
@@ -216,6 +221,9 @@ export async function registerSources(
     ? {
         authenticate: (token, userAgent) => accounts.auth.authenticate(token, userAgent),
         isAdmin: (userId) => accounts.customers.isAdmin(userId),
+        assertProfileOpen: async (auth, profile) => {
+          await accounts.customers.openLibraryFor(auth, profile.id, profile.token);
+        },
       }
     : undefined;
   const service = new SourcesService({

@@ -10,6 +10,8 @@ import type {
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  PROFILE_HEADER,
+  PROFILE_TOKEN_HEADER,
   SCRAPE_TOKEN_HEADER,
   type ScrapeQuery,
   type ScrapeSourceQuery,
@@ -51,6 +53,12 @@ function tokenOf(request: FastifyRequest, query: { token?: string | undefined })
   const header = request.headers[SCRAPE_TOKEN_HEADER];
   return query.token ?? (typeof header === 'string' && header ? header : undefined);
 }
+
+/** The profile a signed-in viewer plays for (decision 104): X-Profile-Id and its X-Profile-Token. */
+const playbackProfileOf = (request: FastifyRequest) => ({
+  id: request.headers[PROFILE_HEADER],
+  token: request.headers[PROFILE_TOKEN_HEADER],
+});
 
 /**
  * The family's clients on other origins read the stream and its X-Token header. CORS itself (allowed
@@ -120,7 +128,7 @@ function registerScrapeRoutes(app: FastifyInstance, service: SourcesService): vo
     const media = scrapeMediaOf(query);
     await service.assertAvailable(media);
     await service.assertReleased(media);
-    const viewer = await service.assertPlayable(playbackTokenOf(request), media);
+    const viewer = await service.assertPlayable(playbackTokenOf(request), media, playbackProfileOf(request));
     const { freshToken } = await service.authorize(tokenOf(request, query), request.ip);
     const stream = new EventStream(request, reply, e.scrape.events, { headers: streamHeaders(freshToken) });
     if (freshToken) stream.send('token', freshToken);
@@ -158,7 +166,7 @@ function registerProviderScrapeRoutes(app: FastifyInstance, service: SourcesServ
     if (!service.hasSource(query.id)) throw notFoundProvider('source', query.id);
     await service.assertAvailable(media);
     await service.assertReleased(media);
-    const viewer = await service.assertPlayable(playbackTokenOf(request), media);
+    const viewer = await service.assertPlayable(playbackTokenOf(request), media, playbackProfileOf(request));
     const { freshToken } = await service.authorize(tokenOf(request, query), request.ip);
     const stream = new EventStream(request, reply, e.scrapeSource.events, {
       headers: streamHeaders(freshToken),

@@ -66,8 +66,22 @@ export interface PlaybackAccess {
 
 /** The accounts behind playback tokens: whose a token is, and who is an admin (admins play without a membership). */
 export interface Viewers {
-  authenticate(token: string, userAgent: string): Promise<{ userId: string } | null>;
+  authenticate(token: string, userAgent: string): Promise<{ userId: string; sessionId: string } | null>;
   isAdmin(userId: string): Promise<boolean>;
+  /**
+   * 403 `profile_locked` when the profile the viewer plays for (X-Profile-Id; none = the account's own)
+   * has a PIN this device has not entered (X-Profile-Token), 404 for a profile not theirs (decision 104).
+   */
+  assertProfileOpen(
+    auth: { userId: string; sessionId: string },
+    profile: { id: string | string[] | undefined; token: string | string[] | undefined },
+  ): Promise<void>;
+}
+
+/** The profile a playback request is for, as its headers name it. */
+export interface PlaybackProfile {
+  id: string | string[] | undefined;
+  token: string | string[] | undefined;
 }
 
 export interface SourcesServiceOptions {
@@ -238,11 +252,14 @@ export class SourcesService {
   async assertPlayable(
     token: string | undefined,
     media: Pick<ScrapeMedia, 'type' | 'tmdbId'>,
+    profile: PlaybackProfile = { id: undefined, token: undefined },
   ): Promise<string> {
+    // A signed-in viewer plays for one of their profiles, which must be open on this device (decision 104).
+    const auth = token && this.o.viewers ? await this.o.viewers.authenticate(token, '') : null;
+    if (auth) await this.o.viewers!.assertProfileOpen(auth, profile);
     const access = this.o.playbackAccess;
     if (!access || (await this.openToAnyone(media))) return ANYONE;
     await access.assertCanPlay(token, media);
-    const auth = token && this.o.viewers ? await this.o.viewers.authenticate(token, '') : null;
     return auth?.userId ?? ANYONE;
   }
 
