@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { HeaderLink, Layout } from '../components/layout.tsx';
 import { MigrationFailedBanner } from '../components/migration-screen.tsx';
-import { ProfileLoadNotice, useProfileLoadFailure } from '../features/account/index.ts';
+import { ProfileLoadNotice, useProfileLoadFailure, useShutProfile } from '../features/account/index.ts';
 import { RejectedChanges } from '../features/library/index.ts';
 import { HeaderSearch } from '../features/search/index.ts';
 import { runtimeConfig } from '../lib/runtime-config.ts';
@@ -17,6 +17,10 @@ import { preloadLanding } from './routes/home-route.tsx';
  */
 const AccountMenu = lazy(() =>
   import('../features/account/account-menu.tsx').then((m) => ({ default: m.AccountMenu })),
+);
+/** Only for a PIN-locked profile not open on this device (decision 104). */
+const ProfileLockGate = lazy(() =>
+  import('../features/account/profile-lock-gate.tsx').then((m) => ({ default: m.ProfileLockGate })),
 );
 
 /**
@@ -36,6 +40,7 @@ export function AppLayout() {
   const { t } = useTranslation(['navigation']);
   const signedIn = useAccountStore((s) => s.account !== null);
   const failure = useProfileLoadFailure();
+  const shut = useShutProfile();
   const { pathname } = useLocation();
   useEffect(() => {
     if (!signedIn) return undefined;
@@ -43,30 +48,38 @@ export function AppLayout() {
     return () => clearTimeout(timer);
   }, [signedIn]);
   return (
-    <Layout
-      banners={
-        <>
-          <MigrationFailedBanner />
-          {failure === 'notice' && <ProfileLoadNotice />}
-          <RejectedChanges />
-        </>
-      }
-      header={
-        signedIn
-          ? {
-              nav: <HeaderLink to={paths.myList}>{t('navigation.myList')}</HeaderLink>,
-              end: (
-                <>
-                  {!hasOwnSearch(pathname) && <HeaderSearch />}
-                  {/* Its place is kept while its code loads: the header does not shift. */}
-                  <Suspense fallback={<span className="block h-11 w-11" aria-hidden="true" />}>
-                    <AccountMenu />
-                  </Suspense>
-                </>
-              ),
-            }
-          : {}
-      }
-    />
+    <>
+      {/* "Who's watching" is where another profile is chosen: the lock does not cover it. */}
+      {shut !== null && pathname !== paths.profiles && (
+        <Suspense fallback={null}>
+          <ProfileLockGate key={shut} profileId={shut} />
+        </Suspense>
+      )}
+      <Layout
+        banners={
+          <>
+            <MigrationFailedBanner />
+            {failure === 'notice' && <ProfileLoadNotice />}
+            <RejectedChanges />
+          </>
+        }
+        header={
+          signedIn
+            ? {
+                nav: <HeaderLink to={paths.myList}>{t('navigation.myList')}</HeaderLink>,
+                end: (
+                  <>
+                    {!hasOwnSearch(pathname) && <HeaderSearch />}
+                    {/* Its place is kept while its code loads: the header does not shift. */}
+                    <Suspense fallback={<span className="block h-11 w-11" aria-hidden="true" />}>
+                      <AccountMenu />
+                    </Suspense>
+                  </>
+                ),
+              }
+            : {}
+        }
+      />
+    </>
   );
 }

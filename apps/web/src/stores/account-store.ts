@@ -39,7 +39,37 @@ export interface Account {
   user?: CustomerUser;
   /** Email accounts: the household profile chosen on this device ('' = the account's own); absent = not chosen yet. */
   profileId?: string;
+  /** This device's unlocks of PIN-locked profiles, by profile id ('' = the account's own), decision 104. */
+  unlocks?: Record<string, ProfileUnlock>;
 }
+
+/** A PIN-locked profile opened on this device: its token for the server, until `expiresAt` (epoch ms). */
+export interface ProfileUnlock {
+  token: string;
+  expiresAt: number;
+}
+
+/** Whether the account's profile `profileId` ('' = its own) has a PIN, as the server last said. */
+export function profileHasPin(account: Account | null, profileId: string): boolean {
+  const user = account?.user;
+  if (!user) return false;
+  if (profileId === '') return user.hasPin === true;
+  return user.profiles.some((p) => p._id === profileId && p.hasPin === true);
+}
+
+/** This device's live unlock of a profile, or null. */
+export function liveUnlock(
+  account: Account | null,
+  profileId: string,
+  now = Date.now(),
+): ProfileUnlock | null {
+  const unlock = account?.unlocks?.[profileId];
+  return unlock && unlock.expiresAt > now ? unlock : null;
+}
+
+/** A locked profile this device cannot open now: its library waits for the PIN. */
+export const isProfileShut = (account: Account | null, profileId: string, now = Date.now()): boolean =>
+  profileHasPin(account, profileId) && !liveUnlock(account, profileId, now);
 
 export interface AccountStoreData {
   account: Account | null;
@@ -57,6 +87,12 @@ interface AccountActions {
   setBackendUrl(url: string | null): void;
   setProxyUrls(urls: string[] | null): void;
   markRestored(at: number): void;
+  /** The PIN was entered here: `profileId` is open on this device, and no other profile stays open. */
+  setUnlock(profileId: string, unlock: ProfileUnlock): void;
+  /** Leaving for `profileId`: the unlocks of the other profiles end on this device. */
+  keepOnlyUnlock(profileId: string): void;
+  /** The server refused `profileId` as locked: its unlock here is over, and it is known to have a PIN. */
+  markProfileLocked(profileId: string): void;
 }
 
 export type AccountState = AccountStoreData & AccountActions;
@@ -71,6 +107,15 @@ const isObj = (v: unknown): v is Record<string, any> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const strings = (v: unknown): string[] | null =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : null;
+
+function parseUnlocks(v: unknown): Record<string, ProfileUnlock> | undefined {
+  if (!isObj(v)) return undefined;
+  const out: Record<string, ProfileUnlock> = {};
+  for (const [id, u] of Object.entries(v))
+    if (isObj(u) && typeof u.token === 'string' && u.token && typeof u.expiresAt === 'number')
+      out[id] = { token: u.token, expiresAt: u.expiresAt };
+  return Object.keys(out).length ? out : undefined;
+}
 
 function parseAccount(v: unknown): Account | null {
   if (!isObj(v)) return null;
@@ -96,6 +141,7 @@ function parseAccount(v: unknown): Account | null {
       ? { user: v.user as CustomerUser }
       : {}),
     ...(typeof v.profileId === 'string' ? { profileId: v.profileId } : {}),
+    ...(parseUnlocks(v.unlocks) ? { unlocks: parseUnlocks(v.unlocks)! } : {}),
     profile: {
       colorA: typeof p.colorA === 'string' ? p.colorA : PROFILE_COLORS[0],
       colorB: typeof p.colorB === 'string' ? p.colorB : PROFILE_COLORS[0],
@@ -141,6 +187,27 @@ export const useAccountStore = createPersistedStore<AccountStoreData, AccountSta
     setBackendUrl: (backendUrl) => set(() => ({ backendUrl })),
     setProxyUrls: (proxyUrls) => set(() => ({ proxyUrls })),
     markRestored: (lastRestoredAt) => set(() => ({ lastRestoredAt })),
+    setUnlock: (profileId, unlock) =>
+      set((s) => (s.account ? { account: { ...s.account, unlocks: { [profileId]: unlock } } } : {})),
+    keepOnlyUnlock: (profileId) =>
+      set((s) => {
+        if (!s.account?.unlocks) return {};
+        const kept = s.account.unlocks[profileId];
+        return { account: { ...s.account, unlocks: kept ? { [profileId]: kept } : {} } };
+      }),
+    markProfileLocked: (profileId) =>
+      set((s) => {
+        const account = s.account;
+        if (!account) return {};
+        const unlocks = { ...account.unlocks };
+        delete unlocks[profileId];
+        const user = account.user && {
+          ...account.user,
+          ...(profileId === '' ? { hasPin: true } : {}),
+          profiles: account.user.profiles.map((p) => (p._id === profileId ? { ...p, hasPin: true } : p)),
+        };
+        return { account: { ...account, unlocks, ...(user ? { user } : {}) } };
+      }),
   }),
 );
 
@@ -148,6 +215,8 @@ export const useAccountStore = createPersistedStore<AccountStoreData, AccountSta
 provideApiCredentials({
   token: () => useAccountStore.getState().account?.token ?? null,
   backendUrl: () => useAccountStore.getState().backendUrl,
+  profileToken: (profileId) => liveUnlock(useAccountStore.getState().account, profileId)?.token ?? null,
+  profileLocked: (profileId) => useAccountStore.getState().markProfileLocked(profileId),
 });
 
 export const isSignedIn = () => useAccountStore.getState().account !== null;

@@ -16,6 +16,10 @@ export {
   PROFILE_ICONS,
   type Account,
   type AccountProfile,
+  type ProfileUnlock,
+  profileHasPin,
+  liveUnlock,
+  isProfileShut,
 } from './account-store.ts';
 export { useLibraryStore } from './library/library-store.ts';
 export {

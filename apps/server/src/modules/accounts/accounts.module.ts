@@ -227,38 +227,7 @@ export async function registerAccountsAndSync(
     sessionTtlMs: config.SESSION_TTL_DAYS * 24 * 60 * 60_000,
   });
 
-  const customersRepo = new CustomersRepository(db);
-  const hasher = new PasswordHasher(ctx.overrides?.passwordCost);
-  let unlockKey: Promise<string> | undefined;
-  const locks = new ProfileLocks({
-    pins: new ProfilePinsRepository(db),
-    customers: customersRepo,
-    users,
-    hasher,
-    limits,
-    // Made once per instance; a failed read is tried again at the next unlock.
-    key: () =>
-      (unlockKey ??= new InstanceSecretsRepository(db)
-        .getOrCreate('profile_unlock_key', now())
-        .catch((error: unknown) => {
-          unlockKey = undefined;
-          throw error;
-        })),
-    now,
-  });
-  const customers = new CustomersService({
-    db,
-    users,
-    customers: customersRepo,
-    auth,
-    hasher,
-    locks,
-    captcha,
-    memberships: new MembershipRepository(db),
-    adminEmails: new Set(config.ADMIN_EMAILS.map(normaliseEmail)),
-    now,
-    throttle: new SignInThrottle(limits),
-  });
+  const { customers, locks } = createCustomers(ctx, { users, auth, captcha, limits });
 
   const trakt = startTrakt(server, ctx, { repos, live });
 
@@ -306,6 +275,49 @@ export async function registerAccountsAndSync(
     if (redis) await redis.quit().catch(() => redis.disconnect());
   });
   return { auth, limits, customers, locks, users, redis, live, trakt };
+}
+
+/** Email accounts, household profiles and their PINs (decisions 040, 104). */
+function createCustomers(
+  ctx: AccountsContext,
+  deps: { users: UserAccountsService; auth: AuthService; captcha: CaptchaVerifier; limits: RateLimits },
+): { customers: CustomersService; locks: ProfileLocks } {
+  const { db } = ctx.database;
+  const now = () => ctx.now().getTime();
+  const { users, limits } = deps;
+  const customers = new CustomersRepository(db);
+  const hasher = new PasswordHasher(ctx.overrides?.passwordCost);
+  let unlockKey: Promise<string> | undefined;
+  const locks = new ProfileLocks({
+    pins: new ProfilePinsRepository(db),
+    customers,
+    users,
+    hasher,
+    limits,
+    // Made once per instance; a failed read is tried again at the next unlock.
+    key: () =>
+      (unlockKey ??= new InstanceSecretsRepository(db)
+        .getOrCreate('profile_unlock_key', now())
+        .catch((error: unknown) => {
+          unlockKey = undefined;
+          throw error;
+        })),
+    now,
+  });
+  const service = new CustomersService({
+    db,
+    users,
+    customers,
+    auth: deps.auth,
+    hasher,
+    locks,
+    captcha: deps.captcha,
+    memberships: new MembershipRepository(db),
+    adminEmails: new Set(ctx.config.ADMIN_EMAILS.map(normaliseEmail)),
+    now,
+    throttle: new SignInThrottle(limits),
+  });
+  return { customers: service, locks };
 }
 
 /** The repositories of every kind of library: the routes, the cleanup and the Trakt sync share them. */

@@ -1,1 +1,2 @@
 export { ProfileLoadNotice, useProfileLoadFailure } from './profile-load-error.tsx';
+export { useShutProfile } from './profile-shut.ts';

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { MAX_PROFILES } from '@marquee/contract/values';
-import type { CustomerUser, ProfileIcon } from '@marquee/contract';
+import type { CustomerUser, ProfileIcon, ProfileUnlockResponse } from '@marquee/contract';
 import { Avatar } from '../../components/avatar.tsx';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
@@ -13,13 +13,16 @@ import {
   createProfile,
   deleteProfile,
   patchProfile,
+  unlockProfile,
   updateCustomer,
 } from '../../lib/account/customer-api.ts';
 import { useCustomer } from '../../lib/account/use-customer.ts';
 import { errorKey } from '../../lib/api/index.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { PROFILE_COLORS, useAccountStore } from '../../stores/index.ts';
+import { liveUnlock, PROFILE_COLORS, useAccountStore } from '../../stores/index.ts';
 import { FormError, TextField } from './auth-ui.tsx';
+import { PinPad } from './pin-pad.tsx';
+import { ProfileLockSection } from './profile-lock-section.tsx';
 import { paths } from '../../lib/paths.ts';
 
 const session = () => import('../../lib/sync/session.ts');
@@ -30,21 +33,32 @@ interface Tile {
   name: string;
   icon: string;
   owner: boolean;
+  /** Locked with a PIN (decision 104). */
+  hasPin: boolean;
 }
 
 function tilesOf(user: CustomerUser): Tile[] {
   return [
-    { id: '', name: user.fullname, icon: user.icon, owner: true },
-    ...user.profiles.map((p) => ({ id: p._id, name: p.fullname, icon: p.icon, owner: false })),
+    { id: '', name: user.fullname, icon: user.icon, owner: true, hasPin: user.hasPin === true },
+    ...user.profiles.map((p) => ({
+      id: p._id,
+      name: p.fullname,
+      icon: p.icon,
+      owner: false,
+      hasPin: p.hasPin === true,
+    })),
   ];
 }
+
+/** A tile being edited; a locked one with the unlock its PIN gave for the changes. */
+type Editing = Tile & { unlockToken?: string };
 
 const colorsOf = (index: number) => ({
   colorA: PROFILE_COLORS[index % PROFILE_COLORS.length]!,
   colorB: PROFILE_COLORS[(index + 2) % PROFILE_COLORS.length]!,
 });
 
-function ProfileEditor({ tile, onDone }: { tile: Tile | null; onDone: () => void }) {
+function ProfileEditor({ tile, onDone }: { tile: Editing | null; onDone: () => void }) {
   const { t } = useTranslation(['customer', 'errors']);
   const [name, setName] = useState(tile?.name ?? '');
   const [icon, setIcon] = useState<string>(tile?.icon ?? 'cat');
@@ -55,13 +69,13 @@ function ProfileEditor({ tile, onDone }: { tile: Tile | null; onDone: () => void
       const body = { fullname: name.trim(), icon: icon as ProfileIcon };
       if (!tile) await createProfile(body);
       else if (tile.owner) await updateCustomer(body);
-      else await patchProfile(tile.id, body);
+      else await patchProfile(tile.id, body, tile.unlockToken);
     },
     onSuccess: onDone,
     onError: (e) => setError(t(errorKey(e))),
   });
   const remove = useMutation({
-    mutationFn: () => deleteProfile(tile!.id),
+    mutationFn: () => deleteProfile(tile!.id, tile!.unlockToken),
     onSuccess: onDone,
     // The error shows in the form, so the dialog closes.
     onError: (e) => {
@@ -70,65 +84,166 @@ function ProfileEditor({ tile, onDone }: { tile: Tile | null; onDone: () => void
     },
   });
   return (
-    <form
-      className="mx-auto flex w-full max-w-md flex-col gap-4 rounded-2xl bg-surface-2 p-6 text-start"
-      noValidate
-      data-testid="profile-editor"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (!name.trim()) return setError(t('customer.errors.fullnameRequired'));
-        setError(null);
-        save.mutate();
-      }}
-    >
-      <h2 className="text-xl font-bold text-fg">
-        {tile ? t('customer.profiles.editTitle') : t('customer.profiles.addTitle')}
-      </h2>
-      <TextField
-        id="profile-name"
-        label={t('customer.profiles.name')}
-        value={name}
-        onChange={setName}
-        autoComplete="off"
-      />
-      <IconChoices value={icon} onChange={setIcon} name="profile-editor-icon" />
-      <FormError message={error} />
-      <div className="flex flex-wrap gap-3">
-        <Button type="submit" disabled={save.isPending}>
-          {t('customer.profiles.save')}
-        </Button>
-        <Button variant="secondary" onClick={onDone}>
-          {t('customer.profiles.cancel')}
-        </Button>
-        {tile && !tile.owner && (
-          <Button variant="ghost" className="ms-auto text-red-300" onClick={() => setConfirming(true)}>
-            {t('customer.profiles.delete')}
+    <div className="flex flex-col gap-6">
+      <form
+        className="mx-auto flex w-full max-w-md flex-col gap-4 rounded-2xl bg-surface-2 p-6 text-start"
+        noValidate
+        data-testid="profile-editor"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!name.trim()) return setError(t('customer.errors.fullnameRequired'));
+          setError(null);
+          save.mutate();
+        }}
+      >
+        <h2 className="text-xl font-bold text-fg">
+          {tile ? t('customer.profiles.editTitle') : t('customer.profiles.addTitle')}
+        </h2>
+        <TextField
+          id="profile-name"
+          label={t('customer.profiles.name')}
+          value={name}
+          onChange={setName}
+          autoComplete="off"
+        />
+        <IconChoices value={icon} onChange={setIcon} name="profile-editor-icon" />
+        <FormError message={error} />
+        <div className="flex flex-wrap gap-3">
+          <Button type="submit" disabled={save.isPending}>
+            {t('customer.profiles.save')}
           </Button>
+          <Button variant="secondary" onClick={onDone}>
+            {t('customer.profiles.cancel')}
+          </Button>
+          {tile && !tile.owner && (
+            <Button variant="ghost" className="ms-auto text-red-300" onClick={() => setConfirming(true)}>
+              {t('customer.profiles.delete')}
+            </Button>
+          )}
+        </div>
+        {confirming && (
+          <Dialog
+            role="alertdialog"
+            label={t('customer.profiles.delete')}
+            onClose={() => setConfirming(false)}
+            data-testid="profile-delete-dialog"
+          >
+            <p className="text-fg">{t('customer.profiles.deleteConfirm', { name: tile?.name })}</p>
+            <div className="mt-6 flex justify-end gap-3">
+              <Button variant="secondary" onClick={() => setConfirming(false)} data-autofocus>
+                {t('customer.profiles.cancel')}
+              </Button>
+              <Button
+                className="bg-red-700 hover:bg-red-600"
+                disabled={remove.isPending}
+                onClick={() => remove.mutate()}
+              >
+                {t('customer.profiles.deleteYes')}
+              </Button>
+            </div>
+          </Dialog>
         )}
-      </div>
-      {confirming && (
-        <Dialog
-          role="alertdialog"
-          label={t('customer.profiles.delete')}
-          onClose={() => setConfirming(false)}
-          data-testid="profile-delete-dialog"
-        >
-          <p className="text-fg">{t('customer.profiles.deleteConfirm', { name: tile?.name })}</p>
-          <div className="mt-6 flex justify-end gap-3">
-            <Button variant="secondary" onClick={() => setConfirming(false)} data-autofocus>
-              {t('customer.profiles.cancel')}
-            </Button>
-            <Button
-              className="bg-red-700 hover:bg-red-600"
-              disabled={remove.isPending}
-              onClick={() => remove.mutate()}
-            >
-              {t('customer.profiles.deleteYes')}
-            </Button>
-          </div>
-        </Dialog>
+      </form>
+      {tile && <ProfileLockSection profileId={tile.id} />}
+    </div>
+  );
+}
+
+/** One profile of "who's watching": its avatar (with its lock), its name, and what choosing it does. */
+function ProfileTile({
+  tile,
+  index,
+  managing,
+  active,
+  colors,
+  onChoose,
+}: {
+  tile: Tile;
+  index: number;
+  managing: boolean;
+  active: boolean;
+  colors: { colorA: string; colorB: string };
+  onChoose: () => void;
+}) {
+  const { t } = useTranslation(['customer']);
+  return (
+    <button
+      type="button"
+      onClick={onChoose}
+      className="group flex w-28 flex-col items-center gap-3 rounded-xl p-2 focus-visible:outline-2 focus-visible:outline-accent sm:w-36"
+      // The tile's name is what it shows (what a voice-control user says); what it does is its
+      // description.
+      aria-describedby={`profile-action-${index}`}
+      data-testid="profile-tile"
+    >
+      <span id={`profile-action-${index}`} hidden>
+        {managing
+          ? t('customer.profiles.edit', { name: tile.name })
+          : t('customer.profiles.choose', { name: tile.name })}
+      </span>
+      <span
+        className={`relative rounded-full ring-offset-4 ring-offset-bg transition group-hover:ring-4 group-hover:ring-fg ${active ? 'ring-4 ring-accent' : ''}`}
+      >
+        <Avatar {...colors} icon={tile.icon} size={96} />
+        {tile.hasPin && <LockBadge label={t('customer.profiles.locked')} />}
+      </span>
+      <span className="line-clamp-2 font-semibold text-fg" data-testid="profile-name">
+        {tile.name}
+      </span>
+      {tile.owner && <span className="text-xs text-fg-muted">{t('customer.profiles.owner')}</span>}
+      {!tile.owner && active && (
+        <span className="text-xs text-fg-accent">{t('customer.profiles.current')}</span>
       )}
-    </form>
+    </button>
+  );
+}
+
+/** Asks for a locked profile's PIN; the server checks it (wrong ones are throttled there). */
+function PinDialog({
+  tile,
+  onUnlocked,
+  onClose,
+}: {
+  tile: Tile;
+  onUnlocked: (unlock: ProfileUnlockResponse) => void;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation(['customer', 'errors']);
+  const check = async (pin: string): Promise<string | null> => {
+    try {
+      onUnlocked(await unlockProfile(tile.id, pin));
+      return null;
+    } catch (e) {
+      return t(errorKey(e) === 'errors.api.pin_incorrect' ? 'customer.profiles.pin.wrong' : errorKey(e));
+    }
+  };
+  return (
+    <Dialog labelledBy="pin-pad-title" onClose={onClose} className="w-full max-w-sm" data-testid="pin-dialog">
+      <PinPad
+        title={t('customer.profiles.pin.title', { name: tile.name })}
+        onSubmit={check}
+        actions={
+          <Button variant="secondary" onClick={onClose}>
+            {t('customer.profiles.pin.cancel')}
+          </Button>
+        }
+      />
+    </Dialog>
+  );
+}
+
+/** The lock on a PIN-locked profile's avatar; its name for screen readers says so. */
+function LockBadge({ label }: { label: string }) {
+  return (
+    <span
+      className="absolute -bottom-1 -end-1 flex h-8 w-8 items-center justify-center rounded-full bg-surface-3 text-fg ring-2 ring-bg"
+      data-testid="profile-lock-badge"
+    >
+      <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4" fill="currentColor">
+        <path d="M12 2a5 5 0 0 0-5 5v3H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-8a2 2 0 0 0-2-2h-1V7a5 5 0 0 0-5-5Zm-3 8V7a3 3 0 1 1 6 0v3H9Z" />
+      </svg>
+      <span className="sr-only">{label}</span>
+    </span>
   );
 }
 
@@ -138,7 +253,7 @@ function ProfileEditor({ tile, onDone }: { tile: Tile | null; onDone: () => void
  * Shown at / after an email sign-in until a profile is chosen, and at /profiles to switch.
  */
 export function ProfilesPage() {
-  const { t } = useTranslation(['customer']);
+  const { t } = useTranslation(['customer', 'errors']);
   usePageTitle(t('customer.profiles.pageTitle'));
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -146,7 +261,9 @@ export function ProfilesPage() {
   const customer = useCustomer();
   const user = customer.user;
   const [managing, setManaging] = useState(false);
-  const [editing, setEditing] = useState<Tile | 'new' | null>(null);
+  const [editing, setEditing] = useState<Editing | 'new' | null>(null);
+  /** A locked tile whose PIN is asked for, and what the PIN is for. */
+  const [asking, setAsking] = useState<{ tile: Tile; purpose: 'choose' | 'manage' } | null>(null);
 
   if (!account || account.kind !== 'email') return <Navigate replace to={paths.home} />;
   if (!user) {
@@ -163,11 +280,28 @@ export function ProfilesPage() {
 
   const tiles = tilesOf(user);
   const active = account.profileId;
-  const choose = (tile: Tile) => {
-    if (managing) return setEditing(tile);
+  const enter = (tile: Tile) => {
+    // Only the profile chosen stays open on this device: leaving a locked one locks it again.
+    useAccountStore.getState().keepOnlyUnlock(tile.id);
     void session().then((m) => m.chooseProfile(tile.id));
     const next = params.get('next');
     void navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : '/', { replace: true });
+  };
+  const choose = (tile: Tile) => {
+    // A locked profile asks for its PIN, unless it is the one open on this device now.
+    const open = active === tile.id && liveUnlock(account, tile.id) !== null;
+    if (tile.hasPin && !open) return setAsking({ tile, purpose: managing ? 'manage' : 'choose' });
+    if (managing) return setEditing(tile);
+    enter(tile);
+  };
+  /** The PIN was right: the profile opens here, or (managing) its editor opens with the unlock. */
+  const unlocked = (tile: Tile, purpose: 'choose' | 'manage', unlock: ProfileUnlockResponse) => {
+    setAsking(null);
+    if (purpose === 'manage') return setEditing({ ...tile, unlockToken: unlock.token });
+    useAccountStore
+      .getState()
+      .setUnlock(tile.id, { token: unlock.token, expiresAt: Date.parse(unlock.expiresAt) });
+    enter(tile);
   };
 
   if (editing) {
@@ -184,39 +318,27 @@ export function ProfilesPage() {
 
   return (
     <div className="flex flex-col items-center gap-10 py-12 text-center sm:py-20" data-testid="profiles-page">
+      {asking && (
+        <PinDialog
+          tile={asking.tile}
+          onUnlocked={(unlock) => unlocked(asking.tile, asking.purpose, unlock)}
+          onClose={() => setAsking(null)}
+        />
+      )}
       <h1 className="text-3xl font-bold text-fg sm:text-5xl">
         {managing ? t('customer.profiles.manageTitle') : t('customer.profiles.title')}
       </h1>
       <ul className="flex flex-wrap justify-center gap-6 sm:gap-10">
         {tiles.map((tile, i) => (
           <li key={tile.id || 'owner'}>
-            <button
-              type="button"
-              onClick={() => choose(tile)}
-              className="group flex w-28 flex-col items-center gap-3 rounded-xl p-2 focus-visible:outline-2 focus-visible:outline-accent sm:w-36"
-              // The tile's name is what it shows (what a voice-control user says); what it does is its
-              // description.
-              aria-describedby={`profile-action-${i}`}
-              data-testid="profile-tile"
-            >
-              <span id={`profile-action-${i}`} hidden>
-                {managing
-                  ? t('customer.profiles.edit', { name: tile.name })
-                  : t('customer.profiles.choose', { name: tile.name })}
-              </span>
-              <span
-                className={`rounded-full ring-offset-4 ring-offset-bg transition group-hover:ring-4 group-hover:ring-fg ${active === tile.id ? 'ring-4 ring-accent' : ''}`}
-              >
-                <Avatar {...(tile.owner ? account.profile : colorsOf(i))} icon={tile.icon} size={96} />
-              </span>
-              <span className="line-clamp-2 font-semibold text-fg" data-testid="profile-name">
-                {tile.name}
-              </span>
-              {tile.owner && <span className="text-xs text-fg-muted">{t('customer.profiles.owner')}</span>}
-              {!tile.owner && active === tile.id && (
-                <span className="text-xs text-fg-accent">{t('customer.profiles.current')}</span>
-              )}
-            </button>
+            <ProfileTile
+              tile={tile}
+              index={i}
+              managing={managing}
+              active={active === tile.id}
+              colors={tile.owner ? account.profile : colorsOf(i)}
+              onChoose={() => choose(tile)}
+            />
           </li>
         ))}
         {user.profiles.length < MAX_PROFILES && (

@@ -1,3 +1,4 @@
+import { PROFILE_TOKEN_HEADER } from '@marquee/contract/values';
 import type { customerEndpoints, CustomerUser, membershipEndpoints } from '@marquee/contract';
 import { useAccountStore } from '../../stores/account-store.ts';
 import { api, ApiError, type ApiInput } from '../api/index.ts';
@@ -50,15 +51,36 @@ export const changePassword = (body: Body<typeof customerEndpoints.password>) =>
 export const createProfile = (body: Body<typeof customerEndpoints.createProfile>) =>
   api.customer.createProfile({ params: uid(), body }).then(withUser);
 
-export const patchProfile = (profileId: string, body: Body<typeof customerEndpoints.patchProfile>) =>
-  api.customer.patchProfile({ params: { ...uid(), profileId }, body }).then(withUser);
+/** A locked profile is changed with an unlock of it made for the change (not kept on the device). */
+const unlockHeaders = (unlockToken: string | undefined) =>
+  unlockToken ? { headers: { [PROFILE_TOKEN_HEADER]: unlockToken } } : {};
 
-export async function deleteProfile(profileId: string): Promise<CustomerUser> {
-  const { user } = await api.customer.deleteProfile({ params: { ...uid(), profileId } }).then(withUser);
+export const patchProfile = (
+  profileId: string,
+  body: Body<typeof customerEndpoints.patchProfile>,
+  unlockToken?: string,
+) =>
+  api.customer
+    .patchProfile({ params: { ...uid(), profileId }, body, ...unlockHeaders(unlockToken) })
+    .then(withUser);
+
+export async function deleteProfile(profileId: string, unlockToken?: string): Promise<CustomerUser> {
+  const { user } = await api.customer
+    .deleteProfile({ params: { ...uid(), profileId }, ...unlockHeaders(unlockToken) })
+    .then(withUser);
   const { profileDeleted } = await import('../sync/session.ts');
   profileDeleted(profileId);
   return user;
 }
+
+// ---- profile PINs (decision 104) ----
+
+export const setProfilePin = (body: Body<typeof customerEndpoints.setProfilePin>) =>
+  api.customer.setProfilePin({ params: uid(), body }).then(withUser);
+
+/** Checks a PIN with the server: the unlock answered is the caller's to keep (or to use once). */
+export const unlockProfile = (profileId: string, pin: string) =>
+  api.customer.unlockProfile({ params: uid(), body: { profileId, pin } });
 
 // ---- memberships ----
 

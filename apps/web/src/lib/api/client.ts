@@ -1,4 +1,6 @@
 import {
+  PROFILE_HEADER,
+  PROFILE_TOKEN_HEADER,
   accountRoutes,
   configRoutes,
   customerRoutes,
@@ -208,6 +210,11 @@ export async function send(
   const headers: Record<string, string> = { accept: o.accept ?? 'application/json', ...input.headers };
   const token = tokenFor(input);
   if (token) headers.authorization = `Bearer ${token}`;
+  // The signed-in account's calls for a PIN-locked profile carry this device's unlock of it (decision 104).
+  const profile = headers[PROFILE_HEADER] ?? '';
+  const unlocked =
+    token && token === apiCredentials().token() ? apiCredentials().profileToken(profile) : null;
+  if (unlocked && !headers[PROFILE_TOKEN_HEADER]) headers[PROFILE_TOKEN_HEADER] = unlocked;
   const hasBody = input.body !== undefined && route.method !== 'GET';
   if (hasBody) headers['content-type'] = 'application/json';
 
@@ -239,6 +246,7 @@ export async function send(
   o.onResponse?.({ status: response.status, headers: response.headers });
   if (response.ok || (o.allowNotModified && response.status === 304)) return response;
   const error = errorFromAnswer(response.status, await response.json().catch(() => null));
+  if (error.code === 'profile_locked' && token) apiCredentials().profileLocked(profile);
   if (!o.budgeted) throw error;
   throw new ApiError(error.status, error.code, error.message, error.issues, true);
 }

@@ -9,9 +9,18 @@ export interface ApiCredentials {
   token(): string | null;
   /** The account server chosen in settings; null = this instance. */
   backendUrl(): string | null;
+  /** This device's live unlock token of a PIN-locked profile ('' = the account's own); null: none. */
+  profileToken(profileId: string): string | null;
+  /** The server refused a profile as locked (its unlock ended, or its PIN changed elsewhere). */
+  profileLocked(profileId: string): void;
 }
 
-const signedOut: ApiCredentials = { token: () => null, backendUrl: () => null };
+const signedOut: ApiCredentials = {
+  token: () => null,
+  backendUrl: () => null,
+  profileToken: () => null,
+  profileLocked: () => undefined,
+};
 let current = signedOut;
 
 /** Called by the account store, once, as it is created. */

@@ -1,6 +1,6 @@
 import type { LibraryChangeKind } from '@marquee/contract';
 import { syncRoutes } from '@marquee/contract/values';
-import { useAccountStore, type Account } from '../../stores/account-store.ts';
+import { isProfileShut, liveUnlock, useAccountStore, type Account } from '../../stores/account-store.ts';
 import { useLibraryStore } from '../../stores/library/library-store.ts';
 import { accountBaseUrl, ApiError } from '../api/index.ts';
 import { STOP, stream } from '../api/stream.ts';
@@ -38,11 +38,16 @@ export interface LiveState {
 
 const account = () => useAccountStore.getState().account;
 
-/** What a connection is for: another account, session, server or profile needs another one. */
+/**
+ * What a connection is for: another account, session, server, profile or unlock of a PIN-locked profile
+ * needs another one. None while the profile is locked on this device (decision 104): the PIN comes first.
+ */
 function connectionKey(): string | null {
   const a = account();
   if (!a) return null;
-  return [accountBaseUrl(), a.userId, a.token, useLibraryStore.getState().profile].join('\n');
+  const profile = useLibraryStore.getState().profile;
+  if (isProfileShut(a, profile)) return null;
+  return [accountBaseUrl(), a.userId, a.token, profile, liveUnlock(a, profile)?.token ?? ''].join('\n');
 }
 
 /** Reads asked for while one runs are gathered into the next: one read at a time, none lost. */

@@ -1,5 +1,5 @@
 import { CLIENT_TIME_HEADER } from '@marquee/contract/values';
-import { useAccountStore } from '../../stores/account-store.ts';
+import { isProfileShut, useAccountStore } from '../../stores/account-store.ts';
 import { useLibraryStore } from '../../stores/library/library-store.ts';
 import type { OutboxOp } from '../../stores/library/outbox.ts';
 import { accountBaseUrl, api, ApiError } from '../api/index.ts';
@@ -117,6 +117,7 @@ export function createOutboxEngine({ deliver, onAuthError }: OutboxEngineDeps): 
       await deliver(requestFor(op, uid));
     },
     onAuthError,
+    isHeld: (op) => isProfileShut(account(), op.profile ?? ''),
     now: () => Date.now(),
     lock: webLock,
   });

@@ -19,7 +19,8 @@ import { applySettings } from './settings-sync.ts';
 import type { SyncEngine } from './sync-engine.ts';
 import { profileHeaders } from './wire.ts';
 
-export type RestoreResult = 'ok' | 'signed-out' | 'failed' | 'no-account';
+/** `profile-locked`: the active profile has a PIN this device must enter first (decision 104). */
+export type RestoreResult = 'ok' | 'signed-out' | 'failed' | 'no-account' | 'profile-locked';
 export type PullResult = 'ok' | 'failed' | 'no-account';
 type RestoreStep = RestoreResult | 'profile-gone';
 
@@ -150,15 +151,19 @@ async function restoreOnce(engine: Engine): Promise<RestoreStep> {
     if (me.user.id !== current.userId) return 'signed-out';
     const profile = library().profile;
     let gone = false;
+    let locked = false;
     const [read, customer] = await Promise.all([
       readChanges(current, profile, ALL_KINDS),
       // The customer view (admin flag, membership, household profiles); servers of the older family have none.
       api.customer.me().catch(() => null),
     ]).catch((error: unknown) => {
       gone = error instanceof ApiError && error.code === 'profile_not_found';
+      locked = error instanceof ApiError && error.code === 'profile_locked';
       return [null, null] as const;
     });
     if (gone) return 'profile-gone';
+    // The API client marked the profile locked here: the PIN screen asks for it (no failure to show).
+    if (locked) return 'profile-locked';
     if (!read) return 'failed';
     if (account()?.token !== current.token) return 'no-account'; // signed out meanwhile
     useAccountStore

@@ -169,3 +169,63 @@ describe('sync engine', () => {
     expect(h.pending()).toEqual([]);
   });
 });
+
+describe('sync engine and PIN-locked profiles (decision 104)', () => {
+  const opOf = (id: string, profile: string): OutboxOp => ({ ...op(id), profile });
+
+  it('keeps a locked profile’s ops, in order, while the other libraries’ ops go on', async () => {
+    let outbox = [opOf('k1', 'kid'), opOf('t1', 'teen'), opOf('k2', 'kid'), opOf('t2', 'teen')];
+    const shut = new Set<string>();
+    const sent: string[] = [];
+    const onAuthError = vi.fn();
+    const reject = vi.fn();
+    const engine = new SyncEngine({
+      outbox: () => outbox,
+      remove: (id) => (outbox = outbox.filter((o) => o.id !== id)),
+      reject,
+      canSend: () => true,
+      isHeld: (o) => shut.has(o.profile ?? ''),
+      send: async (o) => {
+        sent.push(o.id);
+        if (o.profile === 'kid' && !unlocked) {
+          // The server refuses it; the API client marks the profile locked on this device.
+          shut.add('kid');
+          throw new ApiError(403, 'profile_locked', 'locked');
+        }
+      },
+      onAuthError,
+      now: () => 0,
+    });
+    let unlocked = false;
+    await engine.flush();
+    expect(sent).toEqual(['k1', 't1', 't2']);
+    expect(outbox.map((o) => o.id)).toEqual(['k1', 'k2']);
+    expect(reject).not.toHaveBeenCalled();
+    expect(onAuthError).not.toHaveBeenCalled();
+    // The PIN entered again: the kid's changes go, in their order.
+    unlocked = true;
+    shut.delete('kid');
+    await engine.flush();
+    expect(sent.slice(3)).toEqual(['k1', 'k2']);
+    expect(outbox).toEqual([]);
+  });
+
+  it('a refusal as locked of an op whose profile is not held is an auth problem, not a silent skip', async () => {
+    const outbox = [opOf('k1', 'kid')];
+    const onAuthError = vi.fn();
+    const engine = new SyncEngine({
+      outbox: () => outbox,
+      remove: () => undefined,
+      canSend: () => true,
+      isHeld: () => false,
+      send: async () => {
+        throw new ApiError(403, 'profile_locked', 'locked');
+      },
+      onAuthError,
+      now: () => 0,
+    });
+    await engine.flush();
+    expect(onAuthError).toHaveBeenCalledTimes(1);
+    expect(engine.state.blocked).toBe(true);
+  });
+});

@@ -20,6 +20,11 @@ export interface SyncEngineDeps {
   canSend(): boolean;
   /** 401/403: the session may be gone; restore decides (and logs out if so). */
   onAuthError(): void;
+  /**
+   * Ops this device cannot send now and keeps, in order, while the ones of other libraries go on: a
+   * PIN-locked profile's, until its PIN is entered here again (decision 104).
+   */
+  isHeld?(op: OutboxOp): boolean;
   now(): number;
   random?(): number;
   /** Cross-tab exclusion; `try` gives up at once when another tab holds it. */
@@ -172,7 +177,7 @@ export class SyncEngine {
       if (now < this.retryAt) return;
       // Held ops (progress while playing) wait; those behind them are independent rows and go on.
       const pending = this.deps.outbox();
-      const op = pending.find((o) => isDue(o, now));
+      const op = pending.find((o) => isDue(o, now) && !this.deps.isHeld?.(o));
       const held = pending.filter((o) => !isDue(o, now));
       if (held.length) this.wakeAt(Math.min(...held.map((o) => o.sendAfter!)));
       if (!op) {
@@ -196,6 +201,8 @@ export class SyncEngine {
           continue;
         }
         const status = error.status;
+        // Its profile is locked here now: the op waits for the PIN, the other libraries' ops go on.
+        if (error.code === 'profile_locked' && this.deps.isHeld?.(op)) continue;
         if (status === 401 || status === 403) {
           if (this.authFailedOnce.has(op.id)) {
             // Refused again after restore confirmed the session: this op is not ours to send.

@@ -1,4 +1,4 @@
-import { SCRAPE_TOKEN_HEADER, scrapeQuery, sourceRoutes } from '@marquee/contract/values';
+import { PROFILE_HEADER, SCRAPE_TOKEN_HEADER, scrapeQuery, sourceRoutes } from '@marquee/contract/values';
 import type {
   ErrorCode,
   ScrapeAllEventData,
@@ -11,6 +11,7 @@ import { ApiError } from '../../../lib/api/index.ts';
 import { STOP, stream } from '../../../lib/api/stream.ts';
 import { scrapeTokens, type ScrapeTokenStore } from '../../../lib/proxy-transport.ts';
 import type { ScrapeState } from '../core/player-store.ts';
+import { useLibraryStore } from '../../../stores/index.ts';
 import { deviceFields, deviceQuery, type DeviceQuery } from './device-query.ts';
 import {
   emptyScrapeState,
@@ -134,6 +135,9 @@ const mediaQuery = (media: ScrapeMediaParams, extra: Parameters<typeof scrapeQue
  * site gates playback on a membership): the client sends the signed-in account's bearer token to this
  * instance only — a provider API's origin (`base`) gets none. The X-Token answer header is kept, refusals included.
  */
+const profileHeader = (profile: string): Record<string, string> =>
+  profile ? { [PROFILE_HEADER]: profile } : {};
+
 function transport(
   o: { base?: string; signal?: AbortSignal | undefined; fetchLike?: typeof fetch | undefined },
   tokens: ScrapeTokenStore,
@@ -143,7 +147,11 @@ function transport(
     ...(o.base ? { baseUrl: o.base } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
     ...(o.fetchLike ? { fetch: o.fetchLike } : {}),
-    ...(scrapeToken ? { headers: { [SCRAPE_TOKEN_HEADER]: scrapeToken } } : {}),
+    headers: {
+      ...(scrapeToken ? { [SCRAPE_TOKEN_HEADER]: scrapeToken } : {}),
+      // This instance plays for the viewer's profile, which must be open here if it has a PIN (decision 104).
+      ...(o.base ? {} : profileHeader(useLibraryStore.getState().profile)),
+    },
     onResponse: ({ headers }: { headers: Headers }) => tokens.set(headers.get(SCRAPE_TOKEN_HEADER)),
   };
 }
