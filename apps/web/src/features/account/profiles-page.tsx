@@ -289,9 +289,9 @@ export function ProfilesPage() {
   };
   const choose = (tile: Tile) => {
     // A locked profile asks for its PIN, unless it is the one open on this device now.
-    const open = active === tile.id && liveUnlock(account, tile.id) !== null;
+    const open = active === tile.id ? liveUnlock(account, tile.id) : null;
     if (tile.hasPin && !open) return setAsking({ tile, purpose: managing ? 'manage' : 'choose' });
-    if (managing) return setEditing(tile);
+    if (managing) return setEditing(open ? { ...tile, unlockToken: open.token } : tile);
     enter(tile);
   };
   /** The PIN was right: the profile opens here, or (managing) its editor opens with the unlock. */
