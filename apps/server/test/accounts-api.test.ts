@@ -418,6 +418,9 @@ describe(`accounts API (${testDialect})`, () => {
       .insertInto('captcha_solutions')
       .values({ id: 'x-old', expires_at: t.clock.ms - 1 })
       .execute();
+    // A sign-in code a new device asked for and nobody approved.
+    const asked = await t.server.inject({ method: 'POST', url: '/auth/device-links', payload: {} });
+    expect(asked.statusCode, asked.body).toBe(200);
     t.clock.advance(22 * DAY);
     const fresh = await register(t.server);
     const { ChallengesRepository } = await import('../src/modules/auth/auth.repository.ts');
@@ -427,11 +430,13 @@ describe(`accounts API (${testDialect})`, () => {
     const { ProgressRepository } = await import('../src/modules/progress/progress.repository.ts');
     const { HistoryRepository } = await import('../src/modules/history/history.repository.ts');
     const { RatingsRepository } = await import('../src/modules/ratings/ratings.repository.ts');
+    const { DeviceLinksRepository } = await import('../src/modules/device-links/device-links.repository.ts');
     const removed = await runCleanup(
       {
         challenges: new ChallengesRepository(db),
         sessions: new SessionsRepository(db),
         captchaSolutions: new CaptchaSolutionsRepository(db),
+        deviceLinks: new DeviceLinksRepository(db),
         bookmarks: new BookmarksRepository(db),
         progress: new ProgressRepository(db),
         history: new HistoryRepository(db),
@@ -442,6 +447,7 @@ describe(`accounts API (${testDialect})`, () => {
     expect(removed.challenges).toBeGreaterThan(0);
     expect(removed.sessions).toBeGreaterThan(0);
     expect(removed.captchaSolutions).toBe(1);
+    expect(removed.deviceLinks).toBe(1);
     expect(
       (await t.server.inject({ method: 'GET', url: '/users/@me', headers: fresh.headers })).statusCode,
     ).toBe(200);

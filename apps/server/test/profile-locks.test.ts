@@ -101,6 +101,8 @@ const scopes: Record<string, Scope> = {
   'customers.deleteProfile': { scope: 'account', why: 'guarded for a locked profile: tested below' },
   'customers.setProfilePin': { scope: 'account', why: 'proved with the PIN or the password: tested below' },
   'customers.unlockProfile': { scope: 'account', why: 'how a locked profile is opened' },
+  'deviceLinks.byCode': { scope: 'account', why: 'letting another device into the account' },
+  'deviceLinks.approve': { scope: 'account', why: 'letting another device into the account (password)' },
   'membership.subscribe': { scope: 'account', why: 'the account’s membership' },
   'membership.subscribeAlias': { scope: 'account', why: 'the account’s membership' },
   'membership.membership': { scope: 'account', why: 'the account’s membership' },

@@ -50,7 +50,7 @@ export const endpointTagDescriptions: Record<EndpointTag, string> = {
 
 /** HTTP statuses of error answers. */
 export type ErrorStatus =
-  400 | 401 | 402 | 403 | 404 | 409 | 413 | 414 | 415 | 416 | 429 | 451 | 500 | 502 | 503;
+  400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 414 | 415 | 416 | 429 | 451 | 500 | 502 | 503;
 /** Error codes (errors.ts) a route answers, by HTTP status. */
 export type EndpointErrors = Partial<Record<ErrorStatus, readonly ErrorCode[]>>;
 

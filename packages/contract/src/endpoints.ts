@@ -1,5 +1,6 @@
 import { accountEndpoints } from './accounts.ts';
 import { customerEndpoints } from './customers.ts';
+import { deviceLinkEndpoints } from './device-links.ts';
 import { historyEndpoints } from './history.ts';
 import type { Endpoint } from './endpoint.ts';
 import { jobEndpoints } from './jobs.ts';
@@ -28,6 +29,7 @@ export const contractEndpoints = {
   config: configEndpoints,
   sources: sourcesEndpoints,
   jobs: jobEndpoints,
+  deviceLinks: deviceLinkEndpoints,
 } as const;
 
 export interface ListedEndpoint {

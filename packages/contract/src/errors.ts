@@ -65,6 +65,10 @@ export const errorCodes = [
   'pin_proof_required',
   /** 403: the account's password given to prove it is the owner is not right. */
   'password_incorrect',
+  /** 404: no live sign-in code (or link) like this: mistyped, used, or never made. */
+  'link_not_found',
+  /** 410: the sign-in code's 10 minutes are over: the new device asks for another. */
+  'link_expired',
   'plan_not_found',
   'crypto_required',
   'promo_not_found',

@@ -21,6 +21,8 @@ export * from './customer-paths.ts';
 export * from './customers.ts';
 export * from './membership.ts';
 export * from './job-routes.ts';
+export * from './device-link-routes.ts';
+export * from './device-links.ts';
 export * from './jobs.ts';
 export * from './endpoints.ts';
 

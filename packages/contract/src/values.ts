@@ -10,6 +10,7 @@ export * from './api-paths.ts';
 export * from './account-paths.ts';
 export * from './customer-paths.ts';
 export * from './job-routes.ts';
+export * from './device-link-routes.ts';
 export * from './source-paths.ts';
 export * from './sync-rules.ts';
 export * from './sync-conformance.ts';

@@ -217,6 +217,20 @@ export interface ProfilePinsTable {
   changed_at: number;
 }
 
+/** A new device waiting to be let in with a code (decision 105). */
+export interface DeviceLinksTable {
+  id: string;
+  /** sha256 hex of the 6-digit code; of the poll token. */
+  code_hash: string;
+  poll_hash: string;
+  device: string;
+  user_agent: string;
+  created_at: number;
+  expires_at: number;
+  /** The account that approved it; null while pending. */
+  approved_by: string | null;
+}
+
 export interface MembershipsTable {
   user_id: string;
   ends_at: number;
@@ -285,6 +299,7 @@ export interface Database {
   job_runs: JobRunsTable;
   profiles: ProfilesTable;
   profile_pins: ProfilePinsTable;
+  device_links: DeviceLinksTable;
   memberships: MembershipsTable;
   payments: PaymentsTable;
   promo_codes: PromoCodesTable;

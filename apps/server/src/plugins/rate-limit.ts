@@ -71,6 +71,14 @@ export const rateLimitBuckets = {
    */
   profile_pin_profile: { points: 5, durationMs: 60 * 60_000 },
   profile_pin_device: { points: 10, durationMs: 60 * 60_000 },
+  /** Per client IP: sign-in codes asked for by new devices (decision 105). */
+  device_link_create: { points: 10, durationMs: 10 * 60_000 },
+  /** Per client IP: a new device asks every 2 s for 10 minutes (300); a few devices behind one address. */
+  device_link_poll: { points: 1_200, durationMs: 10 * 60_000, whenStoreFails: 'allow' },
+  /** Per account: wrong sign-in codes looked up (10 free, then waits: FailureThrottle). */
+  device_link_code: { points: 10, durationMs: 10 * 60_000 },
+  /** Per account: wrong passwords given to approve a code (5 free an hour, then waits). */
+  device_link_password: { points: 5, durationMs: 60 * 60_000 },
   /** Per user: promo code look-ups (codes must not be guessable by trying). */
   promo_check: { points: 30, durationMs: 10 * 60_000 },
   /** Per user: payment requests (each one asks the gateway for an invoice). */
@@ -238,6 +246,16 @@ export async function limit(
 ): Promise<void> {
   try {
     await limits.consume(bucket, key, points);
+  } catch (error) {
+    if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
+    throw error;
+  }
+}
+
+/** Runs a throttled attempt; a refusal's 429 says when to try again (Retry-After). */
+export async function withRetryAfter<T>(reply: FastifyReply, attempt: () => Promise<T>): Promise<T> {
+  try {
+    return await attempt();
   } catch (error) {
     if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
     throw error;

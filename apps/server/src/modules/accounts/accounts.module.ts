@@ -32,6 +32,12 @@ import { CustomersService } from '../customers/customers.service.ts';
 import { PasswordHasher, type ScryptCost } from '../customers/password-hasher.ts';
 import { ProfileLocks } from '../customers/profile-locks.ts';
 import { ProfilePinsRepository } from '../customers/profile-pins.repository.ts';
+import { DeviceLinksRepository } from '../device-links/device-links.repository.ts';
+import {
+  registerDeviceLinkPublicRoutes,
+  registerDeviceLinkRoutes,
+} from '../device-links/device-links.routes.ts';
+import { DeviceLinksService } from '../device-links/device-links.service.ts';
 import { normaliseEmail } from '../customers/roles.ts';
 import { SignInThrottle } from '../customers/sign-in-throttle.ts';
 import { addReadinessCheck } from '../health/health.routes.ts';
@@ -227,7 +233,17 @@ export async function registerAccountsAndSync(
     sessionTtlMs: config.SESSION_TTL_DAYS * 24 * 60 * 60_000,
   });
 
-  const { customers, locks } = createCustomers(ctx, { users, auth, captcha, limits });
+  const { customers, locks, hasher } = createCustomers(ctx, { users, auth, captcha, limits });
+  const deviceLinksRepo = new DeviceLinksRepository(db);
+  const deviceLinks = new DeviceLinksService({
+    links: deviceLinksRepo,
+    auth,
+    customers,
+    users,
+    hasher,
+    limits,
+    now,
+  });
 
   const trakt = startTrakt(server, ctx, { repos, live });
 
@@ -237,6 +253,7 @@ export async function registerAccountsAndSync(
   registerCaptchaRoutes(server, captcha, limits);
   registerAuthRoutes(server, auth, limits);
   registerCustomerPublicRoutes(server, customers, limits);
+  registerDeviceLinkPublicRoutes(server, deviceLinks, limits);
   await server.register(async (scope) => {
     requireSession(scope, auth);
     registerUserRoutes(
@@ -244,6 +261,7 @@ export async function registerAccountsAndSync(
       new UsersService(usersRepo, sessions, now, undefined, (id) => live.endSession(id)),
     );
     registerCustomerRoutes(scope, customers, locks);
+    registerDeviceLinkRoutes(scope, deviceLinks);
     await scope.register(async (library) =>
       registerLibrary(library, {
         db,
@@ -261,7 +279,7 @@ export async function registerAccountsAndSync(
   });
 
   const stopCleanup = scheduleCleanup(
-    { challenges, sessions, captchaSolutions, ...repos },
+    { challenges, sessions, captchaSolutions, deviceLinks: deviceLinksRepo, ...repos },
     {
       intervalMs: ctx.overrides?.cleanupIntervalMs ?? 60 * 60_000,
       now,
@@ -281,7 +299,7 @@ export async function registerAccountsAndSync(
 function createCustomers(
   ctx: AccountsContext,
   deps: { users: UserAccountsService; auth: AuthService; captcha: CaptchaVerifier; limits: RateLimits },
-): { customers: CustomersService; locks: ProfileLocks } {
+): { customers: CustomersService; locks: ProfileLocks; hasher: PasswordHasher } {
   const { db } = ctx.database;
   const now = () => ctx.now().getTime();
   const { users, limits } = deps;
@@ -317,7 +335,7 @@ function createCustomers(
     now,
     throttle: new SignInThrottle(limits),
   });
-  return { customers: service, locks };
+  return { customers: service, locks, hasher };
 }
 
 /** The repositories of every kind of library: the routes, the cleanup and the Trakt sync share them. */

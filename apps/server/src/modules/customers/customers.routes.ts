@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { customerEndpoints as e, PROFILE_HEADER, PROFILE_TOKEN_HEADER } from '@marquee/contract';
 import { authOf, presentedToken } from '../../plugins/auth.ts';
 import { contractRoute } from '../../plugins/contract-route.ts';
-import { limit, RateLimitedError, type RateLimits } from '../../plugins/rate-limit.ts';
+import { limit, withRetryAfter, type RateLimits } from '../../plugins/rate-limit.ts';
 import type { CustomersService } from './customers.service.ts';
 import type { ProfileLocks } from './profile-locks.ts';
 
@@ -67,16 +67,6 @@ export function registerCustomerRoutes(
   contractRoute(app, e.unlockProfile, async ({ body }, request, reply) =>
     withRetryAfter(reply, () => locks.unlock(authOf(request), body)),
   );
-}
-
-/** A throttled attempt's 429 says when to try again. */
-async function withRetryAfter<T>(reply: FastifyReply, attempt: () => Promise<T>): Promise<T> {
-  try {
-    return await attempt();
-  } catch (error) {
-    if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
-    throw error;
-  }
 }
 
 /**

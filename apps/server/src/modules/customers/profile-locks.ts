@@ -2,9 +2,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { PROFILE_UNLOCK_TTL_MS, type ProfileUnlockResponse } from '@marquee/contract';
 import { AppError } from '../../errors.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
-import { RateLimitedError, type RateLimitBucket, type RateLimits } from '../../plugins/rate-limit.ts';
+import type { RateLimits } from '../../plugins/rate-limit.ts';
 import type { UserAccountsService } from '../users/user-accounts.service.ts';
 import type { CustomersRepository } from './customers.repository.ts';
+import { FailureThrottle, type FailureCounter } from './failure-throttle.ts';
 import type { PasswordHasher } from './password-hasher.ts';
 import type { ProfilePinsRepository } from './profile-pins.repository.ts';
 
@@ -12,13 +13,6 @@ export const profileLocked = () =>
   new AppError(403, 'profile_locked', 'This profile is locked: enter its PIN on this device first');
 const pinIncorrect = () => new AppError(403, 'pin_incorrect', 'That PIN is not right');
 const profileNotFound = () => new AppError(404, 'profile_not_found', 'Profile not found');
-
-/**
- * The wait after the `excess`-th wrong PIN past the free ones: 30 s, 1 min, 2 min … up to 15 min. Harsher
- * than passwords' (decision 070) because a PIN has only 10,000 to 1,000,000 values.
- */
-export const pinDelayMs = (excess: number): number =>
-  Math.min(15 * 60_000, 30_000 * 2 ** Math.min(Math.max(excess, 1) - 1, 10));
 
 export interface ProfileLocksOptions {
   pins: ProfilePinsRepository;
@@ -44,10 +38,14 @@ interface UnlockClaims {
  * `profile_locked` unless the call carries an unlock token: made by `unlock` with the right PIN, signed
  * with the instance's key, bound to the session (device) that entered the PIN, to the profile, to the
  * PIN's version (a new PIN, or none, ends it) and to a lifetime (PROFILE_UNLOCK_TTL_MS). Wrong PINs are
- * slowed per profile and per device (pinDelayMs).
+ * slowed per profile and per device (FailureThrottle).
  */
 export class ProfileLocks {
-  constructor(private readonly o: ProfileLocksOptions) {}
+  private readonly throttle: FailureThrottle;
+
+  constructor(private readonly o: ProfileLocksOptions) {
+    this.throttle = new FailureThrottle(o.limits);
+  }
 
   lockedIds(userId: string): Promise<Set<string>> {
     return this.o.pins.lockedIds(userId);
@@ -69,11 +67,11 @@ export class ProfileLocks {
     const { userId } = auth;
     await this.assertProfileExists(userId, input.profileId);
     const current = await this.o.pins.find(userId, input.profileId);
-    const throttleKeys = { profile: `${userId}:${input.profileId}`, device: auth.sessionId };
+    const throttleKeys = this.counters(`${userId}:${input.profileId}`, auth.sessionId);
     if (input.currentPin !== undefined && current) {
-      await this.checkThrottle(throttleKeys);
+      await this.throttle.check(throttleKeys);
       if (!(await this.o.hasher.verify(input.currentPin, current.pin_hash))) {
-        await this.failed(throttleKeys);
+        await this.throttle.failed(throttleKeys);
         throw pinIncorrect();
       }
     } else if (input.password !== undefined) {
@@ -85,10 +83,10 @@ export class ProfileLocks {
           'This account signs in with a passphrase, not a password',
         );
       // Guessing the password here is slowed like guessing a PIN (the sign-in's throttle is per address).
-      const passwordKeys = { profile: `${userId}:password`, device: auth.sessionId };
-      await this.checkThrottle(passwordKeys);
+      const passwordKeys = this.counters(`${userId}:password`, auth.sessionId);
+      await this.throttle.check(passwordKeys);
       if (!(await this.o.hasher.verify(input.password, user.password_hash))) {
-        await this.failed(passwordKeys);
+        await this.throttle.failed(passwordKeys);
         throw new AppError(403, 'password_incorrect', 'That password is not right');
       }
     } else {
@@ -112,14 +110,14 @@ export class ProfileLocks {
   /** The right PIN opens the profile on the calling device; a profile without a PIN opens with any. */
   async unlock(auth: AuthContext, input: { profileId: string; pin: string }): Promise<ProfileUnlockResponse> {
     await this.assertProfileExists(auth.userId, input.profileId);
-    const keys = { profile: `${auth.userId}:${input.profileId}`, device: auth.sessionId };
-    await this.checkThrottle(keys);
+    const keys = this.counters(`${auth.userId}:${input.profileId}`, auth.sessionId);
+    await this.throttle.check(keys);
     const row = await this.o.pins.find(auth.userId, input.profileId);
     if (row && !(await this.o.hasher.verify(input.pin, row.pin_hash))) {
-      await this.failed(keys);
+      await this.throttle.failed(keys);
       throw pinIncorrect();
     }
-    if (row) await this.o.limits.reset('profile_pin_profile', keys.profile);
+    if (row) await this.throttle.forgive(keys.slice(0, 1));
     const expiresAt = this.o.now() + PROFILE_UNLOCK_TTL_MS;
     const claims: UnlockClaims = {
       s: auth.sessionId,
@@ -194,29 +192,11 @@ export class ProfileLocks {
     }
   }
 
-  // ---- throttling wrong PINs (and passwords given here): free failures, then doubling waits ----
-
-  private async checkThrottle(keys: { profile: string; device: string }): Promise<void> {
-    if (!this.o.limits.enabled) return;
-    const waits = await Promise.all([
-      this.o.limits.heldFor('profile_pin_profile', keys.profile),
-      this.o.limits.heldFor('profile_pin_device', keys.device),
-    ]);
-    const wait = Math.max(...waits);
-    if (wait > 0) throw new RateLimitedError(Math.max(1, Math.ceil(wait / 1000)));
-  }
-
-  private async failed(keys: { profile: string; device: string }): Promise<void> {
-    if (!this.o.limits.enabled) return;
-    await Promise.all([
-      this.delay('profile_pin_profile', keys.profile),
-      this.delay('profile_pin_device', keys.device),
-    ]);
-  }
-
-  private async delay(bucket: RateLimitBucket, key: string): Promise<void> {
-    const failures = await this.o.limits.add(bucket, key);
-    const free = this.o.limits.rule(bucket).points;
-    if (failures >= free) await this.o.limits.hold(bucket, key, pinDelayMs(failures - free + 1));
+  /** Wrong PINs count for the profile from every device, and for this device whatever the profile. */
+  private counters(profileKey: string, sessionId: string): FailureCounter[] {
+    return [
+      ['profile_pin_profile', profileKey],
+      ['profile_pin_device', sessionId],
+    ];
   }
 }

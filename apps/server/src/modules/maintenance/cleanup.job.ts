@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ChallengesRepository } from '../auth/auth.repository.ts';
 import type { BookmarksRepository } from '../bookmarks/bookmarks.repository.ts';
 import type { CaptchaSolutionsRepository } from '../captcha/captcha.repository.ts';
+import type { DeviceLinksRepository } from '../device-links/device-links.repository.ts';
 import type { HistoryRepository } from '../history/history.repository.ts';
 import type { ProgressRepository } from '../progress/progress.repository.ts';
 import type { RatingsRepository } from '../ratings/ratings.repository.ts';
@@ -15,18 +16,20 @@ export interface CleanupTargets {
   challenges: ChallengesRepository;
   sessions: SessionsRepository;
   captchaSolutions: CaptchaSolutionsRepository;
+  deviceLinks: DeviceLinksRepository;
   bookmarks: BookmarksRepository;
   progress: ProgressRepository;
   history: HistoryRepository;
   ratings: RatingsRepository;
 }
 
-/** One pass: expired challenges, sessions and used captcha solutions; old tombstones. Idempotent. */
+/** One pass: expired challenges, sessions, sign-in codes and used captcha solutions; old tombstones. Idempotent. */
 export async function runCleanup(t: CleanupTargets, now: number): Promise<Record<string, number>> {
   return {
     challenges: await t.challenges.deleteExpired(now),
     sessions: await t.sessions.deleteExpired(now),
     captchaSolutions: await t.captchaSolutions.deleteExpired(now),
+    deviceLinks: await t.deviceLinks.deleteExpired(now),
     bookmarkTombstones: await t.bookmarks.deleteTombstonesBefore(now - TOMBSTONE_TTL_MS),
     progressTombstones: await t.progress.deleteTombstonesBefore(now - TOMBSTONE_TTL_MS),
     historyTombstones: await t.history.deleteTombstonesBefore(now - TOMBSTONE_TTL_MS),
