@@ -112,6 +112,16 @@ const LoginPage = page(
   (m) => m.LoginPage,
   PAGE_NAMESPACES.account,
 );
+const CodeSignInPage = page(
+  () => import('../features/account/code-sign-in-page.tsx'),
+  (m) => m.CodeSignInPage,
+  PAGE_NAMESPACES.account,
+);
+const LinkPage = page(
+  () => import('../features/account/link-page.tsx'),
+  (m) => m.LinkPage,
+  PAGE_NAMESPACES.account,
+);
 const RegisterPage = page(
   () => import('../features/account/register-page.tsx'),
   (m) => m.RegisterPage,
@@ -169,6 +179,8 @@ export function routes(): RouteObject[] {
         { path: '/history', element: <HistoryPage /> },
         { path: '/import', element: <TransferPage /> },
         { path: '/login', element: <LoginPage /> },
+        { path: '/login/code', element: <CodeSignInPage /> },
+        { path: '/link', element: <LinkPage /> },
         { path: '/register', element: <RegisterPage /> },
         { path: '/settings', element: <SettingsRoute /> },
         // Only an instance with a payment gateway sells memberships; elsewhere /subscription is not found.

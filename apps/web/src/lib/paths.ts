@@ -24,6 +24,10 @@ export const paths = {
   /** Import from other services and export everything (issue 27). */
   transfer: '/import',
   login: '/login',
+  /** A new device signs in with a code another device approves (decision 105). */
+  codeSignIn: '/login/code',
+  /** Where a signed-in viewer approves another device's code. */
+  link: '/link',
   register: '/register',
   settings: '/settings',
   subscription: '/subscription',

@@ -2,6 +2,7 @@ import {
   accountRoutes,
   configRoutes,
   customerRoutes,
+  deviceLinkRoutes,
   historyRoutes,
   jobRoutes,
   membershipRoutes,
@@ -15,6 +16,7 @@ import type {
   accountEndpoints,
   configEndpoints,
   customerEndpoints,
+  deviceLinkEndpoints,
   historyEndpoints,
   jobEndpoints,
   membershipEndpoints,
@@ -42,6 +44,7 @@ interface Groups {
   config: typeof configEndpoints;
   sources: typeof sourcesEndpoints;
   jobs: typeof jobEndpoints;
+  deviceLinks: typeof deviceLinkEndpoints;
 }
 const tables: Record<keyof Groups, Record<string, Route>> = {
   account: accountRoutes,
@@ -54,6 +57,7 @@ const tables: Record<keyof Groups, Record<string, Route>> = {
   config: configRoutes,
   sources: sourceRoutes,
   jobs: jobRoutes,
+  deviceLinks: deviceLinkRoutes,
 };
 
 export interface FakeRequest {

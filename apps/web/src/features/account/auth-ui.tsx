@@ -128,6 +128,7 @@ export function TextField({
   autoComplete,
   hint,
   error,
+  inputMode,
 }: {
   id: string;
   label: string;
@@ -137,12 +138,15 @@ export function TextField({
   autoComplete?: string;
   hint?: string;
   error?: string | null;
+  /** The phone keyboard to show (`numeric` for codes). */
+  inputMode?: 'numeric' | 'text';
 }) {
   return (
     <FormField
       id={id}
       label={label}
       type={type}
+      {...(inputMode ? { inputMode } : {})}
       value={value}
       onChange={(e) => onChange(e.target.value)}
       autoComplete={autoComplete}

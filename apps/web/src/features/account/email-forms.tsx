@@ -10,7 +10,7 @@ import {
   type UseFormReturn,
 } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import {
   type CustomerErrorKey,
@@ -149,14 +149,27 @@ export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null })
         to={paths.register}
         label={t('customer.login.register')}
       />
+      <p className="mt-4 text-center text-sm">
+        <Link to={paths.codeSignIn} className="font-semibold text-fg-accent hover:underline">
+          {t('customer.login.useCode')}
+        </Link>
+      </p>
       {otherMethod && <OtherMethod to={otherMethod} label={t('customer.login.usePassphrase')} />}
     </AuthCard>
   );
 }
 
+/** Where a sign-in goes next: `?next=` when it is a page of this site (the approval page), else home. */
+function useNextPage(): string {
+  const [params] = useSearchParams();
+  const next = params.get('next');
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : paths.home;
+}
+
 /** The sign-in form's state; `failedSignIns` > 0 once signed in on an account others tried to open. */
 function useEmailLogin(email: string | undefined) {
   const navigate = useNavigate();
+  const next = useNextPage();
   const form = useCustomerForm<LoginFormValues>({ email: email ?? '', password: '' }, loginFormResolver);
   const { problem, setProblem, show } = useFieldProblems<LoginFormValues>('login');
   /** Wrong passwords tried on the account since its last sign-in: the owner reads this before going on. */
@@ -166,7 +179,7 @@ function useEmailLogin(email: string | undefined) {
     try {
       const signedIn = await (await auth()).loginWithEmail(email, password);
       if (signedIn.failedSignIns > 0) return setFailedSignIns(signedIn.failedSignIns);
-      void navigate(paths.home);
+      void navigate(next);
     } catch (err) {
       // A 401 (wrong email or password) is shown with the fields, as a validation error.
       setProblem(errorKey(err));

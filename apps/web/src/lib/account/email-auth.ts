@@ -58,6 +58,15 @@ export async function loginWithEmail(
   return { user: auth.user, failedSignIns: auth.failedSignIns ?? 0 };
 }
 
+/** A sign-in another device approved for this one (decision 105): the account's library then syncs. */
+export async function signInWithApprovedCode(auth: {
+  user: CustomerUser;
+  token: string;
+  session: Session;
+}): Promise<void> {
+  await signedIn(emailAccount(auth.token, auth.user, auth.session));
+}
+
 /**
  * A token left under `accessToken` by the older clients' customer login, with no account stored here: the
  * session is adopted (its user and session looked up) instead of asking the user to sign in again.

@@ -4,6 +4,7 @@ import {
   accountRoutes,
   configRoutes,
   customerRoutes,
+  deviceLinkRoutes,
   historyRoutes,
   jobRoutes,
   membershipRoutes,
@@ -19,6 +20,7 @@ import type {
   accountEndpoints,
   configEndpoints,
   customerEndpoints,
+  deviceLinkEndpoints,
   Endpoint,
   historyEndpoints,
   jobEndpoints,
@@ -306,6 +308,8 @@ export const api = {
   ratings: group<typeof ratingsEndpoints>(ratingsRoutes, 'account'),
   trakt: group<typeof traktEndpoints>(traktRoutes, 'account'),
   customer: group<typeof customerEndpoints>(customerRoutes, 'account'),
+  /** Signing in on another device with a code (decision 105). */
+  deviceLinks: group<typeof deviceLinkEndpoints>(deviceLinkRoutes, 'account'),
   membership: group<typeof membershipEndpoints>(membershipRoutes, 'account'),
   metadata: group<typeof metadataEndpoints>(metadataRoutes, 'instance', {
     timeoutMs: METADATA_BUDGET_MS,

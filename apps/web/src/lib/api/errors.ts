@@ -99,6 +99,8 @@ const API_ERROR_KEYS = {
   pin_incorrect: 'errors.api.pin_incorrect',
   pin_proof_required: 'errors.api.pin_proof_required',
   password_incorrect: 'errors.api.password_incorrect',
+  link_not_found: 'errors.api.link_not_found',
+  link_expired: 'errors.api.link_expired',
   plan_not_found: 'errors.api.plan_not_found',
   crypto_required: 'errors.api.crypto_required',
   promo_not_found: 'errors.api.promo_not_found',

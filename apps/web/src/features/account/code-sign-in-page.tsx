@@ -1,0 +1,133 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { DEVICE_LINK_POLL_MS, DEVICE_LINK_PAGE } from '@marquee/contract/values';
+import type { CustomerAuthResponse, DeviceLinkCreated } from '@marquee/contract';
+import { Button } from '../../components/button.tsx';
+import { PageLoading } from '../../components/layout.tsx';
+import { accountBaseUrl, api, ApiError, errorKey } from '../../lib/api/index.ts';
+import { paths } from '../../lib/paths.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { useAccountStore } from '../../stores/index.ts';
+import { AuthCard, FormError } from './auth-ui.tsx';
+
+const auth = () => import('../../lib/account/email-auth.ts');
+
+/** "123 456": easier to read out and to type. */
+const spaced = (code: string) => `${code.slice(0, 3)} ${code.slice(3)}`;
+
+/**
+ * `/login/code` (decision 105): this device shows a code and a QR code of the approval page; it asks every
+ * 2 s whether a signed-in viewer let it in, and is signed in when they did. A code that expired offers a
+ * new one.
+ */
+export function CodeSignInPage() {
+  const { t, i18n } = useTranslation(['customer', 'errors']);
+  usePageTitle(t('customer.codeSignIn.title'));
+  const navigate = useNavigate();
+  const signedIn = useAccountStore((s) => s.account !== null);
+  const create = useMutation({ mutationFn: () => api.deviceLinks.create({ token: null, body: {} }) });
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    create.mutate();
+  }, [create]);
+  const link = create.data;
+  const status = useLinkStatus(link, async (answer) => {
+    await (await auth()).signInWithApprovedCode(answer);
+    void navigate(paths.home, { replace: true });
+  });
+
+  if (signedIn && !status.approved) return <Navigate replace to={paths.home} />;
+  if (create.isPending || (!link && !create.isError)) return <PageLoading />;
+  const expired =
+    status.error instanceof ApiError && ['link_expired', 'link_not_found'].includes(status.error.code);
+  const time = link
+    ? new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short' }).format(new Date(link.expiresAt))
+    : '';
+  const approvalPage = `${accountBaseUrl() || window.location.origin}${DEVICE_LINK_PAGE}`;
+
+  return (
+    <AuthCard title={t('customer.codeSignIn.title')}>
+      {create.isError && (
+        <div className="flex flex-col gap-4">
+          <FormError message={t('customer.codeSignIn.failed')} />
+          <Button onClick={() => create.mutate()}>{t('customer.codeSignIn.newCode')}</Button>
+        </div>
+      )}
+      {link && !expired && (
+        <div className="flex flex-col items-center gap-4 text-center" data-testid="code-sign-in">
+          <p className="text-fg-muted">{t('customer.codeSignIn.instructions', { url: approvalPage })}</p>
+          <p
+            className="font-mono text-5xl font-bold tracking-widest text-fg"
+            dir="ltr"
+            data-testid="sign-in-code"
+            aria-label={link.code.split('').join(' ')}
+          >
+            {spaced(link.code)}
+          </p>
+          <p className="text-sm text-fg-muted">{t('customer.codeSignIn.scan')}</p>
+          <img
+            src={link.qr}
+            alt={t('customer.codeSignIn.qrAlt')}
+            width={200}
+            height={200}
+            className="rounded-lg bg-white p-2"
+          />
+          <p className="text-sm text-fg-muted">{t('customer.codeSignIn.expires', { time })}</p>
+          <p role="status" className="text-sm text-fg-accent" data-testid="code-sign-in-status">
+            {status.approved ? t('customer.codeSignIn.approved') : t('customer.codeSignIn.waiting')}
+          </p>
+          {status.error && !expired && <FormError message={t(errorKey(status.error))} />}
+        </div>
+      )}
+      {expired && (
+        <div className="flex flex-col gap-4" data-testid="code-expired">
+          <p role="alert" className="text-fg">
+            {t('customer.codeSignIn.expired')}
+          </p>
+          <Button onClick={() => create.mutate()}>{t('customer.codeSignIn.newCode')}</Button>
+        </div>
+      )}
+      <p className="mt-6 text-center text-sm">
+        <Link to={paths.login} className="font-semibold text-fg-accent hover:underline">
+          {t('customer.codeSignIn.usePassword')}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+/** Asks whether `link` was approved, every 2 s until it is (then `onApproved`, once) or it ends. */
+function useLinkStatus(
+  link: DeviceLinkCreated | undefined,
+  onApproved: (auth: CustomerAuthResponse) => Promise<void>,
+) {
+  const handled = useRef<string | null>(null);
+  const query = useQuery({
+    queryKey: ['device-link', link?.linkId],
+    enabled: link !== undefined,
+    queryFn: () =>
+      api.deviceLinks.poll({
+        token: null,
+        params: { linkId: link!.linkId },
+        body: { pollToken: link!.pollToken },
+      }),
+    refetchInterval: (q) =>
+      q.state.data?.status === 'pending' && !q.state.error ? DEVICE_LINK_POLL_MS : false,
+    // A lost connection is asked again at the next tick; an answer (expired) is final.
+    retry: (count, error) => !(error instanceof ApiError && error.status > 0) && count < 30,
+    retryDelay: DEVICE_LINK_POLL_MS,
+    refetchOnWindowFocus: false,
+    gcTime: 0,
+  });
+  const answer = query.data;
+  useEffect(() => {
+    if (answer?.status !== 'approved' || !link || handled.current === link.linkId) return;
+    handled.current = link.linkId;
+    void onApproved(answer.auth);
+  }, [answer, link, onApproved]);
+  return { approved: answer?.status === 'approved', error: query.error };
+}

@@ -1,0 +1,172 @@
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { DEVICE_LINK_CODE_LENGTH } from '@marquee/contract/values';
+import { Button, ButtonLink } from '../../components/button.tsx';
+import { api, errorKey } from '../../lib/api/index.ts';
+import { paths } from '../../lib/paths.ts';
+import { usePageTitle } from '../../lib/use-page-title.ts';
+import { useAccountStore } from '../../stores/index.ts';
+import { AuthCard, FormError, SecretInput, TextField } from './auth-ui.tsx';
+import { asciiDigits } from './pin-pad.tsx';
+
+interface Asking {
+  code: string;
+  device: string;
+  createdAt: string;
+}
+
+/**
+ * `/link?code=…` (decision 105): a signed-in viewer lets another device into their account. The code
+ * (typed, or from the QR code) names the device waiting; its name is shown so the viewer can tell it is
+ * theirs; their password approves (a fresh sign-in here, so a device left signed in cannot let strangers
+ * in). Signed out, the page asks to sign in first and comes back.
+ */
+export function LinkPage() {
+  const { t } = useTranslation(['customer', 'errors']);
+  usePageTitle(t('customer.link.title'));
+  const [params] = useSearchParams();
+  const account = useAccountStore((s) => s.account);
+  const [asking, setAsking] = useState<Asking | null>(null);
+  const [approved, setApproved] = useState<string | null>(null);
+
+  if (!account) {
+    const back = `${paths.link}${params.get('code') ? `?code=${params.get('code')}` : ''}`;
+    return (
+      <AuthCard title={t('customer.link.title')}>
+        <p className="mb-6 text-fg-muted">{t('customer.link.signInFirst')}</p>
+        <ButtonLink to={`${paths.login}?next=${encodeURIComponent(back)}`}>
+          {t('customer.link.signIn')}
+        </ButtonLink>
+      </AuthCard>
+    );
+  }
+  if (account.kind !== 'email')
+    return (
+      <AuthCard title={t('customer.link.title')}>
+        <p className="text-fg-muted">{t('customer.link.passphraseAccount')}</p>
+      </AuthCard>
+    );
+  return (
+    <AuthCard title={t('customer.link.title')}>
+      {approved !== null ? (
+        <div className="flex flex-col gap-6" data-testid="link-approved">
+          <p role="status" className="text-lg text-fg">
+            {t('customer.link.approved', { device: approved })}
+          </p>
+          <ButtonLink to={paths.home}>{t('customer.link.done')}</ButtonLink>
+        </div>
+      ) : asking ? (
+        <ApproveStep
+          asking={asking}
+          onApproved={() => setApproved(asking.device)}
+          onCancel={() => setAsking(null)}
+        />
+      ) : (
+        <CodeStep initial={params.get('code') ?? ''} onFound={setAsking} />
+      )}
+    </AuthCard>
+  );
+}
+
+/** The code: 6 digits (of any script, as ASCII); the server says which device waits with it. */
+function CodeStep({ initial, onFound }: { initial: string; onFound: (asking: Asking) => void }) {
+  const { t } = useTranslation(['customer', 'errors']);
+  const [code, setCode] = useState(() => digits(initial));
+  const [error, setError] = useState<string | null>(null);
+  const lookUp = useMutation({
+    mutationFn: () => api.deviceLinks.byCode({ params: { code } }),
+    onSuccess: (info) => onFound({ code, device: info.device, createdAt: info.createdAt }),
+    onError: (e) => setError(t(errorKey(e))),
+  });
+  return (
+    <form
+      className="flex flex-col gap-4"
+      noValidate
+      data-testid="link-code"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (code.length !== DEVICE_LINK_CODE_LENGTH) return setError(t('customer.link.codeInvalid'));
+        setError(null);
+        lookUp.mutate();
+      }}
+    >
+      <p className="text-fg-muted">{t('customer.link.description')}</p>
+      <TextField
+        id="link-code-field"
+        label={t('customer.link.code')}
+        value={code}
+        onChange={(v) => setCode(digits(v))}
+        autoComplete="one-time-code"
+        inputMode="numeric"
+      />
+      <FormError message={error} />
+      <Button type="submit" disabled={lookUp.isPending}>
+        {t('customer.link.lookUp')}
+      </Button>
+    </form>
+  );
+}
+
+/** The device's name and when it asked; the account's password lets it in. */
+function ApproveStep({
+  asking,
+  onApproved,
+  onCancel,
+}: {
+  asking: Asking;
+  onApproved: () => void;
+  onCancel: () => void;
+}) {
+  const { t, i18n } = useTranslation(['customer', 'errors']);
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const approve = useMutation({
+    mutationFn: () => api.deviceLinks.approve({ params: { code: asking.code }, body: { password } }),
+    onSuccess: onApproved,
+    onError: (e) => setError(t(errorKey(e))),
+  });
+  const time = new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short' }).format(
+    new Date(asking.createdAt),
+  );
+  return (
+    <form
+      className="flex flex-col gap-4"
+      noValidate
+      data-testid="link-approve"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!password) return setError(t('customer.link.passwordRequired'));
+        setError(null);
+        approve.mutate();
+      }}
+    >
+      <p className="text-lg font-semibold text-fg" data-testid="link-device">
+        {t('customer.link.asking', { device: asking.device })}
+      </p>
+      <p className="text-sm text-fg-muted">{t('customer.link.askedAt', { time })}</p>
+      <SecretInput
+        id="link-password"
+        label={t('customer.link.password')}
+        value={password}
+        onChange={setPassword}
+        autoComplete="current-password"
+      />
+      <FormError message={error} />
+      <div className="flex flex-wrap gap-3">
+        <Button type="submit" disabled={approve.isPending}>
+          {t('customer.link.approve')}
+        </Button>
+        <Button variant="secondary" onClick={onCancel}>
+          {t('customer.link.cancel')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+const digits = (text: string) =>
+  asciiDigits(text)
+    .replace(/[^0-9]/g, '')
+    .slice(0, DEVICE_LINK_CODE_LENGTH);
