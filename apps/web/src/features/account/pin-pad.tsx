@@ -127,8 +127,8 @@ export function PinPad({ title, description, onSubmit, actions }: PinPadProps) {
 type Key = (typeof KEYS)[number];
 
 /**
- * The keypad: digits in the viewer's script, erase and OK. Arrows move between its keys like a remote's
- * (mirrored right to left); up from its top row goes back to the field; a digit or Backspace typed on a
+ * The keypad: digits in the viewer's script, erase and OK, laid out left to right in every language (as
+ * phones' keypads are). Arrows move between its keys like a remote's; up from its top row goes back to the field; a digit or Backspace typed on a
  * key counts as pressing it.
  */
 function Keypad({
@@ -150,10 +150,9 @@ function Keypad({
     return (d: string) => format.format(Number(d));
   }, [i18n.language]);
   const onKeypadKey = (e: KeyboardEvent<HTMLButtonElement>, index: number) => {
-    const rtl = getComputedStyle(e.currentTarget).direction === 'rtl';
     const step = {
-      ArrowLeft: rtl ? 1 : -1,
-      ArrowRight: rtl ? -1 : 1,
+      ArrowLeft: -1,
+      ArrowRight: 1,
       ArrowUp: -COLUMNS,
       ArrowDown: COLUMNS,
     }[e.key];
@@ -175,7 +174,8 @@ function Keypad({
   };
 
   return (
-    <div className="grid w-full grid-cols-3 gap-3" role="group" aria-labelledby={labelledBy}>
+    // A keypad keeps its 1-2-3 order in right-to-left languages too, as phones' keypads do.
+    <div className="grid w-full grid-cols-3 gap-3" role="group" aria-labelledby={labelledBy} dir="ltr">
       {KEYS.map((key, i) => (
         <button
           key={key}
@@ -204,7 +204,7 @@ function Keypad({
             <svg
               aria-hidden="true"
               viewBox="0 0 24 24"
-              className="h-7 w-7 rtl:-scale-x-100"
+              className="h-7 w-7"
               fill="none"
               stroke="currentColor"
               strokeWidth="2"
