@@ -2,11 +2,11 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { DEVICE_LINK_POLL_MS, DEVICE_LINK_PAGE } from '@marquee/contract/values';
+import { DEVICE_LINK_POLL_MS } from '@marquee/contract/values';
 import type { CustomerAuthResponse, DeviceLinkCreated } from '@marquee/contract';
 import { Button } from '../../components/button.tsx';
 import { PageLoading } from '../../components/layout.tsx';
-import { accountBaseUrl, api, ApiError, errorKey } from '../../lib/api/index.ts';
+import { api, ApiError, errorKey } from '../../lib/api/index.ts';
 import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useAccountStore } from '../../stores/index.ts';
@@ -47,7 +47,8 @@ export function CodeSignInPage() {
   const time = link
     ? new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short' }).format(new Date(link.expiresAt))
     : '';
-  const approvalPage = `${accountBaseUrl() || window.location.origin}${DEVICE_LINK_PAGE}`;
+  // The page the QR code opens, without its code (which is shown big below).
+  const approvalPage = link ? link.linkUrl.split('?')[0]! : '';
 
   return (
     <AuthCard title={t('customer.codeSignIn.title')}>
