@@ -3,7 +3,6 @@ import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { App } from './app/app.tsx';
 import { pageNamespaces, preloadRouteCode, preloadRouteData } from './app/router.tsx';
-import { MigrationScreen } from './components/migration-screen.tsx';
 import { clock } from './lib/clock.ts';
 import { initI18n } from './lib/i18n.ts';
 import { startLanguage } from './lib/languages.ts';
@@ -41,6 +40,8 @@ async function boot() {
     ]);
     // Stored data is migrated before anything reads it; the screen shows while that runs.
     if (storesNeedMigration(library)) {
+      // Only when stored data must be migrated: its code is not part of every start.
+      const { MigrationScreen } = await import('./components/migration-screen.tsx');
       root.render(
         <I18nextProvider i18n={i18n}>
           <MigrationScreen />

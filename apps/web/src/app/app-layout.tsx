@@ -2,12 +2,10 @@ import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { HeaderLink, Layout } from '../components/layout.tsx';
-import { MigrationFailedBanner } from '../components/migration-screen.tsx';
-import { ProfileLoadNotice, useProfileLoadFailure, useShutProfile } from '../features/account/index.ts';
+import { useProfileLoadFailure, useShutProfile } from '../features/account/index.ts';
 import { RejectedChanges } from '../features/library/index.ts';
-import { HeaderSearch } from '../features/search/index.ts';
 import { runtimeConfig } from '../lib/runtime-config.ts';
-import { useAccountStore } from '../stores/index.ts';
+import { useAccountStore, useMigrationStatus } from '../stores/index.ts';
 import { paths } from '../lib/paths.ts';
 import { preloadLanding } from './routes/home-route.tsx';
 
@@ -17,6 +15,17 @@ import { preloadLanding } from './routes/home-route.tsx';
  */
 const AccountMenu = lazy(() =>
   import('../features/account/account-menu.tsx').then((m) => ({ default: m.AccountMenu })),
+);
+// Notices of what went wrong, loaded only when something did: not part of the first view.
+const MigrationFailedBanner = lazy(() =>
+  import('../components/migration-failed-banner.tsx').then((m) => ({ default: m.MigrationFailedBanner })),
+);
+const ProfileLoadNotice = lazy(() =>
+  import('../features/account/profile-load-notice.tsx').then((m) => ({ default: m.ProfileLoadNotice })),
+);
+/** The signed-in header's search (pages without their own): not part of a visitor's first view. */
+const HeaderSearch = lazy(() =>
+  import('../features/search/header-search.tsx').then((m) => ({ default: m.HeaderSearch })),
 );
 /** Only for a PIN-locked profile not open on this device (decision 104). */
 const ProfileLockGate = lazy(() =>
@@ -40,6 +49,7 @@ export function AppLayout() {
   const { t } = useTranslation(['navigation']);
   const signedIn = useAccountStore((s) => s.account !== null);
   const failure = useProfileLoadFailure();
+  const migrationFailed = useMigrationStatus((s) => s.failed.length > 0 && !s.dismissed);
   const shut = useShutProfile();
   const { pathname } = useLocation();
   useEffect(() => {
@@ -58,8 +68,10 @@ export function AppLayout() {
       <Layout
         banners={
           <>
-            <MigrationFailedBanner />
-            {failure === 'notice' && <ProfileLoadNotice />}
+            <Suspense fallback={null}>
+              {migrationFailed && <MigrationFailedBanner />}
+              {failure === 'notice' && <ProfileLoadNotice />}
+            </Suspense>
             <RejectedChanges />
           </>
         }
@@ -69,7 +81,14 @@ export function AppLayout() {
                 nav: <HeaderLink to={paths.myList}>{t('navigation.myList')}</HeaderLink>,
                 end: (
                   <>
-                    {!hasOwnSearch(pathname) && <HeaderSearch />}
+                    {!hasOwnSearch(pathname) && (
+                      // Its place is kept while its code loads (a button on a phone, a box from sm up).
+                      <Suspense
+                        fallback={<span className="block h-11 w-11 sm:w-48 lg:w-64" aria-hidden="true" />}
+                      >
+                        <HeaderSearch />
+                      </Suspense>
+                    )}
                     {/* Its place is kept while its code loads: the header does not shift. */}
                     <Suspense fallback={<span className="block h-11 w-11" aria-hidden="true" />}>
                       <AccountMenu />

@@ -13,7 +13,9 @@ import { changeLanguage } from '../lib/i18n.ts';
 import { startLanguage } from '../lib/languages.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 import { applyTheme } from '../lib/theme.ts';
-import { usePreferencesStore } from '../stores/index.ts';
+import { appStorage } from '../lib/storage.ts';
+import { ACCESS_TOKEN_KEY, PENDING_SIGN_OUTS_KEY } from '../lib/sync/sync-keys.ts';
+import { useAccountStore, usePreferencesStore } from '../stores/index.ts';
 import { createRouter } from './router.tsx';
 
 /** The chosen theme, or the default (teal on 20 April). */
@@ -65,6 +67,12 @@ const mediaActions: MediaActions = {
  */
 const adoptAccessToken = () => import('../lib/account/email-auth.ts').then((m) => m.adoptAccessToken());
 
+/** Whether this device has anything for the sync session: an account, the older login's token, sign-outs to send. */
+const syncHasWork = () =>
+  useAccountStore.getState().account !== null ||
+  appStorage().getItem(ACCESS_TOKEN_KEY) !== null ||
+  appStorage().getItem(PENDING_SIGN_OUTS_KEY) !== null;
+
 function Routes() {
   const [router] = useState(createRouter);
   if (useProfileLoadFailure() === 'screen')
@@ -82,14 +90,25 @@ export function App({ i18n, queryClient: given }: { i18n: i18n; queryClient?: Qu
   useTheme();
   useLanguage(i18n);
   useEffect(() => {
-    // Sync code loads right after the first view, not inside it.
+    // Sync code loads right after the first view, not inside it — and on a visitor's device, which has
+    // nothing to sync, only once an account appears (a sign-in here or in another tab).
     let stop: (() => void) | undefined;
     let live = true;
-    void import('../lib/sync/session.ts').then((m) => {
-      if (live) stop = m.startSync(window, { adoptAccessToken });
-    });
+    const start = () =>
+      void import('../lib/sync/session.ts').then((m) => {
+        if (live && !stop) stop = m.startSync(window, { adoptAccessToken });
+      });
+    let unsubscribe: (() => void) | undefined;
+    if (syncHasWork()) start();
+    else
+      unsubscribe = useAccountStore.subscribe((s) => {
+        if (!s.account) return;
+        unsubscribe?.();
+        start();
+      });
     return () => {
       live = false;
+      unsubscribe?.();
       stop?.();
     };
   }, []);

@@ -2,7 +2,6 @@ import { lazy, Suspense, type ComponentType } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { RouteError } from '../features/errors/route-error.tsx';
-import { NotFoundPage } from '../features/errors/not-found-page.tsx';
 import { PageLoading } from '../components/layout.tsx';
 import type { UiLanguage } from '@marquee/contract';
 import { mediaQueries } from '../lib/api/queries/media.ts';
@@ -17,7 +16,6 @@ import { preloadablePage } from './preloadable-page.tsx';
 import { HomeRoute, preloadSearchResults } from './routes/home-route.tsx';
 import { DiscoverPage } from '../features/discover/discover-page.tsx';
 import { prefetchOpeningRows } from '../features/discover/discover-queries.ts';
-import { LegacySearchRoute, QuickSearchRoute } from './routes/legacy-routes.tsx';
 import { FIRST_VIEW_NAMESPACES } from './first-view-pages.ts';
 
 // Everything but the home and Discover pages (the two the header leads to; Discover's code is 4 KB on
@@ -111,6 +109,15 @@ const LoginPage = page(
   () => import('../features/account/login-page.tsx'),
   (m) => m.LoginPage,
   PAGE_NAMESPACES.account,
+);
+// Old links (`/s/…`, `/search/…`): their few lines load when one is opened.
+const legacy = () => import('./routes/legacy-routes.tsx');
+const QuickSearchRoute = page(legacy, (m) => m.QuickSearchRoute, []);
+const LegacySearchRoute = page(legacy, (m) => m.LegacySearchRoute, []);
+const NotFoundPage = page(
+  () => import('../features/errors/not-found-page.tsx'),
+  (m) => m.NotFoundPage,
+  ['notFound'],
 );
 const CodeSignInPage = page(
   () => import('../features/account/code-sign-in-page.tsx'),

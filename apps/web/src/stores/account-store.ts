@@ -87,12 +87,6 @@ interface AccountActions {
   setBackendUrl(url: string | null): void;
   setProxyUrls(urls: string[] | null): void;
   markRestored(at: number): void;
-  /** The PIN was entered here: `profileId` is open on this device, and no other profile stays open. */
-  setUnlock(profileId: string, unlock: ProfileUnlock): void;
-  /** Leaving for `profileId`: the unlocks of the other profiles end on this device. */
-  keepOnlyUnlock(profileId: string): void;
-  /** The server refused `profileId` as locked: its unlock here is over, and it is known to have a PIN. */
-  markProfileLocked(profileId: string): void;
 }
 
 export type AccountState = AccountStoreData & AccountActions;
@@ -187,36 +181,31 @@ export const useAccountStore = createPersistedStore<AccountStoreData, AccountSta
     setBackendUrl: (backendUrl) => set(() => ({ backendUrl })),
     setProxyUrls: (proxyUrls) => set(() => ({ proxyUrls })),
     markRestored: (lastRestoredAt) => set(() => ({ lastRestoredAt })),
-    setUnlock: (profileId, unlock) =>
-      set((s) => (s.account ? { account: { ...s.account, unlocks: { [profileId]: unlock } } } : {})),
-    keepOnlyUnlock: (profileId) =>
-      set((s) => {
-        if (!s.account?.unlocks) return {};
-        const kept = s.account.unlocks[profileId];
-        return { account: { ...s.account, unlocks: kept ? { [profileId]: kept } : {} } };
-      }),
-    markProfileLocked: (profileId) =>
-      set((s) => {
-        const account = s.account;
-        if (!account) return {};
-        const unlocks = { ...account.unlocks };
-        delete unlocks[profileId];
-        const user = account.user && {
-          ...account.user,
-          ...(profileId === '' ? { hasPin: true } : {}),
-          profiles: account.user.profiles.map((p) => (p._id === profileId ? { ...p, hasPin: true } : p)),
-        };
-        return { account: { ...account, unlocks, ...(user ? { user } : {}) } };
-      }),
   }),
 );
+
+/** The server refused `profileId` as locked: its unlock here is over, and it is known to have a PIN. */
+export function markProfileLocked(profileId: string): void {
+  useAccountStore.setState((s) => {
+    const account = s.account;
+    if (!account) return {};
+    const unlocks = { ...account.unlocks };
+    delete unlocks[profileId];
+    const user = account.user && {
+      ...account.user,
+      ...(profileId === '' ? { hasPin: true } : {}),
+      profiles: account.user.profiles.map((p) => (p._id === profileId ? { ...p, hasPin: true } : p)),
+    };
+    return { account: { ...account, unlocks, ...(user ? { user } : {}) } };
+  });
+}
 
 // The API client sends the signed-in account's token, to the account server chosen here by default.
 provideApiCredentials({
   token: () => useAccountStore.getState().account?.token ?? null,
   backendUrl: () => useAccountStore.getState().backendUrl,
   profileToken: (profileId) => liveUnlock(useAccountStore.getState().account, profileId)?.token ?? null,
-  profileLocked: (profileId) => useAccountStore.getState().markProfileLocked(profileId),
+  profileLocked: (profileId) => markProfileLocked(profileId),
 });
 
 export const isSignedIn = () => useAccountStore.getState().account !== null;

@@ -6,7 +6,8 @@ import { DEVICE_LINK_POLL_MS } from '@marquee/contract/values';
 import type { CustomerAuthResponse, DeviceLinkCreated } from '@marquee/contract';
 import { Button } from '../../components/button.tsx';
 import { PageLoading } from '../../components/layout.tsx';
-import { api, ApiError, errorKey } from '../../lib/api/index.ts';
+import { ApiError, errorKey } from '../../lib/api/index.ts';
+import { deviceLinksApi } from '../../lib/api/device-links-api.ts';
 import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useAccountStore } from '../../stores/index.ts';
@@ -27,7 +28,7 @@ export function CodeSignInPage() {
   usePageTitle(t('customer.codeSignIn.title'));
   const navigate = useNavigate();
   const signedIn = useAccountStore((s) => s.account !== null);
-  const create = useMutation({ mutationFn: () => api.deviceLinks.create({ token: null, body: {} }) });
+  const create = useMutation({ mutationFn: () => deviceLinksApi.create({ token: null, body: {} }) });
   const started = useRef(false);
   useEffect(() => {
     if (started.current) return;
@@ -111,7 +112,7 @@ function useLinkStatus(
     queryKey: ['device-link', link?.linkId],
     enabled: link !== undefined,
     queryFn: () =>
-      api.deviceLinks.poll({
+      deviceLinksApi.poll({
         token: null,
         params: { linkId: link!.linkId },
         body: { pollToken: link!.pollToken },

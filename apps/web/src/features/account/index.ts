@@ -1,2 +1,2 @@
-export { ProfileLoadNotice, useProfileLoadFailure } from './profile-load-error.tsx';
+export { useProfileLoadFailure } from './profile-load-error.tsx';
 export { useShutProfile } from './profile-shut.ts';

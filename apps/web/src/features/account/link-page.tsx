@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { DEVICE_LINK_CODE_LENGTH } from '@marquee/contract/values';
 import { Button, ButtonLink } from '../../components/button.tsx';
-import { api, errorKey } from '../../lib/api/index.ts';
+import { errorKey } from '../../lib/api/index.ts';
+import { deviceLinksApi } from '../../lib/api/device-links-api.ts';
 import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useAccountStore } from '../../stores/index.ts';
@@ -76,7 +77,7 @@ function CodeStep({ initial, onFound }: { initial: string; onFound: (asking: Ask
   const [code, setCode] = useState(() => digits(initial));
   const [error, setError] = useState<string | null>(null);
   const lookUp = useMutation({
-    mutationFn: () => api.deviceLinks.byCode({ params: { code } }),
+    mutationFn: () => deviceLinksApi.byCode({ params: { code } }),
     onSuccess: (info) => onFound({ code, device: info.device, createdAt: info.createdAt }),
     onError: (e) => setError(t(errorKey(e))),
   });
@@ -123,7 +124,7 @@ function ApproveStep({
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const approve = useMutation({
-    mutationFn: () => api.deviceLinks.approve({ params: { code: asking.code }, body: { password } }),
+    mutationFn: () => deviceLinksApi.approve({ params: { code: asking.code }, body: { password } }),
     onSuccess: onApproved,
     onError: (e) => setError(t(errorKey(e))),
   });

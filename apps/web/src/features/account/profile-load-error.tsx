@@ -1,9 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { useIsOnline } from '../../lib/online-status.ts';
 import { useAccountStore, useLibraryStore, useSessionStatus } from '../../stores/index.ts';
-
-const session = () => import('../../lib/sync/session.ts');
-const restore = () => session().then((m) => m.restore());
 
 /**
  * "Failed to load your profile" (never while offline): a full screen only when there is nothing local to show (this device
@@ -23,24 +19,4 @@ export function useProfileLoadFailure(): 'screen' | 'notice' | null {
   const online = useIsOnline();
   if (!failed || !online) return null;
   return neverLoaded && empty ? 'screen' : 'notice';
-}
-
-export function ProfileLoadNotice() {
-  const { t } = useTranslation(['account', 'global']);
-  const dismiss = useSessionStatus((s) => s.dismissFailure);
-  return (
-    <div
-      role="status"
-      className="flex items-center justify-center gap-4 bg-amber-800 px-4 py-2 text-sm text-white"
-      data-testid="profile-load-notice"
-    >
-      <span>{t('account.loadFailed.title')}</span>
-      <button type="button" className="font-semibold underline" onClick={() => void restore()}>
-        {t('account.loadFailed.retry')}
-      </button>
-      <button type="button" className="font-semibold underline" onClick={dismiss}>
-        {t('global.dismiss')}
-      </button>
-    </div>
-  );
 }

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { openProfile, unlockOf } from '../../lib/account/profile-unlocks.ts';
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
@@ -26,9 +27,7 @@ export function ProfileLockGate({ profileId }: { profileId: string }) {
   const check = async (pin: string): Promise<string | null> => {
     try {
       const unlock = await unlockProfile(profileId, pin);
-      useAccountStore
-        .getState()
-        .setUnlock(profileId, { token: unlock.token, expiresAt: Date.parse(unlock.expiresAt) });
+      openProfile(profileId, unlockOf(unlock));
       // The library, held changes and live updates go on.
       void restore();
       return null;

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { openProfile, unlockOf } from '../../lib/account/profile-unlocks.ts';
 import { PROFILE_PIN_MAX_LENGTH } from '@marquee/contract/values';
 import { Button } from '../../components/button.tsx';
 import { setProfilePin, unlockProfile } from '../../lib/account/customer-api.ts';
@@ -33,9 +34,7 @@ export function ProfileLockSection({ profileId }: { profileId: string }) {
       await setProfilePin({ profileId: target.id, pin: next, [proofField]: proof });
       if (next !== null && useLibraryStore.getState().profile === target.id) {
         const unlock = await unlockProfile(target.id, next);
-        useAccountStore
-          .getState()
-          .setUnlock(target.id, { token: unlock.token, expiresAt: Date.parse(unlock.expiresAt) });
+        openProfile(target.id, unlockOf(unlock));
       }
       return next;
     },

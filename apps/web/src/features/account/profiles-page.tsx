@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { keepOnlyUnlock, openProfile, unlockOf } from '../../lib/account/profile-unlocks.ts';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { MAX_PROFILES } from '@marquee/contract/values';
 import type { CustomerUser, ProfileIcon, ProfileUnlockResponse } from '@marquee/contract';
@@ -282,7 +283,7 @@ export function ProfilesPage() {
   const active = account.profileId;
   const enter = (tile: Tile) => {
     // Only the profile chosen stays open on this device: leaving a locked one locks it again.
-    useAccountStore.getState().keepOnlyUnlock(tile.id);
+    keepOnlyUnlock(tile.id);
     void session().then((m) => m.chooseProfile(tile.id));
     const next = params.get('next');
     void navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : '/', { replace: true });
@@ -298,9 +299,7 @@ export function ProfilesPage() {
   const unlocked = (tile: Tile, purpose: 'choose' | 'manage', unlock: ProfileUnlockResponse) => {
     setAsking(null);
     if (purpose === 'manage') return setEditing({ ...tile, unlockToken: unlock.token });
-    useAccountStore
-      .getState()
-      .setUnlock(tile.id, { token: unlock.token, expiresAt: Date.parse(unlock.expiresAt) });
+    openProfile(tile.id, unlockOf(unlock));
     enter(tile);
   };
 

@@ -69,54 +69,55 @@ export function errorKey(error: unknown): ErrorKey {
 
 /** The i18n key of an error code (an ApiError's, or one an answer carries, like a promo check's `errorCode`). */
 export function codeKey(code: ApiErrorCode | null | undefined, status = 400): ErrorKey {
-  if (code && code in API_ERROR_KEYS) return API_ERROR_KEYS[code as keyof typeof API_ERROR_KEYS];
+  if (code && hasText.has(code)) return `errors.api.${code}` as ErrorKey;
   if (status === 0) return 'errors.api.network_error';
   if (status >= 500) return 'errors.api.internal_error';
   return 'errors.api.unknown';
 }
 
 /** Codes with a text of their own (`errors.api.<code>` in the errors namespace). */
-const API_ERROR_KEYS = {
-  network_error: 'errors.api.network_error',
-  validation_failed: 'errors.api.validation_failed',
-  unauthorized: 'errors.api.unauthorized',
-  forbidden: 'errors.api.forbidden',
-  rate_limited: 'errors.api.rate_limited',
-  payload_too_large: 'errors.api.payload_too_large',
-  internal_error: 'errors.api.internal_error',
-  database_unavailable: 'errors.api.database_unavailable',
-  library_full: 'errors.api.library_full',
-  captcha_required: 'errors.api.captcha_required',
-  captcha_invalid: 'errors.api.captcha_invalid',
-  captcha_unavailable: 'errors.api.captcha_unavailable',
-  email_taken: 'errors.api.email_taken',
-  invalid_credentials: 'errors.api.invalid_credentials',
-  password_mismatch: 'errors.api.password_mismatch',
-  wrong_account_kind: 'errors.api.wrong_account_kind',
-  profile_not_found: 'errors.api.profile_not_found',
-  profile_limit: 'errors.api.profile_limit',
-  profile_locked: 'errors.api.profile_locked',
-  pin_incorrect: 'errors.api.pin_incorrect',
-  pin_proof_required: 'errors.api.pin_proof_required',
-  password_incorrect: 'errors.api.password_incorrect',
-  link_not_found: 'errors.api.link_not_found',
-  link_expired: 'errors.api.link_expired',
-  plan_not_found: 'errors.api.plan_not_found',
-  crypto_required: 'errors.api.crypto_required',
-  promo_not_found: 'errors.api.promo_not_found',
-  promo_used: 'errors.api.promo_used',
-  promo_reserved: 'errors.api.promo_reserved',
-  promo_already_used: 'errors.api.promo_already_used',
-  payment_not_found: 'errors.api.payment_not_found',
-  payment_gateway_unavailable: 'errors.api.payment_gateway_unavailable',
-  login_required: 'errors.api.login_required',
-  membership_required: 'errors.api.membership_required',
-  media_unplayable: 'errors.api.media_unplayable',
-  server_busy: 'errors.api.server_busy',
-  conversion_failed: 'errors.api.conversion_failed',
-  media_not_found: 'errors.api.media_not_found',
-  metadata_unavailable: 'errors.api.metadata_unavailable',
-} as const satisfies Partial<Record<ApiErrorCode, `errors.api.${string}`>>;
+const CODES_WITH_TEXT = [
+  'network_error',
+  'validation_failed',
+  'unauthorized',
+  'forbidden',
+  'rate_limited',
+  'payload_too_large',
+  'internal_error',
+  'database_unavailable',
+  'library_full',
+  'captcha_required',
+  'captcha_invalid',
+  'captcha_unavailable',
+  'email_taken',
+  'invalid_credentials',
+  'password_mismatch',
+  'wrong_account_kind',
+  'profile_not_found',
+  'profile_limit',
+  'profile_locked',
+  'pin_incorrect',
+  'pin_proof_required',
+  'password_incorrect',
+  'link_not_found',
+  'link_expired',
+  'plan_not_found',
+  'crypto_required',
+  'promo_not_found',
+  'promo_used',
+  'promo_reserved',
+  'promo_already_used',
+  'payment_not_found',
+  'payment_gateway_unavailable',
+  'login_required',
+  'membership_required',
+  'media_unplayable',
+  'server_busy',
+  'conversion_failed',
+  'media_not_found',
+  'metadata_unavailable',
+] as const satisfies readonly ApiErrorCode[];
+const hasText = new Set<string>(CODES_WITH_TEXT);
 
 /** The catalog key of an error's text (typed: each is checked against the English catalog). */
-export type ErrorKey = (typeof API_ERROR_KEYS)[keyof typeof API_ERROR_KEYS] | 'errors.api.unknown';
+export type ErrorKey = `errors.api.${(typeof CODES_WITH_TEXT)[number]}` | 'errors.api.unknown';

@@ -4,6 +4,7 @@ import { initStores, isProfileShut, useAccountStore } from '../../stores/index.t
 import { appStorage, memoryStorage, setAppStorage } from '../storage.ts';
 import { storageKey } from '../../stores/persisted.ts';
 import { api } from './index.ts';
+import { keepOnlyUnlock, openProfile } from '../account/profile-unlocks.ts';
 
 /* Decision 104: the client sends this device's unlock of a PIN-locked profile with that profile's calls. */
 
@@ -62,29 +63,27 @@ const read = (profile?: string) =>
 describe('profile unlocks', () => {
   it('sends the unlock of the profile a call is for, only while it lasts, and never another profile’s', async () => {
     const seen = profileTokens();
-    const store = useAccountStore.getState();
     expect(isProfileShut(useAccountStore.getState().account, 'kid')).toBe(true);
-    store.setUnlock('kid', { token: 'kid-token', expiresAt: Date.now() + HOUR });
+    openProfile('kid', { token: 'kid-token', expiresAt: Date.now() + HOUR });
     expect(isProfileShut(useAccountStore.getState().account, 'kid')).toBe(false);
     await read('kid');
     await read('teen');
     await read();
     expect(seen).toEqual(['kid-token', null, null]);
     // Expired: not sent, and the profile is shut again.
-    store.setUnlock('kid', { token: 'old', expiresAt: Date.now() - 1 });
+    openProfile('kid', { token: 'old', expiresAt: Date.now() - 1 });
     await read('kid');
     expect(seen.at(-1)).toBe(null);
     expect(isProfileShut(useAccountStore.getState().account, 'kid')).toBe(true);
   });
 
   it('keeps one profile open: entering another profile ends the unlock of the one left', () => {
-    const store = useAccountStore.getState();
-    store.setUnlock('kid', { token: 'kid-token', expiresAt: Date.now() + HOUR });
-    store.keepOnlyUnlock('kid');
+    openProfile('kid', { token: 'kid-token', expiresAt: Date.now() + HOUR });
+    keepOnlyUnlock('kid');
     expect(useAccountStore.getState().account?.unlocks).toEqual({
       kid: { token: 'kid-token', expiresAt: expect.any(Number) },
     });
-    store.keepOnlyUnlock('teen');
+    keepOnlyUnlock('teen');
     expect(useAccountStore.getState().account?.unlocks).toEqual({});
   });
 
@@ -93,8 +92,7 @@ describe('profile unlocks', () => {
       sync: { progress: () => refuse(403, { code: 'profile_locked' }) },
     });
     vi.stubGlobal('fetch', server.fetch);
-    const store = useAccountStore.getState();
-    store.setUnlock('teen', { token: 'teen-token', expiresAt: Date.now() + HOUR });
+    openProfile('teen', { token: 'teen-token', expiresAt: Date.now() + HOUR });
     await expect(read('teen')).rejects.toMatchObject({ status: 403, code: 'profile_locked' });
     const account = useAccountStore.getState().account;
     expect(account?.unlocks?.teen).toBeUndefined();
@@ -106,7 +104,7 @@ describe('profile unlocks', () => {
   });
 
   it('survives a reload, and drops what is not an unlock', () => {
-    useAccountStore.getState().setUnlock('kid', { token: 'kid-token', expiresAt: 123 });
+    openProfile('kid', { token: 'kid-token', expiresAt: 123 });
     const raw = JSON.parse(appStorage().getItem(storageKey('account'))!) as {
       state: { account: { unlocks: Record<string, unknown> } };
     };

@@ -4,15 +4,9 @@ import { api, ApiError } from '../api/index.ts';
 import { appStorage } from '../storage.ts';
 import { forgetMarks } from './library-read.ts';
 
-/** Where the older clients' customer login kept its token (decision 042); kept in step for email accounts. */
-export const ACCESS_TOKEN_KEY = 'accessToken';
+import { ACCESS_TOKEN_KEY, PENDING_SIGN_OUTS_KEY } from './sync-keys.ts';
 
-/**
- * Sign-outs the server has not heard of yet (made offline): the session is ended when the network is
- * back, so a token left behind on a shared computer stops working (docs/security.md). Only the
- * session's id and token are kept, and only until the server confirms.
- */
-export const PENDING_SIGN_OUTS_KEY = 'marquee.pendingSignOuts';
+export { ACCESS_TOKEN_KEY, PENDING_SIGN_OUTS_KEY };
 export type PendingSignOut = { sid: string; token: string };
 
 function pendingSignOuts(): PendingSignOut[] {

@@ -202,30 +202,41 @@ describe('sync engine and PIN-locked profiles (decision 104)', () => {
     expect(outbox.map((o) => o.id)).toEqual(['k1', 'k2']);
     expect(reject).not.toHaveBeenCalled();
     expect(onAuthError).not.toHaveBeenCalled();
-    // The PIN entered again: the kid's changes go, in their order.
+    // The PIN entered again (the restore that follows unblocks): the kid's changes go, in their order.
     unlocked = true;
     shut.delete('kid');
+    engine.unblock();
     await engine.flush();
     expect(sent.slice(3)).toEqual(['k1', 'k2']);
     expect(outbox).toEqual([]);
   });
 
-  it('a refusal as locked of an op whose profile is not held is an auth problem, not a silent skip', async () => {
-    const outbox = [opOf('k1', 'kid')];
+  it('a profile refused as locked waits even before this device knew of its PIN, until restore unblocks', async () => {
+    let outbox = [opOf('k1', 'kid'), opOf('o1', '')];
+    let locked = true;
+    const sent: string[] = [];
     const onAuthError = vi.fn();
     const engine = new SyncEngine({
       outbox: () => outbox,
-      remove: () => undefined,
+      remove: (id) => (outbox = outbox.filter((o) => o.id !== id)),
       canSend: () => true,
       isHeld: () => false,
-      send: async () => {
-        throw new ApiError(403, 'profile_locked', 'locked');
+      send: async (o) => {
+        sent.push(o.id);
+        if (o.profile === 'kid' && locked) throw new ApiError(403, 'profile_locked', 'locked');
       },
       onAuthError,
       now: () => 0,
     });
     await engine.flush();
-    expect(onAuthError).toHaveBeenCalledTimes(1);
-    expect(engine.state.blocked).toBe(true);
+    expect(sent).toEqual(['k1', 'o1']);
+    expect(outbox.map((o) => o.id)).toEqual(['k1']);
+    expect(onAuthError).not.toHaveBeenCalled();
+    await engine.flush();
+    expect(sent).toEqual(['k1', 'o1']);
+    locked = false;
+    engine.unblock();
+    await engine.flush();
+    expect(outbox).toEqual([]);
   });
 });

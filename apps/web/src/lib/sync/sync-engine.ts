@@ -74,6 +74,8 @@ export class SyncEngine {
   private holdAt = 0;
   private blocked = false;
   private readonly authFailedOnce = new Set<string>();
+  /** Profiles the server refused as locked (decision 104): their ops wait until restore unblocks. */
+  private readonly lockedProfiles = new Set<string>();
   private busy: Promise<unknown> = Promise.resolve();
   private isBusy = false;
   private flushAgain = false;
@@ -103,6 +105,7 @@ export class SyncEngine {
   /** Restore found the session valid (or a new one was made): sending may go on. */
   unblock(): void {
     this.blocked = false;
+    this.lockedProfiles.clear();
     this.resetBackoff();
   }
 
@@ -177,7 +180,7 @@ export class SyncEngine {
       if (now < this.retryAt) return;
       // Held ops (progress while playing) wait; those behind them are independent rows and go on.
       const pending = this.deps.outbox();
-      const op = pending.find((o) => isDue(o, now) && !this.deps.isHeld?.(o));
+      const op = pending.find((o) => isDue(o, now) && !this.held(o));
       const held = pending.filter((o) => !isDue(o, now));
       if (held.length) this.wakeAt(Math.min(...held.map((o) => o.sendAfter!)));
       if (!op) {
@@ -202,7 +205,10 @@ export class SyncEngine {
         }
         const status = error.status;
         // Its profile is locked here now: the op waits for the PIN, the other libraries' ops go on.
-        if (error.code === 'profile_locked' && this.deps.isHeld?.(op)) continue;
+        if (error.code === 'profile_locked') {
+          this.lockedProfiles.add(op.profile ?? '');
+          continue;
+        }
         if (status === 401 || status === 403) {
           if (this.authFailedOnce.has(op.id)) {
             // Refused again after restore confirmed the session: this op is not ours to send.
@@ -225,6 +231,10 @@ export class SyncEngine {
         return;
       }
     }
+  }
+
+  private held(op: OutboxOp): boolean {
+    return this.lockedProfiles.has(op.profile ?? '') || this.deps.isHeld?.(op) === true;
   }
 
   private reject(op: OutboxOp, refusal: Refusal): void {
