@@ -230,6 +230,8 @@ test.describe('settings', () => {
     await registerAccount(page, 'Laptop');
     await page.goto('/discover');
     await expect(page.getByRole('link', { name: 'My List' })).toBeVisible();
+    // The header search's code comes after the page's.
+    await expect(page.getByTestId('header-search')).toBeVisible();
     await page.keyboard.press('/');
     await expect(page.getByTestId('header-search')).toBeFocused();
     await page.keyboard.type('inception');
