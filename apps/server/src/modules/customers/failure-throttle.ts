@@ -16,7 +16,11 @@ export type FailureCounter = readonly [bucket: RateLimitBucket, key: string];
  * attempt while any side waits is refused (429 with Retry-After) before the secret is checked.
  */
 export class FailureThrottle {
-  constructor(private readonly limits: RateLimits) {}
+  constructor(
+    private readonly limits: RateLimits,
+    /** The wait after the n-th failure past the free ones. */
+    private readonly delayMs: (excess: number) => number = shortSecretDelayMs,
+  ) {}
 
   async check(counters: readonly FailureCounter[]): Promise<void> {
     if (!this.limits.enabled) return;
@@ -30,10 +34,14 @@ export class FailureThrottle {
     await Promise.all(
       counters.map(async ([bucket, key]) => {
         const failures = await this.limits.add(bucket, key);
-        const free = this.limits.rule(bucket).points;
-        if (failures >= free) await this.limits.hold(bucket, key, shortSecretDelayMs(failures - free + 1));
+        await this.holdPast([bucket, key], failures, this.limits.rule(bucket).points);
       }),
     );
+  }
+
+  /** `failures` counted on `counter` so far: past `free` of them, it waits (longer each time). */
+  async holdPast([bucket, key]: FailureCounter, failures: number, free: number): Promise<void> {
+    if (failures >= free) await this.limits.hold(bucket, key, this.delayMs(failures - free + 1));
   }
 
   async forgive(counters: readonly FailureCounter[]): Promise<void> {

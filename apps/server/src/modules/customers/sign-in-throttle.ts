@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { RateLimitedError, type RateLimitBucket, type RateLimits } from '../../plugins/rate-limit.ts';
+import type { RateLimits } from '../../plugins/rate-limit.ts';
+import { FailureThrottle } from './failure-throttle.ts';
 
 /** The longest wait a failing side is ever given. */
 export const MAX_SIGN_IN_DELAY_MS = 15 * 60_000;
@@ -22,17 +23,18 @@ export const signInDelayMs = (excess: number): number =>
  * successful sign-in are counted for the owner (`customer_login_notice`) and reported at sign-in.
  */
 export class SignInThrottle {
-  constructor(private readonly limits: RateLimits) {}
+  private readonly waits: FailureThrottle;
+
+  constructor(private readonly limits: RateLimits) {
+    this.waits = new FailureThrottle(limits, signInDelayMs);
+  }
 
   /** Before the password is checked: 429 when this address must still wait. */
   async check(email: string, address: string): Promise<void> {
-    if (!this.limits.enabled) return;
-    const waits = await Promise.all([
-      this.limits.heldFor('customer_login_address', address),
-      this.limits.heldFor('customer_login_email', pairKey(email, address)),
+    await this.waits.check([
+      ['customer_login_address', address],
+      ['customer_login_email', pairKey(email, address)],
     ]);
-    const wait = Math.max(...waits);
-    if (wait > 0) throw new RateLimitedError(Math.max(1, Math.ceil(wait / 1000)));
   }
 
   /** A wrong password (or an unknown email: the attempt looks the same). */
@@ -49,13 +51,12 @@ export class SignInThrottle {
     const underAttack = byAccount > this.limits.rule('customer_login_account').points;
     const pairFree = underAttack ? 1 : this.limits.rule('customer_login_email').points;
     await Promise.all([
-      this.delay(
-        'customer_login_address',
-        address,
+      this.waits.holdPast(
+        ['customer_login_address', address],
         byAddress,
         this.limits.rule('customer_login_address').points,
       ),
-      this.delay('customer_login_email', pair, byPair, pairFree),
+      this.waits.holdPast(['customer_login_email', pair], byPair, pairFree),
     ]);
   }
 
@@ -75,10 +76,6 @@ export class SignInThrottle {
     if (all > 0) await this.limits.reset('customer_login_notice', account);
     // The owner's own typos just now, from this address, are not news to them.
     return Math.max(0, all - own);
-  }
-
-  private async delay(bucket: RateLimitBucket, key: string, failures: number, free: number): Promise<void> {
-    if (failures >= free) await this.limits.hold(bucket, key, signInDelayMs(failures - free + 1));
   }
 }
 

@@ -1,6 +1,9 @@
 import { useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PROFILE_PIN_MAX_LENGTH, PROFILE_PIN_MIN_LENGTH } from '@marquee/contract/values';
+import type { ProfileUnlockResponse } from '@marquee/contract';
+import { unlockProfile } from '../../lib/account/customer-api.ts';
+import { errorKey } from '../../lib/api/index.ts';
 import { FormError } from './auth-ui.tsx';
 
 /** Where the digit 0 is in the scripts a keyboard may type digits in (Arabic-Indic, Persian, Indic, Thai, full-width …). */
@@ -16,6 +19,26 @@ export function asciiDigits(text: string): string {
     const zero = DIGIT_ZEROS.find((z) => code >= z && code <= z + 9);
     return zero === undefined ? d : String(code - zero);
   });
+}
+
+/**
+ * The PIN pad's check of a profile's PIN with the server (wrong ones are throttled there): the unlock
+ * goes to `onUnlocked`; a refusal becomes what the pad tells the viewer.
+ */
+export function usePinCheck(
+  profileId: string,
+  onUnlocked: (unlock: ProfileUnlockResponse) => void,
+): (pin: string) => Promise<string | null> {
+  const { t } = useTranslation(['customer', 'errors']);
+  return async (pin) => {
+    try {
+      onUnlocked(await unlockProfile(profileId, pin));
+      return null;
+    } catch (e) {
+      const key = errorKey(e);
+      return t(key === 'errors.api.pin_incorrect' ? 'customer.profiles.pin.wrong' : key);
+    }
+  };
 }
 
 export const isPin = (pin: string) =>

@@ -3,11 +3,9 @@ import { openProfile, unlockOf } from '../../lib/account/profile-unlocks.ts';
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
-import { unlockProfile } from '../../lib/account/customer-api.ts';
-import { errorKey } from '../../lib/api/index.ts';
 import { paths } from '../../lib/paths.ts';
 import { useAccountStore } from '../../stores/index.ts';
-import { PinPad } from './pin-pad.tsx';
+import { PinPad, usePinCheck } from './pin-pad.tsx';
 
 const restore = () => import('../../lib/sync/session.ts').then((m) => m.restore());
 
@@ -24,17 +22,11 @@ export function ProfileLockGate({ profileId }: { profileId: string }) {
     profileId === ''
       ? (account?.user?.fullname ?? '')
       : (account?.user?.profiles.find((p) => p._id === profileId)?.fullname ?? '');
-  const check = async (pin: string): Promise<string | null> => {
-    try {
-      const unlock = await unlockProfile(profileId, pin);
-      openProfile(profileId, unlockOf(unlock));
-      // The library, held changes and live updates go on.
-      void restore();
-      return null;
-    } catch (e) {
-      return t(errorKey(e) === 'errors.api.pin_incorrect' ? 'customer.profiles.pin.wrong' : errorKey(e));
-    }
-  };
+  const check = usePinCheck(profileId, (unlock) => {
+    openProfile(profileId, unlockOf(unlock));
+    // The library, held changes and live updates go on.
+    void restore();
+  });
   return (
     <Dialog
       labelledBy="pin-pad-title"

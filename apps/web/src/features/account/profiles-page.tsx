@@ -14,7 +14,6 @@ import {
   createProfile,
   deleteProfile,
   patchProfile,
-  unlockProfile,
   updateCustomer,
 } from '../../lib/account/customer-api.ts';
 import { useCustomer } from '../../lib/account/use-customer.ts';
@@ -22,7 +21,7 @@ import { errorKey } from '../../lib/api/index.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { liveUnlock, PROFILE_COLORS, useAccountStore } from '../../stores/index.ts';
 import { FormError, TextField } from './auth-ui.tsx';
-import { PinPad } from './pin-pad.tsx';
+import { PinPad, usePinCheck } from './pin-pad.tsx';
 import { ProfileLockSection } from './profile-lock-section.tsx';
 import { paths } from '../../lib/paths.ts';
 
@@ -199,7 +198,7 @@ function ProfileTile({
   );
 }
 
-/** Asks for a locked profile's PIN; the server checks it (wrong ones are throttled there). */
+/** Asks for a locked profile's PIN. */
 function PinDialog({
   tile,
   onUnlocked,
@@ -209,15 +208,8 @@ function PinDialog({
   onUnlocked: (unlock: ProfileUnlockResponse) => void;
   onClose: () => void;
 }) {
-  const { t } = useTranslation(['customer', 'errors']);
-  const check = async (pin: string): Promise<string | null> => {
-    try {
-      onUnlocked(await unlockProfile(tile.id, pin));
-      return null;
-    } catch (e) {
-      return t(errorKey(e) === 'errors.api.pin_incorrect' ? 'customer.profiles.pin.wrong' : errorKey(e));
-    }
-  };
+  const { t } = useTranslation(['customer']);
+  const check = usePinCheck(tile.id, onUnlocked);
   return (
     <Dialog labelledBy="pin-pad-title" onClose={onClose} className="w-full max-w-sm" data-testid="pin-dialog">
       <PinPad
