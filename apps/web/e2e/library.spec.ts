@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import {
   bookmarksSection,
+  headerSignIn,
   breakingBadProgress,
   login,
   openTitle,
@@ -228,7 +229,7 @@ test.describe('accounts and sync', () => {
     await expect(page.getByRole('menuitem', { name: 'Log out' })).toBeVisible();
     await expect(page.getByRole('menuitem', { name: 'Start a membership' })).toHaveCount(0);
     await page.getByRole('menuitem', { name: 'Log out' }).click();
-    await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
+    await expect(headerSignIn(page)).toBeVisible();
     await expect(bookmarksSection(page)).toHaveCount(0);
     await expect.poll(async () => (await storedLibrary(page)).bookmarks).toEqual({});
     expect(await storedLibrary(page)).toEqual({
@@ -381,7 +382,7 @@ test.describe('accounts and sync', () => {
     await expect(page).toHaveURL(/m=delete-account/);
     await page.getByRole('dialog').getByRole('button', { name: 'Delete account' }).click();
     await expect(page).toHaveURL(/\/$/);
-    await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
+    await expect(headerSignIn(page)).toBeVisible();
     expect(
       (
         await request.get(`/users/${account.userId}/bookmarks`, {
@@ -471,6 +472,6 @@ test.describe('profile load failures', () => {
     await replaceStoredLibrary(page, {});
     await page.reload();
     await page.getByTestId('profile-load-error').getByRole('button', { name: 'Logout' }).click();
-    await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
+    await expect(headerSignIn(page)).toBeVisible();
   });
 });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { login, registerAccount, storedAccount } from './support/account.ts';
+import { headerSignIn, login, registerAccount, storedAccount } from './support/account.ts';
 
 test.describe('settings', () => {
   test("the viewer's source order is saved and sent with every scrape", async ({ page }) => {
@@ -110,9 +110,7 @@ test.describe('settings', () => {
     await expect(page.getByTestId('save-result')).toHaveText('Saved');
     await expect(page.getByTestId('save-bar')).toHaveCount(0);
     await expect(page).toHaveURL(/\/settings/);
-    await expect(
-      page.getByRole('navigation', { name: 'Home' }).getByRole('link', { name: 'Sign in' }),
-    ).toBeVisible();
+    await expect(headerSignIn(page)).toBeVisible();
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('marquee:account')!).state);
     expect(stored).toMatchObject({ account: null, backendUrl: 'https://accounts.example.com' });
     expect(
@@ -151,7 +149,7 @@ test.describe('settings', () => {
     await expect(devices).toHaveCount(2);
     // The removed device is signed out at its next restore.
     await phone.reload();
-    await expect(phone.getByRole('link', { name: 'Sign in' })).toBeVisible();
+    await expect(headerSignIn(phone)).toBeVisible();
     await other.close();
     // Everywhere else: the TV too; this device stays signed in.
     await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
@@ -159,7 +157,7 @@ test.describe('settings', () => {
     await expect(devices).toHaveCount(1);
     await expect(page.getByRole('button', { name: 'Sign out everywhere else' })).toHaveCount(0);
     await tv.reload();
-    await expect(tv.getByRole('link', { name: 'Sign in' })).toBeVisible();
+    await expect(headerSignIn(tv)).toBeVisible();
     await tvContext.close();
 
     await page.getByRole('button', { name: 'Edit profile' }).click();
@@ -222,7 +220,7 @@ test.describe('settings', () => {
     await expect(page.getByTestId('account-device-name')).toHaveText('Laptop');
 
     await page.getByRole('menuitem', { name: 'Log out' }).click();
-    await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
+    await expect(headerSignIn(page)).toBeVisible();
     await expect.poll(() => page.evaluate(storedKeys)).toEqual([]);
   });
 

@@ -91,3 +91,7 @@ export async function openTitle(page: Page, path: string, title: string): Promis
 /** The title page's bookmark button; `pressed` = in My List. */
 export const titleBookmark = (page: Page) => page.getByTestId('title-header').getByTestId('bookmark-toggle');
 export const bookmarksSection = (page: Page) => page.getByTestId('bookmarks-section');
+
+/** The header's "Sign in" link: there once this device is signed out, whichever page is still on screen. */
+export const headerSignIn = (page: Page) =>
+  page.getByRole('navigation', { name: 'Home' }).getByRole('link', { name: 'Sign in' });
