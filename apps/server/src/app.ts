@@ -266,7 +266,9 @@ async function registerModules(parts: AppParts): Promise<TraktModule> {
     },
   });
   // After the accounts module, whose rate limits the title match counts in.
-  registerMetadataRoutes(server, metadata.service, metadata.images, accounts.limits);
+  registerMetadataRoutes(server, metadata.service, metadata.images, accounts.limits, (request) =>
+    accounts.kids.limitOfRequest(request),
+  );
   const jobs = await registerJobs(server, {
     config,
     authenticator: accounts.auth,

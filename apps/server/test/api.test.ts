@@ -232,9 +232,12 @@ describe(`HTTP API with the embedded catalog (${testDialect})`, () => {
         imdbId: 'tt0133093',
         seasons: [],
       });
-      // The embedded catalog has no certifications or offers in any region.
+      // The embedded catalog's certifications are per region (and it has no offers in any).
+      expect(movie.contentRating).toBe('R');
       const inGermany = MediaDetails.parse(json(await get('/api/media/movie/603?region=DE')));
-      expect(inGermany).toEqual(movie);
+      expect(inGermany).toEqual({ ...movie, contentRating: '16' });
+      const inJapan = MediaDetails.parse(json(await get('/api/media/movie/603?region=JP')));
+      expect(inJapan.contentRating).toBeNull();
     });
 
     it('serves show details and a season whose id matches the show’s season list', async () => {

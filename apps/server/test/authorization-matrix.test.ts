@@ -209,6 +209,7 @@ const entries: Record<string, Entry> = {
     owner: { status: 404, why: 'no device waits with this code; the flow is in device-links.test.ts' },
   },
   'customers.unlockProfile': { access: 'owner', foreign: 403, payload: { profileId: '', pin: '0000' } },
+  'customers.enterProfile': { access: 'owner', foreign: 403, payload: { profileId: '' } },
   'membership.plans': { access: 'public', why: 'the landing page shows the prices' },
   'membership.cryptoList': { access: 'public', why: 'payment options before signing in' },
   'membership.cryptoListAlias': { access: 'public', why: 'payment options before signing in' },

@@ -299,6 +299,7 @@ describe(`email accounts and household profiles (${testDialect})`, () => {
         fullname: 'Children',
         icon: 'mobile',
         hasPin: false,
+        kids: null,
       });
       expect(
         (await call('POST', `/customers/${a.user.id}/profiles`, { fullname: '', icon: 'cat' })).statusCode,

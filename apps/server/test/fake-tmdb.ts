@@ -198,6 +198,8 @@ export function withSearchExtras(source: TmdbApi, extras: SearchExtra[] = DEFAUL
     genres: (kind, language) => source.genres(kind, language),
     discoverMovies: (genreId, page, language) => source.discoverMovies(genreId, page, language),
     discoverTv: (genreId, page, language) => source.discoverTv(genreId, page, language),
+    releaseDates: (id) => source.releaseDates(id),
+    contentRatings: (id) => source.contentRatings(id),
   };
 }
 
@@ -422,6 +424,10 @@ export class FakeTmdb {
     }
     if ((m = /^\/movie\/(\d+)$/.exec(path))) return appendOnly(await api.movie(Number(m[1])), params);
     if ((m = /^\/tv\/(\d+)$/.exec(path))) return appendOnly(await api.tv(Number(m[1])), params);
+    if ((m = /^\/movie\/(\d+)\/release_dates$/.exec(path)))
+      return { id: Number(m[1]), ...(await source.releaseDates(Number(m[1]))) };
+    if ((m = /^\/tv\/(\d+)\/content_ratings$/.exec(path)))
+      return { id: Number(m[1]), ...(await source.contentRatings(Number(m[1]))) };
     if ((m = /^\/tv\/(\d+)\/season\/(\d+)$/.exec(path))) {
       const season = await api.season(Number(m[1]), Number(m[2]));
       return {

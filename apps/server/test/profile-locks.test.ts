@@ -29,7 +29,7 @@ const scopes: Record<string, Scope> = {
   'accounts.patchUser': { scope: 'account', why: 'the account’s own profile colours (passphrase clients)' },
   'accounts.deleteUser': {
     scope: 'account',
-    why: 'closing the account; kids’ limits will guard it (issue 28)',
+    why: 'closing the account; kids’ profiles are refused it (kids-profiles.test.ts)',
   },
   'accounts.userSessions': { scope: 'account', why: 'the account’s devices' },
   'accounts.deleteOtherSessions': { scope: 'account', why: 'the account’s devices' },
@@ -101,6 +101,10 @@ const scopes: Record<string, Scope> = {
   'customers.deleteProfile': { scope: 'account', why: 'guarded for a locked profile: tested below' },
   'customers.setProfilePin': { scope: 'account', why: 'proved with the PIN or the password: tested below' },
   'customers.unlockProfile': { scope: 'account', why: 'how a locked profile is opened' },
+  'customers.enterProfile': {
+    scope: 'account',
+    why: 'which profile this device shows; leaving a kids’ profile needs the next one’s PIN (kids-profiles.test.ts)',
+  },
   'deviceLinks.byCode': { scope: 'account', why: 'letting another device into the account' },
   'deviceLinks.approve': { scope: 'account', why: 'letting another device into the account (password)' },
   'membership.subscribe': { scope: 'account', why: 'the account’s membership' },

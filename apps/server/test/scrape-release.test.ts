@@ -107,6 +107,14 @@ class CatalogAsTmdb implements TmdbApi {
     this.up();
     return this.catalog.discoverMovies(...args);
   };
+  releaseDates: TmdbApi['releaseDates'] = async (id) => {
+    this.up();
+    return this.catalog.releaseDates(id);
+  };
+  contentRatings: TmdbApi['contentRatings'] = async (id) => {
+    this.up();
+    return this.catalog.contentRatings(id);
+  };
   discoverTv: TmdbApi['discoverTv'] = async (...args) => {
     this.up();
     return this.catalog.discoverTv(...args);

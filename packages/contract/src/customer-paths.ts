@@ -21,6 +21,7 @@ export const customerPaths = {
   profilePin: '/customers/:uid/profile-pin',
   /** POST: open a PIN-locked profile on this device {profileId, pin} → {token, expiresAt}. */
   profileUnlock: '/customers/:uid/profile-unlock',
+  profileEnter: '/customers/:uid/profile-enter',
   /** POST: start a membership payment {planId, criptoName, code|null} → {wallet, paymentUrl (QR), user, …}. */
   subscription: '/customers/:uid/suscription',
   subscriptionAlias: '/customers/:uid/subscription',

@@ -7,6 +7,7 @@ import {
   PROFILE_PIN_MIN_LENGTH,
   profileIcons,
 } from './customer-paths.ts';
+import { ContentLimit } from './content-ratings.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { customerRoutes } from './routes.ts';
 
@@ -25,6 +26,8 @@ export const CustomerProfile = z.object({
   icon: ProfileIconSchema,
   /** The profile has a PIN (decision 104); servers before it omit the field. */
   hasPin: z.boolean().optional(),
+  /** A kids' profile's content limit (decision 106); null or absent (servers before it) for others. */
+  kids: ContentLimit.nullable().optional(),
 });
 export type CustomerProfile = z.infer<typeof CustomerProfile>;
 
@@ -80,7 +83,12 @@ export type CustomerAuthResponse = z.infer<typeof CustomerAuthResponse>;
 /** The older clients' customer login: GET /customers with the X-auth-token header. */
 export const CustomerMeResponse = z.object({ user: CustomerUser, access_token: z.string() });
 
-export const ProfileInput = z.object({ fullname: Fullname, icon: ProfileIconSchema });
+/**
+ * `kids`: the profile's content limit (a kids' profile), null for none; absent leaves it as it is (the
+ * older client knows no kids' profiles).
+ */
+const KidsLimit = ContentLimit.nullable().optional();
+export const ProfileInput = z.object({ fullname: Fullname, icon: ProfileIconSchema, kids: KidsLimit });
 /** A profile in the list of `update`: with `_id` it changes that profile, without it adds one. */
 export const ProfileListItem = ProfileInput.extend({ _id: z.string().max(64).optional() });
 export const CustomerUpdateBody = z.object({
@@ -95,6 +103,7 @@ export const CustomerUpdateBody = z.object({
 export const ProfilePatchBody = z.object({
   fullname: Fullname.optional(),
   icon: ProfileIconSchema.optional(),
+  kids: KidsLimit,
 });
 export const ProfileParams = UserIdParams.extend({ profileId: z.string().min(1).max(64) });
 
@@ -123,6 +132,15 @@ export const ProfileUnlockResponse = z.object({
   expiresAt: z.string(),
 });
 export type ProfileUnlockResponse = z.infer<typeof ProfileUnlockResponse>;
+
+/** Which profile this device now shows: a household profile's `_id`, or '' for the account's own. */
+export const ProfileEnterBody = z.object({ profileId: PinProfileId });
+export const ProfileEnterResponse = z.object({
+  profileId: z.string(),
+  /** The profile's limit when it is a kids' profile (this device is then that kid's), else null. */
+  kids: ContentLimit.nullable(),
+});
+export type ProfileEnterResponse = z.infer<typeof ProfileEnterResponse>;
 
 export const CustomerPasswordBody = z.object({ password: Password, confirm: z.string().max(1024) });
 
@@ -162,6 +180,7 @@ export const customerEndpoints = {
     ...customerRoutes.me,
     summary: 'The signed-in customer (token as X-auth-token or Authorization: Bearer)',
     auth: 'session',
+    kids: 'allowed',
     tags: ['customers'],
     response: CustomerMeResponse,
   }),
@@ -235,10 +254,23 @@ export const customerEndpoints = {
     summary:
       'Open a PIN-locked profile on this device: a token for its calls, for 12 hours (wrong PINs are throttled)',
     auth: 'session',
+    kids: 'allowed',
     tags: ['customers'],
     errors: { 403: ['pin_incorrect'], 404: ['profile_not_found'], 429: ['rate_limited'] },
     params: UserIdParams,
     body: ProfileUnlockBody,
     response: ProfileUnlockResponse,
+  }),
+  enterProfile: defineEndpoint({
+    ...customerRoutes.enterProfile,
+    summary:
+      "This device shows a profile: entering a kids' profile keeps it to the kid's limits until it enters another, which needs that profile's PIN (X-Profile-Token) when it has one",
+    auth: 'session',
+    kids: 'allowed',
+    tags: ['customers'],
+    errors: { 403: ['profile_locked'], 404: ['profile_not_found'] },
+    params: UserIdParams,
+    body: ProfileEnterBody,
+    response: ProfileEnterResponse,
   }),
 } as const;

@@ -77,6 +77,12 @@ export interface Endpoint<
    * validation, body parsing, authentication, the database.
    */
   errors?: EndpointErrors;
+  /**
+   * `allowed`: a kids' profile may call it — its own library's routes, and the few account routes a
+   * kid needs (who is signed in, opening another profile). Every other signed-in route answers 403
+   * `kids_profile` when the request names a kids' profile (X-Profile-Id; decision 106).
+   */
+  kids?: 'allowed';
   /** `events`: the answer is text/event-stream (see StreamEndpoint); absent: JSON. */
   kind?: 'json' | 'events';
   /** The status of a successful answer: 200 unless work was only started (202 Accepted). */
@@ -136,6 +142,10 @@ export function isStreamEndpoint(endpoint: Endpoint): endpoint is StreamEndpoint
   return endpoint.kind === 'events';
 }
 
+/** A signed-in route a kids' profile may not call (see `Endpoint.kids`). */
+export const closedToKids = (endpoint: Endpoint): boolean =>
+  (endpoint.auth === 'session' || endpoint.auth === 'admin') && endpoint.kids !== 'allowed';
+
 /** Errors any route can answer: an unexpected failure, and a database that does not answer (Retry-After). */
 export const sharedErrors = {
   500: ['internal_error'],
@@ -158,6 +168,7 @@ export function errorResponses(endpoint: Endpoint): Map<ErrorStatus, ErrorCode[]
   if (endpoint.auth === 'session' || endpoint.auth === 'admin') implied.push({ 401: ['unauthorized'] });
   if (endpoint.auth === 'admin' || (endpoint.auth === 'session' && endpoint.path.includes(':uid')))
     implied.push({ 403: ['forbidden'] });
+  if (closedToKids(endpoint)) implied.push({ 403: ['kids_profile'] });
   return mergeErrors(...implied, endpoint.errors ?? {}, sharedErrors);
 }
 

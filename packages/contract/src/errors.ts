@@ -65,6 +65,13 @@ export const errorCodes = [
   'pin_proof_required',
   /** 403: the account's password given to prove it is the owner is not right. */
   'password_incorrect',
+  /**
+   * 403: a kids' profile asked for what only the account's grown-ups may use (other profiles' settings,
+   * memberships, devices, the admin pages; decision 106).
+   */
+  'kids_profile',
+  /** 403: the title is rated over this kids' profile's limit (or has no rating it allows). */
+  'over_content_limit',
   /** 404: no live sign-in code (or link) like this: mistyped, used, or never made. */
   'link_not_found',
   /** 410: the sign-in code's 10 minutes are over: the new device asks for another. */

@@ -5,6 +5,7 @@ export * from './errors.ts';
 export * from './media.ts';
 export * from './release.ts';
 export * from './metadata.ts';
+export * from './content-ratings.ts';
 export * from './runtime-config.ts';
 export * from './first-view.ts';
 export * from './account-paths.ts';

@@ -224,6 +224,12 @@ export type MatchResponse = z.infer<typeof MatchResponse>;
  * What TMDB's failures become (modules/metadata/tmdb/tmdb.client.ts `toAppError`); the embedded catalog
  * answers none of them.
  */
+/**
+ * A kids' profile's call (its session's token and X-Profile-Id, decision 106) over one title: 403 when the
+ * title is over the profile's content limit. Lists of titles leave such titles out instead.
+ */
+const overLimit = { 403: ['over_content_limit'] } as const satisfies EndpointErrors;
+
 const upstreamErrors = {
   400: ['bad_request'],
   502: ['metadata_bad_answer', 'metadata_auth_failed'],
@@ -280,7 +286,7 @@ export const metadataEndpoints = {
     summary: 'Details of a movie or show, with its seasons',
     auth: 'none',
     tags: ['metadata'],
-    errors: { ...upstreamErrors, 404: ['media_not_found'] },
+    errors: { ...overLimit, ...upstreamErrors, 404: ['media_not_found'] },
     params: z.object({ type: TmdbTypeSchema, id: tmdbIdParam }),
     query: z.object({
       language,
@@ -297,7 +303,7 @@ export const metadataEndpoints = {
     summary: 'Episodes of one season of a show',
     auth: 'none',
     tags: ['metadata'],
-    errors: { ...upstreamErrors, 404: ['media_not_found'] },
+    errors: { ...overLimit, ...upstreamErrors, 404: ['media_not_found'] },
     params: z.object({ id: tmdbIdParam, number: z.coerce.number().int().min(0).max(999) }),
     query: inLanguage,
     response: SeasonDetails,
@@ -307,7 +313,7 @@ export const metadataEndpoints = {
     summary: 'Resolve an IMDb id to a TMDB movie or show',
     auth: 'none',
     tags: ['metadata'],
-    errors: { ...upstreamErrors, 404: ['media_not_found'] },
+    errors: { ...overLimit, ...upstreamErrors, 404: ['media_not_found'] },
     params: z.object({ imdbId: imdbIdParam }),
     query: inLanguage,
     response: MediaSummary,
@@ -318,6 +324,7 @@ export const metadataEndpoints = {
     auth: 'none',
     tags: ['metadata'],
     errors: {
+      ...overLimit,
       ...upstreamErrors,
       404: ['media_not_found'],
       503: [...upstreamErrors[503], 'legacy_metadata_unavailable'],

@@ -86,6 +86,7 @@ export const customerRoutes = {
   deleteProfile: { method: 'DELETE', path: customerPaths.profile },
   setProfilePin: { method: 'PUT', path: customerPaths.profilePin },
   unlockProfile: { method: 'POST', path: customerPaths.profileUnlock },
+  enterProfile: { method: 'POST', path: customerPaths.profileEnter },
 } as const satisfies Record<string, Route>;
 
 /** Routes of `membershipEndpoints`. */

@@ -281,8 +281,11 @@ const scrapeGateErrors = {
 const mediaScrapeErrors = {
   401: ['login_required', ...scrapeGateErrors[401]],
   402: ['membership_required'],
-  /** `profile_locked`: the caller's X-Profile-Id profile has a PIN this device has not entered (decision 104). */
-  403: ['media_unreleased', 'profile_locked'],
+  /**
+   * `profile_locked`: the caller's X-Profile-Id profile has a PIN this device has not entered (decision 104);
+   * `over_content_limit`: it is a kids' profile and the title is over its limit (decision 106).
+   */
+  403: ['media_unreleased', 'profile_locked', 'over_content_limit'],
   404: ['media_not_found', 'profile_not_found'],
   451: ['media_removed'],
   503: [...scrapeGateErrors[503], 'metadata_unavailable'],

@@ -93,6 +93,7 @@ export const traktEndpoints = {
     summary:
       'Whether this library is linked to a Trakt account, the code to enter while linking, and how the last sync went (while pending, each read also asks Trakt once whether the code was entered)',
     auth: 'session',
+    kids: 'allowed',
     tags: ['sync'],
     errors: traktErrors,
     params: UserIdParams,
@@ -103,6 +104,7 @@ export const traktEndpoints = {
     summary:
       "Start linking a Trakt account: answers the code to enter at Trakt's page (a new code each call)",
     auth: 'session',
+    kids: 'allowed',
     tags: ['sync'],
     errors: { ...traktErrors, 502: ['trakt_unavailable'], 503: ['trakt_not_configured'] },
     params: UserIdParams,
@@ -113,6 +115,7 @@ export const traktEndpoints = {
     summary:
       'Unlink Trakt (or stop linking): the tokens are revoked at Trakt when it answers and deleted here in any case',
     auth: 'session',
+    kids: 'allowed',
     tags: ['sync'],
     errors: traktErrors,
     params: UserIdParams,
@@ -122,6 +125,7 @@ export const traktEndpoints = {
     ...traktRoutes.sync,
     summary: 'Sync with Trakt soon (a pass is queued; GET shows when it finished)',
     auth: 'session',
+    kids: 'allowed',
     tags: ['sync'],
     errors: { ...traktErrors, 409: ['trakt_not_linked'] },
     successStatus: 202,
@@ -133,6 +137,7 @@ export const traktEndpoints = {
     summary:
       "Tell Trakt what the player is doing (start, pause, stop). Answered at once: Trakt's answer never delays playback",
     auth: 'session',
+    kids: 'allowed',
     tags: ['sync'],
     errors: { 400: ['bad_request'], ...traktErrors },
     successStatus: 202,

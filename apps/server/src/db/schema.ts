@@ -43,6 +43,8 @@ export interface SessionsTable {
   expires_at: number;
   device: string;
   user_agent: string;
+  /** The kids' profile this device entered (decision 106); NULL or absent: none. */
+  kids_profile?: string | null;
 }
 
 export interface AuthChallengesTable {
@@ -207,6 +209,8 @@ export interface ProfilesTable {
   icon: string;
   position: number;
   created_at: number;
+  /** A kids' profile's limit as JSON (`ContentLimit`, decision 106); NULL or absent for others. */
+  content_limit?: string | null;
 }
 
 /** A profile's PIN (decision 104); profile_id '' is the account's own profile. */

@@ -8,6 +8,8 @@ export interface AuthContext {
   sessionId: string;
   /** The household profile whose library sync routes use ('' or absent = the account's own). */
   profileId?: string;
+  /** The kids' profile this session (device) entered (decision 106), if any: what it may use is limited. */
+  kidsProfileId?: string | null;
 }
 
 declare module 'fastify' {

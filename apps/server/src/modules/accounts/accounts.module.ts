@@ -30,6 +30,7 @@ import {
 } from '../customers/customers.routes.ts';
 import { CustomersService } from '../customers/customers.service.ts';
 import { PasswordHasher, type ScryptCost } from '../customers/password-hasher.ts';
+import { KidsProfiles } from '../customers/kids-profiles.ts';
 import { ProfileLocks } from '../customers/profile-locks.ts';
 import { ProfilePinsRepository } from '../customers/profile-pins.repository.ts';
 import { DeviceLinksRepository } from '../device-links/device-links.repository.ts';
@@ -123,6 +124,8 @@ export interface AccountsHandle {
   customers: CustomersService;
   /** Profile PINs (decision 104): playback checks the profile it plays for is open. */
   locks: ProfileLocks;
+  /** Kids' profiles (decision 106): metadata and playback keep to a kid's limit. */
+  kids: KidsProfiles;
   users: UserAccountsService;
   /** The shared Redis connection when REDIS_URL is set (rate limits; the self-test pings it). */
   redis: Redis | undefined;
@@ -184,21 +187,7 @@ export async function registerAccountsAndSync(
   const db = database.db;
   const now = () => ctx.now().getTime();
 
-  // Short timeouts and a circuit breaker: a Redis outage never holds a request (decision 070).
-  const connection = config.REDIS_URL ? await connectRedis(config.REDIS_URL, server.log) : undefined;
-  const redis = connection?.client;
-  if (connection) addReadinessCheck(server, 'redis', async () => connection.problem());
-  const limits = createRateLimits({
-    redis,
-    prefix: config.REDIS_PREFIX,
-    overrides: ctx.overrides?.rateLimits,
-    breaker: new CircuitBreaker({
-      onChange: (state) => {
-        if (state === 'open') server.log.warn('redis failed: rate limits use this process for a while');
-        if (state === 'closed') server.log.info('redis answers again: rate limits are shared');
-      },
-    }),
-  });
+  const { redis, limits } = await sharedLimits(server, ctx);
 
   const bus: EventBus =
     redis && config.REDIS_URL
@@ -233,7 +222,13 @@ export async function registerAccountsAndSync(
     sessionTtlMs: config.SESSION_TTL_DAYS * 24 * 60 * 60_000,
   });
 
-  const { customers, locks, hasher } = createCustomers(ctx, { users, auth, captcha, limits });
+  const { customers, locks, kids, hasher } = createCustomers(ctx, {
+    users,
+    auth,
+    captcha,
+    limits,
+    sessions,
+  });
   const deviceLinksRepo = new DeviceLinksRepository(db);
   const deviceLinks = new DeviceLinksService({
     links: deviceLinksRepo,
@@ -248,6 +243,9 @@ export async function registerAccountsAndSync(
   const trakt = startTrakt(server, ctx, { repos, live });
 
   if (!server.hasRequestDecorator('auth')) server.decorateRequest('auth', null);
+  // Every signed-in route registered from here on, in every module, is refused to a kids' profile
+  // unless the contract opens it to kids (decision 106).
+  kids.guard(server);
   registerMetricsRoutes(server, metrics, limits, config.METRICS_TOKEN);
   registerMetaRoutes(server, config);
   registerCaptchaRoutes(server, captcha, limits);
@@ -260,7 +258,7 @@ export async function registerAccountsAndSync(
       scope,
       new UsersService(usersRepo, sessions, now, undefined, (id) => live.endSession(id)),
     );
-    registerCustomerRoutes(scope, customers, locks);
+    registerCustomerRoutes(scope, customers, locks, kids);
     registerDeviceLinkRoutes(scope, deviceLinks);
     await scope.register(async (library) =>
       registerLibrary(library, {
@@ -292,14 +290,44 @@ export async function registerAccountsAndSync(
     await bus.close();
     if (redis) await redis.quit().catch(() => redis.disconnect());
   });
-  return { auth, limits, customers, locks, users, redis, live, trakt };
+  return { auth, limits, customers, locks, kids, users, redis, live, trakt };
 }
 
-/** Email accounts, household profiles and their PINs (decisions 040, 104). */
+/** Redis when configured, and the rate limits kept there (in this process while it does not answer). */
+async function sharedLimits(
+  server: FastifyInstance,
+  ctx: AccountsContext,
+): Promise<{ redis: Redis | undefined; limits: RateLimits }> {
+  const { config } = ctx;
+  // Short timeouts and a circuit breaker: a Redis outage never holds a request (decision 070).
+  const connection = config.REDIS_URL ? await connectRedis(config.REDIS_URL, server.log) : undefined;
+  const redis = connection?.client;
+  if (connection) addReadinessCheck(server, 'redis', async () => connection.problem());
+  const limits = createRateLimits({
+    redis,
+    prefix: config.REDIS_PREFIX,
+    overrides: ctx.overrides?.rateLimits,
+    breaker: new CircuitBreaker({
+      onChange: (state) => {
+        if (state === 'open') server.log.warn('redis failed: rate limits use this process for a while');
+        if (state === 'closed') server.log.info('redis answers again: rate limits are shared');
+      },
+    }),
+  });
+  return { redis, limits };
+}
+
+/** Email accounts, household profiles, their PINs and kids' limits (decisions 040, 104, 106). */
 function createCustomers(
   ctx: AccountsContext,
-  deps: { users: UserAccountsService; auth: AuthService; captcha: CaptchaVerifier; limits: RateLimits },
-): { customers: CustomersService; locks: ProfileLocks; hasher: PasswordHasher } {
+  deps: {
+    users: UserAccountsService;
+    auth: AuthService;
+    captcha: CaptchaVerifier;
+    limits: RateLimits;
+    sessions: SessionsRepository;
+  },
+): { customers: CustomersService; locks: ProfileLocks; kids: KidsProfiles; hasher: PasswordHasher } {
   const { db } = ctx.database;
   const now = () => ctx.now().getTime();
   const { users, limits } = deps;
@@ -322,6 +350,7 @@ function createCustomers(
         })),
     now,
   });
+  const kids = new KidsProfiles({ customers, sessions: deps.sessions, locks, authenticator: deps.auth });
   const service = new CustomersService({
     db,
     users,
@@ -329,13 +358,14 @@ function createCustomers(
     auth: deps.auth,
     hasher,
     locks,
+    kids,
     captcha: deps.captcha,
     memberships: new MembershipRepository(db),
     adminEmails: new Set(ctx.config.ADMIN_EMAILS.map(normaliseEmail)),
     now,
     throttle: new SignInThrottle(limits),
   });
-  return { customers: service, locks, hasher };
+  return { customers: service, locks, kids, hasher };
 }
 
 /** The repositories of every kind of library: the routes, the cleanup and the Trakt sync share them. */

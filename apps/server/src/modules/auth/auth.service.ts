@@ -158,7 +158,7 @@ export class AuthService implements SessionAuthenticator {
     if (now - session.accessed_at >= SESSION_TOUCH_INTERVAL_MS) {
       await this.o.sessions.touch(session.id, now, now + this.o.sessionTtlMs);
     }
-    return { userId: session.user_id, sessionId: session.id };
+    return { userId: session.user_id, sessionId: session.id, kidsProfileId: session.kids_profile ?? null };
   }
 
   private async issueChallenge(flow: AuthChallengesTable['flow'], publicKey: string | null): Promise<string> {

@@ -87,7 +87,7 @@ export class CustomersRepository {
   updateProfile(
     userId: string,
     profileId: string,
-    changes: { fullname?: string; icon?: string; position?: number },
+    changes: { fullname?: string; icon?: string; position?: number; content_limit?: string | null },
     trx: Kysely<Database> = this.db,
   ): Promise<ProfileRow | undefined> {
     if (Object.keys(changes).length === 0) return this.findProfile(userId, profileId, trx);

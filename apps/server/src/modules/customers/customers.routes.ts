@@ -4,6 +4,7 @@ import { authOf, presentedToken } from '../../plugins/auth.ts';
 import { contractRoute } from '../../plugins/contract-route.ts';
 import { limit, withRetryAfter, type RateLimits } from '../../plugins/rate-limit.ts';
 import type { CustomersService } from './customers.service.ts';
+import type { KidsProfiles } from './kids-profiles.ts';
 import type { ProfileLocks } from './profile-locks.ts';
 
 /**
@@ -33,6 +34,7 @@ export function registerCustomerRoutes(
   app: FastifyInstance,
   customers: CustomersService,
   locks: ProfileLocks,
+  kids: KidsProfiles,
 ): void {
   contractRoute(app, e.me, async (_input, request) => ({
     user: await customers.get(authOf(request)),
@@ -66,6 +68,9 @@ export function registerCustomerRoutes(
   });
   contractRoute(app, e.unlockProfile, async ({ body }, request, reply) =>
     withRetryAfter(reply, () => locks.unlock(authOf(request), body)),
+  );
+  contractRoute(app, e.enterProfile, async ({ body }, request) =>
+    kids.enter(authOf(request), body.profileId, request.headers[PROFILE_TOKEN_HEADER]),
   );
 }
 

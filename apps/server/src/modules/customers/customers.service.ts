@@ -5,6 +5,7 @@ import {
   profileIcons,
   type CustomerAuthResponse,
   type CustomerProfile,
+  type ContentLimit,
   type CustomerUser,
   type ProfileIcon,
 } from '@marquee/contract';
@@ -19,6 +20,7 @@ import { toSessionDto } from '../users/users.dto.ts';
 import type { UserAccountsService, UserRow } from '../users/user-accounts.service.ts';
 import type { CustomersRepository, ProfileRow } from './customers.repository.ts';
 import type { PasswordHasher } from './password-hasher.ts';
+import { parseLimit, storedLimit, type KidsProfiles } from './kids-profiles.ts';
 import type { ProfileLocks } from './profile-locks.ts';
 import type { SignInThrottle } from './sign-in-throttle.ts';
 import { ADMIN_ROLE, hasRole, normaliseEmail, parseRoles, withRole } from './roles.ts';
@@ -44,7 +46,12 @@ export interface CustomersServiceOptions {
   throttle?: SignInThrottle;
   /** Profile PINs (decision 104). */
   locks: ProfileLocks;
+  /** Kids' profiles (decision 106). */
+  kids: KidsProfiles;
 }
+
+/** A household profile as a client sends it; `kids` absent leaves its limit as it is. */
+type ProfileFields = { fullname: string; icon: ProfileIcon; kids?: ContentLimit | null | undefined };
 
 /** The namespace of email accounts (passphrase clients send their app's name, e.g. movie-web). */
 export const EMAIL_NAMESPACE = 'email';
@@ -66,6 +73,7 @@ const toProfileDto = (row: ProfileRow, locked: ReadonlySet<string>): CustomerPro
   fullname: row.fullname,
   icon: isProfileIcon(row.icon) ? row.icon : DEFAULT_ICON,
   hasPin: locked.has(row.id),
+  kids: parseLimit(row.content_limit),
 });
 
 /**
@@ -153,7 +161,7 @@ export class CustomersService {
     input: {
       fullname?: string | undefined;
       icon?: ProfileIcon | undefined;
-      profiles?: { _id?: string | undefined; fullname: string; icon: ProfileIcon }[] | undefined;
+      profiles?: (ProfileFields & { _id?: string | undefined })[] | undefined;
     },
     /** X-Profile-Token: changes to a locked profile need it open on this device. */
     unlockToken?: string | string[] | undefined,
@@ -174,7 +182,7 @@ export class CustomersService {
   /** A list that deletes or changes a locked profile needs that profile open (decision 104). */
   private async assertListOpen(
     auth: AuthContext,
-    wanted: { _id?: string | undefined; fullname: string; icon: ProfileIcon }[],
+    wanted: (ProfileFields & { _id?: string | undefined })[],
     unlockToken: string | string[] | undefined,
   ): Promise<void> {
     const locked = await this.o.locks.lockedIds(auth.userId);
@@ -191,7 +199,7 @@ export class CustomersService {
   /** The whole list: listed ids change, new entries are added, profiles left out are deleted with their library. */
   private async replaceProfiles(
     userId: string,
-    wanted: { _id?: string | undefined; fullname: string; icon: ProfileIcon }[],
+    wanted: (ProfileFields & { _id?: string | undefined })[],
   ): Promise<void> {
     await this.o.db.transaction().execute(async (trx) => {
       await this.o.users.lockUser(trx, userId);
@@ -205,7 +213,12 @@ export class CustomersService {
       for (const id of current.keys())
         if (!kept.has(id)) await this.o.customers.deleteProfile(userId, id, trx);
       for (const [position, item] of wanted.entries()) {
-        const fields = { fullname: item.fullname.trim(), icon: item.icon, position };
+        const fields = {
+          fullname: item.fullname.trim(),
+          icon: item.icon,
+          position,
+          ...(item.kids !== undefined ? { content_limit: storedLimit(item.kids) } : {}),
+        };
         if (item._id !== undefined) await this.o.customers.updateProfile(userId, item._id, fields, trx);
         else
           await this.o.customers.insertProfile(
@@ -218,7 +231,7 @@ export class CustomersService {
 
   async createProfile(
     auth: AuthContext,
-    input: { fullname: string; icon: ProfileIcon },
+    input: ProfileFields,
   ): Promise<{ user: CustomerUser; profile: CustomerProfile }> {
     const row: ProfileRow = {
       id: newProfileId(),
@@ -227,6 +240,7 @@ export class CustomersService {
       icon: input.icon,
       position: 0,
       created_at: this.o.now(),
+      content_limit: storedLimit(input.kids ?? null),
     };
     await this.o.db.transaction().execute(async (trx) => {
       await this.o.users.lockUser(trx, auth.userId);
@@ -241,14 +255,15 @@ export class CustomersService {
   async patchProfile(
     auth: AuthContext,
     profileId: string,
-    input: { fullname?: string | undefined; icon?: ProfileIcon | undefined },
+    input: Partial<ProfileFields>,
     unlockToken?: string | string[] | undefined,
   ): Promise<{ user: CustomerUser; profile: CustomerProfile }> {
     if (profileId.length <= 64 && (await this.o.customers.findProfile(auth.userId, profileId)))
       await this.o.locks.assertOpen(auth, profileId, unlockToken);
-    const changes: { fullname?: string; icon?: string } = {};
+    const changes: { fullname?: string; icon?: string; content_limit?: string | null } = {};
     if (input.fullname !== undefined) changes.fullname = input.fullname.trim();
     if (input.icon !== undefined) changes.icon = input.icon;
+    if (input.kids !== undefined) changes.content_limit = storedLimit(input.kids);
     const row = await this.o.customers.updateProfile(auth.userId, profileId, changes);
     if (!row) throw profileNotFound();
     return {
@@ -311,7 +326,12 @@ export class CustomersService {
     profileHeader: string | string[] | undefined,
     unlockToken: string | string[] | undefined,
   ): Promise<LibraryRef> {
-    const library = await this.libraryFor(auth.userId, profileHeader);
+    // A device in a kids' profile uses the kid's library, whatever it names (decision 106).
+    const kid = await this.o.kids.libraryOf(auth, profileHeader);
+    const library =
+      kid !== null
+        ? { userId: auth.userId, profileId: kid }
+        : await this.libraryFor(auth.userId, profileHeader);
     await this.o.locks.assertOpen(auth, library.profileId, unlockToken);
     return library;
   }

@@ -84,6 +84,7 @@ export async function registerMembership(
     customers: accounts.customers,
     authenticator: accounts.auth,
     limits: accounts.limits,
+    kids: accounts.kids,
   });
   return membership;
 }

@@ -10,6 +10,7 @@ import {
 import { contractRoute, sendNotFound } from '../../plugins/contract-route.ts';
 import { limit, type RateLimits } from '../../plugins/rate-limit.ts';
 import type { CustomersService } from '../customers/customers.service.ts';
+import type { KidsProfiles } from '../customers/kids-profiles.ts';
 import type { MembershipService } from './membership.service.ts';
 import type { PromosService } from './promos.service.ts';
 
@@ -47,6 +48,8 @@ export interface MembershipRoutesContext {
   customers: CustomersService;
   authenticator: SessionAuthenticator;
   limits: RateLimits;
+  /** Kids' profiles (decision 106): /promos checks its caller in the handler, after their guard. */
+  kids: Pick<KidsProfiles, 'assertAllowed'>;
 }
 
 export async function registerMembershipRoutes(
@@ -65,6 +68,7 @@ export async function registerMembershipRoutes(
   contractRoute(app, e.promos, async (_input, request, reply) => {
     if (prefersHtml(request)) return sendNotFound(reply);
     await authenticateRequest(request, authenticator);
+    await ctx.kids.assertAllowed(request);
     await requireAdmin(request, customers);
     return { codes: await promos.list() };
   });

@@ -806,7 +806,7 @@ describe('title pages from TMDB', () => {
 });
 
 describe('title pages from the embedded catalog', () => {
-  it('fills what the catalog knows for a movie (rating, status, runtime, titles like it) and nothing else', async () => {
+  it('fills what the catalog knows for a movie (rating, certification, status, runtime, titles like it) and nothing else', async () => {
     const data = catalogData();
     const matrix = data.movies.find((m) => m.id === 603)!;
     const movie = await service(catalog()).details('movie', '603');
@@ -815,7 +815,7 @@ describe('title pages from the embedded catalog', () => {
       status: 'released',
       runtime: matrix.runtime,
       tagline: null,
-      contentRating: null,
+      contentRating: 'R',
       cast: [],
       crew: [],
       trailers: [],

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import {
   yearOf,
+  type Certifications,
   type Genre,
   type ListName,
   type MediaDetails,
@@ -55,6 +56,8 @@ const CACHE_TTL = {
   genres: 24 * HOUR,
   discover: HOUR,
   find: 24 * HOUR,
+  /** Age ratings change rarely (a re-rating, a new country's release). */
+  certifications: 7 * 24 * HOUR,
 };
 
 export { POSTER_SIZE };
@@ -380,6 +383,27 @@ export class MetadataService {
           overview: e.overview ?? english.get(e.number)?.overview ?? null,
         })),
       };
+    });
+  }
+
+  /**
+   * A title's age ratings by country (`{ US: 'PG-13', DE: '12' }`), what kids' profiles' limits are checked
+   * against (decision 106): a film's from its releases (theatrical first), a show's as TMDB lists them.
+   */
+  certifications(type: TmdbType, id: string): Promise<Certifications> {
+    return this.cached(`certs:${type}:${id}`, CACHE_TTL.certifications, async () => {
+      const rated: [string, string][] = [];
+      if (type === 'movie') {
+        const answer = await this.api.releaseDates(Number(id));
+        for (const { iso_3166_1: country } of answer.results) {
+          const rating = movieContentRating(answer, country);
+          if (rating) rated.push([country, rating]);
+        }
+      } else {
+        for (const { iso_3166_1: country, rating } of (await this.api.contentRatings(Number(id))).results)
+          if (rating?.trim()) rated.push([country, rating.trim()]);
+      }
+      return Object.fromEntries(rated);
     });
   }
 

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.ts';
 import type { MetadataService } from '../../modules/metadata/metadata.service.ts';
 
 /** What the scrape API reads of the metadata: a title's details and a show's season. */
-export type ReleaseMetadata = Pick<MetadataService, 'details' | 'season'>;
+export type ReleaseMetadata = Pick<MetadataService, 'details' | 'season' | 'certifications'>;
 
 /** Retry-After (seconds) of a refusal because the metadata cannot answer, when its error named none. */
 export const METADATA_RETRY_AFTER_SECONDS = 30;

@@ -10,6 +10,7 @@ import { SAMPLES_DIR } from '../../paths.ts';
 import { InstanceSecretsRepository } from '../instance/instance-secrets.repository.ts';
 import type { SessionAuthenticator } from '../../plugins/auth.ts';
 import type { CustomersService } from '../customers/customers.service.ts';
+import type { KidsProfiles } from '../customers/kids-profiles.ts';
 import type { LibraryIndexer } from './library-index.ts';
 import { openLibrary } from './library-setup.ts';
 import { LinksFile } from './links-file.ts';
@@ -59,6 +60,7 @@ export interface SourcesContext {
     | {
         auth: SessionAuthenticator;
         customers: Pick<CustomersService, 'isAdmin' | 'openLibraryFor'>;
+        kids: Pick<KidsProfiles, 'limitOf'>;
       }
     | undefined;
   /** Background jobs (seek thumbnails of library files, decision 086). */
@@ -224,6 +226,7 @@ export async function registerSources(
         assertProfileOpen: async (auth, profile) => {
           await accounts.customers.openLibraryFor(auth, profile.id, profile.token);
         },
+        limitOf: (auth, profileHeader) => accounts.kids.limitOf(auth, profileHeader),
       }
     : undefined;
   const service = new SourcesService({

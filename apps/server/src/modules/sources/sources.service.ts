@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { ProviderMetaWire } from '@marquee/contract';
+import type { ContentLimit, ProviderMetaWire } from '@marquee/contract';
 import { sourcePaths } from '@marquee/contract';
 import {
   makeLinksSource,
@@ -24,6 +24,7 @@ import {
   type SourcererOutput,
 } from '@marquee/providers';
 import { AppError } from '../../errors.ts';
+import { ContentLimits, overContentLimit } from '../metadata/content-limits.ts';
 import type { LibraryIndexer, LibrarySubtitle, LibraryVideo } from './library-index.ts';
 import { makeLibrarySource, type LibraryUrls } from './library-source.ts';
 import type { MediaPipeline } from '../media/media-pipeline.ts';
@@ -66,7 +67,10 @@ export interface PlaybackAccess {
 
 /** The accounts behind playback tokens: whose a token is, and who is an admin (admins play without a membership). */
 export interface Viewers {
-  authenticate(token: string, userAgent: string): Promise<{ userId: string; sessionId: string } | null>;
+  authenticate(
+    token: string,
+    userAgent: string,
+  ): Promise<{ userId: string; sessionId: string; kidsProfileId?: string | null } | null>;
   isAdmin(userId: string): Promise<boolean>;
   /**
    * 403 `profile_locked` when the profile the viewer plays for (X-Profile-Id; none = the account's own)
@@ -76,6 +80,11 @@ export interface Viewers {
     auth: { userId: string; sessionId: string },
     profile: { id: string | string[] | undefined; token: string | string[] | undefined },
   ): Promise<void>;
+  /** The limit of the kids' profile the viewer's session is in, or null (decision 106). */
+  limitOf(
+    auth: { userId: string; kidsProfileId?: string | null },
+    profileHeader: string | string[] | undefined,
+  ): Promise<ContentLimit | null>;
 }
 
 /** The profile a playback request is for, as its headers name it. */
@@ -256,11 +265,28 @@ export class SourcesService {
   ): Promise<string> {
     // A signed-in viewer plays for one of their profiles, which must be open on this device (decision 104).
     const auth = token && this.o.viewers ? await this.o.viewers.authenticate(token, '') : null;
-    if (auth) await this.o.viewers!.assertProfileOpen(auth, profile);
+    if (auth) {
+      await this.o.viewers!.assertProfileOpen(auth, profile);
+      await this.assertWithinLimit(await this.o.viewers!.limitOf(auth, profile.id), media);
+    }
     const access = this.o.playbackAccess;
     if (!access || (await this.openToAnyone(media))) return ANYONE;
     await access.assertCanPlay(token, media);
     return auth?.userId ?? ANYONE;
+  }
+
+  /**
+   * A kids' profile plays only titles within its limit (decision 106): 403 `over_content_limit`, also
+   * when this server has no metadata to check the title's rating against.
+   */
+  private async assertWithinLimit(
+    limit: ContentLimit | null,
+    media: Pick<ScrapeMedia, 'type' | 'tmdbId'>,
+  ): Promise<void> {
+    if (!limit) return;
+    if (!this.o.releases) throw overContentLimit();
+    const type = media.type === 'show' ? 'tv' : 'movie';
+    await new ContentLimits(this.o.releases.metadata).assertAllowed(limit, type, media.tmdbId);
   }
 
   /** Whether the gate lets anyone play the title, signed in or not (no database work: no token). */

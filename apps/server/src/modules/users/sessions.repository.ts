@@ -42,6 +42,11 @@ export class SessionsRepository {
       .execute();
   }
 
+  /** Which kids' profile the session (device) is in (decision 106); null: none. */
+  async setKidsProfile(id: string, profileId: string | null): Promise<void> {
+    await this.db.updateTable('sessions').set({ kids_profile: profileId }).where('id', '=', id).execute();
+  }
+
   /** Renames a session of `userId`; undefined when it is not theirs or does not exist. */
   renameOwned(id: string, userId: string, device: string): Promise<SessionRow | undefined> {
     return this.db

@@ -7,6 +7,7 @@ import { CATALOG_DIR } from '../../../paths.ts';
 import type { UiLanguage } from '@marquee/contract';
 import type {
   TmdbApi,
+  TmdbContentRatings,
   TmdbFindResult,
   TmdbGenreList,
   TmdbKind,
@@ -15,6 +16,7 @@ import type {
   TmdbMovieItem,
   TmdbMoviePage,
   TmdbMultiPage,
+  TmdbReleaseDates,
   TmdbSeasonDetails,
   TmdbTvDetails,
   TmdbTvItem,
@@ -148,7 +150,11 @@ export interface CatalogData {
   genres?: CatalogNames;
   /** Release titles of well-known titles in the languages they are known in. */
   titles?: CatalogNames;
+  /** Age ratings by kind, TMDB id and country: `{ movie: { "603": { US: "R" } } }` (decision 106). */
+  certifications?: CatalogCertifications;
 }
+
+export type CatalogCertifications = Record<TmdbKind, Record<string, Record<string, string>>>;
 
 export function loadCatalogData(): CatalogData {
   const read = (name: string) => JSON.parse(readFileSync(path.join(CATALOG_DIR, name), 'utf8')) as unknown;
@@ -157,11 +163,15 @@ export function loadCatalogData(): CatalogData {
     existsSync(path.join(CATALOG_DIR, name)) ? (read(name) as CatalogNames) : undefined;
   const genres = names('genres.json');
   const titles = names('titles.json');
+  const certifications = existsSync(path.join(CATALOG_DIR, 'certifications.json'))
+    ? (read('certifications.json') as CatalogCertifications)
+    : undefined;
   return {
     movies: read('movies.json') as CatalogMovie[],
     shows: read('shows.json') as CatalogShow[],
     ...(genres ? { genres } : {}),
     ...(titles ? { titles } : {}),
+    ...(certifications ? { certifications } : {}),
   };
 }
 
@@ -180,6 +190,7 @@ export class Catalog implements TmdbApi {
   private readonly rankedId: Int32Array;
   private readonly genreNames: CatalogNames;
   private readonly titles: CatalogNames;
+  private readonly certifications: CatalogCertifications;
 
   constructor(
     data: CatalogData,
@@ -189,6 +200,7 @@ export class Catalog implements TmdbApi {
     this.shows = new Map(data.shows.map((s) => [s.id, s]));
     this.genreNames = data.genres ?? { movie: {}, tv: {} };
     this.titles = data.titles ?? { movie: {}, tv: {} };
+    this.certifications = data.certifications ?? { movie: {}, tv: {} };
     // A title is found by its English, original and translated titles (a French viewer types "Les Évadés").
     const otherTitles = (kind: TmdbKind, id: number) => Object.values(this.titles[kind][String(id)] ?? {});
     const entries = [
@@ -261,8 +273,9 @@ export class Catalog implements TmdbApi {
       vote_average: movie.vote_average,
       vote_count: movie.vote_count,
       external_ids: { imdb_id: movie.imdb_id },
-      // No status, credits, videos, ratings or offers: the catalog does not have them (the service tells
-      // released from upcoming by the release date).
+      release_dates: this.releaseDatesOf(id),
+      // No status, credits, videos or offers: the catalog does not have them (the service tells released
+      // from upcoming by the release date).
       recommendations: {
         results: recommended([...this.movies.values()], movie).map((m) => this.movieItem(m, language)),
       },
@@ -288,10 +301,37 @@ export class Catalog implements TmdbApi {
       vote_count: show.vote_count,
       ...this.episodesToAir(show),
       external_ids: { imdb_id: show.imdb_id },
+      content_ratings: this.contentRatingsOf(id),
       recommendations: {
         results: recommended([...this.shows.values()], show).map((s) => this.tvItem(s, language)),
       },
     };
+  }
+
+  async releaseDates(id: number): Promise<TmdbReleaseDates> {
+    if (!this.movies.has(id)) throw notFound();
+    return this.releaseDatesOf(id);
+  }
+
+  async contentRatings(id: number): Promise<TmdbContentRatings> {
+    if (!this.shows.has(id)) throw notFound();
+    return this.contentRatingsOf(id);
+  }
+
+  /** A film's ratings as TMDB gives them: one theatrical release (type 3) per rated country. */
+  private releaseDatesOf(id: number): TmdbReleaseDates {
+    const rated = Object.entries(this.certifications.movie[String(id)] ?? {});
+    return {
+      results: rated.map(([country, certification]) => ({
+        iso_3166_1: country,
+        release_dates: [{ certification, type: 3, release_date: null }],
+      })),
+    };
+  }
+
+  private contentRatingsOf(id: number): TmdbContentRatings {
+    const rated = Object.entries(this.certifications.tv[String(id)] ?? {});
+    return { results: rated.map(([country, rating]) => ({ iso_3166_1: country, rating })) };
   }
 
   /** The last episode that aired by the clock's today and the next one dated after it (specials aside). */
@@ -556,5 +596,11 @@ export class LazyCatalog implements TmdbApi {
   }
   discoverTv(genreId: number, page: number, language?: UiLanguage) {
     return this.catalog.discoverTv(genreId, page, language);
+  }
+  releaseDates(id: number) {
+    return this.catalog.releaseDates(id);
+  }
+  contentRatings(id: number) {
+    return this.catalog.contentRatings(id);
   }
 }

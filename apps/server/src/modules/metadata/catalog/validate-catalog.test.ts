@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it, expect } from 'vitest';
-import { UI_LANGUAGES } from '@marquee/contract';
+import { CONTENT_RATINGS, UI_LANGUAGES, ratingAge } from '@marquee/contract';
 import { CATALOG_DIR } from '../../../paths.ts';
 
 // Validates the embedded offline catalog (movies.json / shows.json).
@@ -264,5 +264,46 @@ describe('embedded catalog: genres.json and titles.json (other languages)', () =
         }
       }
     }
+  });
+});
+
+describe('embedded catalog: certifications.json', () => {
+  const certifications =
+    load<Record<'movie' | 'tv', Record<string, Record<string, string>>>>('certifications.json');
+  const ids = {
+    movie: movies.map((m) => String(m.id)),
+    tv: shows.map((s) => String(s.id)),
+  };
+  // Films released before this date should nearly all carry a US rating; later ones may not be rated yet.
+  const RATED_BEFORE = '2026-06-01';
+  const MIN_US_SHARE = 0.9;
+
+  it('rates only titles of the catalog', () => {
+    for (const kind of ['movie', 'tv'] as const) {
+      for (const id of Object.keys(certifications[kind])) {
+        expect(ids[kind], `${kind} ${id}`).toContain(id);
+      }
+    }
+  });
+
+  it('uses only countries and ratings of CONTENT_RATINGS', () => {
+    for (const kind of ['movie', 'tv'] as const) {
+      for (const [id, byCountry] of Object.entries(certifications[kind])) {
+        expect(Object.keys(byCountry).length, `${kind} ${id}`).toBeGreaterThan(0);
+        for (const [country, rating] of Object.entries(byCountry)) {
+          const where = `${kind} ${id} ${country} ${rating}`;
+          expect(Object.keys(CONTENT_RATINGS), where).toContain(country);
+          expect(ratingAge(country, kind, rating), where).not.toBeNull();
+        }
+      }
+    }
+  });
+
+  it(`gives a US rating to at least 90 % of films released before ${RATED_BEFORE} and of shows`, () => {
+    const released = movies.filter((m) => m.release_date < RATED_BEFORE);
+    const ratedMovies = released.filter((m) => certifications.movie[String(m.id)]?.US);
+    expect(ratedMovies.length / released.length).toBeGreaterThanOrEqual(MIN_US_SHARE);
+    const ratedShows = shows.filter((s) => certifications.tv[String(s.id)]?.US);
+    expect(ratedShows.length / shows.length).toBeGreaterThanOrEqual(MIN_US_SHARE);
   });
 });

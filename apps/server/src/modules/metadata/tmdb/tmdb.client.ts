@@ -4,11 +4,13 @@ import type { z } from 'zod';
 import type { UiLanguage } from '@marquee/contract';
 import { AppError } from '../../../errors.ts';
 import {
+  TmdbContentRatings,
   TmdbFindResult,
   TmdbGenreList,
   TmdbMovieDetails,
   TmdbMoviePage,
   TmdbMultiPage,
+  TmdbReleaseDates,
   TmdbSeasonDetails,
   TmdbTvDetails,
   TmdbTvPage,
@@ -205,6 +207,13 @@ export class TmdbClient implements TmdbApi, TmdbBudgeted {
       with_genres: String(genreId),
       page: String(page),
     });
+  }
+
+  releaseDates(id: number) {
+    return this.get(`/movie/${id}/release_dates`, TmdbReleaseDates, 'en');
+  }
+  contentRatings(id: number) {
+    return this.get(`/tv/${id}/content_ratings`, TmdbContentRatings, 'en');
   }
 
   private async get<T extends z.ZodType>(

@@ -281,4 +281,8 @@ export interface TmdbApi {
   genres(kind: TmdbKind, language?: UiLanguage): Promise<TmdbGenreList>;
   discoverMovies(genreId: number, page: number, language?: UiLanguage): Promise<TmdbMoviePage>;
   discoverTv(genreId: number, page: number, language?: UiLanguage): Promise<TmdbTvPage>;
+  /** A film's releases and ratings by country (what a kids' profile's limit is checked against). */
+  releaseDates(id: number): Promise<TmdbReleaseDates>;
+  /** A show's ratings by country. */
+  contentRatings(id: number): Promise<TmdbContentRatings>;
 }
