@@ -1,5 +1,3 @@
-import { z } from './z.ts';
-
 /*
  * Content ratings for kids' profiles (docs/decisions/106-kids-profiles.md). Each region's certification
  * systems — one for films, one for television, as TMDB reports them (`release_dates`, `content_ratings`) —
@@ -89,17 +87,6 @@ export const FALLBACK_RATING_REGION: ContentRatingRegion = 'US';
 /** A title's certifications by country (ISO 3166-1), as TMDB reports them: `{ US: 'PG-13', DE: '12' }`. */
 export type Certifications = Readonly<Record<string, string>>;
 
-/**
- * A kids' profile's limit: titles rated for `maxAge` or younger in `region`; titles with no rating there
- * or in the US are hidden unless `showUnrated`.
- */
-export const ContentLimit = z.object({
-  region: z.enum(CONTENT_RATING_REGIONS),
-  maxAge: z.number().int().min(0).max(18),
-  showUnrated: z.boolean().default(false),
-});
-export type ContentLimit = z.infer<typeof ContentLimit>;
-
 const hasOwn = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key);
 
 /** The youngest age `certification` is meant for in `region`'s system for `type`; null when unknown. */
@@ -124,8 +111,15 @@ export function titleAge(
   return null;
 }
 
+/** A kids' profile's limit (the schema is `ContentLimit` in content-limit.ts). */
+export interface ContentLimitValue {
+  region: ContentRatingRegion;
+  maxAge: number;
+  showUnrated: boolean;
+}
+
 /** Whether a title of `age` (null: unrated) is within the limit. */
-export function withinLimit(limit: ContentLimit, age: number | null): boolean {
+export function withinLimit(limit: ContentLimitValue, age: number | null): boolean {
   return age === null ? limit.showUnrated : age <= limit.maxAge;
 }
 

@@ -7,7 +7,7 @@ import {
   PROFILE_PIN_MIN_LENGTH,
   profileIcons,
 } from './customer-paths.ts';
-import { ContentLimit } from './content-ratings.ts';
+import { ContentLimit } from './content-limit.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { customerRoutes } from './routes.ts';
 

@@ -6,6 +6,7 @@ export * from './media.ts';
 export * from './release.ts';
 export * from './metadata.ts';
 export * from './content-ratings.ts';
+export * from './content-limit.ts';
 export * from './runtime-config.ts';
 export * from './first-view.ts';
 export * from './account-paths.ts';

@@ -16,5 +16,6 @@ export * from './sync-rules.ts';
 export * from './sync-conformance.ts';
 export * from './media.ts';
 export * from './release.ts';
+export * from './content-ratings.ts';
 export * from './languages.ts';
 export * from './version.ts';

@@ -42,6 +42,54 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 describe("the opened page's data, asked for beside the app's code", () => {
+  it("is not asked for a kids' profile before its session is there to keep the answers to its limit", () => {
+    const server = instance();
+    vi.stubGlobal('fetch', server.fetch);
+    const account = (kids: object | null) => ({
+      state: {
+        account: {
+          kind: 'email',
+          token: 'tok',
+          userId: 'u1',
+          sessionId: 's1',
+          deviceName: 'd',
+          seed: '',
+          profile: { colorA: '#000', colorB: '#fff', icon: 'cat' },
+          profileId: 'kid',
+          user: {
+            id: 'u1',
+            fullname: 'Parent',
+            email: 'p@example.org',
+            icon: 'cat',
+            profiles: [{ _id: 'kid', fullname: 'Kid', icon: 'cat', kids }],
+            isAdmin: false,
+            endSubcriptionDate: null,
+            hasMembership: false,
+          },
+        },
+      },
+      version: 1,
+    });
+    const storage = memoryStorage();
+    setAppStorage(storage);
+    storage.setItem(
+      'marquee:account',
+      JSON.stringify(account({ region: 'US', maxAge: 10, showUnrated: false })),
+    );
+    // A query asked for is in the client's cache at once (its request follows).
+    const asked = (path: string) => {
+      const client = createQueryClient();
+      preloadRouteData(client, path, 'en');
+      return client
+        .getQueryCache()
+        .getAll()
+        .map((q) => q.queryKey[0]);
+    };
+    expect([asked('/media/tmdb-movie-603-the-matrix'), asked('/discover')]).toEqual([[], []]);
+    storage.setItem('marquee:account', JSON.stringify(account(null)));
+    expect(asked('/media/tmdb-movie-603-the-matrix')).toEqual(['media']);
+  });
+
   it("Discover's first two rows, in the start language, are the answers its page then shows", async () => {
     const server = instance();
     vi.stubGlobal('fetch', server.fetch);

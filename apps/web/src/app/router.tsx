@@ -11,6 +11,7 @@ import { decodeMediaKey } from '../lib/media-keys.ts';
 import { recordVisit } from '../lib/nav-history.ts';
 import type { Namespace } from '../locales/resources.ts';
 import { runtimeConfig } from '../lib/runtime-config.ts';
+import { kidsLimitOf, storedInKidsProfile, useAccountStore } from '../stores/index.ts';
 import { AppLayout } from './app-layout.tsx';
 import { preloadablePage } from './preloadable-page.tsx';
 import { HomeRoute, preloadSearchResults } from './routes/home-route.tsx';
@@ -50,6 +51,21 @@ function page<M>(
   return lazy(() =>
     Promise.all([load(), preloadNamespaces(namespaces)]).then(([module]) => ({ default: pick(module) })),
   );
+}
+
+/** What a kids' profile sees instead of a page it does not open (decision 106). */
+const KidsClosedNotice = page(
+  () => import('../features/account/kids-closed.tsx'),
+  (m) => m.KidsClosedNotice,
+  ['customer'],
+);
+
+/** A page of the account's grown-ups: a kids' profile gets the notice, and the page's code never loads. */
+function closedToKids(Page: ComponentType): ComponentType {
+  return function ClosedToKids() {
+    const kids = useAccountStore((s) => kidsLimitOf(s.account) !== null);
+    return kids ? <KidsClosedNotice /> : <Page />;
+  };
 }
 
 // Everything but the home and Discover pages (the two the header leads to; Discover's code is 4 KB on
@@ -100,10 +116,12 @@ const HistoryPage = page(
   (m) => m.HistoryPage,
   ['history'],
 );
-const TransferPage = page(
-  () => import('../features/transfer/transfer-page.tsx'),
-  (m) => m.TransferPage,
-  ['transfer'],
+const TransferPage = closedToKids(
+  page(
+    () => import('../features/transfer/transfer-page.tsx'),
+    (m) => m.TransferPage,
+    ['transfer'],
+  ),
 );
 const LoginPage = page(
   () => import('../features/account/login-page.tsx'),
@@ -124,10 +142,12 @@ const CodeSignInPage = page(
   (m) => m.CodeSignInPage,
   PAGE_NAMESPACES.account,
 );
-const LinkPage = page(
-  () => import('../features/account/link-page.tsx'),
-  (m) => m.LinkPage,
-  PAGE_NAMESPACES.account,
+const LinkPage = closedToKids(
+  page(
+    () => import('../features/account/link-page.tsx'),
+    (m) => m.LinkPage,
+    PAGE_NAMESPACES.account,
+  ),
 );
 const RegisterPage = page(
   () => import('../features/account/register-page.tsx'),
@@ -140,10 +160,12 @@ const SettingsRoute = page(
   PAGE_NAMESPACES.settings,
 );
 // Subscription site: membership, household profiles, admin pages (all lazy; guards inside).
-const SubscriptionRoute = page(
-  () => import('./routes/subscription-route.tsx'),
-  (m) => m.SubscriptionRoute,
-  PAGE_NAMESPACES.subscription,
+const SubscriptionRoute = closedToKids(
+  page(
+    () => import('./routes/subscription-route.tsx'),
+    (m) => m.SubscriptionRoute,
+    PAGE_NAMESPACES.subscription,
+  ),
 );
 const ProfilesPage = page(
   () => import('../features/account/profiles-page.tsx'),
@@ -151,8 +173,8 @@ const ProfilesPage = page(
   PAGE_NAMESPACES.account,
 );
 const admin = () => import('./routes/admin-routes.tsx');
-const PromosRoute = page(admin, (m) => m.PromosRoute, PAGE_NAMESPACES.admin);
-const AdminRoute = page(admin, (m) => m.AdminRoute, PAGE_NAMESPACES.admin);
+const PromosRoute = closedToKids(page(admin, (m) => m.PromosRoute, PAGE_NAMESPACES.admin));
+const AdminRoute = closedToKids(page(admin, (m) => m.AdminRoute, PAGE_NAMESPACES.admin));
 
 export function routes(): RouteObject[] {
   const config = runtimeConfig();
@@ -219,6 +241,8 @@ export function preloadRouteCode(pathname: string): Promise<void> {
  * `language`: the UI language the first render uses. Never rejects (the page shows a failure itself).
  */
 export function preloadRouteData(queryClient: QueryClient, pathname: string, language: string): void {
+  // A kids' profile's titles are asked for with its session, which is not there yet (decision 106).
+  if (storedInKidsProfile()) return;
   const content = ((LANGUAGES as readonly string[]).includes(language) ? language : 'en') as UiLanguage;
   // Its first two rows (the largest paint is a poster of the first).
   if (pathname === '/discover') return prefetchOpeningRows(queryClient, content);

@@ -1,6 +1,7 @@
-import type { CustomerUser } from '@marquee/contract';
+import type { ContentLimit, CustomerUser } from '@marquee/contract';
 import { provideApiCredentials } from '../lib/api/credentials.ts';
-import { createPersistedStore } from './persisted.ts';
+import { appStorage, type KeyValueStorage } from '../lib/storage.ts';
+import { createPersistedStore, storageKey } from './persisted.ts';
 import { LEGACY_KEYS, readLegacyState } from './library/legacy.ts';
 
 /** The five gradient colours and the six icons of a passphrase account's avatar (picked when registering). */
@@ -55,6 +56,15 @@ export function profileHasPin(account: Account | null, profileId: string): boole
   if (!user) return false;
   if (profileId === '') return user.hasPin === true;
   return user.profiles.some((p) => p._id === profileId && p.hasPin === true);
+}
+
+/**
+ * The limit of the profile in use when it is a kids' profile (decision 106), as the server last said;
+ * null for any other profile.
+ */
+export function kidsLimitOf(account: Account | null): ContentLimit | null {
+  if (account?.kind !== 'email' || !account.profileId || !account.user) return null;
+  return account.user.profiles.find((p) => p._id === account.profileId)?.kids ?? null;
 }
 
 /** This device's live unlock of a profile, or null. */
@@ -200,12 +210,31 @@ export function markProfileLocked(profileId: string): void {
   });
 }
 
+/**
+ * Before the stores start (the opened page's data is asked for beside the app's code): whether the
+ * account stored on this device is in a kids' profile (decision 106), whose titles must be asked for with
+ * its session.
+ */
+export function storedInKidsProfile(storage: KeyValueStorage = appStorage()): boolean {
+  try {
+    const raw = storage.getItem(storageKey('account'));
+    const stored = raw ? (JSON.parse(raw) as { state?: { account?: unknown } }).state?.account : null;
+    return kidsLimitOf(parseAccount(stored)) !== null;
+  } catch {
+    return false;
+  }
+}
+
 // The API client sends the signed-in account's token, to the account server chosen here by default.
 provideApiCredentials({
   token: () => useAccountStore.getState().account?.token ?? null,
   backendUrl: () => useAccountStore.getState().backendUrl,
   profileToken: (profileId) => liveUnlock(useAccountStore.getState().account, profileId)?.token ?? null,
   profileLocked: (profileId) => markProfileLocked(profileId),
+  kidsProfile: () => {
+    const account = useAccountStore.getState().account;
+    return kidsLimitOf(account) ? account!.profileId! : null;
+  },
 });
 
 export const isSignedIn = () => useAccountStore.getState().account !== null;

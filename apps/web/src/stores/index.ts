@@ -19,6 +19,8 @@ export {
   type ProfileUnlock,
   profileHasPin,
   liveUnlock,
+  kidsLimitOf,
+  storedInKidsProfile,
   isProfileShut,
 } from './account-store.ts';
 export { useLibraryStore } from './library/library-store.ts';

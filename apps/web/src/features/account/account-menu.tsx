@@ -4,7 +4,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { Avatar } from '../../components/avatar.tsx';
 import { useMenuKeys } from '../../components/use-menu-keys.ts';
 import { useDeviceName } from '../../lib/account/use-device-name.ts';
-import { useAccountStore } from '../../stores/index.ts';
+import { kidsLimitOf, useAccountStore } from '../../stores/index.ts';
 import { paths } from '../../lib/paths.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 
@@ -46,6 +46,8 @@ export function AccountMenu() {
     : undefined;
   const avatar = { ...account.profile, ...(watching ? { icon: watching.icon } : {}) };
   const name = account.kind === 'email' ? (watching?.fullname ?? account.user?.fullname) : deviceName;
+  // A kids' profile reaches its own preferences and "who's watching", nothing of the account (decision 106).
+  const kids = kidsLimitOf(account) !== null;
   return (
     <div className="relative" ref={root}>
       <button
@@ -75,7 +77,7 @@ export function AccountMenu() {
             {t('account.menu.profile')}
           </Link>
           {/* Only an instance with a payment gateway sells memberships (issue 15). */}
-          {runtimeConfig().paymentGateway && (
+          {runtimeConfig().paymentGateway && !kids && (
             <Link role="menuitem" to={paths.subscription} className={ITEM}>
               {t('account.menu.membership')}
             </Link>
@@ -85,7 +87,7 @@ export function AccountMenu() {
               {t('account.menu.switchProfile')}
             </Link>
           )}
-          {account.user?.isAdmin && (
+          {account.user?.isAdmin && !kids && (
             <>
               <Link role="menuitem" to={paths.admin} className={ITEM}>
                 {t('account.menu.admin')}
@@ -95,19 +97,21 @@ export function AccountMenu() {
               </Link>
             </>
           )}
-          <button
-            role="menuitem"
-            type="button"
-            className={ITEM}
-            onClick={() => {
-              setOpen(false);
-              void import('../../lib/sync/session.ts')
-                .then((m) => m.logout())
-                .then(() => navigate(paths.home));
-            }}
-          >
-            {t('account.menu.logout')}
-          </button>
+          {!kids && (
+            <button
+              role="menuitem"
+              type="button"
+              className={ITEM}
+              onClick={() => {
+                setOpen(false);
+                void import('../../lib/sync/session.ts')
+                  .then((m) => m.logout())
+                  .then(() => navigate(paths.home));
+              }}
+            >
+              {t('account.menu.logout')}
+            </button>
+          )}
         </div>
       )}
     </div>

@@ -1,10 +1,10 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { keepOnlyUnlock, openProfile, unlockOf } from '../../lib/account/profile-unlocks.ts';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { MAX_PROFILES } from '@marquee/contract/values';
-import type { CustomerUser, ProfileIcon, ProfileUnlockResponse } from '@marquee/contract';
+import type { ContentLimit, CustomerUser, ProfileIcon, ProfileUnlockResponse } from '@marquee/contract';
 import { Avatar } from '../../components/avatar.tsx';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
@@ -13,19 +13,29 @@ import { IconChoices } from '../../components/profile-pickers.tsx';
 import {
   createProfile,
   deleteProfile,
+  enterProfile,
   patchProfile,
   updateCustomer,
 } from '../../lib/account/customer-api.ts';
 import { useCustomer } from '../../lib/account/use-customer.ts';
-import { errorKey } from '../../lib/api/index.ts';
+import { ApiError, errorKey } from '../../lib/api/index.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { liveUnlock, PROFILE_COLORS, useAccountStore } from '../../stores/index.ts';
+import { kidsLimitOf, liveUnlock, PROFILE_COLORS, useAccountStore } from '../../stores/index.ts';
 import { FormError, TextField } from './auth-ui.tsx';
+import { KidsLimitFields } from './kids-limit-fields.tsx';
 import { PinPad, usePinCheck } from './pin-pad.tsx';
 import { ProfileLockSection } from './profile-lock-section.tsx';
 import { paths } from '../../lib/paths.ts';
 
 const session = () => import('../../lib/sync/session.ts');
+
+/**
+ * Titles kept from before a kids' profile was entered or left were answered for another viewer: they go,
+ * and the pages ask again (within the kid's limit, or not).
+ */
+function forgetTitles(queryClient: QueryClient): void {
+  for (const queryKey of [['discover'], ['media'], ['search']]) queryClient.removeQueries({ queryKey });
+}
 
 /** One tile of the picker: the account's own profile ('' id) or a household profile. */
 interface Tile {
@@ -35,17 +45,20 @@ interface Tile {
   owner: boolean;
   /** Locked with a PIN (decision 104). */
   hasPin: boolean;
+  /** A kids' profile's limit (decision 106); null for the others. */
+  kids: ContentLimit | null;
 }
 
 function tilesOf(user: CustomerUser): Tile[] {
   return [
-    { id: '', name: user.fullname, icon: user.icon, owner: true, hasPin: user.hasPin === true },
+    { id: '', name: user.fullname, icon: user.icon, owner: true, hasPin: user.hasPin === true, kids: null },
     ...user.profiles.map((p) => ({
       id: p._id,
       name: p.fullname,
       icon: p.icon,
       owner: false,
       hasPin: p.hasPin === true,
+      kids: p.kids ?? null,
     })),
   ];
 }
@@ -58,18 +71,27 @@ const colorsOf = (index: number) => ({
   colorB: PROFILE_COLORS[(index + 2) % PROFILE_COLORS.length]!,
 });
 
-function ProfileEditor({ tile, onDone }: { tile: Editing | null; onDone: () => void }) {
+function ProfileEditor({
+  tile,
+  ownerHasPin,
+  onDone,
+}: {
+  tile: Editing | null;
+  ownerHasPin: boolean;
+  onDone: () => void;
+}) {
   const { t } = useTranslation(['customer', 'errors']);
   const [name, setName] = useState(tile?.name ?? '');
   const [icon, setIcon] = useState<string>(tile?.icon ?? 'cat');
+  const [kids, setKids] = useState<ContentLimit | null>(tile?.kids ?? null);
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: async () => {
       const body = { fullname: name.trim(), icon: icon as ProfileIcon };
-      if (!tile) await createProfile(body);
+      if (!tile) await createProfile({ ...body, kids });
       else if (tile.owner) await updateCustomer(body);
-      else await patchProfile(tile.id, body, tile.unlockToken);
+      else await patchProfile(tile.id, { ...body, kids }, tile.unlockToken);
     },
     onSuccess: onDone,
     onError: (e) => setError(t(errorKey(e))),
@@ -107,6 +129,8 @@ function ProfileEditor({ tile, onDone }: { tile: Editing | null; onDone: () => v
           autoComplete="off"
         />
         <IconChoices value={icon} onChange={setIcon} name="profile-editor-icon" />
+        {/* The account's own profile is its grown-up's: only household profiles are kids'. */}
+        {!tile?.owner && <KidsLimitFields value={kids} onChange={setKids} ownerHasPin={ownerHasPin} />}
         <FormError message={error} />
         <div className="flex flex-wrap gap-3">
           <Button type="submit" disabled={save.isPending}>
@@ -191,9 +215,38 @@ function ProfileTile({
         {tile.name}
       </span>
       {tile.owner && <span className="text-xs text-fg-muted">{t('customer.profiles.owner')}</span>}
+      {tile.kids && (
+        <span
+          className="rounded-full bg-accent/20 px-2 py-0.5 text-xs font-semibold text-fg-accent"
+          data-testid="profile-kids-badge"
+        >
+          {t('customer.profiles.kids.badge')}
+        </span>
+      )}
       {!tile.owner && active && (
         <span className="text-xs text-fg-accent">{t('customer.profiles.current')}</span>
       )}
+    </button>
+  );
+}
+
+/** The tile that adds a household profile. */
+function AddTile({ onAdd }: { onAdd: () => void }) {
+  const { t } = useTranslation(['customer']);
+  return (
+    <button
+      type="button"
+      onClick={onAdd}
+      className="flex w-28 flex-col items-center gap-3 rounded-xl p-2 text-fg-muted hover:text-fg focus-visible:outline-2 focus-visible:outline-accent sm:w-36"
+      data-testid="profile-add"
+    >
+      <span
+        className="flex h-24 w-24 items-center justify-center rounded-full border-2 border-dashed border-current text-4xl"
+        aria-hidden="true"
+      >
+        +
+      </span>
+      <span className="font-semibold">{t('customer.profiles.add')}</span>
     </button>
   );
 }
@@ -241,6 +294,27 @@ function LockBadge({ label }: { label: string }) {
 }
 
 /**
+ * Tells the server which profile this device shows (decision 106): entering a kids' profile keeps the
+ * device to the kid's limits there, and leaving one needs the next profile's PIN when it has one.
+ * Answers null (entered), 'locked' (ask the PIN) or the error that stops it: offline, or on a server
+ * from before kids' profiles, entering goes on (a kid's calls still name the kid's profile), but leaving
+ * a kids' profile waits for the server's yes.
+ */
+async function enterOnServer(
+  tile: Tile,
+  unlockToken: string | undefined,
+  leavingKids: boolean,
+): Promise<unknown> {
+  try {
+    await enterProfile(tile.id, unlockToken);
+    return null;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'profile_locked') return 'locked';
+    return leavingKids ? error : null;
+  }
+}
+
+/**
  * "Who's watching?": the account's own profile and its household profiles; choosing
  * one switches the library on this device. "Manage profiles" adds, renames, re-icons and deletes them.
  * Shown at / after an email sign-in until a profile is chosen, and at /profiles to switch.
@@ -257,6 +331,8 @@ export function ProfilesPage() {
   const [editing, setEditing] = useState<Editing | 'new' | null>(null);
   /** A locked tile whose PIN is asked for, and what the PIN is for. */
   const [asking, setAsking] = useState<{ tile: Tile; purpose: 'choose' | 'manage' } | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const queryClient = useQueryClient();
 
   if (!account || account.kind !== 'email') return <Navigate replace to={paths.home} />;
   if (!user) {
@@ -273,7 +349,13 @@ export function ProfilesPage() {
 
   const tiles = tilesOf(user);
   const active = account.profileId;
-  const enter = (tile: Tile) => {
+  const kidsNow = kidsLimitOf(account) !== null;
+  const enter = async (tile: Tile, unlockToken = liveUnlock(account, tile.id)?.token) => {
+    setFailure(null);
+    const refusal = await enterOnServer(tile, unlockToken, kidsNow);
+    if (refusal === 'locked') return setAsking({ tile, purpose: 'choose' });
+    if (refusal) return setFailure(t(errorKey(refusal)));
+    if (kidsNow || tile.kids) forgetTitles(queryClient);
     // Only the profile chosen stays open on this device: leaving a locked one locks it again.
     keepOnlyUnlock(tile.id);
     void session().then((m) => m.chooseProfile(tile.id));
@@ -285,14 +367,14 @@ export function ProfilesPage() {
     const open = active === tile.id ? liveUnlock(account, tile.id) : null;
     if (tile.hasPin && !open) return setAsking({ tile, purpose: managing ? 'manage' : 'choose' });
     if (managing) return setEditing(open ? { ...tile, unlockToken: open.token } : tile);
-    enter(tile);
+    void enter(tile);
   };
   /** The PIN was right: the profile opens here, or (managing) its editor opens with the unlock. */
   const unlocked = (tile: Tile, purpose: 'choose' | 'manage', unlock: ProfileUnlockResponse) => {
     setAsking(null);
     if (purpose === 'manage') return setEditing({ ...tile, unlockToken: unlock.token });
     openProfile(tile.id, unlockOf(unlock));
-    enter(tile);
+    void enter(tile, unlock.token);
   };
 
   if (editing) {
@@ -301,6 +383,7 @@ export function ProfilesPage() {
         <ProfileEditor
           key={editing === 'new' ? 'new' : editing.id}
           tile={editing === 'new' ? null : editing}
+          ownerHasPin={user.hasPin === true}
           onDone={() => setEditing(null)}
         />
       </div>
@@ -319,6 +402,7 @@ export function ProfilesPage() {
       <h1 className="text-3xl font-bold text-fg sm:text-5xl">
         {managing ? t('customer.profiles.manageTitle') : t('customer.profiles.title')}
       </h1>
+      <FormError message={failure} />
       <ul className="flex flex-wrap justify-center gap-6 sm:gap-10">
         {tiles.map((tile, i) => (
           <li key={tile.id || 'owner'}>
@@ -332,31 +416,21 @@ export function ProfilesPage() {
             />
           </li>
         ))}
-        {user.profiles.length < MAX_PROFILES && (
+        {/* A kids' profile chooses who watches; managing profiles is the grown-ups' (decision 106). */}
+        {user.profiles.length < MAX_PROFILES && !kidsNow && (
           <li>
-            <button
-              type="button"
-              onClick={() => setEditing('new')}
-              className="flex w-28 flex-col items-center gap-3 rounded-xl p-2 text-fg-muted hover:text-fg focus-visible:outline-2 focus-visible:outline-accent sm:w-36"
-              data-testid="profile-add"
-            >
-              <span
-                className="flex h-24 w-24 items-center justify-center rounded-full border-2 border-dashed border-current text-4xl"
-                aria-hidden="true"
-              >
-                +
-              </span>
-              <span className="font-semibold">{t('customer.profiles.add')}</span>
-            </button>
+            <AddTile onAdd={() => setEditing('new')} />
           </li>
         )}
       </ul>
       {user.profiles.length >= MAX_PROFILES && (
         <p className="text-sm text-fg-muted">{t('customer.profiles.limit', { count: MAX_PROFILES })}</p>
       )}
-      <Button variant="secondary" onClick={() => setManaging((m) => !m)} aria-pressed={managing}>
-        {managing ? t('customer.profiles.done') : t('customer.profiles.manage')}
-      </Button>
+      {!kidsNow && (
+        <Button variant="secondary" onClick={() => setManaging((m) => !m)} aria-pressed={managing}>
+          {managing ? t('customer.profiles.done') : t('customer.profiles.manage')}
+        </Button>
+      )}
     </div>
   );
 }

@@ -16,20 +16,24 @@ const EMAIL_SECTIONS = [
   'connections',
 ] as const;
 export type SectionId = (typeof EMAIL_SECTIONS)[number];
+/** A kids' profile's: its own preferences, nothing of the account (decision 106). */
+const KIDS_SECTIONS = ['preferences', 'appearance', 'captions'] as const satisfies readonly SectionId[];
 
 /**
  * Which sections the page has and which show. Email accounts (`oneAtATime`) see one section at a time:
  * the chosen one, else the URL's `#section`, else the account; others see every section, one below the
  * other. Memberships exist only where the instance takes payments (the variant decides what is offered).
  */
-export function useSettingsSections(oneAtATime: boolean, paymentGateway: boolean) {
-  const sections: readonly SectionId[] = oneAtATime
-    ? EMAIL_SECTIONS.filter((id) => id !== 'membership' || paymentGateway)
-    : SECTIONS;
+export function useSettingsSections(oneAtATime: boolean, paymentGateway: boolean, kids = false) {
+  const sections: readonly SectionId[] = kids
+    ? KIDS_SECTIONS
+    : oneAtATime
+      ? EMAIL_SECTIONS.filter((id) => id !== 'membership' || paymentGateway)
+      : SECTIONS;
   const { hash } = useLocation();
   const hashSection = hash.slice(1) as SectionId;
   const [chosen, setChosen] = useState<SectionId | null>(null);
-  const active: SectionId = chosen ?? (sections.includes(hashSection) ? hashSection : 'account');
+  const active: SectionId = chosen ?? (sections.includes(hashSection) ? hashSection : sections[0]!);
   const on = Object.fromEntries(EMAIL_SECTIONS.map((id) => [id, !oneAtATime || active === id])) as Record<
     SectionId,
     boolean

@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
-import { useAccountStore } from '../../stores/index.ts';
+import { kidsLimitOf, useAccountStore } from '../../stores/index.ts';
 import { AccountArea } from './account-area.tsx';
 import { AppearanceSection, useThemePreview } from './appearance-section.tsx';
 import { CaptionsSection } from './captions-section.tsx';
@@ -30,7 +30,8 @@ export function SettingsPage({ service }: { service?: SettingsService } = {}) {
   const config = runtimeConfig();
   const account = useAccountStore((s) => s.account);
   const oneAtATime = account?.kind === 'email';
-  const nav = useSettingsSections(oneAtATime, config.paymentGateway);
+  const kids = kidsLimitOf(account) !== null;
+  const nav = useSettingsSections(oneAtATime, config.paymentGateway, kids);
   // A refused save shows the section with the first problem (when one section shows at a time).
   const settings = useSettingsDraft(saver, (key) => {
     if (oneAtATime) nav.choose(settingsErrorSection(key));
@@ -48,15 +49,17 @@ export function SettingsPage({ service }: { service?: SettingsService } = {}) {
         userId={account?.userId}
       />
       <div className="flex min-w-0 flex-1 flex-col gap-10 pb-24">
-        <AccountArea
-          account={account}
-          draft={draft}
-          edit={edit}
-          on={nav.on}
-          oneAtATime={oneAtATime}
-          deviceError={errorKey === 'accountSettings.deviceLengthError'}
-          paymentGateway={config.paymentGateway}
-        />
+        {!kids && (
+          <AccountArea
+            account={account}
+            draft={draft}
+            edit={edit}
+            on={nav.on}
+            oneAtATime={oneAtATime}
+            deviceError={errorKey === 'accountSettings.deviceLengthError'}
+            paymentGateway={config.paymentGateway}
+          />
+        )}
         {nav.on.preferences && <PreferencesSection draft={draft} edit={edit} />}
         {nav.on.appearance && (
           <AppearanceSection
@@ -68,11 +71,11 @@ export function SettingsPage({ service }: { service?: SettingsService } = {}) {
         {nav.on.captions && (
           <CaptionsSection styling={draft.styling} onChange={(styling) => edit({ styling })} />
         )}
-        {nav.on.connections && (
+        {nav.on.connections && !kids && (
           <ConnectionsSection draft={draft} errors={errors} edit={edit} signedIn={Boolean(account)} />
         )}
-        {nav.on.preferences && <YourDataSection />}
-        {nav.on.preferences && <TraktSection />}
+        {nav.on.preferences && !kids && <YourDataSection />}
+        {nav.on.preferences && !kids && <TraktSection />}
       </div>
       {settings.result && <SaveResultNotice result={settings.result} raised={settings.changed} />}
       {settings.changed && (

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, ButtonLink } from '../../components/button.tsx';
 import { ApiError } from '../../lib/api/index.ts';
 import { paths } from '../../lib/paths.ts';
+import { useAccountStore } from '../../stores/index.ts';
 
 /** "Couldn't find that media" (bad key, unknown id), "Failed to load metadata" (source down), "Failed to load API metadata" (legacy lookup down). */
 const TEXT = {
@@ -43,6 +44,7 @@ export function MediaError({
   error?: unknown;
 }) {
   const { t } = useTranslation(['media', 'title']);
+  if (error instanceof ApiError && error.code === 'over_content_limit') return <OverLimit />;
   const [title, general] = TEXT[kind];
   const description = (kind !== 'notFound' && failureDescription(error)) || general;
   return (
@@ -58,6 +60,35 @@ export function MediaError({
         {onRetry && <Button onClick={onRetry}>{t('media.tryAgain')}</Button>}
         <ButtonLink to={paths.home} variant={onRetry ? 'secondary' : 'primary'}>
           {t('media.backHome')}
+        </ButtonLink>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * A kids' profile opened a title over its limit (decision 106): said so, with the way to another
+ * profile (which asks its PIN when it has one) and home. Never the player.
+ */
+function OverLimit() {
+  const { t } = useTranslation(['media', 'title']);
+  const name = useAccountStore((s) => {
+    const account = s.account;
+    return account?.user?.profiles.find((p) => p._id === account.profileId)?.fullname ?? '';
+  });
+  return (
+    <div
+      className="mx-auto flex min-h-[50vh] max-w-xl flex-col items-center justify-center gap-4 px-4 text-center"
+      data-testid="over-limit"
+    >
+      <div role="alert" className="flex flex-col items-center gap-4">
+        <h1 className="text-2xl font-bold text-fg">{t('title.errors.overLimit')}</h1>
+        <p className="text-fg-muted">{t('title.errors.overLimitDescription', { name })}</p>
+      </div>
+      <div className="flex flex-wrap justify-center gap-3">
+        <ButtonLink to={paths.home}>{t('media.backHome')}</ButtonLink>
+        <ButtonLink to={paths.profiles} variant="secondary">
+          {t('title.errors.switchProfile')}
         </ButtonLink>
       </div>
     </div>

@@ -82,6 +82,13 @@ export const setProfilePin = (body: Body<typeof customerEndpoints.setProfilePin>
 export const unlockProfile = (profileId: string, pin: string) =>
   api.customer.unlockProfile({ params: uid(), body: { profileId, pin } });
 
+/**
+ * This device now shows `profileId` (decision 106): entering a kids' profile keeps the device to the
+ * kid's limits on the server until it enters another, which needs that profile's unlock when it has a PIN.
+ */
+export const enterProfile = (profileId: string, unlockToken?: string) =>
+  api.customer.enterProfile({ params: uid(), body: { profileId }, ...unlockHeaders(unlockToken) });
+
 // ---- memberships ----
 
 export const checkPromo = (code: string) => api.membership.checkPromo({ params: { code } });

@@ -210,11 +210,15 @@ export async function send(
   const headers: Record<string, string> = { accept: o.accept ?? 'application/json', ...input.headers };
   const token = tokenFor(input);
   if (token) headers.authorization = `Bearer ${token}`;
+  const ours = token !== null && token === apiCredentials().token();
   // The signed-in account's calls for a PIN-locked profile carry this device's unlock of it (decision 104).
   const profile = headers[PROFILE_HEADER] ?? '';
-  const unlocked =
-    token && token === apiCredentials().token() ? apiCredentials().profileToken(profile) : null;
+  const unlocked = ours ? apiCredentials().profileToken(profile) : null;
   if (unlocked && !headers[PROFILE_TOKEN_HEADER]) headers[PROFILE_TOKEN_HEADER] = unlocked;
+  // A kids' profile names itself on the calls that name no profile, so the server keeps its answers to
+  // the kid's limit (decision 106).
+  const kid = ours ? apiCredentials().kidsProfile() : null;
+  if (kid && headers[PROFILE_HEADER] === undefined) headers[PROFILE_HEADER] = kid;
   const hasBody = input.body !== undefined && route.method !== 'GET';
   if (hasBody) headers['content-type'] = 'application/json';
 

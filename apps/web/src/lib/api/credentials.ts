@@ -13,6 +13,8 @@ export interface ApiCredentials {
   profileToken(profileId: string): string | null;
   /** The server refused a profile as locked (its unlock ended, or its PIN changed elsewhere). */
   profileLocked(profileId: string): void;
+  /** The kids' profile in use on this device (decision 106); null when the profile in use is not one. */
+  kidsProfile(): string | null;
 }
 
 const signedOut: ApiCredentials = {
@@ -20,6 +22,7 @@ const signedOut: ApiCredentials = {
   backendUrl: () => null,
   profileToken: () => null,
   profileLocked: () => undefined,
+  kidsProfile: () => null,
 };
 let current = signedOut;
 

@@ -1,5 +1,5 @@
 import { CLIENT_TIME_HEADER } from '@marquee/contract/values';
-import { isProfileShut, useAccountStore } from '../../stores/account-store.ts';
+import { isProfileShut, kidsLimitOf, useAccountStore } from '../../stores/account-store.ts';
 import { useLibraryStore } from '../../stores/library/library-store.ts';
 import type { OutboxOp } from '../../stores/library/outbox.ts';
 import { accountBaseUrl, api, ApiError } from '../api/index.ts';
@@ -117,7 +117,10 @@ export function createOutboxEngine({ deliver, onAuthError }: OutboxEngineDeps): 
       await deliver(requestFor(op, uid));
     },
     onAuthError,
-    isHeld: (op) => isProfileShut(account(), op.profile ?? ''),
+    // A kids' profile's device sends only the kid's changes: the others wait until it leaves (decision 106).
+    isHeld: (op) =>
+      isProfileShut(account(), op.profile ?? '') ||
+      (kidsLimitOf(account()) !== null && (op.profile ?? '') !== account()?.profileId),
     now: () => Date.now(),
     lock: webLock,
   });

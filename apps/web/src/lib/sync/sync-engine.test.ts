@@ -239,4 +239,37 @@ describe('sync engine and PIN-locked profiles (decision 104)', () => {
     await engine.flush();
     expect(outbox).toEqual([]);
   });
+
+  it('a device in a kids’ profile keeps the other profiles’ changes until it leaves, and sends the kid’s', async () => {
+    // Made on the parent's profile before the device entered the kid's (decision 106).
+    let outbox = [opOf('p1', ''), opOf('k1', 'kid'), opOf('p2', '')];
+    let inKids = true;
+    const sent: string[] = [];
+    const reject = vi.fn();
+    const onAuthError = vi.fn();
+    const engine = new SyncEngine({
+      outbox: () => outbox,
+      remove: (id) => (outbox = outbox.filter((o) => o.id !== id)),
+      reject,
+      canSend: () => true,
+      isHeld: () => false,
+      send: async (o) => {
+        sent.push(o.id);
+        if (inKids && o.profile !== 'kid') throw new ApiError(403, 'kids_profile', 'kids');
+      },
+      onAuthError,
+      now: () => 0,
+    });
+    await engine.flush();
+    expect(sent).toEqual(['p1', 'k1']);
+    expect(outbox.map((o) => o.id)).toEqual(['p1', 'p2']);
+    expect(reject).not.toHaveBeenCalled();
+    expect(onAuthError).not.toHaveBeenCalled();
+    // The device enters the parent's profile (its PIN); the restore that follows unblocks.
+    inKids = false;
+    engine.unblock();
+    await engine.flush();
+    expect(sent.slice(2)).toEqual(['p1', 'p2']);
+    expect(outbox).toEqual([]);
+  });
 });

@@ -204,8 +204,9 @@ export class SyncEngine {
           continue;
         }
         const status = error.status;
-        // Its profile is locked here now: the op waits for the PIN, the other libraries' ops go on.
-        if (error.code === 'profile_locked') {
+        // Its profile is locked here now, or this device is in a kids' profile: the op waits for the PIN
+        // (or for the device to leave the kid's profile), the other libraries' ops go on.
+        if (error.code === 'profile_locked' || error.code === 'kids_profile') {
           this.lockedProfiles.add(op.profile ?? '');
           continue;
         }
