@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { CustomerAuthResponse, CustomerUser } from '@marquee/contract';
 import type { ScryptCost } from '../src/modules/customers/password-hasher.ts';
 
@@ -55,3 +55,22 @@ export async function signUp(
   const { email, password } = await registerCustomer(server, input);
   return loginCustomer(server, email, password);
 }
+
+/** One request as a signed-in client sends it: method, URL, headers and an optional JSON body. */
+export type Caller = (
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  payload?: unknown,
+) => Promise<LightMyRequestResponse>;
+
+export const callOn = (
+  server: FastifyInstance,
+  ...[method, url, headers, payload]: Parameters<Caller>
+): Promise<LightMyRequestResponse> =>
+  server.inject({
+    method: method as 'GET',
+    url,
+    headers,
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });

@@ -14,7 +14,15 @@ import {
   type ProfileUnlockResponse,
 } from '@marquee/contract';
 import { loadCatalogData } from '../src/modules/metadata/catalog/catalog.ts';
-import { loginCustomer, PASSWORD, signUp, TEST_PASSWORD_COST, type Customer } from './customer-harness.ts';
+import {
+  callOn,
+  loginCustomer,
+  PASSWORD,
+  signUp,
+  TEST_PASSWORD_COST,
+  type Caller,
+  type Customer,
+} from './customer-harness.ts';
 import { movieMeta, startSyncApp, type SyncTestApp } from './sync-harness.ts';
 import { testDialect } from './test-database.ts';
 
@@ -48,13 +56,7 @@ describe(`kids' profiles (${testDialect})`, () => {
   let kid: string;
   let teen: string;
 
-  const call = (method: string, url: string, headers: Record<string, string>, payload?: unknown) =>
-    t.server.inject({
-      method: method as 'GET',
-      url,
-      headers,
-      ...(payload !== undefined ? { payload: payload as object } : {}),
-    });
+  const call: Caller = (...args) => callOn(t.server, ...args);
   const enter = (who: Customer, profileId: string, token?: string) =>
     call(
       'POST',

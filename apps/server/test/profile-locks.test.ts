@@ -9,7 +9,15 @@ import {
   type Endpoint,
   type ProfileUnlockResponse,
 } from '@marquee/contract';
-import { loginCustomer, PASSWORD, signUp, TEST_PASSWORD_COST, type Customer } from './customer-harness.ts';
+import {
+  callOn,
+  loginCustomer,
+  PASSWORD,
+  signUp,
+  TEST_PASSWORD_COST,
+  type Caller,
+  type Customer,
+} from './customer-harness.ts';
 import { movieMeta, showMeta, startSyncApp, type SyncTestApp } from './sync-harness.ts';
 import { testDialect } from './test-database.ts';
 
@@ -126,13 +134,7 @@ describe(`profile PINs (${testDialect})`, () => {
   let teen: string;
   let kidToken: string;
 
-  const call = (method: string, url: string, headers: Record<string, string>, payload?: unknown) =>
-    t.server.inject({
-      method: method as 'GET',
-      url,
-      headers,
-      ...(payload !== undefined ? { payload: payload as object } : {}),
-    });
+  const call: Caller = (...args) => callOn(t.server, ...args);
   const setPin = (who: Customer, body: object) =>
     call('PUT', `/customers/${who.user.id}/profile-pin`, who.headers, body);
   const unlock = (who: Customer, profileId: string, pin: string) =>

@@ -3,13 +3,14 @@ import { render, screen, waitFor } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { MediaSummary, RuntimeConfig } from '@marquee/contract';
+import type { ContentLimit, MediaSummary, RuntimeConfig } from '@marquee/contract';
 import { DiscoverPage } from '../features/discover/discover-page.tsx';
 import { initI18n, NAMESPACES } from '../lib/i18n.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 import { setRuntimeConfig } from '../lib/runtime-config.ts';
 import { memoryStorage, setAppStorage } from '../lib/storage.ts';
 import { initStores } from '../stores/index.ts';
+import { testCustomer, testEmailAccount } from '../test/account-fixtures.ts';
 import { contractServer } from '../test/contract-server.ts';
 import { preloadRouteData } from './router.tsx';
 
@@ -45,27 +46,14 @@ describe("the opened page's data, asked for beside the app's code", () => {
   it("is not asked for a kids' profile before its session is there to keep the answers to its limit", () => {
     const server = instance();
     vi.stubGlobal('fetch', server.fetch);
-    const account = (kids: object | null) => ({
+    const account = (kids: ContentLimit | null) => ({
       state: {
         account: {
-          kind: 'email',
-          token: 'tok',
-          userId: 'u1',
-          sessionId: 's1',
-          deviceName: 'd',
-          seed: '',
-          profile: { colorA: '#000', colorB: '#fff', icon: 'cat' },
-          profileId: 'kid',
-          user: {
-            id: 'u1',
-            fullname: 'Parent',
-            email: 'p@example.org',
-            icon: 'cat',
+          ...testEmailAccount({
+            ...testCustomer(),
             profiles: [{ _id: 'kid', fullname: 'Kid', icon: 'cat', kids }],
-            isAdmin: false,
-            endSubcriptionDate: null,
-            hasMembership: false,
-          },
+          }),
+          profileId: 'kid',
         },
       },
       version: 1,

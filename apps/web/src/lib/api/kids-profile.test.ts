@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MediaDetails } from '@marquee/contract';
+import { testCustomer, testEmailAccount } from '../../test/account-fixtures.ts';
 import { contractServer } from '../../test/contract-server.ts';
 import { initStores, kidsLimitOf, useAccountStore } from '../../stores/index.ts';
 import { memoryStorage, setAppStorage } from '../storage.ts';
@@ -9,31 +10,19 @@ import { api } from './index.ts';
 
 const LIMIT = { region: 'US', maxAge: 10, showUnrated: false } as const;
 
+/** The parent's account on this device, in profile `profileId` ('' = the parent's own). */
 const signedInAs = (profileId: string) =>
   useAccountStore.setState({
     account: {
-      kind: 'email',
-      token: 'tok',
-      userId: 'u1',
-      sessionId: 's1',
-      deviceName: 'd',
-      seed: '',
-      profile: { colorA: '#000', colorB: '#fff', icon: 'cat' },
-      profileId,
-      user: {
-        id: 'u1',
-        fullname: 'Parent',
-        email: 'p@example.org',
-        icon: 'cat',
+      ...testEmailAccount({
+        ...testCustomer(),
         hasPin: true,
         profiles: [
           { _id: 'kid', fullname: 'Kid', icon: 'cat', hasPin: false, kids: LIMIT },
           { _id: 'teen', fullname: 'Teen', icon: 'cat', hasPin: false, kids: null },
         ],
-        isAdmin: false,
-        endSubcriptionDate: null,
-        hasMembership: false,
-      },
+      }),
+      profileId,
     },
   });
 
@@ -70,7 +59,7 @@ function recording() {
     customer: {
       me: (input) => {
         note('me')(input);
-        return { user: useAccountStore.getState().account!.user!, access_token: 'tok' };
+        return { user: useAccountStore.getState().account!.user!, access_token: 't' };
       },
     },
   });
@@ -98,9 +87,9 @@ describe("a kids' profile's calls", () => {
     await api.customer.me();
     await api.sync.progress({ params: { uid: 'u1' }, headers: { 'x-profile-id': 'teen' } });
     expect(seen).toEqual([
-      { route: 'details', auth: 'Bearer tok', profile: 'kid' },
-      { route: 'me', auth: 'Bearer tok', profile: 'kid' },
-      { route: 'progress', auth: 'Bearer tok', profile: 'teen' },
+      { route: 'details', auth: 'Bearer t', profile: 'kid' },
+      { route: 'me', auth: 'Bearer t', profile: 'kid' },
+      { route: 'progress', auth: 'Bearer t', profile: 'teen' },
     ]);
   });
 
@@ -111,6 +100,6 @@ describe("a kids' profile's calls", () => {
       params: { type: 'movie', id: '862' },
       query: { language: 'en', region: 'US' },
     });
-    expect(seen).toEqual([{ route: 'details', auth: 'Bearer tok', profile: null }]);
+    expect(seen).toEqual([{ route: 'details', auth: 'Bearer t', profile: null }]);
   });
 });
