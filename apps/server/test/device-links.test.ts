@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_LINK_TTL_MS, type DeviceLinkCreated, type DeviceLinkPollResponse } from '@marquee/contract';
 import { loginCustomer, PASSWORD, signUp, TEST_PASSWORD_COST, type Customer } from './customer-harness.ts';
-import { register, startSyncApp, type SyncTestApp } from './sync-harness.ts';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { x25519 } from '@noble/curves/ed25519.js';
+import { hkdf } from '@noble/hashes/hkdf.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { DEVICE_LINK_SEAL_INFO, type SealedSeed } from '@marquee/contract';
+import { login, register, startSyncApp, type SignedIn, type SyncTestApp } from './sync-harness.ts';
 import { testDialect } from './test-database.ts';
 
 /* Signing in on another device with a code (decision 105). */
@@ -133,5 +138,170 @@ describe(`sign in with a code (${testDialect})`, () => {
     expect(answers.slice(0, 5)).toEqual(Array(5).fill('403 password_incorrect'));
     expect(answers[5]).toBe('429 rate_limited');
     expect(codeOf(await approve(account, link.code, PASSWORD))).toBe('429 rate_limited');
+  });
+
+  // ---- passphrase accounts (decision 107) ----
+
+  const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
+  const utf8 = (text: string) => new TextEncoder().encode(text);
+  const boxKey = (secret: Uint8Array, peer: string, code: string) =>
+    hkdf(
+      sha256,
+      x25519.getSharedSecret(secret, Buffer.from(peer, 'base64url')),
+      utf8(code),
+      utf8(DEVICE_LINK_SEAL_INFO),
+      32,
+    );
+  /** The approving device: the seed sealed to the new device's key for this code. */
+  const seal = (seed: Uint8Array, devicePublicKey: string, code: string): SealedSeed => {
+    const mine = x25519.keygen();
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', boxKey(mine.secretKey, devicePublicKey, code), iv);
+    const ciphertext = Buffer.concat([cipher.update(seed), cipher.final(), cipher.getAuthTag()]);
+    return { publicKey: b64(mine.publicKey), iv: b64(iv), ciphertext: b64(ciphertext) };
+  };
+  const open = (sealed: SealedSeed, secret: Uint8Array, code: string) => {
+    const bytes = Buffer.from(sealed.ciphertext, 'base64url');
+    const decipher = createDecipheriv(
+      'aes-256-gcm',
+      boxKey(secret, sealed.publicKey, code),
+      Buffer.from(sealed.iv, 'base64url'),
+    );
+    decipher.setAuthTag(bytes.subarray(32));
+    return new Uint8Array(Buffer.concat([decipher.update(bytes.subarray(0, 32)), decipher.final()]));
+  };
+  /** The new device: a code asked for with its one-time key. */
+  const askWithKey = async (device: string) => {
+    const key = x25519.keygen();
+    const res = await t.server.inject({
+      method: 'POST',
+      url: '/auth/device-links',
+      payload: { device, publicKey: b64(key.publicKey) },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return { link: res.json() as DeviceLinkCreated, key };
+  };
+  /** A fresh proof that `who` holds the words: a login challenge just issued, signed. */
+  const proofOf = async (who: SignedIn) => {
+    const start = await t.server.inject({
+      method: 'POST',
+      url: '/auth/login/start',
+      payload: { publicKey: who.keys.publicKey },
+    });
+    const { challenge } = start.json() as { challenge: string };
+    return {
+      publicKey: who.keys.publicKey,
+      challenge: { code: challenge, signature: who.keys.sign(challenge) },
+    };
+  };
+  const approveWith = (who: { headers: Record<string, string> }, code: string, payload: object) =>
+    t.server.inject({
+      method: 'POST',
+      url: `/auth/device-links/code/${code}/approve`,
+      headers: who.headers,
+      payload,
+    });
+
+  it('lets a new device into a passphrase account: the 12 words prove it there, the seed comes sealed to its key, once', async () => {
+    const account = await register(t.server);
+    const { link, key } = await askWithKey('Living-room TV');
+    expect(link.device).toBe('Living-room TV');
+    const seen = await lookUp(account, link.code);
+    expect(seen.json()).toMatchObject({ device: 'Living-room TV', publicKey: b64(key.publicKey) });
+    const sealed = seal(account.keys.seed, b64(key.publicKey), link.code);
+    const approved = await approveWith(account, link.code, { proof: await proofOf(account), sealed });
+    expect(approved.statusCode, approved.body).toBe(200);
+
+    // The server keeps the box as it came, and nothing that opens it.
+    const row = await t.db.db
+      .selectFrom('device_links')
+      .selectAll()
+      .where('id', '=', link.linkId)
+      .executeTakeFirst();
+    expect(JSON.parse(row!.sealed!)).toEqual(sealed);
+    expect(row!.sealed).not.toContain(Buffer.from(account.keys.seed).toString('base64url'));
+
+    const picked = await poll(link);
+    expect(picked.json()).toEqual({ status: 'sealed', sealed });
+    expect(codeOf(await poll(link))).toBe('404 link_not_found');
+    // Only this device opens it, only for this code; with the seed it signs in like with the 12 words.
+    const seed = open(sealed, key.secretKey, link.code);
+    expect(b64(seed)).toBe(b64(account.keys.seed));
+    expect(() => open(sealed, x25519.keygen().secretKey, link.code)).toThrow();
+    expect(() => open(sealed, key.secretKey, '000000')).toThrow();
+    const tv = await login(t.server, account.keys, 'Living-room TV');
+    expect(tv.user.id).toBe(account.user.id);
+    // Replayed: nothing waits.
+    expect(codeOf(await approveWith(account, link.code, { proof: await proofOf(account), sealed }))).toBe(
+      '404 link_not_found',
+    );
+  });
+
+  it('refuses a passphrase approval without a fresh proof of this account, or to a device without a key, with no 5xx', async () => {
+    const account = await register(t.server);
+    const stranger = await register(t.server);
+    const { link, key } = await askWithKey('Friend laptop');
+    const sealed = seal(account.keys.seed, b64(key.publicKey), link.code);
+    // Another account's words, signed right: not this account's proof.
+    expect(codeOf(await approveWith(account, link.code, { proof: await proofOf(stranger), sealed }))).toBe(
+      '401 signature_invalid',
+    );
+    // A tampered signature; a challenge used twice; one never issued.
+    const proof = await proofOf(account);
+    const tampered = {
+      ...proof,
+      challenge: {
+        ...proof.challenge,
+        signature: proof.challenge.signature.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')),
+      },
+    };
+    expect(codeOf(await approveWith(account, link.code, { proof: tampered, sealed }))).toMatch(
+      /^401 (signature_invalid|challenge_invalid)$/,
+    );
+    expect(codeOf(await approveWith(account, link.code, { proof, sealed }))).toMatch(
+      /^401 challenge_invalid$/,
+    );
+    expect(
+      codeOf(
+        await approveWith(account, link.code, {
+          proof: { ...proof, challenge: { code: 'never-issued', signature: proof.challenge.signature } },
+          sealed,
+        }),
+      ),
+    ).toBe('401 challenge_invalid');
+    // Boxes of the wrong size, keys that are not keys.
+    for (const bad of [
+      { ...sealed, ciphertext: sealed.ciphertext.slice(1) },
+      { ...sealed, iv: 'short' },
+      { ...sealed, publicKey: 'x'.repeat(44) },
+    ])
+      expect(
+        codeOf(await approveWith(account, link.code, { proof: await proofOf(account), sealed: bad })),
+      ).toBe('400 validation_failed');
+    expect((await poll(link)).json().status).toBe('pending');
+    expect(codeOf(await approveWith(account, link.code, { proof: await proofOf(stranger), sealed }))).toBe(
+      '401 signature_invalid',
+    );
+    // Past five failures the account waits, even with a right proof.
+    expect(codeOf(await approveWith(account, link.code, { proof: await proofOf(account), sealed }))).toBe(
+      '429 rate_limited',
+    );
+
+    // A device that offered no key cannot receive a passphrase account; an email account has no words.
+    const plain = await ask('Old TV');
+    const other = await register(t.server);
+    expect(
+      codeOf(
+        await approveWith(other, plain.code, {
+          proof: await proofOf(other),
+          sealed: seal(other.keys.seed, b64(key.publicKey), plain.code),
+        }),
+      ),
+    ).toBe('400 wrong_account_kind');
+    const keyed = await askWithKey('Kitchen tablet');
+    expect(codeOf(await approveWith(owner, keyed.link.code, { proof: await proofOf(other), sealed }))).toBe(
+      '400 wrong_account_kind',
+    );
+    expect(codeOf(await lookUp(owner, keyed.link.code))).toBe('200');
   });
 });

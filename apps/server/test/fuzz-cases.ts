@@ -810,8 +810,11 @@ export const specs: RouteSpec[] = [
     url: () => '/auth/device-links',
     auth: false,
     body: 'object',
-    valid: { device: 'Living-room TV' },
-    fields: [{ path: ['device'], kind: 'string', maxLength: 500 }],
+    valid: { device: 'Living-room TV', publicKey: 'A'.repeat(43) },
+    fields: [
+      { path: ['device'], kind: 'string', maxLength: 500 },
+      { path: ['publicKey'], kind: 'string', maxLength: 43 },
+    ],
   },
   {
     id: 'deviceLinks.poll',

@@ -11,7 +11,7 @@ export const deviceLinkPaths = {
   poll: '/auth/device-links/:linkId/poll',
   /** GET (signed in): which device asks with this code. */
   byCode: '/auth/device-links/code/:code',
-  /** POST (signed in, with the account's password): let that device in. */
+  /** POST (signed in, with the password or a passphrase account's proof and sealed seed): let it in. */
   approve: '/auth/device-links/code/:code/approve',
 } as const;
 
@@ -22,6 +22,11 @@ export const DEVICE_LINK_CODE_LENGTH = 6;
 export const DEVICE_LINK_TTL_MS = 10 * 60_000;
 /** How often the new device asks whether it was let in. */
 export const DEVICE_LINK_POLL_MS = 2_000;
+/**
+ * The HKDF info of a sealed seed (decision 107): the key is HKDF-SHA256(X25519 secret, salt = the link's
+ * code, info = this), so a box is good for one link only.
+ */
+export const DEVICE_LINK_SEAL_INFO = 'marquee device link seed v1';
 
 /** Routes of `deviceLinkEndpoints`. */
 export const deviceLinkRoutes = {

@@ -233,6 +233,10 @@ export interface DeviceLinksTable {
   expires_at: number;
   /** The account that approved it; null while pending. */
   approved_by: string | null;
+  /** The new device's X25519 key (decision 107); null or absent when it offered none. */
+  public_key?: string | null;
+  /** A passphrase account's seed sealed to that key (JSON `SealedSeed`), once approved. */
+  sealed?: string | null;
 }
 
 export interface MembershipsTable {

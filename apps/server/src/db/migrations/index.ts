@@ -16,6 +16,7 @@ import * as m014traktRatings from './2026-11-30-006-trakt-ratings.ts';
 import * as m015profilePins from './2026-11-30-007-profile-pins.ts';
 import * as m016deviceLinks from './2026-11-30-008-device-links.ts';
 import * as m017kids from './2026-12-01-001-kids-profiles.ts';
+import * as m018linkKeys from './2026-12-01-002-device-link-keys.ts';
 
 /** Every migration, in order. Names sort by date so both dialects apply them in the same order. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30-007-profile-pins': m015profilePins,
   '2026-11-30-008-device-links': m016deviceLinks,
   '2026-12-01-001-kids-profiles': m017kids,
+  '2026-12-01-002-device-link-keys': m018linkKeys,
 };

@@ -119,6 +119,17 @@ export class AuthService implements SessionAuthenticator {
     return { challenge: await this.issueChallenge('login', publicKey) };
   }
 
+  /**
+   * A fresh proof that the caller holds a passphrase account's key: its signature over a login challenge
+   * issued for that key (single use). Answers the account's id; 401 like a login's failures otherwise.
+   */
+  async proveKey(input: { publicKey: string; challenge: ChallengeSolution }): Promise<string> {
+    const publicKey = await this.useChallenge('login', input.publicKey, input.challenge);
+    const user = await this.o.users.findByPublicKey(publicKey);
+    if (!user) throw new AppError(401, 'user_not_found', 'User cannot be found');
+    return user.id;
+  }
+
   async completeLogin(
     input: { publicKey: string; challenge: ChallengeSolution; device: string },
     userAgent: string,

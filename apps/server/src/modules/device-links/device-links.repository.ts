@@ -40,10 +40,10 @@ export class DeviceLinksRepository {
   }
 
   /** Approves a live pending link; false when it was approved meanwhile, or ended. */
-  async approve(id: string, userId: string, now: number): Promise<boolean> {
+  async approve(id: string, userId: string, now: number, sealed: string | null = null): Promise<boolean> {
     const result = await this.db
       .updateTable('device_links')
-      .set({ approved_by: userId })
+      .set({ approved_by: userId, sealed })
       .where('id', '=', id)
       .where('approved_by', 'is', null)
       .where('expires_at', '>', now)

@@ -29,6 +29,6 @@ export function registerDeviceLinkRoutes(app: FastifyInstance, links: DeviceLink
     withRetryAfter(reply, () => links.byCode(authOf(request), params.code)),
   );
   contractRoute(app, e.approve, async ({ params, body }, request, reply) =>
-    withRetryAfter(reply, () => links.approve(authOf(request), params.code, body.password)),
+    withRetryAfter(reply, () => links.approve(authOf(request), params.code, body)),
   );
 }

@@ -3,7 +3,9 @@ import {
   DEVICE_LINK_CODE_LENGTH,
   DEVICE_LINK_PAGE,
   DEVICE_LINK_TTL_MS,
+  SealedSeed,
   type DeviceLinkCreated,
+  type DeviceLinkInfo,
   type DeviceLinkPollResponse,
 } from '@marquee/contract';
 import { AppError } from '../../errors.ts';
@@ -22,6 +24,15 @@ import type { DeviceLinkRow, DeviceLinksRepository } from './device-links.reposi
 const notFound = () => new AppError(404, 'link_not_found', 'No sign-in code like this is waiting');
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const iso = (ms: number) => new Date(ms).toISOString();
+const wrongKind = (message: string) => new AppError(400, 'wrong_account_kind', message);
+
+/** How an approving account proves it is there: its password, or (passphrase) a signed challenge and the sealed seed. */
+export type Approval =
+  | { password: string }
+  | {
+      proof: { publicKey: string; challenge: { code: string; signature: string } };
+      sealed: SealedSeed;
+    };
 
 export interface DeviceLinksOptions {
   links: DeviceLinksRepository;
@@ -47,7 +58,7 @@ export class DeviceLinksService {
   }
 
   async create(
-    input: { device?: string | undefined },
+    input: { device?: string | undefined; publicKey?: string | undefined },
     userAgent: string,
     origin: string,
   ): Promise<DeviceLinkCreated> {
@@ -64,6 +75,8 @@ export class DeviceLinksService {
         created_at: now,
         expires_at: now + DEVICE_LINK_TTL_MS,
         approved_by: null,
+        public_key: input.publicKey ?? null,
+        sealed: null,
       };
       // A code held by another waiting device: draw again (rare below a few thousand at once).
       if (!(await this.o.links.insert(row, now))) continue;
@@ -75,6 +88,7 @@ export class DeviceLinksService {
         linkUrl,
         qr: await qrDataUrl(linkUrl),
         expiresAt: iso(row.expires_at),
+        device: row.device,
       };
     }
   }
@@ -90,9 +104,11 @@ export class DeviceLinksService {
       }
       return { status: 'pending', expiresAt: iso(row.expires_at) };
     }
-    // Of two polls at once, only one takes the link and gets a session.
+    // Of two polls at once, only one takes the link and gets a session (or the sealed seed).
     const taken = await this.o.links.take(row.id);
     if (!taken?.approved_by) throw notFound();
+    // A passphrase account's approval: the new device opens the seed and signs in with it itself.
+    if (taken.sealed) return { status: 'sealed', sealed: SealedSeed.parse(JSON.parse(taken.sealed)) };
     const { session, token } = await this.o.auth.signIn(taken.approved_by, taken.device, taken.user_agent);
     return {
       status: 'approved',
@@ -105,37 +121,48 @@ export class DeviceLinksService {
   }
 
   /** The device waiting with this code; wrong codes make the account wait (FailureThrottle). */
-  async byCode(
-    auth: AuthContext,
-    code: string,
-  ): Promise<{ device: string; createdAt: string; expiresAt: string }> {
-    const row = await this.pending(auth, code);
-    return { device: row.device, createdAt: iso(row.created_at), expiresAt: iso(row.expires_at) };
+  async byCode(auth: AuthContext, code: string): Promise<DeviceLinkInfo> {
+    return infoOf(await this.pending(auth, code));
   }
 
-  /** The account's password (a fresh sign-in here), then the device waiting with this code is let in. */
-  async approve(
-    auth: AuthContext,
-    code: string,
-    password: string,
-  ): Promise<{ device: string; createdAt: string; expiresAt: string }> {
+  /**
+   * A fresh sign-in here — the account's password, or a passphrase account's signature over a login
+   * challenge just issued — then the device waiting with this code is let in: with a session made at its
+   * next poll (email accounts), or with the account's seed sealed to its key (passphrase accounts,
+   * decision 107), which only it can open.
+   */
+  async approve(auth: AuthContext, code: string, approval: Approval): Promise<DeviceLinkInfo> {
     const row = await this.pending(auth, code);
     const user = await this.o.users.findById(auth.userId);
-    if (!user?.password_hash)
-      throw new AppError(
-        400,
-        'wrong_account_kind',
-        'This account signs in with a passphrase, not a password',
-      );
+    if (!user) throw notFound();
     const counters = [['device_link_password', auth.userId]] as const;
     await this.throttle.check(counters);
-    if (!(await this.o.hasher.verify(password, user.password_hash))) {
-      await this.throttle.failed(counters);
-      throw new AppError(403, 'password_incorrect', 'That password is not right');
+    let sealed: string | null = null;
+    if ('password' in approval) {
+      if (!user.password_hash)
+        throw wrongKind('This account signs in with a passphrase: approve with its 12 words');
+      if (!(await this.o.hasher.verify(approval.password, user.password_hash))) {
+        await this.throttle.failed(counters);
+        throw new AppError(403, 'password_incorrect', 'That password is not right');
+      }
+    } else {
+      if (user.password_hash) throw wrongKind('This account signs in with a password, not a passphrase');
+      if (!row.public_key)
+        throw wrongKind('This device offered no key for a passphrase: sign in there with the 12 words');
+      const prover = await this.o.auth.proveKey(approval.proof).catch(async (error: unknown) => {
+        await this.throttle.failed(counters);
+        throw error;
+      });
+      // The 12 words of another account: not a proof for this one.
+      if (prover !== auth.userId) {
+        await this.throttle.failed(counters);
+        throw new AppError(401, 'signature_invalid', 'These 12 words are another account’s');
+      }
+      sealed = JSON.stringify(approval.sealed);
     }
     // Approved once: a replayed approval finds no pending link.
-    if (!(await this.o.links.approve(row.id, auth.userId, this.o.now()))) throw notFound();
-    return { device: row.device, createdAt: iso(row.created_at), expiresAt: iso(row.expires_at) };
+    if (!(await this.o.links.approve(row.id, auth.userId, this.o.now(), sealed))) throw notFound();
+    return infoOf(row);
   }
 
   private async pending(auth: AuthContext, code: string): Promise<DeviceLinkRow> {
@@ -149,3 +176,10 @@ export class DeviceLinksService {
     return row;
   }
 }
+
+const infoOf = (row: DeviceLinkRow): DeviceLinkInfo => ({
+  device: row.device,
+  createdAt: iso(row.created_at),
+  expiresAt: iso(row.expires_at),
+  publicKey: row.public_key ?? null,
+});

@@ -1,19 +1,43 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { DEVICE_LINK_POLL_MS } from '@marquee/contract/values';
-import type { CustomerAuthResponse, DeviceLinkCreated } from '@marquee/contract';
+import type { DeviceLinkCreated, DeviceLinkPollResponse } from '@marquee/contract';
 import { Button } from '../../components/button.tsx';
 import { PageLoading } from '../../components/layout.tsx';
 import { ApiError, errorKey } from '../../lib/api/index.ts';
 import { deviceLinksApi } from '../../lib/api/device-links-api.ts';
+import { keyFingerprint, newLinkKey, openSeed, type LinkKey } from '../../lib/account/seed-seal.ts';
 import { paths } from '../../lib/paths.ts';
+import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useAccountStore } from '../../stores/index.ts';
 import { AuthCard, FormError } from './auth-ui.tsx';
 
-const auth = () => import('../../lib/account/email-auth.ts');
+const emailAuth = () => import('../../lib/account/email-auth.ts');
+const passphraseAuth = () => import('../../lib/account/auth.ts');
+
+/** A code asked for, with the one-time key its seed would be sealed to (passphrase accounts). */
+type Asked = DeviceLinkCreated & { key: LinkKey | null };
+
+/**
+ * Asks for a code. Where passphrase accounts sign in, with a one-time X25519 key (decision 107): a
+ * passphrase account that approves seals its seed to it.
+ */
+async function askForCode(): Promise<Asked> {
+  const key = runtimeConfig().authMethods.includes('passphrase') ? newLinkKey() : null;
+  const link = await deviceLinksApi.create({ token: null, body: key ? { publicKey: key.publicKey } : {} });
+  return { ...link, key };
+}
+
+/** Signs in with what the approval brought: a session (email accounts) or the sealed seed (passphrase). */
+async function signInWith(answer: DeviceLinkPollResponse, link: Asked): Promise<void> {
+  if (answer.status === 'approved') return (await emailAuth()).signInWithApprovedCode(answer.auth);
+  if (answer.status !== 'sealed' || !link.key) return;
+  const seed = openSeed(answer.sealed, link.key, link.code);
+  await (await passphraseAuth()).loginWithSeed(seed, link.device);
+}
 
 /** "123 456": easier to read out and to type. */
 const spaced = (code: string) => `${code.slice(0, 3)} ${code.slice(3)}`;
@@ -28,7 +52,8 @@ export function CodeSignInPage() {
   usePageTitle(t('customer.codeSignIn.title'));
   const navigate = useNavigate();
   const signedIn = useAccountStore((s) => s.account !== null);
-  const create = useMutation({ mutationFn: () => deviceLinksApi.create({ token: null, body: {} }) });
+  const create = useMutation({ mutationFn: askForCode });
+  const [signInError, setSignInError] = useState<unknown>(null);
   const started = useRef(false);
   useEffect(() => {
     if (started.current) return;
@@ -37,8 +62,12 @@ export function CodeSignInPage() {
   }, [create]);
   const link = create.data;
   const status = useLinkStatus(link, async (answer) => {
-    await (await auth()).signInWithApprovedCode(answer);
-    void navigate(paths.home, { replace: true });
+    try {
+      await signInWith(answer, link!);
+      void navigate(paths.home, { replace: true });
+    } catch (error) {
+      setSignInError(error);
+    }
   });
 
   if (signedIn && !status.approved) return <Navigate replace to={paths.home} />;
@@ -50,6 +79,7 @@ export function CodeSignInPage() {
     : '';
   // The page the QR code opens, without its code (which is shown big below).
   const approvalPage = link ? link.linkUrl.split('?')[0]! : '';
+  const emailFirst = runtimeConfig().authMethods[0] === 'email';
 
   return (
     <AuthCard title={t('customer.codeSignIn.title')}>
@@ -79,10 +109,16 @@ export function CodeSignInPage() {
             className="rounded-lg bg-white p-2"
           />
           <p className="text-sm text-fg-muted">{t('customer.codeSignIn.expires', { time })}</p>
+          {link.key && (
+            <p className="text-sm text-fg-muted" data-testid="code-key-check">
+              {t('customer.codeSignIn.keyCheck', { fingerprint: keyFingerprint(link.key.publicKey) })}
+            </p>
+          )}
           <p role="status" className="text-sm text-fg-accent" data-testid="code-sign-in-status">
             {status.approved ? t('customer.codeSignIn.approved') : t('customer.codeSignIn.waiting')}
           </p>
           {status.error && !expired && <FormError message={t(errorKey(status.error))} />}
+          {signInError !== null && <FormError message={t('customer.codeSignIn.signInFailed')} />}
         </div>
       )}
       {expired && (
@@ -95,7 +131,7 @@ export function CodeSignInPage() {
       )}
       <p className="mt-6 text-center text-sm">
         <Link to={paths.login} className="font-semibold text-fg-accent hover:underline">
-          {t('customer.codeSignIn.usePassword')}
+          {emailFirst ? t('customer.codeSignIn.usePassword') : t('customer.login.usePassphrase')}
         </Link>
       </p>
     </AuthCard>
@@ -105,7 +141,7 @@ export function CodeSignInPage() {
 /** Asks whether `link` was approved, every 2 s until it is (then `onApproved`, once) or it ends. */
 function useLinkStatus(
   link: DeviceLinkCreated | undefined,
-  onApproved: (auth: CustomerAuthResponse) => Promise<void>,
+  onApproved: (answer: Exclude<DeviceLinkPollResponse, { status: 'pending' }>) => Promise<void>,
 ) {
   const handled = useRef<string | null>(null);
   const query = useQuery({
@@ -127,9 +163,9 @@ function useLinkStatus(
   });
   const answer = query.data;
   useEffect(() => {
-    if (answer?.status !== 'approved' || !link || handled.current === link.linkId) return;
+    if (!answer || answer.status === 'pending' || !link || handled.current === link.linkId) return;
     handled.current = link.linkId;
-    void onApproved(answer.auth);
+    void onApproved(answer);
   }, [answer, link, onApproved]);
-  return { approved: answer?.status === 'approved', error: query.error };
+  return { approved: answer !== undefined && answer.status !== 'pending', error: query.error };
 }

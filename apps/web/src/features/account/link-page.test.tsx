@@ -1,10 +1,14 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { i18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RuntimeConfig } from '@marquee/contract';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import type { RuntimeConfig, SealedSeed } from '@marquee/contract';
+import { keysFromSeed, newPassphrase, seedFromPassphrase } from '../../lib/account/passphrase.ts';
+import { keyFingerprint, newLinkKey, openSeed } from '../../lib/account/seed-seal.ts';
+import { fromBase64 } from '../../lib/base64.ts';
 import { initI18n, NAMESPACES } from '../../lib/i18n.ts';
 import { setRuntimeConfig } from '../../lib/runtime-config.ts';
 import { memoryStorage, setAppStorage } from '../../lib/storage.ts';
@@ -65,6 +69,7 @@ describe('/link', () => {
                 device: 'Living-room TV',
                 createdAt: '2026-11-30T20:00:00Z',
                 expiresAt: '2026-11-30T20:10:00Z',
+                publicKey: null,
               }
             : refuse(404, { code: 'link_not_found' }),
         approve: ({ body }) =>
@@ -73,6 +78,7 @@ describe('/link', () => {
                 device: 'Living-room TV',
                 createdAt: '2026-11-30T20:00:00Z',
                 expiresAt: '2026-11-30T20:10:00Z',
+                publicKey: null,
               }
             : refuse(403, { code: 'password_incorrect' }),
       },
@@ -120,14 +126,99 @@ describe('/link', () => {
     );
   });
 
-  it('signed out, sends to the sign-in page and back with the code; a passphrase account is told what to do', () => {
-    const { unmount } = renderAt('/link?code=123456');
+  it('signed out, sends to the sign-in page and back with the code', () => {
+    renderAt('/link?code=123456');
     expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe(
       `/login?next=${encodeURIComponent('/link?code=123456')}`,
     );
-    unmount();
+  });
+
+  it('a passphrase account approves with its 12 words: proved by a signed challenge, its seed sealed to the device (decision 107)', async () => {
     signIn(undefined);
+    const words = newPassphrase();
+    const seed = seedFromPassphrase(words);
+    const device = newLinkKey();
+    const approvals: {
+      proof: { publicKey: string; challenge: { code: string; signature: string } };
+      sealed: SealedSeed;
+    }[] = [];
+    const info = {
+      device: 'Living-room TV',
+      createdAt: '2026-11-30T20:00:00Z',
+      expiresAt: '2026-11-30T20:10:00Z',
+      publicKey: device.publicKey,
+    };
+    const server = contractServer({
+      account: {
+        loginStart: ({ body }) =>
+          (body as { publicKey: string }).publicKey === keysFromSeed(seed).publicKey
+            ? { challenge: 'fresh-challenge' }
+            : refuse(401, { code: 'user_not_found' }),
+      },
+      deviceLinks: {
+        byCode: () => info,
+        approve: ({ body }) => {
+          approvals.push(body as (typeof approvals)[number]);
+          return info;
+        },
+      },
+    });
+    vi.stubGlobal('fetch', server.fetch);
     renderAt('/link?code=123456');
-    expect(screen.getByText(/Accounts with a passphrase can't approve codes yet/)).toBeTruthy();
+    fireEvent.submit(screen.getByLabelText('Code'));
+    expect((await screen.findByTestId('link-key-check')).textContent).toContain(
+      `Key check: ${keyFingerprint(device.publicKey)}.`,
+    );
+    const field = screen.getByLabelText('Your 12-word passphrase');
+    fireEvent.submit(field);
+    expect((await screen.findByRole('alert')).textContent).toBe('Enter your 12-word passphrase.');
+    // Another account's words: the server does not know their key.
+    fireEvent.change(field, { target: { value: newPassphrase() } });
+    fireEvent.submit(field);
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).not.toBe('Enter your 12-word passphrase.'),
+    );
+    expect(approvals).toEqual([]);
+    fireEvent.change(field, { target: { value: words.toUpperCase() } });
+    fireEvent.submit(field);
+    expect((await screen.findByTestId('link-approved')).textContent).toContain(
+      'Living-room TV is signed in.',
+    );
+    const [approval] = approvals;
+    expect(approval!.proof.publicKey).toBe(keysFromSeed(seed).publicKey);
+    expect(
+      ed25519.verify(
+        fromBase64(approval!.proof.challenge.signature),
+        new TextEncoder().encode('fresh-challenge'),
+        fromBase64(approval!.proof.publicKey),
+      ),
+    ).toBe(true);
+    // Only the new device's key opens the seed, and only for this code; nothing of the words is sent.
+    expect(openSeed(approval!.sealed, device, '123456')).toEqual(seed);
+    expect(() => openSeed(approval!.sealed, newLinkKey(), '123456')).toThrow();
+    expect(() => openSeed(approval!.sealed, device, '654321')).toThrow();
+    expect(JSON.stringify(server.requests)).not.toContain(words.split(' ')[0]! + ' ');
+  });
+
+  it('a passphrase account is told to use the 12 words on a device that offered no key', async () => {
+    signIn(undefined);
+    vi.stubGlobal(
+      'fetch',
+      contractServer({
+        deviceLinks: {
+          byCode: () => ({
+            device: 'Old TV',
+            createdAt: '2026-11-30T20:00:00Z',
+            expiresAt: '2026-11-30T20:10:00Z',
+            publicKey: null,
+          }),
+        },
+      }).fetch,
+    );
+    renderAt('/link?code=123456');
+    fireEvent.submit(screen.getByLabelText('Code'));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      "This device can't receive an account with a passphrase. Sign in there with your 12 words instead.",
+    );
   });
 });

@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import { DEVICE_LINK_CODE_LENGTH } from '@marquee/contract/values';
 import { Button, ButtonLink } from '../../components/button.tsx';
 import { errorKey } from '../../lib/api/index.ts';
+import { keyFingerprint, sealSeed } from '../../lib/account/seed-seal.ts';
 import { deviceLinksApi } from '../../lib/api/device-links-api.ts';
 import { paths } from '../../lib/paths.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
@@ -16,13 +17,19 @@ interface Asking {
   code: string;
   device: string;
   createdAt: string;
+  /** The new device's one-time key (what a passphrase account's seed is sealed to), or null. */
+  publicKey: string | null;
 }
+
+const passphraseAuth = () => import('../../lib/account/auth.ts');
 
 /**
  * `/link?code=…` (decision 105): a signed-in viewer lets another device into their account. The code
  * (typed, or from the QR code) names the device waiting; its name is shown so the viewer can tell it is
  * theirs; their password approves (a fresh sign-in here, so a device left signed in cannot let strangers
- * in). Signed out, the page asks to sign in first and comes back.
+ * in). A passphrase account approves with its 12 words, and its seed goes to the new device sealed to
+ * that device's key, whose check both devices show (decision 107). Signed out, the page asks to sign in
+ * first and comes back.
  */
 export function LinkPage() {
   const { t } = useTranslation(['customer', 'errors']);
@@ -43,12 +50,6 @@ export function LinkPage() {
       </AuthCard>
     );
   }
-  if (account.kind !== 'email')
-    return (
-      <AuthCard title={t('customer.link.title')}>
-        <p className="text-fg-muted">{t('customer.link.passphraseAccount')}</p>
-      </AuthCard>
-    );
   return (
     <AuthCard title={t('customer.link.title')}>
       {approved !== null ? (
@@ -61,6 +62,7 @@ export function LinkPage() {
       ) : asking ? (
         <ApproveStep
           asking={asking}
+          withWords={account.kind !== 'email'}
           onApproved={() => setApproved(asking.device)}
           onCancel={() => setAsking(null)}
         />
@@ -78,7 +80,8 @@ function CodeStep({ initial, onFound }: { initial: string; onFound: (asking: Ask
   const [error, setError] = useState<string | null>(null);
   const lookUp = useMutation({
     mutationFn: () => deviceLinksApi.byCode({ params: { code } }),
-    onSuccess: (info) => onFound({ code, device: info.device, createdAt: info.createdAt }),
+    onSuccess: (info) =>
+      onFound({ code, device: info.device, createdAt: info.createdAt, publicKey: info.publicKey ?? null }),
     onError: (e) => setError(t(errorKey(e))),
   });
   return (
@@ -110,27 +113,63 @@ function CodeStep({ initial, onFound }: { initial: string; onFound: (asking: Ask
   );
 }
 
-/** The device's name and when it asked; the account's password lets it in. */
+/**
+ * The device's name and when it asked; the account's password lets it in — or, for a passphrase account
+ * (`withWords`), its 12 words: they prove it here and make the seed sealed to the device's key.
+ */
 function ApproveStep({
   asking,
+  withWords,
   onApproved,
   onCancel,
 }: {
   asking: Asking;
+  withWords: boolean;
   onApproved: () => void;
   onCancel: () => void;
 }) {
-  const { t, i18n } = useTranslation(['customer', 'errors']);
-  const [password, setPassword] = useState('');
+  const { t, i18n } = useTranslation(['customer', 'errors', 'auth']);
+  const [secret, setSecret] = useState('');
   const [error, setError] = useState<string | null>(null);
   const approve = useMutation({
-    mutationFn: () => deviceLinksApi.approve({ params: { code: asking.code }, body: { password } }),
+    mutationFn: async () => {
+      if (!withWords)
+        return deviceLinksApi.approve({ params: { code: asking.code }, body: { password: secret } });
+      const { proveWords } = await passphraseAuth();
+      const { seed, proof } = await proveWords(secret);
+      const sealed = sealSeed(seed, asking.publicKey!, asking.code);
+      return deviceLinksApi.approve({ params: { code: asking.code }, body: { proof, sealed } });
+    },
     onSuccess: onApproved,
-    onError: (e) => setError(t(errorKey(e))),
+    onError: async (e) => {
+      const { AuthError } = await passphraseAuth();
+      setError(e instanceof AuthError ? t(`auth.errors.${e.kind}`) : t(errorKey(e)));
+    },
   });
   const time = new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short' }).format(
     new Date(asking.createdAt),
   );
+  const header = (
+    <>
+      <p className="text-lg font-semibold text-fg" data-testid="link-device">
+        {t('customer.link.asking', { device: asking.device })}
+      </p>
+      <p className="text-sm text-fg-muted">{t('customer.link.askedAt', { time })}</p>
+    </>
+  );
+  // A device from before decision 107 offered no key: a passphrase account cannot be sealed to it.
+  if (withWords && !asking.publicKey)
+    return (
+      <div className="flex flex-col gap-4" data-testid="link-approve">
+        {header}
+        <p role="alert" className="text-fg">
+          {t('customer.link.noKey')}
+        </p>
+        <Button variant="secondary" onClick={onCancel}>
+          {t('customer.link.cancel')}
+        </Button>
+      </div>
+    );
   return (
     <form
       className="flex flex-col gap-4"
@@ -138,22 +177,27 @@ function ApproveStep({
       data-testid="link-approve"
       onSubmit={(e) => {
         e.preventDefault();
-        if (!password) return setError(t('customer.link.passwordRequired'));
+        if (!secret.trim())
+          return setError(t(withWords ? 'customer.link.wordsRequired' : 'customer.link.passwordRequired'));
         setError(null);
         approve.mutate();
       }}
     >
-      <p className="text-lg font-semibold text-fg" data-testid="link-device">
-        {t('customer.link.asking', { device: asking.device })}
-      </p>
-      <p className="text-sm text-fg-muted">{t('customer.link.askedAt', { time })}</p>
+      {header}
+      {withWords && (
+        <p className="rounded-lg bg-surface-3 p-3 text-sm text-fg" data-testid="link-key-check">
+          {t('customer.link.keyCheck', { fingerprint: keyFingerprint(asking.publicKey!) })}
+        </p>
+      )}
       <SecretInput
         id="link-password"
-        label={t('customer.link.password')}
-        value={password}
-        onChange={setPassword}
-        autoComplete="current-password"
+        label={withWords ? t('customer.link.words') : t('customer.link.password')}
+        value={secret}
+        onChange={setSecret}
+        autoComplete={withWords ? 'off' : 'current-password'}
+        {...(withWords ? { oneLinePaste: true } : {})}
       />
+      {withWords && <p className="text-sm text-fg-muted">{t('customer.link.wordsHint')}</p>}
       <FormError message={error} />
       <div className="flex flex-wrap gap-3">
         <Button type="submit" disabled={approve.isPending}>

@@ -2,7 +2,7 @@ import { PatchSessionBody } from '../../lib/contract-schemas.ts';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { OtherMethod, SwitchLink } from './auth-links.tsx';
 import { Button } from '../../components/button.tsx';
 import { AuthError, login } from '../../lib/account/auth.ts';
@@ -118,6 +118,12 @@ function PassphraseLogin({ otherMethod }: { otherMethod: string | null }) {
         </Button>
       </form>
       <SwitchLink text={t('auth.login.noAccount')} to={paths.register} label={t('auth.login.register')} />
+      {/* Another device that is signed in seals the account to this one (decision 107). */}
+      <p className="mt-4 text-center text-sm">
+        <Link to={paths.codeSignIn} className="font-semibold text-fg-accent hover:underline">
+          {t('customer.login.useCode')}
+        </Link>
+      </p>
       {otherMethod && <OtherMethod to={otherMethod} label={t('customer.login.useEmail')} />}
     </AuthCard>
   );

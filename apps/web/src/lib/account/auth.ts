@@ -6,7 +6,7 @@ import { api, ApiError } from '../api/index.ts';
 import { importLocalData, restore, syncEngine } from '../sync/session.ts';
 import { keepSeed } from '../device-key.ts';
 import { encryptDeviceName } from './device-name.ts';
-import { isValidPassphrase, keysFromSeed, seedFromPassphrase } from './passphrase.ts';
+import { isValidPassphrase, normalizePassphrase, keysFromSeed, seedFromPassphrase } from './passphrase.ts';
 
 /** Every client of this app family sends this namespace (the app family's sync API). */
 export const NAMESPACE = 'movie-web';
@@ -59,10 +59,17 @@ async function signedIn(auth: AuthResponse, encryptedDevice: string, seed: Uint8
 /** Login (the app family's client behaviour): check the words, derive keys, sign the server's challenge. */
 export async function login(passphrase: string, deviceName: string): Promise<void> {
   if (!isValidPassphrase(passphrase)) throw new AuthError('invalidPassphrase');
+  await loginWithSeed(seedFromPassphrase(passphrase), deviceName);
+}
+
+/**
+ * Login with the account's seed itself: what the 12 words make, or what another device sealed to this one
+ * when it let it in with a code (decision 107).
+ */
+export async function loginWithSeed(seed: Uint8Array, deviceName: string): Promise<void> {
   const device = deviceName.trim();
   if (!device) throw new AuthError('deviceName');
   try {
-    const seed = seedFromPassphrase(passphrase);
     const keys = keysFromSeed(seed);
     const { challenge } = await api.account.loginStart({ token: null, body: { publicKey: keys.publicKey } });
     const encrypted = await encryptDeviceName(device, seed);
@@ -75,6 +82,30 @@ export async function login(passphrase: string, deviceName: string): Promise<voi
     };
     const auth = await api.account.loginComplete({ token: null, body });
     await signedIn(auth, encrypted, seed);
+  } catch (error) {
+    throw toAuthError(error);
+  }
+}
+
+/**
+ * A fresh proof that the viewer here holds the account's 12 words (their key signs a login challenge the
+ * server just issued), and the seed they make: how a passphrase account lets another device in with a
+ * code (decision 107).
+ */
+export async function proveWords(passphrase: string): Promise<{
+  seed: Uint8Array;
+  proof: { publicKey: string; challenge: { code: string; signature: string } };
+}> {
+  const words = normalizePassphrase(passphrase);
+  if (!isValidPassphrase(words)) throw new AuthError('invalidPassphrase');
+  const seed = seedFromPassphrase(words);
+  const keys = keysFromSeed(seed);
+  try {
+    const { challenge } = await api.account.loginStart({ token: null, body: { publicKey: keys.publicKey } });
+    return {
+      seed,
+      proof: { publicKey: keys.publicKey, challenge: { code: challenge, signature: keys.sign(challenge) } },
+    };
   } catch (error) {
     throw toAuthError(error);
   }
