@@ -9,7 +9,7 @@ test.use({ baseURL: sub });
 const OWNER_PIN = '1357';
 const MATRIX = '/media/tmdb-movie-603-the-matrix';
 
-/** An account whose own profile has a PIN, so a kid cannot leave for it. */
+/** An account whose own profile has a PIN, so a kid cannot leave for it; what the API calls need. */
 async function parentWithPin(request: APIRequestContext, email: string) {
   await registerByApi(request, email, 'Parent');
   const headers = { authorization: `Bearer ${await tokenOf(request, email)}` };
@@ -19,6 +19,7 @@ async function parentWithPin(request: APIRequestContext, email: string) {
     data: { profileId: '', pin: OWNER_PIN, password: PASSWORD },
   });
   expect(pinned.status()).toBe(200);
+  return { uid: me.user.id, headers };
 }
 
 const cards = (page: Page) => page.getByTestId('media-card');
@@ -53,10 +54,12 @@ async function enterOwnProfile(page: Page, email: string) {
 }
 
 test.describe("kids' profiles", () => {
-  test('at 1280 px: a kid finds nothing over the limit, a direct link shows the limit, the grown-ups’ pages stay closed, leaving needs the PIN', async ({
+  test('at 1280 px: the editor makes a kids’ profile; a kid finds nothing over the limit, and a direct link shows the limit', async ({
     page,
     request,
   }) => {
+    // The parent's PIN, the editor, then the kid's searches and pages: a long walk through the app.
+    test.slow();
     const email = uniqueEmail('kids-desk');
     await parentWithPin(request, email);
     await enterOwnProfile(page, email);
@@ -86,6 +89,23 @@ test.describe("kids' profiles", () => {
     await expect(limit).toContainText("Mia's profile shows only titles rated for younger viewers.");
     await expect(page.getByTestId('player')).toHaveCount(0);
     expect(await blockingViolations(page, 'over limit')).toEqual([]);
+  });
+
+  test('at 1280 px by keyboard: the grown-ups’ pages stay closed, leaving needs the PIN', async ({
+    page,
+    request,
+  }) => {
+    const email = uniqueEmail('kids-keys');
+    const { uid, headers } = await parentWithPin(request, email);
+    const made = await request.post(`/customers/${uid}/profiles`, {
+      headers,
+      data: { fullname: 'Mia', icon: 'couch', kids: { region: 'US', maxAge: 10, showUnrated: false } },
+    });
+    expect(made.status()).toBe(200);
+    await loginInUi(page, email, { chooseOwn: false });
+    await tile(page, 'Mia').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('greeting')).toBeVisible();
 
     // The grown-ups' pages and menu entries stay closed.
     await page.goto('/import');
@@ -103,7 +123,8 @@ test.describe("kids' profiles", () => {
     // Leaving for the parent's profile needs its PIN; then The Matrix is found again.
     await page.goto('/profiles');
     await expect(page.getByRole('button', { name: 'Manage profiles' })).toHaveCount(0);
-    await tile(page, 'Parent').click();
+    await tile(page, 'Parent').focus();
+    await page.keyboard.press('Enter');
     const dialog = page.getByTestId('pin-dialog');
     await expect(dialog).toBeVisible();
     await page.getByTestId('pin-field').fill(OWNER_PIN);

@@ -124,6 +124,8 @@ test.describe('settings', () => {
     page,
     browser,
   }) => {
+    // Three devices signed in one after another, each deriving the passphrase's keys: a long test.
+    test.slow();
     const passphrase = await registerAccount(page, 'Laptop');
     const other = await browser.newContext();
     const phone = await other.newPage();
