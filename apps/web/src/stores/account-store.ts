@@ -67,6 +67,11 @@ export function kidsLimitOf(account: Account | null): ContentLimit | null {
   return account.user.profiles.find((p) => p._id === account.profileId)?.kids ?? null;
 }
 
+/** The household profile in use's name, '' for the account's own (or none chosen). */
+export function householdProfileName(account: Account | null): string {
+  return account?.user?.profiles.find((p) => p._id === account.profileId)?.fullname ?? '';
+}
+
 /** This device's live unlock of a profile, or null. */
 export function liveUnlock(
   account: Account | null,

@@ -20,6 +20,7 @@ export {
   profileHasPin,
   liveUnlock,
   kidsLimitOf,
+  householdProfileName,
   storedInKidsProfile,
   isProfileShut,
 } from './account-store.ts';

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { ButtonLink } from '../../components/button.tsx';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { paths } from '../../lib/paths.ts';
-import { useAccountStore } from '../../stores/index.ts';
+import { householdProfileName, useAccountStore } from '../../stores/index.ts';
 
 /**
  * A page of the account's grown-ups opened from a kids' profile (decision 106): what it is and the ways
@@ -10,10 +10,7 @@ import { useAccountStore } from '../../stores/index.ts';
  */
 export function KidsClosedNotice() {
   const { t } = useTranslation(['customer']);
-  const name = useAccountStore((s) => {
-    const account = s.account;
-    return account?.user?.profiles.find((p) => p._id === account.profileId)?.fullname ?? '';
-  });
+  const name = useAccountStore((s) => householdProfileName(s.account));
   usePageTitle(t('customer.profiles.kids.closedTitle'));
   return (
     <div

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, ButtonLink } from '../../components/button.tsx';
 import { ApiError } from '../../lib/api/index.ts';
 import { paths } from '../../lib/paths.ts';
-import { useAccountStore } from '../../stores/index.ts';
+import { householdProfileName, useAccountStore } from '../../stores/index.ts';
 
 /** "Couldn't find that media" (bad key, unknown id), "Failed to load metadata" (source down), "Failed to load API metadata" (legacy lookup down). */
 const TEXT = {
@@ -72,10 +72,7 @@ export function MediaError({
  */
 function OverLimit() {
   const { t } = useTranslation(['media', 'title']);
-  const name = useAccountStore((s) => {
-    const account = s.account;
-    return account?.user?.profiles.find((p) => p._id === account.profileId)?.fullname ?? '';
-  });
+  const name = useAccountStore((s) => householdProfileName(s.account));
   return (
     <div
       className="mx-auto flex min-h-[50vh] max-w-xl flex-col items-center justify-center gap-4 px-4 text-center"
