@@ -122,6 +122,8 @@ export class RedisEventBus implements EventBus {
   private readonly subscriber: Redis;
   private wasReady = false;
   private publishFailing = false;
+  /** Settles when the subscriber's first connection is made, or fails. */
+  private readonly firstAttempt: Promise<void>;
 
   constructor(
     private readonly publisher: Redis,
@@ -141,6 +143,10 @@ export class RedisEventBus implements EventBus {
       }
       this.wasReady = true;
     });
+    this.firstAttempt = new Promise<void>((resolve) => {
+      for (const outcome of ['ready', 'error', 'end'] as const)
+        this.subscriber.once(outcome, () => resolve());
+    });
     this.subscriber.on('messageBuffer', (_channel: Buffer, message: Buffer) => {
       let change: unknown;
       try {
@@ -155,7 +161,12 @@ export class RedisEventBus implements EventBus {
   private readonly pending = new Map<string, Promise<void>>();
 
   private async subscribeChannel(userId: string): Promise<void> {
-    if (this.subscriber.status !== 'ready') return; // subscribed on `ready`; the gap tells streams to catch up
+    // The process's first connection still being made: a stream opened now would say `ready` before its
+    // channel is heard, and lose what is published meanwhile (no gap is told for a first connection).
+    // It waits for that connection (or its failure) instead.
+    if (!this.wasReady) await this.firstAttempt;
+    // Down after having been up: subscribed on `ready` again, and the gap tells streams to catch up.
+    if (this.subscriber.status !== 'ready') return;
     await this.subscriber.subscribe(this.channel(userId)).catch(() => undefined);
   }
 
