@@ -23,6 +23,8 @@ import { testDialect } from './test-database.ts';
 
 const DAY = 24 * 60 * 60_000;
 const ADMIN_EMAIL = 'matrix-admin@example.org';
+/** The accounts here are passphrase accounts: their profile names come sealed (decision 108). */
+const SEALED_NAME = 'aW5qZWN0ZWQ=.aW5qZWN0ZWQ=.aW5qZWN0ZWQ=';
 
 /** The ids a route's path needs, of the account whose data it touches. */
 interface Ids {
@@ -172,7 +174,7 @@ const entries: Record<string, Entry> = {
   'customers.register': { access: 'public', why: 'sign-up' },
   'customers.login': { access: 'public', why: 'sign-in' },
   'customers.me': { access: 'owner', foreign: 'self' },
-  'customers.update': { access: 'owner', foreign: 403, payload: { fullname: 'Injected' } },
+  'customers.update': { access: 'owner', foreign: 403, payload: { fullname: SEALED_NAME } },
   'customers.password': {
     access: 'owner',
     foreign: 403,
@@ -182,9 +184,9 @@ const entries: Record<string, Entry> = {
   'customers.createProfile': {
     access: 'owner',
     foreign: 403,
-    payload: { fullname: 'Injected', icon: 'cat' },
+    payload: { fullname: SEALED_NAME, icon: 'cat' },
   },
-  'customers.patchProfile': { access: 'owner', foreign: 403, payload: { fullname: 'Injected' } },
+  'customers.patchProfile': { access: 'owner', foreign: 403, payload: { fullname: SEALED_NAME } },
   'customers.deleteProfile': { access: 'owner', foreign: 403 },
   'customers.setProfilePin': {
     access: 'owner',
@@ -282,7 +284,7 @@ describe(`authorization matrix (${testDialect})`, () => {
       method: 'POST',
       url: `/customers/${uid}/profiles`,
       headers,
-      payload: { fullname: 'Victim kid', icon: 'cat' },
+      payload: { fullname: SEALED_NAME, icon: 'cat' },
     });
     const payment = await t.server.inject({
       method: 'POST',

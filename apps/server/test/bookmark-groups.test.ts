@@ -295,7 +295,8 @@ describe(`bookmark groups and group order (${testDialect})`, () => {
             method: 'POST',
             url: `/customers/${a.user.id}/profiles`,
             headers: a.headers,
-            payload: { fullname, icon: 'cat' },
+            // A passphrase account's profile names are sealed with its key (decision 108).
+            payload: { fullname: a.keys.encryptDevice(fullname), icon: 'cat' },
           }),
         ).profile._id;
       const pa = await profileOf('A');

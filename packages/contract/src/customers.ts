@@ -1,5 +1,5 @@
 import { z } from './z.ts';
-import { Session, UserIdParams } from './accounts.ts';
+import { ChallengeSolution, Session, UserIdParams } from './accounts.ts';
 import {
   MAX_PROFILES,
   PASSWORD_MIN_LENGTH,
@@ -51,6 +51,18 @@ export const CustomerUser = z.object({
 export type CustomerUser = z.infer<typeof CustomerUser>;
 
 const Fullname = z.string().trim().min(1, 'Full name is required').max(100);
+/**
+ * A passphrase account's profile name, sealed on the device with the account's key as its device names
+ * are (base64(iv).base64(ciphertext).base64(tag), decision 108): the server stores it unread.
+ */
+export const SEALED_NAME_MAX_LENGTH = 600;
+const sealedNamePattern = /^[A-Za-z0-9+/]+={0,2}\.[A-Za-z0-9+/]*={0,2}\.[A-Za-z0-9+/]+={0,2}$/;
+/** Whether `name` has the sealed form (it says nothing of whether it opens). */
+export const isSealedName = (name: string): boolean =>
+  name.length <= SEALED_NAME_MAX_LENGTH && sealedNamePattern.test(name);
+const SealedName = z.string().max(SEALED_NAME_MAX_LENGTH).regex(sealedNamePattern);
+/** A profile name: plain (email accounts) or sealed (passphrase accounts); the server checks which. */
+const ProfileName = z.union([Fullname, SealedName]);
 const Password = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `Password must have at least ${PASSWORD_MIN_LENGTH} characters`)
@@ -88,11 +100,11 @@ export const CustomerMeResponse = z.object({ user: CustomerUser, access_token: z
  * older client knows no kids' profiles).
  */
 const KidsLimit = ContentLimit.nullable().optional();
-export const ProfileInput = z.object({ fullname: Fullname, icon: ProfileIconSchema, kids: KidsLimit });
+export const ProfileInput = z.object({ fullname: ProfileName, icon: ProfileIconSchema, kids: KidsLimit });
 /** A profile in the list of `update`: with `_id` it changes that profile, without it adds one. */
 export const ProfileListItem = ProfileInput.extend({ _id: z.string().max(64).optional() });
 export const CustomerUpdateBody = z.object({
-  fullname: Fullname.optional(),
+  fullname: ProfileName.optional(),
   icon: ProfileIconSchema.optional(),
   /**
    * When present, the complete list of household profiles: profiles left out are deleted with their
@@ -101,7 +113,7 @@ export const CustomerUpdateBody = z.object({
   profiles: z.array(ProfileListItem).max(MAX_PROFILES).optional(),
 });
 export const ProfilePatchBody = z.object({
-  fullname: Fullname.optional(),
+  fullname: ProfileName.optional(),
   icon: ProfileIconSchema.optional(),
   kids: KidsLimit,
 });
@@ -121,8 +133,13 @@ export const ProfilePinBody = z.object({
   pin: ProfilePin.nullable(),
   /** Proof that the owner is asking: the profile's current PIN (when it has one) … */
   currentPin: z.string().max(16).optional(),
-  /** … or the account's password (always accepted; the only proof for a profile without a PIN). */
+  /** … or the account's password (always accepted; the only proof for a profile without a PIN) … */
   password: z.string().max(1024).optional(),
+  /**
+   * … or, for a passphrase account, its 12 words: the account's key signed a login challenge just
+   * issued (`loginStart`, a fresh sign-in; decision 108).
+   */
+  proof: z.object({ publicKey: z.string().min(1).max(128), challenge: ChallengeSolution }).optional(),
 });
 export const ProfileUnlockBody = z.object({ profileId: PinProfileId, pin: z.string().max(16) });
 export const ProfileUnlockResponse = z.object({
@@ -189,7 +206,7 @@ export const customerEndpoints = {
     summary: 'Change your name and icon and, with `profiles`, replace your household profiles',
     auth: 'session',
     tags: ['customers'],
-    errors: { 403: ['profile_locked'], 404: ['profile_not_found'] },
+    errors: { 400: ['profile_name_form'], 403: ['profile_locked'], 404: ['profile_not_found'] },
     params: UserIdParams,
     body: CustomerUpdateBody,
     response: CustomerUserResponse,
@@ -209,7 +226,7 @@ export const customerEndpoints = {
     summary: 'Add a household profile (its library starts empty)',
     auth: 'session',
     tags: ['customers'],
-    errors: { 409: ['profile_limit'] },
+    errors: { 400: ['profile_name_form'], 409: ['profile_limit'] },
     params: UserIdParams,
     body: ProfileInput,
     response: ProfileResponse,
@@ -219,7 +236,7 @@ export const customerEndpoints = {
     summary: 'Rename a household profile or change its icon',
     auth: 'session',
     tags: ['customers'],
-    errors: { 403: ['profile_locked'], 404: ['profile_not_found'] },
+    errors: { 400: ['profile_name_form'], 403: ['profile_locked'], 404: ['profile_not_found'] },
     params: ProfileParams,
     body: ProfilePatchBody,
     response: ProfileResponse,
@@ -236,12 +253,12 @@ export const customerEndpoints = {
   setProfilePin: defineEndpoint({
     ...customerRoutes.setProfilePin,
     summary:
-      "Set, change or remove a profile's PIN (with its current PIN or the account's password); other devices must enter the new PIN",
+      "Set, change or remove a profile's PIN (with its current PIN, the account's password or, for a passphrase account, its 12 words' proof); other devices must enter the new PIN",
     auth: 'session',
     tags: ['customers'],
     errors: {
       400: ['wrong_account_kind'],
-      403: ['pin_proof_required', 'pin_incorrect', 'password_incorrect'],
+      403: ['pin_proof_required', 'pin_incorrect', 'password_incorrect', 'words_incorrect'],
       404: ['profile_not_found'],
       429: ['rate_limited'],
     },

@@ -65,6 +65,13 @@ export const errorCodes = [
   'pin_proof_required',
   /** 403: the account's password given to prove it is the owner is not right. */
   'password_incorrect',
+  /** 403: the 12 words given to prove it is the owner are not this account's (or their proof is stale). */
+  'words_incorrect',
+  /**
+   * 400: a profile name in the wrong form for the account: a passphrase account's names are sealed with
+   * its key (decision 108), an email account's are plain text of at most 100 characters.
+   */
+  'profile_name_form',
   /**
    * 403: a kids' profile asked for what only the account's grown-ups may use (other profiles' settings,
    * memberships, devices, the admin pages; decision 106).

@@ -38,7 +38,7 @@ export interface Account {
   kind?: 'email';
   /** The account as GET /customers last described it (name, household profiles, admin, membership). */
   user?: CustomerUser;
-  /** Email accounts: the household profile chosen on this device ('' = the account's own); absent = not chosen yet. */
+  /** The household profile chosen on this device ('' = the account's own); absent = not chosen yet. */
   profileId?: string;
   /** This device's unlocks of PIN-locked profiles, by profile id ('' = the account's own), decision 104. */
   unlocks?: Record<string, ProfileUnlock>;
@@ -63,8 +63,18 @@ export function profileHasPin(account: Account | null, profileId: string): boole
  * null for any other profile.
  */
 export function kidsLimitOf(account: Account | null): ContentLimit | null {
-  if (account?.kind !== 'email' || !account.profileId || !account.user) return null;
+  if (!account?.profileId || !account.user) return null;
   return account.user.profiles.find((p) => p._id === account.profileId)?.kids ?? null;
+}
+
+/**
+ * Whether this device knows whose library it shows: a profile was chosen here, or (a passphrase account,
+ * decision 108) the account has no household profiles to choose from. Else "who's watching" asks.
+ */
+export function profileChosen(account: Account | null): boolean {
+  if (!account) return false;
+  if (account.profileId !== undefined) return true;
+  return account.kind !== 'email' && !account.user?.profiles.length;
 }
 
 /** The household profile in use's name, '' for the account's own (or none chosen). */

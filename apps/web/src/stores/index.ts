@@ -22,6 +22,7 @@ export {
   kidsLimitOf,
   householdProfileName,
   storedInKidsProfile,
+  profileChosen,
   isProfileShut,
 } from './account-store.ts';
 export { useLibraryStore } from './library/library-store.ts';

@@ -340,6 +340,7 @@ function createCustomers(
     users,
     hasher,
     limits,
+    prover: deps.auth,
     // Made once per instance; a failed read is tried again at the next unlock.
     key: () =>
       (unlockKey ??= new InstanceSecretsRepository(db)

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import {
+  isSealedName,
   MAX_PROFILES,
   profileIcons,
   type CustomerAuthResponse,
@@ -65,6 +66,27 @@ const gone = () => new AppError(401, 'unauthorized', 'Not logged in');
 const tooManyProfiles = () =>
   new AppError(409, 'profile_limit', `An account can have at most ${MAX_PROFILES} profiles`);
 const newProfileId = () => randomBytes(12).toString('hex');
+const PLAIN_NAME_MAX_LENGTH = 100;
+
+/**
+ * A passphrase account's profile names are sealed with its key on the device (decision 108), an email
+ * account's are plain: a name in the other form is refused, so no client stores a passphrase
+ * household's names readable here, and no sealed blob passes for an email account's name.
+ */
+function assertNameForm(user: Pick<UserRow, 'email'>, names: readonly (string | undefined)[]): void {
+  const sealed = user.email === null;
+  for (const name of names) {
+    if (name === undefined) continue;
+    if (sealed ? !isSealedName(name.trim()) : name.trim().length > PLAIN_NAME_MAX_LENGTH)
+      throw new AppError(
+        400,
+        'profile_name_form',
+        sealed
+          ? "This account's profile names are sealed with its key on the device"
+          : `A profile name has at most ${PLAIN_NAME_MAX_LENGTH} characters`,
+      );
+  }
+}
 
 const isProfileIcon = (icon: string): icon is ProfileIcon =>
   (profileIcons as readonly string[]).includes(icon);
@@ -77,8 +99,9 @@ const toProfileDto = (row: ProfileRow, locked: ReadonlySet<string>): CustomerPro
 });
 
 /**
- * Email accounts (decision 040): registration, password sign-in, name/icon, household profiles and their
- * libraries, password change, and the ADMIN_EMAILS rule. Sessions are the passphrase accounts' own.
+ * Email accounts (decision 040): registration, password sign-in, name/icon, password change, and the
+ * ADMIN_EMAILS rule; household profiles and their libraries for both account kinds (a passphrase
+ * account's names sealed, decision 108). Sessions are the passphrase accounts' own.
  */
 export class CustomersService {
   constructor(private readonly o: CustomersServiceOptions) {}
@@ -167,6 +190,7 @@ export class CustomersService {
     unlockToken?: string | string[] | undefined,
   ): Promise<CustomerUser> {
     const user = await this.userOf(auth);
+    assertNameForm(user, [input.fullname, ...(input.profiles ?? []).map((p) => p.fullname)]);
     const changes: { fullname?: string; profile?: string } = {};
     if (input.fullname !== undefined || input.icon !== undefined)
       await this.o.locks.assertOpen(auth, '', unlockToken);
@@ -233,6 +257,7 @@ export class CustomersService {
     auth: AuthContext,
     input: ProfileFields,
   ): Promise<{ user: CustomerUser; profile: CustomerProfile }> {
+    assertNameForm(await this.userOf(auth), [input.fullname]);
     const row: ProfileRow = {
       id: newProfileId(),
       user_id: auth.userId,
@@ -260,6 +285,7 @@ export class CustomersService {
   ): Promise<{ user: CustomerUser; profile: CustomerProfile }> {
     if (profileId.length <= 64 && (await this.o.customers.findProfile(auth.userId, profileId)))
       await this.o.locks.assertOpen(auth, profileId, unlockToken);
+    assertNameForm(await this.userOf(auth), [input.fullname]);
     const changes: { fullname?: string; icon?: string; content_limit?: string | null } = {};
     if (input.fullname !== undefined) changes.fullname = input.fullname.trim();
     if (input.icon !== undefined) changes.icon = input.icon;

@@ -13,7 +13,7 @@ import { preloadNamespaces } from '../../lib/i18n.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { useRandomPhrase } from '../../lib/use-random-phrase.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
-import { useAccountStore, useLibraryStore } from '../../stores/index.ts';
+import { profileChosen, useAccountStore, useLibraryStore } from '../../stores/index.ts';
 import { paths } from '../../lib/paths.ts';
 import { FIRST_VIEW_NAMESPACES } from '../first-view-pages.ts';
 
@@ -62,16 +62,13 @@ const ProfilesPage = lazy(() =>
 );
 
 /**
- * `/`: on a subscription site, the landing page for signed-out visitors, and "who's watching" after an
- * email sign-in until a profile is chosen (decision 042); otherwise the home / browse screen.
+ * `/`: on a subscription site, the landing page for signed-out visitors, and "who's watching" after a
+ * sign-in until a profile is chosen (decision 042; a passphrase account only when it has household
+ * profiles, decision 108); otherwise the home / browse screen.
  */
 export function HomeRoute() {
   const landing = useAccountStore((s) =>
-    s.account
-      ? s.account.kind === 'email' && s.account.profileId === undefined
-        ? 'profiles'
-        : null
-      : 'landing',
+    s.account ? (profileChosen(s.account) ? null : 'profiles') : 'landing',
   );
   const atRoot = useLocation().pathname === '/';
   if (atRoot && landing === 'landing' && runtimeConfig().variant === 'subscription') return <LandingPage />;

@@ -40,12 +40,15 @@ export function AccountMenu() {
   }, [open]);
 
   if (!account) return null;
-  // Email accounts show who is watching (their profile), passphrase accounts this device's name.
+  // Who is watching (their profile); a passphrase account's own unnamed profile shows this device's name.
   const watching = account.profileId
     ? account.user?.profiles.find((p) => p._id === account.profileId)
     : undefined;
   const avatar = { ...account.profile, ...(watching ? { icon: watching.icon } : {}) };
-  const name = account.kind === 'email' ? (watching?.fullname ?? account.user?.fullname) : deviceName;
+  const name =
+    account.kind === 'email'
+      ? (watching?.fullname ?? account.user?.fullname)
+      : watching?.fullname || account.user?.fullname || deviceName;
   // A kids' profile reaches its own preferences and "who's watching", nothing of the account (decision 106).
   const kids = kidsLimitOf(account) !== null;
   return (
@@ -82,7 +85,8 @@ export function AccountMenu() {
               {t('account.menu.membership')}
             </Link>
           )}
-          {account.kind === 'email' && (
+          {/* A passphrase account has profiles where its server keeps them (decision 108). */}
+          {(account.kind === 'email' || account.user) && (
             <Link role="menuitem" to={paths.profiles} className={ITEM}>
               {t('account.menu.switchProfile')}
             </Link>

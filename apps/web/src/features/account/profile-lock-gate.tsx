@@ -20,7 +20,7 @@ export function ProfileLockGate({ profileId }: { profileId: string }) {
   const account = useAccountStore((s) => s.account);
   const name =
     profileId === ''
-      ? (account?.user?.fullname ?? '')
+      ? account?.user?.fullname || t('customer.profiles.mainProfile')
       : (account?.user?.profiles.find((p) => p._id === profileId)?.fullname ?? '');
   const check = usePinCheck(profileId, (unlock) => {
     openProfile(profileId, unlockOf(unlock));
@@ -40,7 +40,7 @@ export function ProfileLockGate({ profileId }: { profileId: string }) {
         description={t('customer.profiles.pin.lockedDescription')}
         onSubmit={check}
         actions={
-          account?.kind === 'email' && (
+          (account?.kind === 'email' || account?.user) && (
             <Button variant="secondary" onClick={() => void navigate(paths.profiles)}>
               {t('customer.profiles.pin.switchProfile')}
             </Button>

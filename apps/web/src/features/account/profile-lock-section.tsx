@@ -10,28 +10,41 @@ import { profileHasPin, useAccountStore, useLibraryStore } from '../../stores/in
 import { FormError, SecretInput } from './auth-ui.tsx';
 import { asciiDigits, isPin } from './pin-pad.tsx';
 
-type Proof = 'pin' | 'password';
+type Proof = 'pin' | 'secret';
+/** How the owner proves it is them besides the current PIN: an email account's password, a passphrase account's 12 words. */
+type OwnerProof = 'password' | 'words';
+
+const passphraseAuth = () => import('../../lib/account/auth.ts');
+
+/** The body's proof: the current PIN, the password, or a fresh signed challenge of the 12 words (decision 108). */
+async function proofBody(field: 'currentPin' | OwnerProof, value: string) {
+  if (field !== 'words') return { [field]: value };
+  const { proof } = await (await passphraseAuth()).proveWords(value);
+  return { proof };
+}
 
 /**
- * "Profile lock" in the profile editor ('' = the account's own profile) (decision 104): set a PIN (with the account's password), change it
- * or remove it (with the current PIN, or the password when it is forgotten). A PIN set on the profile
- * in use here opens it on this device at once: the owner just proved who they are.
+ * "Profile lock" in the profile editor ('' = the account's own profile) (decision 104): set a PIN (with
+ * the account's password, or a passphrase account's 12 words), change it or remove it (with the current
+ * PIN, or the password or words when it is forgotten). A PIN set on the profile in use here opens it on
+ * this device at once: the owner just proved who they are.
  */
 export function ProfileLockSection({ profileId }: { profileId: string }) {
-  const { t } = useTranslation(['customer', 'errors']);
+  const { t } = useTranslation(['customer', 'errors', 'auth']);
   // As the server last said (every answer of the customer API updates it).
   const hasPin = useAccountStore((s) => profileHasPin(s.account, profileId));
+  const owner: OwnerProof = useAccountStore((s) => (s.account?.kind === 'email' ? 'password' : 'words'));
   const target = { id: profileId, hasPin };
   const [pin, setPin] = useState('');
-  const [proofKind, setProofKind] = useState<Proof>(target.hasPin ? 'pin' : 'password');
+  const [proofKind, setProofKind] = useState<Proof>(target.hasPin ? 'pin' : 'secret');
   const [proof, setProof] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const proofField = target.hasPin && proofKind === 'pin' ? 'currentPin' : 'password';
+  const proofField = target.hasPin && proofKind === 'pin' ? 'currentPin' : owner;
 
   const save = useMutation({
     mutationFn: async (next: string | null) => {
-      await setProfilePin({ profileId: target.id, pin: next, [proofField]: proof });
+      await setProfilePin({ profileId: target.id, pin: next, ...(await proofBody(proofField, proof)) });
       if (next !== null && useLibraryStore.getState().profile === target.id) {
         const unlock = await unlockProfile(target.id, next);
         openProfile(target.id, unlockOf(unlock));
@@ -44,17 +57,24 @@ export function ProfileLockSection({ profileId }: { profileId: string }) {
       setProofKind('pin');
       setDone(next === null ? t('customer.profiles.lock.removed') : t('customer.profiles.lock.saved'));
     },
-    onError: (e) => setError(t(errorKey(e))),
+    onError: async (e) => {
+      const { AuthError } = await passphraseAuth();
+      setError(e instanceof AuthError ? t(`auth.errors.${e.kind}`) : t(errorKey(e)));
+    },
   });
 
   const submit = (next: string | null) => {
     setDone(null);
     if (next !== null && !isPin(next)) return setError(t('customer.profiles.lock.pinInvalid'));
-    if (!proof)
+    if (!proof.trim())
       return setError(
         target.hasPin
-          ? t('customer.profiles.lock.proofRequired')
-          : t('customer.profiles.lock.passwordRequired'),
+          ? t(
+              owner === 'words'
+                ? 'customer.profiles.lock.proofRequiredWords'
+                : 'customer.profiles.lock.proofRequired',
+            )
+          : t(owner === 'words' ? 'customer.link.wordsRequired' : 'customer.profiles.lock.passwordRequired'),
       );
     setError(null);
     save.mutate(next);
@@ -86,12 +106,13 @@ export function ProfileLockSection({ profileId }: { profileId: string }) {
       />
       <ProofField
         kind={proofField}
+        owner={owner}
         canSwitch={target.hasPin}
         value={proof}
         onChange={setProof}
         onSwitch={() => {
           setProof('');
-          setProofKind(proofKind === 'pin' ? 'password' : 'pin');
+          setProofKind(proofKind === 'pin' ? 'secret' : 'pin');
         }}
       />
       <FormError message={error} />
@@ -114,15 +135,17 @@ export function ProfileLockSection({ profileId }: { profileId: string }) {
   );
 }
 
-/** The owner's proof: the current PIN, or the account's password (forgotten PIN, or none yet). */
+/** The owner's proof: the current PIN, or the account's password or 12 words (forgotten PIN, or none yet). */
 function ProofField({
   kind,
+  owner,
   canSwitch,
   value,
   onChange,
   onSwitch,
 }: {
-  kind: 'currentPin' | 'password';
+  kind: 'currentPin' | OwnerProof;
+  owner: OwnerProof;
   canSwitch: boolean;
   value: string;
   onChange: (value: string) => void;
@@ -138,6 +161,15 @@ function ProofField({
           value={value}
           onChange={(v) => onChange(pinDigits(v))}
         />
+      ) : kind === 'words' ? (
+        <SecretInput
+          id="profile-lock-words"
+          label={t('customer.link.words')}
+          value={value}
+          autoComplete="off"
+          oneLinePaste
+          onChange={onChange}
+        />
       ) : (
         <SecretInput
           id="profile-lock-password"
@@ -149,9 +181,11 @@ function ProofField({
       )}
       {canSwitch && (
         <button type="button" className="self-start text-sm text-fg-accent underline" onClick={onSwitch}>
-          {kind === 'currentPin'
-            ? t('customer.profiles.lock.usePassword')
-            : t('customer.profiles.lock.usePin')}
+          {kind !== 'currentPin'
+            ? t('customer.profiles.lock.usePin')
+            : owner === 'words'
+              ? t('customer.profiles.lock.useWords')
+              : t('customer.profiles.lock.usePassword')}
         </button>
       )}
     </>

@@ -49,9 +49,17 @@ interface Tile {
   kids: ContentLimit | null;
 }
 
-function tilesOf(user: CustomerUser): Tile[] {
+/** `mainName`: what the account's own profile is called while it has no name (a passphrase account's). */
+function tilesOf(user: CustomerUser, mainName: string): Tile[] {
   return [
-    { id: '', name: user.fullname, icon: user.icon, owner: true, hasPin: user.hasPin === true, kids: null },
+    {
+      id: '',
+      name: user.fullname || mainName,
+      icon: user.icon,
+      owner: true,
+      hasPin: user.hasPin === true,
+      kids: null,
+    },
     ...user.profiles.map((p) => ({
       id: p._id,
       name: p.fullname,
@@ -317,7 +325,9 @@ async function enterOnServer(
 /**
  * "Who's watching?": the account's own profile and its household profiles; choosing
  * one switches the library on this device. "Manage profiles" adds, renames, re-icons and deletes them.
- * Shown at / after an email sign-in until a profile is chosen, and at /profiles to switch.
+ * Shown at / after a sign-in until a profile is chosen (a passphrase account: when it has household
+ * profiles), and at /profiles to switch. Both account kinds (a passphrase account's names sealed,
+ * decision 108).
  */
 export function ProfilesPage() {
   const { t } = useTranslation(['customer', 'errors']);
@@ -334,7 +344,7 @@ export function ProfilesPage() {
   const [failure, setFailure] = useState<string | null>(null);
   const queryClient = useQueryClient();
 
-  if (!account || account.kind !== 'email') return <Navigate replace to={paths.home} />;
+  if (!account) return <Navigate replace to={paths.home} />;
   if (!user) {
     if (customer.isError) {
       return (
@@ -347,7 +357,7 @@ export function ProfilesPage() {
     return <PageLoading />;
   }
 
-  const tiles = tilesOf(user);
+  const tiles = tilesOf(user, t('customer.profiles.mainProfile'));
   const active = account.profileId;
   const kidsNow = kidsLimitOf(account) !== null;
   const enter = async (tile: Tile, unlockToken = liveUnlock(account, tile.id)?.token) => {

@@ -79,7 +79,7 @@ export function usePurchase(service: MembershipService) {
   const start = useMutation({
     mutationFn: () => service.startPayment(paymentBody(draft)),
     onSuccess: (answer) => {
-      service.storeUser(answer.user);
+      void service.storeUser(answer.user);
       setStarted(answer);
       step.toPay();
     },

@@ -16,20 +16,36 @@ function currentAccount() {
 }
 const uid = () => ({ uid: currentAccount().userId });
 
-/** The server's latest view of the account replaces the stored one (email accounts' avatar follows its icon). */
-export function storeUser(user: CustomerUser): void {
+const profileNames = () => import('./profile-names.ts');
+
+/**
+ * The server's latest view of the account replaces the stored one, its names readable (a passphrase
+ * account's come sealed, decision 108); the avatar follows its icon. Answers the readable user.
+ */
+export async function storeUser(user: CustomerUser): Promise<CustomerUser> {
+  const before = useAccountStore.getState().account;
+  if (!before || before.userId !== user.id) return user;
+  const readable = before.kind === 'email' ? user : await (await profileNames()).readableUser(before, user);
   const account = useAccountStore.getState().account;
-  if (!account || account.userId !== user.id) return;
-  useAccountStore.getState().updateAccount({
-    user,
-    ...(account.kind === 'email' ? { profile: { ...account.profile, icon: user.icon } } : {}),
-  });
+  // Signed out (or into another account) meanwhile: nothing to update.
+  if (account?.userId !== user.id) return readable;
+  useAccountStore
+    .getState()
+    .updateAccount({ user: readable, profile: { ...account.profile, icon: user.icon } });
+  return readable;
 }
 
-const withUser = <T extends { user: CustomerUser }>(answer: T): T => {
-  storeUser(answer.user);
-  return answer;
-};
+const withUser = async <T extends { user: CustomerUser }>(answer: T): Promise<T> => ({
+  ...answer,
+  user: await storeUser(answer.user),
+});
+
+/** A name as the server takes it from the signed-in account (sealed for a passphrase account). */
+async function sealed<T extends string | undefined>(name: T): Promise<T> {
+  const account = currentAccount();
+  if (name === undefined || account.kind === 'email') return name;
+  return (await (await profileNames()).sealedName(account, name)) as T;
+}
 
 export const fetchCustomer = () =>
   api.customer
@@ -39,30 +55,48 @@ export const fetchCustomer = () =>
 
 type Body<E> = ApiInput<E> extends { body?: infer B } ? NonNullable<B> : never;
 
-export const updateCustomer = (body: Body<typeof customerEndpoints.update>) =>
-  api.customer
-    .update({ params: uid(), body })
-    .then(withUser)
-    .then((r) => r.user);
+export async function updateCustomer(body: Body<typeof customerEndpoints.update>): Promise<CustomerUser> {
+  const named = {
+    ...body,
+    ...(body.fullname !== undefined ? { fullname: await sealed(body.fullname) } : {}),
+    ...(body.profiles
+      ? {
+          profiles: await Promise.all(
+            body.profiles.map(async (p) => ({ ...p, fullname: await sealed(p.fullname) })),
+          ),
+        }
+      : {}),
+  };
+  return (await withUser(await api.customer.update({ params: uid(), body: named }))).user;
+}
 
 export const changePassword = (body: Body<typeof customerEndpoints.password>) =>
   api.customer.password({ params: uid(), body }).then(withUser);
 
-export const createProfile = (body: Body<typeof customerEndpoints.createProfile>) =>
-  api.customer.createProfile({ params: uid(), body }).then(withUser);
+export const createProfile = async (body: Body<typeof customerEndpoints.createProfile>) =>
+  withUser(
+    await api.customer.createProfile({
+      params: uid(),
+      body: { ...body, fullname: await sealed(body.fullname) },
+    }),
+  );
 
 /** A locked profile is changed with an unlock of it made for the change (not kept on the device). */
 const unlockHeaders = (unlockToken: string | undefined) =>
   unlockToken ? { headers: { [PROFILE_TOKEN_HEADER]: unlockToken } } : {};
 
-export const patchProfile = (
+export const patchProfile = async (
   profileId: string,
   body: Body<typeof customerEndpoints.patchProfile>,
   unlockToken?: string,
 ) =>
-  api.customer
-    .patchProfile({ params: { ...uid(), profileId }, body, ...unlockHeaders(unlockToken) })
-    .then(withUser);
+  withUser(
+    await api.customer.patchProfile({
+      params: { ...uid(), profileId },
+      body: { ...body, ...(body.fullname !== undefined ? { fullname: await sealed(body.fullname) } : {}) },
+      ...unlockHeaders(unlockToken),
+    }),
+  );
 
 export async function deleteProfile(profileId: string, unlockToken?: string): Promise<CustomerUser> {
   const { user } = await api.customer

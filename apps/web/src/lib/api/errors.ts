@@ -99,6 +99,8 @@ const CODES_WITH_TEXT = [
   'pin_incorrect',
   'pin_proof_required',
   'password_incorrect',
+  'words_incorrect',
+  'profile_name_form',
   'kids_profile',
   'over_content_limit',
   'link_not_found',

@@ -165,10 +165,13 @@ async function restoreOnce(engine: Engine): Promise<RestoreStep> {
     // The API client marked the profile locked here: the PIN screen asks for it (no failure to show).
     if (locked) return 'profile-locked';
     if (!read) return 'failed';
+    // A passphrase household's names come sealed with the account's key (decision 108).
+    const user =
+      customer && current.kind !== 'email'
+        ? await import('../account/profile-names.ts').then((m) => m.readableUser(current, customer.user))
+        : customer?.user;
     if (account()?.token !== current.token) return 'no-account'; // signed out meanwhile
-    useAccountStore
-      .getState()
-      .updateAccount({ profile: me.user.profile, ...(customer ? { user: customer.user } : {}) });
+    useAccountStore.getState().updateAccount({ profile: me.user.profile, ...(user ? { user } : {}) });
     mergeChanges(current, profile, read);
     useAccountStore.getState().markRestored(clock.now().getTime());
     return 'ok';
