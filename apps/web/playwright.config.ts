@@ -67,6 +67,11 @@ function instance(port: number, env: Record<string, string>) {
       HOST: '127.0.0.1',
       DATA_DIR: mkdtempSync(path.join(tmpdir(), `marquee-e2e-${port}-`)),
       LOG_LEVEL: 'warn',
+      // As behind the README's nginx: the loopback is the proxy, and X-Forwarded-For names the client.
+      // Tests that register an account say so (support/visitor.ts): each registration comes from a
+      // visitor's own address, as real ones do, so the per-address registration limits stay the
+      // production ones and dozens of tests in a row never share one address's budget.
+      TRUST_PROXY: '127.0.0.1',
       DATABASE_URL: '',
       REDIS_URL: '',
       TMDB_API_KEY: '',

@@ -128,6 +128,7 @@ describe(`kids' profiles (${testDialect})`, () => {
         tmdbId: '603',
         code: '123456',
         paymentId: 'p',
+        passkeyId: 'k',
       });
 
     it.each(

@@ -113,6 +113,16 @@ const scopes: Record<string, Scope> = {
     scope: 'account',
     why: 'which profile this device shows; leaving a kids’ profile needs the next one’s PIN (kids-profiles.test.ts)',
   },
+  'passkeys.registerOptions': {
+    scope: 'account',
+    why: 'a way into the account (kids’ profiles are refused it)',
+  },
+  'passkeys.register': {
+    scope: 'account',
+    why: 'a way into the account, proved with the password or 12 words',
+  },
+  'passkeys.list': { scope: 'account', why: 'the account’s ways in' },
+  'passkeys.remove': { scope: 'account', why: 'the account’s ways in' },
   'deviceLinks.byCode': { scope: 'account', why: 'letting another device into the account' },
   'deviceLinks.approve': { scope: 'account', why: 'letting another device into the account (password)' },
   'membership.subscribe': { scope: 'account', why: 'the account’s membership' },

@@ -394,7 +394,7 @@ test.describe('accounts and sync', () => {
     await page.goto('/login');
     await page.getByLabel('12-word passphrase').fill(passphrase);
     await page.getByLabel('Device name').fill('Again');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByTestId('form-error')).toHaveText('Incorrect or incomplete passphrase');
   });
 
@@ -402,13 +402,13 @@ test.describe('accounts and sync', () => {
     await page.goto('/login');
     await page.getByLabel('12-word passphrase').fill('not a real passphrase');
     await page.getByLabel('Device name').fill('X');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByTestId('form-error')).toHaveText('Incorrect or incomplete passphrase');
     await page
       .getByLabel('12-word passphrase')
       .fill('awkward safe differ large subway junk gallery flight left glue fault glory');
     await page.getByLabel('Device name').fill('   ');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByTestId('form-error')).toHaveText('Please enter a device name');
 
     await page.goto('/register');

@@ -132,7 +132,7 @@ test.describe('settings', () => {
     await phone.goto('/login');
     await phone.getByLabel('12-word passphrase').fill(passphrase);
     await phone.getByLabel('Device name').fill('Old phone');
-    await phone.getByRole('button', { name: 'Sign in' }).click();
+    await phone.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(phone.getByTestId('account-menu-button')).toBeVisible();
     const tvContext = await browser.newContext();
     const tv = await tvContext.newPage();

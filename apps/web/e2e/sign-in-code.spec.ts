@@ -47,7 +47,7 @@ test('a TV signs in with a code approved on a phone, which signs in first when i
   await phonePage.getByRole('main').getByRole('link', { name: 'Sign in' }).tap();
   await phonePage.getByLabel('Email').fill(email);
   await phonePage.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await phonePage.getByRole('button', { name: 'Sign in' }).tap();
+  await phonePage.getByRole('button', { name: 'Sign in', exact: true }).tap();
   await expect(phonePage.getByLabel('Code', { exact: true })).toHaveValue(code);
   await phonePage.getByRole('button', { name: 'Continue' }).tap();
   await expect(phonePage.getByTestId('link-device')).toHaveText(

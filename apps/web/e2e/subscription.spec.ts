@@ -68,10 +68,10 @@ test.describe('subscription site', () => {
 
     // A wrong password is a validation error; the right one leads to "who's watching".
     await page.getByLabel('Password', { exact: true }).fill('not the password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByTestId('form-error')).toHaveText('Email or password is incorrect');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL(`${sub}/`);
     await expect(page.getByRole('heading', { name: "Who's watching?" })).toBeVisible();
     const account = await storedEmailAccount(page);

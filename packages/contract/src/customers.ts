@@ -62,7 +62,7 @@ export const isSealedName = (name: string): boolean =>
   name.length <= SEALED_NAME_MAX_LENGTH && sealedNamePattern.test(name);
 const SealedName = z.string().max(SEALED_NAME_MAX_LENGTH).regex(sealedNamePattern);
 /** A profile name: plain (email accounts) or sealed (passphrase accounts); the server checks which. */
-const ProfileName = z.union([Fullname, SealedName]);
+export const ProfileName = z.union([Fullname, SealedName]);
 const Password = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `Password must have at least ${PASSWORD_MIN_LENGTH} characters`)

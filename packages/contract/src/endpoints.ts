@@ -6,6 +6,7 @@ import type { Endpoint } from './endpoint.ts';
 import { jobEndpoints } from './jobs.ts';
 import { membershipEndpoints } from './membership.ts';
 import { metadataEndpoints } from './metadata.ts';
+import { passkeyEndpoints } from './passkeys.ts';
 import { configEndpoints } from './runtime-config.ts';
 import { ratingsEndpoints } from './ratings.ts';
 import { sourcesEndpoints } from './sources.ts';
@@ -30,6 +31,7 @@ export const contractEndpoints = {
   sources: sourcesEndpoints,
   jobs: jobEndpoints,
   deviceLinks: deviceLinkEndpoints,
+  passkeys: passkeyEndpoints,
 } as const;
 
 export interface ListedEndpoint {

@@ -67,6 +67,15 @@ export const errorCodes = [
   'password_incorrect',
   /** 403: the 12 words given to prove it is the owner are not this account's (or their proof is stale). */
   'words_incorrect',
+  /** 403: adding a way into the account needs a fresh proof: the password, or a passphrase account's 12 words. */
+  'proof_required',
+  /** 400/401: what the passkey answered does not verify (another site's, a used or stale challenge, an unknown passkey). */
+  'passkey_invalid',
+  /** 400: a passphrase account's passkey must wrap its seed (WebAuthn PRF), or it could not open the account. */
+  'passkey_unlock_required',
+  /** 409: the account has all the passkeys it can keep. */
+  'passkey_limit',
+  'passkey_not_found',
   /**
    * 400: a profile name in the wrong form for the account: a passphrase account's names are sealed with
    * its key (decision 108), an email account's are plain text of at most 100 characters.

@@ -25,6 +25,9 @@ export * from './membership.ts';
 export * from './job-routes.ts';
 export * from './device-link-routes.ts';
 export * from './device-links.ts';
+export * from './passkey-routes.ts';
+export * from './device-name.ts';
+export * from './passkeys.ts';
 export * from './jobs.ts';
 export * from './endpoints.ts';
 

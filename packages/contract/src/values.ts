@@ -11,6 +11,8 @@ export * from './account-paths.ts';
 export * from './customer-paths.ts';
 export * from './job-routes.ts';
 export * from './device-link-routes.ts';
+export * from './passkey-routes.ts';
+export * from './device-name.ts';
 export * from './source-paths.ts';
 export * from './sync-rules.ts';
 export * from './sync-conformance.ts';

@@ -50,11 +50,29 @@ export interface SessionsTable {
 export interface AuthChallengesTable {
   code: string;
   /** `register-open`: a registration started without a captcha where clients cannot solve ours (decision 015; at most 16 characters). */
-  flow: 'registration' | 'register-open' | 'login';
-  /** Login challenges are bound to the key that asked for them. */
+  flow: 'registration' | 'register-open' | 'login' | 'passkey-add' | 'passkey-login';
+  /** Login challenges are bound to the key that asked for them; a passkey's to the account adding it. */
   public_key: string | null;
   created_at: number;
   expires_at: number;
+}
+
+/** A passkey of an account (decision 109). */
+export interface PasskeysTable {
+  /** The credential id, base64url. */
+  id: string;
+  user_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  counter: number;
+  /** JSON array of the authenticator's transports. */
+  transports: string;
+  /** Plain for an email account, sealed with the account key for a passphrase account. */
+  name: string;
+  /** A passphrase account's seed wrapped by the passkey (JSON {iv, ciphertext}); NULL for email accounts. */
+  wrapped_seed: string | null;
+  created_at: number;
+  last_used_at: number | null;
 }
 
 export interface BookmarksTable {
@@ -294,6 +312,7 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   auth_challenges: AuthChallengesTable;
+  passkeys: PasskeysTable;
   bookmarks: BookmarksTable;
   group_orders: GroupOrdersTable;
   progress_items: ProgressItemsTable;

@@ -72,6 +72,9 @@ export const rateLimitBuckets = {
   profile_pin_profile: { points: 5, durationMs: 60 * 60_000 },
   profile_pin_device: { points: 10, durationMs: 60 * 60_000 },
   /** Per client IP: sign-in codes asked for by new devices (decision 105). */
+  /** Passkey sign-in options and sign-ins, per client IP (each sign-in costs a signature check). */
+  passkey_options: { points: 30, durationMs: 10 * 60_000 },
+  passkey_login: { points: 20, durationMs: 10 * 60_000 },
   device_link_create: { points: 10, durationMs: 10 * 60_000 },
   /** Per client IP: a new device asks every 2 s for 10 minutes (300); a few devices behind one address. */
   device_link_poll: { points: 1_200, durationMs: 10 * 60_000, whenStoreFails: 'allow' },

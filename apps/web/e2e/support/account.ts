@@ -1,5 +1,6 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { storedLibrary } from './stored-library.ts';
+import { registerAsNewVisitor } from './visitor.ts';
 
 /** Page objects for the account flows, and a client of the sync API to check what the server holds. */
 
@@ -10,6 +11,7 @@ export interface StoredAccount {
 }
 
 export async function registerAccount(page: Page, deviceName = 'Laptop'): Promise<string> {
+  await registerAsNewVisitor(page);
   await page.goto('/register');
   await page.getByRole('button', { name: 'I trust this server' }).click();
   const words = await page.getByTestId('passphrase-word').allTextContents();
@@ -30,7 +32,7 @@ export async function login(page: Page, passphrase: string, deviceName = 'Phone'
   await page.goto('/login');
   await page.getByLabel('12-word passphrase').fill(passphrase);
   await page.getByLabel('Device name').fill(deviceName);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId('account-menu-button')).toBeVisible();
 }

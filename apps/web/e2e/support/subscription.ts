@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { fromVisitor } from './visitor.ts';
 
 /** Page objects and API helpers for the subscription site (e2e/subscription.spec.ts). */
 
@@ -14,7 +15,10 @@ export async function registerByApi(
   email: string,
   fullname = 'Test User',
 ): Promise<void> {
-  const response = await request.post('/customers', { data: { fullname, email, password: PASSWORD } });
+  const response = await request.post('/customers', {
+    data: { fullname, email, password: PASSWORD },
+    headers: fromVisitor(),
+  });
   expect([200, 409]).toContain(response.status());
 }
 
@@ -50,7 +54,7 @@ export async function loginInUi(
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: "Who's watching?" })).toBeVisible();
   if (options.chooseOwn ?? true) {
     await page.getByTestId('profile-tile').first().click();

@@ -88,3 +88,17 @@ export function FormField({
     </div>
   );
 }
+
+/** A form's one message that belongs to no field (the server's refusal): an alert above its buttons. */
+export function FormError({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <p
+      role="alert"
+      className="rounded-lg bg-red-900/40 px-3 py-2 text-sm text-red-200"
+      data-testid="form-error"
+    >
+      {message}
+    </p>
+  );
+}

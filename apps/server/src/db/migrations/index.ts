@@ -17,6 +17,7 @@ import * as m015profilePins from './2026-11-30-007-profile-pins.ts';
 import * as m016deviceLinks from './2026-11-30-008-device-links.ts';
 import * as m017kids from './2026-12-01-001-kids-profiles.ts';
 import * as m018linkKeys from './2026-12-01-002-device-link-keys.ts';
+import * as m019passkeys from './2026-12-01-003-passkeys.ts';
 
 /** Every migration, in order. Names sort by date so both dialects apply them in the same order. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30-008-device-links': m016deviceLinks,
   '2026-12-01-001-kids-profiles': m017kids,
   '2026-12-01-002-device-link-keys': m018linkKeys,
+  '2026-12-01-003-passkeys': m019passkeys,
 };

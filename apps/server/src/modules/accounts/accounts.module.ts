@@ -31,6 +31,7 @@ import {
 import { CustomersService } from '../customers/customers.service.ts';
 import { PasswordHasher, type ScryptCost } from '../customers/password-hasher.ts';
 import { KidsProfiles } from '../customers/kids-profiles.ts';
+import { OwnerProof } from '../customers/owner-proof.ts';
 import { ProfileLocks } from '../customers/profile-locks.ts';
 import { ProfilePinsRepository } from '../customers/profile-pins.repository.ts';
 import { DeviceLinksRepository } from '../device-links/device-links.repository.ts';
@@ -39,6 +40,13 @@ import {
   registerDeviceLinkRoutes,
 } from '../device-links/device-links.routes.ts';
 import { DeviceLinksService } from '../device-links/device-links.service.ts';
+import { PasskeysRepository } from '../passkeys/passkeys.repository.ts';
+import {
+  registerPasskeyPublicRoutes,
+  registerPasskeyRoutes,
+  relyingPartyOf,
+} from '../passkeys/passkeys.routes.ts';
+import { PasskeysService } from '../passkeys/passkeys.service.ts';
 import { normaliseEmail } from '../customers/roles.ts';
 import { SignInThrottle } from '../customers/sign-in-throttle.ts';
 import { addReadinessCheck } from '../health/health.routes.ts';
@@ -222,23 +230,14 @@ export async function registerAccountsAndSync(
     sessionTtlMs: config.SESSION_TTL_DAYS * 24 * 60 * 60_000,
   });
 
-  const { customers, locks, kids, hasher } = createCustomers(ctx, {
+  const { customers, locks, kids, hasher, owner } = createCustomers(ctx, {
     users,
     auth,
     captcha,
     limits,
     sessions,
   });
-  const deviceLinksRepo = new DeviceLinksRepository(db);
-  const deviceLinks = new DeviceLinksService({
-    links: deviceLinksRepo,
-    auth,
-    customers,
-    users,
-    hasher,
-    limits,
-    now,
-  });
+  const waysIn = createWaysIn(ctx, { auth, customers, users, hasher, limits, owner, challenges });
 
   const trakt = startTrakt(server, ctx, { repos, live });
 
@@ -251,7 +250,7 @@ export async function registerAccountsAndSync(
   registerCaptchaRoutes(server, captcha, limits);
   registerAuthRoutes(server, auth, limits);
   registerCustomerPublicRoutes(server, customers, limits);
-  registerDeviceLinkPublicRoutes(server, deviceLinks, limits);
+  waysIn.registerPublic(server);
   await server.register(async (scope) => {
     requireSession(scope, auth);
     registerUserRoutes(
@@ -259,7 +258,7 @@ export async function registerAccountsAndSync(
       new UsersService(usersRepo, sessions, now, undefined, (id) => live.endSession(id)),
     );
     registerCustomerRoutes(scope, customers, locks, kids);
-    registerDeviceLinkRoutes(scope, deviceLinks);
+    waysIn.registerSignedIn(scope);
     await scope.register(async (library) =>
       registerLibrary(library, {
         db,
@@ -277,7 +276,7 @@ export async function registerAccountsAndSync(
   });
 
   const stopCleanup = scheduleCleanup(
-    { challenges, sessions, captchaSolutions, deviceLinks: deviceLinksRepo, ...repos },
+    { challenges, sessions, captchaSolutions, deviceLinks: waysIn.deviceLinks, ...repos },
     {
       intervalMs: ctx.overrides?.cleanupIntervalMs ?? 60 * 60_000,
       now,
@@ -317,6 +316,63 @@ async function sharedLimits(
   return { redis, limits };
 }
 
+/**
+ * The ways into an account besides its password or words: a code approved on a signed-in device
+ * (decisions 105, 107) and passkeys (decision 109); their public routes and their signed-in ones.
+ */
+function createWaysIn(
+  ctx: AccountsContext,
+  deps: {
+    auth: AuthService;
+    customers: CustomersService;
+    users: UserAccountsService;
+    hasher: PasswordHasher;
+    limits: RateLimits;
+    owner: OwnerProof;
+    challenges: ChallengesRepository;
+  },
+): {
+  deviceLinks: DeviceLinksRepository;
+  registerPublic(server: FastifyInstance): void;
+  registerSignedIn(scope: FastifyInstance): void;
+} {
+  const { db } = ctx.database;
+  const now = () => ctx.now().getTime();
+  const { auth, customers, users, hasher, limits } = deps;
+  const deviceLinksRepo = new DeviceLinksRepository(db);
+  const deviceLinks = new DeviceLinksService({
+    links: deviceLinksRepo,
+    auth,
+    customers,
+    users,
+    hasher,
+    limits,
+    now,
+  });
+  const passkeys = new PasskeysService({
+    passkeys: new PasskeysRepository(db),
+    challenges: deps.challenges,
+    users,
+    auth,
+    customers,
+    owner: deps.owner,
+    now,
+    rpName: 'Marquee',
+  });
+  const relyingParty = relyingPartyOf(ctx.config.PUBLIC_URL);
+  return {
+    deviceLinks: deviceLinksRepo,
+    registerPublic(server) {
+      registerDeviceLinkPublicRoutes(server, deviceLinks, limits);
+      registerPasskeyPublicRoutes(server, passkeys, limits, relyingParty);
+    },
+    registerSignedIn(scope) {
+      registerDeviceLinkRoutes(scope, deviceLinks);
+      registerPasskeyRoutes(scope, passkeys, relyingParty);
+    },
+  };
+}
+
 /** Email accounts, household profiles, their PINs and kids' limits (decisions 040, 104, 106). */
 function createCustomers(
   ctx: AccountsContext,
@@ -327,20 +383,27 @@ function createCustomers(
     limits: RateLimits;
     sessions: SessionsRepository;
   },
-): { customers: CustomersService; locks: ProfileLocks; kids: KidsProfiles; hasher: PasswordHasher } {
+): {
+  customers: CustomersService;
+  locks: ProfileLocks;
+  kids: KidsProfiles;
+  hasher: PasswordHasher;
+  owner: OwnerProof;
+} {
   const { db } = ctx.database;
   const now = () => ctx.now().getTime();
   const { users, limits } = deps;
   const customers = new CustomersRepository(db);
   const hasher = new PasswordHasher(ctx.overrides?.passwordCost);
   let unlockKey: Promise<string> | undefined;
+  const owner = new OwnerProof({ users, hasher, limits, prover: deps.auth });
   const locks = new ProfileLocks({
     pins: new ProfilePinsRepository(db),
     customers,
     users,
     hasher,
     limits,
-    prover: deps.auth,
+    owner,
     // Made once per instance; a failed read is tried again at the next unlock.
     key: () =>
       (unlockKey ??= new InstanceSecretsRepository(db)
@@ -366,7 +429,7 @@ function createCustomers(
     now,
     throttle: new SignInThrottle(limits),
   });
-  return { customers: service, locks, kids, hasher };
+  return { customers: service, locks, kids, hasher, owner };
 }
 
 /** The repositories of every kind of library: the routes, the cleanup and the Trakt sync share them. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import {
+  browserAndSystemOf,
   isSealedName,
   MAX_PROFILES,
   profileIcons,
@@ -403,26 +404,7 @@ export class CustomersService {
 
 /** A readable default device name from the user agent ("Firefox on Linux"), never empty. */
 export function deviceNameOf(userAgent: string): string {
-  const browser = /Edg\//.test(userAgent)
-    ? 'Edge'
-    : /Firefox\//.test(userAgent)
-      ? 'Firefox'
-      : /Chrome\//.test(userAgent)
-        ? 'Chrome'
-        : /Safari\//.test(userAgent)
-          ? 'Safari'
-          : null;
-  const os = /Android/.test(userAgent)
-    ? 'Android'
-    : /iPhone|iPad/.test(userAgent)
-      ? 'iOS'
-      : /Windows/.test(userAgent)
-        ? 'Windows'
-        : /Mac OS X/.test(userAgent)
-          ? 'macOS'
-          : /Linux/.test(userAgent)
-            ? 'Linux'
-            : null;
+  const { browser, os } = browserAndSystemOf(userAgent);
   if (browser && os) return `${browser} on ${os}`;
   return browser ?? os ?? 'Web browser';
 }

@@ -7,6 +7,7 @@ import type { UserAccountsService } from '../users/user-accounts.service.ts';
 import type { CustomersRepository } from './customers.repository.ts';
 import { FailureThrottle, type FailureCounter } from './failure-throttle.ts';
 import type { PasswordHasher } from './password-hasher.ts';
+import type { KeyProof, OwnerProof } from './owner-proof.ts';
 import type { ProfilePinsRepository } from './profile-pins.repository.ts';
 
 export const profileLocked = () =>
@@ -20,17 +21,11 @@ export interface ProfileLocksOptions {
   users: UserAccountsService;
   hasher: PasswordHasher;
   limits: RateLimits;
-  /** Which account a fresh signed login challenge proves (a passphrase account's 12 words, decision 108). */
-  prover: { proveKey(proof: KeyProof): Promise<string> };
+  /** The owner's password or 12 words (decision 108). */
+  owner: OwnerProof;
   /** The instance's key for unlock tokens (made once, shared by every process through the database). */
   key: () => Promise<string>;
   now: () => number;
-}
-
-/** A passphrase account's key signed a login challenge just issued. */
-export interface KeyProof {
-  publicKey: string;
-  challenge: { code: string; signature: string };
 }
 
 /** What an unlock token says: this session opened this profile, under this PIN, until then. */
@@ -78,13 +73,18 @@ export class ProfileLocks {
     await this.assertProfileExists(userId, input.profileId);
     const current = await this.o.pins.find(userId, input.profileId);
     if (input.currentPin !== undefined && current) await this.checkCurrentPin(auth, input, current);
-    else if (input.password !== undefined) await this.checkPassword(auth, input.password);
-    else if (input.proof !== undefined) await this.checkWords(auth, input.proof);
     else
-      throw new AppError(
-        403,
-        'pin_proof_required',
-        current ? "Give the profile's current PIN or the account's password" : "Give the account's password",
+      await this.o.owner.check(
+        auth,
+        input,
+        () =>
+          new AppError(
+            403,
+            'pin_proof_required',
+            current
+              ? "Give the profile's current PIN or the account's password"
+              : "Give the account's password",
+          ),
       );
     if (input.pin === null) await this.o.pins.remove(userId, input.profileId);
     else
@@ -107,48 +107,6 @@ export class ProfileLocks {
     if (!(await this.o.hasher.verify(input.currentPin ?? '', current.pin_hash))) {
       await this.throttle.failed(keys);
       throw pinIncorrect();
-    }
-  }
-
-  private async checkPassword(auth: AuthContext, password: string): Promise<void> {
-    const user = await this.o.users.findById(auth.userId);
-    if (!user?.password_hash)
-      throw new AppError(
-        400,
-        'wrong_account_kind',
-        'This account signs in with a passphrase, not a password',
-      );
-    // Guessing the password here is slowed like guessing a PIN (the sign-in's throttle is per address).
-    const keys = this.counters(`${auth.userId}:password`, auth.sessionId);
-    await this.throttle.check(keys);
-    if (!(await this.o.hasher.verify(password, user.password_hash))) {
-      await this.throttle.failed(keys);
-      throw new AppError(403, 'password_incorrect', 'That password is not right');
-    }
-  }
-
-  /**
-   * A passphrase account's owner: its key signed a login challenge just issued. Any failure (stale or
-   * replayed challenge, bad signature, another account's words) is one wrong answer, counted as such.
-   */
-  private async checkWords(auth: AuthContext, proof: KeyProof): Promise<void> {
-    const user = await this.o.users.findById(auth.userId);
-    if (!user || user.password_hash)
-      throw new AppError(
-        400,
-        'wrong_account_kind',
-        'This account signs in with a password, not a passphrase',
-      );
-    const keys = this.counters(`${auth.userId}:words`, auth.sessionId);
-    await this.throttle.check(keys);
-    const prover = await this.o.prover.proveKey(proof).catch((error: unknown) => {
-      // The proof's own failures are a wrong answer; the server's (its database) are not the caller's.
-      if (error instanceof AppError && error.status < 500) return null;
-      throw error;
-    });
-    if (prover !== auth.userId) {
-      await this.throttle.failed(keys);
-      throw new AppError(403, 'words_incorrect', 'These 12 words are not this account’s');
     }
   }
 

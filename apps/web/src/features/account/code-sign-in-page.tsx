@@ -33,7 +33,7 @@ async function askForCode(): Promise<Asked> {
 
 /** Signs in with what the approval brought: a session (email accounts) or the sealed seed (passphrase). */
 async function signInWith(answer: DeviceLinkPollResponse, link: Asked): Promise<void> {
-  if (answer.status === 'approved') return (await emailAuth()).signInWithApprovedCode(answer.auth);
+  if (answer.status === 'approved') return (await emailAuth()).signInWithSession(answer.auth);
   if (answer.status !== 'sealed' || !link.key) return;
   const seed = openSeed(answer.sealed, link.key, link.code);
   await (await passphraseAuth()).loginWithSeed(seed, link.device);

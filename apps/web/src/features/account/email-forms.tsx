@@ -30,6 +30,8 @@ import { OtherMethod, SwitchLink } from './auth-links.tsx';
 import { AuthCard, DismissibleAlert, FormError, SecretInput, TextField } from './auth-ui.tsx';
 import { Captcha, useCaptchaGate } from './captcha.tsx';
 import { paths } from '../../lib/paths.ts';
+import { useDefaultDeviceName } from '../../lib/use-default-device-name.ts';
+import { PasskeySignIn, usePasskeySignIn } from './passkey-sign-in.tsx';
 
 const auth = () => import('../../lib/account/email-auth.ts');
 
@@ -107,7 +109,7 @@ export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null })
   const { t } = useTranslation(['customer', 'errors']);
   usePageTitle(t('customer.login.title'));
   const state = (useLocation().state ?? {}) as LoginState;
-  const { form, problem, failedSignIns, submit } = useEmailLogin(state.email);
+  const { form, problem, failedSignIns, submit, passkey } = useEmailLogin(state.email);
   if (failedSignIns > 0) return <FailedSignIns count={failedSignIns} />;
   const busy = form.formState.isSubmitting;
   return (
@@ -140,9 +142,10 @@ export function EmailLoginForm({ otherMethod }: { otherMethod?: string | null })
           autoComplete="current-password"
         />
         <FormError message={problem && t(problem)} />
-        <Button type="submit" disabled={busy}>
+        <Button type="submit" disabled={busy || passkey.busy}>
           {busy ? t('customer.login.working') : t('customer.login.submit')}
         </Button>
+        <PasskeySignIn passkey={passkey} disabled={busy} />
       </form>
       <SwitchLink
         text={t('customer.login.noAccount')}
@@ -174,7 +177,14 @@ function useEmailLogin(email: string | undefined) {
   const { problem, setProblem, show } = useFieldProblems<LoginFormValues>('login');
   /** Wrong passwords tried on the account since its last sign-in: the owner reads this before going on. */
   const [failedSignIns, setFailedSignIns] = useState(0);
-  const submit = form.handleSubmit(async ({ email, password }) => {
+  const defaultDevice = useDefaultDeviceName();
+  // A passkey sign-in tells no count of wrong passwords (signInWithPasskey): on to where a password goes.
+  const passkey = usePasskeySignIn({
+    deviceName: () => defaultDevice,
+    onStart: () => setProblem(null),
+    onSignedIn: () => void navigate(next),
+  });
+  const send = form.handleSubmit(async ({ email, password }) => {
     setProblem(null);
     try {
       const signedIn = await (await auth()).loginWithEmail(email, password);
@@ -185,7 +195,12 @@ function useEmailLogin(email: string | undefined) {
       setProblem(errorKey(err));
     }
   }, show);
-  return { form, problem, failedSignIns, submit };
+  // One message at a time: the password's answer (or the fields' errors) replaces the passkey's.
+  const submit = (e: FormEvent) => {
+    passkey.clear();
+    return send(e);
+  };
+  return { form, problem, failedSignIns, submit, passkey };
 }
 
 /** Signed in, but others tried wrong passwords on the account: settings, or on to the app. */

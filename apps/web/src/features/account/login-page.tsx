@@ -15,6 +15,8 @@ import { authMethodOrder, chosenMethod } from './auth-methods.ts';
 import { AuthCard, FormError, INPUT, SecretInput } from './auth-ui.tsx';
 import { EmailLoginForm } from './email-forms.tsx';
 import { paths } from '../../lib/paths.ts';
+import { useDefaultDeviceName } from '../../lib/use-default-device-name.ts';
+import { PasskeySignIn, usePasskeySignIn } from './passkey-sign-in.tsx';
 
 /** The catalog key of a failed passphrase sign-in or registration. */
 export function authErrorKey(error: unknown) {
@@ -63,6 +65,13 @@ function PassphraseLogin({ otherMethod }: { otherMethod: string | null }) {
   const [error, setError] = useState<string | null>(null);
   const busy = form.formState.isSubmitting;
   const deviceField = form.register('device');
+  const defaultDevice = useDefaultDeviceName();
+  // A passkey opens the account without the words: the device is named as typed, else by its browser.
+  const passkey = usePasskeySignIn({
+    deviceName: () => form.getValues('device').trim() || defaultDevice,
+    onStart: () => setError(null),
+    onSignedIn: () => void navigate(paths.home),
+  });
 
   const submit = form.handleSubmit(
     async ({ passphrase, device }) => {
@@ -86,7 +95,15 @@ function PassphraseLogin({ otherMethod }: { otherMethod: string | null }) {
   return (
     <AuthCard title={t('auth.login.title')}>
       <p className="mb-6 text-sm text-fg-muted">{t('auth.login.description')}</p>
-      <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" noValidate>
+      <form
+        onSubmit={(e) => {
+          // One message at a time: the words' answer replaces the passkey's.
+          passkey.clear();
+          void submit(e);
+        }}
+        className="flex flex-col gap-4"
+        noValidate
+      >
         <Controller
           control={form.control}
           name="passphrase"
@@ -113,9 +130,10 @@ function PassphraseLogin({ otherMethod }: { otherMethod: string | null }) {
           />
         </div>
         <FormError message={error} />
-        <Button type="submit" disabled={busy}>
+        <Button type="submit" disabled={busy || passkey.busy}>
           {busy ? t('auth.login.working') : t('auth.login.submit')}
         </Button>
+        <PasskeySignIn passkey={passkey} disabled={busy} />
       </form>
       <SwitchLink text={t('auth.login.noAccount')} to={paths.register} label={t('auth.login.register')} />
       {/* Another device that is signed in seals the account to this one (decision 107). */}

@@ -49,8 +49,11 @@ interface Tile {
   kids: ContentLimit | null;
 }
 
-/** `mainName`: what the account's own profile is called while it has no name (a passphrase account's). */
-function tilesOf(user: CustomerUser, mainName: string): Tile[] {
+/**
+ * `mainName`: what the account's own profile is called while it has no name (a passphrase account's);
+ * `unnamed`: a household profile's whose name reads as '' (a passphrase account's that did not open here).
+ */
+function tilesOf(user: CustomerUser, mainName: string, unnamed: string): Tile[] {
   return [
     {
       id: '',
@@ -62,7 +65,7 @@ function tilesOf(user: CustomerUser, mainName: string): Tile[] {
     },
     ...user.profiles.map((p) => ({
       id: p._id,
-      name: p.fullname,
+      name: p.fullname || unnamed,
       icon: p.icon,
       owner: false,
       hasPin: p.hasPin === true,
@@ -357,7 +360,7 @@ export function ProfilesPage() {
     return <PageLoading />;
   }
 
-  const tiles = tilesOf(user, t('customer.profiles.mainProfile'));
+  const tiles = tilesOf(user, t('customer.profiles.mainProfile'), t('customer.profiles.unnamed'));
   const active = account.profileId;
   const kidsNow = kidsLimitOf(account) !== null;
   const enter = async (tile: Tile, unlockToken = liveUnlock(account, tile.id)?.token) => {

@@ -11,6 +11,7 @@ import { dateTimeFormat } from '../../lib/intl.ts';
 import { accountQueries } from '../../lib/api/queries/account.ts';
 import { logout } from '../../lib/sync/session.ts';
 import { useAccountStore, type Account } from '../../stores/index.ts';
+import { PasskeysBlock } from './passkeys-block.tsx';
 import type { AccountDraft } from './save-settings.ts';
 import { Section } from './settings-ui.tsx';
 import { ColorSwatches, IconChoices } from '../../components/profile-pickers.tsx';
@@ -270,6 +271,7 @@ export function AccountSection({
           <h3 className="mb-2 text-sm font-semibold text-fg">{t('settings.account.devices.title')}</h3>
           <DeviceList account={account} />
         </div>
+        <PasskeysBlock account={account} />
         <div className="flex flex-wrap gap-3">
           <Button variant="secondary" onClick={() => void logout().then(() => navigate('/'))}>
             {t('account.menu.logout')}

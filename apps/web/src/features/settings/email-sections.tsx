@@ -19,6 +19,7 @@ import { longDateTime, membershipState } from '../../lib/membership-status.ts';
 import { logout } from '../../lib/sync/session.ts';
 import { useAccountStore, type Account } from '../../stores/index.ts';
 import { DeleteAccount, DeviceList } from './account-section.tsx';
+import { PasskeysBlock } from './passkeys-block.tsx';
 import type { EmailAccountDraft } from './save-settings.ts';
 import { Section } from './settings-ui.tsx';
 
@@ -28,7 +29,7 @@ export const emailDraftOf = (account: Account): EmailAccountDraft => ({
   deviceName: account.deviceName,
 });
 
-/** Account (email accounts): name, icon, this device's name, the devices, household profiles. */
+/** Account (email accounts): name, icon, this device's name, the devices, passkeys, household profiles. */
 export function EmailAccountSection({
   account,
   draft,
@@ -89,6 +90,7 @@ export function EmailAccountSection({
           <h3 className="mb-2 text-sm font-semibold text-fg">{t('settings.account.devices.title')}</h3>
           <DeviceList account={account} />
         </div>
+        <PasskeysBlock account={account} />
         <div className="rounded-xl bg-surface-1 p-4">
           <h3 className="font-semibold text-fg">{t('accountSettings.account.profiles')}</h3>
           <p className="mt-1 text-sm text-fg-muted">{t('accountSettings.account.profilesText')}</p>

@@ -58,8 +58,11 @@ export async function loginWithEmail(
   return { user: auth.user, failedSignIns: auth.failedSignIns ?? 0 };
 }
 
-/** A sign-in another device approved for this one (decision 105): the account's library then syncs. */
-export async function signInWithApprovedCode(auth: {
+/**
+ * A session the server made for this device some other way — another device approved its code (decision
+ * 105), a passkey (decision 109): the account's library then syncs.
+ */
+export async function signInWithSession(auth: {
   user: CustomerUser;
   token: string;
   session: Session;

@@ -19,17 +19,21 @@ export async function sealedName(account: Who, name: string): Promise<string> {
   return encryptDeviceName(name, key);
 }
 
+/** One name readable: '' when a passphrase account's name does not open with its key. */
+export async function readableName(account: Who, name: string): Promise<string> {
+  if (account.kind === 'email') return name;
+  return name ? ((await readDeviceName(name, await accountDeviceKey(account))) ?? '') : '';
+}
+
 /**
  * The user with its names readable. A name that does not open with this account's key (written by a
  * client that did not seal it, or damaged) reads as '': the screens then show the profile's place-holder.
  */
 export async function readableUser(account: Who, user: CustomerUser): Promise<CustomerUser> {
   if (account.kind === 'email') return user;
-  const key = await accountDeviceKey(account);
-  const open = async (name: string) => (name ? ((await readDeviceName(name, key)) ?? '') : '');
   const [fullname, ...names] = await Promise.all([
-    open(user.fullname),
-    ...user.profiles.map((p) => open(p.fullname)),
+    readableName(account, user.fullname),
+    ...user.profiles.map((p) => readableName(account, p.fullname)),
   ]);
   return {
     ...user,

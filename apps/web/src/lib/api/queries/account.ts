@@ -20,6 +20,14 @@ export const accountQueries = {
     ofUser: (uid: string) => ['sessions', uid] as const,
     list: (uid: string, sessionId: string) => ['sessions', uid, sessionId] as const,
   },
+  /**
+   * Keys of the account's passkeys (decision 109). The settings screen keeps the list, names readable,
+   * under `passkeys(uid)`; invalidate it after adding or removing one.
+   */
+  passkeyKeys: {
+    all: () => ['passkeys'] as const,
+    ofUser: (uid: string) => ['passkeys', uid] as const,
+  },
   /** The customer view of the account (GET /customers). Key `['customer', uid]`. */
   customerKey: (uid: string | undefined) => ['customer', uid] as const,
 };
