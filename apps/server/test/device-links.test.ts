@@ -6,7 +6,14 @@ import { x25519 } from '@noble/curves/ed25519.js';
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { DEVICE_LINK_SEAL_INFO, type SealedSeed } from '@marquee/contract';
-import { login, register, startSyncApp, type SignedIn, type SyncTestApp } from './sync-harness.ts';
+import {
+  login,
+  register,
+  startSyncApp,
+  type SignedIn,
+  type SyncTestApp,
+  wordsProof,
+} from './sync-harness.ts';
 import { testDialect } from './test-database.ts';
 
 /* Signing in on another device with a code (decision 105). */
@@ -181,19 +188,7 @@ describe(`sign in with a code (${testDialect})`, () => {
     expect(res.statusCode, res.body).toBe(200);
     return { link: res.json() as DeviceLinkCreated, key };
   };
-  /** A fresh proof that `who` holds the words: a login challenge just issued, signed. */
-  const proofOf = async (who: SignedIn) => {
-    const start = await t.server.inject({
-      method: 'POST',
-      url: '/auth/login/start',
-      payload: { publicKey: who.keys.publicKey },
-    });
-    const { challenge } = start.json() as { challenge: string };
-    return {
-      publicKey: who.keys.publicKey,
-      challenge: { code: challenge, signature: who.keys.sign(challenge) },
-    };
-  };
+  const proofOf = (who: SignedIn) => wordsProof(t.server, who.keys);
   const approveWith = (who: { headers: Record<string, string> }, code: string, payload: object) =>
     t.server.inject({
       method: 'POST',

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PASSKEYS, type Passkey, type PasskeyLoginResponse } from '@marquee/contract';
 import { PASSWORD, signUp, TEST_PASSWORD_COST, type Customer } from './customer-harness.ts';
 import { SoftAuthenticator } from './soft-authenticator.ts';
-import { register, startSyncApp, type SignedIn, type SyncTestApp } from './sync-harness.ts';
+import { register, startSyncApp, type SignedIn, type SyncTestApp, wordsProof } from './sync-harness.ts';
 import { testDialect } from './test-database.ts';
 
 /*
@@ -42,15 +42,7 @@ describe(`passkeys (${testDialect})`, () => {
   };
   const login = (response: object) =>
     call('POST', '/auth/passkeys/login', {}, { response, device: 'Kitchen tablet' });
-  /** A fresh proof that `who` holds the words. */
-  const proofOf = async (who: SignedIn) => {
-    const start = await call('POST', '/auth/login/start', {}, { publicKey: who.keys.publicKey });
-    const { challenge } = start.json() as { challenge: string };
-    return {
-      publicKey: who.keys.publicKey,
-      challenge: { code: challenge, signature: who.keys.sign(challenge) },
-    };
-  };
+  const proofOf = (who: SignedIn) => wordsProof(t.server, who.keys);
 
   beforeAll(async () => {
     t = await startSyncApp({ deps: { accounts: { passwordCost: TEST_PASSWORD_COST, rateLimits: false } } });

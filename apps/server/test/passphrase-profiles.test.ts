@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CustomerUser, ProfileUnlockResponse } from '@marquee/contract';
 import { callOn, signUp, TEST_PASSWORD_COST, type Caller } from './customer-harness.ts';
-import { login, register, showMeta, startSyncApp, type SignedIn, type SyncTestApp } from './sync-harness.ts';
+import {
+  login,
+  register,
+  showMeta,
+  startSyncApp,
+  type SignedIn,
+  type SyncTestApp,
+  wordsProof,
+} from './sync-harness.ts';
 import { testDialect } from './test-database.ts';
 
 /*
@@ -23,15 +31,7 @@ describe(`profiles for passphrase accounts (${testDialect})`, () => {
   const codeOf = (res: { statusCode: number; body: string }) =>
     `${res.statusCode} ${(JSON.parse(res.body) as { code?: string }).code ?? ''}`.trim();
   const sealed = (who: SignedIn, name: string) => who.keys.encryptDevice(name);
-  /** A fresh proof that `who` holds the words: a login challenge just issued, signed. */
-  const proofOf = async (who: SignedIn) => {
-    const start = await call('POST', '/auth/login/start', {}, { publicKey: who.keys.publicKey });
-    const { challenge } = start.json() as { challenge: string };
-    return {
-      publicKey: who.keys.publicKey,
-      challenge: { code: challenge, signature: who.keys.sign(challenge) },
-    };
-  };
+  const proofOf = (who: SignedIn) => wordsProof(t.server, who.keys);
   const setPin = (who: SignedIn, body: object) =>
     call('PUT', `/customers/${who.user.id}/profile-pin`, who.headers, body);
   const as = (who: SignedIn, profileId: string, token?: string) => ({

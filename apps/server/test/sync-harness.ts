@@ -67,6 +67,20 @@ export interface SignedIn extends AuthResponse {
 
 const json = <T>(res: LightMyRequestResponse): T => JSON.parse(res.body) as T;
 
+/**
+ * A fresh proof that `who` holds the 12 words, as the web sends it to approve a code, change a PIN or
+ * add a passkey: a login challenge just issued, signed by the account's key.
+ */
+export async function wordsProof(server: FastifyInstance, keys: PassphraseKeys) {
+  const start = await server.inject({
+    method: 'POST',
+    url: '/auth/login/start',
+    payload: { publicKey: keys.publicKey },
+  });
+  const { challenge } = json<{ challenge: string }>(start);
+  return { publicKey: keys.publicKey, challenge: { code: challenge, signature: keys.sign(challenge) } };
+}
+
 /** Registers a new passphrase account the way the clients do (start → sign → complete). */
 export async function register(
   server: FastifyInstance,
