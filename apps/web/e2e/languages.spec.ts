@@ -123,7 +123,7 @@ for (const { language, locale, dir } of LANGUAGES) {
       await expectNoEnglish(page, language, 'settings');
 
       await page.goto('/login');
-      await expect(page.getByRole('button', { name: t('auth.login.submit') })).toBeVisible();
+      await expect(page.getByRole('button', { name: t('auth.login.submit'), exact: true })).toBeVisible();
       await expectNoEnglish(page, language, 'login');
 
       await page.goto('/register');
@@ -156,11 +156,11 @@ for (const { language, locale, dir } of LANGUAGES) {
       });
       expect(made.status()).toBe(200);
       await page.goto(`${sub}/login`);
-      await expect(page.getByRole('button', { name: t('customer.login.submit') })).toBeVisible();
+      await expect(page.getByRole('button', { name: t('customer.login.submit'), exact: true })).toBeVisible();
       await expectNoEnglish(page, language, 'email sign-in');
       await page.locator('#login-email').fill(email);
       await page.locator('#login-password').fill(PASSWORD);
-      await page.getByRole('button', { name: t('customer.login.submit') }).click();
+      await page.getByRole('button', { name: t('customer.login.submit'), exact: true }).click();
       await page.getByTestId('profile-tile').first().click();
       await page.goto(`${sub}/subscription`);
       await expect(page.getByTestId('plan-option').first()).toBeVisible();

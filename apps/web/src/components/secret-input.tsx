@@ -34,7 +34,7 @@ export function SecretInput({
       label={label}
       hint={hint}
       error={error}
-      inputClassName={`${FIELD_INPUT} pe-20`}
+      inputClassName={`${FIELD_INPUT} min-h-11 pe-20`}
       type={shown ? 'text' : 'password'}
       value={value}
       onChange={(e) => onChange(e.target.value)}
@@ -53,7 +53,8 @@ export function SecretInput({
         <button
           type="button"
           onClick={() => setShown((s) => !s)}
-          className="absolute end-2 top-1/2 -translate-y-1/2 rounded px-2 py-1 text-xs text-fg-muted hover:text-fg"
+          // A 44 px touch target: the field's whole height at its end.
+          className="absolute inset-y-0 end-0 flex min-w-11 items-center justify-center rounded-e-lg px-3 text-xs text-fg-muted hover:text-fg focus-visible:outline-2 focus-visible:outline-accent"
         >
           {shown ? t('auth.hide') : t('auth.show')}
         </button>
