@@ -41,9 +41,10 @@ WORKDIR /app
 # Owned by root, read-only for the server's user; only /data is writable.
 COPY --from=deps /app/ ./
 COPY --from=build /prod/ ./
-# ffmpeg/ffprobe read every library file and convert what a browser cannot play (docs/decisions/085).
+# ffmpeg/ffprobe read every library file and convert what a browser cannot play (docs/decisions/085);
+# fpcalc (libchromaprint-tools) finds intros and credits (docs/decisions/111).
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends ffmpeg \
+    && apt-get install -y --no-install-recommends ffmpeg libchromaprint-tools \
     && rm -rf /var/lib/apt/lists/* \
     && mkdir -p /data && chown node:node /data
 USER node

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { SERVER_NODE_FLAGS } from '../../deploy/test/node-flags.ts';
-import { TEST_LIBRARY_DIR } from './e2e/support/media-library.ts';
+import { SEGMENTS_SHOW_DIR, TEST_LIBRARY_DIR } from './e2e/support/media-library.ts';
 
 const port = Number(process.env.E2E_PORT ?? 4180);
 /** A second instance with ALTCHA registration captcha (e2e/captcha.spec.ts). */
@@ -39,6 +39,19 @@ process.env.E2E_LIBRARY_TOPOLOGY_DATA ??= path.join(
   'data',
 );
 const libraryTopologyData = process.env.E2E_LIBRARY_TOPOLOGY_DATA;
+
+/**
+ * Watch parties (e2e/party.spec.ts): two servers on PostgreSQL + Redis, each behind an nginx of its own,
+ * and a control port that restarts one (deploy/test/party-topology.ts).
+ */
+const partyPorts = [
+  process.env.E2E_PARTY_A_PORT ?? '4193',
+  process.env.E2E_PARTY_B_PORT ?? '4194',
+  process.env.E2E_PARTY_CONTROL_PORT ?? '4195',
+];
+
+/** Intros and credits (e2e/segments.spec.ts): a library of one show whose segments the server detects. */
+const segmentsPort = Number(process.env.E2E_SEGMENTS_PORT ?? 4196);
 
 /** The discovery site: passphrase accounts, no captcha. */
 const DISCOVERY = { DMCA_EMAIL: 'dmca@marquee.test', CAPTCHA_PROVIDER: 'none' };
@@ -99,7 +112,9 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   forbidOnly: true,
-  timeout: 30_000,
+  // A test's own waits for a player (a source, autoplay or the big Play, time moving: up to 50 s in
+  // e2e/support/player.ts) must fit in its time on a busy 2-core machine; 30 s ran out in CI.
+  timeout: 60_000,
   reporter: [['list'], ['json', { outputFile: '../../.tmp/e2e-results.json' }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
@@ -147,6 +162,22 @@ export default defineConfig({
       // The library is made with ffmpeg first (a few seconds; reused when it is already there).
       command: `node --import tsx ../../scripts/make-test-library.ts ${TEST_LIBRARY_DIR} && node ${SERVER_NODE_FLAGS.join(' ')} dist/main.js`,
       timeout: 180_000,
+    },
+    {
+      ...instance(segmentsPort, { ...DISCOVERY, MEDIA_LIBRARY_DIR: SEGMENTS_SHOW_DIR }),
+      // The show is made with ffmpeg first (about 20 s; reused when it is already there).
+      command: `node --import tsx ../../scripts/make-segments-show.ts ${SEGMENTS_SHOW_DIR} && node ${SERVER_NODE_FLAGS.join(' ')} dist/main.js`,
+      timeout: 180_000,
+    },
+    {
+      command: `node --import tsx deploy/test/party-topology.ts ${partyPorts.join(' ')}`,
+      cwd: '../..',
+      url: `http://127.0.0.1:${partyPorts[2]}/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      // It drops its database and Redis keys on SIGTERM.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+      env: { LOG_LEVEL: 'warn' },
     },
     {
       // After the library instance, which made the library.

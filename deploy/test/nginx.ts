@@ -23,12 +23,21 @@ function replaceOnce(text: string, pattern: RegExp, replacement: string, what: s
  * address. Test-only addition: X-Upstream says which server answered. Wrapped in deploy/nginx-main.conf
  * (workers, connections) with its files moved into `prefix`.
  */
-export function nginxTestConfig(options: { prefix: string; port: number; backends: number[] }): string {
+export function nginxTestConfig(options: {
+  prefix: string;
+  port: number;
+  backends: number[];
+  /** Servers nginx turns to only while every backend is down (a restart). */
+  backups?: number[] | undefined;
+}): string {
   let rules = readFileSync(path.join(ROOT, 'deploy/nginx.conf'), 'utf8');
   rules = replaceOnce(
     rules,
     /^\s*server marquee:8080 resolve;$/m,
-    options.backends.map((port) => `    server 127.0.0.1:${port};`).join('\n'),
+    [
+      ...options.backends.map((port) => `    server 127.0.0.1:${port};`),
+      ...(options.backups ?? []).map((port) => `    server 127.0.0.1:${port} backup;`),
+    ].join('\n'),
     'the upstream server line',
   );
   rules = replaceOnce(
@@ -81,6 +90,7 @@ export async function startNginx(options: {
   prefix: string;
   port: number;
   backends: number[];
+  backups?: number[] | undefined;
 }): Promise<NginxProc> {
   // Workers run as an unprivileged user when the tests run as root: they must reach the prefix (and
   // its parent folders: give it a folder of its own in the system's temp folder).

@@ -26,9 +26,13 @@ import type { MembershipService } from './modules/membership/membership.service.
 import { TmdbClient } from './modules/metadata/tmdb/tmdb.client.ts';
 import type { TmdbApi } from './modules/metadata/tmdb/tmdb.types.ts';
 import { registerJobs } from './modules/jobs/jobs.module.ts';
+import { registerCast } from './modules/cast/cast.module.ts';
+import { registerParties } from './modules/parties/parties.module.ts';
+import type { PartyStreamOptions } from './modules/parties/parties.routes.ts';
 import { JobRuns } from './modules/maintenance/job-runs.ts';
 import type { LibraryIndexer } from './modules/sources/library-index.ts';
 import { registerSources, type SourcesOverrides } from './modules/sources/sources.module.ts';
+import { registerSegments } from './modules/segments/segments.module.ts';
 import type { SourcesService } from './modules/sources/sources.service.ts';
 import type { TraktModule } from './modules/trakt/trakt.module.ts';
 import { registerWebRoutes } from './modules/web/web.routes.ts';
@@ -57,6 +61,8 @@ export interface AppDependencies {
   membership?: MembershipOverrides;
   /** How often expired metadata cache rows are swept (default hourly; tests shorten it). */
   metadataCacheSweepMs?: number;
+  /** Timings of the watch parties' streams (tests shorten them). */
+  parties?: Partial<PartyStreamOptions>;
 }
 
 /** One method and URL the server answers, and the contract declaration it was registered from. */
@@ -305,6 +311,29 @@ async function registerModules(parts: AppParts): Promise<TraktModule> {
     jobs,
     redis: accounts.redis,
   });
+  // Skip intro and credits (decision 111): detection on the library, read under the media's own token.
+  await registerSegments(server, {
+    config,
+    database,
+    now,
+    sources,
+    library,
+    jobs,
+    auth: accounts.auth,
+    limits: accounts.limits,
+    fetch: deps.fetch,
+  });
+  await registerParties(server, {
+    config,
+    now,
+    accounts,
+    sources,
+    redis: accounts.redis,
+    limits: accounts.limits,
+    streams: deps.parties,
+  });
+  // Captions relayed for a Chromecast (decision 113), counted in the accounts module's rate limits.
+  registerCast(server, { config, now, redis: accounts.redis, limits: accounts.limits });
   await registerAdminAndWebRoutes(parts, { accounts, membership, sources, library });
   return accounts.trakt;
 }

@@ -414,6 +414,23 @@ describe('configuration that cannot trap an operator', () => {
     expect(loadConfig({ TMDB_IMAGE_URL: given }).TMDB_IMAGE_URL).toBe(used);
   });
 
+  it('asks an online segment service only when the operator names one, over http(s)', () => {
+    expect(loadConfig({}).SEGMENTS_SERVICE_URL).toBeUndefined();
+    expect(
+      loadConfig({ SEGMENTS_SERVICE_URL: 'https://api.theintrodb.org/v3', SEGMENTS_SERVICE_KEY: 'k' }),
+    ).toMatchObject({ SEGMENTS_SERVICE_URL: 'https://api.theintrodb.org/v3', SEGMENTS_SERVICE_KEY: 'k' });
+    expect(configError({ SEGMENTS_SERVICE_URL: 'ftp://segments.example' }).message).toContain(
+      'SEGMENTS_SERVICE_URL: must be a URL like https://api.theintrodb.org/v3',
+    );
+    expect(configError({ SEGMENTS_SERVICE_URL: 'api.theintrodb.org/v3' }).problems).toHaveLength(1);
+    // A key alone would look like the service is on: it is refused, and the key is not echoed.
+    const keyAlone = configError({ SEGMENTS_SERVICE_KEY: 'secret-key-value' });
+    expect(keyAlone.problems).toEqual([
+      expect.stringContaining('SEGMENTS_SERVICE_KEY needs SEGMENTS_SERVICE_URL'),
+    ]);
+    expect(keyAlone.message).not.toContain('secret-key-value');
+  });
+
   it('refuses database and cache URLs of the wrong kind, naming an example', () => {
     expect(configError({ DATABASE_URL: 'file:./marquee.db' }).message).toContain(
       'DATABASE_URL: must be a URL like postgres://',

@@ -92,10 +92,27 @@ const EnvSchema = z.object({
    * every minute and from the admin page.
    */
   LIBRARY_WATCH: bool.default(true),
+  /**
+   * Watch parties (decision 110): signed-out viewers may join one by its invite link with a display name
+   * (they still need to be able to play its title: on a subscription site only the free movie).
+   */
+  WATCH_PARTY_GUESTS: bool.default(false),
   /** ffmpeg, a name on the PATH or a path: converts library files browsers cannot play (HLS). */
   FFMPEG_PATH: z.string().trim().min(1).default('ffmpeg'),
   /** ffprobe, a name on the PATH or a path: reads every library file's format, so every container is indexed. */
   FFPROBE_PATH: z.string().trim().min(1).default('ffprobe'),
+  /**
+   * Chromaprint's fpcalc (Debian: libchromaprint-tools), a name on the PATH or a path: fingerprints the
+   * library's audio to find intros and credits (decision 111); without it they are not detected.
+   */
+  FPCALC_PATH: z.string().trim().min(1).default('fpcalc'),
+  /**
+   * An online segment service speaking TheIntroDB's API (`https://api.theintrodb.org/v3`): the least
+   * trusted source of intros, recaps, credits and previews (decision 111). Unset: never asked.
+   */
+  SEGMENTS_SERVICE_URL: urlWithScheme(['http:', 'https:'], 'https://api.theintrodb.org/v3'),
+  /** Its API key, sent as `Authorization: Bearer …` (optional; a secret: never logged). */
+  SEGMENTS_SERVICE_KEY: optionalString,
   DMCA_EMAIL: optionalString,
   TMDB_API_KEY: optionalString,
   /** TMDB's API hosts, with or without `/3` (it is added when missing). */
@@ -273,6 +290,11 @@ function combinationProblems(raw: Record<string, unknown>): string[] {
 
   if (Boolean(value('TRAKT_CLIENT_ID')) !== Boolean(value('TRAKT_CLIENT_SECRET')))
     problems.push('TRAKT_CLIENT_ID and TRAKT_CLIENT_SECRET must be set together (your Trakt app gives both)');
+
+  if (value('SEGMENTS_SERVICE_KEY') && !value('SEGMENTS_SERVICE_URL'))
+    problems.push(
+      'SEGMENTS_SERVICE_KEY needs SEGMENTS_SERVICE_URL (e.g. https://api.theintrodb.org/v3): the segment service is asked only when its URL is set',
+    );
 
   const captcha = value('CAPTCHA_PROVIDER', 'altcha');
   if (captcha === 'turnstile' || captcha === 'recaptcha') {

@@ -210,6 +210,35 @@ const entries: Record<string, Entry> = {
     payload: { password: 'not the password' },
     owner: { status: 404, why: 'no device waits with this code; the flow is in device-links.test.ts' },
   },
+  'parties.clock': { access: 'public', why: 'members keep their offset from the server clock' },
+  'parties.create': {
+    access: 'owner',
+    foreign: 'self',
+    payload: {
+      title: { type: 'movie', title: 'Inception', tmdbId: '27205', releaseYear: 2010 },
+      name: 'Ana',
+    },
+  },
+  'parties.preview': { access: 'public', why: 'the invite link shows what the party watches before joining' },
+  'parties.get': { access: 'public', why: 'a member, by the party token only it holds (parties.test.ts)' },
+  'parties.join': {
+    access: 'public',
+    why: 'the invite link; who may play the title is checked (parties.test.ts)',
+  },
+  'parties.leave': { access: 'public', why: 'a member, by the party token only it holds' },
+  'parties.events': { access: 'public', why: 'a member, by the party token only it holds' },
+  'parties.command': { access: 'public', why: 'a member, by the party token only it holds' },
+  'parties.message': { access: 'public', why: 'a member, by the party token only it holds' },
+  'parties.postPlayerStatus': {
+    access: 'owner',
+    foreign: 'self',
+    payload: { userId: 'matrix-member', roomCode: 'MATRIX' },
+  },
+  'parties.playerStatus': {
+    access: 'owner',
+    foreign: 'self',
+    owner: { status: 400, why: 'names no room (roomCode); the answers are in parties.test.ts' },
+  },
   'passkeys.registerOptions': { access: 'owner', foreign: 'self' },
   'passkeys.register': {
     access: 'owner',
@@ -275,7 +304,28 @@ const entries: Record<string, Entry> = {
   },
   'sources.scrapeEmbed': { access: 'public', why: 'captcha gate instead (sources-api)' },
   'sources.providerMetadata': { access: 'public', why: 'the list of providers' },
+  'segments.segments': {
+    access: 'public',
+    why: 'read under the video’s signed access token, refused as its media is (segments.test.ts)',
+  },
+  'segments.markSegment': {
+    access: 'owner',
+    foreign: 'self',
+    params: { access: 'not-a-token', fileId: 'A'.repeat(22), type: 'intro' },
+    payload: { start: 0, end: 30 },
+    owner: { status: 403, why: 'no media token here; marks and their refusals are in segments.test.ts' },
+  },
+  'segments.unmarkSegment': {
+    access: 'owner',
+    foreign: 'self',
+    params: { access: 'not-a-token', fileId: 'A'.repeat(22), type: 'intro' },
+    owner: { status: 403, why: 'no media token here; marks and their refusals are in segments.test.ts' },
+  },
   'jobs.status': { access: 'admin' },
+  'cast.uploadCaption': {
+    access: 'public',
+    why: 'signed-out viewers cast too; counted per address (cast-captions.test.ts, decision 113)',
+  },
 };
 
 const expectedAccess = { none: 'public', optional: 'public', session: 'owner', admin: 'admin' } as const;

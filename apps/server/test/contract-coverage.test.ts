@@ -60,6 +60,12 @@ const exceptions: Exception[] = [
     conditional: true,
   },
   {
+    method: 'GET',
+    url: '/api/cast/captions/:id',
+    reason:
+      'a relayed caption as text/vtt for a Chromecast, any origin (decision 113); documented in castPaths',
+  },
+  {
     method: 'POST',
     url: '/api/payments/shkeeper/callback',
     reason: 'the payment gateway’s signed callback: raw body, answered 202, not for browsers',

@@ -285,6 +285,66 @@ describe(`settings the family saves, and nicknames (${testDialect})`, () => {
       expect(await settings()).toEqual({ ...ours(a.user.id), watchedThreshold: null });
     });
 
+    it('keeps the player’s details of decision 112 beside the others: round trip, last writer wins, bad ones refused', async () => {
+      const details = {
+        stillWatching: { episodes: 2, minutes: 60 },
+        playerShortcuts: { mute: ['u'], playPause: [' ', 'p', 'MediaPlayPause'], newerAction: [] },
+        enablePauseOverlay: false,
+      };
+      const put = await call('PUT', '/settings', details);
+      expect(put.statusCode, put.body).toBe(200);
+      expect(body(put)).toEqual({ ...ours(a.user.id), ...details });
+      expect(await settings(await login(t.server, a.keys))).toEqual({ ...ours(a.user.id), ...details });
+      // An older change (another device's, late) does not overwrite them.
+      await call('PUT', '/settings', {
+        stillWatching: { episodes: 0, minutes: 0 },
+        playerShortcuts: { mute: ['q'] },
+        updatedAt: iso(-MIN),
+      });
+      expect(await settings()).toMatchObject(details);
+
+      const before = await storedRow();
+      const tooMany = Object.fromEntries(Array.from({ length: 41 }, (_, i) => [`action${i}`, ['a']]));
+      for (const bad of [
+        { stillWatching: { episodes: 21, minutes: 60 } },
+        { stillWatching: { episodes: 2, minutes: 721 } },
+        { stillWatching: { episodes: -1, minutes: 60 } },
+        { stillWatching: { episodes: 2.5, minutes: 60 } },
+        { stillWatching: { episodes: 2 } },
+        { stillWatching: 3 },
+        { playerShortcuts: { mute: 'u' } },
+        { playerShortcuts: { mute: ['a', 'b', 'c', 'd'] } },
+        { playerShortcuts: { mute: [''] } },
+        { playerShortcuts: { mute: ['x'.repeat(25)] } },
+        { playerShortcuts: { 'not an action': ['u'] } },
+        { playerShortcuts: tooMany },
+        { playerShortcuts: ['mute'] },
+      ]) {
+        const res = await call('PUT', '/settings', { ...bad, enableThumbnails: true });
+        expect(res.statusCode, JSON.stringify(bad).slice(0, 80)).toBe(400);
+        expect(body<ApiErrorBody>(res).code).toBe('validation_failed');
+      }
+      expect(await storedRow()).toEqual(before);
+
+      // The bounds fit; null clears each (answered as null from then on).
+      const most = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`action${i}`, ['a']]));
+      expect(
+        (await call('PUT', '/settings', { stillWatching: { episodes: 20, minutes: 720 } })).statusCode,
+      ).toBe(200);
+      expect((await call('PUT', '/settings', { playerShortcuts: most })).statusCode).toBe(200);
+      await call('PUT', '/settings', {
+        stillWatching: null,
+        playerShortcuts: null,
+        enablePauseOverlay: null,
+      });
+      expect(await settings()).toEqual({
+        ...ours(a.user.id),
+        stillWatching: null,
+        playerShortcuts: null,
+        enablePauseOverlay: null,
+      });
+    });
+
     it('keeps our "stop watching" marks (decision 102) as one field: round trip, last writer wins, bad ones refused', async () => {
       const marks = { 'show:1396': 1_714_564_800_000, 'show:1399': 0 };
       const put = await call('PUT', '/settings', { continueHidden: marks });

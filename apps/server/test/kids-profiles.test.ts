@@ -129,6 +129,9 @@ describe(`kids' profiles (${testDialect})`, () => {
         code: '123456',
         paymentId: 'p',
         passkeyId: 'k',
+        access: 'x',
+        fileId: 'A'.repeat(22),
+        type: 'intro',
       });
 
     it.each(

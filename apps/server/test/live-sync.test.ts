@@ -4,82 +4,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RedisEventBus, type LibraryChange } from '../src/modules/live/event-bus.ts';
 import { JobRuns } from '../src/modules/maintenance/job-runs.ts';
 import { login, movieMeta, register, startSyncApp, type SignedIn, type SyncTestApp } from './sync-harness.ts';
+import { StreamReader } from './stream-reader.ts';
 import { createTestDatabase, testRedisUrl, type TestDatabase } from './test-database.ts';
 
 /*
  * Live library changes (issue 13, decision 079): the per-device event stream, the event bus between
  * processes, clock-safe change times and background jobs that run once across processes.
  */
-
-interface StreamEvent {
-  event: string;
-  data: unknown;
-}
-
-/** A library stream read over real HTTP, event by event. */
-class StreamReader {
-  readonly events: StreamEvent[] = [];
-  private buffer = '';
-  private waiters: (() => void)[] = [];
-  readonly done: Promise<void>;
-
-  constructor(
-    readonly response: Response,
-    private readonly controller: AbortController,
-  ) {
-    this.done = this.read();
-  }
-
-  private async read(): Promise<void> {
-    const reader = this.response.body!.getReader();
-    const decoder = new TextDecoder();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        this.buffer += decoder.decode(value, { stream: true });
-        let end: number;
-        while ((end = this.buffer.indexOf('\n\n')) >= 0) {
-          const block = this.buffer.slice(0, end);
-          this.buffer = this.buffer.slice(end + 2);
-          const lines = block.split('\n').filter((l) => l && !l.startsWith(':'));
-          if (lines.length === 0) continue;
-          const event = lines.find((l) => l.startsWith('event: '))?.slice(7) ?? 'message';
-          const data = lines.find((l) => l.startsWith('data: '))?.slice(6);
-          this.events.push({ event, data: data === undefined ? null : JSON.parse(data) });
-        }
-        for (const wake of this.waiters.splice(0)) wake();
-      }
-    } catch {
-      // aborted
-    } finally {
-      for (const wake of this.waiters.splice(0)) wake();
-    }
-  }
-
-  /** Resolves when `count` events of this name arrived (fails after `ms`). */
-  async waitFor(name: string, count = 1, ms = 5_000): Promise<StreamEvent[]> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const seen = this.events.filter((e) => e.event === name);
-      if (seen.length >= count) return seen;
-      const left = deadline - Date.now();
-      if (left <= 0)
-        throw new Error(`no ${count}× "${name}" within ${ms} ms; got ${JSON.stringify(this.events)}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  }
-
-  close(): void {
-    this.controller.abort();
-  }
-}
 
 const listening = new Set<FastifyInstance>();
 const openApps: SyncTestApp[] = [];
@@ -188,16 +119,18 @@ describe('the library stream of a device', () => {
     expect((await send('PUT', '/ratings/603', rating)).statusCode).toBe(200);
     expect((await send('PUT', '/ratings/import', [{ ...rating, tmdbId: '550' }])).statusCode).toBe(200);
     expect((await send('DELETE', '/ratings/603', {})).statusCode).toBe(200);
-    // A refused rating is not announced.
+    // A refused rating is not announced: the next announcement is the change after it (announcements
+    // come in order on the stream).
     expect((await send('PUT', '/ratings/603', { ...rating, rating: 11 })).statusCode).toBe(400);
-    const changes = await laptopStream.waitFor('changed', 3);
+    const progress = { meta: movieMeta(), duration: 7200, watched: 600 };
+    expect((await send('PUT', '/progress/603', progress)).statusCode).toBe(200);
+    const changes = await laptopStream.waitFor('changed', 4);
     expect(changes.map((c) => c.data)).toEqual([
       { kind: 'ratings' },
       { kind: 'ratings' },
       { kind: 'ratings' },
+      { kind: 'progress' },
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(laptopStream.events.filter((e) => e.event === 'changed')).toHaveLength(3);
   });
 
   it('is for its own account only: another account hears nothing and cannot open it', async () => {

@@ -124,6 +124,17 @@ const scopes: Record<string, Scope> = {
   'passkeys.list': { scope: 'account', why: 'the account’s ways in' },
   'passkeys.remove': { scope: 'account', why: 'the account’s ways in' },
   'deviceLinks.byCode': { scope: 'account', why: 'letting another device into the account' },
+  'segments.markSegment': {
+    scope: 'account',
+    why: 'a mark is the account’s, shared on the instance; it needs the video’s token, which a locked profile is not given (decision 111)',
+  },
+  'segments.unmarkSegment': { scope: 'account', why: 'takes back the account’s own mark (decision 111)' },
+  'parties.create': {
+    scope: 'account',
+    why: 'a party is the account’s; playing its title checks the profile’s lock (parties.test.ts)',
+  },
+  'parties.postPlayerStatus': { scope: 'account', why: 'p-stream’s party status: no library data' },
+  'parties.playerStatus': { scope: 'account', why: 'p-stream’s party status: no library data' },
   'deviceLinks.approve': { scope: 'account', why: 'letting another device into the account (password)' },
   'membership.subscribe': { scope: 'account', why: 'the account’s membership' },
   'membership.subscribeAlias': { scope: 'account', why: 'the account’s membership' },

@@ -118,6 +118,8 @@ test.describe('player', () => {
   });
 
   test('switches quality, remembers the choice, and automatic goes back to the best', async ({ page }) => {
+    // Two plays, a reload and three quality changes: its waits add up past the default 30 s on a busy machine.
+    test.setTimeout(90_000);
     await page.goto(MATRIX);
     await startPlayback(page);
     await openSettings(page);
@@ -327,6 +329,8 @@ test.describe('player', () => {
   test('a title watched past 80 %: its page offers Resume and Start over, and Start over plays from the beginning', async ({
     page,
   }) => {
+    // Its waits add up past a minute on a busy machine (a start, a saved pause, a second start).
+    test.setTimeout(90_000);
     // The sample is 20 minutes long: 17:00 is 85 %.
     await page.goto(`${MATRIX}?t=1020`);
     await startPlayback(page);

@@ -1,6 +1,7 @@
 import { clipped } from './support/layout.ts';
 import { startPlayback } from './support/player.ts';
 import { expect, test } from '@playwright/test';
+import { fromVisitor } from './support/visitor.ts';
 import {
   ADMIN_EMAIL,
   createPromoByApi,
@@ -228,6 +229,7 @@ test.describe('subscription site', () => {
     await expect(page.getByText('Password changed')).toBeVisible();
     const relogin = await request.post('/customers/auth', {
       data: { email, password: 'a brand new password' },
+      headers: fromVisitor(),
     });
     expect(relogin.status()).toBe(200);
 
@@ -317,10 +319,11 @@ test.describe('subscription site', () => {
     const email = uniqueEmail('plain');
     await registerByApi(request, email);
     await loginInUi(page, email);
+    // Each page's code loads, then asks the server who is signed in before it sends them home.
     await page.goto('/promos');
-    await expect(page).toHaveURL(`${sub}/`);
+    await expect(page).toHaveURL(`${sub}/`, { timeout: 15_000 });
     await page.goto('/admin');
-    await expect(page).toHaveURL(`${sub}/`);
+    await expect(page).toHaveURL(`${sub}/`, { timeout: 15_000 });
     // The API agrees.
     const token = await tokenOf(request, email);
     expect(

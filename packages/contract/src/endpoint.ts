@@ -31,6 +31,8 @@ export const endpointTags = [
   'metadata',
   'config',
   'sources',
+  'parties',
+  'cast',
 ] as const;
 export type EndpointTag = (typeof endpointTags)[number];
 
@@ -46,6 +48,9 @@ export const endpointTagDescriptions: Record<EndpointTag, string> = {
   metadata: 'Movie and show metadata (TMDB or the embedded catalog, decision 002).',
   config: 'Runtime configuration of the instance for the web app.',
   sources: 'The scrape API (server-sent events) and the provider list (decision 020).',
+  parties:
+    "Watch parties: rooms that keep their members' players in step, with chat and reactions (decision 110); p-stream's player status polling.",
+  cast: 'Casting: the caption a viewer chose, relayed as WebVTT for a Chromecast to load (decision 113).',
 };
 
 /** HTTP statuses of error answers. */

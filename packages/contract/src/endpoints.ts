@@ -1,4 +1,5 @@
 import { accountEndpoints } from './accounts.ts';
+import { castEndpoints } from './cast.ts';
 import { customerEndpoints } from './customers.ts';
 import { deviceLinkEndpoints } from './device-links.ts';
 import { historyEndpoints } from './history.ts';
@@ -6,7 +7,9 @@ import type { Endpoint } from './endpoint.ts';
 import { jobEndpoints } from './jobs.ts';
 import { membershipEndpoints } from './membership.ts';
 import { metadataEndpoints } from './metadata.ts';
+import { partyEndpoints } from './parties.ts';
 import { passkeyEndpoints } from './passkeys.ts';
+import { segmentEndpoints } from './segments.ts';
 import { configEndpoints } from './runtime-config.ts';
 import { ratingsEndpoints } from './ratings.ts';
 import { sourcesEndpoints } from './sources.ts';
@@ -32,6 +35,9 @@ export const contractEndpoints = {
   jobs: jobEndpoints,
   deviceLinks: deviceLinkEndpoints,
   passkeys: passkeyEndpoints,
+  segments: segmentEndpoints,
+  parties: partyEndpoints,
+  cast: castEndpoints,
 } as const;
 
 export interface ListedEndpoint {

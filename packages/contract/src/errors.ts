@@ -50,6 +50,8 @@ export const errorCodes = [
   'server_busy',
   /** 502: the conversion of a library file failed (a damaged or removed file). */
   'conversion_failed',
+  /** 400: a viewer's segment mark does not fit the video (too short or long, past its end; decision 111). */
+  'segment_invalid',
   // email accounts, profiles, memberships, promo codes
   'email_taken',
   'invalid_credentials',
@@ -111,6 +113,17 @@ export const errorCodes = [
   'trakt_unavailable',
   /** 409: this library has no linked Trakt account (link it first, or link it again). */
   'trakt_not_linked',
+  // watch parties (decision 110)
+  /** 404: no party with this id (a mistyped or old invite link, or a party that ended). */
+  'party_not_found',
+  /** 409: the party has all the members it can hold. */
+  'party_full',
+  /** 403: the party token is missing, not this party's, or its member has left. */
+  'party_not_member',
+  /** 403: only the host controls playback in this party (the host chose it). */
+  'party_host_only',
+  /** 401: this instance lets only signed-in viewers join parties (WATCH_PARTY_GUESTS). */
+  'party_guests_closed',
 ] as const;
 export const ErrorCode = z.enum(errorCodes);
 export type ErrorCode = z.infer<typeof ErrorCode>;

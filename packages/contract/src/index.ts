@@ -28,6 +28,12 @@ export * from './device-links.ts';
 export * from './passkey-routes.ts';
 export * from './device-name.ts';
 export * from './passkeys.ts';
+export * from './segment-routes.ts';
+export * from './segments.ts';
+export * from './party-routes.ts';
+export * from './parties.ts';
+export * from './cast-routes.ts';
+export * from './cast.ts';
 export * from './jobs.ts';
 export * from './endpoints.ts';
 

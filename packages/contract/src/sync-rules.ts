@@ -59,6 +59,46 @@ export const CONTINUE_HIDDEN_MAX = 500;
 export const CONTINUE_HIDDEN_KEY_MAX = 40;
 
 /**
+ * "Are you still watching?" (`stillWatching`, decision 112): the player pauses and asks after this many
+ * episodes started on their own in a row, or this many minutes of playback, without the viewer touching
+ * anything. 0 turns that limit off; both 0, the question is never asked. Per profile.
+ */
+export const STILL_WATCHING_EPISODES_MAX = 20;
+export const STILL_WATCHING_MINUTES_MAX = 12 * 60;
+/** When not set: after 3 episodes or 90 minutes without input. */
+export const STILL_WATCHING_DEFAULT = { episodes: 3, minutes: 90 } as const;
+
+/**
+ * The player's actions a viewer may bind other keys to (`playerShortcuts`, decision 112): action → keys
+ * (`KeyboardEvent.key`, letters in lower case), only the actions the viewer changed. Escape always
+ * closes a menu and is not among them.
+ */
+export const PLAYER_SHORTCUT_ACTIONS = [
+  'playPause',
+  'seekBack5',
+  'seekForward5',
+  'seekBack10',
+  'seekForward10',
+  'frameBack',
+  'frameForward',
+  'volumeUp',
+  'volumeDown',
+  'mute',
+  'slower',
+  'faster',
+  'fullscreen',
+  'captions',
+  'roll',
+  'help',
+] as const;
+export type PlayerShortcutAction = (typeof PLAYER_SHORTCUT_ACTIONS)[number];
+/** The most keys one action has, and the longest key name (`ArrowRight`, `MediaPlayPause`). */
+export const PLAYER_SHORTCUT_KEYS_MAX = 3;
+export const PLAYER_SHORTCUT_KEY_NAME_MAX = 24;
+/** How many actions the stored map may name (ours and a newer client's). */
+export const PLAYER_SHORTCUT_ENTRIES_MAX = 40;
+
+/**
  * Ratings (decision 103): a whole number from 1 to 10 per movie or show — Trakt's scale; Letterboxd's
  * half stars are twice their value, IMDb's are as given. The most ratings a library holds.
  */

@@ -11,6 +11,11 @@ import {
   GROUP_NAME_MAX,
   GROUP_NAME_PATTERN,
   GROUP_ORDER_MAX,
+  PLAYER_SHORTCUT_ENTRIES_MAX,
+  PLAYER_SHORTCUT_KEY_NAME_MAX,
+  PLAYER_SHORTCUT_KEYS_MAX,
+  STILL_WATCHING_EPISODES_MAX,
+  STILL_WATCHING_MINUTES_MAX,
   syncMediaTypes,
   WATCHED_THRESHOLD_MAX,
   WATCHED_THRESHOLD_MIN,
@@ -239,6 +244,27 @@ export const ContinueHidden = z
     message: `at most ${CONTINUE_HIDDEN_MAX} titles`,
   });
 
+/** Ours: when the player asks "Are you still watching?" (decision 112); 0 turns a limit off. */
+export const StillWatching = z.object({
+  episodes: z.number().int().min(0).max(STILL_WATCHING_EPISODES_MAX),
+  minutes: z.number().int().min(0).max(STILL_WATCHING_MINUTES_MAX),
+});
+export type StillWatching = z.infer<typeof StillWatching>;
+
+/**
+ * Ours: the player's keys the viewer changed (decision 112), action → keys. Actions this client does not
+ * know (a newer one's) are kept as sent; at most `PLAYER_SHORTCUT_ENTRIES_MAX` of them.
+ */
+export const PlayerShortcuts = z
+  .record(
+    z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,31}$/),
+    z.array(z.string().min(1).max(PLAYER_SHORTCUT_KEY_NAME_MAX)).max(PLAYER_SHORTCUT_KEYS_MAX),
+  )
+  .refine((map) => Object.keys(map).length <= PLAYER_SHORTCUT_ENTRIES_MAX, {
+    message: `at most ${PLAYER_SHORTCUT_ENTRIES_MAX} actions`,
+  });
+export type PlayerShortcuts = z.infer<typeof PlayerShortcuts>;
+
 /** A text setting of the family's clients (an id, a token, a service name). */
 const FamilySettingText = z.string().max(2048);
 /** An ordered list of ids (sources, embeds, home sections). */
@@ -328,6 +354,10 @@ export const UserSettings = z
     watchedThreshold: WatchedThreshold.nullish(),
     /** Ours, kept like the threshold: the "stop watching" marks, library key → epoch ms. */
     continueHidden: ContinueHidden.nullish(),
+    /** Ours, kept like the threshold: when the player asks "Are you still watching?". */
+    stillWatching: StillWatching.nullish(),
+    /** Ours, kept like the threshold: the player's keys the viewer changed. */
+    playerShortcuts: PlayerShortcuts.nullish(),
     ...FamilySettings.shape,
   })
   .catchall(z.unknown());
@@ -355,6 +385,10 @@ export const UserSettingsInput = z
     watchedThreshold: WatchedThreshold.nullish(),
     /** Library key (1–40 characters) → epoch ms (an integer ≥ 0), at most 500 of them; else 400. */
     continueHidden: ContinueHidden.nullish(),
+    /** Episodes 0–20 and minutes 0–720 (0: that limit off); else 400. */
+    stillWatching: StillWatching.nullish(),
+    /** Action (a name) → 0–3 keys, at most 40 actions; else 400. */
+    playerShortcuts: PlayerShortcuts.nullish(),
     ...FamilySettings.shape,
     updatedAt: ChangeTime.optional(),
   })

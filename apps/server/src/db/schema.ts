@@ -331,6 +331,9 @@ export interface Database {
   payments: PaymentsTable;
   promo_codes: PromoCodesTable;
   media_probes: MediaProbesTable;
+  media_segment_marks: MediaSegmentMarksTable;
+  media_segment_detections: MediaSegmentDetectionsTable;
+  media_segment_analyses: MediaSegmentAnalysesTable;
   trakt_links: TraktLinksTable;
   trakt_plays: TraktPlaysTable;
   trakt_watchlist: TraktWatchlistTable;
@@ -428,6 +431,47 @@ export interface MediaProbesTable {
   info: string | null;
   /** Why the file is not media (ffprobe's message); null when it is. */
   error: string | null;
+}
+
+/** A viewer's mark of a segment of a library video (migration 2026-12-01-004, decision 111). */
+export interface MediaSegmentMarksTable {
+  file_id: string;
+  /** `intro`, `recap`, `credits`, `preview` (the contract's SEGMENT_TYPES). */
+  type: string;
+  user_id: string;
+  /** `<size>-<mtime ms>` of the file when it was marked: a replaced file's marks are not answered. */
+  file_version: string;
+  start_ms: number;
+  end_ms: number;
+  updated_at: number;
+}
+
+/** What detection found in one version of a library video (decision 111); null bounds: nothing found. */
+export interface MediaSegmentDetectionsTable {
+  file_id: string;
+  file_version: string;
+  /** The files it was compared with (a season's episodes and their versions), hashed. */
+  group_key: string;
+  state: 'done' | 'failed';
+  intro_start_ms: number | null;
+  intro_end_ms: number | null;
+  credits_start_ms: number | null;
+  credits_end_ms: number | null;
+  /** How the credits were found, or why the file could not be analysed. */
+  detail: string | null;
+  detected_at: number;
+}
+
+/** What detection read from one version of a library video, kept for the next comparison (decision 111). */
+export interface MediaSegmentAnalysesTable {
+  file_id: string;
+  /** `intro-print`, `credits-print` (base64 of raw Chromaprint points), `black` (JSON of a run or null). */
+  kind: string;
+  file_version: string;
+  /** Where in the file the analysed audio or picture starts. */
+  offset_ms: number;
+  data: string;
+  made_at: number;
 }
 
 /**

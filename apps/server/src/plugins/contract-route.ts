@@ -72,12 +72,15 @@ export function contractRoute<E extends Endpoint>(
     request: FastifyRequest,
     reply: FastifyReply,
   ) => Promise<RouteAnswer<z.infer<E['response']>>>,
+  /** `bodyLimit`: bytes this route's body may have, where the server's 1 MiB is not the route's bound. */
+  options: { bodyLimit?: number } = {},
 ): void {
   if (isStreamEndpoint(endpoint))
     throw new Error(`${endpoint.method} ${endpoint.path} is a stream: register it with contractStream`);
   app.withTypeProvider<ZodTypeProvider>().route({
     method: endpoint.method,
     url: endpoint.path,
+    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     config: { contract: endpoint },
     schema: { ...documentation(endpoint), response: { [endpoint.successStatus ?? 200]: endpoint.response } },
     handler: (request, reply) => {

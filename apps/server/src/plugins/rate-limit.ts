@@ -84,8 +84,28 @@ export const rateLimitBuckets = {
   device_link_password: { points: 5, durationMs: 60 * 60_000 },
   /** Per user: promo code look-ups (codes must not be guessable by trying). */
   promo_check: { points: 30, durationMs: 10 * 60_000 },
+  /** Per user: segment marks made and taken back (decision 111), shared with every viewer of the instance. */
+  segment_marks: { points: 60, durationMs: 60 * 60_000 },
   /** Per user: payment requests (each one asks the gateway for an invoice). */
   payment_request: { points: 10, durationMs: 10 * 60_000 },
+  /** Watch parties (decision 110): new parties per account; joins per client address. */
+  party_create: { points: 20, durationMs: 10 * 60_000 },
+  party_join: { points: 60, durationMs: 10 * 60_000 },
+  /** Per member: commands (a scrub is one seek when it ends), chat lines and reactions, streams opened. */
+  party_command: { points: 120, durationMs: 60_000, whenStoreFails: 'allow' },
+  party_message: { points: 30, durationMs: 60_000, whenStoreFails: 'allow' },
+  party_stream: { points: 60, durationMs: 10 * 60_000, whenStoreFails: 'allow' },
+  /** Per member: how often buffering may hold the room (past it the room plays on without them). */
+  party_hold: { points: 6, durationMs: 2 * 60_000, whenStoreFails: 'allow' },
+  /** p-stream's player status: its client posts about once a second per member, per account here. */
+  player_status: { points: 1_200, durationMs: 10 * 60_000, whenStoreFails: 'allow' },
+  /**
+   * Casting (decision 113), per client address, signed in or not: captions relayed for a Chromecast (one
+   * per caption chosen while casting; each is kept for hours, so the bucket bounds what an address can
+   * store), and their reads (the receiver's, once per track it loads).
+   */
+  cast_caption_upload: { points: 60, durationMs: 10 * 60_000 },
+  cast_caption_read: { points: 600, durationMs: 10 * 60_000, whenStoreFails: 'allow' },
 } satisfies Record<string, RateLimitRule & { whenStoreFails?: 'memory' | 'allow' }>;
 
 export type RateLimitBucket = keyof typeof rateLimitBuckets;

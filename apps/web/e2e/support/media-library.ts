@@ -5,6 +5,8 @@ import { expect, test, type Page } from '@playwright/test';
 
 /** Made by scripts/make-test-library.ts before the library instance starts (kept between runs: a cache). */
 export const TEST_LIBRARY_DIR = path.join(tmpdir(), 'marquee-e2e-library');
+/** The show of e2e/segments.spec.ts (scripts/make-segments-show.ts): its intros and credits are detected. */
+export const SEGMENTS_SHOW_DIR = path.join(tmpdir(), 'marquee-e2e-segments-show');
 const LIBRARY_ORIGIN = `http://127.0.0.1:${Number(process.env.E2E_LIBRARY_PORT ?? 4185)}`;
 
 /**

@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import { fromVisitor } from './visitor.ts';
+import { fromVisitor, signInAsNewVisitor } from './visitor.ts';
 
 /** Page objects and API helpers for the subscription site (e2e/subscription.spec.ts). */
 
@@ -24,7 +24,10 @@ export async function registerByApi(
 
 /** The token of an account signed in through the API. */
 export async function tokenOf(request: APIRequestContext, email: string): Promise<string> {
-  const response = await request.post('/customers/auth', { data: { email, password: PASSWORD } });
+  const response = await request.post('/customers/auth', {
+    data: { email, password: PASSWORD },
+    headers: fromVisitor(),
+  });
   expect(response.status()).toBe(200);
   return ((await response.json()) as { token: string }).token;
 }
@@ -51,6 +54,7 @@ export async function loginInUi(
   email: string,
   options: { chooseOwn?: boolean } = {},
 ): Promise<void> {
+  await signInAsNewVisitor(page);
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);

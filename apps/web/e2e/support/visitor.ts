@@ -13,13 +13,24 @@ export const visitorAddress = () => `198.${18 + randomInt(2)}.${randomInt(256)}.
 /** Headers of an API request made by a visitor of its own. */
 export const fromVisitor = (address = visitorAddress()) => ({ 'x-forwarded-for': address });
 
-/** The page's registration calls (both account kinds) come from one new visitor's address. */
-export async function registerAsNewVisitor(page: Page): Promise<void> {
+type Route = Parameters<Parameters<Page['route']>[1]>[0];
+
+/** The page's POSTs to these URLs come from one new visitor's address. */
+async function postAsNewVisitor(page: Page, urls: (string | RegExp)[]): Promise<void> {
   const headers = fromVisitor();
-  const register = (route: Parameters<Parameters<Page['route']>[1]>[0]) =>
+  const asVisitor = (route: Route) =>
     route.request().method() === 'POST'
       ? route.continue({ headers: { ...route.request().headers(), ...headers } })
       : route.continue();
-  await page.route('**/auth/register/**', register);
-  await page.route(/\/customers$/, register);
+  for (const url of urls) await page.route(url, asVisitor);
 }
+
+/** The page's registration calls (both account kinds) come from one new visitor's address. */
+export const registerAsNewVisitor = (page: Page) =>
+  postAsNewVisitor(page, ['**/auth/register/**', /\/customers$/]);
+
+/**
+ * The page's email sign-ins come from one new visitor's address: the suite signs in far more often than
+ * one address may within the sign-in window (plugins/rate-limit.ts `customer_login`).
+ */
+export const signInAsNewVisitor = (page: Page) => postAsNewVisitor(page, [/\/customers\/auth$/]);

@@ -1,6 +1,6 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { i18n } from 'i18next';
-import { lazy, StrictMode, Suspense, useEffect, useState } from 'react';
+import { lazy, StrictMode, Suspense, useCallback, useEffect, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { MediaActionsProvider, type MediaActions } from '../components/media-actions.tsx';
@@ -13,10 +13,13 @@ import { changeLanguage } from '../lib/i18n.ts';
 import { startLanguage } from '../lib/languages.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 import { applyTheme } from '../lib/theme.ts';
+import { useTvModeDocument } from '../lib/tv/tv-mode.ts';
+import { useTvNavigation } from '../lib/tv/use-tv-navigation.ts';
 import { appStorage } from '../lib/storage.ts';
 import { ACCESS_TOKEN_KEY, PENDING_SIGN_OUTS_KEY } from '../lib/sync/sync-keys.ts';
 import { useAccountStore, usePreferencesStore } from '../stores/index.ts';
 import { createRouter } from './router.tsx';
+import { paths } from '../lib/paths.ts';
 
 /** The chosen theme, or the default (teal on 20 April). */
 function useTheme() {
@@ -75,6 +78,9 @@ const syncHasWork = () =>
 
 function Routes() {
   const [router] = useState(createRouter);
+  // A remote's Back on the tab's first screen that is not home (a shared link, a search) goes home, in
+  // its place: Back there again stays home.
+  useTvNavigation(useCallback(() => void router.navigate(paths.home, { replace: true }), [router]));
   if (useProfileLoadFailure() === 'screen')
     return (
       <Suspense fallback={null}>
@@ -89,6 +95,7 @@ export function App({ i18n, queryClient: given }: { i18n: i18n; queryClient?: Qu
   const [queryClient] = useState(() => given ?? createQueryClient());
   useTheme();
   useLanguage(i18n);
+  useTvModeDocument(usePreferencesStore((s) => s.tvMode));
   useEffect(() => {
     // Sync code loads right after the first view, not inside it — and on a visitor's device, which has
     // nothing to sync, only once an account appears (a sign-in here or in another tab).

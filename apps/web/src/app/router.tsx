@@ -154,6 +154,13 @@ const RegisterPage = page(
   (m) => m.RegisterPage,
   PAGE_NAMESPACES.account,
 );
+const PartyJoinPage = closedToKids(
+  page(
+    () => import('../features/player/party/party-join-page.tsx'),
+    (m) => m.PartyJoinPage,
+    ['player'],
+  ),
+);
 const SettingsRoute = page(
   () => import('./routes/settings-route.tsx'),
   (m) => m.SettingsRoute,
@@ -210,6 +217,7 @@ export function routes(): RouteObject[] {
         { path: '/login', element: <LoginPage /> },
         { path: '/login/code', element: <CodeSignInPage /> },
         { path: '/link', element: <LinkPage /> },
+        { path: '/party/:partyId', element: <PartyJoinPage /> },
         { path: '/register', element: <RegisterPage /> },
         { path: '/settings', element: <SettingsRoute /> },
         // Only an instance with a payment gateway sells memberships; elsewhere /subscription is not found.

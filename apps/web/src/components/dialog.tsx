@@ -75,7 +75,7 @@ export function Dialog({
       data-testid={testId}
       // Clicks on the ::backdrop reach the dialog element itself; the panel fills the dialog, so a press that
       // starts and ends on the dialog element, not inside the panel, is a click on the backdrop.
-      className="m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-md overflow-visible border-0 bg-transparent p-0 text-fg backdrop:bg-black/70"
+      className="m-auto max-h-[calc(100dvh-2rem)] tv:max-h-[calc(100dvh_-_2_*_var(--spacing-overscan-y))] w-[calc(100%-2rem)] max-w-md overflow-visible border-0 bg-transparent p-0 text-fg backdrop:bg-black/70"
       onMouseDown={(e) => {
         pressedOnBackdrop.current = e.target === e.currentTarget;
       }}
@@ -108,7 +108,7 @@ export function Dialog({
       }}
     >
       <div
-        className={`max-h-[calc(100dvh-2rem)] overflow-y-auto rounded-2xl bg-surface-2 p-6 shadow-2xl ${className}`}
+        className={`max-h-[calc(100dvh-2rem)] tv:max-h-[calc(100dvh_-_2_*_var(--spacing-overscan-y))] overflow-y-auto rounded-2xl bg-surface-2 p-6 shadow-2xl ${className}`}
       >
         {children}
       </div>

@@ -54,15 +54,17 @@ export function HeaderLink({ to, children }: { to: string; children: ReactNode }
 
 /**
  * The site's bar. It stays on screen while the page scrolls, except in a short viewport (a phone held
- * sideways), where it would take a fifth of the height: there it scrolls away with the page.
+ * sideways), where it would take a fifth of the height: there it scrolls away with the page. So it does in
+ * TV mode (docs/decisions/114-tv-mode.md): pinned, it would take room from the rows and cover what the
+ * arrow keys scroll into view under it. In TV mode every edge of the page keeps the overscan margins.
  */
 export function Header({ nav, end }: HeaderSlots = {}) {
   const { t } = useTranslation(['navigation']);
   const config = runtimeConfig();
   return (
-    <header className="sticky top-0 z-30 border-b border-white/5 bg-bg/85 backdrop-blur [@media(max-height:30rem)]:static">
+    <header className="sticky top-0 z-30 border-b border-white/5 bg-bg/85 backdrop-blur [@media(max-height:30rem)]:static tv:static">
       <nav
-        className="mx-auto flex h-16 max-w-screen-2xl items-center gap-1 px-4 sm:gap-2 sm:px-6"
+        className="mx-auto flex h-16 max-w-screen-2xl items-center gap-1 px-4 sm:gap-2 sm:px-6 tv:px-overscan-x"
         aria-label={t('navigation.home')}
       >
         {/* Named by the instance's name, its visible text from sm up (a label must contain what is shown,
@@ -88,7 +90,7 @@ export function Footer() {
   const link = 'inline-flex min-h-11 min-w-11 items-center justify-center text-fg-muted hover:text-fg';
   return (
     <footer className="mt-16 border-t border-white/5">
-      <div className="mx-auto flex max-w-screen-2xl flex-col gap-3 px-4 py-8 text-sm sm:px-6">
+      <div className="mx-auto flex max-w-screen-2xl flex-col gap-3 px-4 py-8 text-sm sm:px-6 tv:px-overscan-x tv:pb-overscan-y">
         <nav className="flex flex-wrap gap-x-6 gap-y-2" aria-label={t('footer.about')}>
           <Link className={link} to={paths.about}>
             {t('footer.about')}
@@ -132,17 +134,17 @@ export function PageLoading({ page = false }: { page?: boolean }) {
 export function Layout({ header, banners }: { header?: HeaderSlots; banners?: ReactNode } = {}) {
   const { t } = useTranslation(['global']);
   return (
-    <div className="flex min-h-dvh flex-col">
+    <div className="flex min-h-dvh flex-col tv:pt-overscan-y">
       <a
         href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:z-50 focus:m-2 focus:rounded focus:bg-accent focus:px-3 focus:py-2 focus:text-white"
+        className="sr-only focus:not-sr-only focus:absolute focus:z-50 focus:m-2 focus:rounded focus:bg-accent focus:px-3 focus:py-2 focus:text-white tv:focus:mx-overscan-x tv:focus:my-overscan-y"
       >
         {t('global.skipToContent')}
       </a>
       <OfflineBanner />
       {banners}
       <Header {...header} />
-      <main id="main" className="mx-auto w-full max-w-screen-2xl flex-1 px-4 sm:px-6">
+      <main id="main" className="mx-auto w-full max-w-screen-2xl flex-1 px-4 sm:px-6 tv:px-overscan-x">
         <Suspense fallback={<PageLoading page />}>
           <Outlet />
         </Suspense>

@@ -10,9 +10,10 @@ const CardMenu = optionalLazy(() =>
 );
 
 /**
- * A movie card's ⋯ button, in the poster's top corner across from the bookmark: shown on hover and focus,
- * always on a touch screen (no hover there). The WAI-ARIA menu button (docs/decisions/084-accessibility-bar.md):
- * Enter and Space open its menu on its item (the optional arrows are left out: bytes of the first view).
+ * A movie card's ⋯ button, in the poster's top corner across from the bookmark: shown on hover and while
+ * the card has the keyboard's focus (its link or the button), always on a touch screen (no hover there).
+ * The WAI-ARIA menu button (docs/decisions/084-accessibility-bar.md): Enter and Space open its menu on its
+ * item (the optional arrows are left out: bytes of the first view).
  */
 export function CardMenuButton({ media }: { media: MediaSummary }) {
   const { t } = useTranslation(['history']);
@@ -33,7 +34,7 @@ export function CardMenuButton({ media }: { media: MediaSummary }) {
         aria-expanded={open}
         aria-label={t('history.marks.more', { title: media.title })}
         onClick={() => setOpen(!open)}
-        className="absolute top-1 start-1 flex h-11 w-11 items-center justify-center rounded-full text-white opacity-0 group-hover/card:opacity-100 focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-accent aria-expanded:opacity-100 [@media(hover:none)]:opacity-100"
+        className="absolute top-1 start-1 flex h-11 w-11 items-center justify-center rounded-full text-white opacity-0 group-hover/card:opacity-100 group-focus-within/card:opacity-100 focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-accent aria-expanded:opacity-100 [@media(hover:none)]:opacity-100"
       >
         <svg viewBox="0 0 24 24" className="h-8 w-8 rounded-full bg-black/70" aria-hidden="true">
           <path d="M7 12h0m5 0h0m5 0h0" stroke="currentColor" strokeWidth="3" strokeLinecap="round" />

@@ -150,7 +150,7 @@ function CardPoster({
         loading={posterLoading === 'lazy' ? 'lazy' : 'eager'}
         fetchPriority={posterLoading === 'priority' ? 'high' : 'auto'}
         decoding="async"
-        className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105"
+        className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105 group-focus-visible:scale-105 motion-reduce:transition-none"
       />
       {!released && (
         <span className="absolute top-2 start-2 rounded bg-black/80 px-2 py-0.5 text-xs font-semibold text-white">

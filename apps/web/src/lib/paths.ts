@@ -28,6 +28,8 @@ export const paths = {
   codeSignIn: '/login/code',
   /** Where a signed-in viewer approves another device's code. */
   link: '/link',
+  /** A watch party's invite link (decision 110). */
+  party: (partyId: string) => `/party/${encodeURIComponent(partyId)}`,
   register: '/register',
   settings: '/settings',
   subscription: '/subscription',

@@ -19,7 +19,7 @@ export function UpdateNotice({
   return (
     <div
       role="status"
-      className="pointer-events-none fixed start-0 end-0 bottom-0 z-50 flex justify-center p-3 sm:justify-end"
+      className="pointer-events-none fixed start-0 end-0 bottom-0 z-50 flex justify-center p-3 sm:justify-end tv:px-overscan-x tv:pb-overscan-y"
     >
       {visible && (
         <div

@@ -43,7 +43,12 @@ export {
   DEFAULT_STYLING,
   type SubtitleStyling,
 } from './subtitles-store.ts';
-export { usePlayerPrefsStore, useOnboardingStore } from './player-prefs-store.ts';
+export {
+  usePlayerPrefsStore,
+  useOnboardingStore,
+  type SegmentSkip,
+  type SegmentSkips,
+} from './player-prefs-store.ts';
 export { useMigrationStatus } from './migration-status.ts';
 export { useSessionStatus } from './session-status.ts';
 export type { OutboxOp, SyncedSettings, LibraryData } from './library/outbox.ts';

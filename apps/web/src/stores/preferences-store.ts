@@ -5,6 +5,13 @@ import { createPersistedStore, storageKey } from './persisted.ts';
 import { LEGACY_KEYS, readLegacyState } from './library/legacy.ts';
 import { validWatchedThreshold, WATCHED_SHARE } from './library/history-rules.ts';
 import { validContinueHidden, type ContinueHidden } from './library/library-rules.ts';
+import {
+  stillWatchingDefault,
+  validPlayerShortcuts,
+  validStillWatching,
+  type PlayerShortcuts,
+  type StillWatching,
+} from './player-settings-rules.ts';
 
 export const THEMES = ['default', 'blue', 'teal', 'red', 'gray'] as const satisfies readonly ThemeName[];
 
@@ -14,6 +21,11 @@ export interface PreferencesData {
   /** null = the default theme (teal on 20 April). */
   theme: Exclude<ThemeName, 'default'> | null;
   enableThumbnails: boolean;
+  /**
+   * The 10-foot layout and remote-control navigation (lib/tv/tv-mode.ts): automatic (on for TV
+   * browsers), on or off. Kept on this device only: it is about its screen.
+   */
+  tvMode: 'auto' | 'on' | 'off';
   enableAutoplay: boolean;
   sourceOrder: string[];
   enableSourceOrder: boolean;
@@ -32,6 +44,14 @@ export interface PreferencesData {
    * until watched again or a new episode airs (decision 102); synced per profile as `continueHidden`.
    */
   continueHidden: ContinueHidden;
+  /**
+   * The player's own details (decision 112), synced per profile: the pause overlay (p-stream's
+   * `enablePauseOverlay`; on unless turned off), when it asks "Are you still watching?"
+   * (`stillWatching`), and the keys the viewer changed (`playerShortcuts`, action → keys).
+   */
+  enablePauseOverlay: boolean;
+  stillWatching: StillWatching;
+  playerShortcuts: PlayerShortcuts;
 }
 
 interface PreferencesActions {
@@ -44,12 +64,16 @@ const initial = (): PreferencesData => ({
   language: null,
   theme: null,
   enableThumbnails: false,
+  tvMode: 'auto',
   enableAutoplay: true,
   sourceOrder: [],
   enableSourceOrder: false,
   audioLanguage: null,
   watchedThreshold: WATCHED_SHARE,
   continueHidden: {},
+  enablePauseOverlay: true,
+  stillWatching: stillWatchingDefault(),
+  playerShortcuts: {},
 });
 
 export const toTheme = (v: unknown): PreferencesData['theme'] =>
@@ -62,6 +86,7 @@ function sanitize(d: Record<string, unknown>, init: PreferencesData): Preference
     language: typeof d.language === 'string' && d.language ? d.language : null,
     theme: toTheme(d.theme),
     enableThumbnails: typeof d.enableThumbnails === 'boolean' ? d.enableThumbnails : init.enableThumbnails,
+    tvMode: d.tvMode === 'on' || d.tvMode === 'off' ? d.tvMode : init.tvMode,
     enableAutoplay: typeof d.enableAutoplay === 'boolean' ? d.enableAutoplay : init.enableAutoplay,
     sourceOrder: Array.isArray(d.sourceOrder)
       ? d.sourceOrder.filter((x): x is string => typeof x === 'string')
@@ -71,6 +96,10 @@ function sanitize(d: Record<string, unknown>, init: PreferencesData): Preference
     audioLanguage: isAudioLanguage(d.audioLanguage) ? d.audioLanguage : null,
     watchedThreshold: validWatchedThreshold(d.watchedThreshold) ?? init.watchedThreshold,
     continueHidden: validContinueHidden(d.continueHidden) ?? init.continueHidden,
+    enablePauseOverlay:
+      typeof d.enablePauseOverlay === 'boolean' ? d.enablePauseOverlay : init.enablePauseOverlay,
+    stillWatching: validStillWatching(d.stillWatching) ?? init.stillWatching,
+    playerShortcuts: validPlayerShortcuts(d.playerShortcuts) ?? init.playerShortcuts,
   };
 }
 

@@ -1,5 +1,6 @@
 import {
   accountRoutes,
+  castRoutes,
   configRoutes,
   customerRoutes,
   deviceLinkRoutes,
@@ -14,6 +15,7 @@ import {
 import type { ApiErrorBody, Route } from '@marquee/contract';
 import type {
   accountEndpoints,
+  castEndpoints,
   configEndpoints,
   customerEndpoints,
   deviceLinkEndpoints,
@@ -45,6 +47,7 @@ interface Groups {
   sources: typeof sourcesEndpoints;
   jobs: typeof jobEndpoints;
   deviceLinks: typeof deviceLinkEndpoints;
+  cast: typeof castEndpoints;
 }
 const tables: Record<keyof Groups, Record<string, Route>> = {
   account: accountRoutes,
@@ -58,6 +61,7 @@ const tables: Record<keyof Groups, Record<string, Route>> = {
   sources: sourceRoutes,
   jobs: jobRoutes,
   deviceLinks: deviceLinkRoutes,
+  cast: castRoutes,
 };
 
 export interface FakeRequest {

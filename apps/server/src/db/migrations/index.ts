@@ -18,6 +18,7 @@ import * as m016deviceLinks from './2026-11-30-008-device-links.ts';
 import * as m017kids from './2026-12-01-001-kids-profiles.ts';
 import * as m018linkKeys from './2026-12-01-002-device-link-keys.ts';
 import * as m019passkeys from './2026-12-01-003-passkeys.ts';
+import * as m020segments from './2026-12-01-004-media-segments.ts';
 
 /** Every migration, in order. Names sort by date so both dialects apply them in the same order. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-01-001-kids-profiles': m017kids,
   '2026-12-01-002-device-link-keys': m018linkKeys,
   '2026-12-01-003-passkeys': m019passkeys,
+  '2026-12-01-004-media-segments': m020segments,
 };

@@ -757,6 +757,7 @@ export class LibraryIndexer {
   private isWatching = false;
   private debounce: NodeJS.Timeout | undefined;
   private readonly aborter = new AbortController();
+  private readonly scanListeners: ((index: LibraryIndex) => void)[] = [];
   readonly roots: readonly string[];
 
   constructor(
@@ -778,6 +779,11 @@ export class LibraryIndexer {
       if (!this.aborter.signal.aborted) this.o.log?.('library: the scan failed', { err: error });
     });
     return true;
+  }
+
+  /** Calls `listener` with each new index as its scan ends (segment detection queues its work: decision 111). */
+  onScanned(listener: (index: LibraryIndex) => void): void {
+    this.scanListeners.push(listener);
   }
 
   status(): LibraryStatus {
@@ -835,6 +841,7 @@ export class LibraryIndexer {
     this.current = index;
     this.finishedAt = this.o.now();
     this.lastDurationMs = Math.round(performance.now() - clock);
+    for (const listener of this.scanListeners) listener(index);
     return index;
   }
 

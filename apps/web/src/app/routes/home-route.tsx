@@ -90,7 +90,8 @@ function BrowseScreen() {
           {greeting}
         </h1>
       </div>
-      <div className="sticky top-16 z-20 [@media(max-height:30rem)]:top-0 mx-auto max-w-2xl bg-bg/0 py-3">
+      {/* In TV mode it scrolls away like the header (components/layout.tsx). */}
+      <div className="sticky top-16 z-20 [@media(max-height:30rem)]:top-0 mx-auto max-w-2xl bg-bg/0 py-3 tv:static">
         <SearchBar
           value={search.text}
           onChange={(text) => {

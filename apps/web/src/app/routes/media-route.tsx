@@ -86,7 +86,7 @@ function MediaLayout({ player, onPlay }: { player: ReactNode; onPlay?: PlayReque
       {player}
       {onPlay && <TitleTopBar />}
       <main id="main" className="flex-1">
-        <div className="mx-auto w-full max-w-screen-2xl px-4 sm:px-6">
+        <div className="mx-auto w-full max-w-screen-2xl px-4 sm:px-6 tv:px-overscan-x">
           <MediaPage onPlay={onPlay} />
         </div>
       </main>
@@ -106,7 +106,7 @@ function TitleTopBar() {
   const { t } = useTranslation(['player']);
   const backTo = useBackTo();
   return (
-    <nav className="relative z-10 px-2 pt-2">
+    <nav className="relative z-10 px-2 pt-2 tv:px-overscan-x tv:pt-overscan-y">
       <Link
         to={backTo}
         className="inline-flex min-h-11 items-center gap-1 rounded-full px-3 text-sm font-semibold text-fg hover:bg-surface-2 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
@@ -233,9 +233,16 @@ function ShowPlayer({
       tmdbId: details.id,
       imdbId: details.imdbId,
       poster: details.poster,
+      overview: details.overview,
       mediaKey,
       season: { id: season.id, number: season.number, title: season.title },
-      episode: { id: episode.id, number: episode.number, title: episode.title, airDate: episode.airDate },
+      episode: {
+        id: episode.id,
+        number: episode.number,
+        title: episode.title,
+        airDate: episode.airDate,
+        overview: episode.overview,
+      },
       episodes: q.data.episodes.map((e) => ({
         id: e.id,
         number: e.number,
@@ -273,6 +280,7 @@ function MoviePlayer({ mediaKey, details }: { mediaKey: string; details: MediaDe
         tmdbId: details.id,
         imdbId: details.imdbId,
         poster: details.poster,
+        overview: details.overview,
         mediaKey,
       }),
     [details, mediaKey],

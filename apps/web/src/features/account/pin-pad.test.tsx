@@ -77,4 +77,20 @@ describe('PIN pad', () => {
     fireEvent.keyDown(key('2'), { key: 'ArrowUp' });
     expect(document.activeElement).toBe(screen.getByTestId('pin-field'));
   });
+
+  it('leaves the arrows past its sides and below its last row to the page (a remote goes on from there)', () => {
+    renderPad(async () => null);
+    const key = (k: string) => screen.getByTestId(`pin-key-${k}`);
+    for (const [from, arrow] of [
+      ['4', 'ArrowLeft'],
+      ['6', 'ArrowRight'],
+      ['0', 'ArrowDown'],
+    ] as const) {
+      key(from).focus();
+      expect(fireEvent.keyDown(key(from), { key: arrow })).toBe(true);
+      expect(document.activeElement).toBe(key(from));
+    }
+    // Inside it, they are the keypad's.
+    expect(fireEvent.keyDown(key('4'), { key: 'ArrowRight' })).toBe(false);
+  });
 });

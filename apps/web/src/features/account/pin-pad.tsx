@@ -151,8 +151,8 @@ type Key = (typeof KEYS)[number];
 
 /**
  * The keypad: digits in the viewer's script, erase and OK, laid out left to right in every language (as
- * phones' keypads are). Arrows move between its keys like a remote's; up from its top row goes back to the field; a digit or Backspace typed on a
- * key counts as pressing it.
+ * phones' keypads are). Arrows move between its keys like a remote's; up from its top row goes back to the
+ * field, past its sides and bottom they leave it; a digit or Backspace typed on a key counts as pressing it.
  */
 function Keypad({
   keys,
@@ -190,10 +190,15 @@ function Keypad({
       }
       return;
     }
-    e.preventDefault();
     const next = index + step;
+    const column = index % COLUMNS;
+    // Past the keypad's sides or below its last row the arrow is the page's (a remote goes on to the
+    // controls beside or below it: lib/tv/spatial-navigation.ts).
+    if (next >= KEYS.length || (step === -1 && column === 0) || (step === 1 && column === COLUMNS - 1))
+      return;
+    e.preventDefault();
     if (next < 0) field.current?.focus();
-    else keys.current[Math.min(next, KEYS.length - 1)]?.focus();
+    else keys.current[next]?.focus();
   };
 
   return (

@@ -217,7 +217,7 @@ function ProfileTile({
           : t('customer.profiles.choose', { name: tile.name })}
       </span>
       <span
-        className={`relative rounded-full ring-offset-4 ring-offset-bg transition group-hover:ring-4 group-hover:ring-fg ${active ? 'ring-4 ring-accent' : ''}`}
+        className={`relative rounded-full ring-offset-4 ring-offset-bg transition group-hover:ring-4 group-hover:ring-fg group-focus-visible:ring-4 group-focus-visible:ring-fg ${active ? 'ring-4 ring-accent' : ''}`}
       >
         <Avatar {...colors} icon={tile.icon} size={96} />
         {tile.hasPin && <LockBadge label={t('customer.profiles.locked')} />}

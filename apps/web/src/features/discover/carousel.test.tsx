@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { i18n } from 'i18next';
 import { createRef } from 'react';
 import { I18nextProvider } from 'react-i18next';
@@ -8,6 +8,7 @@ import type { MediaSummary } from '@marquee/contract';
 import { clock } from '../../lib/clock.ts';
 import { initI18n } from '../../lib/i18n.ts';
 import { Carousel } from './carousel.tsx';
+import { setTvModeSetting } from '../../lib/tv/tv-mode.ts';
 
 const realNow = clock.now;
 beforeEach(() => {
@@ -134,5 +135,32 @@ describe('carousel arrows', () => {
     await renderRow('en', { loaded: false });
     expect(prev().getAttribute('aria-disabled')).toBe('true');
     expect(next().getAttribute('aria-disabled')).toBe('false');
+  });
+});
+
+describe('in TV mode (docs/decisions/114-tv-mode.md)', () => {
+  afterEach(() => {
+    setTvModeSetting('auto');
+    vi.unstubAllGlobals();
+  });
+  const firstCardWidth = () =>
+    screen.getByTestId('carousel-items').querySelector<HTMLElement>('li > *')!.style.width;
+
+  it('a card is the same share of the screen at 1920 and 1280 (13 %), not a laptop’s 200 px', async () => {
+    vi.stubGlobal('innerWidth', 1920);
+    setTvModeSetting('on');
+    await renderRow('en');
+    expect(firstCardWidth()).toBe('250px');
+    cleanup();
+    vi.stubGlobal('innerWidth', 1280);
+    await renderRow('en');
+    expect(firstCardWidth()).toBe('166px');
+  });
+
+  it('off, the cards keep their width', async () => {
+    vi.stubGlobal('innerWidth', 1920);
+    setTvModeSetting('off');
+    await renderRow('en');
+    expect(firstCardWidth()).toBe('200px');
   });
 });

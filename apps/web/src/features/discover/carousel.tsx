@@ -13,14 +13,19 @@ import {
 } from './carousel-scroll.ts';
 import { MediaCard, MediaCardSkeleton, type PosterLoading } from '../../components/media-card.tsx';
 import { isRtl } from '../../lib/i18n.ts';
+import { useTvMode } from '../../lib/tv/tv-mode.ts';
 import { useViewportWidth } from '../../lib/use-viewport-width.ts';
 
 /** Wheel paging is throttled so one flick of the wheel is one page. */
 const WHEEL_THROTTLE_MS = 345;
 /** Space between cards (Tailwind gap-4). */
 const GAP_PX = 16;
-/** A row's box: the placeholder and the list share it, so both are equally high (a thin scrollbar included). */
-const ROW = 'flex gap-4 pb-2 [scrollbar-width:thin]';
+/**
+ * A row's box: the placeholder and the list share it, so both are equally high (a thin scrollbar included).
+ * In TV mode (docs/decisions/114-tv-mode.md) it keeps room around the cards for the focus ring, and a card
+ * the arrow keys scroll into view stops 2rem from the row's ends: the next one peeks in.
+ */
+const ROW = 'flex gap-4 pb-2 [scrollbar-width:thin] tv:-mx-2 tv:px-2 tv:pt-2 tv:scroll-px-8';
 
 /** How many cards of a row are on screen at once (the rest of the row is scrolled to). */
 export function cardsInView(viewportWidth: number, width = cardWidth(viewportWidth)): number {
@@ -43,12 +48,13 @@ function RowPlaceholder({ width, count }: { width: number; count: number }) {
 /** A row whose title is not known yet (its genre is still being picked): heading and cards as placeholders. */
 export function CarouselPlaceholder() {
   const viewportWidth = useViewportWidth();
+  const width = cardWidth(viewportWidth, useTvMode());
   return (
     <div className="mt-8" aria-hidden="true">
       <div className="mb-3 flex h-7 items-center sm:h-11">
         <div className="h-5 w-48 animate-pulse rounded bg-surface-2" />
       </div>
-      <RowPlaceholder width={cardWidth(viewportWidth)} count={cardsInView(viewportWidth)} />
+      <RowPlaceholder width={width} count={cardsInView(viewportWidth, width)} />
     </div>
   );
 }
@@ -98,7 +104,7 @@ export function Carousel({
 }: CarouselProps) {
   const { t } = useTranslation(['discover']);
   const viewportWidth = useViewportWidth();
-  const width = cardWidth(viewportWidth);
+  const width = cardWidth(viewportWidth, useTvMode());
   const inView = cardsInView(viewportWidth, width);
   const scroller = useRef<HTMLUListElement>(null);
   // Cards render in the background (React yields to the browser between them): no long task per row.
@@ -140,15 +146,18 @@ export function Carousel({
   return (
     <section
       ref={sectionRef}
+      id={`row-${id}`}
       aria-labelledby={title === null ? undefined : headingId}
       aria-busy={!isError && !loaded}
       className="mt-8"
       data-testid="carousel"
+      data-tv-row=""
       data-near={near}
       onFocusCapture={near ? undefined : onReveal}
     >
-      {/* As high as the arrows even when a row that fits has none: nothing moves when they go. */}
-      <div className="mb-3 flex min-h-7 items-center gap-2 sm:min-h-11">
+      {/* As high as the arrows even when a row that fits has none: nothing moves when they go. A remote's
+          arrows pass over them once the row is rendered (its focused card scrolls it: lib/tv/). */}
+      <div className={`mb-3 flex min-h-7 items-center gap-2 sm:min-h-11${loaded ? ' tv-ignore' : ''}`}>
         {title === null ? (
           <HeadingPlaceholder />
         ) : (

@@ -49,6 +49,15 @@ describe('cardWidth', () => {
     expect(cardWidth(600)).toBe(200);
     expect(cardWidth(1920)).toBe(200);
   });
+
+  it('in TV mode is the same share of every screen (13 %), 150 px at least', () => {
+    expect(cardWidth(1920, true)).toBe(250);
+    expect(cardWidth(1280, true)).toBe(166);
+    expect(cardWidth(1920, true) / 1920).toBeCloseTo(cardWidth(1280, true) / 1280, 2);
+    expect(cardWidth(3840, true)).toBe(499);
+    expect(cardWidth(800, true)).toBe(150);
+    expect(cardWidth(1920, false)).toBe(200);
+  });
 });
 
 describe('truncateTitle', () => {

@@ -9,8 +9,18 @@ export const WATCH_SOMETHING_NEW_SECONDS = 5;
 export const CAROUSEL_TITLE_MAX = 32;
 export const NARROW_VIEWPORT_PX = 600;
 
-/** Poster card width: 150 px under a 600 px viewport, else 200 px. */
-export function cardWidth(viewportWidth: number): number {
+/**
+ * In TV mode a row's card is this share of the screen's width, whatever its resolution: about seven posters
+ * across, as TV apps show them (docs/decisions/114-tv-mode.md).
+ */
+export const TV_CARD_SHARE = 0.13;
+
+/**
+ * Poster card width: 150 px under a 600 px viewport, else 200 px. In TV mode 13 % of the viewport (250 px at
+ * 1920, 166 px at 1280), 150 px at least.
+ */
+export function cardWidth(viewportWidth: number, isTv = false): number {
+  if (isTv) return Math.max(150, Math.round(viewportWidth * TV_CARD_SHARE));
   return viewportWidth < NARROW_VIEWPORT_PX ? 150 : 200;
 }
 

@@ -206,7 +206,7 @@ export function LandingPage() {
   return (
     <div className="flex flex-col gap-16 pb-8" data-testid="landing">
       <section
-        className="relative -mx-4 flex min-h-[60vh] flex-col items-center justify-center overflow-hidden px-6 py-20 text-center sm:-mx-6 sm:min-h-[70vh]"
+        className="relative -mx-4 flex min-h-[60vh] flex-col items-center justify-center overflow-hidden px-6 py-20 text-center sm:-mx-6 sm:min-h-[70vh] tv:-mx-overscan-x tv:px-overscan-x"
         data-testid="landing-hero"
       >
         <PosterWall />

@@ -57,6 +57,7 @@ export function BookmarksSection({ items, titled = true }: { items: BookmarkEntr
   if (items.length === 0) return null;
   return (
     <section
+      id="my-list-row"
       aria-labelledby={titled ? 'bookmarks-heading' : undefined}
       aria-label={titled ? undefined : t('library.myList')}
       className="mb-10"
@@ -90,7 +91,12 @@ export function ContinueWatchingSection({ items }: { items: ContinueItem[] }) {
   const focusHeading = useCallback(() => heading.current?.focus(), []);
   if (items.length === 0 && !note) return null;
   return (
-    <section aria-labelledby="continue-heading" className="mb-10" data-testid="continue-section">
+    <section
+      id="continue-row"
+      aria-labelledby="continue-heading"
+      className="mb-10"
+      data-testid="continue-section"
+    >
       <h2
         id="continue-heading"
         ref={heading}

@@ -50,6 +50,10 @@ describe('the keys a slider takes', () => {
     expect(ratingForKey('ArrowRight', 0, false)).toBe(1);
     expect(ratingForKey('ArrowRight', 10, false)).toBe(10);
     expect(ratingForKey('ArrowUp', 6, false)).toBe(7);
+    // In TV mode Up and Down are the remote's, to the controls above and below.
+    expect(ratingForKey('ArrowUp', 6, false, { vertical: false })).toBeUndefined();
+    expect(ratingForKey('ArrowDown', 6, false, { vertical: false })).toBeUndefined();
+    expect(ratingForKey('ArrowRight', 6, false, { vertical: false })).toBe(7);
     expect(ratingForKey('ArrowLeft', 6, false)).toBe(5);
     expect(ratingForKey('ArrowLeft', 1, false)).toBe(1);
     expect(ratingForKey('ArrowLeft', 0, false)).toBeNull();

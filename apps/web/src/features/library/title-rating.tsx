@@ -6,6 +6,7 @@ import { numberFormat } from '../../lib/intl.ts';
 import { useLibraryStore } from '../../stores/index.ts';
 import { libraryMetaOf } from './bookmark-toggle.tsx';
 import { ratingOf } from '../../stores/library/ratings-view.ts';
+import { isTvMode } from '../../lib/tv/tv-mode.ts';
 
 /*
  * The viewer's rating of a movie or a show (decision 103): five stars in halves, 1–10 on the wire. One
@@ -24,11 +25,18 @@ export function ratingAt(offset: number, width: number, rtl: boolean): number {
 }
 
 /** The rating a key gives from `value` (0: none yet), or undefined for a key the control leaves alone. */
-export function ratingForKey(key: string, value: number, rtl: boolean): number | null | undefined {
+export function ratingForKey(
+  key: string,
+  value: number,
+  rtl: boolean,
+  { vertical = true }: { vertical?: boolean } = {},
+): number | null | undefined {
   const up = rtl ? 'ArrowLeft' : 'ArrowRight';
   const down = rtl ? 'ArrowRight' : 'ArrowLeft';
-  if (key === up || key === 'ArrowUp') return Math.min(Math.max(value + 1, RATING_MIN), RATING_MAX);
-  if (key === down || key === 'ArrowDown') return value <= RATING_MIN ? value || null : value - 1;
+  if (key === up || (vertical && key === 'ArrowUp'))
+    return Math.min(Math.max(value + 1, RATING_MIN), RATING_MAX);
+  if (key === down || (vertical && key === 'ArrowDown'))
+    return value <= RATING_MIN ? value || null : value - 1;
   if (key === 'Home') return RATING_MIN;
   if (key === 'End') return RATING_MAX;
   if (key === 'Delete' || key === 'Backspace') return null;
@@ -74,7 +82,8 @@ export function TitleRating({
     set(ratingAt(e.clientX - box.left, box.width, rtl()));
   };
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const next = ratingForKey(e.key, value, rtl());
+    // A remote's Up and Down move on to the controls above and below (TV mode: lib/tv/).
+    const next = ratingForKey(e.key, value, rtl(), { vertical: !isTvMode() });
     if (next === undefined) return;
     e.preventDefault();
     set(next);

@@ -6,6 +6,7 @@ import { asksSearchFocus } from './search-focus.ts';
 import { SearchIcon } from './search-icon.tsx';
 import { useSlashFocus } from './use-slash-focus.ts';
 import { useRandomPhrase } from '../../lib/use-random-phrase.ts';
+import { isTvMode } from '../../lib/tv/tv-mode.ts';
 
 export interface SearchBarProps {
   value: string;
@@ -34,7 +35,8 @@ export function SearchBar({ value, onChange, onClear }: SearchBarProps) {
       className="relative w-full"
       onSubmit={(e) => {
         e.preventDefault();
-        input.current?.blur();
+        // The phone's keyboard closes to show the results; a remote keeps focus here (Down reaches them).
+        if (!isTvMode()) input.current?.blur();
       }}
     >
       <label htmlFor="search-input" className="sr-only">

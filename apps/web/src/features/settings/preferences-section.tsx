@@ -1,9 +1,12 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { numberFormat } from '../../lib/intl.ts';
 import { AUDIO_LANGUAGES, audioLanguageOf, LANGUAGES, languageNames } from '../../lib/languages.ts';
 import { cleanProxyList } from '../../lib/proxy-entries.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
+import { looksLikeTv, TV_MODE_SETTINGS, type TvModeSetting } from '../../lib/tv/tv-mode.ts';
 import { WATCHED_SHARE, WATCHED_THRESHOLD_CHOICES } from '../../stores/library/history-rules.ts';
+import { STILL_WATCHING_CHOICES, type StillWatching } from '../../stores/player-settings-rules.ts';
 import type { SettingsValues } from './save-settings.ts';
 import { Section, Toggle } from './settings-ui.tsx';
 import { SourceOrderSetting } from './source-order.tsx';
@@ -105,9 +108,110 @@ function WatchedThresholdSetting({ value, onChange }: { value: number; onChange(
   );
 }
 
+const TV_MODE_LABELS = {
+  auto: 'settings.preferences.tvModeAuto',
+  on: 'settings.preferences.tvModeOn',
+  off: 'settings.preferences.tvModeOff',
+} as const satisfies Record<TvModeSetting, string>;
+
 /**
- * Preferences: the UI and audio languages, thumbnails, autoplay (only where the instance allows it or
- * the draft has custom proxies), when a title counts as watched and the source order.
+ * TV mode (docs/decisions/114-tv-mode.md): the 10-foot layout, automatic (on in TV browsers; the note says
+ * whether this one was taken for one), on or off. A setting of this device: it is about its screen.
+ */
+function TvModeChoice({ value, onChange }: { value: TvModeSetting; onChange(value: TvModeSetting): void }) {
+  const { t } = useTranslation(['settings']);
+  // The browser does not change while the page is open: asked once.
+  const [isTv] = useState(() => looksLikeTv(typeof navigator === 'undefined' ? '' : navigator.userAgent));
+  return (
+    <div className="rounded-xl bg-surface-1 p-4">
+      <label htmlFor="settings-tv-mode" className="mb-2 block font-semibold text-fg">
+        {t('settings.preferences.tvMode')}
+      </label>
+      <select
+        id="settings-tv-mode"
+        value={value}
+        onChange={(e) => onChange(e.target.value as TvModeSetting)}
+        aria-describedby="settings-tv-mode-note settings-tv-mode-detected"
+        className={INPUT}
+        data-testid="tv-mode-select"
+      >
+        {TV_MODE_SETTINGS.map((setting) => (
+          <option key={setting} value={setting}>
+            {t(TV_MODE_LABELS[setting])}
+          </option>
+        ))}
+      </select>
+      <p id="settings-tv-mode-note" className="mt-2 text-sm text-fg-muted">
+        {t('settings.preferences.tvModeNote')}
+      </p>
+      <p id="settings-tv-mode-detected" className="mt-1 text-sm text-fg-muted" data-testid="tv-mode-detected">
+        {isTv ? t('settings.preferences.tvModeDetected') : t('settings.preferences.tvModeNotDetected')}
+      </p>
+    </div>
+  );
+}
+
+const stillWatchingValue = (v: StillWatching) => `${v.episodes}:${v.minutes}`;
+
+/**
+ * When the player asks "Are you still watching?" (decision 112): never, or after a number of episodes
+ * started on their own or a time played without input, whichever comes first. Synced per profile; a
+ * value another client set that is not one of the choices is shown as it is.
+ */
+function StillWatchingSetting({
+  value,
+  onChange,
+}: {
+  value: StillWatching;
+  onChange(v: StillWatching): void;
+}) {
+  const { t, i18n } = useTranslation(['settings']);
+  const choices = STILL_WATCHING_CHOICES.some((c) => stillWatchingValue(c) === stillWatchingValue(value))
+    ? STILL_WATCHING_CHOICES
+    : [...STILL_WATCHING_CHOICES, value];
+  const duration = (minutes: number) =>
+    minutes % 60 === 0
+      ? numberFormat(i18n.language, { style: 'unit', unit: 'hour', unitDisplay: 'long' }).format(minutes / 60)
+      : numberFormat(i18n.language, { style: 'unit', unit: 'minute', unitDisplay: 'long' }).format(minutes);
+  const label = (c: StillWatching) => {
+    if (!c.episodes && !c.minutes) return t('settings.preferences.stillWatchingNever');
+    if (!c.minutes) return t('settings.preferences.stillWatchingEpisodes', { count: c.episodes });
+    if (!c.episodes) return t('settings.preferences.stillWatchingTime', { duration: duration(c.minutes) });
+    return t('settings.preferences.stillWatchingEither', {
+      count: c.episodes,
+      duration: duration(c.minutes),
+    });
+  };
+  return (
+    <div className="rounded-xl bg-surface-1 p-4">
+      <label htmlFor="settings-still-watching" className="mb-2 block font-semibold text-fg">
+        {t('settings.preferences.stillWatching')}
+      </label>
+      <select
+        id="settings-still-watching"
+        value={stillWatchingValue(value)}
+        onChange={(e) => onChange(choices.find((c) => stillWatchingValue(c) === e.target.value) ?? value)}
+        aria-describedby="settings-still-watching-note"
+        className={INPUT}
+        data-testid="still-watching-select"
+      >
+        {choices.map((c) => (
+          <option key={stillWatchingValue(c)} value={stillWatchingValue(c)}>
+            {label(c)}
+          </option>
+        ))}
+      </select>
+      <p id="settings-still-watching-note" className="mt-2 text-sm text-fg-muted">
+        {t('settings.preferences.stillWatchingNote')}
+      </p>
+    </div>
+  );
+}
+
+/**
+ * Preferences: the UI and audio languages, TV mode, thumbnails, autoplay (only where the instance allows it or
+ * the draft has custom proxies), when a title counts as watched, the player's pause overlay and "Are you
+ * still watching?", and the source order.
  */
 export function PreferencesSection({ draft, edit }: { draft: SettingsValues; edit: EditSettings }) {
   const { t, i18n } = useTranslation(['settings']);
@@ -140,6 +244,7 @@ export function PreferencesSection({ draft, edit }: { draft: SettingsValues; edi
           uiLanguage={draft.language}
           onChange={(audioLanguage) => edit({ audioLanguage })}
         />
+        <TvModeChoice value={draft.tvMode} onChange={(tvMode) => edit({ tvMode })} />
         <Toggle
           id="settings-thumbnails"
           label={t('settings.preferences.thumbnails')}
@@ -162,6 +267,17 @@ export function PreferencesSection({ draft, edit }: { draft: SettingsValues; edi
         <WatchedThresholdSetting
           value={draft.watchedThreshold}
           onChange={(watchedThreshold) => edit({ watchedThreshold })}
+        />
+        <Toggle
+          id="settings-pause-overlay"
+          label={t('settings.preferences.pauseOverlay')}
+          description={t('settings.preferences.pauseOverlayText')}
+          checked={draft.enablePauseOverlay}
+          onChange={(v) => edit({ enablePauseOverlay: v })}
+        />
+        <StillWatchingSetting
+          value={draft.stillWatching}
+          onChange={(stillWatching) => edit({ stillWatching })}
         />
         <SourceOrderSetting enabled={draft.enableSourceOrder} order={draft.sourceOrder} onChange={edit} />
       </div>

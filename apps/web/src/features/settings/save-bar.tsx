@@ -15,7 +15,9 @@ export function SaveResultNotice({ result, raised }: { result: SaveResult; raise
     ref.current?.focus();
   }, [result]);
   return (
-    <div className={`fixed inset-x-0 z-40 px-4 ${raised ? 'bottom-20' : 'bottom-4'}`}>
+    <div
+      className={`fixed inset-x-0 z-40 px-4 tv:px-overscan-x ${raised ? 'bottom-20 tv:bottom-[calc(5rem_+_var(--spacing-overscan-y))]' : 'bottom-4 tv:bottom-overscan-y'}`}
+    >
       <p
         ref={ref}
         tabIndex={-1}
@@ -48,7 +50,8 @@ export function SaveBar({
       className="fixed inset-x-0 bottom-0 z-40 border-t border-white/10 bg-surface-2/95 backdrop-blur"
       data-testid="save-bar"
     >
-      <div className="mx-auto flex max-w-screen-2xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
+      {/* In TV mode the bar reaches the screen's edges, its content stays inside the overscan margins. */}
+      <div className="mx-auto flex max-w-screen-2xl items-center justify-between gap-4 px-4 py-3 sm:px-6 tv:px-overscan-x tv:pb-overscan-y">
         <p className="text-sm text-fg">{message}</p>
         <div className="flex gap-3">
           <Button variant="secondary" onClick={onReset}>

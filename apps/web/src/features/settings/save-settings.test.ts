@@ -6,6 +6,7 @@ import { accountQueries } from '../../lib/api/queries/account.ts';
 import { setRuntimeConfig } from '../../lib/runtime-config.ts';
 import { memoryStorage, setAppStorage } from '../../lib/storage.ts';
 import { initStores, useAccountStore, usePreferencesStore, type Account } from '../../stores/index.ts';
+import { storageKey } from '../../stores/persisted.ts';
 import { contractServer, refuse, type Handlers } from '../../test/contract-server.ts';
 import { saveSettings, type SettingsValues } from './save-settings.ts';
 import { saveResultText } from './settings-form.ts';
@@ -52,8 +53,11 @@ const base: SettingsValues = {
   audioLanguage: null,
   theme: null,
   enableThumbnails: false,
+  tvMode: 'auto',
   enableAutoplay: true,
   watchedThreshold: 0.9,
+  enablePauseOverlay: true,
+  stillWatching: { episodes: 3, minutes: 90 },
   enableSourceOrder: false,
   sourceOrder: [],
   styling: { color: '#ffffff', size: 1, backgroundOpacity: 0.5, backgroundBlur: 0.5, bold: false },
@@ -85,9 +89,11 @@ const session1 = {
   userAgent: 'test',
 };
 
+let storage: ReturnType<typeof memoryStorage>;
 beforeEach(() => {
   setRuntimeConfig({ variant: 'subscription', captcha: { provider: 'none' } } as unknown as RuntimeConfig);
-  setAppStorage(memoryStorage());
+  storage = memoryStorage();
+  setAppStorage(storage);
   initStores();
   session.logout.mockClear();
   session.changeSyncedSettings.mockClear();
@@ -149,6 +155,23 @@ describe('saveSettings', () => {
     session.changeSyncedSettings.mockClear();
     expect(await saveSettings(base, base)).toEqual({ saved: [], failed: [], serverChanged: false });
     expect(session.changeSyncedSettings).not.toHaveBeenCalled();
+  });
+
+  it('TV mode is a setting of this device: stored there, never sent to the outbox', async () => {
+    const on = await saveSettings({ ...base, tvMode: 'on' }, base);
+    expect(on).toEqual({ saved: ['device'], failed: [], serverChanged: false });
+    expect(session.changeSyncedSettings).not.toHaveBeenCalled();
+    expect(usePreferencesStore.getState().tvMode).toBe('on');
+    // In the device's stored preferences, which a reload reads.
+    expect(JSON.parse(storage.getItem(storageKey('preferences'))!)).toMatchObject({
+      state: { tvMode: 'on' },
+    });
+
+    // Off, with a synced setting changed in the same save: only that one goes to the outbox.
+    const off = await saveSettings({ ...base, tvMode: 'off', theme: 'red' }, { ...base, tvMode: 'on' });
+    expect(off.saved).toEqual(['synced', 'device']);
+    expect(session.changeSyncedSettings).toHaveBeenCalledExactlyOnceWith({ applicationTheme: 'red' });
+    expect(usePreferencesStore.getState().tvMode).toBe('off');
   });
 
   it('a failure after a partial save is reported with its code, and the other sections stay saved', async () => {

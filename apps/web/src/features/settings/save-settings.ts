@@ -36,9 +36,14 @@ export interface SettingsValues {
   audioLanguage: string | null;
   theme: PreferencesData['theme'];
   enableThumbnails: boolean;
+  /** TV mode (automatic, on, off): kept on this device, like thumbnails (lib/tv/tv-mode.ts). */
+  tvMode: PreferencesData['tvMode'];
   enableAutoplay: boolean;
   /** The share of its length past which a title counts as watched (0.5–1). */
   watchedThreshold: number;
+  /** The player's pause overlay and when it asks "Are you still watching?" (decision 112). */
+  enablePauseOverlay: boolean;
+  stillWatching: PreferencesData['stillWatching'];
   enableSourceOrder: boolean;
   sourceOrder: string[];
   styling: SubtitleStyling;
@@ -50,9 +55,9 @@ export interface SettingsValues {
 
 /**
  * The parts of a save, each sent (and able to fail) on its own: `server` the account server, `synced`
- * language/audio language/theme/proxies/autoplay/watched threshold/captions (outbox), `device` thumbnails
- * and source order (this device only), `customer` an email account's name and icon, `profile` a
- * passphrase account's profile, `deviceName` this session's name.
+ * language/audio language/theme/proxies/autoplay/watched threshold/pause overlay/"still watching"/captions
+ * (outbox), `device` thumbnails, TV mode and source order (this device only), `customer` an email account's
+ * name and icon, `profile` a passphrase account's profile, `deviceName` this session's name.
  */
 export type SaveSection = 'server' | 'synced' | 'device' | 'customer' | 'profile' | 'deviceName';
 
@@ -86,8 +91,9 @@ function failureOf(section: SaveSection, error: unknown): SaveFailure {
 
 /**
  * Saves the settings form: a new account server signs out first; language, audio language, theme,
- * proxies, autoplay, the watched threshold and captions go to the outbox; thumbnails and source order
- * stay on this device; the account's name, icon, profile and device name are sent to the account server.
+ * proxies, autoplay, the watched threshold, the player's details and captions go to the outbox; thumbnails,
+ * TV mode and source order stay on this device; the account's name, icon, profile and device name are sent
+ * to the account server.
  * Each section is tried even when an earlier one failed, and the answer says which were saved and which
  * failed with what code: nothing is swallowed after a partial save.
  */
@@ -126,16 +132,21 @@ export async function saveSettings(
   if (!same(proxies, saved.proxyEnabled ? saved.proxyUrls : null)) synced.proxyUrls = proxies;
   if (values.enableAutoplay !== saved.enableAutoplay) synced.enableAutoplay = values.enableAutoplay;
   if (values.watchedThreshold !== saved.watchedThreshold) synced.watchedThreshold = values.watchedThreshold;
+  if (values.enablePauseOverlay !== saved.enablePauseOverlay)
+    synced.enablePauseOverlay = values.enablePauseOverlay;
+  if (!same(values.stillWatching, saved.stillWatching)) synced.stillWatching = values.stillWatching;
   if (!same(values.styling, saved.styling)) synced.subtitleStyling = values.styling;
   if (Object.keys(synced).length) await attempt('synced', () => changeSyncedSettings(synced));
 
   const onDevice = {
     enableThumbnails: values.enableThumbnails,
+    tvMode: values.tvMode,
     enableSourceOrder: values.enableSourceOrder,
     sourceOrder: values.sourceOrder,
   };
   const savedOnDevice = {
     enableThumbnails: saved.enableThumbnails,
+    tvMode: saved.tvMode,
     enableSourceOrder: saved.enableSourceOrder,
     sourceOrder: saved.sourceOrder,
   };

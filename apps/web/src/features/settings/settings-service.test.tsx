@@ -3,10 +3,11 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { i18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { RuntimeConfig } from '@marquee/contract';
 import { initI18n, NAMESPACES } from '../../lib/i18n.ts';
 import { setRuntimeConfig } from '../../lib/runtime-config.ts';
+import { isTvMode, setTvModeSetting } from '../../lib/tv/tv-mode.ts';
 import { memoryStorage, setAppStorage } from '../../lib/storage.ts';
 import { initStores, useAccountStore, useLibraryStore, usePreferencesStore } from '../../stores/index.ts';
 import { testAccount, testSession } from '../../test/account-fixtures.ts';
@@ -192,5 +193,71 @@ describe('when a title counts as watched (issue 27: a setting, default 90 %)', (
     expect(useLibraryStore.getState().history).toEqual({});
     useLibraryStore.getState().saveProgress({ meta, watched: 1000, duration: 1000 });
     expect(Object.values(useLibraryStore.getState().history)).toMatchObject([{ tmdbId: '603' }]);
+  });
+});
+
+describe('TV mode (issue 30: a setting of this device)', () => {
+  beforeEach(() =>
+    vi.stubGlobal(
+      'fetch',
+      contractServer({
+        account: {
+          meta: () => ({ name: 'Accounts', version: '1', hasCaptcha: false }),
+          userSessions: () => [testSession()],
+        },
+      }).fetch,
+    ),
+  );
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+  const select = () => screen.getByLabelText<HTMLSelectElement>('TV mode');
+  const hints = () =>
+    select()
+      .getAttribute('aria-describedby')!
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent);
+
+  it('Automatic, On or Off, Automatic by default; it says this device was not taken for a TV', () => {
+    renderSettings(fakeService(savedAll).service);
+    expect(select().value).toBe('auto');
+    expect([...select().options].map((o) => [o.value, o.textContent])).toEqual([
+      ['auto', 'Automatic (on for TV browsers)'],
+      ['on', 'On'],
+      ['off', 'Off'],
+    ]);
+    expect(hints()).toEqual([
+      'Larger text and buttons, a clearly visible focus and margins that the TV cannot cut off, for watching from the couch with a remote. Kept on this device only.',
+      'This device was not detected as a TV: Automatic leaves TV mode off here.',
+    ]);
+  });
+
+  it('in a TV’s browser it says Automatic turns TV mode on here', () => {
+    vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(
+      'Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/87.0.4280.88 Safari/537.36 WebAppManager',
+    );
+    renderSettings(fakeService(savedAll).service);
+    expect(hints()[1]).toBe('This device was detected as a TV: Automatic turns TV mode on here.');
+  });
+
+  it('saved by the app’s service: TV mode is on for this device, and nothing goes to the outbox', async () => {
+    useAccountStore.getState().setAccount(testAccount());
+    renderSettings(settingsService(new QueryClient()));
+    // As the app's root hands the setting down (app.tsx).
+    const unsubscribe = usePreferencesStore.subscribe((s) => setTvModeSetting(s.tvMode));
+    onTestFinished(() => {
+      unsubscribe();
+      setTvModeSetting('auto');
+    });
+    expect(isTvMode()).toBe(false);
+    fireEvent.change(select(), { target: { value: 'on' } });
+    save();
+    expect((await screen.findByTestId('save-result')).textContent).toBe('Saved');
+    expect(usePreferencesStore.getState().tvMode).toBe('on');
+    expect(isTvMode()).toBe(true);
+    expect(select().value).toBe('on');
+    // The same save with a synced change would put it there (the watched threshold test above).
+    expect(useLibraryStore.getState().outbox).toEqual([]);
   });
 });

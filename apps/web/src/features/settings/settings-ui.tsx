@@ -42,8 +42,9 @@ export function Toggle({
         disabled={disabled}
         onChange={(e) => onChange(e.target.checked)}
         // 44 × 44 to touch; the track (36 × 20) is its content box, the padding only widens the target. The
-        // corner radii minus the padding round the track into a pill (10 px both ways).
-        className="-my-2.5 box-border h-11 w-11 shrink-0 cursor-pointer appearance-none rounded-[14px/22px] bg-surface-3 bg-clip-content px-1 py-3 transition-colors before:block before:h-5 before:w-5 before:rounded-full before:bg-white before:shadow before:transition-transform checked:bg-accent checked:before:translate-x-4 disabled:cursor-not-allowed disabled:opacity-50 rtl:checked:before:-translate-x-4"
+        // corner radii minus the padding round the track into a pill (10 px both ways at 16 px a rem; in rem, so
+        // it stays a pill in TV mode's larger type).
+        className="-my-2.5 box-border h-11 w-11 shrink-0 cursor-pointer appearance-none rounded-[0.875rem/1.375rem] bg-surface-3 bg-clip-content px-1 py-3 transition-colors before:block before:h-5 before:w-5 before:rounded-full before:bg-white before:shadow before:transition-transform checked:bg-accent checked:before:translate-x-4 disabled:cursor-not-allowed disabled:opacity-50 rtl:checked:before:-translate-x-4"
       />
     </div>
   );

@@ -46,10 +46,10 @@ export function TitleHeader({
   const play =
     onPlay && isTitleReleased({ releaseDate: d.releaseDate, year: d.year }, clock.now()) ? onPlay : undefined;
   return (
-    <header className="relative -mx-4 overflow-hidden sm:-mx-6" data-testid="title-header">
+    <header className="relative -mx-4 overflow-hidden sm:-mx-6 tv:-mx-overscan-x" data-testid="title-header">
       {d.backdrop && <TitleBackdrop src={d.backdrop} />}
       <div className="absolute inset-0 bg-gradient-to-t from-bg via-bg/85 to-bg/40" aria-hidden="true" />
-      <div className="relative flex gap-4 px-4 pb-6 pt-6 sm:gap-8 sm:px-6 sm:pt-12">
+      <div className="relative flex gap-4 px-4 pb-6 pt-6 sm:gap-8 sm:px-6 sm:pt-12 tv:px-overscan-x">
         <PosterImage
           src={d.poster}
           alt={t('media.posterAlt', { title: d.title })}

@@ -16,8 +16,13 @@ import { listFormat, dateTimeFormat, displayNames } from '../../lib/intl.ts';
 
 const SECTION = 'mt-10';
 const HEADING = 'mb-4 text-xl font-bold text-fg';
-/** A row that scrolls sideways on a phone (snapping to items) and wraps into a grid on wider screens. */
-const ROW = 'flex snap-x gap-4 overflow-x-auto pb-2 [scrollbar-width:thin]';
+/**
+ * A row that scrolls sideways on a phone (snapping to items) and wraps into a grid on wider screens. In TV
+ * mode it keeps room for the focus ring and a card scrolled into view stops short of its ends (as the
+ * discover rows, discover/carousel.tsx).
+ */
+const ROW =
+  'flex snap-x gap-4 overflow-x-auto pb-2 [scrollbar-width:thin] tv:-mx-2 tv:px-2 tv:pt-2 tv:scroll-px-8';
 
 const initials = (name: string) =>
   name
@@ -71,7 +76,7 @@ export function CastSection({ cast }: { cast: Credit[] }) {
       <h2 id="cast-heading" className={HEADING}>
         {t('title.details.cast')}
       </h2>
-      <ul className={ROW}>
+      <ul id="cast-row" className={ROW} data-tv-row="">
         {cast.map((person) => (
           <Person key={`${person.id}-${person.role ?? ''}`} person={person} />
         ))}
@@ -211,7 +216,7 @@ export function MoreLikeThis({ items }: { items: MediaSummary[] }) {
       <h2 id="more-heading" className={HEADING}>
         {t('title.details.moreLikeThis')}
       </h2>
-      <ul className={ROW}>
+      <ul id="more-row" className={ROW} data-tv-row="">
         {items.map((media) => (
           <li key={`${media.type}-${media.id}`} className="w-32 shrink-0 snap-start sm:w-40">
             <MediaCard media={media} />

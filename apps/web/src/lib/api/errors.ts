@@ -125,6 +125,12 @@ const CODES_WITH_TEXT = [
   'conversion_failed',
   'media_not_found',
   'metadata_unavailable',
+  'party_not_found',
+  'party_full',
+  'party_not_member',
+  'party_host_only',
+  'party_guests_closed',
+  'segment_invalid',
 ] as const satisfies readonly ApiErrorCode[];
 const hasText = new Set<string>(CODES_WITH_TEXT);
 

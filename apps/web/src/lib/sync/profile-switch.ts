@@ -2,16 +2,23 @@ import { useAccountStore } from '../../stores/account-store.ts';
 import { WATCHED_SHARE } from '../../stores/library/history-rules.ts';
 import { useLibraryStore, type StashedLibrary } from '../../stores/library/library-store.ts';
 import { forgetProfile, switchLibrary } from '../../stores/library/profiles.ts';
+import { stillWatchingDefault } from '../../stores/player-settings-rules.ts';
 import { usePreferencesStore } from '../../stores/preferences-store.ts';
 import { DEFAULT_STYLING, useSubtitlesStore } from '../../stores/subtitles-store.ts';
 import { writeSyncedSettings } from './settings-sync.ts';
 
-/** The preferences each household profile keeps for itself (decision 042; the marks, decision 102). */
+/**
+ * The preferences each household profile keeps for itself (decision 042; the marks, decision 102; the
+ * player's details, decision 112).
+ */
 const profilePrefs = (): NonNullable<StashedLibrary['prefs']> => ({
   enableAutoplay: usePreferencesStore.getState().enableAutoplay,
   subtitleStyling: { ...useSubtitlesStore.getState().styling },
   watchedThreshold: usePreferencesStore.getState().watchedThreshold,
   continueHidden: usePreferencesStore.getState().continueHidden,
+  enablePauseOverlay: usePreferencesStore.getState().enablePauseOverlay,
+  stillWatching: usePreferencesStore.getState().stillWatching,
+  playerShortcuts: usePreferencesStore.getState().playerShortcuts,
 });
 
 /** Makes `to`'s library (and its own preferences) the device's, stashing the one left. */
@@ -32,6 +39,9 @@ export function switchLocalLibrary(to: string): void {
       subtitleStyling: p.subtitleStyling,
       watchedThreshold: p.watchedThreshold ?? WATCHED_SHARE,
       continueHidden: p.continueHidden ?? {},
+      enablePauseOverlay: p.enablePauseOverlay ?? true,
+      stillWatching: p.stillWatching ?? stillWatchingDefault(),
+      playerShortcuts: p.playerShortcuts ?? {},
     });
   }
 }

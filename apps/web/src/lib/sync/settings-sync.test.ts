@@ -134,6 +134,83 @@ describe('synced settings', () => {
   });
 });
 
+describe('the player’s details (decision 112)', () => {
+  it('the server’s pause overlay, "still watching" limits and keys land; a pending change wins; null is the default', () => {
+    const prefs = () => usePreferencesStore.getState();
+    expect([prefs().enablePauseOverlay, prefs().stillWatching, prefs().playerShortcuts]).toEqual([
+      true,
+      { episodes: 3, minutes: 90 },
+      {},
+    ]);
+    applySettings(
+      {
+        ...emptySettings(),
+        enablePauseOverlay: false,
+        stillWatching: { episodes: 5, minutes: 0 },
+        playerShortcuts: { mute: ['u'] },
+      },
+      [{ kind: 'settings', id: 'p1', at: 1, settings: { stillWatching: { episodes: 0, minutes: 0 } } }],
+    );
+    expect([prefs().enablePauseOverlay, prefs().stillWatching, prefs().playerShortcuts]).toEqual([
+      false,
+      { episodes: 0, minutes: 0 },
+      { mute: ['u'] },
+    ]);
+    // Not set on the server: this device's choices stay.
+    applySettings(emptySettings(), []);
+    expect(prefs().enablePauseOverlay).toBe(false);
+    writeSyncedSettings({ enablePauseOverlay: null, stillWatching: null, playerShortcuts: null });
+    expect([prefs().enablePauseOverlay, prefs().stillWatching, prefs().playerShortcuts]).toEqual([
+      true,
+      { episodes: 3, minutes: 90 },
+      {},
+    ]);
+  });
+
+  it('limits out of range or keys of the wrong shape are not taken', () => {
+    applySettings(
+      {
+        ...emptySettings(),
+        stillWatching: { episodes: 99, minutes: 90 } as never,
+        playerShortcuts: { mute: 'u' } as never,
+      },
+      [],
+    );
+    expect(usePreferencesStore.getState().stillWatching).toEqual({ episodes: 3, minutes: 90 });
+    // A map whose entries are not lists keeps the usable ones (none here).
+    expect(usePreferencesStore.getState().playerShortcuts).toEqual({});
+    expect(
+      knownSyncedSettings({
+        enablePauseOverlay: 'yes',
+        stillWatching: { episodes: 2.5, minutes: 60 },
+        playerShortcuts: ['m'],
+      }),
+    ).toEqual({});
+    expect(
+      knownSyncedSettings({
+        enablePauseOverlay: false,
+        stillWatching: { episodes: 2, minutes: 60 },
+        playerShortcuts: { mute: ['u', 'u', 'x'.repeat(40)], 'not an action': ['q'] },
+      }),
+    ).toEqual({
+      enablePauseOverlay: false,
+      stillWatching: { episodes: 2, minutes: 60 },
+      playerShortcuts: { mute: ['u'] },
+    });
+  });
+
+  it('a change is recorded for the account and kept per household profile', () => {
+    useAccountStore.getState().setAccount(testAccount());
+    changeSyncedSettings({ stillWatching: { episodes: 2, minutes: 60 }, playerShortcuts: { mute: ['u'] } });
+    expect(useLibraryStore.getState().outbox).toMatchObject([
+      {
+        kind: 'settings',
+        settings: { stillWatching: { episodes: 2, minutes: 60 }, playerShortcuts: { mute: ['u'] } },
+      },
+    ]);
+  });
+});
+
 describe('reading the synced settings back (the backup carries them)', () => {
   it('what was written reads back by the same wire names and values', () => {
     const written: Required<SyncedSettings> = {
@@ -152,6 +229,9 @@ describe('reading the synced settings back (the backup carries them)', () => {
       defaultAudioLanguage: 'ja',
       watchedThreshold: 0.8,
       continueHidden: { 'show:1396': 1_700_000_000_000 },
+      enablePauseOverlay: false,
+      stillWatching: { episodes: 0, minutes: 120 },
+      playerShortcuts: { mute: ['u'], playPause: [' ', 'p'] },
     };
     writeSyncedSettings(written);
     expect(readSyncedSettings()).toEqual(written);
@@ -168,6 +248,9 @@ describe('reading the synced settings back (the backup carries them)', () => {
       defaultAudioLanguage: null,
       watchedThreshold: WATCHED_SHARE,
       continueHidden: null,
+      enablePauseOverlay: true,
+      stillWatching: { episodes: 3, minutes: 90 },
+      playerShortcuts: null,
     });
     // What reads back, written again, changes nothing.
     const before = readSyncedSettings();

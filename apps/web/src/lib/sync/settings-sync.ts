@@ -4,6 +4,11 @@ import { validWatchedThreshold, WATCHED_SHARE } from '../../stores/library/histo
 import { useLibraryStore } from '../../stores/library/library-store.ts';
 import { validContinueHidden } from '../../stores/library/library-rules.ts';
 import type { OutboxOp, SyncedSettings } from '../../stores/library/outbox.ts';
+import {
+  stillWatchingDefault,
+  validPlayerShortcuts,
+  validStillWatching,
+} from '../../stores/player-settings-rules.ts';
 import { THEMES, toTheme, usePreferencesStore } from '../../stores/preferences-store.ts';
 import { clampStyling, useSubtitlesStore } from '../../stores/subtitles-store.ts';
 import { isAudioLanguage, listedLanguage } from '../languages.ts';
@@ -28,6 +33,11 @@ export function applySettings(server: Partial<UserSettings>, pending: readonly O
   if (threshold !== null) merged.watchedThreshold = threshold;
   const hidden = validContinueHidden(server.continueHidden);
   if (hidden !== null) merged.continueHidden = hidden;
+  if (typeof server.enablePauseOverlay === 'boolean') merged.enablePauseOverlay = server.enablePauseOverlay;
+  const still = validStillWatching(server.stillWatching);
+  if (still) merged.stillWatching = still;
+  const keys = validPlayerShortcuts(server.playerShortcuts);
+  if (keys) merged.playerShortcuts = keys;
   for (const op of pending) if (op.kind === 'settings') Object.assign(merged, op.settings);
   writeSyncedSettings(merged);
 }
@@ -58,6 +68,17 @@ export function writeSyncedSettings(s: SyncedSettings): void {
     usePreferencesStore.getState().setPreferences({
       continueHidden: validContinueHidden(s.continueHidden) ?? {},
     });
+  // Cleared (null): the defaults (the overlay on, the question after 3 episodes or 90 minutes, no keys changed).
+  if (s.enablePauseOverlay !== undefined)
+    usePreferencesStore.getState().setPreferences({ enablePauseOverlay: s.enablePauseOverlay ?? true });
+  if (s.stillWatching !== undefined)
+    usePreferencesStore.getState().setPreferences({
+      stillWatching: validStillWatching(s.stillWatching) ?? stillWatchingDefault(),
+    });
+  if (s.playerShortcuts !== undefined)
+    usePreferencesStore.getState().setPreferences({
+      playerShortcuts: validPlayerShortcuts(s.playerShortcuts) ?? {},
+    });
 }
 
 /**
@@ -78,6 +99,9 @@ export function readSyncedSettings(): Partial<UserSettings> {
     defaultAudioLanguage: prefs.audioLanguage,
     watchedThreshold: prefs.watchedThreshold,
     continueHidden: Object.keys(prefs.continueHidden).length ? { ...prefs.continueHidden } : null,
+    enablePauseOverlay: prefs.enablePauseOverlay,
+    stillWatching: { ...prefs.stillWatching },
+    playerShortcuts: Object.keys(prefs.playerShortcuts).length ? { ...prefs.playerShortcuts } : null,
   };
 }
 
@@ -93,7 +117,8 @@ const isLanguageTag = (v: unknown): v is string =>
  * each only when its value is one this app can use: a listed UI language, one of our themes, a
  * language tag, a caption style (within its limits), an audio language, a
  * threshold of 0.5–1, "stop watching" marks (the valid ones, added to this device's: a file never brings
- * a show back, decision 102). Fields we do not know, unset ones (null) and unusable values are left out.
+ * a show back, decision 102), the pause overlay, when to ask "Are you still watching?" and the changed
+ * player keys (decision 112). Fields we do not know, unset ones (null) and unusable values are left out.
  */
 export function knownSyncedSettings(raw: Record<string, unknown>): SyncedSettings {
   const out: SyncedSettings = {};
@@ -121,6 +146,11 @@ export function knownSyncedSettings(raw: Record<string, unknown>): SyncedSetting
   if (threshold !== null) out.watchedThreshold = threshold;
   const marks = validContinueHidden(raw.continueHidden);
   if (marks && Object.keys(marks).length) out.continueHidden = laterMarks(marks);
+  if (typeof raw.enablePauseOverlay === 'boolean') out.enablePauseOverlay = raw.enablePauseOverlay;
+  const still = validStillWatching(raw.stillWatching);
+  if (still) out.stillWatching = still;
+  const keys = validPlayerShortcuts(raw.playerShortcuts);
+  if (keys && Object.keys(keys).length) out.playerShortcuts = keys;
   return out;
 }
 

@@ -38,14 +38,17 @@ import {
 export interface StashedLibrary extends LibraryData {
   /**
    * The profile's own preferences (autoplay, caption style, the watched threshold, the "stop watching"
-   * marks): restored when it becomes active again. Stashed before the threshold or the marks were
-   * settings: without them (the defaults, then).
+   * marks, the player's details of decision 112): restored when it becomes active again. Stashed before
+   * one of the later ones was a setting: without it (the default, then).
    */
   prefs?: {
     enableAutoplay: boolean;
     subtitleStyling: NonNullable<SyncedSettings['subtitleStyling']>;
     watchedThreshold?: number;
     continueHidden?: Record<string, number>;
+    enablePauseOverlay?: boolean;
+    stillWatching?: { episodes: number; minutes: number };
+    playerShortcuts?: Record<string, string[]>;
   };
 }
 

@@ -79,6 +79,12 @@ export interface SyncedSettings {
   watchedThreshold?: number | null;
   /** Ours, per profile: the "stop watching" marks, library key → epoch ms (decision 102). */
   continueHidden?: Record<string, number> | null;
+  /** p-stream's, per profile: the pause overlay (decision 112). */
+  enablePauseOverlay?: boolean | null;
+  /** Ours, per profile: when the player asks "Are you still watching?" (decision 112). */
+  stillWatching?: { episodes: number; minutes: number } | null;
+  /** Ours, per profile: the player's keys the viewer changed, action → keys (decision 112). */
+  playerShortcuts?: Record<string, string[]> | null;
   subtitleStyling?: {
     color: string;
     backgroundOpacity: number;

@@ -10,14 +10,18 @@ export function fixCasing(text: string): string {
   return lower.charAt(0).toUpperCase() + lower.slice(1);
 }
 
+/** A cue's text as the viewer reads it: optional casing fix, a standalone "i" → "I" (the cast caption too). */
+export function captionText(text: string, options: { fixCapitalisation: boolean }): string {
+  const out = options.fixCapitalisation ? fixCasing(text) : text;
+  return out.replace(/(^|\s)i(?=\s|$|')/g, '$1I');
+}
+
 /**
- * A cue's text as safe HTML: optional casing fix, a standalone "i" → "I", newlines → <br>, then
- * sanitised to the caption tags (no scripts, handlers, links, styles or images survive).
+ * A cue's text as safe HTML: `captionText`, newlines → <br>, then sanitised to the caption tags (no
+ * scripts, handlers, links, styles or images survive).
  */
 export function captionHtml(text: string, options: { fixCapitalisation: boolean }): string {
-  let out = options.fixCapitalisation ? fixCasing(text) : text;
-  out = out.replace(/(^|\s)i(?=\s|$|')/g, '$1I').replace(/\r?\n/g, '<br>');
-  return sanitizeCaption(out);
+  return sanitizeCaption(captionText(text, options).replace(/\r?\n/g, '<br>'));
 }
 
 export function sanitizeCaption(html: string): string {

@@ -23,17 +23,20 @@ export function isInAutoplayZone(time: number, duration: number): boolean {
 }
 
 /**
- * When the next-episode button shows: always in the last 30 s, from 93 % of the duration while the
- * controls are shown; never while nothing plays.
+ * When the next-episode button shows: always in the last 30 s and once the end credits run (when the
+ * file's credits are known, decision 111), from 93 % of the duration while the controls are shown;
+ * never while nothing plays.
  */
 export function nextEpisodeButtonVisible(o: {
   time: number;
   duration: number;
   controlsVisible: boolean;
   hasPlayed: boolean;
+  creditsAt?: number | null;
 }): 'always' | 'hover' | 'hidden' {
   if (!o.hasPlayed || o.duration <= 0) return 'hidden';
   if (o.duration - o.time <= 30) return 'always';
+  if (o.creditsAt != null && o.time >= o.creditsAt) return 'always';
   if (o.time / o.duration >= 0.93 && o.controlsVisible) return 'hover';
   return 'hidden';
 }
@@ -61,6 +64,9 @@ export function startsOnOpen(o: {
   hasEpisodeInPath: boolean;
   redirectedFromTitle: boolean;
 }): boolean {
-  if (parseTimestamp(new URLSearchParams(o.search).get('t')) !== null) return true;
+  const query = new URLSearchParams(o.search);
+  if (parseTimestamp(query.get('t')) !== null) return true;
+  // A watch party's player follows its room at once (decision 110).
+  if (query.has('party')) return true;
   return o.hasEpisodeInPath && !o.redirectedFromTitle;
 }

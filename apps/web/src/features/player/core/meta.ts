@@ -14,6 +14,7 @@ export interface MetaInput {
   tmdbId: string;
   imdbId: string | null;
   poster: string | null;
+  overview?: string | null | undefined;
   mediaKey: string;
   season?: PlayerSeason | undefined;
   episode?: PlayerEpisode | undefined;
@@ -30,6 +31,7 @@ export function makePlayerMeta(input: MetaInput): PlayerMeta {
     tmdbId: input.tmdbId,
     imdbId: input.imdbId,
     poster: input.poster,
+    ...(input.overview ? { overview: input.overview } : {}),
     mediaKey: input.mediaKey,
   };
   if (input.type === 'movie') return base;

@@ -3,6 +3,7 @@ import { imageSubtitleKey } from './image-subtitles.ts';
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type {
+  PlayerSegments,
   AudioTrackItem,
   CaptionListItem,
   ImageSubtitleItem,
@@ -40,6 +41,11 @@ export interface PlaybackFacts {
   /** The browser refused to start playback without a gesture: show the big play button. */
   autoplayBlocked: boolean;
   time: number;
+  /**
+   * When `time` was read from the element (Date.now()): it is read on `timeupdate`, about four times a
+   * second, so a watch party adds what has played since (decision 110).
+   */
+  timeAt: number;
   duration: number;
   /** Seconds buffered ahead of the start (end of the buffered range around the playhead). */
   buffered: number;
@@ -106,6 +112,8 @@ export interface PlayerState {
   playback: PlaybackFacts;
   capabilities: PlayerCapabilities;
   thumbnails: Thumbnail[];
+  /** The skippable parts of the library file playing (decision 111), once read; null for other sources. */
+  segments: PlayerSegments | null;
   /** The next-episode button was dismissed until the next meta. */
   nextEpisodeHidden: boolean;
   /**
@@ -160,6 +168,7 @@ export interface PlayerState {
   setCaption(caption: SelectedCaption | null): void;
   setAssRenderer(state: PlayerState['assRenderer']): void;
   addThumbnail(thumbnail: Thumbnail): void;
+  setSegments(segments: PlayerSegments | null): void;
   hideNextEpisode(): void;
   setPlayRequested(requested: boolean): void;
   requestPlay(): void;
@@ -182,6 +191,7 @@ export const initialPlayback = (): PlaybackFacts => ({
   hasPlayedOnce: false,
   autoplayBlocked: false,
   time: 0,
+  timeAt: 0,
   duration: 0,
   buffered: 0,
   volume: 1,
@@ -190,6 +200,15 @@ export const initialPlayback = (): PlaybackFacts => ({
   isFullscreen: false,
   isPictureInPicture: false,
 });
+
+/** Hears every request the UI makes (a watch party sends the viewer's play, pause and seek on). */
+export type RequestObserver = (name: keyof DisplayRequests, args: readonly unknown[]) => void;
+let requestObserver: RequestObserver | null = null;
+
+/** Sets the one request observer (decision 110: the party of this tab); null removes it. */
+export function observeRequests(observer: RequestObserver | null): void {
+  requestObserver = observer;
+}
 
 /** Requests that only work inside the viewer's gesture (the browser refuses them later). */
 const GESTURE_ONLY: ReadonlySet<keyof DisplayRequests> = new Set([
@@ -227,6 +246,7 @@ const cleared = () => ({
   error: null,
   scrape: emptyScrape(),
   thumbnails: [],
+  segments: null,
   nextEpisodeHidden: false,
 });
 
@@ -368,12 +388,19 @@ function trackActions(
 /** What the display reports: the element's facts, the device's capabilities, qualities and thumbnails. */
 function playbackActions(
   set: SetState,
-): Pick<PlayerState, 'updatePlayback' | 'updateCapabilities' | 'setQualities' | 'addThumbnail'> {
+): Pick<
+  PlayerState,
+  'updatePlayback' | 'updateCapabilities' | 'setQualities' | 'addThumbnail' | 'setSegments'
+> {
   return {
-    updatePlayback: (patch) => set((s) => ({ playback: { ...s.playback, ...patch } })),
+    updatePlayback: (patch) =>
+      set((s) => ({
+        playback: { ...s.playback, ...patch, ...(patch.time !== undefined ? { timeAt: Date.now() } : {}) },
+      })),
     updateCapabilities: (patch) => set((s) => ({ capabilities: { ...s.capabilities, ...patch } })),
     setQualities: (qualities, currentQuality) => set(() => ({ qualities, currentQuality })),
     addThumbnail: (t) => set((s) => ({ thumbnails: [...s.thumbnails, t].sort((a, b) => a.at - b.at) })),
+    setSegments: (segments) => set(() => ({ segments })),
   };
 }
 
@@ -407,6 +434,7 @@ function displayActions(
       for (const { name, args } of queued) (display[name] as (...a: unknown[]) => void).apply(display, args);
     },
     request: (name, ...args) => {
+      requestObserver?.(name, args);
       const display = get().display;
       if (display) {
         (display[name] as (...a: unknown[]) => void).apply(display, args);

@@ -8,6 +8,8 @@ export interface PlayerEpisode {
   number: number;
   title: string;
   airDate: string | null;
+  /** What the episode is about (the pause overlay shows it); absent when unknown. */
+  overview?: string | null;
 }
 
 export interface PlayerSeason {
@@ -24,6 +26,8 @@ export interface PlayerMeta {
   tmdbId: string;
   imdbId: string | null;
   poster: string | null;
+  /** What the title is about (the pause overlay shows it for a movie); absent when unknown. */
+  overview?: string | null;
   /** The media key of the URL (`tmdb-tv-1396-breaking-bad`). */
   mediaKey: string;
   season?: PlayerSeason;
@@ -148,4 +152,16 @@ export interface ScrapeSegment {
 export interface Thumbnail {
   at: number;
   data: string;
+}
+
+/** The segments of the library file playing (decision 111), as the server answers them. */
+export interface PlayerSegments {
+  /** The file and its access token (`libraryMediaOf`): marks are sent for them. */
+  access: string;
+  fileId: string;
+  duration: number | null;
+  segments: { type: 'intro' | 'recap' | 'credits' | 'preview'; start: number; end: number; source: string }[];
+  detection: 'pending' | 'done' | 'failed' | 'off';
+  /** The viewer's own marks. */
+  mine: { type: 'intro' | 'recap' | 'credits' | 'preview'; start: number; end: number }[];
 }

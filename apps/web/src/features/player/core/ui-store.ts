@@ -15,6 +15,13 @@ export interface PlayerUiState {
   width: number;
   /** Keyboard focus is inside the player: the controls stay shown. */
   keyboardFocus: boolean;
+  /** The help key is held down: every shortcut shows over the video until it is released. */
+  shortcutsHeld: boolean;
+  /**
+   * Where a held arrow is taking the video on a TV (s), shown on the seek bar with its thumbnail until
+   * the key is let go (ui/tv-keys.ts); null when not scrubbing.
+   */
+  scrubTo: number | null;
   set(patch: Partial<Omit<PlayerUiState, 'set'>>): void;
 }
 
@@ -26,6 +33,8 @@ export const playerUi = createStore<PlayerUiState>()((set) => ({
   rolling: false,
   width: typeof window === 'undefined' ? 1280 : window.innerWidth,
   keyboardFocus: false,
+  shortcutsHeld: false,
+  scrubTo: null,
   set: (patch) => set(() => patch),
 }));
 

@@ -1,4 +1,10 @@
+import { castApi } from '../../../lib/api/cast-api.ts';
+import { contentLanguage } from '../../../lib/i18n.ts';
+import { displayNames } from '../../../lib/intl.ts';
+import { useSubtitlesStore } from '../../../stores/index.ts';
 import type { PlayerStore } from '../core/player-store.ts';
+import { CastCaptionSync, type CastCaptionDeps, type CastSession } from './cast-captions.ts';
+import type { CastMediaApi } from './cast-media.ts';
 
 /**
  * Chromecast through Google's Cast sender script, loaded only when the network allows it. On an
@@ -36,18 +42,83 @@ export function loadCastSender(timeoutMs = 10_000): Promise<boolean> {
   return loading;
 }
 
-/** Sets the cast context up and, when a session starts, sends it what plays now, from where it is. */
-export async function setUpCasting(store: PlayerStore, currentUrl: () => string | null): Promise<() => void> {
-  if (!(await loadCastSender())) return () => undefined;
+/** Google's Cast sender, as far as the player uses it: the framework's context and `chrome.cast.media`. */
+export interface CastSdk {
+  framework: {
+    CastContext: { getInstance(): CastContextLike };
+    SessionState: { SESSION_STARTED: string; SESSION_RESUMED: string; SESSION_ENDED: string };
+    CastContextEventType: { SESSION_STATE_CHANGED: string };
+  };
+  media: CastMediaApi;
+  /** `chrome.cast.AutoJoinPolicy.ORIGIN_SCOPED`. */
+  autoJoinPolicy: string;
+}
+
+interface CastContextLike {
+  setOptions(options: { receiverApplicationId: string; autoJoinPolicy: string }): void;
+  getCurrentSession(): CastSession | null;
+  addEventListener(type: string, listener: (event: { sessionState: string }) => void): void;
+  removeEventListener(type: string, listener: (event: { sessionState: string }) => void): void;
+}
+
+/** What casting reaches outside the player through; tests replace them (the real SDK needs Google's servers). */
+export interface CastingDeps extends Omit<CastCaptionDeps, 'store'> {
+  /** The sender, or null when it cannot load (offline, blocked). */
+  sdk(): Promise<CastSdk | null>;
+}
+
+async function loadSdk(): Promise<CastSdk | null> {
+  if (!(await loadCastSender())) return null;
   const w = window as CastWindow;
-  const framework = w.cast.framework;
+  return {
+    framework: w.cast.framework,
+    media: w.chrome.cast.media,
+    autoJoinPolicy: w.chrome.cast.AutoJoinPolicy.ORIGIN_SCOPED,
+  };
+}
+
+function languageName(code: string): string {
+  try {
+    return displayNames([contentLanguage()], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code; // not a language tag Intl knows
+  }
+}
+
+export const defaultCastingDeps: CastingDeps = {
+  sdk: loadSdk,
+  subtitles: useSubtitlesStore,
+  host: (vtt) => castApi.uploadCaption({ body: { vtt } }),
+  now: () => Date.now(),
+  languageName,
+};
+
+/**
+ * Sets the cast context up and, when a session starts, sends it what plays now, from where it is, with
+ * the caption the viewer chose and their caption style; while it lasts, their caption choices follow
+ * (decision 113, display/cast-captions.ts).
+ */
+export async function setUpCasting(
+  store: PlayerStore,
+  currentUrl: () => string | null,
+  given: Partial<CastingDeps> = {},
+): Promise<() => void> {
+  const deps: CastingDeps = { ...defaultCastingDeps, ...given };
+  const sdk = await deps.sdk();
+  if (!sdk) return () => undefined;
+  const { framework } = sdk;
   const context = framework.CastContext.getInstance();
   context.setOptions({
-    receiverApplicationId: w.chrome.cast.media.DEFAULT_MEDIA_RECEIVER_APP_ID,
-    autoJoinPolicy: w.chrome.cast.AutoJoinPolicy.ORIGIN_SCOPED,
+    receiverApplicationId: sdk.media.DEFAULT_MEDIA_RECEIVER_APP_ID,
+    autoJoinPolicy: sdk.autoJoinPolicy,
   });
   store.getState().updateCapabilities({ canCast: true });
+  const captions = new CastCaptionSync(sdk.media, { ...deps, store });
   const onSession = (event: { sessionState: string }) => {
+    if (event.sessionState === framework.SessionState.SESSION_ENDED) {
+      captions.end();
+      return;
+    }
     if (
       event.sessionState !== framework.SessionState.SESSION_STARTED &&
       event.sessionState !== framework.SessionState.SESSION_RESUMED
@@ -56,19 +127,13 @@ export async function setUpCasting(store: PlayerStore, currentUrl: () => string 
     const url = currentUrl();
     const session = context.getCurrentSession();
     if (!url || !session) return;
-    const { meta, playback, source } = store.getState();
-    const info = new w.chrome.cast.media.MediaInfo(
-      url,
-      source?.type === 'hls' ? 'application/x-mpegurl' : 'video/mp4',
-    );
-    info.streamType = w.chrome.cast.media.StreamType.BUFFERED;
-    info.metadata = new w.chrome.cast.media.GenericMediaMetadata();
-    info.metadata.title = meta?.title ?? '';
-    const request = new w.chrome.cast.media.LoadRequest(info);
-    request.currentTime = playback.time;
-    void session.loadMedia(request);
-    store.getState().display?.pause();
+    const { playback, display } = store.getState();
+    display?.pause();
+    void captions.start(session, url, playback.time);
   };
   context.addEventListener(framework.CastContextEventType.SESSION_STATE_CHANGED, onSession);
-  return () => context.removeEventListener(framework.CastContextEventType.SESSION_STATE_CHANGED, onSession);
+  return () => {
+    context.removeEventListener(framework.CastContextEventType.SESSION_STATE_CHANGED, onSession);
+    captions.stop();
+  };
 }

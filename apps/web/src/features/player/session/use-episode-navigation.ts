@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { isReleased } from '@marquee/contract/values';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { clock } from '../../../lib/clock.ts';
 import { nextEpisodeInSeason, nextSeason, previousEpisodeInSeason } from '../core/meta.ts';
 import type { PlayerEpisode, PlayerMeta } from '../core/types.ts';
+import { withParty } from '../party/use-party-sync.ts';
 import { seasonEpisodesQuery } from '../ui/queries.ts';
 import type { PlayerNavState } from './use-play-session.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -33,10 +34,11 @@ export function useNextEpisode(meta: PlayerMeta): NextEpisode | null {
 /** The next and previous episodes, and going to them (each starts from its beginning). */
 export function useEpisodeNavigation(meta: PlayerMeta) {
   const navigate = useNavigate();
+  const { search } = useLocation();
   const next = useNextEpisode(meta);
   const previous = previousEpisodeInSeason(meta);
   const goTo = (seasonId: string, episodeId: string) =>
-    navigate(paths.media(meta.mediaKey, seasonId, episodeId), {
+    navigate(withParty(paths.media(meta.mediaKey, seasonId, episodeId), search), {
       state: { fromStart: true } satisfies PlayerNavState,
     });
   return {

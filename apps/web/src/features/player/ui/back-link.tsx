@@ -6,7 +6,7 @@ import { Icon } from './icons.tsx';
 export function PlayerBackBar({ backTo }: { backTo: string }) {
   const { t } = useTranslation(['player']);
   return (
-    <div className="absolute inset-x-0 top-0 z-30 flex items-center gap-3 bg-gradient-to-b from-black/80 to-transparent px-4 py-3">
+    <div className="absolute inset-x-0 top-0 z-30 flex items-center gap-3 bg-gradient-to-b from-black/80 to-transparent px-4 py-3 tv:px-overscan-x tv:pt-overscan-y">
       <Link
         to={backTo}
         className="flex items-center gap-1 rounded-full px-2 py-1 text-sm font-semibold hover:bg-white/15"

@@ -18,7 +18,7 @@ export function CaptionsOverlay({ raised }: { raised: boolean }) {
   const cues = visibleCues(caption.cues, time, delay);
   return (
     <div
-      className={`pointer-events-none absolute inset-x-0 z-10 flex flex-col items-center gap-1 px-4 text-center transition-[bottom] duration-200 ${raised ? 'bottom-28' : 'bottom-10'} ${drawn ? 'sr-only' : ''}`}
+      className={`pointer-events-none absolute inset-x-0 z-10 flex flex-col items-center gap-1 px-4 text-center transition-[bottom] duration-200 ${raised ? 'bottom-28 tv:bottom-[calc(7rem_+_var(--spacing-overscan-y))]' : 'bottom-10 tv:bottom-[calc(2.5rem_+_var(--spacing-overscan-y))]'} ${drawn ? 'sr-only' : ''}`}
       data-testid="captions"
       data-ass-renderer={assRenderer}
       aria-live="off"

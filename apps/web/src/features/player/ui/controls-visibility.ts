@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { isTvMode } from '../../../lib/tv/tv-mode.ts';
 import { playerStore } from '../core/player-store.ts';
 import { playerUi } from '../core/ui-store.ts';
 
@@ -11,7 +12,8 @@ export function showControls() {
 /**
  * Controls show on movement and hide after 3 s, but stay while paused (mouse), while a menu is open or
  * while the pointer is on the bars or keyboard focus is inside the player. A tap toggles them on touch
- * screens.
+ * screens. In TV mode focus does not keep them: they hide 3 s after the remote's last key, as on the
+ * TV's own players, and focus moves to the player (tv-focus.ts, README "On a TV").
  */
 export function useControlsAutoHide(o: { menuOpen: boolean; hoveringBars: boolean }) {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -27,7 +29,7 @@ export function useControlsAutoHide(o: { menuOpen: boolean; hoveringBars: boolea
         const { playback } = playerStore.getState();
         const { hovering, keyboardFocus } = playerUi.getState();
         const keep =
-          keyboardFocus ||
+          (keyboardFocus && !isTvMode()) ||
           state.current.menuOpen ||
           state.current.hoveringBars ||
           (playback.isPaused && hovering !== 'mobile');

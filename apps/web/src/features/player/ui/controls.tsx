@@ -5,6 +5,7 @@ import { requests, togglePlay, usePlayer, seekBy } from '../core/player-store.ts
 import { formatTime } from '../../../lib/timestamp.ts';
 import { usePlayerUi, playerUi } from '../core/ui-store.ts';
 import { Icon, type IconName } from './icons.tsx';
+import { takenByTvKeys } from './tv-keys.ts';
 import { toggleMute } from './volume.ts';
 
 export function ControlButton({
@@ -13,6 +14,7 @@ export function ControlButton({
   onClick,
   testId,
   pressed,
+  focusHome,
   className = '',
 }: {
   icon: IconName;
@@ -20,6 +22,8 @@ export function ControlButton({
   onClick(): void;
   testId?: string;
   pressed?: boolean;
+  /** Where a TV remote's Up/Down land from the video (tv-focus.ts). */
+  focusHome?: boolean;
   className?: string;
 }) {
   return (
@@ -30,6 +34,7 @@ export function ControlButton({
       title={label}
       aria-pressed={pressed}
       data-testid={testId}
+      data-focus-home={focusHome ? '' : undefined}
       className={`inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-full text-white/90 transition-colors hover:bg-white/15 hover:text-white focus-visible:outline-2 focus-visible:outline-white motion-reduce:transition-none ${className}`}
     >
       <Icon name={icon} />
@@ -46,6 +51,7 @@ export function PlayPauseButton() {
       label={paused ? t('player.controls.play') : t('player.controls.pause')}
       onClick={togglePlay}
       testId="play-pause"
+      focusHome
     />
   );
 }
@@ -110,7 +116,7 @@ export function VolumeControl() {
           onChange={(e) => requests.setVolume(Number(e.target.value))}
           aria-label={t('player.controls.volume')}
           data-testid="volume-slider"
-          className="w-0 opacity-0 transition-all duration-200 group-focus-within:w-24 group-focus-within:opacity-100 group-hover:w-24 group-hover:opacity-100 accent-white motion-reduce:transition-none"
+          className="w-0 opacity-0 tv:hidden transition-all duration-200 group-focus-within:w-24 group-focus-within:opacity-100 group-hover:w-24 group-hover:opacity-100 accent-white motion-reduce:transition-none"
         />
       )}
       {popout && (
@@ -194,13 +200,40 @@ export function TimeDisplay({
   );
 }
 
-/** The seek bar: played and buffered ranges, a hover time (and thumbnail), drag to seek. */
+/** The intro, recap, credits and preview on the seek bar (decision 111): where they are, at a glance. */
+function SegmentMarkers({ duration }: { duration: number }) {
+  const segments = usePlayer((s) => s.segments?.segments);
+  if (!segments?.length || duration <= 0) return null;
+  return (
+    <>
+      {segments.map((s) => (
+        <div
+          key={`${s.type}-${s.start}`}
+          className="absolute inset-y-0 z-[1] rounded-full bg-amber-300/70"
+          style={{
+            insetInlineStart: `${(Math.min(s.start, duration) / duration) * 100}%`,
+            width: `${((Math.min(s.end, duration) - Math.min(s.start, duration)) / duration) * 100}%`,
+          }}
+          data-testid="segment-marker"
+          data-segment={s.type}
+          aria-hidden="true"
+        />
+      ))}
+    </>
+  );
+}
+
+/**
+ * The seek bar: played and buffered ranges, a hover time (and thumbnail), drag to seek; on a TV, a held
+ * arrow's target previews the same way (`scrubTo`, tv-keys.ts), and its Left/Right are taken there.
+ */
 export function ProgressBar() {
   const { t } = useTranslation(['player']);
   const time = usePlayer((s) => s.playback.time);
   const duration = usePlayer((s) => s.playback.duration);
   const buffered = usePlayer((s) => s.playback.buffered);
   const thumbnails = usePlayer((s) => s.thumbnails);
+  const scrubTo = usePlayerUi((s) => s.scrubTo);
   const bar = useRef<HTMLDivElement>(null);
   const [hover, setHover] = useState<number | null>(null);
   const [drag, setDrag] = useState<number | null>(null);
@@ -210,11 +243,14 @@ export function ProgressBar() {
     const x = document.documentElement.dir === 'rtl' ? rect.right - clientX : clientX - rect.left;
     return Math.max(0, Math.min(1, x / rect.width));
   };
-  const shown = drag ?? (duration > 0 ? time / duration : 0);
-  const hoverTime = hover !== null ? hover * duration : null;
+  const scrubbed = scrubTo !== null && duration > 0 ? scrubTo / duration : null;
+  const shown = drag ?? scrubbed ?? (duration > 0 ? time / duration : 0);
+  // Where the preview is: the pointer over the bar, else a held arrow's target.
+  const preview = hover ?? scrubbed;
+  const previewTime = preview !== null ? preview * duration : null;
   const thumb =
-    hoverTime !== null && thumbnails.length
-      ? thumbnails.reduce((a, b) => (Math.abs(b.at - hoverTime) < Math.abs(a.at - hoverTime) ? b : a))
+    previewTime !== null && thumbnails.length
+      ? thumbnails.reduce((a, b) => (Math.abs(b.at - previewTime) < Math.abs(a.at - previewTime) ? b : a))
       : null;
   const onDown = (e: ReactPointerEvent) => {
     if (duration <= 0) return;
@@ -238,15 +274,16 @@ export function ProgressBar() {
       onPointerUp={onUp}
       onPointerLeave={() => setHover(null)}
     >
-      {hoverTime !== null && (
+      {previewTime !== null && (
         <div
           className="pointer-events-none absolute bottom-6 -translate-x-1/2 rounded bg-black/80 p-1 text-center text-xs tabular-nums rtl:translate-x-1/2"
-          style={{ insetInlineStart: `${(hover ?? 0) * 100}%` }}
+          style={{ insetInlineStart: `${(preview ?? 0) * 100}%` }}
+          data-testid="seek-preview"
         >
           {thumb && (
             <img src={thumb.data} alt="" className="mb-1 h-24 rounded" data-testid="seek-thumbnail" />
           )}
-          {formatTime(hoverTime)}
+          {formatTime(previewTime)}
         </div>
       )}
       <div
@@ -259,8 +296,10 @@ export function ProgressBar() {
         aria-valuenow={Math.floor(time)}
         aria-valuetext={`${formatTime(time)} / ${formatTime(duration)}`}
         data-testid="progress-bar"
+        data-seek-bar=""
         className="relative h-1 w-full rounded-full bg-white/25 transition-[height] group-hover:h-1.5"
         onKeyDown={(e) => {
+          if (takenByTvKeys(e.nativeEvent)) return;
           if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') e.stopPropagation();
           if (e.key === 'ArrowRight') seekBy(5);
           if (e.key === 'ArrowLeft') seekBy(-5);
@@ -271,12 +310,13 @@ export function ProgressBar() {
           style={{ width: `${duration > 0 ? Math.min(100, (buffered / duration) * 100) : 0}%` }}
           data-testid="buffered-bar"
         />
+        <SegmentMarkers duration={duration} />
         <div
           className="absolute inset-y-0 start-0 rounded-full bg-accent"
           style={{ width: `${shown * 100}%` }}
         />
         <div
-          className="absolute top-1/2 h-3 w-3 -translate-x-1/2 -translate-y-1/2 rounded-full bg-white opacity-0 group-hover:opacity-100 rtl:translate-x-1/2"
+          className="absolute top-1/2 h-3 w-3 -translate-x-1/2 -translate-y-1/2 rounded-full bg-white opacity-0 group-hover:opacity-100 group-focus-within:opacity-100 rtl:translate-x-1/2"
           style={{ insetInlineStart: `${shown * 100}%` }}
         />
       </div>

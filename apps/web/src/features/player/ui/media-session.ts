@@ -1,16 +1,15 @@
-import { useEffect, useRef } from 'react';
-import { playerStore, requests, seekBy } from '../core/player-store.ts';
+import { useEffect } from 'react';
+import { playerStore, requests } from '../core/player-store.ts';
 import type { PlayerMeta } from '../core/types.ts';
+import type { RunMedia } from './media-keys.ts';
 
-/** Media Session: title, show and artwork, and the keyboard/headset keys. */
-export function useMediaSession(
-  meta: PlayerMeta,
-  o: { next(): void; previous(): void; hasNext: boolean; hasPrevious: boolean },
-) {
-  const actions = useRef(o);
-  useEffect(() => {
-    actions.current = o;
-  });
+/**
+ * Media Session: title, show and artwork, and the keyboard/headset keys. Their actions run as the media
+ * keys pressed on the page do, through the same runner (media-keys.ts: a press heard both ways runs
+ * once; stop pauses; previous starts the episode again past its first seconds, so a film has it too;
+ * next only when there is a next episode).
+ */
+export function useMediaSession(meta: PlayerMeta, run: RunMedia, hasNext: boolean) {
   useEffect(() => {
     if (!('mediaSession' in navigator)) return;
     const session = navigator.mediaSession;
@@ -28,13 +27,14 @@ export function useMediaSession(
       // Some browsers refuse artwork they cannot read; the keys still work.
     }
     const handlers: [MediaSessionAction, MediaSessionActionHandler | null][] = [
-      ['play', () => requests.play()],
-      ['pause', () => requests.pause()],
+      ['play', () => run('play', 'session')],
+      ['pause', () => run('pause', 'session')],
+      ['stop', () => run('stop', 'session')],
       ['seekto', (d) => d.seekTime !== undefined && requests.seek(d.seekTime)],
-      ['seekbackward', (d) => seekBy(-(d.seekOffset ?? 10))],
-      ['seekforward', (d) => seekBy(d.seekOffset ?? 10)],
-      ['previoustrack', o.hasPrevious ? () => actions.current.previous() : null],
-      ['nexttrack', o.hasNext ? () => actions.current.next() : null],
+      ['seekbackward', (d) => run('rewind', 'session', d.seekOffset)],
+      ['seekforward', (d) => run('fastForward', 'session', d.seekOffset)],
+      ['previoustrack', () => run('previous', 'session')],
+      ['nexttrack', hasNext ? () => run('next', 'session') : null],
     ];
     for (const [action, handler] of handlers) {
       try {
@@ -67,5 +67,5 @@ export function useMediaSession(
       }
       session.metadata = null;
     };
-  }, [meta, o.hasNext, o.hasPrevious]);
+  }, [meta, run, hasNext]);
 }

@@ -41,10 +41,11 @@ export function TopBar({
       : null;
   return (
     <div
-      className={`absolute inset-x-0 top-0 z-30 flex items-center gap-3 bg-gradient-to-b from-black/80 to-transparent px-4 py-3 ${fade(shown)}`}
+      className={`absolute inset-x-0 top-0 z-30 flex items-center gap-3 bg-gradient-to-b from-black/80 to-transparent px-4 py-3 tv:px-overscan-x tv:pt-overscan-y ${fade(shown)}`}
       // Hidden controls cannot be focused or pressed (Tab shows them first: useKeyboardShortcuts).
       inert={!shown}
       data-testid="player-top-bar"
+      data-player-bar=""
       onPointerEnter={() => onHover(true)}
       onPointerLeave={() => onHover(false)}
     >
@@ -105,12 +106,13 @@ export function BottomBar({
   >;
   return (
     <div
-      className={`absolute inset-x-0 bottom-0 z-30 bg-gradient-to-t from-black/85 to-transparent px-2 pb-2 pt-10 min-[480px]:px-4 min-[480px]:pb-3 ${fade(shown)}`}
+      className={`absolute inset-x-0 bottom-0 z-30 bg-gradient-to-t from-black/85 to-transparent px-2 pb-2 pt-10 min-[480px]:px-4 min-[480px]:pb-3 tv:px-overscan-x tv:pb-overscan-y ${fade(shown)}`}
       // Hidden controls cannot be focused or pressed (Tab shows them first: useKeyboardShortcuts).
       inert={!shown}
       onPointerEnter={() => onHover(true)}
       onPointerLeave={() => onHover(false)}
       data-testid="player-controls"
+      data-player-bar=""
       data-in-menu={layout.menu.join(' ')}
     >
       <ProgressBar />

@@ -1,7 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RuntimeConfig } from '@marquee/contract';
+import { PLAYER_SHORTCUT_ACTIONS } from '@marquee/contract/values';
 import type { i18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
@@ -10,13 +11,14 @@ import { initI18n, NAMESPACES } from '../../../lib/i18n.ts';
 import { setRuntimeConfig } from '../../../lib/runtime-config.ts';
 import { memoryStorage, setAppStorage } from '../../../lib/storage.ts';
 import player from '../../../locales/en/player.json';
-import { initStores, usePlayerPrefsStore } from '../../../stores/index.ts';
+import { initStores, usePlayerPrefsStore, usePreferencesStore } from '../../../stores/index.ts';
 import { makePlayerMeta } from '../core/meta.ts';
 import { playerStore, type DisplayRequests, type PlayerStore } from '../core/player-store.ts';
 import { playerUi } from '../core/ui-store.ts';
 import { PlayerDepsProvider, type PlayerDeps } from '../session/player-deps.tsx';
 import { inertPlayerDeps } from '../session/test-deps.ts';
 import { CONTROLS_HIDE_MS } from './controls-visibility.ts';
+import { SHORTCUTS_HOLD_MS } from './keyboard-shortcuts.ts';
 import { PlayerView } from './player-view.tsx';
 
 // The view's keyboard behaviour is under test, not scraping, the video element or casting: the view's
@@ -160,14 +162,153 @@ describe('the player by keyboard', () => {
     expect(document.activeElement).toBe(gear);
   });
 
-  it('? lists the shortcuts, translated; Escape closes the list', () => {
+  it('a tap of ? lists the shortcuts, translated; Escape closes the list', () => {
     renderPlayer();
-    fireEvent.keyDown(window, { key: '?' });
+    fireEvent.keyDown(window, { key: '?', code: 'Slash' });
+    act(() => vi.advanceTimersByTime(SHORTCUTS_HOLD_MS / 4));
+    fireEvent.keyUp(window, { key: '?', code: 'Slash' });
     const list = screen.getByRole('dialog', { name: player.shortcuts.title });
     expect(list.textContent).toContain(player.shortcuts.fullscreen);
     expect(list.textContent).toContain(player.shortcuts.help);
+    expect(screen.queryByTestId('shortcuts-overlay')).toBeNull();
     fireEvent.keyDown(window, { key: 'Escape' });
     expect(screen.queryByTestId('shortcuts-list')).toBeNull();
+  });
+});
+
+/** A display that records what the player asks of it. */
+function recordRequests() {
+  const asked: string[] = [];
+  const display = new Proxy({} as DisplayRequests, {
+    get: (_, name) => () => asked.push(String(name)),
+  });
+  act(() => playerStore.getState().attachDisplay(display));
+  return asked;
+}
+
+describe('holding the help key', () => {
+  it('shows every action and its keys over the video until released; nothing opens', () => {
+    renderPlayer();
+    fireEvent.keyDown(window, { key: '?', code: 'Slash' });
+    act(() => vi.advanceTimersByTime(SHORTCUTS_HOLD_MS - 1));
+    expect(screen.queryByTestId('shortcuts-overlay')).toBeNull();
+    act(() => vi.advanceTimersByTime(1));
+    // A labelled region, announced politely (not a dialog: nothing in it takes focus).
+    const overlay = screen.getByRole('region', { name: player.shortcuts.title });
+    expect(overlay.closest('[aria-live="polite"]')).not.toBeNull();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    for (const action of PLAYER_SHORTCUT_ACTIONS)
+      expect(overlay.textContent).toContain(player.shortcuts[action]);
+    expect(within(overlay).getByTestId('held-keys-playPause').textContent).toBe('SpaceK');
+    expect(within(overlay).getByTestId('held-keys-seekForward5').textContent).toBe('→');
+    // The key repeats while held: it stays.
+    fireEvent.keyDown(window, { key: '?', code: 'Slash', repeat: true });
+    act(() => vi.advanceTimersByTime(SHORTCUTS_HOLD_MS * 3));
+    expect(screen.getByTestId('shortcuts-overlay')).toBeTruthy();
+    // Shift let go first: the key comes up as "/" (the same physical key).
+    fireEvent.keyUp(window, { key: '/', code: 'Slash' });
+    expect(screen.queryByTestId('shortcuts-overlay')).toBeNull();
+    expect(screen.queryByTestId('shortcuts-list')).toBeNull();
+  });
+
+  it('goes away when the window loses focus while held, and opens nothing', () => {
+    renderPlayer();
+    fireEvent.keyDown(window, { key: '?', code: 'Slash' });
+    act(() => vi.advanceTimersByTime(SHORTCUTS_HOLD_MS));
+    expect(screen.getByTestId('shortcuts-overlay')).toBeTruthy();
+    fireEvent.blur(window);
+    expect(screen.queryByTestId('shortcuts-overlay')).toBeNull();
+    fireEvent.keyUp(window, { key: '?', code: 'Slash' });
+    expect(screen.queryByTestId('shortcuts-list')).toBeNull();
+  });
+
+  it('is the help action’s key: remapped, the new key holds and taps, and ? does nothing', () => {
+    usePreferencesStore.getState().setPreferences({ playerShortcuts: { help: ['h'] } });
+    renderPlayer();
+    fireEvent.keyDown(window, { key: '?', code: 'Slash' });
+    act(() => vi.advanceTimersByTime(SHORTCUTS_HOLD_MS));
+    fireEvent.keyUp(window, { key: '?', code: 'Slash' });
+    expect(screen.queryByTestId('shortcuts-overlay')).toBeNull();
+    expect(screen.queryByTestId('shortcuts-list')).toBeNull();
+    fireEvent.keyDown(window, { key: 'H', code: 'KeyH' });
+    act(() => vi.advanceTimersByTime(SHORTCUTS_HOLD_MS));
+    expect(screen.getByTestId('held-keys-help').textContent).toBe('H');
+    fireEvent.keyUp(window, { key: 'h', code: 'KeyH' });
+    fireEvent.keyDown(window, { key: 'h', code: 'KeyH' });
+    fireEvent.keyUp(window, { key: 'h', code: 'KeyH' });
+    expect(screen.getByTestId('shortcuts-list')).toBeTruthy();
+  });
+});
+
+describe('remapped keys', () => {
+  it('a changed key acts at once, and the key it replaced no longer does', () => {
+    renderPlayer();
+    const asked = recordRequests();
+    fireEvent.keyDown(window, { key: 'm' });
+    expect(asked).toEqual(['setMuted']);
+    // Changed (here, from another device's sync): no reload.
+    act(() => usePreferencesStore.getState().setPreferences({ playerShortcuts: { mute: ['x'] } }));
+    asked.length = 0;
+    fireEvent.keyDown(window, { key: 'm' });
+    expect(asked).toEqual([]);
+    fireEvent.keyDown(window, { key: 'X' });
+    expect(asked).toEqual(['setMuted']);
+  });
+
+  it('a key taken from another action runs the new one only', () => {
+    usePreferencesStore
+      .getState()
+      .setPreferences({ playerShortcuts: { fullscreen: ['k'], playPause: [' '] } });
+    renderPlayer();
+    const asked = recordRequests();
+    fireEvent.keyDown(window, { key: 'k' });
+    expect(asked).toEqual(['toggleFullscreen']);
+    asked.length = 0;
+    fireEvent.keyDown(window, { key: 'f' });
+    expect(asked).toEqual([]);
+  });
+
+  it('Space on a focused button stays the button’s, and chords are ignored, whatever the keys do', () => {
+    usePreferencesStore.getState().setPreferences({ playerShortcuts: { mute: [' ', 'x'] } });
+    renderPlayer();
+    const asked = recordRequests();
+    const button = screen.getByTestId('play-pause');
+    act(() => button.focus());
+    expect(fireEvent.keyDown(button, { key: ' ' })).toBe(true);
+    fireEvent.keyDown(window, { key: 'x', ctrlKey: true });
+    fireEvent.keyDown(window, { key: 'x', altKey: true });
+    fireEvent.keyDown(window, { key: 'x', metaKey: true });
+    expect(asked).toEqual([]);
+    fireEvent.keyDown(window, { key: ' ' });
+    expect(asked).toEqual(['setMuted']);
+  });
+
+  it('changed in the panel, the key being waited for never reaches the player', () => {
+    renderPlayer();
+    const asked = recordRequests();
+    fireEvent.keyDown(window, { key: '?' });
+    fireEvent.keyUp(window, { key: '?' });
+    const change = screen.getByTestId('change-fullscreen');
+    act(() => change.focus());
+    fireEvent.click(change);
+    // ? is the help key: the player would close the panel (a tap) or show the overlay (a hold).
+    fireEvent.keyDown(change, { key: '?', code: 'Slash' });
+    act(() => vi.advanceTimersByTime(SHORTCUTS_HOLD_MS));
+    fireEvent.keyUp(change, { key: '?', code: 'Slash' });
+    expect(screen.getByTestId('shortcuts-list')).toBeTruthy();
+    expect(screen.queryByTestId('shortcuts-overlay')).toBeNull();
+    expect(screen.getByTestId('shortcut-keys-fullscreen').textContent).toBe('?');
+    // Escape while waiting cancels the wait; it does not close the panel.
+    fireEvent.click(change);
+    fireEvent.keyDown(change, { key: 'Escape' });
+    expect(screen.getByTestId('shortcuts-list')).toBeTruthy();
+    // Closed, the new key acts and the old one does not.
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(screen.queryByTestId('shortcuts-list')).toBeNull();
+    fireEvent.keyDown(window, { key: 'f' });
+    expect(asked).toEqual([]);
+    fireEvent.keyDown(window, { key: '?' });
+    expect(asked).toEqual(['toggleFullscreen']);
   });
 });
 

@@ -1,8 +1,11 @@
 import { useRef, useState, type FocusEvent, type PointerEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isTvMode, useTvMode } from '../../../lib/tv/tv-mode.ts';
 import { togglePlay, requests, usePlayer } from '../core/player-store.ts';
 import type { PlayerMeta } from '../core/types.ts';
 import { playerUi, usePlayerUi } from '../core/ui-store.ts';
+import { PartyPanel } from '../party/party-panel.tsx';
+import { usePartySync } from '../party/use-party-sync.ts';
 import type { SessionProblem } from '../scrape/session.ts';
 import { CaptionsOverlay } from './captions-view.tsx';
 import { showControls } from './controls-visibility.ts';
@@ -10,8 +13,12 @@ import { Icon } from './icons.tsx';
 import { lastInputWasKeyboard } from './keyboard-shortcuts.ts';
 import { OverlayHost } from './menus/overlay-host.tsx';
 import { NextEpisodeButtons } from './next-episode-buttons.tsx';
+import { PauseOverlay } from './pause-overlay.tsx';
+import { ShortcutsOverlay } from './shortcuts-overlay.tsx';
+import { SkipSegmentButton } from './skip-segment-button.tsx';
 import { BottomBar, TopBar } from './player-bars.tsx';
 import { PlaybackErrorView, ProblemView, ScrapeNotFoundView, ScrapingView } from './status-views.tsx';
+import { StillWatchingDialog } from './still-watching-dialog.tsx';
 import { usePlayerEffects } from './use-player-effects.ts';
 import { usePlayerMenus } from './use-player-menus.ts';
 import { VideoSurface } from './video-surface.tsx';
@@ -103,8 +110,11 @@ function SurfaceLayer() {
   );
 }
 
-// Focus coming in (Tab, a shortcut) shows the controls; keyboard focus keeps them shown.
-const onPlayerFocus = () => {
+// Focus coming in (Tab, a shortcut) shows the controls; keyboard focus keeps them shown. On a TV, focus
+// the player gives itself (a prompt appearing, the bars hiding: tv-focus.ts) does not bring them back.
+const onPlayerFocus = (e: FocusEvent<HTMLDivElement>) => {
+  if (isTvMode() && (e.target === e.currentTarget || (e.target as Element).closest('[data-player-prompt]')))
+    return;
   showControls();
   if (lastInputWasKeyboard() && !playerUi.getState().keyboardFocus)
     playerUi.getState().set({ keyboardFocus: true });
@@ -132,23 +142,29 @@ export function PlayerView({ meta, backTo, titleActions, startOnOpen, fromStart 
   const [hoveringBars, setHoveringBars] = useState(false);
   const status = usePlayer((s) => s.status);
   const controlsVisible = usePlayerUi((s) => s.controlsVisible);
+  const tv = useTvMode();
   const rolling = usePlayerUi((s) => s.rolling);
   const menus = usePlayerMenus(containerRef);
+  const party = usePartySync(meta);
   const { problem, retry, next, goNext } = usePlayerEffects(meta, {
     startOnOpen,
     fromStart,
     containerRef,
     menus,
     hoveringBars,
+    inParty: party !== null,
   });
   const showChrome = controlsVisible || menus.route !== null || status !== 'playing';
 
-  return (
+  const player = (
     <div
       ref={containerRef}
-      className={`relative h-[100dvh] w-full select-none overflow-hidden bg-black text-white ${showChrome ? '' : 'cursor-none'} ${rolling ? 'animate-[spin_1s_ease-in-out] motion-reduce:animate-none' : ''}`}
+      className={`relative ${party ? 'h-[min(56.25vw,60dvh)] min-h-52 lg:h-dvh lg:min-w-0 lg:flex-1' : 'h-[100dvh]'} w-full select-none overflow-hidden bg-black text-white outline-none ${showChrome ? '' : 'cursor-none'} ${rolling ? 'animate-[spin_1s_ease-in-out] motion-reduce:animate-none' : ''}`}
       data-testid="player"
       data-status={status}
+      data-player-root=""
+      // On a TV the player itself holds focus while the bars are hidden (tv-focus.ts); never a Tab stop.
+      tabIndex={tv ? -1 : undefined}
       onFocus={onPlayerFocus}
       onBlur={onPlayerBlur}
       onPointerMove={onPlayerPointerMove}
@@ -156,9 +172,11 @@ export function PlayerView({ meta, backTo, titleActions, startOnOpen, fromStart 
     >
       <VideoSurface containerRef={containerRef} />
       <SurfaceLayer />
+      {status === 'playing' && <PauseOverlay meta={meta} menuOpen={menus.route !== null} />}
       <CaptionsOverlay raised={showChrome} />
       {status === 'playing' && <PlaybackIndicators />}
       <StatusScreen problem={problem} retry={retry} />
+      {status === 'playing' && <SkipSegmentButton />}
       {next && status === 'playing' && <NextEpisodeButtons next={next} goNext={goNext} />}
       <TopBar
         meta={meta}
@@ -171,6 +189,16 @@ export function PlayerView({ meta, backTo, titleActions, startOnOpen, fromStart 
         <BottomBar meta={meta} openMenu={menus.open} shown={showChrome} onHover={setHoveringBars} />
       )}
       <OverlayHost route={menus.route} open={menus.open} close={menus.close} back={menus.back} meta={meta} />
+      <StillWatchingDialog meta={meta} backTo={backTo} />
+      <ShortcutsOverlay />
+    </div>
+  );
+  // In a watch party the chat and its members sit beside the video (under it on a phone).
+  if (!party) return player;
+  return (
+    <div className="flex flex-col bg-black lg:flex-row" data-testid="party-layout">
+      {player}
+      <PartyPanel session={party} />
     </div>
   );
 }

@@ -3,7 +3,8 @@ import { isReleased } from '@marquee/contract/values';
 import { mediaPath } from '../../../../lib/media-keys.ts';
 import { libraryKey } from '../../../../stores/library/library-rules.ts';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
+import { withParty } from '../../party/use-party-sync.ts';
 import { clock } from '../../../../lib/clock.ts';
 import { useLibraryStore } from '../../../../stores/index.ts';
 import type { PlayerMeta } from '../../core/types.ts';
@@ -32,6 +33,7 @@ export function EpisodesMenu({
   const { t } = useTranslation(['global', 'library', 'media', 'player']);
   const seasonLabel = useSeasonLabel();
   const navigate = useNavigate();
+  const { search } = useLocation();
   const season = meta.seasons?.find((s) => s.id === (seasonId ?? meta.season?.id)) ?? meta.season;
   const q = useQuery({ ...seasonEpisodesQuery(meta.tmdbId, season?.number ?? 1), enabled: !!season });
   const progress = useLibraryStore((s) => s.progress[libraryKey('show', meta.tmdbId)]?.episodes);
@@ -90,7 +92,7 @@ export function EpisodesMenu({
                 aria-current={current ? 'true' : undefined}
                 data-testid="episode-option"
                 data-unaired={aired ? undefined : 'true'}
-                onClick={() => navigate(mediaPath(meta.mediaKey, q.data.id, e.id))}
+                onClick={() => navigate(withParty(mediaPath(meta.mediaKey, q.data.id, e.id), search))}
               >
                 <span className="w-10 shrink-0 rounded bg-white/10 px-1 text-center font-mono text-xs">
                   {t('media.seasons.episodeNumber', { number: e.number })}

@@ -5,7 +5,9 @@ import { CaptionSettingsMenu } from './caption-settings-menu.tsx';
 import { CaptionsMenu } from './captions-menu.tsx';
 import { EpisodesMenu } from './episodes-menu.tsx';
 import { ReturnedFrom, type OpenMenu } from './menu-parts.tsx';
+import { PartyMenu } from './party-menu.tsx';
 import { PlaybackMenu } from './playback-menu.tsx';
+import { MarkSegmentMenu, SegmentsMenu } from './segments-menu.tsx';
 import { QualityMenu } from './quality-menu.tsx';
 import { SettingsMenu } from './settings-menu.tsx';
 import { ShortcutsMenu } from './shortcuts-menu.tsx';
@@ -33,6 +35,12 @@ function menuFor(
       return <SourceMenu back={back} close={close} meta={meta} />;
     case '/settings/playback':
       return <PlaybackMenu back={back} />;
+    case '/settings/segments':
+      return <SegmentsMenu open={open} back={back} />;
+    case '/settings/segments/mark':
+      return <MarkSegmentMenu back={back} />;
+    case '/settings/party':
+      return <PartyMenu back={back} meta={meta} />;
     case '/shortcuts':
       return <ShortcutsMenu onClose={close} />;
   }

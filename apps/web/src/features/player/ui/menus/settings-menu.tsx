@@ -1,8 +1,10 @@
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { usePlayerPrefsStore } from '../../../../stores/index.ts';
 import { requests, seekBy, usePlayer } from '../../core/player-store.ts';
 import { usePlayerDeps } from '../../session/player-deps.tsx';
 import { useSourceName } from '../../session/use-source-switch.ts';
+import { partyIdOf } from '../../party/use-party-sync.ts';
 import { Icon } from '../icons.tsx';
 import { CastLauncher } from '../player-bars.tsx';
 import { useBarLayout } from '../player-width.ts';
@@ -168,6 +170,9 @@ export function SettingsMenu({
   const subtitleLanguage = caption?.language ?? image?.language ?? null;
   const rate = usePlayer((s) => s.playback.playbackRate);
   const sourceName = useSourceName(sourceId);
+  const inParty = partyIdOf(useLocation().search) !== null;
+  // A library file's intros and credits (decision 111): other sources have none.
+  const hasSegments = usePlayer((s) => s.segments !== null);
   return (
     <MenuCard
       title={t('player.settings.title')}
@@ -206,6 +211,21 @@ export function SettingsMenu({
             label={t('player.settings.subtitles')}
             value={subtitleLanguage ? languageName(subtitleLanguage) : t('player.captions.off')}
             testId="menu-captions"
+          />
+          {hasSegments && (
+            <MenuLink
+              open={open}
+              to="/settings/segments"
+              label={t('player.segments.title')}
+              testId="menu-segments"
+            />
+          )}
+          <MenuLink
+            open={open}
+            to="/settings/party"
+            label={t('player.party.title')}
+            value={inParty ? t('player.party.on') : null}
+            testId="menu-party"
           />
           <MenuLink
             open={open}
