@@ -1,7 +1,9 @@
 /**
  * Lighthouse 12.8 on the pages a first visitor opens, against a real production server: mobile (the
- * default: Moto G Power emulation, simulated slow 4G and 4× CPU) and desktop (the `--preset=desktop`
- * config). Prints one row per page and form factor: performance and accessibility scores, LCP, TBT,
+ * default: Moto G Power emulation, simulated slow 4G and 4× CPU), desktop (the `--preset=desktop`
+ * config) and, asked for with LIGHTHOUSE_FORM_FACTORS=tv, a TV in TV mode (docs/decisions/114-tv-mode.md:
+ * desktop's network, a TV browser's user agent at 1920×1080, and 4× CPU as on mobile: a TV's chip is a
+ * phone's, not a laptop's). Prints one row per page and form factor: performance and accessibility scores, LCP, TBT,
  * CLS and the bytes transferred. With several runs the row is the run with the median performance score.
  * Numbers, not a pass/fail test (budget: performance ≥ 95 and accessibility 100 on mobile).
  *
@@ -22,10 +24,11 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig, type Config, type Flags, type Result } from 'lighthouse';
 import { ensureBuilt, startServer, type RunningServer } from './support/server.ts';
 
+type FormFactor = 'mobile' | 'desktop' | 'tv';
 const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
 const FORM_FACTORS = (process.env.LIGHTHOUSE_FORM_FACTORS ?? 'mobile,desktop')
   .split(',')
-  .map((f) => f.trim()) as ('mobile' | 'desktop')[];
+  .map((f) => f.trim()) as FormFactor[];
 const PAGES = (process.env.LIGHTHOUSE_PAGES ?? '/,/discover,/media/tmdb-movie-550-fight-club,/browse/matrix')
   .split(',')
   .map((p) => p.trim());
@@ -52,7 +55,7 @@ const CHROME_FLAGS = [
 
 interface Row {
   page: string;
-  formFactor: 'mobile' | 'desktop';
+  formFactor: FormFactor;
   performance: number;
   accessibility: number;
   lcpMs: number;
@@ -85,7 +88,19 @@ function problems(lhr: Result): string[] {
   return out;
 }
 
-async function measure(port: number, url: string, formFactor: 'mobile' | 'desktop'): Promise<Result> {
+/** A TV: Samsung's browser (TV mode turns on by its user agent) on a 1080p screen, a phone's CPU. */
+const tvConfig: Config = {
+  ...desktopConfig,
+  settings: {
+    ...desktopConfig.settings,
+    screenEmulation: { mobile: false, width: 1920, height: 1080, deviceScaleFactor: 1, disabled: false },
+    emulatedUserAgent:
+      'Mozilla/5.0 (SMART-TV; LINUX; Tizen 7.0) AppleWebKit/537.36 (KHTML, like Gecko) 94.0.4606.31/7.0 TV Safari/537.36',
+    throttling: { ...desktopConfig.settings?.throttling, cpuSlowdownMultiplier: 4 },
+  },
+};
+
+async function measure(port: number, url: string, formFactor: FormFactor): Promise<Result> {
   const flags: Flags = {
     port,
     output: 'json',
@@ -93,7 +108,8 @@ async function measure(port: number, url: string, formFactor: 'mobile' | 'deskto
     onlyCategories: ['performance', 'accessibility'],
   };
   // Mobile is Lighthouse's default config; desktop is what `--preset=desktop` loads.
-  const config: Config | undefined = formFactor === 'desktop' ? desktopConfig : undefined;
+  const config: Config | undefined =
+    formFactor === 'desktop' ? desktopConfig : formFactor === 'tv' ? tvConfig : undefined;
   // A run whose trace Chrome failed to record (NO_NAVSTART, NO_FCP …) is run again, twice at most.
   for (let attempt = 1; ; attempt++) {
     const result = await lighthouse(url, flags, config);

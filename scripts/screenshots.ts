@@ -1,9 +1,10 @@
 /**
  * Takes the README's screenshots (docs/screenshots/) from the production build: home, Discover, a
  * title, the player with its controls shown, settings, the landing page and the subscription page, on a
- * phone (390×844) and a laptop (1280×800), in the default theme and in English.
+ * phone (390×844) and a laptop (1280×800), in the default theme and in English; and home, a title and
+ * the player in TV mode (a TV's browser at 1920×1080, driven by its arrows: docs/decisions/114-tv-mode.md).
  *
- *   npm run build && node --import tsx scripts/screenshots.ts
+ *   npm run build && node --import tsx scripts/screenshots.ts [--tv]   (--tv: the TV's only)
  *
  * Two servers start on free ports with their own data folders (the discovery site, and the
  * subscription site with simulated payments); nothing outside this machine is reached. Debian's
@@ -19,7 +20,16 @@ const SIZES = [
   { name: '390', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
   { name: '1280', viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
 ] as const;
-type Size = (typeof SIZES)[number];
+/** A TV's browser: Samsung's user agent turns TV mode on by itself. */
+const TV = {
+  name: 'tv',
+  viewport: { width: 1920, height: 1080 },
+  isMobile: false,
+  hasTouch: false,
+  userAgent:
+    'Mozilla/5.0 (SMART-TV; LINUX; Tizen 7.0) AppleWebKit/537.36 (KHTML, like Gecko) 94.0.4606.31/7.0 TV Safari/537.36',
+} as const;
+type Size = (typeof SIZES)[number] | typeof TV;
 
 const MATRIX = '/media/tmdb-movie-603-the-matrix';
 const INCEPTION = '/media/tmdb-movie-27205-inception';
@@ -68,7 +78,7 @@ async function signedInDiscovery(
   await page.getByRole('button', { name: 'I trust this server' }).click();
   const words = await page.getByTestId('passphrase-word').allTextContents();
   await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByLabel('Device name').fill(size.isMobile ? 'Phone' : 'Laptop');
+  await page.getByLabel('Device name').fill(size.name === 'tv' ? 'TV' : size.isMobile ? 'Phone' : 'Laptop');
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByLabel('12-word passphrase').fill(words.join(' '));
   await page.getByRole('button', { name: 'Register' }).click();
@@ -175,6 +185,40 @@ async function discoverySite(browser: Browser, server: RunningServer): Promise<v
   }
 }
 
+/** Home, a title and the player on a TV, where the remote's arrows left focus. */
+async function tvScreens(browser: Browser, server: RunningServer): Promise<void> {
+  const context = await signedInDiscovery(browser, server, TV);
+  const page = await context.newPage();
+  const press = async (key: string) => {
+    await page.keyboard.press(key);
+    await page.waitForFunction(() => document.activeElement !== document.body);
+  };
+  await page.goto('/');
+  await page.getByText('Breaking Bad').first().waitFor();
+  // The app opens with focus on its first control; Down to Continue Watching's first card.
+  await page.waitForFunction(() => document.activeElement !== document.body);
+  await press('ArrowDown');
+  await page.waitForFunction(() => document.activeElement?.closest('[data-testid="media-card"]') !== null);
+  await shoot(page, 'home', TV);
+
+  await page.goto(MATRIX);
+  await page.getByTestId('title-play').waitFor();
+  await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'title-play');
+  await shoot(page, 'title', TV);
+
+  // OK on Play; the player takes focus; Down shows its controls with focus on play/pause.
+  await press('Enter');
+  await page.locator('[data-testid="player"][data-status="playing"]').waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelector('video')!.currentTime > 3, undefined, {
+    timeout: 30_000,
+  });
+  await press('Enter');
+  await press('ArrowDown');
+  await page.getByTestId('player-controls').waitFor();
+  await shoot(page, 'player', TV);
+  await context.close();
+}
+
 async function subscriptionSite(browser: Browser, server: RunningServer): Promise<void> {
   const email = `viewer-${Date.now().toString(36)}@marquee.test`;
   const password = 'correct horse battery';
@@ -231,8 +275,11 @@ const browser = await chromium.launch({
   ],
 });
 try {
-  await discoverySite(browser, discovery);
-  await subscriptionSite(browser, subscription);
+  if (!process.argv.includes('--tv')) {
+    await discoverySite(browser, discovery);
+    await subscriptionSite(browser, subscription);
+  }
+  await tvScreens(browser, discovery);
 } finally {
   await browser.close();
   await discovery.stop();

@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { blockingViolations, visitAndCheck } from './support/axe.ts';
 import { player, videoState, videoTime } from './support/player.ts';
 
 /*
@@ -167,6 +168,22 @@ for (const [width, height] of [
       await expect(page).toHaveURL(/\/$/);
     });
 
+    test("a TV's first screens (sign in by code, My List, history) open with focus shown; Back goes home", async ({
+      page,
+    }) => {
+      for (const path of ['/login/code', '/mylist', '/history']) {
+        await page.goto(path);
+        await settled(page);
+        await press(page, 'Escape');
+        await expect(page).toHaveURL(/\/$/);
+        await settled(page);
+        await expect(page.getByTestId('greeting')).toBeVisible();
+        expect(await page.locator('main').evaluate((m) => m.contains(document.activeElement)), path).toBe(
+          true,
+        );
+      }
+    });
+
     test('every settings section by arrows and OK; selects keep their value as focus passes', async ({
       page,
     }) => {
@@ -201,3 +218,32 @@ for (const [width, height] of [
     });
   });
 }
+
+// The styles are the same at 720p (sized from the viewport): axe once, at 1080p.
+test.describe('TV mode, accessibility', () => {
+  test.use({ userAgent: TV_AGENT, viewport: { width: 1920, height: 1080 } });
+
+  test('axe finds nothing serious or critical on the screens in TV mode, the player included', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const found: string[] = [];
+    for (const path of [
+      '/',
+      '/discover',
+      '/browse/Breaking%20Bad',
+      '/media/tmdb-tv-1396-breaking-bad',
+      '/settings',
+    ])
+      found.push(...(await visitAndCheck(page, path)));
+    // The player with its controls shown by the remote.
+    await page.goto('/media/tmdb-movie-603-the-matrix');
+    await expect(page.getByTestId('title-play')).toBeFocused();
+    await press(page, 'Enter');
+    await expect(player(page)).toHaveAttribute('data-status', 'playing', { timeout: 20_000 });
+    await press(page, 'ArrowDown');
+    await expect(page.getByTestId('play-pause')).toBeFocused();
+    found.push(...(await blockingViolations(page, 'player')));
+    expect(found).toEqual([]);
+  });
+});

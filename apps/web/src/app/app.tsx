@@ -80,7 +80,7 @@ function Routes() {
   const [router] = useState(createRouter);
   // A remote's Back on the tab's first screen that is not home (a shared link, a search) goes home, in
   // its place: Back there again stays home.
-  useTvNavigation(useCallback(() => void router.navigate(paths.home, { replace: true }), [router]));
+  useTvNavigation(useCallback(() => router.navigate(paths.home, { replace: true }), [router]));
   if (useProfileLoadFailure() === 'screen')
     return (
       <Suspense fallback={null}>

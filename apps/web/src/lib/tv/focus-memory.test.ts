@@ -89,6 +89,15 @@ describe('focus memory', () => {
     expect(focused()).toBe('a2');
   });
 
+  it('after Back with focus on the header (which stays), focus moves into the screen it came to', async () => {
+    walkHome();
+    await open('title', drawTitle);
+    document.querySelector<HTMLElement>('[data-name="logo"]')!.focus();
+    // A screen this tab has not shown before (the way home from a first screen): its first control.
+    await back('never-seen', drawHome);
+    expect(focused()).toBe('a1');
+  });
+
   it('waits for the remembered control to render, holding focus on the first meanwhile', async () => {
     walkHome();
     await open('title', drawTitle);
@@ -138,6 +147,18 @@ describe('focus memory', () => {
     const b3 = document.querySelector<HTMLElement>('[data-name="b3"]')!;
     b3.hidden = true;
     b3.blur();
+    await nextFrame();
+    expect(focused()).toBe('a1');
+  });
+
+  it('opens on a search field only until a button shows (a TV would open its keyboard)', async () => {
+    uninstall();
+    document.querySelector('main')!.innerHTML = '<input id="search" type="search" data-rect="400 20 800 60">';
+    uninstall = installTvNavigation(window, history);
+    expect(focused()).toBe('search');
+    document
+      .querySelector('main')!
+      .insertAdjacentHTML('beforeend', `<section id="row-a" data-tv-row>${posters('a', 100)}</section>`);
     await nextFrame();
     expect(focused()).toBe('a1');
   });

@@ -1,12 +1,4 @@
-import {
-  activeElement,
-  FOCUSABLE,
-  firstCandidate,
-  focusElement,
-  isCandidate,
-  isTextField,
-  ROW,
-} from './focusables.ts';
+import { activeElement, FOCUSABLE, firstCandidate, focusElement, isCandidate, ROW } from './focusables.ts';
 
 /*
  * Focus memory in TV mode (issue 30: "focus is remembered per row and restored on Back"). Each screen
@@ -153,16 +145,31 @@ export const RESTORE_WINDOW_MS = 2_000;
 /** A screen with a video (the player, features/player/) places focus itself. */
 const playerShown = (doc: Document) => doc.querySelector('video') !== null;
 
+/** A search box: optional on its page (a form's first field is what its page is for). */
+const isSearchBox = (el: Element) =>
+  (el instanceof HTMLInputElement && el.type === 'search') || el.getAttribute('role') === 'searchbox';
+
 /**
- * The content's first control, a button or link before a text field (a TV may open its on-screen
- * keyboard on a field that takes focus by itself; Up still reaches it).
+ * The content's first control, passing over a search box (a TV may open its on-screen keyboard on a
+ * field that takes focus by itself; Up still reaches it) when something else is there.
  */
 const firstInMain = (doc: Document) => {
   const main = doc.querySelector('main');
   if (!main) return null;
-  for (const el of main.querySelectorAll(FOCUSABLE)) if (!isTextField(el) && isCandidate(el)) return el;
+  for (const el of main.querySelectorAll(FOCUSABLE)) if (!isSearchBox(el) && isCandidate(el)) return el;
   return firstCandidate(main);
 };
+
+/** Whether the whole of a control is on the screen. */
+function inView(el: Element): boolean {
+  const box = el.getBoundingClientRect();
+  const view = el.ownerDocument.defaultView;
+  if (!view) return true;
+  return box.top >= 0 && box.left >= 0 && box.bottom <= view.innerHeight && box.right <= view.innerWidth;
+}
+
+/** Focus put somewhere by the app, not by an arrow: the page stays where it is unless the control is off it. */
+const placeFocus = (el: HTMLElement) => focusElement(el, { scroll: !inView(el) });
 
 interface Pending {
   /** What the screen remembered when it came back (what takes focus meanwhile does not change it). */
@@ -189,13 +196,17 @@ function restorePending(p: Pending, doc: Document) {
     p.from = p.provisional = null;
     return;
   }
-  if (
-    playerShown(doc) ||
-    (active && (active !== p.provisional || doc.querySelector('main')?.contains(active)))
-  )
-    return;
+  // A provisional focus in the content stays, unless it is a search box a button may still replace.
+  const settledInMain =
+    active !== null &&
+    active === p.provisional &&
+    doc.querySelector('main')?.contains(active) === true &&
+    !isSearchBox(active);
+  // Focus still where it was when the screen changed (a header link, which stays) moves to the content.
+  const placed = active !== p.from && (active !== p.provisional || settledInMain);
+  if (playerShown(doc) || (active && placed)) return;
   const first = firstInMain(doc) ?? (active ? null : firstCandidate(doc.body));
-  if (first && first !== active && focusElement(first, { scroll: false })) p.provisional = first;
+  if (first && first !== active && placeFocus(first)) p.provisional = first;
 }
 
 /**
@@ -239,7 +250,7 @@ export function keepFocus(win: Window, history: HistoryLike) {
     if (last.el.isConnected) {
       // Let go of without a new place (a blur, a control hidden): back to it, else the content's first.
       const back = isCandidate(last.el) ? last.el : playerShown(doc) ? null : firstInMain(doc);
-      if (back) focusElement(back, { scroll: false });
+      if (back) placeFocus(back);
       return;
     }
     // A new screen (a link followed): its remembered control if it was shown before, else its first.
@@ -247,7 +258,7 @@ export function keepFocus(win: Window, history: HistoryLike) {
     if (playerShown(doc)) return;
     const again = lastInMain?.key === last.key ? resolve(lastInMain.locator, doc) : null;
     const target = again && isCandidate(again) ? again : firstInMain(doc);
-    if (target) focusElement(target, { scroll: false });
+    if (target) placeFocus(target);
   };
 
   const check = () => {
@@ -287,7 +298,7 @@ export function keepFocus(win: Window, history: HistoryLike) {
   return {
     /** A control took focus: it gets an id and is remembered for its screen and rows. */
     onFocusIn: (event: FocusEvent) => remember(event.target),
-    /** Back (or Forward): the screen's remembered control takes focus once it shows. */
+    /** Back (or Forward, or Back's way home): the screen's remembered control takes focus once it shows. */
     onPopState: () => {
       begin(activeElement(doc));
       schedule();

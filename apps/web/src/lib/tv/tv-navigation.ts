@@ -17,16 +17,18 @@ import { handleArrowKey, handleEnterKey } from './spatial-navigation.ts';
 export function installTvNavigation(
   win: Window = window,
   history: HistoryLike = win.history,
-  goHome: () => void = () => undefined,
+  goHome: () => Promise<void> | void = () => undefined,
 ): () => void {
   const doc = win.document;
   const keeper = keepFocus(win, history);
+  // Home in place of the first screen: focus moves to it as after a Back (not left on the footer).
+  const home = () => void Promise.resolve(goHome()).then(keeper.onPopState);
   /** The menu or dialog open when the key went down, before any handler could close it. */
   let overlayAtStart: HTMLElement | null = null;
 
   const onKey = (event: KeyboardEvent) => {
     if (handleArrowKey(event, doc) || handleEnterKey(event, doc)) return;
-    handleBackKey(event, history, overlayAtStart, doc, goHome);
+    handleBackKey(event, history, overlayAtStart, doc, home);
   };
   const onKeyFirst = (event: KeyboardEvent) => {
     // Listeners added to the window while it is being dispatched to run in this dispatch only if added

@@ -6,7 +6,7 @@ import { useTvMode } from './tv-mode.ts';
  * code loads only then: a visitor who is not on a TV never downloads it, and the first
  * view stays within its budget (docs/decisions/062-delivery-compression-caching-csp.md).
  */
-export function useTvNavigation(goHome: () => void): void {
+export function useTvNavigation(goHome: () => Promise<void> | void): void {
   const on = useTvMode();
   useEffect(() => {
     if (!on) return undefined;
