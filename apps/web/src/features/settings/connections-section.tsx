@@ -5,11 +5,8 @@ import { Button } from '../../components/button.tsx';
 import { CloseIcon } from '../../components/close-icon.tsx';
 import { parseProxyEntry, testProxy, type ProxyTestResult } from '../../lib/proxy-entries.ts';
 import type { SettingsValues } from './save-settings.ts';
-import { Section, Toggle } from './settings-ui.tsx';
+import { INPUT, Section, Toggle } from './settings-ui.tsx';
 import type { EditSettings } from './use-settings-draft.ts';
-
-const INPUT =
-  'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
 
 function ProxyRow({
   value,

@@ -8,12 +8,9 @@ import { looksLikeTv, TV_MODE_SETTINGS, type TvModeSetting } from '../../lib/tv/
 import { WATCHED_SHARE, WATCHED_THRESHOLD_CHOICES } from '../../stores/library/history-rules.ts';
 import { STILL_WATCHING_CHOICES, type StillWatching } from '../../stores/player-settings-rules.ts';
 import type { SettingsValues } from './save-settings.ts';
-import { Section, Toggle } from './settings-ui.tsx';
+import { Section, SelectSetting, Toggle } from './settings-ui.tsx';
 import { SourceOrderSetting } from './source-order.tsx';
 import type { EditSettings } from './use-settings-draft.ts';
-
-const INPUT =
-  'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
 
 /** A language as the language pickers show it: its own name, and its name in the UI language when different. */
 function languageLabel(code: string, uiLanguage: string) {
@@ -37,29 +34,22 @@ function AudioLanguageSetting({
   const { t, i18n } = useTranslation(['settings']);
   const followed = languageNames(audioLanguageOf(uiLanguage), i18n.language).local;
   return (
-    <div className="rounded-xl bg-surface-1 p-4">
-      <label htmlFor="settings-audio-language" className="mb-2 block font-semibold text-fg">
-        {t('settings.preferences.audioLanguage')}
-      </label>
-      <select
-        id="settings-audio-language"
-        value={value ?? ''}
-        onChange={(e) => onChange(e.target.value || null)}
-        aria-describedby="settings-audio-language-note"
-        className={INPUT}
-        data-testid="audio-language-select"
-      >
-        <option value="">{t('settings.preferences.audioLanguageDefault', { language: followed })}</option>
-        {AUDIO_LANGUAGES.map((code) => (
-          <option key={code} value={code} lang={code}>
-            {languageLabel(code, i18n.language)}
-          </option>
-        ))}
-      </select>
-      <p id="settings-audio-language-note" className="mt-2 text-sm text-fg-muted">
-        {t('settings.preferences.audioLanguageNote')}
-      </p>
-    </div>
+    <SelectSetting
+      id="settings-audio-language"
+      label={t('settings.preferences.audioLanguage')}
+      value={value ?? ''}
+      options={[
+        { value: '', label: t('settings.preferences.audioLanguageDefault', { language: followed }) },
+        ...AUDIO_LANGUAGES.map((code) => ({
+          value: code,
+          label: languageLabel(code, i18n.language),
+          lang: code,
+        })),
+      ]}
+      onChange={(v) => onChange(v || null)}
+      notes={[{ id: 'settings-audio-language-note', text: t('settings.preferences.audioLanguageNote') }]}
+      testId="audio-language-select"
+    />
   );
 }
 
@@ -83,28 +73,17 @@ function WatchedThresholdSetting({ value, onChange }: { value: number; onChange(
     return text;
   };
   return (
-    <div className="rounded-xl bg-surface-1 p-4">
-      <label htmlFor="settings-watched-threshold" className="mb-2 block font-semibold text-fg">
-        {t('settings.preferences.watchedThreshold')}
-      </label>
-      <select
-        id="settings-watched-threshold"
-        value={String(value)}
-        onChange={(e) => onChange(Number(e.target.value))}
-        aria-describedby="settings-watched-threshold-note"
-        className={INPUT}
-        data-testid="watched-threshold-select"
-      >
-        {choices.map((share) => (
-          <option key={share} value={String(share)}>
-            {label(share)}
-          </option>
-        ))}
-      </select>
-      <p id="settings-watched-threshold-note" className="mt-2 text-sm text-fg-muted">
-        {t('settings.preferences.watchedThresholdNote')}
-      </p>
-    </div>
+    <SelectSetting
+      id="settings-watched-threshold"
+      label={t('settings.preferences.watchedThreshold')}
+      value={String(value)}
+      options={choices.map((share) => ({ value: String(share), label: label(share) }))}
+      onChange={(v) => onChange(Number(v))}
+      notes={[
+        { id: 'settings-watched-threshold-note', text: t('settings.preferences.watchedThresholdNote') },
+      ]}
+      testId="watched-threshold-select"
+    />
   );
 }
 
@@ -123,31 +102,22 @@ function TvModeChoice({ value, onChange }: { value: TvModeSetting; onChange(valu
   // The browser does not change while the page is open: asked once.
   const [isTv] = useState(() => looksLikeTv(typeof navigator === 'undefined' ? '' : navigator.userAgent));
   return (
-    <div className="rounded-xl bg-surface-1 p-4">
-      <label htmlFor="settings-tv-mode" className="mb-2 block font-semibold text-fg">
-        {t('settings.preferences.tvMode')}
-      </label>
-      <select
-        id="settings-tv-mode"
-        value={value}
-        onChange={(e) => onChange(e.target.value as TvModeSetting)}
-        aria-describedby="settings-tv-mode-note settings-tv-mode-detected"
-        className={INPUT}
-        data-testid="tv-mode-select"
-      >
-        {TV_MODE_SETTINGS.map((setting) => (
-          <option key={setting} value={setting}>
-            {t(TV_MODE_LABELS[setting])}
-          </option>
-        ))}
-      </select>
-      <p id="settings-tv-mode-note" className="mt-2 text-sm text-fg-muted">
-        {t('settings.preferences.tvModeNote')}
-      </p>
-      <p id="settings-tv-mode-detected" className="mt-1 text-sm text-fg-muted" data-testid="tv-mode-detected">
-        {isTv ? t('settings.preferences.tvModeDetected') : t('settings.preferences.tvModeNotDetected')}
-      </p>
-    </div>
+    <SelectSetting
+      id="settings-tv-mode"
+      label={t('settings.preferences.tvMode')}
+      value={value}
+      options={TV_MODE_SETTINGS.map((setting) => ({ value: setting, label: t(TV_MODE_LABELS[setting]) }))}
+      onChange={(v) => onChange(v as TvModeSetting)}
+      notes={[
+        { id: 'settings-tv-mode-note', text: t('settings.preferences.tvModeNote') },
+        {
+          id: 'settings-tv-mode-detected',
+          text: isTv ? t('settings.preferences.tvModeDetected') : t('settings.preferences.tvModeNotDetected'),
+          testId: 'tv-mode-detected',
+        },
+      ]}
+      testId="tv-mode-select"
+    />
   );
 }
 
@@ -183,28 +153,15 @@ function StillWatchingSetting({
     });
   };
   return (
-    <div className="rounded-xl bg-surface-1 p-4">
-      <label htmlFor="settings-still-watching" className="mb-2 block font-semibold text-fg">
-        {t('settings.preferences.stillWatching')}
-      </label>
-      <select
-        id="settings-still-watching"
-        value={stillWatchingValue(value)}
-        onChange={(e) => onChange(choices.find((c) => stillWatchingValue(c) === e.target.value) ?? value)}
-        aria-describedby="settings-still-watching-note"
-        className={INPUT}
-        data-testid="still-watching-select"
-      >
-        {choices.map((c) => (
-          <option key={stillWatchingValue(c)} value={stillWatchingValue(c)}>
-            {label(c)}
-          </option>
-        ))}
-      </select>
-      <p id="settings-still-watching-note" className="mt-2 text-sm text-fg-muted">
-        {t('settings.preferences.stillWatchingNote')}
-      </p>
-    </div>
+    <SelectSetting
+      id="settings-still-watching"
+      label={t('settings.preferences.stillWatching')}
+      value={stillWatchingValue(value)}
+      options={choices.map((c) => ({ value: stillWatchingValue(c), label: label(c) }))}
+      onChange={(v) => onChange(choices.find((c) => stillWatchingValue(c) === v) ?? value)}
+      notes={[{ id: 'settings-still-watching-note', text: t('settings.preferences.stillWatchingNote') }]}
+      testId="still-watching-select"
+    />
   );
 }
 
@@ -220,25 +177,19 @@ export function PreferencesSection({ draft, edit }: { draft: SettingsValues; edi
   return (
     <Section id="preferences" title={t('settings.preferences.title')}>
       <div className="flex flex-col gap-4">
-        <div className="rounded-xl bg-surface-1 p-4">
-          <label htmlFor="settings-language" className="mb-2 block font-semibold text-fg">
-            {t('settings.preferences.language')}
-          </label>
-          <select
-            id="settings-language"
-            value={draft.language}
-            onChange={(e) => edit({ language: e.target.value })}
-            className={INPUT}
-            data-testid="language-select"
-          >
-            {LANGUAGES.map((code) => (
-              <option key={code} value={code} lang={code}>
-                {languageLabel(code, i18n.language)}
-              </option>
-            ))}
-          </select>
-          <p className="mt-2 text-sm text-fg-muted">{t('settings.preferences.languageNote')}</p>
-        </div>
+        <SelectSetting
+          id="settings-language"
+          label={t('settings.preferences.language')}
+          value={draft.language}
+          options={LANGUAGES.map((code) => ({
+            value: code,
+            label: languageLabel(code, i18n.language),
+            lang: code,
+          }))}
+          onChange={(language) => edit({ language })}
+          notes={[{ id: 'settings-language-note', text: t('settings.preferences.languageNote') }]}
+          testId="language-select"
+        />
         <AudioLanguageSetting
           value={draft.audioLanguage}
           uiLanguage={draft.language}

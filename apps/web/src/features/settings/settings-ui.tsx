@@ -91,3 +91,72 @@ export function Slider({
     </div>
   );
 }
+
+/** A text field's or a select's look in Settings. */
+export const INPUT =
+  'w-full rounded-lg border border-white/10 bg-surface-1 px-3 py-2 text-fg placeholder:text-fg-muted focus:border-accent focus:outline-none';
+
+export interface SelectOption {
+  value: string;
+  label: string;
+  /** The option's own language (a language named in itself). */
+  lang?: string;
+}
+
+/** A line under a setting: what it does, or what this device is. */
+export interface SettingNote {
+  id: string;
+  text: string;
+  testId?: string;
+}
+
+/** A setting chosen from a list: its label, the select, and the notes under it (which describe it). */
+export function SelectSetting({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+  notes,
+  testId,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  options: readonly SelectOption[];
+  onChange(value: string): void;
+  notes: readonly SettingNote[];
+  testId: string;
+}) {
+  return (
+    <div className="rounded-xl bg-surface-1 p-4">
+      <label htmlFor={id} className="mb-2 block font-semibold text-fg">
+        {label}
+      </label>
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby={notes.map((n) => n.id).join(' ') || undefined}
+        className={INPUT}
+        data-testid={testId}
+      >
+        {options.map((o) => (
+          <option key={o.value} value={o.value} lang={o.lang}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      {notes.map((n, i) => (
+        <p
+          key={n.id}
+          id={n.id}
+          className={`${i === 0 ? 'mt-2' : 'mt-1'} text-sm text-fg-muted`}
+          data-testid={n.testId}
+        >
+          {n.text}
+        </p>
+      ))}
+    </div>
+  );
+}
