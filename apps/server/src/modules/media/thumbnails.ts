@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { sourcePaths, type EndpointErrors } from '@marquee/contract';
 import { AppError } from '../../errors.ts';
 import type { JobKindOptions, JobQueue } from '../jobs/job-queue.ts';
+import { JobFile } from './job-file.ts';
 import { allowAnyOrigin, libraryFileParams, sendMediaFile } from '../sources/media-files.ts';
 
 const run = promisify(execFile);
@@ -48,17 +49,7 @@ export interface ThumbnailSource {
 }
 
 /** The job's data (it may sit in Redis: checked again before anything runs). */
-const ThumbnailJobData = z.object({
-  fileId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
-  path: z
-    .string()
-    .min(2)
-    .max(4096)
-    .refine((p) => path.isAbsolute(p) && !p.includes('\0'), 'an absolute path'),
-  size: z.number().int().min(0),
-  mtime: z.number().int().min(0),
-  duration: z.number().positive().max(1e7),
-});
+const ThumbnailJobData = JobFile;
 export type ThumbnailJobData = z.infer<typeof ThumbnailJobData>;
 
 /** A library index entry (a LibraryVideo, or a LibrarySubtitle, which has none), as the routes get it. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import path from 'node:path';
 import { z } from 'zod';
+import { JobFile } from '../media/job-file.ts';
 import type { LibraryIndex, LibraryVideo } from '../sources/library-index.ts';
 
 /*
@@ -11,18 +11,7 @@ import type { LibraryIndex, LibraryVideo } from '../sources/library-index.ts';
  */
 
 /** One version of a library video, as detection reads it (all of it from the server's own index). */
-export const DetectionFile = z.object({
-  fileId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
-  path: z
-    .string()
-    .min(2)
-    .max(4096)
-    .refine((p) => path.isAbsolute(p) && !p.includes('\0'), 'an absolute path'),
-  size: z.number().int().min(0),
-  /** Whole milliseconds. */
-  mtime: z.number().int().min(0),
-  /** Seconds (the probe's). */
-  duration: z.number().positive().max(1e7),
+export const DetectionFile = JobFile.extend({
   /** The audio stream fingerprinted (the default one), or null: the file has none. */
   audioIndex: z.number().int().min(0).max(10_000).nullable(),
 });

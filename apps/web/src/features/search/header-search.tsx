@@ -5,7 +5,6 @@ import { paths } from '../../lib/paths.ts';
 import { FOCUS_SEARCH } from './search-focus.ts';
 import { SearchIcon } from './search-icon.tsx';
 import { useSlashFocus } from './use-slash-focus.ts';
-import { isTvMode } from '../../lib/tv/tv-mode.ts';
 
 /**
  * The signed-in header's search (pages other than home). From sm up a box: submitting opens
@@ -39,8 +38,7 @@ export function HeaderSearch() {
           const q = text.trim();
           if (q) void navigate(paths.browse(q));
           setText('');
-          // The phone's keyboard closes; a remote keeps focus here (Down reaches the results).
-          if (!isTvMode()) input.current?.blur();
+          input.current?.blur();
         }}
       >
         <label htmlFor="header-search" className="sr-only">

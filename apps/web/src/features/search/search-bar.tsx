@@ -6,7 +6,6 @@ import { asksSearchFocus } from './search-focus.ts';
 import { SearchIcon } from './search-icon.tsx';
 import { useSlashFocus } from './use-slash-focus.ts';
 import { useRandomPhrase } from '../../lib/use-random-phrase.ts';
-import { isTvMode } from '../../lib/tv/tv-mode.ts';
 
 export interface SearchBarProps {
   value: string;
@@ -35,8 +34,7 @@ export function SearchBar({ value, onChange, onClear }: SearchBarProps) {
       className="relative w-full"
       onSubmit={(e) => {
         e.preventDefault();
-        // The phone's keyboard closes to show the results; a remote keeps focus here (Down reaches them).
-        if (!isTvMode()) input.current?.blur();
+        input.current?.blur();
       }}
     >
       <label htmlFor="search-input" className="sr-only">
