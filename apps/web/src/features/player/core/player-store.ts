@@ -202,8 +202,26 @@ export const initialPlayback = (): PlaybackFacts => ({
 });
 
 /** Hears every request the UI makes (a watch party sends the viewer's play, pause and seek on). */
-export type RequestObserver = (name: keyof DisplayRequests, args: readonly unknown[]) => void;
+export type RequestObserver = (
+  name: keyof DisplayRequests,
+  args: readonly unknown[],
+  how: { viewersChoice: boolean },
+) => void;
 let requestObserver: RequestObserver | null = null;
+let viewersChoice = false;
+
+/**
+ * Makes requests that carry out a standing choice of the viewer's (an automatic skip, decision 111): the
+ * observer hears them as the viewer's own, though no gesture is being handled.
+ */
+export function asViewersChoice(act: () => void): void {
+  viewersChoice = true;
+  try {
+    act();
+  } finally {
+    viewersChoice = false;
+  }
+}
 
 /** Sets the one request observer (decision 110: the party of this tab); null removes it. */
 export function observeRequests(observer: RequestObserver | null): void {
@@ -434,7 +452,7 @@ function displayActions(
       for (const { name, args } of queued) (display[name] as (...a: unknown[]) => void).apply(display, args);
     },
     request: (name, ...args) => {
-      requestObserver?.(name, args);
+      requestObserver?.(name, args, { viewersChoice });
       const display = get().display;
       if (display) {
         (display[name] as (...a: unknown[]) => void).apply(display, args);

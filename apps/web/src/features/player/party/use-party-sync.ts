@@ -66,16 +66,20 @@ function timeNow(p: PlaybackFacts): number {
   return p.time + (Math.min(1_000, Math.max(0, Date.now() - p.timeAt)) / 1000) * p.playbackRate;
 }
 
-/** True while the viewer's own gesture is being handled (a click, a key): not code acting on its own. */
-const byViewer = () =>
-  (navigator as Navigator & { userActivation?: { isActive: boolean } }).userActivation?.isActive ?? true;
+/**
+ * True while the viewer's own gesture is being handled (a click, a key), or a choice of theirs is carried
+ * out (an automatic skip): not code acting on its own.
+ */
+const byViewer = (how: { viewersChoice: boolean }) =>
+  how.viewersChoice ||
+  ((navigator as Navigator & { userActivation?: { isActive: boolean } }).userActivation?.isActive ?? true);
 
 /** Sends the viewer's play, pause and seek to the room; requests the party itself makes are not sent. */
 function useViewerCommands(session: PartySession | null, applying: React.RefObject<boolean>) {
   useEffect(() => {
     if (!session) return;
-    observeRequests((name, args) => {
-      if (applying.current || !byViewer()) return;
+    observeRequests((name, args, how) => {
+      if (applying.current || !byViewer(how)) return;
       const view = partyStore.getState().view;
       if (!view) return;
       const time = playerStore.getState().playback.time;

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { libraryMediaOf } from '@marquee/contract/values';
 import { segmentsApi } from '../../../lib/api/segments-api.ts';
 import { usePlayerPrefsStore } from '../../../stores/index.ts';
-import { playerStore, requests, usePlayer } from '../core/player-store.ts';
+import { asViewersChoice, playerStore, requests, usePlayer } from '../core/player-store.ts';
 import { creditsStart, segmentKey, skippableAt } from '../core/segments.ts';
 import type { PlayerSegments, PlayerSource } from '../core/types.ts';
 
@@ -64,7 +64,7 @@ export function useSegments(): void {
 /**
  * Skips what the viewer chose to skip automatically (Settings → segments: "skip"): an intro, a recap or
  * a preview once per segment (seeking back into one plays it), and from the credits of an episode to the
- * next one.
+ * next one. In a watch party the seek is sent to the room like a pressed Skip.
  */
 export function useAutomaticSkips(goNext: (() => void) | null): void {
   // The latest, without subscribing again (the segments skipped once are remembered by the subscription).
@@ -87,7 +87,8 @@ export function useAutomaticSkips(goNext: (() => void) | null): void {
       const segment = skippableAt(s.segments, s.playback.time);
       if (segment && choices[segment.type] === 'skip' && !skipped.has(segmentKey(segment))) {
         skipped.add(segmentKey(segment));
-        requests.seek(segment.end);
+        // In a watch party the skip is the room's, as a pressed Skip is (decision 111).
+        asViewersChoice(() => requests.seek(segment.end));
         return;
       }
       const credits = creditsStart(s.segments, s.playback.duration);
