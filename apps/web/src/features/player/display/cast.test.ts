@@ -6,6 +6,7 @@ import { contractServer } from '../../../test/contract-server.ts';
 import { createPlayerStore, type PlayerStore } from '../core/player-store.ts';
 import type { CaptionListItem, Cue, SelectedCaption } from '../core/types.ts';
 import { movie } from '../session/test-meta.ts';
+import { castUrl } from '../session/use-casting.ts';
 import { CAST_CAPTION_REUSE_MARGIN_MS } from './cast-captions.ts';
 import { castColor, type CastEditTracksInfoRequest, type CastLoadRequest } from './cast-media.ts';
 import { defaultCastingDeps, setUpCasting, type CastingDeps, type CastSdk } from './cast.ts';
@@ -55,8 +56,8 @@ function fakeCastMedia() {
   };
 }
 
-/** A receiver: the loads and edits it is sent, where it is, whether it is paused. */
-function fakeReceiver() {
+/** A receiver: the loads and edits it is sent, where it is, whether it is paused (`busy`: playing from before). */
+function fakeReceiver(busy = false) {
   const loads: CastLoadRequest[] = [];
   const edits: CastEditTracksInfoRequest[] = [];
   const playing = {
@@ -72,17 +73,19 @@ function fakeReceiver() {
     loadMedia: vi.fn(async (request: CastLoadRequest) => {
       loads.push(request);
     }),
-    getMediaSession: () => (loads.length ? playing : null),
+    getMediaSession: () => (busy || loads.length ? playing : null),
   };
   return { loads, edits, playing, session };
 }
 
-function fakeSdk(receiver: ReturnType<typeof fakeReceiver>) {
+/** The sender's context: a session is current from its start (or `connected` from before) to its end. */
+function fakeSdk(receiver: ReturnType<typeof fakeReceiver>, connected = false) {
   const listeners = new Set<(event: { sessionState: string }) => void>();
   const options: unknown[] = [];
+  let current = connected;
   const context = {
     setOptions: (o: unknown) => options.push(o),
-    getCurrentSession: () => receiver.session,
+    getCurrentSession: () => (current ? receiver.session : null),
     addEventListener: (_type: string, listener: (event: { sessionState: string }) => void) =>
       listeners.add(listener),
     removeEventListener: (_type: string, listener: (event: { sessionState: string }) => void) =>
@@ -102,6 +105,7 @@ function fakeSdk(receiver: ReturnType<typeof fakeReceiver>) {
     autoJoinPolicy: 'origin_scoped',
   };
   const emit = (sessionState: string) => {
+    current = sessionState !== 'SESSION_ENDED';
     for (const listener of [...listeners]) listener({ sessionState });
   };
   return { sdk, options, listeners, emit };
@@ -142,21 +146,31 @@ const subtitlesStore = (styling: Partial<SubtitleStyling> = {}) =>
   createStore(() => ({ styling: { ...DEFAULT_STYLING, ...styling }, delay: 0, overrideCasing: false }));
 
 async function setUp(
-  o: { host?: CastingDeps['host']; styling?: Partial<SubtitleStyling> } = {},
+  o: {
+    host?: CastingDeps['host'];
+    styling?: Partial<SubtitleStyling>;
+    /** A session is on from before this player (the episode before was cast and plays there). */
+    connected?: boolean;
+    /** The source is found only after casting is set up (as in the app: the scrape runs meanwhile). */
+    sourceLater?: boolean;
+  } = {},
 ): Promise<Setup> {
   const store = createPlayerStore();
   store.getState().setMeta(movie);
-  store.getState().setSource({ type: 'hls', url: 'https://tv.example/master.m3u8' }, { sourceId: 'library' });
+  if (!o.sourceLater)
+    store
+      .getState()
+      .setSource({ type: 'hls', url: 'https://tv.example/master.m3u8' }, { sourceId: 'library' });
   store.getState().setCaptionList([frenchItem, englishSdh]);
   store.getState().updatePlayback({ time: 42 });
   const pause = vi.fn();
   store.getState().attachDisplay({ pause } as never);
-  const receiver = fakeReceiver();
-  const fake = fakeSdk(receiver);
+  const receiver = fakeReceiver(o.connected);
+  const fake = fakeSdk(receiver, o.connected);
   const uploads: string[] = [];
   const clock = { now: Date.UTC(2026, 0, 15) };
   const subtitles = subtitlesStore(o.styling);
-  const stop = await setUpCasting(store, () => 'https://tv.example/master.m3u8', {
+  const stop = await setUpCasting(store, () => castUrl(store.getState()), {
     sdk: async () => fake.sdk,
     subtitles,
     now: () => clock.now,
@@ -388,6 +402,73 @@ describe('while casting, the caption choice follows the viewer', () => {
     expect(t.receiver.loads[1]).toMatchObject({ activeTrackIds: [], media: { tracks: [] } });
     t.stop();
     expect(t.fake.listeners.size).toBe(0);
+  });
+});
+
+describe('while casting, what plays follows the viewer', () => {
+  it('loads another source or quality on the receiver from where the receiver is', async () => {
+    const t = await setUp();
+    t.store.getState().setCaption(caption(frenchItem));
+    t.fake.emit('SESSION_STARTED');
+    await settle(t.receiver, 1, 0);
+    t.receiver.playing.time = 1_200;
+    t.store
+      .getState()
+      .setSource(
+        { type: 'file', qualities: { '1080': { type: 'mp4', url: 'https://cdn.example/1080.mp4' } } },
+        { sourceId: 'other' },
+      );
+    t.store.getState().setQualities(['1080'], '1080');
+    await settle(t.receiver, 2, 0);
+    expect(t.receiver.loads[1]).toMatchObject({
+      currentTime: 1_200,
+      activeTrackIds: [2],
+      media: { contentId: 'https://cdn.example/1080.mp4', contentType: 'video/mp4' },
+    });
+    // The same URL again (a re-render, the same quality chosen) is not loaded twice.
+    t.store.getState().setQualities(['1080'], '1080');
+    t.store.getState().setCaptionList([frenchItem]);
+    await t.receiver.session.loadMedia.mock.results.at(-1)?.value;
+    expect(t.receiver.loads).toHaveLength(2);
+    t.stop();
+  });
+
+  it('loads the next episode when its player starts during a session, from its own start, and keeps this device paused', async () => {
+    const t = await setUp({ connected: true, sourceLater: true });
+    // The episode before is near its end on the TV; this player has no source yet.
+    t.receiver.playing.time = 1_310;
+    expect(t.receiver.loads).toHaveLength(0);
+    // It resumes where the viewer left it before.
+    t.store
+      .getState()
+      .setSource({ type: 'hls', url: 'https://tv.example/s1e2.m3u8' }, { sourceId: 'library', startAt: 95 });
+    await settle(t.receiver, 1, 0);
+    expect(t.receiver.loads[0]).toMatchObject({
+      currentTime: 95,
+      media: { contentId: 'https://tv.example/s1e2.m3u8', metadata: { title: 'The Matrix' } },
+    });
+    expect(t.pause).toHaveBeenCalledOnce();
+    t.stop();
+  });
+
+  it('loads what plays at once when the player starts with its source during a session', async () => {
+    const t = await setUp({ connected: true });
+    await settle(t.receiver, 1, 0);
+    expect(t.receiver.loads[0]).toMatchObject({ currentTime: 42 });
+    t.stop();
+  });
+
+  it('sends nothing when no session is on, and nothing more once its player is gone', async () => {
+    const t = await setUp();
+    t.store.getState().setSource({ type: 'hls', url: 'https://tv.example/other.m3u8' }, { sourceId: 'x' });
+    expect(t.receiver.loads).toHaveLength(0);
+    expect(t.pause).not.toHaveBeenCalled();
+    t.fake.emit('SESSION_STARTED');
+    await settle(t.receiver, 1, 0);
+    expect(t.receiver.loads[0]!.media.contentId).toBe('https://tv.example/other.m3u8');
+    t.stop();
+    t.store.getState().setSource({ type: 'hls', url: 'https://tv.example/third.m3u8' }, { sourceId: 'y' });
+    expect(t.receiver.loads).toHaveLength(1);
   });
 });
 

@@ -96,7 +96,8 @@ export const defaultCastingDeps: CastingDeps = {
 /**
  * Sets the cast context up and, when a session starts, sends it what plays now, from where it is, with
  * the caption the viewer chose and their caption style; while it lasts, their caption choices follow
- * (decision 113, display/cast-captions.ts).
+ * (decision 113, display/cast-captions.ts), and so does what plays: another source or quality, or the
+ * next episode (a player that starts while a session goes on) is loaded on the receiver in its place.
  */
 export async function setUpCasting(
   store: PlayerStore,
@@ -114,8 +115,29 @@ export async function setUpCasting(
   });
   store.getState().updateCapabilities({ canCast: true });
   const captions = new CastCaptionSync(sdk.media, { ...deps, store });
+  /** The URL the receiver was last sent by this player. */
+  let sent: string | null = null;
+  /**
+   * Loads what plays now on the receiver: from this player's position, or, when this player's title is
+   * on the receiver already (another source or quality of it), from where the receiver is: this device
+   * stood paused since.
+   */
+  const send = () => {
+    const url = currentUrl();
+    const session = context.getCurrentSession();
+    if (!url || !session || url === sent) return;
+    const switching = sent !== null;
+    sent = url;
+    // The TV plays it: this device does not (asked of the video when it attaches, if it has not yet).
+    const { display, request } = store.getState();
+    if (display) display.pause();
+    else request('pause');
+    const there = switching ? session.getMediaSession()?.getEstimatedTime?.() : undefined;
+    void captions.start(session, url, there ?? store.getState().playback.time);
+  };
   const onSession = (event: { sessionState: string }) => {
     if (event.sessionState === framework.SessionState.SESSION_ENDED) {
+      sent = null;
       captions.end();
       return;
     }
@@ -124,15 +146,17 @@ export async function setUpCasting(
       event.sessionState !== framework.SessionState.SESSION_RESUMED
     )
       return;
-    const url = currentUrl();
-    const session = context.getCurrentSession();
-    if (!url || !session) return;
-    const { playback, display } = store.getState();
-    display?.pause();
-    void captions.start(session, url, playback.time);
+    sent = null;
+    send();
   };
   context.addEventListener(framework.CastContextEventType.SESSION_STATE_CHANGED, onSession);
+  const unfollow = store.subscribe((state, previous) => {
+    if (state.source !== previous.source || state.currentQuality !== previous.currentQuality) send();
+  });
+  // A session that goes on from the player before (the next episode, a title opened while casting).
+  send();
   return () => {
+    unfollow();
     context.removeEventListener(framework.CastContextEventType.SESSION_STATE_CHANGED, onSession);
     captions.stop();
   };
