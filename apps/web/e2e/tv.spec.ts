@@ -219,6 +219,43 @@ for (const [width, height] of [
   });
 }
 
+test.describe('TV mode, a card’s menu', () => {
+  test.use({ userAgent: TV_AGENT, viewport: { width: 1920, height: 1080 } });
+
+  test('OK held on a card opens its menu; Back closes it onto the card; a short OK opens the card', async ({
+    page,
+  }) => {
+    await page.goto('/browse/matrix');
+    await settled(page);
+    const card = page.locator('main a[href="/media/tmdb-movie-603-the-matrix"]').first();
+    await arrowTo(page, card);
+    // Held: the menu opens on its item, and the card is not opened.
+    await page.keyboard.down('Enter');
+    const item = page.getByTestId('card-watched-toggle');
+    await expect(item).toBeFocused();
+    await page.keyboard.up('Enter');
+    await settled(page);
+    await expect(page).toHaveURL(/\/browse\/matrix$/);
+    await expect(item).toHaveText('Mark as watched');
+    // Back closes it, and focus is on the card again.
+    await press(page, 'Escape');
+    await expect(page.getByTestId('card-menu')).toHaveCount(0);
+    await expect(card).toBeFocused();
+    await expect(page).toHaveURL(/\/browse\/matrix$/);
+    // Held again, OK on its item marks the film watched; focus comes back to the card.
+    await page.keyboard.down('Enter');
+    await expect(item).toBeFocused();
+    await page.keyboard.up('Enter');
+    await press(page, 'Enter');
+    await expect(page.getByTestId('card-menu')).toHaveCount(0);
+    await expect(card).toBeFocused();
+    await expect(card.getByText('Watched', { exact: true })).toBeVisible();
+    // A short OK opens the title.
+    await press(page, 'Enter');
+    await expect(page).toHaveURL(/\/media\/tmdb-movie-603-the-matrix$/);
+  });
+});
+
 // The styles are the same at 720p (sized from the viewport): axe once, at 1080p.
 test.describe('TV mode, accessibility', () => {
   test.use({ userAgent: TV_AGENT, viewport: { width: 1920, height: 1080 } });

@@ -32,6 +32,7 @@ export function CardMenuButton({ media }: { media: MediaSummary }) {
         type="button"
         aria-haspopup="menu"
         aria-expanded={open}
+        data-card-menu=""
         aria-label={t('history.marks.more', { title: media.title })}
         onClick={() => setOpen(!open)}
         className="absolute top-1 start-1 flex h-11 w-11 items-center justify-center rounded-full text-white opacity-0 group-hover/card:opacity-100 group-focus-within/card:opacity-100 focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-accent aria-expanded:opacity-100 [@media(hover:none)]:opacity-100"

@@ -120,7 +120,8 @@ export function MediaCard({
   // HTML), after it: the link stays the card's first stop, then the menu's button (top start), the action
   // (top end).
   return (
-    <div className="group/card relative shrink-0" style={style}>
+    // `data-card`: OK held on the card opens its menu on a TV (lib/tv/card-menu-key.ts).
+    <div className="group/card relative shrink-0" style={style} data-card="">
       {link}
       {markable && <CardMenuButton media={media} />}
       {action && <div className="absolute top-1 end-1">{action}</div>}

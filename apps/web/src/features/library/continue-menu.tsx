@@ -113,6 +113,8 @@ export default function ShowCardMenu({
             title={t('continueRow.optionsShort')}
             data-testid="continue-options"
             data-continue-trigger
+            // The card's own menu here, before its ⋯ (watched marks): what OK held opens on a TV.
+            data-card-menu="first"
           >
             <CloseIcon />
           </button>

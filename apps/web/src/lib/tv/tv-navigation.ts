@@ -1,11 +1,13 @@
 import { handleBackKey, isBackKey, isSentEscape } from './back-key.ts';
+import { cardMenuKeys } from './card-menu-key.ts';
 import { keepFocus, type HistoryLike } from './focus-memory.ts';
 import { openOverlay } from './focusables.ts';
 import { handleArrowKey, handleEnterKey } from './spatial-navigation.ts';
 
 /**
  * The remote's keys in TV mode (issue 30), installed while TV mode is on (use-tv-navigation.ts): arrows
- * move focus spatially, OK chooses a checkbox or radio, Back closes or goes back, focus is remembered per
+ * move focus spatially, OK chooses a checkbox or radio, OK held on a card opens its menu (card-menu-key.ts),
+ * Back closes or goes back, focus is remembered per
  * screen and row; Back on the tab's first screen goes home (`goHome`) unless it is home. Media keys are
  * not handled here: the player maps them (features/player/).
  *
@@ -26,8 +28,9 @@ export function installTvNavigation(
   /** The menu or dialog open when the key went down, before any handler could close it. */
   let overlayAtStart: HTMLElement | null = null;
 
+  const cards = cardMenuKeys(doc);
   const onKey = (event: KeyboardEvent) => {
-    if (handleArrowKey(event, doc) || handleEnterKey(event, doc)) return;
+    if (handleArrowKey(event, doc) || cards.onKeyDown(event) || handleEnterKey(event, doc)) return;
     handleBackKey(event, history, overlayAtStart, doc, home);
   };
   const onKeyFirst = (event: KeyboardEvent) => {
@@ -43,6 +46,9 @@ export function installTvNavigation(
 
   win.addEventListener('keydown', onKeyFirst, true);
   win.addEventListener('keydown', onKey);
+  win.addEventListener('keyup', cards.onKeyUp);
+  win.addEventListener('blur', cards.cancel);
+  doc.addEventListener('focusin', cards.onFocusIn);
   win.addEventListener('pointerdown', keeper.onUserInput, true);
   win.addEventListener('popstate', keeper.onPopState);
   doc.addEventListener('focusin', keeper.onFocusIn);
@@ -50,6 +56,10 @@ export function installTvNavigation(
   return () => {
     win.removeEventListener('keydown', onKeyFirst, true);
     win.removeEventListener('keydown', onKey);
+    win.removeEventListener('keyup', cards.onKeyUp);
+    win.removeEventListener('blur', cards.cancel);
+    doc.removeEventListener('focusin', cards.onFocusIn);
+    cards.cancel();
     win.removeEventListener('pointerdown', keeper.onUserInput, true);
     win.removeEventListener('popstate', keeper.onPopState);
     doc.removeEventListener('focusin', keeper.onFocusIn);
