@@ -56,6 +56,38 @@ test.describe('settings', () => {
     expect(styling).toMatchObject({ size: 2, backgroundOpacity: 0.2, color: '#e2e535' });
   });
 
+  test('hiding spoilers is saved for the account and read back on its other devices', async ({
+    page,
+    browser,
+  }) => {
+    const passphrase = await registerAccount(page, 'Laptop');
+    await page.goto('/settings');
+    const toggle = page.getByRole('switch', { name: 'Hide spoilers' });
+    await expect(toggle).not.toBeChecked();
+    await toggle.click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByTestId('save-bar')).toHaveCount(0);
+    const account = await storedAccount(page);
+    await expect
+      .poll(
+        async () =>
+          (
+            await (
+              await page.request.get(`/users/${account.userId}/settings`, {
+                headers: { authorization: `Bearer ${account.token}` },
+              })
+            ).json()
+          ).hideSpoilers,
+      )
+      .toBe(true);
+    // The phone signs in and hides them too.
+    const phone = await (await browser.newContext()).newPage();
+    await login(phone, passphrase, 'Phone');
+    await phone.goto('/settings');
+    await expect(phone.getByRole('switch', { name: 'Hide spoilers' })).toBeChecked();
+    await phone.context().close();
+  });
+
   test('custom proxies: entry rules and messages; custom server gets https:// and signs out', async ({
     page,
   }) => {

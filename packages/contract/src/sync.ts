@@ -358,6 +358,8 @@ export const UserSettings = z
     stillWatching: StillWatching.nullish(),
     /** Ours, kept like the threshold: the player's keys the viewer changed. */
     playerShortcuts: PlayerShortcuts.nullish(),
+    /** Ours, kept like the threshold: unwatched episodes' stills and overviews hidden (decision 115). */
+    hideSpoilers: z.boolean().nullish(),
     ...FamilySettings.shape,
   })
   .catchall(z.unknown());
@@ -389,6 +391,8 @@ export const UserSettingsInput = z
     stillWatching: StillWatching.nullish(),
     /** Action (a name) → 0–3 keys, at most 40 actions; else 400. */
     playerShortcuts: PlayerShortcuts.nullish(),
+    /** A boolean; else 400. */
+    hideSpoilers: z.boolean().nullish(),
     ...FamilySettings.shape,
     updatedAt: ChangeTime.optional(),
   })

@@ -52,6 +52,11 @@ export interface PreferencesData {
   enablePauseOverlay: boolean;
   stillWatching: StillWatching;
   playerShortcuts: PlayerShortcuts;
+  /**
+   * Episodes not watched yet show no still and no overview (decision 115), synced per profile as
+   * `hideSpoilers`; off unless turned on.
+   */
+  hideSpoilers: boolean;
 }
 
 interface PreferencesActions {
@@ -74,6 +79,7 @@ const initial = (): PreferencesData => ({
   enablePauseOverlay: true,
   stillWatching: stillWatchingDefault(),
   playerShortcuts: {},
+  hideSpoilers: false,
 });
 
 export const toTheme = (v: unknown): PreferencesData['theme'] =>
@@ -100,6 +106,7 @@ function sanitize(d: Record<string, unknown>, init: PreferencesData): Preference
       typeof d.enablePauseOverlay === 'boolean' ? d.enablePauseOverlay : init.enablePauseOverlay,
     stillWatching: validStillWatching(d.stillWatching) ?? init.stillWatching,
     playerShortcuts: validPlayerShortcuts(d.playerShortcuts) ?? init.playerShortcuts,
+    hideSpoilers: typeof d.hideSpoilers === 'boolean' ? d.hideSpoilers : init.hideSpoilers,
   };
 }
 

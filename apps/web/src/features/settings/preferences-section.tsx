@@ -220,6 +220,13 @@ export function PreferencesSection({ draft, edit }: { draft: SettingsValues; edi
           onChange={(watchedThreshold) => edit({ watchedThreshold })}
         />
         <Toggle
+          id="settings-hide-spoilers"
+          label={t('settings.preferences.hideSpoilers')}
+          description={t('settings.preferences.hideSpoilersText')}
+          checked={draft.hideSpoilers}
+          onChange={(v) => edit({ hideSpoilers: v })}
+        />
+        <Toggle
           id="settings-pause-overlay"
           label={t('settings.preferences.pauseOverlay')}
           description={t('settings.preferences.pauseOverlayText')}

@@ -58,6 +58,7 @@ const base: SettingsValues = {
   watchedThreshold: 0.9,
   enablePauseOverlay: true,
   stillWatching: { episodes: 3, minutes: 90 },
+  hideSpoilers: false,
   enableSourceOrder: false,
   sourceOrder: [],
   styling: { color: '#ffffff', size: 1, backgroundOpacity: 0.5, backgroundBlur: 0.5, bold: false },

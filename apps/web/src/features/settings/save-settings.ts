@@ -44,6 +44,8 @@ export interface SettingsValues {
   /** The player's pause overlay and when it asks "Are you still watching?" (decision 112). */
   enablePauseOverlay: boolean;
   stillWatching: PreferencesData['stillWatching'];
+  /** Unwatched episodes' stills and overviews hidden (decision 115). */
+  hideSpoilers: boolean;
   enableSourceOrder: boolean;
   sourceOrder: string[];
   styling: SubtitleStyling;
@@ -55,7 +57,7 @@ export interface SettingsValues {
 
 /**
  * The parts of a save, each sent (and able to fail) on its own: `server` the account server, `synced`
- * language/audio language/theme/proxies/autoplay/watched threshold/pause overlay/"still watching"/captions
+ * language/audio language/theme/proxies/autoplay/watched threshold/pause overlay/"still watching"/spoilers/captions
  * (outbox), `device` thumbnails, TV mode and source order (this device only), `customer` an email account's
  * name and icon, `profile` a passphrase account's profile, `deviceName` this session's name.
  */
@@ -135,6 +137,7 @@ export async function saveSettings(
   if (values.enablePauseOverlay !== saved.enablePauseOverlay)
     synced.enablePauseOverlay = values.enablePauseOverlay;
   if (!same(values.stillWatching, saved.stillWatching)) synced.stillWatching = values.stillWatching;
+  if (values.hideSpoilers !== saved.hideSpoilers) synced.hideSpoilers = values.hideSpoilers;
   if (!same(values.styling, saved.styling)) synced.subtitleStyling = values.styling;
   if (Object.keys(synced).length) await attempt('synced', () => changeSyncedSettings(synced));
 

@@ -9,7 +9,7 @@ import type { Episode, SeasonDetails } from '@marquee/contract';
 import { clock } from '../../lib/clock.ts';
 import { initI18n, NAMESPACES } from '../../lib/i18n.ts';
 import { memoryStorage, setAppStorage } from '../../lib/storage.ts';
-import { initStores, useLibraryStore } from '../../stores/index.ts';
+import { initStores, useLibraryStore, usePreferencesStore } from '../../stores/index.ts';
 import { EpisodeList } from './episode-list.tsx';
 import { seasonQuery } from './title-queries.ts';
 
@@ -43,9 +43,12 @@ const seasonOne: SeasonDetails = {
   episodes: [episode(1, 'Pilot'), episode(2, 'Cat’s in the Bag…'), episode(3, 'Not yet', '2999-01-01')],
 };
 
-function renderList(of: { id: string; title: string; year: number | null; poster: null } = show) {
+function renderList(
+  of: { id: string; title: string; year: number | null; poster: null } = show,
+  data: SeasonDetails = seasonOne,
+) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
-  client.setQueryData(seasonQuery(of.id, season.number).queryKey, seasonOne);
+  client.setQueryData(seasonQuery(of.id, season.number).queryKey, data);
   return render(
     <I18nextProvider i18n={i18next}>
       <QueryClientProvider client={client}>
@@ -138,5 +141,42 @@ describe('favourite episodes in the episode list', () => {
     expect(screen.queryByTestId('favorites-note')).toBeNull();
     // Its watched marks are still there.
     expect(screen.getAllByTestId('episode-watched')).toHaveLength(2);
+  });
+});
+
+describe('spoilers hidden (decision 115)', () => {
+  const told = (number: number): Episode => ({
+    ...episode(number, `Episode ${number}`),
+    overview: `What happens in episode ${number}.`,
+    still: `https://image.tmdb.org/t/p/w300/still-${number}.jpg`,
+  });
+  const seasonWithStills: SeasonDetails = { ...seasonOne, episodes: [told(1), told(2)] };
+  const row = (name: string) => screen.getAllByTestId('episode').find((r) => r.textContent?.includes(name))!;
+
+  it('shows every still and overview while spoilers are shown (the default)', () => {
+    const { container } = renderList(show, seasonWithStills);
+    expect(container.querySelectorAll('img')).toHaveLength(2);
+    expect(screen.getByText('What happens in episode 2.')).toBeTruthy();
+    expect(screen.queryByTestId('episode-overview-hidden')).toBeNull();
+  });
+
+  it('hides what an episode not watched yet shows, and shows it again once it is marked watched', async () => {
+    usePreferencesStore.getState().setPreferences({ hideSpoilers: true });
+    const user = userEvent.setup();
+    const { container } = renderList(show, seasonWithStills);
+    // Nothing of either episode is loaded or told.
+    expect(container.querySelectorAll('img')).toHaveLength(0);
+    expect(screen.queryByText(/What happens in episode/)).toBeNull();
+    expect(within(row('Episode 1')).getByTestId('episode-overview-hidden').textContent).toBe(
+      'Summary hidden until you watch it',
+    );
+    expect(within(row('Episode 1')).getByTestId('episode-still-hidden')).toBeTruthy();
+    // The titles stay: the viewer still finds the episode.
+    expect(titles()).toEqual(['Episode 1', 'Episode 2']);
+
+    await user.click(screen.getByRole('button', { name: 'Mark S1 E1 as watched' }));
+    expect(within(row('Episode 1')).getByText('What happens in episode 1.')).toBeTruthy();
+    expect(within(row('Episode 1')).getByRole('presentation')).toBeTruthy();
+    expect(within(row('Episode 2')).getByTestId('episode-overview-hidden')).toBeTruthy();
   });
 });

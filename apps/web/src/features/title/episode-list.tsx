@@ -10,6 +10,7 @@ import { seasonQuery } from './title-queries.ts';
 import { progressRatio, type Progress } from '../../stores/library/library-rules.ts';
 import { useEpisodeProgress } from './resume.ts';
 import { WatchedBar } from '../../components/media-card.tsx';
+import { usePreferencesStore } from '../../stores/index.ts';
 import { paths } from '../../lib/paths.ts';
 import { dateTimeFormat } from '../../lib/intl.ts';
 import { EpisodeWatchedToggle, SeasonWatchedToggle, useWatchedEpisodes } from './watched-marks.tsx';
@@ -24,9 +25,24 @@ const ROW = 'flex items-start gap-3 rounded-lg p-2 text-fg sm:gap-4 sm:p-3';
 
 const STILL_BOX = 'aspect-video w-28 shrink-0 self-start rounded-md bg-surface-3 sm:w-40';
 
-/** A still from the episode; an empty box when there is none or it cannot be loaded. */
-function EpisodeStill({ src }: { src: string | null }) {
+/**
+ * A still from the episode; an empty box when there is none or it cannot be loaded, and for an episode
+ * not watched yet while spoilers are hidden (`hidden`: nothing of it is loaded, an eye struck out shows).
+ */
+function EpisodeStill({ src, hidden }: { src: string | null; hidden: boolean }) {
   const [failed, setFailed] = useState(false);
+  if (hidden)
+    return (
+      <span
+        aria-hidden="true"
+        className={`${STILL_BOX} flex items-center justify-center text-fg-muted`}
+        data-testid="episode-still-hidden"
+      >
+        <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
+          <path d="M3 3l18 18M10.6 10.6a2 2 0 002.8 2.8M9.9 5.1A9.9 9.9 0 0112 5c5 0 9 4.5 10 7a13 13 0 01-3.2 4.2M6.6 6.6C4.4 8 2.7 10.2 2 12c1 2.5 5 7 10 7 1.7 0 3.3-.5 4.6-1.3" />
+        </svg>
+      </span>
+    );
   if (!src || failed) return <span aria-hidden="true" className={STILL_BOX} />;
   return (
     <img
@@ -107,6 +123,8 @@ function SeasonEpisodes({
   const progress = useEpisodeProgress(show.id);
   const marked = useWatchedEpisodes(show.id);
   const favorites = useEpisodeFavorites(show);
+  // Spoilers hidden (decision 115): an episode not watched yet shows no still and no overview.
+  const hideSpoilers = usePreferencesStore((s) => s.hideSpoilers);
   const [onlyFavorites, setOnlyFavorites] = useState(false);
   const noteId = useId();
   const now = clock.now();
@@ -133,6 +151,7 @@ function SeasonEpisodes({
                 to={isAired ? paths.media(mediaKey, season.id, episode.id) : null}
                 episode={episode}
                 hasStills={hasStills}
+                spoilersHidden={hideSpoilers && !marked.has(episode.id)}
                 current={episode.id === currentEpisodeId}
                 progress={progress[episode.id]?.progress}
               />
@@ -169,12 +188,14 @@ interface EpisodeRowProps {
   to: string | null;
   episode: Episode;
   hasStills: boolean;
+  /** Not watched yet, and spoilers are hidden: no still, no overview. */
+  spoilersHidden: boolean;
   current: boolean;
   progress: Progress | undefined;
 }
 
 /** An episode's row: a link to it once aired, else a disabled row with its air date. */
-function EpisodeRow({ to, episode, hasStills, current, progress }: EpisodeRowProps) {
+function EpisodeRow({ to, episode, hasStills, spoilersHidden, current, progress }: EpisodeRowProps) {
   const { t, i18n } = useTranslation(['media']);
   const day = releaseDay(episode.airDate);
   const formatDate = (date: string) =>
@@ -183,7 +204,7 @@ function EpisodeRow({ to, episode, hasStills, current, progress }: EpisodeRowPro
     );
   const label = (
     <>
-      {hasStills && <EpisodeStill src={episode.still} />}
+      {hasStills && <EpisodeStill src={episode.still} hidden={spoilersHidden} />}
       <span className="flex min-w-0 flex-1 flex-col gap-1">
         <span className="flex items-baseline gap-2">
           <span className="shrink-0 font-mono text-sm text-fg-muted">
@@ -199,11 +220,16 @@ function EpisodeRow({ to, episode, hasStills, current, progress }: EpisodeRowPro
             </span>
           )}
         </span>
-        {episode.overview && (
-          <span className="line-clamp-2 text-sm text-fg-muted" dir="auto">
-            {episode.overview}
-          </span>
-        )}
+        {episode.overview &&
+          (spoilersHidden ? (
+            <span className="text-sm italic text-fg-muted" data-testid="episode-overview-hidden">
+              {t('media.seasons.spoilerHidden')}
+            </span>
+          ) : (
+            <span className="line-clamp-2 text-sm text-fg-muted" dir="auto">
+              {episode.overview}
+            </span>
+          ))}
         {progress && <WatchedBar ratio={progressRatio(progress)} />}
       </span>
     </>

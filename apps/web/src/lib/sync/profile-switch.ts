@@ -19,6 +19,7 @@ const profilePrefs = (): NonNullable<StashedLibrary['prefs']> => ({
   enablePauseOverlay: usePreferencesStore.getState().enablePauseOverlay,
   stillWatching: usePreferencesStore.getState().stillWatching,
   playerShortcuts: usePreferencesStore.getState().playerShortcuts,
+  hideSpoilers: usePreferencesStore.getState().hideSpoilers,
 });
 
 /** Makes `to`'s library (and its own preferences) the device's, stashing the one left. */
@@ -42,6 +43,7 @@ export function switchLocalLibrary(to: string): void {
       enablePauseOverlay: p.enablePauseOverlay ?? true,
       stillWatching: p.stillWatching ?? stillWatchingDefault(),
       playerShortcuts: p.playerShortcuts ?? {},
+      hideSpoilers: p.hideSpoilers ?? false,
     });
   }
 }

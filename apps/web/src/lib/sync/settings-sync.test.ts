@@ -211,6 +211,35 @@ describe('the player’s details (decision 112)', () => {
   });
 });
 
+describe('hiding spoilers (decision 115)', () => {
+  it('the server’s choice lands, a pending change wins, null is shown (the default); a file brings a boolean only', () => {
+    const hidden = () => usePreferencesStore.getState().hideSpoilers;
+    expect(hidden()).toBe(false);
+    applySettings({ ...emptySettings(), hideSpoilers: true }, []);
+    expect(hidden()).toBe(true);
+    applySettings({ ...emptySettings(), hideSpoilers: true }, [
+      { kind: 'settings', id: 'p1', at: 1, settings: { hideSpoilers: false } },
+    ]);
+    expect(hidden()).toBe(false);
+    applySettings({ ...emptySettings(), hideSpoilers: 'yes' as never }, []);
+    expect(hidden()).toBe(false);
+    writeSyncedSettings({ hideSpoilers: true });
+    writeSyncedSettings({ hideSpoilers: null });
+    expect(hidden()).toBe(false);
+    expect(knownSyncedSettings({ hideSpoilers: 'on' })).toEqual({});
+    expect(knownSyncedSettings({ hideSpoilers: true })).toEqual({ hideSpoilers: true });
+  });
+
+  it('a change applies at once and is recorded for the account', () => {
+    useAccountStore.getState().setAccount(testAccount());
+    changeSyncedSettings({ hideSpoilers: true });
+    expect(usePreferencesStore.getState().hideSpoilers).toBe(true);
+    expect(useLibraryStore.getState().outbox).toMatchObject([
+      { kind: 'settings', settings: { hideSpoilers: true } },
+    ]);
+  });
+});
+
 describe('reading the synced settings back (the backup carries them)', () => {
   it('what was written reads back by the same wire names and values', () => {
     const written: Required<SyncedSettings> = {
@@ -232,6 +261,7 @@ describe('reading the synced settings back (the backup carries them)', () => {
       enablePauseOverlay: false,
       stillWatching: { episodes: 0, minutes: 120 },
       playerShortcuts: { mute: ['u'], playPause: [' ', 'p'] },
+      hideSpoilers: true,
     };
     writeSyncedSettings(written);
     expect(readSyncedSettings()).toEqual(written);
@@ -251,6 +281,7 @@ describe('reading the synced settings back (the backup carries them)', () => {
       enablePauseOverlay: true,
       stillWatching: { episodes: 3, minutes: 90 },
       playerShortcuts: null,
+      hideSpoilers: false,
     });
     // What reads back, written again, changes nothing.
     const before = readSyncedSettings();

@@ -38,6 +38,7 @@ export function applySettings(server: Partial<UserSettings>, pending: readonly O
   if (still) merged.stillWatching = still;
   const keys = validPlayerShortcuts(server.playerShortcuts);
   if (keys) merged.playerShortcuts = keys;
+  if (typeof server.hideSpoilers === 'boolean') merged.hideSpoilers = server.hideSpoilers;
   for (const op of pending) if (op.kind === 'settings') Object.assign(merged, op.settings);
   writeSyncedSettings(merged);
 }
@@ -79,6 +80,9 @@ export function writeSyncedSettings(s: SyncedSettings): void {
     usePreferencesStore.getState().setPreferences({
       playerShortcuts: validPlayerShortcuts(s.playerShortcuts) ?? {},
     });
+  // Cleared (null): shown, the default.
+  if (s.hideSpoilers !== undefined)
+    usePreferencesStore.getState().setPreferences({ hideSpoilers: s.hideSpoilers ?? false });
 }
 
 /**
@@ -102,6 +106,7 @@ export function readSyncedSettings(): Partial<UserSettings> {
     enablePauseOverlay: prefs.enablePauseOverlay,
     stillWatching: { ...prefs.stillWatching },
     playerShortcuts: Object.keys(prefs.playerShortcuts).length ? { ...prefs.playerShortcuts } : null,
+    hideSpoilers: prefs.hideSpoilers,
   };
 }
 
@@ -118,7 +123,7 @@ const isLanguageTag = (v: unknown): v is string =>
  * language tag, a caption style (within its limits), an audio language, a
  * threshold of 0.5–1, "stop watching" marks (the valid ones, added to this device's: a file never brings
  * a show back, decision 102), the pause overlay, when to ask "Are you still watching?" and the changed
- * player keys (decision 112). Fields we do not know, unset ones (null) and unusable values are left out.
+ * player keys (decision 112), and whether spoilers are hidden (decision 115). Fields we do not know, unset ones (null) and unusable values are left out.
  */
 export function knownSyncedSettings(raw: Record<string, unknown>): SyncedSettings {
   const out: SyncedSettings = {};
@@ -151,6 +156,7 @@ export function knownSyncedSettings(raw: Record<string, unknown>): SyncedSetting
   if (still) out.stillWatching = still;
   const keys = validPlayerShortcuts(raw.playerShortcuts);
   if (keys && Object.keys(keys).length) out.playerShortcuts = keys;
+  if (typeof raw.hideSpoilers === 'boolean') out.hideSpoilers = raw.hideSpoilers;
   return out;
 }
 

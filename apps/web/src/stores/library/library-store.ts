@@ -49,6 +49,7 @@ export interface StashedLibrary extends LibraryData {
     enablePauseOverlay?: boolean;
     stillWatching?: { episodes: number; minutes: number };
     playerShortcuts?: Record<string, string[]>;
+    hideSpoilers?: boolean;
   };
 }
 

@@ -85,6 +85,8 @@ export interface SyncedSettings {
   stillWatching?: { episodes: number; minutes: number } | null;
   /** Ours, per profile: the player's keys the viewer changed, action → keys (decision 112). */
   playerShortcuts?: Record<string, string[]> | null;
+  /** Ours, per profile: unwatched episodes' stills and overviews hidden (decision 115). */
+  hideSpoilers?: boolean | null;
   subtitleStyling?: {
     color: string;
     backgroundOpacity: number;

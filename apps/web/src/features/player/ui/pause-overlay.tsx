@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { clock } from '../../../lib/clock.ts';
 import { dateTimeFormat, listFormat, numberFormat } from '../../../lib/intl.ts';
+import { useLibraryStore } from '../../../stores/library/library-store.ts';
 import { usePreferencesStore } from '../../../stores/preferences-store.ts';
 import { usePlayer } from '../core/player-store.ts';
 import { playerKey, useStillWatching } from '../core/still-watching.ts';
@@ -67,6 +68,20 @@ function usePauseOverlayShown(meta: PlayerMeta, menuOpen: boolean): boolean {
   return shown && waiting;
 }
 
+/** Spoilers hidden (decision 115) and this episode not watched yet: what it is about is not shown. */
+function useEpisodeOverviewHidden(meta: PlayerMeta): boolean {
+  const hide = usePreferencesStore((s) => s.hideSpoilers);
+  const episodeId = meta.type === 'show' ? meta.episode?.id : undefined;
+  const watched = useLibraryStore(
+    (s) =>
+      episodeId !== undefined &&
+      Object.values(s.history).some(
+        (p) => p.type === 'show' && p.tmdbId === meta.tmdbId && p.episode?.id === episodeId,
+      ),
+  );
+  return hide && episodeId !== undefined && !watched;
+}
+
 /**
  * The pause overlay (decision 112; p-stream's `enablePauseOverlay`): while paused and untouched, what is
  * playing — the title, the season and episode with its name, what it is about — and how much is left,
@@ -76,13 +91,16 @@ function usePauseOverlayShown(meta: PlayerMeta, menuOpen: boolean): boolean {
 export function PauseOverlay({ meta, menuOpen }: { meta: PlayerMeta; menuOpen: boolean }) {
   const { t, i18n } = useTranslation(['media', 'player']);
   const shown = usePauseOverlayShown(meta, menuOpen);
+  const overviewHidden = useEpisodeOverviewHidden(meta);
   const time = usePlayer((s) => s.playback.time);
   const duration = usePlayer((s) => s.playback.duration);
   const rate = usePlayer((s) => s.playback.playbackRate);
   if (!shown) return null;
   const left = duration > 0 ? Math.max(0, duration - time) : null;
   const endsAt = left === null ? null : new Date(clock.now().getTime() + (left / (rate || 1)) * 1000);
-  const overview = (meta.type === 'show' ? meta.episode?.overview : meta.overview) ?? null;
+  const overview = overviewHidden
+    ? null
+    : ((meta.type === 'show' ? meta.episode?.overview : meta.overview) ?? null);
   return (
     <div
       className="pointer-events-none absolute inset-0 z-20 flex items-center bg-black/70 [text-shadow:0_1px_3px_rgb(0_0_0/0.8)] sm:bg-transparent sm:bg-gradient-to-r sm:from-black/85 sm:via-black/50 sm:to-transparent sm:rtl:bg-gradient-to-l"

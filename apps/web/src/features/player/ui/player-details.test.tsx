@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initI18n, NAMESPACES } from '../../../lib/i18n.ts';
 import { setRuntimeConfig } from '../../../lib/runtime-config.ts';
 import { memoryStorage, setAppStorage } from '../../../lib/storage.ts';
-import { initStores, usePreferencesStore } from '../../../stores/index.ts';
+import { initStores, useLibraryStore, usePreferencesStore } from '../../../stores/index.ts';
 import { makePlayerMeta } from '../core/meta.ts';
 import { playerStore, requests } from '../core/player-store.ts';
 import { answered, stillWatchingStore } from '../core/still-watching.ts';
@@ -129,6 +129,33 @@ describe('the pause overlay (decision 112)', () => {
     playThenPause(300);
     act(() => vi.advanceTimersByTime(PAUSE_OVERLAY_DELAY_MS * 3));
     expect(screen.queryByTestId('pause-overlay')).toBeNull();
+  });
+
+  it('tells nothing of what an episode not watched yet is about while spoilers are hidden (decision 115)', () => {
+    usePreferencesStore.getState().setPreferences({ hideSpoilers: true });
+    renderPlayer();
+    playThenPause(300);
+    act(() => vi.advanceTimersByTime(PAUSE_OVERLAY_DELAY_MS + 100));
+    const overlay = screen.getByTestId('pause-overlay');
+    expect(screen.getByTestId('pause-overlay-episode').textContent).toContain('Cat’s in the Bag...');
+    expect(overlay.textContent).not.toContain('Walt and Jesse');
+    // Watched before (a rewatch): nothing left to spoil.
+    act(() =>
+      useLibraryStore.getState().recordPlay({
+        type: 'show',
+        tmdbId: '1396',
+        title: 'Breaking Bad',
+        year: 2008,
+        poster: null,
+        season: { id: 's1', number: 1, title: 'Season 1' },
+        episode: { id: 'e2', number: 2, title: 'Cat’s in the Bag...' },
+        watchedAt: 1,
+        watched: 1200,
+        duration: 1200,
+        completed: true,
+      }),
+    );
+    expect(screen.getByTestId('pause-overlay').textContent).toContain('Walt and Jesse');
   });
 
   it('says the time left in hours and minutes in the viewer’s language', () => {
