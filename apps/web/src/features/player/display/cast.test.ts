@@ -153,6 +153,8 @@ async function setUp(
     connected?: boolean;
     /** The source is found only after casting is set up (as in the app: the scrape runs meanwhile). */
     sourceLater?: boolean;
+    /** The page's sender and receiver of a player before this one. */
+    from?: Pick<Setup, 'fake' | 'receiver'>;
   } = {},
 ): Promise<Setup> {
   const store = createPlayerStore();
@@ -165,8 +167,8 @@ async function setUp(
   store.getState().updatePlayback({ time: 42 });
   const pause = vi.fn();
   store.getState().attachDisplay({ pause } as never);
-  const receiver = fakeReceiver(o.connected);
-  const fake = fakeSdk(receiver, o.connected);
+  const receiver = o.from?.receiver ?? fakeReceiver(o.connected);
+  const fake = o.from?.fake ?? fakeSdk(receiver, o.connected);
   const uploads: string[] = [];
   const clock = { now: Date.UTC(2026, 0, 15) };
   const subtitles = subtitlesStore(o.styling);
@@ -449,6 +451,25 @@ describe('while casting, what plays follows the viewer', () => {
     });
     expect(t.pause).toHaveBeenCalledOnce();
     t.stop();
+  });
+
+  it('carries on from where the receiver is when the episode it plays is opened again', async () => {
+    const first = await setUp();
+    first.fake.emit('SESSION_STARTED');
+    await settle(first.receiver, 1, 0);
+    first.stop();
+    // The viewer left the player and opened it again: this device stood at 42 s, the TV went on.
+    const again = await setUp({ from: first, sourceLater: true });
+    again.receiver.playing.time = 900;
+    again.store
+      .getState()
+      .setSource(
+        { type: 'hls', url: 'https://tv.example/master.m3u8?t=2' },
+        { sourceId: 'library', startAt: 42 },
+      );
+    await settle(again.receiver, 2, 0);
+    expect(again.receiver.loads[1]).toMatchObject({ currentTime: 900 });
+    again.stop();
   });
 
   it('loads what plays at once when the player starts with its source during a session', async () => {

@@ -2,7 +2,7 @@ import { castApi } from '../../../lib/api/cast-api.ts';
 import { contentLanguage } from '../../../lib/i18n.ts';
 import { displayNames } from '../../../lib/intl.ts';
 import { useSubtitlesStore } from '../../../stores/index.ts';
-import type { PlayerStore } from '../core/player-store.ts';
+import type { PlayerState, PlayerStore } from '../core/player-store.ts';
 import { CastCaptionSync, type CastCaptionDeps, type CastSession } from './cast-captions.ts';
 import type { CastMediaApi } from './cast-media.ts';
 
@@ -94,6 +94,16 @@ export const defaultCastingDeps: CastingDeps = {
 };
 
 /**
+ * The title (and episode) the receiver of a cast context was last given, by any player of this page: a
+ * player opened again on it while the session goes on carries on from where the receiver is, not from
+ * where this device stood when casting began. (The page has one context, the SDK's.)
+ */
+const onReceiver = new WeakMap<object, string | null>();
+
+const titleOf = (meta: PlayerState['meta']) =>
+  meta ? `${meta.type}:${meta.tmdbId}:${meta.season?.number ?? ''}:${meta.episode?.number ?? ''}` : null;
+
+/**
  * Sets the cast context up and, when a session starts, sends it what plays now, from where it is, with
  * the caption the viewer chose and their caption style; while it lasts, their caption choices follow
  * (decision 113, display/cast-captions.ts), and so does what plays: another source or quality, or the
@@ -118,16 +128,18 @@ export async function setUpCasting(
   /** The URL the receiver was last sent by this player. */
   let sent: string | null = null;
   /**
-   * Loads what plays now on the receiver: from this player's position, or, when this player's title is
-   * on the receiver already (another source or quality of it), from where the receiver is: this device
-   * stood paused since.
+   * Loads what plays now on the receiver: from this player's position, or, when its title is on the
+   * receiver already (another source or quality of it, or the same episode opened again), from where
+   * the receiver is: this device stood paused since.
    */
   const send = () => {
     const url = currentUrl();
     const session = context.getCurrentSession();
     if (!url || !session || url === sent) return;
-    const switching = sent !== null;
+    const title = titleOf(store.getState().meta);
+    const switching = sent !== null || (title !== null && title === onReceiver.get(context));
     sent = url;
+    onReceiver.set(context, title);
     // The TV plays it: this device does not (asked of the video when it attaches, if it has not yet).
     const { display, request } = store.getState();
     if (display) display.pause();
@@ -138,6 +150,7 @@ export async function setUpCasting(
   const onSession = (event: { sessionState: string }) => {
     if (event.sessionState === framework.SessionState.SESSION_ENDED) {
       sent = null;
+      onReceiver.delete(context);
       captions.end();
       return;
     }
@@ -147,6 +160,7 @@ export async function setUpCasting(
     )
       return;
     sent = null;
+    onReceiver.delete(context);
     send();
   };
   context.addEventListener(framework.CastContextEventType.SESSION_STATE_CHANGED, onSession);
