@@ -136,7 +136,8 @@ describe('Settings → Trakt: linking', () => {
     expect(screen.getByText(/^The code expires at /)).toBeTruthy();
 
     const linkedLine = await screen.findByText('Linked to Trakt as ada', {}, { timeout: 5_000 });
-    expect(live()).toBe('Trakt is linked as ada.');
+    // The announcement follows the linked state by a render (its effect sets it).
+    await waitFor(() => expect(live()).toBe('Trakt is linked as ada.'));
     await waitFor(() => expect(document.activeElement).toBe(linkedLine));
     expect(screen.getByText('Never synced yet')).toBeTruthy();
     expect(seen.filter((s) => s.what === 'GET').length).toBeGreaterThanOrEqual(2);
