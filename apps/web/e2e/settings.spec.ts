@@ -1,6 +1,15 @@
 import { expect, test, type Page } from '@playwright/test';
 import { headerSignIn, login, registerAccount, storedAccount } from './support/account.ts';
 
+/** The settings the account server holds for the account signed in on `page`. */
+async function serverSettings(page: Page): Promise<Record<string, unknown>> {
+  const account = await storedAccount(page);
+  const res = await page.request.get(`/users/${account.userId}/settings`, {
+    headers: { authorization: `Bearer ${account.token}` },
+  });
+  return (await res.json()) as Record<string, unknown>;
+}
+
 test.describe('settings', () => {
   test("the viewer's source order is saved and sent with every scrape", async ({ page }) => {
     await page.goto('/settings');
@@ -67,19 +76,7 @@ test.describe('settings', () => {
     await toggle.click();
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByTestId('save-bar')).toHaveCount(0);
-    const account = await storedAccount(page);
-    await expect
-      .poll(
-        async () =>
-          (
-            await (
-              await page.request.get(`/users/${account.userId}/settings`, {
-                headers: { authorization: `Bearer ${account.token}` },
-              })
-            ).json()
-          ).hideSpoilers,
-      )
-      .toBe(true);
+    await expect.poll(async () => (await serverSettings(page)).hideSpoilers).toBe(true);
     // The phone signs in and hides them too.
     const phone = await (await browser.newContext()).newPage();
     await login(phone, passphrase, 'Phone');
@@ -110,16 +107,7 @@ test.describe('settings', () => {
     await expect(page.getByTestId('save-bar')).toHaveCount(0);
     const account = await storedAccount(page);
     await expect
-      .poll(
-        async () =>
-          (
-            await (
-              await page.request.get(`/users/${account.userId}/settings`, {
-                headers: { authorization: `Bearer ${account.token}` },
-              })
-            ).json()
-          ).proxyUrls,
-      )
+      .poll(async () => (await serverSettings(page)).proxyUrls)
       .toEqual([new URL('/about', page.url()).toString(), '|type=api|https://api.example.com']);
 
     await page.getByLabel('Custom server').check();
