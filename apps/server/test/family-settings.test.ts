@@ -345,26 +345,26 @@ describe(`settings the family saves, and nicknames (${testDialect})`, () => {
       });
     });
 
-    it('keeps whether spoilers are hidden (decision 115): round trip, last writer wins, a non-boolean refused, null clears', async () => {
-      const put = await call('PUT', '/settings', { hideSpoilers: true });
-      expect(put.statusCode, put.body).toBe(200);
-      expect(body(put)).toEqual({ ...ours(a.user.id), hideSpoilers: true });
-      expect(await settings(await login(t.server, a.keys))).toEqual({
-        ...ours(a.user.id),
-        hideSpoilers: true,
-      });
-      await call('PUT', '/settings', { hideSpoilers: false, updatedAt: iso(-MIN) });
-      expect((await settings()).hideSpoilers).toBe(true);
-      const before = await storedRow();
-      for (const bad of ['yes', 1, {}, []]) {
-        const res = await call('PUT', '/settings', { hideSpoilers: bad, enableThumbnails: true });
-        expect(res.statusCode, JSON.stringify(bad)).toBe(400);
-        expect(body<ApiErrorBody>(res).code).toBe('validation_failed');
-      }
-      expect(await storedRow()).toEqual(before);
-      await call('PUT', '/settings', { hideSpoilers: null });
-      expect(await settings()).toEqual({ ...ours(a.user.id), hideSpoilers: null });
-    });
+    it.each(['hideSpoilers', 'hideWatchedInDiscover'])(
+      'keeps %s (decisions 115, 116): round trip, last writer wins, a non-boolean refused, null clears',
+      async (field) => {
+        const put = await call('PUT', '/settings', { [field]: true });
+        expect(put.statusCode, put.body).toBe(200);
+        expect(body(put)).toEqual({ ...ours(a.user.id), [field]: true });
+        expect(await settings(await login(t.server, a.keys))).toEqual({ ...ours(a.user.id), [field]: true });
+        await call('PUT', '/settings', { [field]: false, updatedAt: iso(-MIN) });
+        expect((await settings())[field]).toBe(true);
+        const before = await storedRow();
+        for (const bad of ['yes', 1, {}, []]) {
+          const res = await call('PUT', '/settings', { [field]: bad, enableThumbnails: true });
+          expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+          expect(body<ApiErrorBody>(res).code).toBe('validation_failed');
+        }
+        expect(await storedRow()).toEqual(before);
+        await call('PUT', '/settings', { [field]: null });
+        expect(await settings()).toEqual({ ...ours(a.user.id), [field]: null });
+      },
+    );
 
     it('keeps our "stop watching" marks (decision 102) as one field: round trip, last writer wins, bad ones refused', async () => {
       const marks = { 'show:1396': 1_714_564_800_000, 'show:1399': 0 };

@@ -150,6 +150,47 @@ test.describe('discover', () => {
     expect(lists.some((p) => p.startsWith('/api/lists/tv/popular'))).toBe(true);
   });
 
+  test('a watched movie leaves Discover once the viewer hides watched movies, and comes back', async ({
+    page,
+  }) => {
+    await page.goto('/discover');
+    const popular = page
+      .getByTestId('carousel')
+      .filter({ has: page.getByRole('heading', { name: 'Most Popular Movies' }) });
+    await popular.scrollIntoViewIfNeeded();
+    await expect(popular.getByTestId('media-card')).toHaveCount(20);
+    // Marked watched from its card's menu.
+    const first = popular.getByTestId('media-card').first();
+    const href = (await first.getAttribute('href'))!;
+    const card = popular.locator(`a[href="${href}"]`);
+    await first.hover();
+    await popular
+      .locator('[data-card]')
+      .first()
+      .getByRole('button', { name: /^More options for / })
+      .click();
+    await page.getByTestId('card-watched-toggle').click();
+    await expect(card.getByText('Watched', { exact: true })).toBeVisible();
+
+    await page.goto('/settings');
+    await page.getByRole('switch', { name: 'Hide watched movies in Discover' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByTestId('save-bar')).toHaveCount(0);
+    await page.goto('/discover');
+    await popular.scrollIntoViewIfNeeded();
+    await expect(popular.getByTestId('media-card').first()).toBeVisible();
+    await expect(card).toHaveCount(0);
+
+    // Shown again: back in its row.
+    await page.goto('/settings');
+    await page.getByRole('switch', { name: 'Hide watched movies in Discover' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByTestId('save-bar')).toHaveCount(0);
+    await page.goto('/discover');
+    await popular.scrollIntoViewIfNeeded();
+    await expect(card).toHaveCount(1);
+  });
+
   test('keyboard focus reaches rows not rendered yet', async ({ page }) => {
     await page.goto('/discover');
     const rows = page.getByTestId('carousel');

@@ -360,6 +360,8 @@ export const UserSettings = z
     playerShortcuts: PlayerShortcuts.nullish(),
     /** Ours, kept like the threshold: unwatched episodes' stills and overviews hidden (decision 115). */
     hideSpoilers: z.boolean().nullish(),
+    /** Ours, kept like the threshold: watched movies left out of Discover (decision 116). */
+    hideWatchedInDiscover: z.boolean().nullish(),
     ...FamilySettings.shape,
   })
   .catchall(z.unknown());
@@ -393,6 +395,8 @@ export const UserSettingsInput = z
     playerShortcuts: PlayerShortcuts.nullish(),
     /** A boolean; else 400. */
     hideSpoilers: z.boolean().nullish(),
+    /** A boolean; else 400. */
+    hideWatchedInDiscover: z.boolean().nullish(),
     ...FamilySettings.shape,
     updatedAt: ChangeTime.optional(),
   })

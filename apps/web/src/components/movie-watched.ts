@@ -6,9 +6,10 @@ import type { PlayEntry } from '../stores/library/history-rules.ts';
  * the player records). Every card on a page asks: the history is scanned once per change of it, not once
  * per card.
  */
-let scanned: { history: Record<string, PlayEntry>; ids: Set<string> } | undefined;
+let scanned: { history: Record<string, PlayEntry>; ids: ReadonlySet<string> } | undefined;
 
-function watchedMovies(history: Record<string, PlayEntry>): Set<string> {
+/** The movies the watch history holds a play of (the set is the same object until the history changes). */
+export function watchedMovies(history: Record<string, PlayEntry>): ReadonlySet<string> {
   if (scanned?.history !== history) {
     const ids = new Set<string>();
     for (const play of Object.values(history)) if (play.type === 'movie') ids.add(play.tmdbId);

@@ -57,6 +57,8 @@ export interface PreferencesData {
    * `hideSpoilers`; off unless turned on.
    */
   hideSpoilers: boolean;
+  /** Watched movies are left out of Discover (decision 116), synced per profile; off unless turned on. */
+  hideWatchedInDiscover: boolean;
 }
 
 interface PreferencesActions {
@@ -80,6 +82,7 @@ const initial = (): PreferencesData => ({
   stillWatching: stillWatchingDefault(),
   playerShortcuts: {},
   hideSpoilers: false,
+  hideWatchedInDiscover: false,
 });
 
 export const toTheme = (v: unknown): PreferencesData['theme'] =>
@@ -107,6 +110,8 @@ function sanitize(d: Record<string, unknown>, init: PreferencesData): Preference
     stillWatching: validStillWatching(d.stillWatching) ?? init.stillWatching,
     playerShortcuts: validPlayerShortcuts(d.playerShortcuts) ?? init.playerShortcuts,
     hideSpoilers: typeof d.hideSpoilers === 'boolean' ? d.hideSpoilers : init.hideSpoilers,
+    hideWatchedInDiscover:
+      typeof d.hideWatchedInDiscover === 'boolean' ? d.hideWatchedInDiscover : init.hideWatchedInDiscover,
   };
 }
 

@@ -9,7 +9,7 @@ import { clock } from '../../lib/clock.ts';
 import { initI18n, NAMESPACES } from '../../lib/i18n.ts';
 import { setRuntimeConfig } from '../../lib/runtime-config.ts';
 import { memoryStorage, setAppStorage } from '../../lib/storage.ts';
-import { initStores } from '../../stores/index.ts';
+import { initStores, useLibraryStore, usePreferencesStore } from '../../stores/index.ts';
 import { contractServer } from '../../test/contract-server.ts';
 import { DiscoverPage } from './discover-page.tsx';
 import { WatchSomethingNew } from './watch-something-new.tsx';
@@ -139,6 +139,56 @@ describe('Discover rows are never empty', () => {
     expect(headings().slice(0, 3)).toEqual(['In Cinemas', 'Top Rated Movies', 'Most Popular Movies']);
     expect(headings().slice(7, 9)).toEqual(['Top Rated Shows', 'Most Popular Shows']);
   }, 20_000);
+});
+
+describe('watched movies hidden from Discover (decision 116)', () => {
+  const watch = (id: string) =>
+    useLibraryStore.getState().recordPlay({
+      type: 'movie',
+      tmdbId: id,
+      title: id,
+      year: 2001,
+      poster: null,
+      watchedAt: NOW.getTime(),
+      watched: 0,
+      duration: 0,
+      completed: true,
+    });
+  const rowTitles = (name: string) => {
+    const row = screen.getAllByTestId('carousel').find((r) => r.querySelector('h3')?.textContent === name);
+    return [...(row?.querySelectorAll('[data-testid="media-card"]') ?? [])].map(
+      (card) => card.querySelector('p')?.textContent,
+    );
+  };
+  const genres = { movie: [[g(28, 'Action'), 20]], tv: [[g(18, 'Drama'), 20]] } as Parameters<
+    typeof serve
+  >[0];
+
+  it('are shown unless the viewer hides them', async () => {
+    watch('movie-popular-3');
+    serve(genres);
+    renderIt(<DiscoverPage />);
+    await waitFor(() => expect(rowTitles('Most Popular Movies')).toHaveLength(20), ROWS_LOADED);
+    expect(rowTitles('Most Popular Movies')).toContain('movie-popular- 3');
+  });
+
+  it('leave the rows once hidden, and come back when shown again; shows stay', async () => {
+    watch('movie-popular-3');
+    watch('movie-popular-5');
+    watch('tv-popular-3');
+    usePreferencesStore.getState().setPreferences({ hideWatchedInDiscover: true });
+    serve(genres);
+    renderIt(<DiscoverPage />);
+    await waitFor(() => expect(rowTitles('Most Popular Movies')).toHaveLength(18), ROWS_LOADED);
+    expect(rowTitles('Most Popular Movies')).not.toContain('movie-popular- 3');
+    expect(rowTitles('Most Popular Movies')).not.toContain('movie-popular- 5');
+    // A movie watched now leaves at once.
+    act(() => watch('movie-popular-7'));
+    await waitFor(() => expect(rowTitles('Most Popular Movies')).not.toContain('movie-popular- 7'));
+    act(() => usePreferencesStore.getState().setPreferences({ hideWatchedInDiscover: false }));
+    await waitFor(() => expect(rowTitles('Most Popular Movies')).toHaveLength(20));
+    expect(rowTitles('Most Popular Shows')).toHaveLength(20);
+  });
 });
 
 describe('Watch Something New', () => {

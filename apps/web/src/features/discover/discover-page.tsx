@@ -13,15 +13,33 @@ import {
   visibleGenres,
 } from './discover-rules.ts';
 import type { PosterLoading } from '../../components/media-card.tsx';
+import { watchedMovies } from '../../components/movie-watched.ts';
+import { useLibraryStore, usePreferencesStore } from '../../stores/index.ts';
 import { useNearViewport } from '../../lib/use-near-viewport.ts';
 import { usePageTitle } from '../../lib/use-page-title.ts';
 import { Carousel, CarouselPlaceholder } from './carousel.tsx';
 import { discoverQuery, genresQuery, listQuery, OPENING_LISTS } from './discover-queries.ts';
 import { WatchSomethingNew } from './watch-something-new.tsx';
 
-/** Shuffles once per loaded answer, so rows don't reshuffle on every render. */
+/** The movies to leave out: those watched, while the viewer chose so (decision 116); else none. */
+function useHiddenMovies(): ReadonlySet<string> | null {
+  const hide = usePreferencesStore((s) => s.hideWatchedInDiscover);
+  return useLibraryStore((s) => (hide ? watchedMovies(s.history) : null));
+}
+
+/**
+ * Shuffles once per loaded answer, so rows don't reshuffle on every render; leaves out the watched
+ * movies the viewer hides before a row takes its first 20.
+ */
 function useShuffled(items: MediaSummary[] | undefined): MediaSummary[] | undefined {
-  return useMemo(() => (items ? toCarousel(shuffle(items)) : undefined), [items]);
+  const shuffled = useMemo(() => (items ? shuffle(items) : undefined), [items]);
+  const hidden = useHiddenMovies();
+  return useMemo(
+    () =>
+      shuffled &&
+      toCarousel(hidden ? shuffled.filter((m) => !(m.type === 'movie' && hidden.has(m.id))) : shuffled),
+    [shuffled, hidden],
+  );
 }
 
 /** Posters of the first row are the page's largest paint: they load first; the second row's load at once too. */

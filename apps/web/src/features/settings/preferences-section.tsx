@@ -227,6 +227,13 @@ export function PreferencesSection({ draft, edit }: { draft: SettingsValues; edi
           onChange={(v) => edit({ hideSpoilers: v })}
         />
         <Toggle
+          id="settings-hide-watched"
+          label={t('settings.preferences.hideWatched')}
+          description={t('settings.preferences.hideWatchedText')}
+          checked={draft.hideWatchedInDiscover}
+          onChange={(v) => edit({ hideWatchedInDiscover: v })}
+        />
+        <Toggle
           id="settings-pause-overlay"
           label={t('settings.preferences.pauseOverlay')}
           description={t('settings.preferences.pauseOverlayText')}

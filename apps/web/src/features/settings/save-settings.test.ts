@@ -59,6 +59,7 @@ const base: SettingsValues = {
   enablePauseOverlay: true,
   stillWatching: { episodes: 3, minutes: 90 },
   hideSpoilers: false,
+  hideWatchedInDiscover: false,
   enableSourceOrder: false,
   sourceOrder: [],
   styling: { color: '#ffffff', size: 1, backgroundOpacity: 0.5, backgroundBlur: 0.5, bold: false },

@@ -46,6 +46,8 @@ export interface SettingsValues {
   stillWatching: PreferencesData['stillWatching'];
   /** Unwatched episodes' stills and overviews hidden (decision 115). */
   hideSpoilers: boolean;
+  /** Watched movies left out of Discover (decision 116). */
+  hideWatchedInDiscover: boolean;
   enableSourceOrder: boolean;
   sourceOrder: string[];
   styling: SubtitleStyling;
@@ -57,7 +59,7 @@ export interface SettingsValues {
 
 /**
  * The parts of a save, each sent (and able to fail) on its own: `server` the account server, `synced`
- * language/audio language/theme/proxies/autoplay/watched threshold/pause overlay/"still watching"/spoilers/captions
+ * language/audio language/theme/proxies/autoplay/watched threshold/pause overlay/"still watching"/spoilers/watched in Discover/captions
  * (outbox), `device` thumbnails, TV mode and source order (this device only), `customer` an email account's
  * name and icon, `profile` a passphrase account's profile, `deviceName` this session's name.
  */
@@ -138,6 +140,8 @@ export async function saveSettings(
     synced.enablePauseOverlay = values.enablePauseOverlay;
   if (!same(values.stillWatching, saved.stillWatching)) synced.stillWatching = values.stillWatching;
   if (values.hideSpoilers !== saved.hideSpoilers) synced.hideSpoilers = values.hideSpoilers;
+  if (values.hideWatchedInDiscover !== saved.hideWatchedInDiscover)
+    synced.hideWatchedInDiscover = values.hideWatchedInDiscover;
   if (!same(values.styling, saved.styling)) synced.subtitleStyling = values.styling;
   if (Object.keys(synced).length) await attempt('synced', () => changeSyncedSettings(synced));
 

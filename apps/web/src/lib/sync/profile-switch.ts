@@ -20,6 +20,7 @@ const profilePrefs = (): NonNullable<StashedLibrary['prefs']> => ({
   stillWatching: usePreferencesStore.getState().stillWatching,
   playerShortcuts: usePreferencesStore.getState().playerShortcuts,
   hideSpoilers: usePreferencesStore.getState().hideSpoilers,
+  hideWatchedInDiscover: usePreferencesStore.getState().hideWatchedInDiscover,
 });
 
 /** Makes `to`'s library (and its own preferences) the device's, stashing the one left. */
@@ -44,6 +45,7 @@ export function switchLocalLibrary(to: string): void {
       stillWatching: p.stillWatching ?? stillWatchingDefault(),
       playerShortcuts: p.playerShortcuts ?? {},
       hideSpoilers: p.hideSpoilers ?? false,
+      hideWatchedInDiscover: p.hideWatchedInDiscover ?? false,
     });
   }
 }

@@ -240,6 +240,23 @@ describe('hiding spoilers (decision 115)', () => {
   });
 });
 
+describe('watched movies hidden from Discover (decision 116)', () => {
+  it('the server’s choice lands, a pending change wins, null is shown; a file brings a boolean only', () => {
+    const hidden = () => usePreferencesStore.getState().hideWatchedInDiscover;
+    applySettings({ ...emptySettings(), hideWatchedInDiscover: true }, []);
+    expect(hidden()).toBe(true);
+    applySettings({ ...emptySettings(), hideWatchedInDiscover: true }, [
+      { kind: 'settings', id: 'p1', at: 1, settings: { hideWatchedInDiscover: false } },
+    ]);
+    expect(hidden()).toBe(false);
+    writeSyncedSettings({ hideWatchedInDiscover: true });
+    writeSyncedSettings({ hideWatchedInDiscover: null });
+    expect(hidden()).toBe(false);
+    expect(knownSyncedSettings({ hideWatchedInDiscover: 1 })).toEqual({});
+    expect(knownSyncedSettings({ hideWatchedInDiscover: true })).toEqual({ hideWatchedInDiscover: true });
+  });
+});
+
 describe('reading the synced settings back (the backup carries them)', () => {
   it('what was written reads back by the same wire names and values', () => {
     const written: Required<SyncedSettings> = {
@@ -262,6 +279,7 @@ describe('reading the synced settings back (the backup carries them)', () => {
       stillWatching: { episodes: 0, minutes: 120 },
       playerShortcuts: { mute: ['u'], playPause: [' ', 'p'] },
       hideSpoilers: true,
+      hideWatchedInDiscover: true,
     };
     writeSyncedSettings(written);
     expect(readSyncedSettings()).toEqual(written);
@@ -282,6 +300,7 @@ describe('reading the synced settings back (the backup carries them)', () => {
       stillWatching: { episodes: 3, minutes: 90 },
       playerShortcuts: null,
       hideSpoilers: false,
+      hideWatchedInDiscover: false,
     });
     // What reads back, written again, changes nothing.
     const before = readSyncedSettings();

@@ -39,6 +39,8 @@ export function applySettings(server: Partial<UserSettings>, pending: readonly O
   const keys = validPlayerShortcuts(server.playerShortcuts);
   if (keys) merged.playerShortcuts = keys;
   if (typeof server.hideSpoilers === 'boolean') merged.hideSpoilers = server.hideSpoilers;
+  if (typeof server.hideWatchedInDiscover === 'boolean')
+    merged.hideWatchedInDiscover = server.hideWatchedInDiscover;
   for (const op of pending) if (op.kind === 'settings') Object.assign(merged, op.settings);
   writeSyncedSettings(merged);
 }
@@ -83,6 +85,8 @@ export function writeSyncedSettings(s: SyncedSettings): void {
   // Cleared (null): shown, the default.
   if (s.hideSpoilers !== undefined)
     usePreferencesStore.getState().setPreferences({ hideSpoilers: s.hideSpoilers ?? false });
+  if (s.hideWatchedInDiscover !== undefined)
+    usePreferencesStore.getState().setPreferences({ hideWatchedInDiscover: s.hideWatchedInDiscover ?? false });
 }
 
 /**
@@ -107,6 +111,7 @@ export function readSyncedSettings(): Partial<UserSettings> {
     stillWatching: { ...prefs.stillWatching },
     playerShortcuts: Object.keys(prefs.playerShortcuts).length ? { ...prefs.playerShortcuts } : null,
     hideSpoilers: prefs.hideSpoilers,
+    hideWatchedInDiscover: prefs.hideWatchedInDiscover,
   };
 }
 
@@ -123,7 +128,7 @@ const isLanguageTag = (v: unknown): v is string =>
  * language tag, a caption style (within its limits), an audio language, a
  * threshold of 0.5–1, "stop watching" marks (the valid ones, added to this device's: a file never brings
  * a show back, decision 102), the pause overlay, when to ask "Are you still watching?" and the changed
- * player keys (decision 112), and whether spoilers are hidden (decision 115). Fields we do not know, unset ones (null) and unusable values are left out.
+ * player keys (decision 112), whether spoilers are hidden (decision 115) and watched movies in Discover (decision 116). Fields we do not know, unset ones (null) and unusable values are left out.
  */
 export function knownSyncedSettings(raw: Record<string, unknown>): SyncedSettings {
   const out: SyncedSettings = {};
@@ -157,6 +162,7 @@ export function knownSyncedSettings(raw: Record<string, unknown>): SyncedSetting
   const keys = validPlayerShortcuts(raw.playerShortcuts);
   if (keys && Object.keys(keys).length) out.playerShortcuts = keys;
   if (typeof raw.hideSpoilers === 'boolean') out.hideSpoilers = raw.hideSpoilers;
+  if (typeof raw.hideWatchedInDiscover === 'boolean') out.hideWatchedInDiscover = raw.hideWatchedInDiscover;
   return out;
 }
 

@@ -50,6 +50,7 @@ export interface StashedLibrary extends LibraryData {
     stillWatching?: { episodes: number; minutes: number };
     playerShortcuts?: Record<string, string[]>;
     hideSpoilers?: boolean;
+    hideWatchedInDiscover?: boolean;
   };
 }
 

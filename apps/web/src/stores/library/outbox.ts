@@ -87,6 +87,8 @@ export interface SyncedSettings {
   playerShortcuts?: Record<string, string[]> | null;
   /** Ours, per profile: unwatched episodes' stills and overviews hidden (decision 115). */
   hideSpoilers?: boolean | null;
+  /** Ours, per profile: watched movies left out of Discover (decision 116). */
+  hideWatchedInDiscover?: boolean | null;
   subtitleStyling?: {
     color: string;
     backgroundOpacity: number;
