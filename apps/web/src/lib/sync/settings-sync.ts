@@ -86,7 +86,9 @@ export function writeSyncedSettings(s: SyncedSettings): void {
   if (s.hideSpoilers !== undefined)
     usePreferencesStore.getState().setPreferences({ hideSpoilers: s.hideSpoilers ?? false });
   if (s.hideWatchedInDiscover !== undefined)
-    usePreferencesStore.getState().setPreferences({ hideWatchedInDiscover: s.hideWatchedInDiscover ?? false });
+    usePreferencesStore
+      .getState()
+      .setPreferences({ hideWatchedInDiscover: s.hideWatchedInDiscover ?? false });
 }
 
 /**
