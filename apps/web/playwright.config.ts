@@ -115,6 +115,9 @@ export default defineConfig({
   // A test's own waits for a player (a source, autoplay or the big Play, time moving: up to 50 s in
   // e2e/support/player.ts) must fit in its time on a busy 2-core machine; 30 s ran out in CI.
   timeout: 60_000,
+  // A state a page reaches on its own (a row loaded and rendered in the background) took over the default
+  // 5 s on a busy 2-core machine: assertions wait up to 10 s.
+  expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: '../../.tmp/e2e-results.json' }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
