@@ -163,6 +163,15 @@ test.describe('discover', () => {
     const first = popular.getByTestId('media-card').first();
     const href = (await first.getAttribute('href'))!;
     const card = popular.locator(`a[href="${href}"]`);
+    /** Settings → Hide watched movies in Discover, switched and saved; then back to Discover's row. */
+    const toggleHideWatched = async () => {
+      await page.goto('/settings');
+      await page.getByRole('switch', { name: 'Hide watched movies in Discover' }).click();
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect(page.getByTestId('save-bar')).toHaveCount(0);
+      await page.goto('/discover');
+      await popular.scrollIntoViewIfNeeded();
+    };
     await first.hover();
     await popular
       .locator('[data-card]')
@@ -172,22 +181,12 @@ test.describe('discover', () => {
     await page.getByTestId('card-watched-toggle').click();
     await expect(card.getByText('Watched', { exact: true })).toBeVisible();
 
-    await page.goto('/settings');
-    await page.getByRole('switch', { name: 'Hide watched movies in Discover' }).click();
-    await page.getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByTestId('save-bar')).toHaveCount(0);
-    await page.goto('/discover');
-    await popular.scrollIntoViewIfNeeded();
+    await toggleHideWatched();
     await expect(popular.getByTestId('media-card').first()).toBeVisible();
     await expect(card).toHaveCount(0);
 
     // Shown again: back in its row.
-    await page.goto('/settings');
-    await page.getByRole('switch', { name: 'Hide watched movies in Discover' }).click();
-    await page.getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByTestId('save-bar')).toHaveCount(0);
-    await page.goto('/discover');
-    await popular.scrollIntoViewIfNeeded();
+    await toggleHideWatched();
     await expect(card).toHaveCount(1);
   });
 
