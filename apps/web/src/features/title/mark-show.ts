@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { MediaSummary } from '@marquee/contract';
 import { useLibraryStore } from '../../stores/index.ts';
+import { watchedEpisodeIds } from '../../stores/library/history-rules.ts';
 import { detailsQuery, seasonQuery } from './title-queries.ts';
 import { markShowWatched } from './watched-marks.tsx';
 
@@ -10,8 +11,6 @@ import { markShowWatched } from './watched-marks.tsx';
  */
 export async function markWholeShow(show: MediaSummary, client: QueryClient): Promise<void> {
   const details = await client.fetchQuery(detailsQuery('tv', show.id));
-  const watched = new Set<string>();
-  for (const play of Object.values(useLibraryStore.getState().history))
-    if (play.type === 'show' && play.tmdbId === show.id && play.episode) watched.add(play.episode.id);
+  const watched = watchedEpisodeIds(useLibraryStore.getState().history, show.id);
   await markShowWatched(details, (number) => client.fetchQuery(seasonQuery(show.id, number)), watched);
 }

@@ -5,6 +5,7 @@ import type { Episode, MediaDetails, SeasonSummary } from '@marquee/contract';
 import { isReleased } from '@marquee/contract/values';
 import { clock } from '../../lib/clock.ts';
 import { useLibraryStore } from '../../stores/index.ts';
+import { watchedEpisodeIds } from '../../stores/library/history-rules.ts';
 import { seasonQuery } from './title-queries.ts';
 
 /*
@@ -18,12 +19,7 @@ type Show = Pick<MediaDetails, 'id' | 'title' | 'year' | 'poster'>;
 /** The episodes of a show with at least one play, by episode id. */
 export function useWatchedEpisodes(showId: string): ReadonlySet<string> {
   const history = useLibraryStore((s) => s.history);
-  return useMemo(() => {
-    const ids = new Set<string>();
-    for (const play of Object.values(history))
-      if (play.type === 'show' && play.tmdbId === showId && play.episode) ids.add(play.episode.id);
-    return ids;
-  }, [history, showId]);
+  return useMemo(() => watchedEpisodeIds(history, showId), [history, showId]);
 }
 
 function markWatched(show: Show, season: SeasonSummary, episodes: readonly Episode[]): void {

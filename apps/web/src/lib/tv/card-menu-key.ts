@@ -1,4 +1,5 @@
 import { activeElement } from './focusables.ts';
+import { withModifier } from './spatial-navigation.ts';
 
 /*
  * A card's menu on a remote (docs/decisions/114-tv-mode.md): the arrows pass over the ⋯ drawn on a
@@ -27,9 +28,6 @@ function focusedCard(doc: Document): { link: HTMLElement; menu: HTMLElement } | 
     card?.querySelector<HTMLElement>(CARD_MENU);
   return menu ? { link: el, menu } : null;
 }
-
-const withModifier = (event: KeyboardEvent) =>
-  event.altKey || event.ctrlKey || event.metaKey || event.shiftKey;
 
 export interface CardMenuKeys {
   /** True when the key was a card's (its default is then prevented). */

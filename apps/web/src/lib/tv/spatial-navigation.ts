@@ -219,7 +219,8 @@ export function keepsArrow(el: HTMLElement | null, direction: Direction): boolea
   return sideways;
 }
 
-const withModifier = (event: KeyboardEvent) =>
+/** A key pressed with a modifier, or while an input method composes: not the remote's. */
+export const withModifier = (event: KeyboardEvent) =>
   event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || event.isComposing;
 
 /**

@@ -145,3 +145,11 @@ export function crossesWatched(
   if (!(duration > 0) || watched < watchedMark(duration, threshold)) return false;
   return !before || !(before.duration > 0) || before.watched < watchedMark(before.duration, threshold);
 }
+
+/** The episodes of show `showId` with at least one play: watched, by their marks' rule (decision 095). */
+export function watchedEpisodeIds(history: Record<string, PlayEntry>, showId: string): Set<string> {
+  const ids = new Set<string>();
+  for (const play of Object.values(history))
+    if (play.type === 'show' && play.tmdbId === showId && play.episode) ids.add(play.episode.id);
+  return ids;
+}

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { clock } from '../../../lib/clock.ts';
 import { dateTimeFormat, listFormat, numberFormat } from '../../../lib/intl.ts';
+import { watchedEpisodeIds } from '../../../stores/library/history-rules.ts';
 import { useLibraryStore } from '../../../stores/library/library-store.ts';
 import { usePreferencesStore } from '../../../stores/preferences-store.ts';
 import { usePlayer } from '../core/player-store.ts';
@@ -72,12 +73,11 @@ function usePauseOverlayShown(meta: PlayerMeta, menuOpen: boolean): boolean {
 function useEpisodeOverviewHidden(meta: PlayerMeta): boolean {
   const hide = usePreferencesStore((s) => s.hideSpoilers);
   const episodeId = meta.type === 'show' ? meta.episode?.id : undefined;
-  const watched = useLibraryStore(
-    (s) =>
-      episodeId !== undefined &&
-      Object.values(s.history).some(
-        (p) => p.type === 'show' && p.tmdbId === meta.tmdbId && p.episode?.id === episodeId,
-      ),
+  // Read only while it matters: the history is scanned once per change of it, not per frame.
+  const history = useLibraryStore((s) => (hide && episodeId !== undefined ? s.history : null));
+  const watched = useMemo(
+    () => !!history && !!episodeId && watchedEpisodeIds(history, meta.tmdbId).has(episodeId),
+    [history, episodeId, meta.tmdbId],
   );
   return hide && episodeId !== undefined && !watched;
 }
